@@ -1,0 +1,58 @@
+// Lint with zero warnings (npm run lint). The import rules enforce the architecture of DESIGN §3:
+// common ← lib/components ← features ← app; client and server never import each other, and
+// features do not import each other (only app/routes combines them).
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import importPlugin from 'eslint-plugin-import';
+import reactHooks from 'eslint-plugin-react-hooks';
+import globals from 'globals';
+
+const featureNames = ['auth', 'sync', 'map', 'paths', 'forms', 'results', 'download', 'qa', 'home', 'farmers', 'notifications', 'app-update', 'location'];
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', 'data/**', 'coverage/**', 'test-results/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    files: ['**/*.{ts,tsx,js,mjs}'],
+    languageOptions: { globals: { ...globals.node, ...globals.browser } },
+    plugins: { import: importPlugin, 'react-hooks': reactHooks },
+    settings: {
+      'import/resolver': { typescript: { project: './tsconfig.json' }, node: true },
+      'import/extensions': ['.ts', '.tsx', '.js', '.mjs'],
+    },
+    rules: {
+      ...reactHooks.configs.recommended.rules,
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrorsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
+      'import/no-cycle': ['error', { maxDepth: 10 }],
+      'import/no-restricted-paths': [
+        'error',
+        {
+          zones: [
+            // common is shared by both sides: it imports neither.
+            { target: './src/common', from: './src/client', message: 'src/common must not import client code' },
+            { target: './src/common', from: './src/server', message: 'src/common must not import server code' },
+            // client and server never import each other.
+            { target: './src/client', from: './src/server', message: 'the client must not import server code' },
+            { target: './src/server', from: './src/client', message: 'the server must not import client code' },
+            // shared client code does not know features or app.
+            { target: ['./src/client/lib', './src/client/components'], from: ['./src/client/features', './src/client/app'], message: 'lib/ and components/ must not import features/ or app/' },
+            // features do not import app, nor each other.
+            { target: './src/client/features', from: './src/client/app', except: ['./hooks.ts', './store-types.ts'], message: 'features may use app/hooks only' },
+            ...featureNames.map((name) => ({
+              target: `./src/client/features/${name}`,
+              from: './src/client/features',
+              except: [`./${name}`],
+              message: 'features do not import each other; combine them in app/routes',
+            })),
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['test/**', '**/*.test.{ts,tsx}', 'bench/**', 'scripts/**'],
+    rules: { 'import/no-restricted-paths': 'off' },
+  },
+);

@@ -1,0 +1,43 @@
+// Jest runs in native ESM mode (NODE_OPTIONS=--experimental-vm-modules, set by the npm scripts)
+// because jose and oidc-provider ship as ES modules only. babel-jest strips the TypeScript and
+// keeps `import` statements as they are.
+
+
+const shared = {
+  extensionsToTreatAsEsm: ['.ts', '.tsx'],
+  transform: { '^.+\\.[tj]sx?$': 'babel-jest' },
+  moduleFileExtensions: ['ts', 'tsx', 'js', 'mjs', 'cjs', 'json'],
+};
+
+/** @type {import("jest").Config} */
+const config = {
+  projects: [
+    {
+      ...shared,
+      displayName: 'common',
+      testEnvironment: 'node',
+      testMatch: ['<rootDir>/src/common/**/*.test.ts', '<rootDir>/test/common/**/*.test.ts'],
+    },
+    {
+      ...shared,
+      displayName: 'server',
+      testEnvironment: 'node',
+      testMatch: ['<rootDir>/src/server/**/*.test.ts', '<rootDir>/test/server/**/*.test.ts'],
+    },
+    {
+      ...shared,
+      displayName: 'client',
+      testEnvironment: 'jsdom',
+      setupFiles: ['fake-indexeddb/auto'],
+      testMatch: ['<rootDir>/src/client/**/*.test.ts?(x)', '<rootDir>/test/client/**/*.test.ts?(x)'],
+    },
+    {
+      ...shared,
+      displayName: 'e2e',
+      testEnvironment: 'node',
+      testMatch: ['<rootDir>/test/e2e/**/*.test.ts'],
+    },
+  ],
+};
+
+export default config;

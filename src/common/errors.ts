@@ -1,0 +1,31 @@
+/**
+ * The error catalogue of seed §8. The server answers errors as `{status, message}` with these
+ * messages; the client maps any failed request to the same texts.
+ */
+export const ERROR_MESSAGES: Readonly<Record<number, string>> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  500: 'Internal Server Error',
+  502: 'Bad Gateway',
+  503: 'Service Unavailable',
+};
+export const GENERIC_ERROR = 'Generic Error';
+export const REQUEST_ABORTED = 'Request aborted';
+/** Logged (not shown) when config.json cannot be loaded (seed §8). */
+export const CONFIG_LOAD_ERROR = 'error loading config';
+
+/** Message of the seed catalogue for an HTTP status; any other non-ok status is 'Generic Error'. */
+export function errorMessageForStatus(status: number): string {
+  return ERROR_MESSAGES[status] ?? GENERIC_ERROR;
+}
+
+/** The JSON body of every error answer. `detail` names the problem (field, operator, id). */
+export interface ApiErrorBody {
+  status: number;
+  message: string;
+  detail?: string;
+  /** 409 answers carry the current server version of the record. */
+  current?: unknown;
+}

@@ -1,0 +1,86 @@
+/**
+ * The query filter model of seed §5 / DESIGN §4. A filter tree is made of expression nodes
+ * (And/Or over child nodes, any depth) and filter leaves (one column compared to a value).
+ * The server evaluates all 21 comparisons; the app itself uses Equals, In, Contains, LessThan
+ * and GreaterThan.
+ */
+export const COMPARISONS = [
+  'Equals',
+  'NotEqual',
+  'LessThan',
+  'GreaterThan',
+  'LessThanOrEqual',
+  'GreaterThanOrEqual',
+  'Contains',
+  'NotContains',
+  'StartsWith',
+  'EndsWith',
+  'DateEquals',
+  'DateNotEquals',
+  'SelectInRange',
+  'SelectNotInRange',
+  'In',
+  'NotIn',
+  'IsNull',
+  'IsNotNull',
+  'AfterNow',
+  'BeforeNow',
+  'EqualsUserEmail',
+] as const;
+export type Comparison = (typeof COMPARISONS)[number];
+
+export const LOGICAL_OPERATORS = ['And', 'Or'] as const;
+export type LogicalOperator = (typeof LOGICAL_OPERATORS)[number];
+
+/** Comparisons that take no value. */
+export const VALUELESS_COMPARISONS: readonly Comparison[] = ['IsNull', 'IsNotNull', 'AfterNow', 'BeforeNow', 'EqualsUserEmail'];
+/** Comparisons whose value is an array. */
+export const LIST_COMPARISONS: readonly Comparison[] = ['In', 'NotIn', 'SelectInRange', 'SelectNotInRange'];
+
+export type FilterValue = string | number | boolean | null | Array<string | number | boolean>;
+
+export interface FilterLeaf {
+  kind: 'filter';
+  /** Column id of the table, or one of the record meta columns (see META_COLUMNS). */
+  columnId: number | MetaColumn;
+  comparison: Comparison;
+  value?: FilterValue;
+}
+
+export interface FilterExpression {
+  kind: 'expression';
+  operator: LogicalOperator;
+  nodes: FilterNode[];
+}
+
+export type FilterNode = FilterLeaf | FilterExpression;
+
+/** Record fields that can be filtered and sorted like columns. */
+export const META_COLUMNS = ['id', 'createdAt', 'updatedAt', 'version', 'archived', 'deleted'] as const;
+export type MetaColumn = (typeof META_COLUMNS)[number];
+
+export interface Sort {
+  columnId: number | MetaColumn;
+  direction: 'asc' | 'desc';
+}
+
+/** Body of POST …/search and …/search/ids (DESIGN §4). */
+export interface SearchRequest {
+  tableId: number;
+  /** 1-based page number. */
+  page?: number;
+  perPage?: number;
+  filters?: FilterNode;
+  sorts?: Sort[];
+  /** Deleted records are excluded unless asked for. */
+  includeDeleted?: boolean;
+}
+
+/** `column = value` leaf. */
+export const eq = (columnId: number | MetaColumn, value: FilterValue): FilterLeaf => ({ kind: 'filter', columnId, comparison: 'Equals', value });
+/** `column in (values)` leaf. */
+export const isIn = (columnId: number | MetaColumn, value: Array<string | number>): FilterLeaf => ({ kind: 'filter', columnId, comparison: 'In', value });
+/** And of the given nodes; a single node stays as it is (the app's "single or And-combined"). */
+export function and(...nodes: FilterNode[]): FilterNode {
+  return nodes.length === 1 ? nodes[0]! : { kind: 'expression', operator: 'And', nodes };
+}

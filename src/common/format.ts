@@ -1,0 +1,29 @@
+import { FILE_SIZE_DECIMALS, FILE_SIZE_STEP, FILE_SIZE_UNITS } from './constants';
+
+/** File size in 1024 steps from Bytes to YB, 2 decimals by default (seed §9). */
+export function formatFileSize(bytes: number, decimals: number = FILE_SIZE_DECIMALS): string {
+  if (!Number.isFinite(bytes) || bytes <= 0) return '0 Bytes';
+  const exponent = Math.min(Math.floor(Math.log(bytes) / Math.log(FILE_SIZE_STEP)), FILE_SIZE_UNITS.length - 1);
+  const value = bytes / FILE_SIZE_STEP ** exponent;
+  return `${parseFloat(value.toFixed(Math.max(0, decimals)))} ${FILE_SIZE_UNITS[exponent]}`;
+}
+
+const dateFormatter = new Intl.DateTimeFormat('sl-SI', { day: 'numeric', month: 'numeric', year: 'numeric', timeZone: 'Europe/Ljubljana' });
+const dateTimeFormatter = new Intl.DateTimeFormat('sl-SI', {
+  day: 'numeric',
+  month: 'numeric',
+  year: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+  timeZone: 'Europe/Ljubljana',
+});
+
+/** Date in Slovenian format, e.g. 21. 11. 2026. */
+export function formatDate(value: string | number | Date): string {
+  return dateFormatter.format(new Date(value));
+}
+
+/** Date and time in Slovenian format, e.g. 21. 11. 2026, 14:05. */
+export function formatDateTime(value: string | number | Date): string {
+  return dateTimeFormatter.format(new Date(value));
+}

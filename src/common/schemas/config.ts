@@ -1,0 +1,78 @@
+/**
+ * Shape of GET /config.json (seed §3, DESIGN §4): the project, its table and column ids, the form
+ * kinds of the scheme with their indicator definitions and scoring rules, base maps and auth mode.
+ */
+import type { ColumnName, TableKey } from './project';
+
+export interface TableConfig<T extends TableKey = TableKey> {
+  id: number;
+  /** Column name → column id. */
+  columns: Record<ColumnName<T>, number>;
+  /** Attachment slots of the table: name → tableAttachmentInfoId. */
+  attachments?: Record<string, number>;
+}
+
+export type TablesConfig = { [T in TableKey]: TableConfig<T> };
+
+export type IndicatorValueKind = 'presence' | 'count' | 'choice' | 'percent' | 'text';
+
+export interface IndicatorDefinition {
+  key: string;
+  /** Slovenian name; `latin` for plants. */
+  name: string;
+  latin?: string;
+  description: string;
+  /** Path of an illustration served with the app (works offline through the precache). */
+  image?: string;
+  valueKind: IndicatorValueKind;
+  choices?: Array<{ value: string; label: string }>;
+  required?: boolean;
+  group?: string;
+}
+
+/** A scoring rule: each indicator contributes points by its value; the sum is clamped to 0..100. */
+export interface ScoringRule {
+  version: string;
+  base: number;
+  contributions: Array<{
+    key: string;
+    /** Points for presence (true) or per unit of a count/percent, or per choice value. */
+    points?: number;
+    perChoice?: Record<string, number>;
+    max?: number;
+    min?: number;
+  }>;
+}
+
+export interface FormKind {
+  id: number;
+  title: string;
+  description: string;
+  indicators: IndicatorDefinition[];
+  scoring: ScoringRule;
+}
+
+export interface BaseMapConfig {
+  id: string;
+  name: string;
+  /** A MapLibre style URL, or a raster tile URL template with {z}/{x}/{y}. */
+  style?: string;
+  tiles?: string[];
+  attribution?: string;
+  minZoom?: number;
+  maxZoom?: number;
+}
+
+export type AuthMode = 'keycloak' | 'basic' | 'none';
+
+export interface AppConfig {
+  version: string;
+  projectId: number;
+  /** Profile used by GET …/search/{profileId}/… text search. */
+  searchProfileId: number;
+  tables: TablesConfig;
+  /** Form kinds keyed by name, each with an id (seed §3). */
+  forms: Record<string, FormKind>;
+  basemaps: BaseMapConfig[];
+  auth: { mode: AuthMode };
+}
