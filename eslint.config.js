@@ -7,7 +7,7 @@ import importPlugin from 'eslint-plugin-import';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 
-const featureNames = ['auth', 'sync', 'map', 'paths', 'forms', 'results', 'download', 'qa', 'home', 'farmers', 'notifications', 'app-update', 'location'];
+const featureNames = ['auth', 'sync', 'map', 'paths', 'forms', 'results', 'download', 'qa', 'home', 'farmers', 'notifications', 'app-update', 'location', 'season'];
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'data/**', 'coverage/**', 'test-results/**'] },
