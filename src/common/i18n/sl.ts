@@ -34,6 +34,119 @@ export const sl = {
     /** Seed §6/§8: raised when no farmers record matches the user's e-mail. */
     missing: 'Za vaš e-poštni naslov ni zapisa kmeta. Obrnite se na svetovalca.',
   },
+  // ── Client shell (issue 4, H3): app frame, header, navigation, router, dialogs, screens ──
+  app: {
+    description: 'Spremljanje vrstno bogatih travnikov: poti, obrazci in kazalniki, tudi brez povezave.',
+    noscript: 'Za uporabo aplikacije Moj travnik v brskalniku omogočite JavaScript.',
+    skipToContent: 'Skoči na vsebino',
+    version: 'Različica',
+  },
+  header: {
+    home: 'Moj travnik – na začetno stran',
+    about: 'O aplikaciji',
+    download: 'Prenos',
+    downloadTooltip: 'Prenos podatkov za delo brez povezave',
+    online: 'Povezano',
+    offline: 'Brez povezave',
+    syncTooltip: 'Stanje pošiljanja sprememb',
+    /** "N sprememb čaka" with the Slovenian singular, dual, few and plural forms. */
+    pendingEdits: (n: number): string => `${n} ${slPlural(n, 'sprememba čaka', 'spremembi čakata', 'spremembe čakajo', 'sprememb čaka')} na pošiljanje`,
+  },
+  nav: {
+    label: 'Glavna navigacija',
+    home: 'Domov',
+    paths: 'Poti',
+    forms: 'Obrazci',
+    results: 'Rezultati',
+  },
+  router: {
+    notFoundTitle: 'Strani ni mogoče najti',
+    notFoundText: 'Stran, ki ste jo odprli, ne obstaja. Morda je povezava zastarela ali napačno vpisana.',
+    backHome: 'Na začetno stran',
+    blockedTitle: 'Te strani ne morete odpreti',
+    blockedReader: 'Kot bralec lahko podatke pregledujete, urejati pa jih ne morete.',
+    blockedNoFarmer: 'Za vaš e-poštni naslov ni zapisa kmeta, zato vaših travnikov ni mogoče prikazati. Obrnite se na svetovalca.',
+    chunkFailed: 'Zaslona ni bilo mogoče naložiti. Preverite povezavo in poskusite znova.',
+  },
+  confirmLeave: {
+    title: 'Neshranjeni podatki',
+    stay: 'Ostani na strani',
+    leave: 'Zapusti stran',
+  },
+  notifications: {
+    region: 'Obvestila',
+    close: 'Zapri obvestilo',
+    info: 'Obvestilo',
+    success: 'Uspešno',
+    error: 'Napaka',
+  },
+  screens: {
+    home: {
+      title: 'Moj travnik',
+      lead: 'Vaši travniki, poti in obrazci za trenutno sezono.',
+      empty: 'Podatki o vaših travnikih še niso naloženi. Ko bodo, jih boste videli tukaj.',
+      quickLinks: 'Hitre povezave',
+    },
+    paths: {
+      title: 'Poti',
+      lead: 'Poti, ki jih prehodite na svojih travnikih, z zadnjo hojo in oceno.',
+      empty: 'Ni poti za prikaz.',
+    },
+    path: {
+      title: 'Pot',
+      lead: 'Zemljevid poti, snemanje hoje in obrazci za to sezono.',
+      empty: 'Podatki o tej poti še niso naloženi.',
+      idLabel: 'Oznaka poti',
+    },
+    forms: {
+      title: 'Obrazci',
+      lead: 'Obrazci s kazalniki za vaše poti v tej sezoni.',
+      empty: 'Ni obrazcev za prikaz.',
+    },
+    form: {
+      title: 'Obrazec',
+      lead: 'Kazalniki, opombe in fotografije za izbrano pot.',
+      empty: 'Obrazec še ni naložen.',
+      idLabel: 'Oznaka obrazca',
+    },
+    results: {
+      title: 'Rezultati',
+      lead: 'Ocene po poteh, travnikih in sezonah.',
+      empty: 'Rezultatov še ni. Pokažejo se, ko izpolnite prvi obrazec.',
+    },
+    download: {
+      title: 'Prenos za delo brez povezave',
+      lead: 'Shranjena območja z zemljevidom in podatki, ki jih uporabljate na terenu brez povezave.',
+      empty: 'Ni shranjenih območij.',
+      add: 'Novo območje',
+    },
+    downloadNew: {
+      title: 'Novo območje za prenos',
+      lead: 'Na zemljevidu izberite območje in razpon povečav. Pred prenosom vidite število ploščic in oceno velikosti.',
+      empty: 'Izbira območja bo na voljo, ko se zemljevid naloži.',
+    },
+    about: {
+      title: 'O aplikaciji',
+      purposeTitle: 'Čemu je namenjena',
+      purpose:
+        'Moj travnik je aplikacija za kmete v shemi, ki plačuje rezultate na vrstno bogatih travnikih. Na svojih travnikih prehodite poti, zabeležite kazalnike (rastline, barve cvetov, invazivne vrste, zaraščanje) in dobite oceno travnika.',
+      offlineTitle: 'Delo brez povezave',
+      offline:
+        'Aplikacija deluje tudi brez signala. Spremembe se shranijo v telefon in se pošljejo, ko je povezava spet na voljo. Stanje vidite v glavi aplikacije.',
+      contactTitle: 'Kontakt',
+      contact: 'Za pomoč se obrnite na svojega kmetijskega svetovalca ali pišite na',
+      contactEmail: 'pomoc@mojtravnik.si',
+    },
+  },
 } as const;
 
 export type Strings = typeof sl;
+
+/** Slovenian plural forms: 1 (and 101, …) singular, 2 dual, 3–4 few, else plural. */
+function slPlural(n: number, one: string, two: string, few: string, other: string): string {
+  const mod = Math.abs(n) % 100;
+  if (mod === 1) return one;
+  if (mod === 2) return two;
+  if (mod === 3 || mod === 4) return few;
+  return other;
+}
