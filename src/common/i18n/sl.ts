@@ -135,7 +135,7 @@ export const sl = {
         'Aplikacija deluje tudi brez signala. Spremembe se shranijo v telefon in se pošljejo, ko je povezava spet na voljo. Stanje vidite v glavi aplikacije.',
       contactTitle: 'Kontakt',
       contact: 'Za pomoč se obrnite na svojega kmetijskega svetovalca ali pišite na',
-      contactEmail: 'pomoc@mojtravnik.si',
+      contactEmail: 'pomoc@example.si',
     },
   },
 } as const;
