@@ -138,6 +138,14 @@ export const sl = {
       contactEmail: 'pomoc@example.si',
     },
   },
+  /** Server-rendered texts (H1b server-edge): the page shown when the client was not built. */
+  server: {
+    buildMissing: {
+      title: 'Aplikacija še ni zgrajena',
+      body: 'Strežnik teče, vendar mapa dist/ nima zgrajene spletne aplikacije. V mapi projekta zaženite:',
+      hint: 'Nato osvežite to stran. Ukaz npm start aplikacijo zgradi sam.',
+    },
+  },
 } as const;
 
 export type Strings = typeof sl;
