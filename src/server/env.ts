@@ -1,0 +1,143 @@
+/**
+ * The process environment, read in one place (fastify/demo habit): server.ts, the seed CLI and the
+ * bench call `readEnv()` once and pass plain values on; nothing else in src/server reads
+ * `process.env`. Bad values fail fast at start-up with a message naming the variable, rather than
+ * surfacing later as odd behaviour.
+ */
+import path from 'node:path';
+
+export type AuthSetting = 'embedded' | 'keycloak' | 'basic' | 'none';
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+
+/** Limits on request bodies and uploads; all sizes in bytes. */
+export interface UploadLimits {
+  /** Largest JSON body (bulk calls carry up to a few thousand records). */
+  bodyLimit: number;
+  /** Largest single uploaded file. */
+  fileSize: number;
+  /** Most files in one multipart request (`full` carries a record plus its photos). */
+  files: number;
+  /** Largest image in pixels (width × height): bigger images are refused (pixel floods). */
+  maxImagePixels: number;
+  /** Total bytes of attachments one user may have stored; 0 = unlimited. */
+  userQuota: number;
+  /** Longest side of a thumbnail, in pixels. */
+  thumbSize: number;
+}
+
+export const DEFAULT_LIMITS: UploadLimits = {
+  bodyLimit: 20 * 1024 * 1024,
+  fileSize: 15 * 1024 * 1024,
+  files: 20,
+  // 50 megapixels: more than any phone camera today, far below what would exhaust memory.
+  maxImagePixels: 50_000_000,
+  userQuota: 500 * 1024 * 1024,
+  thumbSize: 320,
+};
+
+export interface ServerEnv {
+  port: number;
+  host: string;
+  dataDir: string;
+  /** Absolute path of the SQLite file, or undefined when DATABASE_URL selects PostgreSQL. */
+  database: string;
+  databaseUrl?: string;
+  nodeEnv: string;
+  production: boolean;
+  auth: AuthSetting;
+  logLevel: LogLevel;
+  limits: UploadLimits;
+  /** Built client (webpack output). */
+  clientDir: string;
+  /** Public origin when the server sits behind a proxy (used for keycloak.json); else taken from the request. */
+  publicUrl?: string;
+  /** External Keycloak settings for keycloak.json when AUTH=keycloak. */
+  keycloak?: { url: string; realm: string; clientId: string };
+  /** Load the demo project on first run (default outside production). */
+  demo: boolean;
+}
+
+const AUTH_SETTINGS: readonly AuthSetting[] = ['embedded', 'keycloak', 'basic', 'none'];
+const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+export class EnvError extends Error {
+  override name = 'EnvError';
+}
+
+function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 0): number {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min) throw new EnvError(`${name} must be an integer ≥ ${min}, got "${raw}"`);
+  return value;
+}
+
+/** Sizes accept plain bytes or a k/m/g suffix (`15m`), so operators need not multiply by hand. */
+function size(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const match = /^(\d+)\s*([kmg]?)b?$/i.exec(raw.trim());
+  if (!match) throw new EnvError(`${name} must be a size like 1048576, 512k or 15m, got "${raw}"`);
+  const unit = { '': 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3 }[match[2]!.toLowerCase() as '' | 'k' | 'm' | 'g'];
+  return Number(match[1]) * unit;
+}
+
+function oneOf<T extends string>(env: NodeJS.ProcessEnv, name: string, allowed: readonly T[], fallback: T): T {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const value = raw.trim().toLowerCase() as T;
+  if (!allowed.includes(value)) throw new EnvError(`${name} must be one of ${allowed.join(', ')}, got "${raw}"`);
+  return value;
+}
+
+function flag(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
+  const raw = env[name]?.trim().toLowerCase();
+  if (raw === undefined || raw === '') return fallback;
+  if (['1', 'true', 'yes', 'on'].includes(raw)) return true;
+  if (['0', 'false', 'no', 'off'].includes(raw)) return false;
+  throw new EnvError(`${name} must be true or false, got "${env[name]}"`);
+}
+
+/**
+ * Reads the environment. `cwd` anchors the relative defaults (data/, dist/) so that `npm start`
+ * from the repository root uses ./data and ./dist.
+ */
+export function readEnv(env: NodeJS.ProcessEnv = process.env, cwd: string = process.cwd()): ServerEnv {
+  const nodeEnv = env.NODE_ENV?.trim() || 'development';
+  const production = nodeEnv === 'production';
+  const dataDir = path.resolve(cwd, env.DATA_DIR?.trim() || 'data');
+  const databaseUrl = env.DATABASE_URL?.trim() || undefined;
+  const keycloakUrl = env.KEYCLOAK_URL?.trim();
+  const auth = oneOf(env, 'AUTH', AUTH_SETTINGS, 'embedded');
+  if (auth === 'keycloak' && !keycloakUrl) throw new EnvError('AUTH=keycloak needs KEYCLOAK_URL (the auth-server-url of the external Keycloak)');
+  if (auth === 'none' && production) throw new EnvError('AUTH=none is for local demos only and is refused when NODE_ENV=production');
+  return {
+    port: integer(env, 'PORT', 8080),
+    host: env.HOST?.trim() || '0.0.0.0',
+    dataDir,
+    database: path.join(dataDir, 'moj-travnik.sqlite'),
+    databaseUrl,
+    nodeEnv,
+    production,
+    auth,
+    logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
+    limits: {
+      bodyLimit: size(env, 'BODY_LIMIT', DEFAULT_LIMITS.bodyLimit),
+      fileSize: size(env, 'UPLOAD_LIMIT', DEFAULT_LIMITS.fileSize),
+      files: integer(env, 'UPLOAD_MAX_FILES', DEFAULT_LIMITS.files, 1),
+      maxImagePixels: integer(env, 'UPLOAD_MAX_PIXELS', DEFAULT_LIMITS.maxImagePixels, 1),
+      userQuota: size(env, 'UPLOAD_USER_QUOTA', DEFAULT_LIMITS.userQuota),
+      thumbSize: integer(env, 'THUMB_SIZE', DEFAULT_LIMITS.thumbSize, 16),
+    },
+    clientDir: path.resolve(cwd, env.CLIENT_DIR?.trim() || 'dist'),
+    publicUrl: env.PUBLIC_URL?.trim().replace(/\/+$/, '') || undefined,
+    keycloak: keycloakUrl
+      ? {
+          url: keycloakUrl.replace(/\/+$/, ''),
+          realm: env.KEYCLOAK_REALM?.trim() || 'moj-travnik',
+          clientId: env.KEYCLOAK_CLIENT_ID?.trim() || 'moj-travnik-app',
+        }
+      : undefined,
+    demo: flag(env, 'DEMO', !production),
+  };
+}

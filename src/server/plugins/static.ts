@@ -1,0 +1,106 @@
+/**
+ * Serves the built client (webpack output, dist/) with cache headers that keep an offline PWA
+ * correct:
+ * - content-hashed files (`main.1a2b3c4d5e.js`, `static/media/logo.….png`) never change under
+ *   their name: cached for a year, `immutable`;
+ * - `index.html`, `sw.js` and every other unhashed file: `no-cache` (the browser revalidates with
+ *   the ETag each time), so a new release is picked up on the next visit and the service worker's
+ *   update check always sees the newest `sw.js` (config.json is a route and sets its own header);
+ * - `sw.js` carries `Service-Worker-Allowed: /` so it may control the whole origin (seed §7: scope /).
+ *
+ * Unknown GETs outside /api fall back to index.html (the router is hash-based, but a reload of a
+ * deep link or a stale bookmark must still open the app). Unknown files with an extension and
+ * anything under /static/ answer 404 instead: answering a missing script with HTML would let the
+ * service worker cache a page as code. /api/* never falls back; it gets the API's JSON 404.
+ *
+ * When dist/ has no index.html (the client was not built) every page answers 503 with a short
+ * Slovenian page naming the command to run, instead of a bare 404. The check runs per request, so
+ * `npm run build` while the server runs is enough.
+ */
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import { sl } from '../../common/i18n/sl';
+
+export interface StaticOptions {
+  /** Absolute path of the built client (dist/). */
+  clientDir: string;
+}
+
+export const HASHED_CACHE_CONTROL = 'public, max-age=31536000, immutable';
+export const NO_CACHE = 'no-cache';
+
+/** webpack names hashed outputs `[name].[contenthash:10](.chunk)?.ext` (webpack.config.ts). */
+const HASHED_FILE = /\.[0-9a-f]{8,32}(?:\.chunk)?\.[a-z0-9]+(?:\.map)?$/i;
+
+export function isHashedAsset(urlPath: string): boolean {
+  return HASHED_FILE.test(urlPath);
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+}
+
+export function buildMissingPage(): string {
+  const t = sl.server.buildMissing;
+  return `<!doctype html>
+<html lang="sl"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<title>${escapeHtml(sl.common.appName)}</title>
+<style>body{font-family:system-ui,sans-serif;max-width:36rem;margin:3rem auto;padding:0 1rem;color:#1b2a1d}
+code{background:#eef3ea;padding:.15rem .4rem;border-radius:4px;font-size:1.05em}</style></head>
+<body><h1>${escapeHtml(t.title)}</h1><p>${escapeHtml(t.body)}</p><p><code>npm run build</code></p>
+<p>${escapeHtml(t.hint)}</p></body></html>`;
+}
+
+async function isFile(file: string): Promise<boolean> {
+  try {
+    return (await stat(file)).isFile();
+  } catch {
+    return false;
+  }
+}
+
+function isApiPath(urlPath: string): boolean {
+  return urlPath === '/api' || urlPath.startsWith('/api/');
+}
+
+export async function registerStatic(app: FastifyInstance, options: StaticOptions): Promise<void> {
+  const root = path.resolve(options.clientDir);
+  const indexFile = path.join(root, 'index.html');
+
+  // serve: false — only the reply.sendFile decorator (safe path resolution, ETag, ranges); the
+  // routing below decides what is served and with which headers.
+  await app.register(fastifyStatic, { root, serve: false, dotfiles: 'ignore' });
+
+  function send(reply: FastifyReply, relative: string): FastifyReply {
+    const name = path.posix.basename(relative);
+    reply.header('x-content-type-options', 'nosniff');
+    if (name === 'sw.js') reply.header('service-worker-allowed', '/');
+    reply.header('cache-control', isHashedAsset(relative) ? HASHED_CACHE_CONTROL : NO_CACHE);
+    return reply.sendFile(relative, root, { cacheControl: false });
+  }
+
+  async function handler(request: FastifyRequest, reply: FastifyReply) {
+    const urlPath = decodeURIComponent(request.url.split('?')[0]!.split('#')[0]!);
+    if (isApiPath(urlPath)) return reply.callNotFound();
+
+    if (!(await isFile(indexFile))) {
+      return reply.code(503).header('cache-control', NO_CACHE).type('text/html; charset=utf-8').send(buildMissingPage());
+    }
+
+    // Normalise and keep inside root: "/../x" or encoded dots must not escape dist/.
+    const relative = path.posix.normalize(urlPath).replace(/^(\.\.(\/|$))+/, '').replace(/^\/+/, '');
+    const candidate = path.join(root, relative);
+    if (relative !== '' && !relative.split('/').some((part) => part.startsWith('.')) && candidate.startsWith(root + path.sep) && (await isFile(candidate))) {
+      return send(reply, relative);
+    }
+
+    const hasExtension = /\.[a-z0-9]+$/i.test(path.posix.basename(relative));
+    if (relative.startsWith('static/') || (hasExtension && relative !== 'index.html')) return reply.callNotFound();
+    return send(reply, 'index.html');
+  }
+
+  app.get('/*', { schema: { hide: true }, logLevel: 'warn' }, handler);
+  app.get('/', { schema: { hide: true }, logLevel: 'warn' }, handler);
+}
