@@ -146,6 +146,30 @@ export const sl = {
       hint: 'Nato osvežite to stran. Ukaz npm start aplikacijo zgradi sam.',
     },
   },
+  /** Scheme content (H6): form validation messages and the score explanation of src/common/scheme. */
+  scheme: {
+    scoreClass: { good: 'dobro', medium: 'srednje', bad: 'slabo' },
+    points: (n: number): string => `${n} ${slPlural(Math.round(n), 'točka', 'točki', 'točke', 'točk')}`,
+    validation: {
+      required: (name: string): string => `Vnesite podatek: ${name}.`,
+      unknownKey: (key: string): string => `Obrazec nima kazalnika »${key}«.`,
+      presence: (name: string): string => `${name}: izberite da ali ne.`,
+      count: (name: string, max: number): string => `${name}: vpišite celo število od 0 do ${max}.`,
+      percent: (name: string): string => `${name}: vpišite delež od 0 do 100 %.`,
+      choice: (name: string): string => `${name}: izberite eno od ponujenih možnosti.`,
+      date: (name: string): string => `${name}: vpišite veljaven datum.`,
+      text: (name: string, max: number): string => `${name}: besedilo je predolgo (največ ${max} znakov).`,
+    },
+    reason: {
+      present: 'zabeleženo na poti',
+      count: (count: number, each: string): string => `${count} × ${each}`,
+      percent: (value: number, each: string): string => `delež ${value} % × ${each}`,
+      choice: (label: string): string => `izbrano: ${label}`,
+      dateFrom: (date: string, from: string): string => `${date} (od ${from} dalje)`,
+      dateBefore: (date: string, from: string): string => `${date} (pred ${from})`,
+      capped: (limit: string): string => `, omejeno na ${limit}`,
+    },
+  },
 } as const;
 
 export type Strings = typeof sl;

@@ -14,7 +14,11 @@ export interface TableConfig<T extends TableKey = TableKey> {
 
 export type TablesConfig = { [T in TableKey]: TableConfig<T> };
 
-export type IndicatorValueKind = 'presence' | 'count' | 'choice' | 'percent' | 'text';
+/** `date` (added for management questions) holds a calendar date as 'YYYY-MM-DD'. */
+export type IndicatorValueKind = 'presence' | 'count' | 'choice' | 'percent' | 'text' | 'date';
+
+/** Flower colour groups of the scheme, used to group indicator plants in the checklist. */
+export type FlowerColour = 'bela' | 'modro-vijolicna' | 'rdece-rozna' | 'rumeno-oranzna';
 
 export interface IndicatorDefinition {
   key: string;
@@ -28,6 +32,19 @@ export interface IndicatorDefinition {
   choices?: Array<{ value: string; label: string }>;
   required?: boolean;
   group?: string;
+  /** Flower colour of an indicator plant. */
+  colour?: FlowerColour;
+  /** Unit shown after a number (e.g. '%'). */
+  unit?: string;
+  /** Upper bound of a count value (validation). */
+  max?: number;
+}
+
+/** A section of a form's checklist; indicators name it in `group`. */
+export interface IndicatorGroup {
+  key: string;
+  title: string;
+  description?: string;
 }
 
 /** A scoring rule: each indicator contributes points by its value; the sum is clamped to 0..100. */
@@ -36,12 +53,21 @@ export interface ScoringRule {
   base: number;
   contributions: Array<{
     key: string;
-    /** Points for presence (true) or per unit of a count/percent, or per choice value. */
+    /**
+     * Points for presence (true) or per unit of a count/percent, or per choice value; for a date,
+     * the points when the date falls on or after `dateFrom`.
+     */
     points?: number;
     perChoice?: Record<string, number>;
+    /** Bounds of this contribution's points. */
     max?: number;
     min?: number;
+    /** Date values: month and day 'MM-DD' from which `points` apply; earlier dates get `pointsBefore`. */
+    dateFrom?: string;
+    pointsBefore?: number;
   }>;
+  /** Slovenian summary of how the score is made, shown to users. */
+  description?: string;
 }
 
 export interface FormKind {
@@ -50,6 +76,8 @@ export interface FormKind {
   description: string;
   indicators: IndicatorDefinition[];
   scoring: ScoringRule;
+  /** Checklist sections in display order. */
+  groups?: IndicatorGroup[];
 }
 
 export interface BaseMapConfig {
