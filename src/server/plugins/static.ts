@@ -82,7 +82,12 @@ export async function registerStatic(app: FastifyInstance, options: StaticOption
   }
 
   async function handler(request: FastifyRequest, reply: FastifyReply) {
-    const urlPath = decodeURIComponent(request.url.split('?')[0]!.split('#')[0]!);
+    let urlPath: string;
+    try {
+      urlPath = decodeURIComponent(request.url.split('?')[0]!.split('#')[0]!);
+    } catch {
+      return reply.callNotFound(); // malformed %-escape: no such file
+    }
     if (isApiPath(urlPath)) return reply.callNotFound();
 
     if (!(await isFile(indexFile))) {
