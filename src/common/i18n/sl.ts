@@ -183,6 +183,47 @@ function slPlural(n: number, one: string, two: string, few: string, other: strin
   return other;
 }
 
+/** Sign-in (H2): the login page of the embedded identity provider and the client's session texts. */
+export const slAuth = {
+  login: {
+    title: 'Prijava — Moj travnik',
+    heading: 'Prijava',
+    intro: 'Prijavite se s svojim e-poštnim naslovom ali uporabniškim imenom.',
+    loginLabel: 'E-pošta ali uporabniško ime',
+    passwordLabel: 'Geslo',
+    submit: 'Prijava',
+    invalidCredentials: 'Napačen e-poštni naslov, uporabniško ime ali geslo.',
+    missingFields: 'Vpišite e-poštni naslov ali uporabniško ime in geslo.',
+    tooManyAttempts: 'Preveč neuspešnih poskusov. Počakajte minuto in poskusite znova.',
+    expired: 'Prijavna seja je potekla. Vrnite se v aplikacijo in začnite znova.',
+    backToApp: 'Nazaj v aplikacijo',
+    demoHeading: 'Predstavitveni računi (geslo: demo)',
+  },
+  logout: {
+    title: 'Odjava — Moj travnik',
+    question: 'Ali se želite odjaviti?',
+    confirm: 'Odjava',
+    cancel: 'Ostani prijavljen',
+    done: 'Odjavljeni ste.',
+  },
+  error: {
+    title: 'Napaka pri prijavi — Moj travnik',
+    heading: 'Prijava ni uspela',
+    text: 'Pri prijavi je prišlo do napake. Vrnite se v aplikacijo in poskusite znova.',
+  },
+  session: {
+    signIn: 'Prijava',
+    signOut: 'Odjava',
+    signInAgain: 'Vaša prijava je potekla. Prijavite se znova — neposlane spremembe ostanejo shranjene.',
+    offline: 'Brez povezave: delate kot zadnji prijavljeni uporabnik. Spremembe se shranjujejo na napravi.',
+    pendingTitle: 'Neposlane spremembe',
+    /** `{count}` is replaced by the number of edits waiting in the outbox. */
+    pendingMessage: 'Na napravi čaka {count} neposlanih sprememb. Ob odjavi bi jih izbrisali.',
+    syncFirst: 'Najprej sinhroniziraj',
+    signOutAnyway: 'Vseeno se odjavi in izbriši',
+  },
+} as const;
+
 /** Map, walk recording, drawing and offline downloads (H5: features map, location, download). */
 export const slMap = {
   map: {
@@ -286,5 +327,41 @@ export const slMap = {
     nameRequired: 'Vpišite ime območja.',
     invalidExtent: 'Izberite veljavno območje na karti.',
     failed: 'Prenos ni uspel: {message}',
+  },
+} as const;
+
+/** Sync, offline data and the season loading chain (H4, issue 5). */
+export const slSync = {
+  sync: {
+    panelTitle: 'Pošiljanje sprememb',
+    pending: 'Čaka na pošiljanje',
+    failed: 'Ni uspelo',
+    conflict: 'Spor pri urejanju',
+    conflictExplain: 'Zapis je medtem na strežniku spremenil nekdo drug.',
+    keepMine: 'Obdrži mojo različico',
+    takeTheirs: 'Prevzemi različico s strežnika',
+    retry: 'Poskusi znova',
+    discard: 'Zavrzi spremembo',
+    lastSync: 'Zadnja uspešna sinhronizacija',
+    neverSynced: 'še ni bilo',
+    allSent: 'Vse spremembe so poslane.',
+    backingOff: 'Strežnik trenutno ni dosegljiv. Spremembe so shranjene na napravi in bodo poslane samodejno.',
+    signInRequired: 'Za pošiljanje sprememb se znova prijavite. Spremembe so varno shranjene na napravi.',
+    quotaExceeded: 'Na napravi ni več prostora, zato sprememba ni shranjena. Sprostite prostor (npr. izbrišite prenesena območja) in poskusite znova.',
+    storageFailed: 'Podatkov ni bilo mogoče shraniti na napravo. Poskusite znova.',
+    reloadRequired: 'V drugem zavihku se je posodobila zbirka podatkov. Osvežite to stran.',
+    kinds: {
+      insert: 'Nov zapis',
+      update: 'Sprememba zapisa',
+      delete: 'Brisanje zapisa',
+      archive: 'Arhiviranje zapisa',
+      attachment: 'Nova priloga',
+      attachmentDelete: 'Brisanje priloge',
+    },
+  },
+  season: {
+    noCurrentDuration: 'Za današnji dan ni odprtega obdobja spremljanja.',
+    loadFailed: 'Podatkov ni bilo mogoče naložiti.',
+    offlineData: 'Brez povezave: prikazani so podatki, shranjeni na napravi.',
   },
 } as const;

@@ -1,0 +1,18 @@
+/**
+ * AUTH=none, for a local demo on one machine only: every request from this machine (loopback) is
+ * the same fixed user; requests from anywhere else are refused, and readEnv() refuses the setting
+ * in production, so it cannot open a real deployment to the network.
+ */
+import { unauthorized } from '../http/errors';
+import type { Authenticate, Principal } from './principal';
+
+const LOOPBACK = /^(?:127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$/;
+
+export const NONE_PRINCIPAL: Principal = { subject: 'demo-none', email: 'kmet1@example.si', name: 'Kmet Ena', via: 'none' };
+
+export function createNoneAuthenticate(principal: Principal = NONE_PRINCIPAL): Authenticate {
+  return async (request) => {
+    if (!LOOPBACK.test(request.ip)) throw unauthorized('AUTH=none answers requests from this machine only');
+    return principal;
+  };
+}

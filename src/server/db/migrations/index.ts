@@ -1,0 +1,40 @@
+/**
+ * The static list of migrations, run in name order at start-up by Kysely's Migrator. A static
+ * list (rather than reading the folder) works the same under tsx, jest and a bundler.
+ * H1 owns 0001–0099; identity (H2) adds 0100_* files: add one import and one entry below.
+ */
+import type { Kysely, Migration, MigrationProvider } from 'kysely';
+import type { DialectLayer } from '../dialect';
+import * as m0001 from './0001_core';
+import * as m0002 from './0002_text_search';
+import * as m0100 from './0100_identity'; // H2 identity
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type AnyDb = Kysely<any>;
+interface MigrationModule {
+  up(db: AnyDb, dialect: DialectLayer): Promise<void>;
+  down?(db: AnyDb, dialect: DialectLayer): Promise<void>;
+}
+
+const MIGRATIONS: Record<string, MigrationModule> = {
+  '0001_core': m0001,
+  '0002_text_search': m0002,
+  '0100_identity': m0100, // H2 identity
+};
+
+/** Migrations receive the dialect layer as a second argument (files that don't need it ignore it). */
+export class StaticMigrationProvider implements MigrationProvider {
+  constructor(private readonly dialect: DialectLayer) {}
+
+  async getMigrations(): Promise<Record<string, Migration>> {
+    const result: Record<string, Migration> = {};
+    for (const [name, module] of Object.entries(MIGRATIONS)) {
+      const down = module.down;
+      result[name] = {
+        up: (db) => module.up(db, this.dialect),
+        ...(down ? { down: (db: AnyDb) => down(db, this.dialect) } : {}),
+      };
+    }
+    return result;
+  }
+}
