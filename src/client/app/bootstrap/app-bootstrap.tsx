@@ -1,0 +1,57 @@
+/**
+ * Start-up work that has to happen once per app instance, before or beside the first screen:
+ * load config.json (seed §7, falls back to the last good copy), and — as they land — the
+ * identity client (H2) and the loading chain (H4). Each step is a clearly named effect here so
+ * the owners add theirs without touching the rest of the shell.
+ *
+ * The first screen renders at once; screens show 'Nalagam...' for data that is not there yet,
+ * so a slow or missing server never leaves the user at a blank page.
+ */
+import { useEffect, type ReactNode } from 'react';
+import { useAppDispatch } from '../hooks';
+import { configLoaded } from '../../lib/config/config-slice';
+import { loadConfig } from '../../lib/config/load-config';
+import { HashRouter } from '../router/router';
+import type { CompiledRoute } from '../router/routes';
+import { useRouteAccess } from './route-access';
+
+export interface AppBootstrapProps {
+  routes: readonly CompiledRoute[];
+  children: ReactNode;
+  /** Test seam: skip network start-up steps (tests preload the store instead). */
+  skipStartup?: boolean;
+}
+
+export function AppBootstrap({ routes, children, skipStartup = false }: AppBootstrapProps) {
+  const dispatch = useAppDispatch();
+
+  // Step 1 (H3): configuration.
+  useEffect(() => {
+    if (skipStartup) return undefined;
+    let cancelled = false;
+    void loadConfig({ fetch: window.fetch.bind(window), storage: safeLocalStorage() }).then((result) => {
+      if (!cancelled) dispatch(configLoaded(result));
+    });
+    return () => {
+      cancelled = true;
+    };
+  }, [dispatch, skipStartup]);
+
+  // Step 2 (H2): identity — initialise the auth client here (login-required, token refresh).
+  // Step 3 (H4): data — start connectivity probing, outbox drain and the loading chain here.
+
+  const access = useRouteAccess();
+  return (
+    <HashRouter routes={routes} access={access}>
+      {children}
+    </HashRouter>
+  );
+}
+
+function safeLocalStorage(): Storage | null {
+  try {
+    return window.localStorage;
+  } catch {
+    return null; // blocked storage (privacy settings): no last-good copy, nothing else breaks
+  }
+}

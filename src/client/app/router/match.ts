@@ -1,0 +1,98 @@
+/**
+ * Hash routing without a library (seed §2): '#/paths/12?tab=forms' → path '/paths/12' and query
+ * {tab: 'forms'}; patterns name their parameters in braces ('/paths/{pathId}'), which are
+ * URL-decoded. Pure functions, so they are tested without a browser.
+ */
+
+export type Query = Readonly<Record<string, string | string[]>>;
+export type Params = Readonly<Record<string, string>>;
+
+export interface Location {
+  /** Normalised path: leading slash, no trailing slash, no empty segments ('/' for home). */
+  path: string;
+  query: Query;
+  /** The raw query string without '?', '' when absent. */
+  search: string;
+  /** path + ('?' + search): what goes after '#'. */
+  href: string;
+}
+
+/** Parses `location.hash` ('#/a/b?x=1'); '' and '#' mean home. */
+export function parseHash(hash: string): Location {
+  const raw = hash.startsWith('#') ? hash.slice(1) : hash;
+  const q = raw.indexOf('?');
+  const rawPath = q === -1 ? raw : raw.slice(0, q);
+  const search = q === -1 ? '' : raw.slice(q + 1);
+  const path = normalisePath(rawPath);
+  return { path, query: parseQuery(search), search, href: search ? `${path}?${search}` : path };
+}
+
+export function normalisePath(path: string): string {
+  const segments = path.split('/').filter((s) => s !== '');
+  return `/${segments.join('/')}`;
+}
+
+/** Repeated keys become arrays (the shared encoder of src/common writes arrays that way). */
+export function parseQuery(search: string): Query {
+  const out: Record<string, string | string[]> = {};
+  for (const [key, value] of new URLSearchParams(search)) {
+    const prev = out[key];
+    if (prev === undefined) out[key] = value;
+    else out[key] = Array.isArray(prev) ? [...prev, value] : [prev, value];
+  }
+  return out;
+}
+
+/** A single value of a query key (the first when repeated). */
+export function queryValue(query: Query, key: string): string | undefined {
+  const v = query[key];
+  return Array.isArray(v) ? v[0] : v;
+}
+
+export interface CompiledPattern {
+  pattern: string;
+  segments: Array<{ literal: string } | { param: string }>;
+}
+
+export function compilePattern(pattern: string): CompiledPattern {
+  const segments = normalisePath(pattern)
+    .split('/')
+    .filter(Boolean)
+    .map((s) => {
+      const m = /^\{([A-Za-z_][A-Za-z0-9_]*)\}$/.exec(s);
+      return m ? { param: m[1]! } : { literal: s };
+    });
+  return { pattern, segments };
+}
+
+/** Matches a normalised path; null when it does not match or a parameter is badly encoded. */
+export function matchPattern(compiled: CompiledPattern, path: string): Params | null {
+  const parts = path.split('/').filter(Boolean);
+  if (parts.length !== compiled.segments.length) return null;
+  const params: Record<string, string> = {};
+  for (let i = 0; i < parts.length; i += 1) {
+    const seg = compiled.segments[i]!;
+    const part = parts[i]!;
+    if ('literal' in seg) {
+      if (seg.literal !== part) return null;
+    } else {
+      try {
+        params[seg.param] = decodeURIComponent(part);
+      } catch {
+        return null; // '%E0%A4%A' and the like: not a page of ours
+      }
+    }
+  }
+  return params;
+}
+
+/** Builds a hash href ('#/paths/12') from a pattern, encoding each parameter. */
+export function buildHref(pattern: string, params: Record<string, string | number> = {}, query?: Record<string, string | number>): string {
+  const path = pattern.replace(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_, name: string) => {
+    const value = params[name];
+    if (value === undefined) throw new Error(`buildHref: missing parameter ${name} for ${pattern}`);
+    return encodeURIComponent(String(value));
+  });
+  const search = query ? new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)])).toString() : '';
+  return `#${path}${search ? `?${search}` : ''}`;
+}

@@ -1,0 +1,117 @@
+/**
+ * The routes of seed §2, in match order. Each screen is its own lazily loaded chunk (the magic
+ * comment names it, so `npm run bench` reports `client.chunk_route_<name>_gz_kb`). Screens live in
+ * app/routes/, one file each; they are the only place that combines features (DESIGN §3).
+ */
+import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import { sl } from '../../../common/i18n/sl';
+import { compilePattern, matchPattern, type CompiledPattern, type Params, type Query } from './match';
+import { farmerRecordRequired, readersCannotEdit, type RouteGuard } from './guards';
+
+export interface ScreenProps {
+  params: Params;
+  query: Query;
+}
+
+export type RouteName = 'home' | 'about' | 'results' | 'paths' | 'path' | 'forms' | 'form' | 'download' | 'download-new';
+
+export interface RouteDefinition {
+  name: RouteName;
+  pattern: string;
+  /** Document title of the screen (the app name is appended). */
+  title: string;
+  load: () => Promise<{ default: ComponentType<ScreenProps> }>;
+  guards?: readonly RouteGuard[];
+}
+
+export interface CompiledRoute extends RouteDefinition {
+  compiled: CompiledPattern;
+  Screen: LazyExoticComponent<ComponentType<ScreenProps>>;
+}
+
+const dataScreen = [farmerRecordRequired] as const;
+
+export const routeDefinitions: readonly RouteDefinition[] = [
+  {
+    name: 'home',
+    pattern: '/',
+    title: sl.screens.home.title,
+    load: () => import(/* webpackChunkName: "route-home" */ '../routes/home'),
+    guards: dataScreen,
+  },
+  {
+    name: 'about',
+    pattern: '/about',
+    title: sl.screens.about.title,
+    load: () => import(/* webpackChunkName: "route-about" */ '../routes/about'),
+  },
+  {
+    name: 'results',
+    pattern: '/results',
+    title: sl.screens.results.title,
+    load: () => import(/* webpackChunkName: "route-results" */ '../routes/results'),
+    guards: dataScreen,
+  },
+  {
+    name: 'paths',
+    pattern: '/paths',
+    title: sl.screens.paths.title,
+    load: () => import(/* webpackChunkName: "route-paths" */ '../routes/paths'),
+    guards: dataScreen,
+  },
+  {
+    name: 'path',
+    pattern: '/paths/{pathId}',
+    title: sl.screens.path.title,
+    load: () => import(/* webpackChunkName: "route-path" */ '../routes/path'),
+    guards: [farmerRecordRequired, readersCannotEdit],
+  },
+  {
+    name: 'forms',
+    pattern: '/forms',
+    title: sl.screens.forms.title,
+    load: () => import(/* webpackChunkName: "route-forms" */ '../routes/forms'),
+    guards: dataScreen,
+  },
+  {
+    name: 'form',
+    pattern: '/forms/{formId}',
+    title: sl.screens.form.title,
+    load: () => import(/* webpackChunkName: "route-form" */ '../routes/form'),
+    guards: [farmerRecordRequired, readersCannotEdit],
+  },
+  {
+    name: 'download',
+    pattern: '/download',
+    title: sl.screens.download.title,
+    load: () => import(/* webpackChunkName: "route-download" */ '../routes/download'),
+  },
+  {
+    name: 'download-new',
+    pattern: '/download/new',
+    title: sl.screens.downloadNew.title,
+    load: () => import(/* webpackChunkName: "route-download-new" */ '../routes/download-new'),
+    guards: dataScreen,
+  },
+];
+
+/** Compiles the table once; React.lazy wrappers load nothing until a screen renders. */
+export function compileRoutes(definitions: readonly RouteDefinition[]): CompiledRoute[] {
+  return definitions.map((def) => ({ ...def, compiled: compilePattern(def.pattern), Screen: lazy(def.load) }));
+}
+
+export interface RouteMatch {
+  route: CompiledRoute;
+  params: Params;
+}
+
+export function matchRoute(routes: readonly CompiledRoute[], path: string): RouteMatch | null {
+  for (const route of routes) {
+    const params = matchPattern(route.compiled, path);
+    if (params) return { route, params };
+  }
+  return null;
+}
+
+/** Href of a named route, e.g. routeHref('path', {pathId: 12}) → '#/paths/12'. */
+export { buildHref } from './match';

@@ -1,0 +1,115 @@
+/**
+ * Leaving a page with unsaved entered data asks for confirmation (seed §2, §5) with exactly
+ * sl.leavePage.confirm. A screen declares its state with `useUnsavedChanges(dirty)`; the router
+ * asks `useLeaveConfirmation()` before it changes the screen, and closing or reloading the tab is
+ * caught by `beforeunload` (browsers show their own wording there; the seed text is set as the
+ * return value where a browser still displays it).
+ *
+ * The registry lives in a provider, not in a module variable, so every test and every app
+ * instance gets its own.
+ */
+import { createContext, useCallback, useContext, useEffect, useId, useMemo, useRef, useState, type ReactNode } from 'react';
+import { sl } from '../../../common/i18n/sl';
+import { ConfirmLeaveDialog } from './confirm-leave-dialog';
+
+export interface LeaveConfirmation {
+  /** True when some mounted screen holds unsaved data. */
+  hasUnsavedChanges(): boolean;
+  /**
+   * Resolves true when leaving may proceed: at once when nothing is unsaved, otherwise after the
+   * user confirmed in the dialog (false when they chose to stay).
+   */
+  confirmLeave(): Promise<boolean>;
+}
+
+interface Registry extends LeaveConfirmation {
+  setDirty(id: string, dirty: boolean): void;
+}
+
+const UnsavedChangesContext = createContext<Registry | null>(null);
+
+export function UnsavedChangesProvider({ children }: { children: ReactNode }) {
+  const dirtyIds = useRef(new Set<string>());
+  const [dirtyCount, setDirtyCount] = useState(0);
+  const [pending, setPending] = useState<{ promise: Promise<boolean>; resolve: (ok: boolean) => void } | null>(null);
+  const pendingRef = useRef(pending);
+  pendingRef.current = pending;
+
+  const registry = useMemo<Registry>(
+    () => ({
+      setDirty(id, dirty) {
+        if (dirty) dirtyIds.current.add(id);
+        else dirtyIds.current.delete(id);
+        setDirtyCount(dirtyIds.current.size);
+      },
+      hasUnsavedChanges: () => dirtyIds.current.size > 0,
+      confirmLeave() {
+        if (dirtyIds.current.size === 0) return Promise.resolve(true);
+        if (pendingRef.current) return pendingRef.current.promise;
+        let resolve!: (ok: boolean) => void;
+        const promise = new Promise<boolean>((r) => {
+          resolve = r;
+        });
+        const entry = { promise, resolve };
+        pendingRef.current = entry;
+        setPending(entry);
+        return promise;
+      },
+    }),
+    [],
+  );
+
+  const answer = useCallback((leave: boolean) => {
+    const entry = pendingRef.current;
+    if (!entry) return;
+    // The user agreed to lose the data: the screens that held it are about to go away.
+    if (leave) {
+      dirtyIds.current.clear();
+      setDirtyCount(0);
+    }
+    pendingRef.current = null;
+    setPending(null);
+    entry.resolve(leave);
+  }, []);
+
+  useEffect(() => {
+    if (dirtyCount === 0) return undefined;
+    // Attached only while something is unsaved: an idle beforeunload handler would keep browsers
+    // from putting the page into the back/forward cache.
+    function onBeforeUnload(event: BeforeUnloadEvent) {
+      event.preventDefault();
+      event.returnValue = sl.leavePage.confirm;
+      return sl.leavePage.confirm;
+    }
+    window.addEventListener('beforeunload', onBeforeUnload);
+    return () => window.removeEventListener('beforeunload', onBeforeUnload);
+  }, [dirtyCount]);
+
+  return (
+    <UnsavedChangesContext.Provider value={registry}>
+      {children}
+      {pending ? <ConfirmLeaveDialog onStay={() => answer(false)} onLeave={() => answer(true)} /> : null}
+    </UnsavedChangesContext.Provider>
+  );
+}
+
+function useRegistry(): Registry {
+  const registry = useContext(UnsavedChangesContext);
+  if (!registry) throw new Error('useUnsavedChanges/useLeaveConfirmation need an <UnsavedChangesProvider>');
+  return registry;
+}
+
+/** Declares that the calling screen holds unsaved entered data while `dirty` is true. */
+export function useUnsavedChanges(dirty: boolean): void {
+  const registry = useRegistry();
+  const id = useId();
+  useEffect(() => {
+    registry.setDirty(id, dirty);
+  }, [registry, id, dirty]);
+  useEffect(() => () => registry.setDirty(id, false), [registry, id]);
+}
+
+/** For the router (and any in-app navigation): ask before leaving a screen with unsaved data. */
+export function useLeaveConfirmation(): LeaveConfirmation {
+  return useRegistry();
+}

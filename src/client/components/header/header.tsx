@@ -1,0 +1,76 @@
+/**
+ * The header of seed §2: logo (to home), About and Download buttons, and the connection state of
+ * DESIGN §5 (no-wifi icon when offline, the number of edits waiting to be sent). It takes plain
+ * props; the app layout feeds it from the sync feature's selectors.
+ */
+import { sl } from '../../../common/i18n/sl';
+import { Button } from '../button/button';
+import { CommentInfoIcon, DownloadIcon, LogoIcon, NoWifiIcon, WifiIcon } from '../icons/icons';
+
+export interface HeaderProps {
+  online: boolean;
+  /** Edits stored locally and not yet acknowledged by the server. */
+  pendingEdits: number;
+  /** Current route path, to mark the About/Download button of the open screen. */
+  currentPath?: string;
+  /** Opens the sync panel (DESIGN §5: waiting, failed and conflicting edits). */
+  onStatusClick?: () => void;
+}
+
+export function Header({ online, pendingEdits, currentPath, onStatusClick }: HeaderProps) {
+  const statusText = online ? sl.header.online : sl.header.offline;
+  const pendingText = pendingEdits > 0 ? sl.header.pendingEdits(pendingEdits) : '';
+  const status = (
+    <>
+      {online ? <WifiIcon size={22} /> : <NoWifiIcon size={22} />}
+      <span className="conn-status__text">{statusText}</span>
+      {pendingEdits > 0 ? (
+        <span className="conn-status__badge" aria-hidden="true">
+          {pendingEdits > 999 ? '999+' : pendingEdits}
+        </span>
+      ) : null}
+      {pendingText ? <span className="visually-hidden">{pendingText}</span> : null}
+    </>
+  );
+  const statusClass = `conn-status ${online ? 'conn-status--online' : 'conn-status--offline'}`;
+
+  return (
+    <header className="app-header">
+      <a className="app-header__brand" href="#/" aria-label={sl.header.home}>
+        <LogoIcon size={40} />
+        <span className="app-header__name">{sl.common.appName}</span>
+      </a>
+      <div className="app-header__actions">
+        {/* role=status: screen readers hear when the connection drops or edits pile up. */}
+        <div role="status" aria-live="polite" className="app-header__status">
+          {onStatusClick ? (
+            <button type="button" className={statusClass} onClick={onStatusClick} title={sl.header.syncTooltip} data-testid="conn-status">
+              {status}
+            </button>
+          ) : (
+            <span className={statusClass} title={pendingText || statusText} data-testid="conn-status">
+              {status}
+            </span>
+          )}
+        </div>
+        <Button
+          href="#/about"
+          kind="ghost"
+          icon={CommentInfoIcon}
+          tooltip={sl.header.about}
+          active={currentPath === '/about'}
+          className="app-header__button"
+        />
+        <Button
+          href="#/download"
+          kind="ghost"
+          icon={DownloadIcon}
+          tooltip={sl.header.downloadTooltip}
+          text={<span className="hide-on-phone">{sl.header.download}</span>}
+          active={currentPath?.startsWith('/download')}
+          className="app-header__button"
+        />
+      </div>
+    </header>
+  );
+}

@@ -1,0 +1,60 @@
+/**
+ * Loads GET /config.json at start (seed §7). A failure is logged as 'error loading config'
+ * (seed §8) and the last good copy is used, kept in localStorage (small, synchronous, survives
+ * reloads and updates). The service worker also answers /config.json network-first from its
+ * cache, so offline starts usually get a copy from there before this fallback is needed.
+ */
+import type { AppConfig } from '../../../common/schemas/config';
+
+/** Seed §8, exact: what the log says when config.json cannot be loaded. */
+export const CONFIG_LOAD_ERROR_LOG = 'error loading config';
+export const CONFIG_STORAGE_KEY = 'moj-travnik:config';
+
+export type ConfigSource = 'network' | 'last-good';
+
+export interface LoadConfigDeps {
+  fetch: typeof fetch;
+  storage?: Pick<Storage, 'getItem' | 'setItem'> | null;
+  log?: (message: string, error: unknown) => void;
+  url?: string;
+}
+
+export interface LoadedConfig {
+  config: AppConfig | null;
+  source: ConfigSource | null;
+}
+
+function looksLikeConfig(value: unknown): value is AppConfig {
+  return typeof value === 'object' && value !== null && typeof (value as { projectId?: unknown }).projectId === 'number';
+}
+
+export async function loadConfig({ fetch: doFetch, storage, log = console.error, url = '/config.json' }: LoadConfigDeps): Promise<LoadedConfig> {
+  try {
+    const response = await doFetch(url, { headers: { accept: 'application/json' }, cache: 'no-cache' });
+    if (!response.ok) throw new Error(`HTTP ${response.status}`);
+    const body: unknown = await response.json();
+    if (!looksLikeConfig(body)) throw new Error('config.json has no projectId');
+    try {
+      storage?.setItem(CONFIG_STORAGE_KEY, JSON.stringify(body));
+    } catch (error) {
+      // Quota or private mode: the app still runs with the config it just got.
+      log('config not stored as last good copy', error);
+    }
+    return { config: body, source: 'network' };
+  } catch (error) {
+    log(CONFIG_LOAD_ERROR_LOG, error);
+    const saved = readLastGood(storage);
+    return { config: saved, source: saved ? 'last-good' : null };
+  }
+}
+
+function readLastGood(storage: LoadConfigDeps['storage']): AppConfig | null {
+  try {
+    const raw = storage?.getItem(CONFIG_STORAGE_KEY);
+    if (!raw) return null;
+    const parsed: unknown = JSON.parse(raw);
+    return looksLikeConfig(parsed) ? parsed : null;
+  } catch {
+    return null;
+  }
+}
