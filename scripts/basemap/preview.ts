@@ -1,0 +1,17 @@
+/**
+ * Screenshot of the map with the own offline base map: `npx tsx scripts/basemap/preview.ts
+ * [out.png] [paths]`. Lets a person look at what the map shows (DESIGN §9: screenshots looked at).
+ */
+import { renderPaths, startMapHarness } from './map-harness';
+
+const out = process.argv[2] ?? 'map-preview.png';
+const paths = Number(process.argv[3] ?? 6);
+const harness = await startMapHarness();
+try {
+  const ms = await renderPaths(harness, paths);
+  await harness.page.waitForTimeout(300);
+  await harness.page.screenshot({ path: out });
+  console.log(JSON.stringify({ screenshot: out, paths, idleMs: Math.round(ms) }));
+} finally {
+  await harness.close();
+}

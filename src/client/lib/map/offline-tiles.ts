@@ -1,0 +1,73 @@
+/**
+ * Offline tiles for MapLibre (DESIGN §5, §7). Every tile URL of a base map style is rewritten to
+ * the custom protocol `mtoffline://<absolute url>`; its handler (MapLibre `addProtocol`, which
+ * also serves requests made by MapLibre's workers) does:
+ *   online  → fetch the URL; if that fails, fall back to the device copy;
+ *   offline → read the device copy (Dexie baseMapTiles/rasters, stored by the Download screen).
+ * A tile found nowhere is answered empty (vector) or as an error (raster) and reported to
+ * `onMissingTile` listeners, so the map can say honestly that this part was not downloaded.
+ *
+ * We chose addProtocol over a service-worker tile cache because downloads are explicit, per
+ * extent and deletable (the list screen), which a Workbox runtime cache cannot express, and
+ * because it works the same on the very first offline start. The lookup is injected: lib/map
+ * does not know the database (features pass a function that reads lib/db).
+ */
+import maplibregl, { type StyleSpecification } from 'maplibre-gl';
+
+export const OFFLINE_PROTOCOL = 'mtoffline';
+const PREFIX = `${OFFLINE_PROTOCOL}://`;
+
+/** Returns the stored bytes of a tile by its absolute URL, or undefined. */
+export type TileLookup = (url: string) => Promise<ArrayBuffer | undefined>;
+
+let lookup: TileLookup = async () => undefined;
+let registered = false;
+const missingListeners = new Set<(url: string) => void>();
+
+/** Set (or replace) the device lookup and register the protocol once per page. */
+export function registerOfflineTiles(tileLookup: TileLookup, isOnline: () => boolean = () => navigator.onLine): void {
+  lookup = tileLookup;
+  if (registered) return;
+  registered = true;
+  maplibregl.addProtocol(OFFLINE_PROTOCOL, async (params, abortController) => {
+    const url = params.url.slice(PREFIX.length);
+    const isVector = params.type === 'arrayBuffer' && /\.(pbf|mvt)(\?|$)/.test(url);
+    if (isOnline()) {
+      try {
+        const response = await fetch(url, { signal: abortController.signal });
+        if (response.ok) return { data: await response.arrayBuffer() };
+      } catch (error) {
+        if ((error as Error).name === 'AbortError') throw error;
+      }
+    }
+    const stored = await lookup(url);
+    if (stored) return { data: stored };
+    for (const listener of missingListeners) listener(url);
+    if (isVector) return { data: new ArrayBuffer(0) };
+    throw new Error(`tile not available offline: ${url}`);
+  });
+}
+
+export function onMissingTile(listener: (url: string) => void): () => void {
+  missingListeners.add(listener);
+  return () => missingListeners.delete(listener);
+}
+
+/** Absolute form of a possibly relative URL (MapLibre's workers cannot resolve relative ones). */
+export function absoluteUrl(url: string, base: string = globalThis.location?.href ?? 'http://localhost/'): string {
+  // URL() percent-encodes the braces of {z}/{x}/{y}; MapLibre needs them literal.
+  return new URL(url, base).href.replace(/%7B/gi, '{').replace(/%7D/gi, '}');
+}
+
+/** Rewrites every tile template of a style to go through the offline protocol. */
+export function withOfflineTiles(style: StyleSpecification, base?: string): StyleSpecification {
+  const sources: StyleSpecification['sources'] = {};
+  for (const [id, source] of Object.entries(style.sources)) {
+    if ('tiles' in source && Array.isArray(source.tiles)) {
+      sources[id] = { ...source, tiles: source.tiles.map((t) => PREFIX + absoluteUrl(t, base)) } as typeof source;
+    } else {
+      sources[id] = source;
+    }
+  }
+  return { ...style, sources };
+}
