@@ -7,13 +7,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { openDatabase } from '../../../src/server/db/database';
+import { openDatabase, type DatabaseHandle } from '../../../src/server/db/database';
 import { registerErrorHandling, unauthorized } from '../../../src/server/http/errors';
 import { registerIdentity, type Identity, type IdentityOptions } from '../../../src/server/auth';
 
 export interface IdentityApp {
   app: FastifyInstance;
   identity: Identity;
+  db: DatabaseHandle['db'];
   origin: string;
   close(): Promise<void>;
 }
@@ -42,6 +43,7 @@ export async function buildIdentityApp(
   return {
     app,
     identity,
+    db: handle.db,
     origin,
     close: async () => {
       await app.close();

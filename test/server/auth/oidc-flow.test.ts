@@ -1,21 +1,215 @@
+/**
+ * The embedded provider end to end over real HTTP (loopback, port 0): Keycloak's URL layout in
+ * the discovery document, code + PKCE sign-in through the Slovenian login page, refresh, userinfo,
+ * logout, what is refused (no PKCE, foreign redirect URI, wrong password), and that a restart
+ * keeps tokens and sessions valid (keys and provider storage live in the database).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { decodeJwt, decodeProtectedHeader } from 'jose';
+import { slAuth } from '../../../src/common/i18n/sl';
 import { buildIdentityApp, type IdentityApp } from './identity-app';
-import { OidcTestClient } from './oidc-client';
+import { OidcTestClient, type TokenSet } from './oidc-client';
 
 let ctx: IdentityApp;
+let realm: string;
 beforeAll(async () => {
-  ctx = await buildIdentityApp({ listen: true, identity: { accessTokenTtl: 60 } });
+  ctx = await buildIdentityApp({ listen: true, identity: { accessTokenTtl: 120 } });
+  realm = `${ctx.origin}/auth/realms/moj-travnik`;
 });
 afterAll(async () => ctx.close());
 
-describe('embedded provider: code + PKCE + refresh over real HTTP', () => {
-  test('a farmer signs in, calls the API, refreshes', async () => {
-    const client = new OidcTestClient(ctx.origin);
-    const tokens = await client.signIn('kmet1@example.si', 'demo');
-    const header = decodeProtectedHeader(tokens.access_token);
+describe('discovery under the Keycloak layout', () => {
+  test('every endpoint sits under {auth-server-url}/realms/{realm}/protocol/openid-connect', async () => {
+    const d = await new OidcTestClient(ctx.origin).discovery();
+    expect(d.issuer).toBe(realm);
+    expect(d.authorization_endpoint).toBe(`${realm}/protocol/openid-connect/auth`);
+    expect(d.token_endpoint).toBe(`${realm}/protocol/openid-connect/token`);
+    expect(d.end_session_endpoint).toBe(`${realm}/protocol/openid-connect/logout`);
+    expect(d.userinfo_endpoint).toBe(`${realm}/protocol/openid-connect/userinfo`);
+    expect(d.jwks_uri).toBe(`${realm}/protocol/openid-connect/certs`);
+    expect(d.code_challenge_methods_supported).toEqual(['S256']);
+    expect(d.response_types_supported).toEqual(['code']);
+  });
+
+  test('the certs endpoint publishes public keys only', async () => {
+    const jwks = (await (await fetch(`${realm}/protocol/openid-connect/certs`)).json()) as { keys: Array<Record<string, unknown>> };
+    expect(jwks.keys.length).toBeGreaterThan(0);
+    for (const key of jwks.keys) {
+      expect(key.kid).toEqual(expect.any(String));
+      expect(key).not.toHaveProperty('d');
+      expect(key).not.toHaveProperty('p');
+    }
+  });
+});
+
+describe('sign-in, API call, refresh, userinfo, logout', () => {
+  let client: OidcTestClient;
+  let tokens: TokenSet & { discovery: { token_endpoint: string; end_session_endpoint: string } };
+
+  beforeAll(async () => {
+    client = new OidcTestClient(ctx.origin);
+    tokens = await client.signIn('kmet2@example.si', 'demo');
+  });
+
+  test('the access token is an RFC 9068 JWT for the API with e-mail and name', () => {
+    expect(decodeProtectedHeader(tokens.access_token).typ).toBe('at+jwt');
     const claims = decodeJwt(tokens.access_token);
-    console.log(header, claims, tokens);
-    expect(header.typ).toBe('at+jwt');
+    expect(claims).toMatchObject({ iss: realm, aud: 'moj-travnik-api', azp: 'moj-travnik-app', email: 'kmet2@example.si', name: 'Kmet Dva' });
+    expect(tokens.expires_in).toBe(120);
+    expect(tokens.refresh_token).toEqual(expect.any(String));
+    // keycloak-js shows the user from the ID token: it carries the same identity.
+    expect(decodeJwt(tokens.id_token!)).toMatchObject({ email: 'kmet2@example.si', name: 'Kmet Dva', aud: 'moj-travnik-app' });
+  });
+
+  test('the API accepts it', async () => {
+    const response = await fetch(`${ctx.origin}/api/whoami`, { headers: { authorization: `Bearer ${tokens.access_token}` } });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ email: 'kmet2@example.si', via: 'token' });
+  });
+
+  test('userinfo answers for the access token (as Keycloak does), 401 without one', async () => {
+    const ok = await fetch(`${realm}/protocol/openid-connect/userinfo`, { headers: { authorization: `Bearer ${tokens.access_token}` } });
+    expect(ok.status).toBe(200);
+    expect(await ok.json()).toMatchObject({ email: 'kmet2@example.si', name: 'Kmet Dva', email_verified: true });
+    expect((await fetch(`${realm}/protocol/openid-connect/userinfo`)).status).toBe(401);
+  });
+
+  test('refresh gives a new, valid access token; a wrong refresh token gets 400 (the client then clears its token)', async () => {
+    const refreshed = await client.refresh(tokens.discovery.token_endpoint, tokens.refresh_token!);
+    expect(refreshed.status).toBe(200);
+    const next = (await refreshed.json()) as TokenSet;
+    expect(next.access_token).not.toBe(tokens.access_token);
+    expect(decodeJwt(next.access_token)).toMatchObject({ email: 'kmet2@example.si', aud: 'moj-travnik-api' });
+    const api = await fetch(`${ctx.origin}/api/whoami`, { headers: { authorization: `Bearer ${next.access_token}` } });
+    expect(api.status).toBe(200);
+
+    const bad = await client.refresh(tokens.discovery.token_endpoint, 'not-a-refresh-token');
+    expect(bad.status).toBe(400);
+    expect(await bad.json()).toMatchObject({ error: 'invalid_grant' });
+  });
+
+  test('logout with id_token_hint ends the session: the refresh token stops working', async () => {
+    const url = new URL(tokens.discovery.end_session_endpoint);
+    url.searchParams.set('id_token_hint', tokens.id_token!);
+    url.searchParams.set('post_logout_redirect_uri', `${ctx.origin}/`);
+    url.searchParams.set('client_id', 'moj-travnik-app');
+    const page = await client.fetch(url.href);
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    // The confirmation form submits itself (keycloak-js logout needs no click, like Keycloak).
+    const action = /<form[^>]*action="([^"]+)"/.exec(html)![1]!;
+    const fields = Object.fromEntries([...html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g)].map((m) => [m[1]!, m[2]!]));
+    expect(fields.logout).toBe('yes');
+    const confirm = await client.fetch(new URL(action, ctx.origin).href, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams(fields).toString(),
+    });
+    expect(confirm.status).toBe(303);
+    const done = new URL(confirm.headers.get('location')!, ctx.origin);
+    expect(`${done.origin}${done.pathname}`).toBe(`${ctx.origin}/`);
+
+    const after = await client.refresh(tokens.discovery.token_endpoint, tokens.refresh_token!);
+    expect(after.status).toBe(400);
+  });
+});
+
+describe('what the provider refuses', () => {
+  test('authorization without PKCE is sent back with an error', async () => {
+    const start = await new OidcTestClient(ctx.origin).startLogin({ pkce: false });
+    const location = new URL(start.location!);
+    expect(location.searchParams.get('error')).toBe('invalid_request');
+    expect(location.searchParams.get('error_description')).toMatch(/PKCE/);
+  });
+
+  test('a redirect URI of a foreign origin gets an error page and no redirect', async () => {
+    const start = await new OidcTestClient(ctx.origin).startLogin({ redirectUri: 'https://evil.example/' });
+    expect(start.response.status).toBe(400);
+    expect(start.location).toBeUndefined();
+    const html = await start.response.text();
+    expect(html).toContain(slAuth.error.heading);
+    expect(html).toContain('lang="sl"');
+  });
+
+  test('demo mode accepts a dev server on another loopback port', async () => {
+    const start = await new OidcTestClient(ctx.origin).startLogin({ redirectUri: 'http://localhost:9000/' });
+    expect(start.response.status).toBe(303);
+    expect(start.location).toContain('/login-actions/');
+  });
+
+  test('wrong password: the login page again, with the Slovenian error, nothing signed in', async () => {
+    const client = new OidcTestClient(ctx.origin);
+    const start = await client.startLogin();
+    const page = await client.fetch(start.location!);
+    expect(page.status).toBe(200);
+    const form = await page.text();
+    expect(form).toContain('<label for="username">E-pošta ali uporabniško ime</label>');
+    expect(form).toContain('<label for="password">Geslo</label>');
+    expect(form).not.toMatch(/https?:\/\/(?!127\.0\.0\.1|localhost)/); // nothing from elsewhere
+
+    const wrong = await client.submitLogin(start.location!, 'kmet1@example.si', 'napačno');
+    expect(wrong.status).toBe(200);
+    const html = await wrong.text();
+    expect(html).toContain(slAuth.login.invalidCredentials);
+    expect(html).toContain('role="alert"');
+    expect(html).toContain('value="kmet1@example.si"'); // the login stays filled in
+
+    const unknown = await client.submitLogin(start.location!, 'nihce@example.si', 'demo');
+    expect(await unknown.text()).toContain(slAuth.login.invalidCredentials);
+
+    const empty = await client.submitLogin(start.location!, '', '');
+    expect(await empty.text()).toContain(slAuth.login.missingFields);
+
+    // The same interaction still signs in with the right password.
+    const right = await client.submitLogin(start.location!, 'KMET1@example.si ', 'demo');
+    expect(right.status).toBe(303);
+  });
+
+  test('a login page without its interaction cookie (expired or forged) says so', async () => {
+    const client = new OidcTestClient(ctx.origin);
+    const start = await client.startLogin();
+    const stranger = await fetch(start.location!, { redirect: 'manual' });
+    expect(stranger.status).toBe(400);
+    expect(await stranger.text()).toContain(slAuth.login.expired);
+    const post = await fetch(start.location!, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'username=kmet1%40example.si&password=demo',
+    });
+    expect(post.status).toBe(400);
+  });
+});
+
+describe('restart', () => {
+  test('tokens and refresh tokens issued before a restart stay valid (keys and storage in the database)', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'travnik-restart-'));
+    try {
+      const first = await buildIdentityApp({ listen: true, dataDir });
+      const tokens = await new OidcTestClient(first.origin).signIn('urednik@example.si', 'demo');
+      await first.close();
+
+      const second = await buildIdentityApp({ listen: true, dataDir });
+      try {
+        // Same host (127.0.0.1), new port: a new issuer, so the old access token is refused as
+        // from another origin — but the keys are the same and the refresh token still works.
+        const refreshed = await new OidcTestClient(second.origin).refresh(
+          `${second.origin}/auth/realms/moj-travnik/protocol/openid-connect/token`,
+          tokens.refresh_token!,
+        );
+        expect(refreshed.status).toBe(200);
+        const next = (await refreshed.json()) as TokenSet;
+        expect(decodeProtectedHeader(next.access_token).kid).toBe(decodeProtectedHeader(tokens.access_token).kid);
+        const api = await fetch(`${second.origin}/api/whoami`, { headers: { authorization: `Bearer ${next.access_token}` } });
+        expect(api.status).toBe(200);
+      } finally {
+        await second.close();
+      }
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });
