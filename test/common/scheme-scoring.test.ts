@@ -254,6 +254,8 @@ describe('computeScore: explanation', () => {
       '-1 točka',
       '-40 točk',
     ]);
+    expect(sl.scheme.points(-0.5)).toBe('-0,5 točke');
+    expect(computeScore(travnik, { zarascanje: 2.5 }).explanation[0]?.reason).toBe('delež 2,5 % × -1 točka');
   });
 });
 

@@ -149,7 +149,9 @@ export const sl = {
   /** Scheme content (H6): form validation messages and the score explanation of src/common/scheme. */
   scheme: {
     scoreClass: { good: 'dobro', medium: 'srednje', bad: 'slabo' },
-    points: (n: number): string => `${n} ${slPlural(Math.round(n), 'točka', 'točki', 'točke', 'točk')}`,
+    /** '1 točka', '2 točki', '3 točke', '5 točk'; decimals with a comma take 'točke' ('0,5 točke'). */
+    points: (n: number): string =>
+      `${String(n).replace('.', ',')} ${Number.isInteger(n) ? slPlural(n, 'točka', 'točki', 'točke', 'točk') : 'točke'}`,
     validation: {
       required: (name: string): string => `Vnesite podatek: ${name}.`,
       unknownKey: (key: string): string => `Obrazec nima kazalnika »${key}«.`,
@@ -163,7 +165,7 @@ export const sl = {
     reason: {
       present: 'zabeleženo na poti',
       count: (count: number, each: string): string => `${count} × ${each}`,
-      percent: (value: number, each: string): string => `delež ${value} % × ${each}`,
+      percent: (value: number, each: string): string => `delež ${String(value).replace('.', ',')} % × ${each}`,
       choice: (label: string): string => `izbrano: ${label}`,
       dateFrom: (date: string, from: string): string => `${date} (od ${from} dalje)`,
       dateBefore: (date: string, from: string): string => `${date} (pred ${from})`,
