@@ -28,4 +28,6 @@ export interface ApiErrorBody {
   detail?: string;
   /** 409 answers carry the current server version of the record. */
   current?: unknown;
+  /** Bulk calls: the opId of the operation that failed (the whole call was rejected). */
+  opId?: string;
 }

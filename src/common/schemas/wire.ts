@@ -166,3 +166,26 @@ export interface KeycloakJson {
   'public-client'?: boolean;
   'ssl-required'?: string;
 }
+
+/** One change of a record (DESIGN §8: who, when, old → new). */
+export interface HistoryEntry {
+  id: number;
+  recordId: number;
+  action: 'insert' | 'update' | 'delete' | 'archive' | 'unarchive';
+  /** E-mail (or subject) of the user who made the change. */
+  changedBy: string | null;
+  changedAt: string;
+  old: { properties: Properties; geometry: Geometry | null } | null;
+  new: { properties: Properties; geometry: Geometry | null } | null;
+}
+
+/** GET /api/Features/{projectId}/{tableId}/{recordId}/detailed: the feature, its attachments and history. */
+export interface DetailedFeature extends WireFeature {
+  attachments: AttachmentInfo[];
+  history: HistoryEntry[];
+}
+
+/** POST /api/Records/{projectId}/archive; `archived: false` restores an archived record (editors only). */
+export interface ArchiveBody extends IdsBody {
+  archived?: boolean;
+}

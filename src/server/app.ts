@@ -1,0 +1,91 @@
+/**
+ * The application as a Fastify instance that never listens (server.ts owns the process; tests
+ * use app.inject). It opens and migrates the database, loads the demo project on first run when
+ * asked, installs the error handling, the access hooks of /api/* and the routes.
+ */
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { registerAccessHooks } from './access/hooks';
+import type { Authenticate } from './auth/principal';
+import { registerIdentity } from './auth';
+import { openDatabase } from './db/database';
+import { loadDemoData } from './db/seed-demo';
+import { registerErrorHandling } from './http/errors';
+import './http/fastify-types';
+import { purgeIdempotencyKeys } from './http/idempotency';
+import { parseQueryString } from './http/querystring';
+import { registerSharedSchemas } from './http/schemas';
+import { ProjectRepository } from './repositories/project-repository';
+import featureRoutes from './routes/api/features';
+import publicAppRoutes from './routes/api/public-app';
+import recordRoutes from './routes/api/records';
+import testRoutes from './routes/api/test';
+
+/** JSON bodies up to this size (a 10,000-record bulk call fits); uploads have their own limits. */
+export const DEFAULT_BODY_LIMIT = 16 * 1024 * 1024;
+
+export interface BuildAppOptions {
+  /** Folder for the database file and attachments (default `data`). */
+  dataDir?: string;
+  /** SQLite file path (relative to dataDir) or ':memory:' (default moj-travnik.sqlite in dataDir). */
+  database?: string;
+  /** Turns a request into a Principal (see auth/principal.ts). Without one, every /api call is 401. */
+  authenticate?: Authenticate;
+  /** The built client (default dist/). */
+  clientDir?: string;
+  /** Load the demo project on first run. */
+  demo?: boolean;
+  logger?: FastifyServerOptions['logger'];
+  /** Largest accepted JSON body in bytes (default DEFAULT_BODY_LIMIT). */
+  bodyLimit?: number;
+  /**
+   * Settings of the parts registered by other modules (identity: auth, keycloak, publicUrl;
+   * edge: limits, version, production): they read and type them themselves.
+   */
+  [setting: string]: unknown;
+}
+
+export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyInstance> {
+  const dataDir = options.dataDir ?? 'data';
+  const app = Fastify({
+    logger: options.logger ?? false,
+    bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
+    routerOptions: {
+      querystringParser: parseQueryString,
+      // Text search puts the user's query in the path.
+      maxParamLength: 500,
+    },
+    ajv: {
+      customOptions: {
+        // Unknown body fields are rejected with a 400 (no silent mass-assignment), not stripped.
+        removeAdditional: false,
+        // Query strings and params arrive as text: coerce to the declared types, single → array.
+        coerceTypes: 'array',
+        useDefaults: true,
+        allErrors: false,
+      },
+    },
+  });
+
+  const database = await openDatabase({ dataDir, database: options.database });
+  app.decorate('db', database.db);
+  app.decorate('dialect', database.dialect);
+  app.decorate('projects', new ProjectRepository(database.db));
+  app.addHook('onClose', async () => {
+    await database.close();
+  });
+  if (options.demo) await loadDemoData(database.db, database.dialect);
+  await purgeIdempotencyKeys(database.db);
+
+  registerErrorHandling(app);
+  registerSharedSchemas(app);
+
+  // The authentication in use; the identity registration (H2) may supply it when the options don't.
+  const { authenticate } = await registerIdentity(app, { ...options, db: database.db }); // H2: embedded IdP / keycloak / basic / none; options.authenticate wins
+  registerAccessHooks(app, () => authenticate);
+
+  await app.register(testRoutes);
+  await app.register(publicAppRoutes);
+  await app.register(recordRoutes);
+  await app.register(featureRoutes);
+  return app;
+}

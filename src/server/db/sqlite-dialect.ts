@@ -1,0 +1,123 @@
+/**
+ * SQLite implementation of the dialect layer (better-sqlite3, WAL mode). JSON properties are read
+ * with json_extract; full-text search uses an FTS5 table with the unicode61 tokenizer and
+ * remove_diacritics 2, so "travnik" finds "Travník".
+ */
+import Database from 'better-sqlite3';
+import { Kysely, SqliteDialect, sql, type CreateTableBuilder, type RawBuilder } from 'kysely';
+import type { DialectLayer, Executor, TextSearchHit, ValueKind } from './dialect';
+import type { Database as Schema } from './types';
+
+function assertColumnId(columnId: number): void {
+  // Column ids are written into SQL as literals (so expression indexes apply): integers only.
+  if (!Number.isSafeInteger(columnId) || columnId <= 0) throw new Error(`invalid column id ${String(columnId)}`);
+}
+
+function assertIdentifier(name: string): void {
+  if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`invalid identifier ${name}`);
+}
+
+/** FTS5 query from plain user text: each word becomes a quoted prefix term, all words required. */
+export function ftsQuery(text: string): string | null {
+  const words = text
+    .normalize('NFC')
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((word) => word.length > 0)
+    .slice(0, 16);
+  if (words.length === 0) return null;
+  return words.map((word) => `"${word}"*`).join(' ');
+}
+
+export class SqliteDialectLayer implements DialectLayer {
+  readonly name = 'sqlite' as const;
+
+  constructor(private readonly connection: Database.Database) {}
+
+  prop(columnId: number, _kind: ValueKind, alias = 'records'): RawBuilder<unknown> {
+    assertColumnId(columnId);
+    assertIdentifier(alias);
+    // One expression for every kind: json_extract yields SQL integer/real/text (booleans as 1/0),
+    // and writes are validated against the column type, so values compare natively.
+    return sql`json_extract(${sql.ref(`${alias}.properties`)}, ${sql.lit(`$."${columnId}"`)})`;
+  }
+
+  propAsText(columnId: number, alias = 'records'): RawBuilder<string | null> {
+    return sql<string | null>`cast(${this.prop(columnId, 'text', alias)} as text)`;
+  }
+
+  param(value: string | number | boolean, kind: ValueKind): RawBuilder<unknown> {
+    if (kind === 'boolean') return sql`${value ? 1 : 0}`;
+    return sql`${value}`;
+  }
+
+  lower(expression: RawBuilder<unknown>): RawBuilder<string | null> {
+    return sql<string | null>`mt_lower(${expression})`;
+  }
+
+  like(expression: RawBuilder<unknown>, pattern: string): RawBuilder<boolean> {
+    return sql<boolean>`${expression} like ${pattern} escape '\\'`;
+  }
+
+  addIdColumn<T extends string>(builder: CreateTableBuilder<T, never>): CreateTableBuilder<T, 'id'> {
+    return builder.addColumn('id', 'integer', (column) => column.primaryKey().autoIncrement());
+  }
+
+  async setSequenceStart(db: Executor, table: string, start: number): Promise<void> {
+    assertIdentifier(table);
+    await sql`delete from sqlite_sequence where name = ${table}`.execute(db);
+    await sql`insert into sqlite_sequence (name, seq) values (${table}, ${start - 1})`.execute(db);
+  }
+
+  async createPropertyIndex(db: Executor, columnId: number): Promise<void> {
+    assertColumnId(columnId);
+    await sql
+      .raw(`create index if not exists records_prop_${columnId} on records (table_id, json_extract(properties, '$."${columnId}"'))`)
+      .execute(db);
+  }
+
+  async createTextSearch(db: Executor): Promise<void> {
+    await sql`create virtual table records_fts using fts5(body, tokenize = 'unicode61 remove_diacritics 2')`.execute(db);
+  }
+
+  async indexText(db: Executor, recordId: number, text: string): Promise<void> {
+    await sql`delete from records_fts where rowid = ${recordId}`.execute(db);
+    if (text.trim()) await sql`insert into records_fts (rowid, body) values (${recordId}, ${text})`.execute(db);
+  }
+
+  async removeText(db: Executor, recordId: number): Promise<void> {
+    await sql`delete from records_fts where rowid = ${recordId}`.execute(db);
+  }
+
+  textSearchSql(query: string): RawBuilder<TextSearchHit> | null {
+    const match = ftsQuery(query);
+    if (!match) return null;
+    return sql<TextSearchHit>`select rowid as id, rank from records_fts where records_fts match ${match}`;
+  }
+
+  async destroy(): Promise<void> {
+    if (this.connection.open) this.connection.close();
+  }
+}
+
+export interface SqliteOpenResult {
+  db: Kysely<Schema>;
+  dialect: SqliteDialectLayer;
+}
+
+/** Opens (creating if needed) the SQLite file, or ':memory:', with the pragmas the server relies on. */
+export function openSqlite(path: string): SqliteOpenResult {
+  const connection = new Database(path);
+  if (path !== ':memory:') connection.pragma('journal_mode = WAL');
+  // NORMAL is durable in WAL mode except for the last transactions on power loss (not on crash).
+  connection.pragma('synchronous = NORMAL');
+  connection.pragma('foreign_keys = ON');
+  connection.pragma('busy_timeout = 5000');
+  connection.function('mt_lower', { deterministic: true }, (value: unknown) =>
+    value === null || value === undefined ? null : String(value).toLowerCase(),
+  );
+  const dialect = new SqliteDialectLayer(connection);
+  // Kysely's SqliteDialect serialises all queries on this one connection (a mutex), so a
+  // transaction never interleaves with another request's statements.
+  const db = new Kysely<Schema>({ dialect: new SqliteDialect({ database: connection }) });
+  return { db, dialect };
+}

@@ -1,0 +1,31 @@
+/**
+ * What every repository call needs: the executor (the request's transaction for writes), the
+ * dialect layer, the project's metadata, the caller's access and the request's clock reading.
+ */
+import type { Access } from '../access/access';
+import type { DialectLayer, Executor } from '../db/dialect';
+import { badRequest, notFound } from '../http/errors';
+import type { ProjectSchema, TableInfo } from './project-repository';
+
+export interface RepoContext {
+  db: Executor;
+  dialect: DialectLayer;
+  schema: ProjectSchema;
+  access: Access;
+  /** ISO instant used for timestamps and AfterNow/BeforeNow within one request. */
+  now: string;
+}
+
+/** The table with this id in the project, or 404. */
+export function tableOf(ctx: RepoContext, tableId: number): TableInfo {
+  const table = ctx.schema.tablesById.get(tableId);
+  if (!table) throw notFound(`table ${tableId} not found in project ${ctx.schema.id}`);
+  return table;
+}
+
+/** Like tableOf for ids given in a body or query: an unknown table there is a bad request. */
+export function tableInBody(ctx: RepoContext, tableId: number, path: string): TableInfo {
+  const table = ctx.schema.tablesById.get(tableId);
+  if (!table) throw badRequest(`${path}: table ${tableId} not found in project ${ctx.schema.id}`);
+  return table;
+}

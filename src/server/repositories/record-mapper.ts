@@ -1,0 +1,66 @@
+/** Row ↔ wire conversions (snake_case SQL rows to the camelCase wire types of src/common). */
+import type { Geometry } from 'geojson';
+import type { AttachmentInfo, HistoryEntry, Properties, WireFeature, WireRecord } from '../../common/schemas/wire';
+import type { Database, RecordRow } from '../db/types';
+import type { Selectable } from 'kysely';
+
+export function parseProperties(text: string): Properties {
+  const value: unknown = JSON.parse(text);
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Properties) : {};
+}
+
+export function rowToRecord(row: RecordRow): WireRecord {
+  const record: WireRecord = {
+    id: row.id,
+    tableId: row.table_id,
+    deleted: row.deleted === 1,
+    archived: row.archived === 1,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    version: row.version,
+    properties: parseProperties(row.properties),
+  };
+  record.geometry = row.geometry ? (JSON.parse(row.geometry) as Geometry) : null;
+  return record;
+}
+
+export function recordToFeature(record: WireRecord): WireFeature {
+  return {
+    type: 'Feature',
+    id: record.id,
+    tableId: record.tableId,
+    deleted: record.deleted,
+    archived: record.archived,
+    createdAt: record.createdAt,
+    updatedAt: record.updatedAt,
+    version: record.version,
+    geometry: record.geometry ?? null,
+    properties: record.properties,
+  };
+}
+
+export function attachmentRowToInfo(row: Selectable<Database['attachments']>): AttachmentInfo {
+  return {
+    id: row.id,
+    tableId: row.table_id,
+    recordId: row.record_id,
+    tableAttachmentInfoId: row.table_attachment_info_id,
+    name: row.name,
+    mimeType: row.mime_type,
+    size: row.size,
+    createdAt: row.created_at,
+    hasThumb: row.thumb_key !== null,
+  };
+}
+
+export function historyRowToEntry(row: Selectable<Database['record_history']>): HistoryEntry {
+  return {
+    id: row.id,
+    recordId: row.record_id,
+    action: row.action,
+    changedBy: row.changed_by,
+    changedAt: row.changed_at,
+    old: row.old_value ? (JSON.parse(row.old_value) as HistoryEntry['old']) : null,
+    new: row.new_value ? (JSON.parse(row.new_value) as HistoryEntry['new']) : null,
+  };
+}

@@ -1,0 +1,320 @@
+/**
+ * Writing records: insert, update (optimistic concurrency on `version`), delete (soft), archive
+ * and bulk. Every write runs inside the request's transaction (routes pass it as ctx.db), checks
+ * the role policy (access/policy.ts) and the farmer scope, validates properties against the
+ * column types and references against visible rows, keeps the text index and the change history
+ * in step. Clients cannot set ids of existing rows, versions, timestamps or ownership columns
+ * pointing at rows they cannot see.
+ */
+import type { Geometry } from 'geojson';
+import { SERVER_ID_START } from '../../common/constants';
+import type { BulkOperation, BulkResultItem, Properties, WireRecord } from '../../common/schemas/wire';
+import { assertMayChangeColumns, assertMayWrite } from '../access/policy';
+import { OWNERSHIP_CHAIN } from '../access/scope';
+import type { RecordRow } from '../db/types';
+import { badRequest, conflict, HttpError, notFound } from '../http/errors';
+import { tableInBody, type RepoContext } from './context';
+import { bboxOf, normalizeGeometry } from './geometry';
+import type { ColumnInfo, TableInfo } from './project-repository';
+import { parseProperties, rowToRecord } from './record-mapper';
+import { findVisibleRow, visibleRows } from './record-repository';
+
+const MAX_TEXT_LENGTH = 100_000;
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/;
+
+/** Offline ids (below SERVER_ID_START) of inserts in this batch → their new server ids. */
+export type LocalIdMap = Map<number, number>;
+
+function checkValue(column: ColumnInfo, value: unknown, path: string): unknown {
+  if (value === null) return null;
+  const where = `${path} (${column.name})`;
+  switch (column.type) {
+    case 'text':
+      if (typeof value !== 'string') throw badRequest(`${where}: must be a string`);
+      if (value.length > MAX_TEXT_LENGTH) throw badRequest(`${where}: longer than ${MAX_TEXT_LENGTH} characters`);
+      return value;
+    case 'number':
+      if (typeof value !== 'number' || !Number.isFinite(value)) throw badRequest(`${where}: must be a number`);
+      return value;
+    case 'reference':
+      if (typeof value !== 'number' || !Number.isSafeInteger(value) || value <= 0) throw badRequest(`${where}: must be a record id (positive integer)`);
+      return value;
+    case 'boolean':
+      if (typeof value !== 'boolean') throw badRequest(`${where}: must be true or false`);
+      return value;
+    case 'date':
+      if (typeof value !== 'string' || !ISO_DATE.test(value) || Number.isNaN(Date.parse(value))) throw badRequest(`${where}: must be an ISO 8601 date`);
+      return value;
+    default:
+      return value;
+  }
+}
+
+/** Checks keys (column ids of the table) and value types; returns a clean copy. */
+export function validateProperties(table: TableInfo, input: unknown, path = 'properties'): Properties {
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) throw badRequest(`${path}: must be an object keyed by column id`);
+  const result: Properties = {};
+  for (const [key, value] of Object.entries(input as Record<string, unknown>)) {
+    const id = /^\d+$/.test(key) ? Number(key) : NaN;
+    const column = table.columnsById.get(id);
+    if (!column) throw badRequest(`${path}.${key}: unknown column of table ${table.key} (${table.id})`);
+    result[key] = checkValue(column, value, `${path}.${key}`);
+  }
+  return result;
+}
+
+/**
+ * Reference columns must point at a visible, non-deleted row of their table (for farmers: one of
+ * their own rows, or a duration). Local ids of inserts earlier in the same bulk call are replaced
+ * by their server ids first.
+ */
+async function checkReferences(ctx: RepoContext, table: TableInfo, props: Properties, path: string, localIds?: LocalIdMap): Promise<void> {
+  for (const column of table.columns) {
+    if (column.type !== 'reference' || column.refTableId === null) continue;
+    const key = String(column.id);
+    let value = props[key];
+    if (value === undefined || value === null) continue;
+    if (typeof value === 'number' && value < SERVER_ID_START && localIds?.has(value)) {
+      value = localIds.get(value)!;
+      props[key] = value;
+    }
+    const target = ctx.schema.tablesById.get(column.refTableId);
+    if (!target) throw badRequest(`${path}.${key} (${column.name}): refers to an unknown table`);
+    const row = await visibleRows(ctx, target).select('records.id').where('records.id', '=', value as number).executeTakeFirst();
+    if (!row) throw badRequest(`${path}.${key} (${column.name}): record ${String(value)} not found in table ${target.key}`);
+  }
+}
+
+/** A farmer's new row must hang from their own chain, or they could not see it afterwards. */
+function checkOwnershipColumn(ctx: RepoContext, table: TableInfo, props: Properties, path: string): void {
+  if (ctx.access.role !== 'farmer') return;
+  const link = OWNERSHIP_CHAIN[table.key];
+  const column = link ? table.columnsByName.get(link.column) : undefined;
+  if (column && (props[String(column.id)] === undefined || props[String(column.id)] === null)) {
+    throw badRequest(`${path}.${column.id} (${column.name}): is required`);
+  }
+}
+
+/** Text indexed for search: the string values of the table's text columns. */
+function searchText(table: TableInfo, props: Properties): string {
+  return table.columns
+    .filter((c) => c.type === 'text')
+    .map((c) => props[String(c.id)])
+    .filter((v): v is string => typeof v === 'string' && v.length > 0)
+    .join('\n');
+}
+
+function geometryColumns(geometry: Geometry | null): { geometry: string | null; min_x: number | null; min_y: number | null; max_x: number | null; max_y: number | null } {
+  if (!geometry) return { geometry: null, min_x: null, min_y: null, max_x: null, max_y: null };
+  const [minX, minY, maxX, maxY] = bboxOf(geometry);
+  return { geometry: JSON.stringify(geometry), min_x: minX, min_y: minY, max_x: maxX, max_y: maxY };
+}
+
+function actor(ctx: RepoContext): string {
+  return ctx.access.email || ctx.access.principal.subject;
+}
+
+async function recordHistory(ctx: RepoContext, row: { id: number; table_id: number }, action: 'insert' | 'update' | 'delete' | 'archive' | 'unarchive', before: RecordRow | null, after: { properties: string; geometry: string | null } | null): Promise<void> {
+  const snapshot = (r: { properties: string; geometry: string | null } | null): string | null =>
+    r ? JSON.stringify({ properties: JSON.parse(r.properties) as unknown, geometry: r.geometry ? (JSON.parse(r.geometry) as unknown) : null }) : null;
+  await ctx.db
+    .insertInto('record_history')
+    .values({ record_id: row.id, table_id: row.table_id, action, changed_by: actor(ctx), changed_at: ctx.now, old_value: snapshot(before), new_value: snapshot(after) })
+    .execute();
+}
+
+export interface InsertInput {
+  tableId: number;
+  properties: unknown;
+  geometry?: unknown;
+}
+
+export async function insertRecord(ctx: RepoContext, input: InsertInput, options: { path?: string; localIds?: LocalIdMap } = {}): Promise<WireRecord> {
+  const path = options.path ?? '';
+  const p = (name: string) => (path ? `${path}.${name}` : name);
+  const table = tableInBody(ctx, input.tableId, p('tableId'));
+  assertMayWrite(ctx.access, table.key, 'insert');
+  const props = validateProperties(table, input.properties, p('properties'));
+  const geometry = normalizeGeometry(input.geometry, p('geometry')) ?? null;
+  checkOwnershipColumn(ctx, table, props, p('properties'));
+  await checkReferences(ctx, table, props, p('properties'), options.localIds);
+  const properties = JSON.stringify(props);
+  const row = await ctx.db
+    .insertInto('records')
+    .values({
+      project_id: ctx.schema.id,
+      table_id: table.id,
+      properties,
+      ...geometryColumns(geometry),
+      deleted: 0,
+      archived: 0,
+      created_at: ctx.now,
+      updated_at: ctx.now,
+      version: 1,
+      created_by: actor(ctx),
+      updated_by: actor(ctx),
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  const text = searchText(table, props);
+  if (text) await ctx.dialect.indexText(ctx.db, row.id, text);
+  await recordHistory(ctx, row, 'insert', null, row);
+  return rowToRecord(row);
+}
+
+export interface UpdateInput {
+  tableId: number;
+  id: number;
+  /** Merged into the stored properties: given keys replace, null clears, omitted keys stay. */
+  properties?: unknown;
+  /** undefined = unchanged, null = remove the geometry. */
+  geometry?: unknown;
+  /** The version the edit was based on; stale → 409 with the current record. */
+  version?: number;
+}
+
+export async function updateRecord(ctx: RepoContext, input: UpdateInput, options: { path?: string; localIds?: LocalIdMap } = {}): Promise<WireRecord> {
+  const path = options.path ?? '';
+  const p = (name: string) => (path ? `${path}.${name}` : name);
+  const table = tableInBody(ctx, input.tableId, p('tableId'));
+  assertMayWrite(ctx.access, table.key, 'update');
+  const id = options.localIds?.get(input.id) ?? input.id;
+  const current = await findVisibleRow(ctx, table, id);
+  if (!current) throw notFound(`${path ? `${path}: ` : ''}record ${input.id} not found in table ${table.key} (${table.id})`);
+  if (input.version !== undefined && input.version !== current.version) {
+    throw conflict(`${path ? `${path}: ` : ''}record ${id} is at version ${current.version}, the edit was based on version ${input.version}`, rowToRecord(current));
+  }
+  const changes = validateProperties(table, input.properties ?? {}, p('properties'));
+  const before = parseProperties(current.properties);
+  const changedNames = Object.entries(changes)
+    .filter(([key, value]) => JSON.stringify(before[key] ?? null) !== JSON.stringify(value))
+    .map(([key]) => table.columnsById.get(Number(key))!.name);
+  const geometry = normalizeGeometry(input.geometry, p('geometry'));
+  const geometryChanged = geometry !== undefined && JSON.stringify(geometry) !== (current.geometry ?? 'null');
+  assertMayChangeColumns(ctx.access, table.key, changedNames, geometryChanged);
+  // Only references this edit sets are checked: an unrelated edit must not fail because a row
+  // referenced long ago has since been deleted.
+  await checkReferences(ctx, table, changes, p('properties'), options.localIds);
+  const merged: Properties = { ...before, ...changes };
+  checkOwnershipColumn(ctx, table, merged, p('properties'));
+  const properties = JSON.stringify(merged);
+  const row = await ctx.db
+    .updateTable('records')
+    .set({
+      properties,
+      ...(geometry !== undefined ? geometryColumns(geometry) : {}),
+      updated_at: ctx.now,
+      updated_by: actor(ctx),
+      version: current.version + 1,
+    })
+    .where('id', '=', current.id)
+    .where('version', '=', current.version)
+    .returningAll()
+    .executeTakeFirst();
+  if (!row) throw conflict(`record ${id} changed while it was being updated`, rowToRecord(current));
+  await ctx.dialect.indexText(ctx.db, row.id, searchText(table, merged));
+  await recordHistory(ctx, row, 'update', current, row);
+  return rowToRecord(row);
+}
+
+/** Soft-deletes the rows (already deleted ones stay as they are). Any id not visible → 404, nothing changes. */
+export async function deleteRecords(ctx: RepoContext, tableId: number, ids: number[], path = ''): Promise<number[]> {
+  const table = tableInBody(ctx, tableId, path ? `${path}.tableId` : 'tableId');
+  assertMayWrite(ctx.access, table.key, 'delete');
+  const done: number[] = [];
+  for (const id of [...new Set(ids)]) {
+    const current = await findVisibleRow(ctx, table, id, { includeDeleted: true });
+    if (!current) throw notFound(`${path ? `${path}: ` : ''}record ${id} not found in table ${table.key} (${table.id})`);
+    done.push(id);
+    if (current.deleted === 1) continue;
+    await ctx.db.updateTable('records').set({ deleted: 1, updated_at: ctx.now, updated_by: actor(ctx), version: current.version + 1 }).where('id', '=', id).execute();
+    await ctx.dialect.removeText(ctx.db, id);
+    await recordHistory(ctx, current, 'delete', current, null);
+  }
+  return done;
+}
+
+/** Archives (or with archived=false restores) the rows. Editors only. */
+export async function archiveRecords(ctx: RepoContext, tableId: number, ids: number[], archived: boolean, path = ''): Promise<number[]> {
+  const table = tableInBody(ctx, tableId, path ? `${path}.tableId` : 'tableId');
+  assertMayWrite(ctx.access, table.key, 'archive');
+  const done: number[] = [];
+  for (const id of [...new Set(ids)]) {
+    const current = await findVisibleRow(ctx, table, id);
+    if (!current) throw notFound(`${path ? `${path}: ` : ''}record ${id} not found in table ${table.key} (${table.id})`);
+    done.push(id);
+    if ((current.archived === 1) === archived) continue;
+    await ctx.db
+      .updateTable('records')
+      .set({ archived: archived ? 1 : 0, updated_at: ctx.now, updated_by: actor(ctx), version: current.version + 1 })
+      .where('id', '=', id)
+      .execute();
+    await recordHistory(ctx, current, archived ? 'archive' : 'unarchive', current, current);
+  }
+  return done;
+}
+
+/**
+ * Applies a bulk call in the caller's transaction. Each operation's opId is looked up first: an
+ * operation applied before (by an earlier, maybe differently composed batch, or earlier in this
+ * one) is answered 'duplicate' with its original result and not applied again. Applied opIds are
+ * stored in the same transaction, so they commit or roll back with the changes. Any failing
+ * operation rejects the whole call (nothing changes); the error names it (`opId`).
+ */
+export async function applyBulk(ctx: RepoContext, operations: BulkOperation[]): Promise<BulkResultItem[]> {
+  const localIds: LocalIdMap = new Map();
+  const results: BulkResultItem[] = [];
+  for (let i = 0; i < operations.length; i++) {
+    const op = operations[i]!;
+    const path = `operations[${i}]`;
+    try {
+      const previous = await ctx.db.selectFrom('applied_ops').select('result').where('caller', '=', ctx.access.caller).where('op_id', '=', op.opId).executeTakeFirst();
+      if (previous) {
+        const stored = JSON.parse(previous.result) as BulkResultItem;
+        if (stored.localId !== undefined) localIds.set(stored.localId, stored.id);
+        results.push({ ...stored, status: 'duplicate' });
+        continue;
+      }
+      const item = await applyOperation(ctx, op, path, localIds);
+      results.push(item);
+      const { record: _record, ...stored } = item;
+      await ctx.db.insertInto('applied_ops').values({ caller: ctx.access.caller, op_id: op.opId, result: JSON.stringify(stored), created_at: ctx.now }).execute();
+    } catch (error) {
+      if (error instanceof HttpError) {
+        const detail = error.detail?.startsWith(path) ? error.detail : `${path} (opId ${op.opId}): ${error.detail ?? error.message}`;
+        throw new HttpError(error.statusCode, detail, { ...error.extra, opId: op.opId });
+      }
+      throw error;
+    }
+  }
+  return results;
+}
+
+async function applyOperation(ctx: RepoContext, op: BulkOperation, path: string, localIds: LocalIdMap): Promise<BulkResultItem> {
+  switch (op.kind) {
+    case 'insert': {
+      if (op.localId !== undefined && (!Number.isSafeInteger(op.localId) || op.localId <= 0 || op.localId >= SERVER_ID_START)) {
+        throw badRequest(`${path}.localId: must be a positive integer below ${SERVER_ID_START}`);
+      }
+      const record = await insertRecord(ctx, op, { path, localIds });
+      if (op.localId !== undefined) localIds.set(op.localId, record.id);
+      return { opId: op.opId, status: 'applied', id: record.id, ...(op.localId !== undefined ? { localId: op.localId } : {}), record };
+    }
+    case 'update': {
+      const record = await updateRecord(ctx, op, { path, localIds });
+      return { opId: op.opId, status: 'applied', id: record.id, record };
+    }
+    case 'delete': {
+      const id = localIds.get(op.id) ?? op.id;
+      await deleteRecords(ctx, op.tableId, [id], path);
+      return { opId: op.opId, status: 'applied', id };
+    }
+    case 'archive': {
+      const id = localIds.get(op.id) ?? op.id;
+      await archiveRecords(ctx, op.tableId, [id], true, path);
+      return { opId: op.opId, status: 'applied', id };
+    }
+    default:
+      throw badRequest(`${path}.kind: unknown operation kind ${JSON.stringify((op as { kind?: unknown }).kind)}`);
+  }
+}

@@ -1,0 +1,165 @@
+/**
+ * /api/Features/{projectId}/… (seed §7): the record calls in GeoJSON Feature form (row meta as
+ * foreign members). `full` (multipart) is H1b's (routes/api/full).
+ */
+import type { FastifyInstance } from 'fastify';
+import type { SearchRequest } from '../../../../common/filter';
+import type { BulkBody, DetailedFeature, Extent, FeatureBody, IdsBody } from '../../../../common/schemas/wire';
+import { requestContext } from '../../../access/record-access';
+import { runWrite } from '../../../http/idempotency';
+import { errorResponses, idempotencyHeaders, projectParams, writeErrorResponses } from '../../../http/schemas';
+import { attachmentRowToInfo, recordToFeature } from '../../../repositories/record-mapper';
+import { extentSearch, getRecord, historyOf, searchRecords } from '../../../repositories/record-repository';
+import { applyBulk, deleteRecords, insertRecord, updateRecord } from '../../../repositories/record-writer';
+import { extentQuery, tableIdsQuery } from '../records';
+
+const tags = ['Features'];
+const featureParams = (name: 'recordId' | 'featureId') =>
+  ({
+    type: 'object',
+    properties: { projectId: { type: 'integer', minimum: 1 }, tableId: { type: 'integer', minimum: 1 }, [name]: { type: 'integer', minimum: 1 } },
+    required: ['projectId', 'tableId', name],
+  }) as const;
+const tableParams = {
+  type: 'object',
+  properties: { projectId: { type: 'integer', minimum: 1 }, tableId: { type: 'integer', minimum: 1 } },
+  required: ['projectId', 'tableId'],
+} as const;
+
+export default async function featureRoutes(app: FastifyInstance): Promise<void> {
+  app.get<{ Params: { projectId: number; tableId: number; recordId: number } }>(
+    '/api/Features/:projectId/:tableId/:recordId',
+    { schema: { tags, summary: 'One feature', params: featureParams('recordId'), response: { 200: { $ref: 'WireFeature#' }, ...errorResponses } } },
+    async (request) => recordToFeature(await getRecord(requestContext(request), request.params.tableId, request.params.recordId)),
+  );
+
+  app.get<{ Params: { projectId: number; tableId: number; recordId: number } }>(
+    '/api/Features/:projectId/:tableId/:recordId/detailed',
+    {
+      schema: {
+        tags,
+        summary: 'One feature with its attachments and change history',
+        params: featureParams('recordId'),
+        response: { 200: { $ref: 'DetailedFeature#' }, ...errorResponses },
+      },
+    },
+    async (request): Promise<DetailedFeature> => {
+      const ctx = requestContext(request);
+      const feature = recordToFeature(await getRecord(ctx, request.params.tableId, request.params.recordId));
+      const attachments = await ctx.db.selectFrom('attachments').selectAll().where('record_id', '=', feature.id).where('deleted', '=', 0).orderBy('id').execute();
+      return { ...feature, attachments: attachments.map(attachmentRowToInfo), history: await historyOf(ctx, feature.id) };
+    },
+  );
+
+  app.post<{ Params: { projectId: number; tableId: number }; Body: FeatureBody }>(
+    '/api/Features/:projectId/:tableId',
+    {
+      schema: {
+        tags,
+        summary: 'Create a feature',
+        params: tableParams,
+        headers: idempotencyHeaders,
+        body: { $ref: 'FeatureBody#' },
+        response: { 201: { $ref: 'WireFeature#' }, ...writeErrorResponses },
+      },
+    },
+    async (request, reply) =>
+      runWrite(app.db, request, reply, request.access!.caller, async (trx) => {
+        const record = await insertRecord(requestContext(request, trx), { tableId: request.params.tableId, properties: request.body.properties, geometry: request.body.geometry });
+        return { status: 201, body: recordToFeature(record) };
+      }),
+  );
+
+  app.put<{ Params: { projectId: number; tableId: number; featureId: number }; Body: FeatureBody }>(
+    '/api/Features/:projectId/:tableId/:featureId',
+    {
+      schema: {
+        tags,
+        summary: 'Update a feature (properties merged; stale version → 409)',
+        params: featureParams('featureId'),
+        headers: idempotencyHeaders,
+        body: { $ref: 'FeatureBody#' },
+        response: { 200: { $ref: 'WireFeature#' }, ...writeErrorResponses },
+      },
+    },
+    async (request, reply) =>
+      runWrite(app.db, request, reply, request.access!.caller, async (trx) => {
+        const { tableId, featureId } = request.params;
+        const { properties, geometry, version } = request.body;
+        const record = await updateRecord(requestContext(request, trx), { tableId, id: featureId, properties, geometry, version });
+        return { status: 200, body: recordToFeature(record) };
+      }),
+  );
+
+  app.post<{ Params: { projectId: number }; Body: IdsBody }>(
+    '/api/Features/:projectId/delete',
+    {
+      schema: {
+        tags,
+        summary: 'Delete features (soft delete; any unknown id → 404 and nothing changes)',
+        params: projectParams,
+        headers: idempotencyHeaders,
+        body: { $ref: 'IdsBody#' },
+        response: { 200: { $ref: 'IdsResult#' }, ...writeErrorResponses },
+      },
+    },
+    async (request, reply) =>
+      runWrite(app.db, request, reply, request.access!.caller, async (trx) => ({
+        status: 200,
+        body: { ids: await deleteRecords(requestContext(request, trx), request.body.tableId, request.body.ids) },
+      })),
+  );
+
+  app.get<{ Params: { projectId: number }; Querystring: { extent: Extent; tableIds?: number[] } }>(
+    '/api/Features/:projectId/extenttables',
+    {
+      schema: {
+        tags,
+        summary: 'Features of the given tables inside a bounding box',
+        params: projectParams,
+        querystring: { type: 'object', properties: { extent: extentQuery, tableIds: tableIdsQuery }, required: ['extent', 'tableIds'] },
+        response: { 200: { $ref: 'FeaturePage#' }, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const page = await extentSearch(requestContext(request), { extent: request.query.extent, tableIds: request.query.tableIds ?? [] });
+      return { features: page.records.map(recordToFeature), totalCount: page.totalCount };
+    },
+  );
+
+  app.post<{ Params: { projectId: number }; Body: SearchRequest }>(
+    '/api/Features/:projectId/search',
+    {
+      schema: {
+        tags,
+        summary: 'Search features: filters (21 comparisons, And/Or), sorts, paging, totalCount',
+        params: projectParams,
+        body: { $ref: 'SearchRequest#' },
+        response: { 200: { $ref: 'FeaturePage#' }, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const page = await searchRecords(requestContext(request), request.body);
+      return { features: page.records.map(recordToFeature), totalCount: page.totalCount };
+    },
+  );
+
+  app.post<{ Params: { projectId: number }; Body: BulkBody }>(
+    '/api/Features/:projectId/bulk',
+    {
+      schema: {
+        tags,
+        summary: 'Inserts, updates, deletes and archives in one transaction, deduplicated per opId',
+        params: projectParams,
+        headers: idempotencyHeaders,
+        body: { $ref: 'BulkBody#' },
+        response: { 200: { $ref: 'BulkResult#' }, ...writeErrorResponses },
+      },
+    },
+    async (request, reply) =>
+      runWrite(app.db, request, reply, request.access!.caller, async (trx) => ({
+        status: 200,
+        body: { results: await applyBulk(requestContext(request, trx), request.body.operations) },
+      })),
+  );
+}

@@ -1,0 +1,259 @@
+/**
+ * /api/Records/{projectId}/… (seed §7): JSON record calls. Attachment calls and `full` are
+ * H1b's (routes/api/attachments, routes/api/full). Handlers only parse, call repositories and
+ * answer; writes run in one transaction with Idempotency-Key support (http/idempotency.ts).
+ */
+import type { FastifyInstance } from 'fastify';
+import type { Geometry } from 'geojson';
+import type { SearchRequest } from '../../../../common/filter';
+import type { ArchiveBody, BulkBody, CreateRecordBody, Extent, IdsBody, SpatialBody, UpdateRecordBody } from '../../../../common/schemas/wire';
+import { requestContext } from '../../../access/record-access';
+import { badRequest } from '../../../http/errors';
+import { runWrite } from '../../../http/idempotency';
+import { errorResponses, idempotencyHeaders, projectParams, writeErrorResponses } from '../../../http/schemas';
+import { normalizeGeometry } from '../../../repositories/geometry';
+import { extentSearch, getRecord, recordsByIds, searchIds, searchRecords, spatialSearch, textSearch } from '../../../repositories/record-repository';
+import { applyBulk, archiveRecords, deleteRecords, insertRecord, updateRecord } from '../../../repositories/record-writer';
+
+const tags = ['Records'];
+const recordParams = {
+  type: 'object',
+  properties: { projectId: { type: 'integer', minimum: 1 }, tableId: { type: 'integer', minimum: 1 }, recordId: { type: 'integer', minimum: 1 } },
+  required: ['projectId', 'tableId', 'recordId'],
+} as const;
+const extentQuery = {
+  type: 'object',
+  properties: {
+    minX: { type: 'number' },
+    minY: { type: 'number' },
+    maxX: { type: 'number' },
+    maxY: { type: 'number' },
+  },
+  required: ['minX', 'minY', 'maxX', 'maxY'],
+  description: 'Bounding box in WGS84 degrees: extent[minX]=…&extent[minY]=…&extent[maxX]=…&extent[maxY]=…',
+} as const;
+export const tableIdsQuery = { type: 'array', items: { type: 'integer', minimum: 1 }, maxItems: 100, description: 'Repeated key: tableIds=1&tableIds=2' } as const;
+export { extentQuery };
+
+interface RecordParams {
+  projectId: number;
+  tableId: number;
+  recordId: number;
+}
+
+export default async function recordRoutes(app: FastifyInstance): Promise<void> {
+  app.get<{ Params: RecordParams }>(
+    '/api/Records/:projectId/:tableId/:recordId',
+    { schema: { tags, summary: 'One record', params: recordParams, response: { 200: { $ref: 'WireRecord#' }, ...errorResponses } } },
+    async (request) => getRecord(requestContext(request), request.params.tableId, request.params.recordId),
+  );
+
+  app.put<{ Params: RecordParams; Body: UpdateRecordBody }>(
+    '/api/Records/:projectId/:tableId/:recordId',
+    {
+      schema: {
+        tags,
+        summary: 'Update a record (properties merged; stale version → 409)',
+        params: recordParams,
+        headers: idempotencyHeaders,
+        body: { $ref: 'UpdateRecordBody#' },
+        response: { 200: { $ref: 'WireRecord#' }, ...writeErrorResponses },
+      },
+    },
+    async (request, reply) =>
+      runWrite(app.db, request, reply, request.access!.caller, async (trx) => {
+        const { tableId, recordId } = request.params;
+        const body = request.body;
+        const record = await updateRecord(requestContext(request, trx), { tableId, id: recordId, properties: body.properties, geometry: body.geometry, version: body.version });
+        return { status: 200, body: record };
+      }),
+  );
+
+  app.post<{ Params: { projectId: number }; Body: IdsBody }>(
+    '/api/Records/:projectId/ids',
+    {
+      schema: {
+        tags,
+        summary: 'Records by id (ids the caller cannot see are left out)',
+        params: projectParams,
+        body: { $ref: 'IdsBody#' },
+        response: { 200: { $ref: 'RecordPage#' }, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const records = await recordsByIds(requestContext(request), request.body.tableId, request.body.ids);
+      return { records, totalCount: records.length };
+    },
+  );
+
+  app.post<{ Params: { projectId: number }; Body: IdsBody }>(
+    '/api/Records/:projectId/delete',
+    {
+      schema: {
+        tags,
+        summary: 'Delete records (soft delete; any unknown id → 404 and nothing changes)',
+        params: projectParams,
+        headers: idempotencyHeaders,
+        body: { $ref: 'IdsBody#' },
+        response: { 200: { $ref: 'IdsResult#' }, ...writeErrorResponses },
+      },
+    },
+    async (request, reply) =>
+      runWrite(app.db, request, reply, request.access!.caller, async (trx) => ({
+        status: 200,
+        body: { ids: await deleteRecords(requestContext(request, trx), request.body.tableId, request.body.ids) },
+      })),
+  );
+
+  app.post<{ Params: { projectId: number }; Body: ArchiveBody }>(
+    '/api/Records/:projectId/archive',
+    {
+      schema: {
+        tags,
+        summary: 'Archive records (editors only; archived:false restores)',
+        params: projectParams,
+        headers: idempotencyHeaders,
+        body: { $ref: 'ArchiveBody#' },
+        response: { 200: { $ref: 'IdsResult#' }, ...writeErrorResponses },
+      },
+    },
+    async (request, reply) =>
+      runWrite(app.db, request, reply, request.access!.caller, async (trx) => ({
+        status: 200,
+        body: { ids: await archiveRecords(requestContext(request, trx), request.body.tableId, request.body.ids, request.body.archived !== false) },
+      })),
+  );
+
+  app.post<{ Params: { projectId: number }; Body: CreateRecordBody }>(
+    '/api/Records/:projectId',
+    {
+      schema: {
+        tags,
+        summary: 'Create a record',
+        params: projectParams,
+        headers: idempotencyHeaders,
+        body: { $ref: 'CreateRecordBody#' },
+        response: { 201: { $ref: 'WireRecord#' }, ...writeErrorResponses },
+      },
+    },
+    async (request, reply) =>
+      runWrite(app.db, request, reply, request.access!.caller, async (trx) => ({
+        status: 201,
+        body: await insertRecord(requestContext(request, trx), request.body),
+      })),
+  );
+
+  app.post<{ Params: { projectId: number }; Body: SearchRequest }>(
+    '/api/Records/:projectId/search',
+    {
+      schema: {
+        tags,
+        summary: 'Search records: filters (21 comparisons, And/Or), sorts, paging, totalCount',
+        params: projectParams,
+        body: { $ref: 'SearchRequest#' },
+        response: { 200: { $ref: 'RecordPage#' }, ...errorResponses },
+      },
+    },
+    async (request) => searchRecords(requestContext(request), request.body),
+  );
+
+  app.post<{ Params: { projectId: number }; Body: SearchRequest }>(
+    '/api/Records/:projectId/search/ids',
+    {
+      schema: {
+        tags,
+        summary: 'Search record ids (same query as search)',
+        params: projectParams,
+        body: { $ref: 'SearchRequest#' },
+        response: { 200: { $ref: 'IdPage#' }, ...errorResponses },
+      },
+    },
+    async (request) => searchIds(requestContext(request), request.body),
+  );
+
+  app.get<{ Params: { projectId: number; profileId: number; limit: number; page: number; query: string }; Querystring: { tableIds?: number[] } }>(
+    '/api/Records/:projectId/search/:profileId/:limit/:page/:query',
+    {
+      schema: {
+        tags,
+        summary: 'Text search (accent- and case-insensitive, words as prefixes) over text columns',
+        params: {
+          type: 'object',
+          properties: {
+            projectId: { type: 'integer', minimum: 1 },
+            profileId: { type: 'integer', minimum: 1 },
+            limit: { type: 'integer', minimum: 1, maximum: 1000 },
+            page: { type: 'integer', minimum: 1 },
+            query: { type: 'string', minLength: 1, maxLength: 200 },
+          },
+          required: ['projectId', 'profileId', 'limit', 'page', 'query'],
+        },
+        querystring: { type: 'object', properties: { tableIds: tableIdsQuery } },
+        response: { 200: { $ref: 'RecordPage#' }, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { profileId, limit, page, query } = request.params;
+      return textSearch(requestContext(request), { profileId, limit, page, query, tableIds: request.query.tableIds });
+    },
+  );
+
+  app.post<{ Params: { projectId: number }; Body: BulkBody }>(
+    '/api/Records/:projectId/bulk',
+    {
+      schema: {
+        tags,
+        summary: 'Inserts, updates, deletes and archives in one transaction, deduplicated per opId',
+        params: projectParams,
+        headers: idempotencyHeaders,
+        body: { $ref: 'BulkBody#' },
+        response: { 200: { $ref: 'BulkResult#' }, ...writeErrorResponses },
+      },
+    },
+    async (request, reply) =>
+      runWrite(app.db, request, reply, request.access!.caller, async (trx) => ({
+        status: 200,
+        body: { results: await applyBulk(requestContext(request, trx), request.body.operations) },
+      })),
+  );
+
+  app.post<{ Params: { projectId: number }; Body: SpatialBody }>(
+    '/api/Records/:projectId/spatial',
+    {
+      schema: {
+        tags,
+        summary: 'Records of the given tables intersecting a GeoJSON geometry',
+        params: projectParams,
+        body: { $ref: 'SpatialBody#' },
+        response: { 200: { $ref: 'RecordPage#' }, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const geometry = normalizeGeometry(request.body.geometry);
+      if (!geometry) throw badRequest('geometry: a geometry is required');
+      return spatialSearch(requestContext(request), { ...request.body, geometry: geometry as Geometry });
+    },
+  );
+
+  app.get<{ Params: { projectId: number }; Querystring: { extent: Extent; tableIds?: number[]; columnIds?: number[] } }>(
+    '/api/Records/:projectId/extenttables',
+    {
+      schema: {
+        tags,
+        summary: 'Records of the given tables inside a bounding box',
+        params: projectParams,
+        querystring: {
+          type: 'object',
+          properties: {
+            extent: extentQuery,
+            tableIds: tableIdsQuery,
+            columnIds: { type: 'array', items: { type: 'integer', minimum: 1 }, maxItems: 200, description: 'Only these properties are returned.' },
+          },
+          required: ['extent', 'tableIds'],
+        },
+        response: { 200: { $ref: 'RecordPage#' }, ...errorResponses },
+      },
+    },
+    async (request) => extentSearch(requestContext(request), { extent: request.query.extent, tableIds: request.query.tableIds ?? [], columnIds: request.query.columnIds }),
+  );
+}
