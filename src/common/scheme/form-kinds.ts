@@ -115,7 +115,7 @@ const meadowIndicators: IndicatorDefinition[] = [
   ),
   plant(
     'rhinanthus',
-    'pogačniki',
+    'škrobotci',
     'Rhinanthus spp.',
     'rumeno-oranzna',
     'Rumeni čeladasti cvetovi v klasu in napihnjena zelena čaša, v kateri zrela semena ropotajo. Polzajedavec na travah: zavira njihovo rast in tako pusti prostor drugim cvetlicam.',
@@ -164,7 +164,7 @@ const meadowIndicators: IndicatorDefinition[] = [
   ),
   plant(
     'briza-media',
-    'srednja migalica',
+    'navadna migalica',
     'Briza media',
     undefined,
     'Trava s srčastimi, povešenimi klaski na lasasto tankih vejicah, ki v vetru trepetajo. Klaski so zeleni do vijoličasto rjavi. Kaže na pust, negnojen travnik.',
@@ -174,7 +174,7 @@ const meadowIndicators: IndicatorDefinition[] = [
     'kukavičja lučca',
     'Lychnis flos-cuculi',
     'rdece-rozna',
-    'Rožnati cvetovi z globoko razcefranimi, štirikrpimi venčnimi listi, ki so videti raztrgani. Vlažni travniki, cveti maja in junija.',
+    'Rožnati cvetovi z globoko razcefranimi, štiridelnimi venčnimi listi, ki so videti raztrgani. Vlažni travniki, cveti maja in junija.',
   ),
   {
     key: 'barva-bela',
@@ -206,7 +206,7 @@ const meadowIndicators: IndicatorDefinition[] = [
   {
     key: 'barva-rumeno-oranzna',
     name: 'rumeno-oranžna',
-    description: 'Na poti cveti vsaj ena rastlina z rumenimi ali oranžnimi cvetovi, na primer nokota, pogačnik, prava lakota ali zlatica.',
+    description: 'Na poti cveti vsaj ena rastlina z rumenimi ali oranžnimi cvetovi, na primer nokota, škrobotec, prava lakota ali zlatica.',
     image: indicatorImage('barva-rumeno-oranzna'),
     valueKind: 'presence',
     group: 'barve',
