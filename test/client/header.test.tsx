@@ -1,0 +1,53 @@
+import { afterEach, describe, expect, it, jest } from '@jest/globals';
+import { cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { sl } from '../../src/common/i18n/sl';
+import { Header } from '../../src/client/components/header/header';
+
+afterEach(cleanup);
+
+describe('Header (seed §2)', () => {
+  it('logo links home; About and Download buttons link to their screens', () => {
+    render(<Header online pendingEdits={0} />);
+    expect(screen.getByRole('link', { name: sl.header.home }).getAttribute('href')).toBe('#/');
+    expect(screen.getByRole('link', { name: sl.header.about }).getAttribute('href')).toBe('#/about');
+    expect(screen.getByRole('link', { name: sl.header.download }).getAttribute('href')).toBe('#/download');
+    expect(document.querySelector('[data-icon="comment-info"]')).not.toBeNull();
+    expect(document.querySelector('[data-icon="download"]')).not.toBeNull();
+  });
+
+  it('online: wifi icon, no badge', () => {
+    render(<Header online pendingEdits={0} />);
+    const status = screen.getByTestId('conn-status');
+    expect(status.textContent).toContain(sl.header.online);
+    expect(status.querySelector('[data-icon="wifi"]')).not.toBeNull();
+    expect(status.querySelector('.conn-status__badge')).toBeNull();
+  });
+
+  it('offline with waiting edits: no-wifi icon, the word, and the count in Slovenian plural forms', () => {
+    const { rerender } = render(<Header online={false} pendingEdits={3} />);
+    const status = screen.getByTestId('conn-status');
+    expect(status.querySelector('[data-icon="no-wifi"]')).not.toBeNull();
+    expect(status.textContent).toContain(sl.header.offline);
+    expect(status.querySelector('.conn-status__badge')?.textContent).toBe('3');
+    expect(status.textContent).toContain('3 spremembe čakajo na pošiljanje');
+    rerender(<Header online={false} pendingEdits={1} />);
+    expect(screen.getByTestId('conn-status').textContent).toContain('1 sprememba čaka na pošiljanje');
+    rerender(<Header online={false} pendingEdits={2} />);
+    expect(screen.getByTestId('conn-status').textContent).toContain('2 spremembi čakata na pošiljanje');
+    rerender(<Header online={false} pendingEdits={5} />);
+    expect(screen.getByTestId('conn-status').textContent).toContain('5 sprememb čaka na pošiljanje');
+  });
+
+  it('the status opens the sync panel when a handler is given', () => {
+    const onStatusClick = jest.fn();
+    render(<Header online pendingEdits={2} onStatusClick={onStatusClick} />);
+    fireEvent.click(screen.getByTestId('conn-status'));
+    expect(onStatusClick).toHaveBeenCalledTimes(1);
+  });
+
+  it('marks the open screen', () => {
+    render(<Header online pendingEdits={0} currentPath="/download/new" />);
+    expect(screen.getByRole('link', { name: sl.header.download }).getAttribute('aria-current')).toBe('page');
+    expect(screen.getByRole('link', { name: sl.header.about }).hasAttribute('aria-current')).toBe(false);
+  });
+});

@@ -1,0 +1,54 @@
+/** Test helpers for the client shell: a fresh store and app per test, the hash set first. */
+import { render } from '@testing-library/react';
+import type { ReactNode } from 'react';
+import { Provider } from 'react-redux';
+import { App } from '../../src/client/app/app';
+import { makeStore } from '../../src/client/app/store';
+import type { RootState } from '../../src/client/app/root-reducer';
+import { UnsavedChangesProvider } from '../../src/client/components/confirm-leave/unsaved-changes';
+import { HashRouter, RouteOutlet } from '../../src/client/app/router/router';
+import type { CompiledRoute } from '../../src/client/app/router/routes';
+import { UNKNOWN_ACCESS, type RouteAccess } from '../../src/client/app/router/guards';
+import type { AppUpdater } from '../../src/client/features/app-update/app-updater';
+
+// jsdom does not implement scrolling; the router scrolls to the top after a screen change.
+window.scrollTo = () => undefined;
+
+export function setHash(hash: string): void {
+  window.history.replaceState(null, '', hash);
+}
+
+export function renderApp({ hash = '#/', preloaded, updater = null }: { hash?: string; preloaded?: Partial<RootState>; updater?: AppUpdater | null } = {}) {
+  setHash(hash);
+  const store = makeStore(preloaded);
+  const utils = render(<App store={store} updater={updater} skipStartup />);
+  return { store, ...utils };
+}
+
+/** Router alone with a given table and access, for guard and loading tests. */
+export function renderRouter({
+  hash = '#/',
+  routes,
+  access = UNKNOWN_ACCESS,
+  extra,
+}: {
+  hash?: string;
+  routes: readonly CompiledRoute[];
+  access?: RouteAccess;
+  extra?: ReactNode;
+}) {
+  setHash(hash);
+  const store = makeStore();
+  return render(
+    <Provider store={store}>
+      <UnsavedChangesProvider>
+        <HashRouter routes={routes} access={access}>
+          {extra}
+          <main id="main" tabIndex={-1}>
+            <RouteOutlet />
+          </main>
+        </HashRouter>
+      </UnsavedChangesProvider>
+    </Provider>,
+  );
+}
