@@ -2,14 +2,15 @@
  * The demo project (project id 1), loaded on first run in demo mode: five farmers in Goričko
  * (kmet1@example.si and kmet2@example.si sign in; H2 seeds the accounts), their meadows as
  * polygons, one or two transects per meadow, the seasons 2025 and 2026, and for 2025 a completed
- * assessment form with indicators on every transect. urednik@example.si is the editor and
+ * meadow walk form ('travnik') on every transect plus the management form ('upravljanje') on each
+ * meadow's first transect, with indicators whose answers span good, medium and bad scores. urednik@example.si is the editor and
  * bralec@example.si the reader. Deterministic: the same data on every machine.
  */
 import area from '@turf/area';
 import length from '@turf/length';
 import type { LineString, Polygon, Position } from 'geojson';
 import type { Db, DialectLayer } from './dialect';
-import { DEMO_FORM_KINDS, scoreForm } from './demo-forms';
+import { DEMO_FORM_KINDS, demoFormValues, scoreForm } from './demo-forms';
 import { MONITORING_TABLES } from './monitoring-schema';
 import { createProject, loadProjectSchema } from '../repositories/project-repository';
 import { insertSeedRecord } from './seed-util';
@@ -136,7 +137,8 @@ export async function loadDemoData(db: Db, dialect: DialectLayer): Promise<boole
     const season2025 = await insertSeedRecord(trx, dialect, t('durations'), { values: { name: 'Sezona 2025', filter_start: '2025-01-01', filter_end: '2025-12-31' } }, opts);
     await insertSeedRecord(trx, dialect, t('durations'), { values: { name: 'Sezona 2026', filter_start: '2026-01-01', filter_end: '2026-12-31' } }, opts);
 
-    const kind = DEMO_FORM_KINDS.travnik!;
+    const qualities = ['good', 'medium', 'bad', 'good', 'medium'] as const;
+    let formSeed = 0;
     const rnd = random(20250614);
     for (const farmer of DEMO_FARMERS) {
       const farmerId = await insertSeedRecord(trx, dialect, t('farmers'), { values: { name: farmer.name, email: farmer.email, phone: farmer.phone, kmg_mid: farmer.kmgMid } }, opts);
@@ -155,26 +157,25 @@ export async function loadDemoData(db: Db, dialect: DialectLayer): Promise<boole
             opts,
           );
           const durationPathId = await insertSeedRecord(trx, dialect, t('durationPaths'), { values: { duration_id: season2025, path_id: pathId } }, opts);
-          // Last season's assessment: a plausible mix of species, colours, invasives, overgrowth.
-          const values: Record<string, unknown> = {};
-          for (const indicator of kind.indicators) {
-            if (indicator.valueKind === 'presence') values[indicator.key] = rnd() < 0.55;
-            else if (indicator.valueKind === 'count') values[indicator.key] = 2 + Math.floor(rnd() * 5);
-            else if (indicator.valueKind === 'choice') values[indicator.key] = rnd() < 0.7 ? 'none' : rnd() < 0.8 ? 'few' : 'many';
-            else if (indicator.valueKind === 'percent') values[indicator.key] = Math.floor(rnd() * 4) * 5;
-          }
-          const score = scoreForm(kind.scoring, values);
-          const formId = await insertSeedRecord(
-            trx,
-            dialect,
-            t('forms'),
-            { values: { parent: durationPathId, form_id: kind.id, score, rule_version: kind.scoring.version, note: 'Ocena junij 2025', completed: true } },
-            opts,
-          );
-          for (const [key, value] of Object.entries(values)) {
-            // Absent species are not recorded: an indicator row means "observed" for presence kinds.
-            if (value === false) continue;
-            await insertSeedRecord(trx, dialect, t('indicators'), { values: { parent: formId, key, value, note: null } }, opts);
+          // Last season's assessments: valid answers of the scheme, spread over the score classes.
+          const kinds = p === 0 ? ['travnik', 'upravljanje'] : ['travnik'];
+          for (const kindName of kinds) {
+            const kind = DEMO_FORM_KINDS[kindName]!;
+            formSeed += 1;
+            const values = demoFormValues(kindName, qualities[formSeed % qualities.length]!, formSeed);
+            const score = scoreForm(kind.scoring, values);
+            const formId = await insertSeedRecord(
+              trx,
+              dialect,
+              t('forms'),
+              { values: { parent: durationPathId, form_id: kind.id, score, rule_version: kind.scoring.version, note: 'Ocena junij 2025', completed: true } },
+              opts,
+            );
+            for (const [key, value] of Object.entries(values)) {
+              // Unobserved indicators are not stored: an indicator row records an observation.
+              if (value === false || value === null || value === undefined || value === '') continue;
+              await insertSeedRecord(trx, dialect, t('indicators'), { values: { parent: formId, key, value, note: null } }, opts);
+            }
           }
         }
       }
