@@ -14,6 +14,7 @@ import './http/fastify-types';
 import { purgeIdempotencyKeys } from './http/idempotency';
 import { parseQueryString } from './http/querystring';
 import { registerSharedSchemas } from './http/schemas';
+import { registerServerEdge } from './routes/site'; // H1b
 import { ProjectRepository } from './repositories/project-repository';
 import featureRoutes from './routes/api/features';
 import publicAppRoutes from './routes/api/public-app';
@@ -82,6 +83,7 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
   // The authentication in use; the identity registration (H2) may supply it when the options don't.
   const { authenticate } = await registerIdentity(app, { ...options, db: database.db }); // H2: embedded IdP / keycloak / basic / none; options.authenticate wins
   registerAccessHooks(app, () => authenticate);
+  await registerServerEdge(app, options); // H1b: OpenAPI first (sees every later route), attachments + full, config.json, keycloak.json, static client
 
   await app.register(testRoutes);
   await app.register(publicAppRoutes);

@@ -93,7 +93,7 @@ describe('checkFile', () => {
   const received = (name: string, declared: string, content: Buffer) => {
     const tempPath = path.join(dir, `${Math.random()}.upload`);
     writeFileSync(tempPath, content);
-    return { fieldName: 'file', name, declaredMimeType: declared, size: content.length, tempPath };
+    return { fieldName: 'file', name, declaredMimeType: declared, size: content.length, tempPath, sha256: '' };
   };
 
   it('answers 415 for a mismatch, 413 for a pixel flood, and narrows to the slot types', async () => {

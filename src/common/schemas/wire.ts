@@ -138,6 +138,11 @@ export interface AttachmentInfo {
   createdAt: string;
   /** Whether a thumbnail exists (images only). */
   hasThumb: boolean;
+  /**
+   * The JPEG thumbnail as a data: URL — only in attachmentinfo answers asked with thumb=true, so
+   * a download for offline use gets a record's thumbnails in one call.
+   */
+  thumbnail?: string;
 }
 
 /** GET …/record/{recordId}/attachmentinfo/{tableAttachmentInfoId} */
@@ -149,6 +154,30 @@ export interface AttachmentInfoList {
 export interface FullResult {
   record: WireRecord;
   attachments: AttachmentInfo[];
+  /** When the record was created offline: the local id it had, so the client can remap it. */
+  localId?: number;
+}
+
+/**
+ * The JSON part of POST …/full (field `record` for Records, `feature` for Features). Without
+ * `id` (or with an offline id below LOCAL_ID_BOUND) a new record is created; with a server id the
+ * record is updated (`version` = the version the edit was based on). Files go in parts named by
+ * their attachment slot: its tableAttachmentInfoId or name (config.json → tables → attachments).
+ */
+export interface FullRecordPart {
+  tableId: number;
+  id?: number;
+  properties: Properties;
+  geometry?: Geometry | null;
+  version?: number;
+}
+
+export interface FullFeaturePart {
+  type: 'Feature';
+  id?: number;
+  geometry: Geometry | null;
+  properties: Properties;
+  version?: number;
 }
 
 /** GET /api/PublicApp/{projectId}/roles — anyone who is neither is a farmer (seed §6). */

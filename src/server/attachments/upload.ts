@@ -9,10 +9,11 @@
  * Nothing is stored until all checks pass; the caller stores files, writes rows in one
  * transaction, and calls `discard` in a `finally`, so a refused request leaves no file behind.
  */
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { mkdir, open, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
+import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyRequest } from 'fastify';
 // Type augmentation only (request.parts / isMultipart); the plugin is registered by the routes.
@@ -31,6 +32,8 @@ export interface ReceivedFile {
   declaredMimeType: string;
   size: number;
   tempPath: string;
+  /** SHA-256 of the content (hex): part of the Idempotency-Key fingerprint of upload requests. */
+  sha256: string;
 }
 
 export interface CheckedFile extends ReceivedFile {
@@ -84,15 +87,21 @@ export async function receiveMultipart(request: FastifyRequest, tmpDir: string, 
       }
       const name = sanitizeFileName(part.filename);
       const tempPath = path.join(tmpDir, `${randomUUID()}.upload`);
-      const file: ReceivedFile = { fieldName: part.fieldname, name, declaredMimeType: part.mimetype, size: 0, tempPath };
+      const file: ReceivedFile = { fieldName: part.fieldname, name, declaredMimeType: part.mimetype, size: 0, tempPath, sha256: '' };
       form.files.push(file);
       let size = 0;
-      part.file.on('data', (chunk: Buffer) => {
-        size += chunk.length;
+      const hash = createHash('sha256');
+      const measure = new Transform({
+        transform(chunk: Buffer, _encoding, callback) {
+          size += chunk.length;
+          hash.update(chunk);
+          callback(null, chunk);
+        },
       });
-      await pipeline(part.file, createWriteStream(tempPath));
+      await pipeline(part.file, measure, createWriteStream(tempPath));
       if (part.file.truncated) throw tooLarge(`file "${name}" is larger than the limit of ${describeBytes(limits.fileSize)}`);
       file.size = size;
+      file.sha256 = hash.digest('hex');
     }
   } catch (error) {
     await discard(form.files);
