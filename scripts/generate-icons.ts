@@ -11,10 +11,9 @@ import sharp from 'sharp';
 const dir = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'public', 'icons');
 const svg = readFileSync(path.join(dir, 'icon.svg'), 'utf8');
 
-// A maskable icon is cropped to a circle or squircle by the launcher: full-bleed background and
-// the artwork inside the central 80 % safe zone.
-const inner = svg.replace(/^[\s\S]*?<svg[^>]*>/, '').replace(/<\/svg>\s*$/, '');
-const maskable = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 512 512"><rect width="512" height="512" fill="#1f5f2a"/><g transform="translate(64 64) scale(0.75)">${inner}</g></svg>`;
+// A maskable icon is cropped to a circle or squircle by the launcher: the same full-bleed artwork
+// without the rounded-corner clip (the flower lies inside the central 80 % safe zone).
+const maskable = svg.replace(/ clip-path="url\(#tile\)"/, '');
 
 const jobs: Array<[string, string, number]> = [
   [svg, 'icon-192.png', 192],

@@ -3,7 +3,7 @@
  * looks like an online one). Every icon is decorative (aria-hidden) unless it gets a `title`,
  * which then names it for screen readers. Icons draw with currentColor so they follow the text.
  */
-import type { ReactNode, SVGProps } from 'react';
+import { useId, type ReactNode, type SVGProps } from 'react';
 
 export interface IconProps extends Omit<SVGProps<SVGSVGElement>, 'children'> {
   /** Pixel size of the square icon (default 24). */
@@ -41,6 +41,8 @@ function makeIcon(displayName: string, body: ReactNode, viewBox = '0 0 24 24') {
 
 /** The app logo: meadow, sun and a meadow-sage flower (same drawing as public/icons/icon.svg). */
 export function LogoIcon({ size = 40, title, ...rest }: IconProps) {
+  // The meadow reaches the tile's edge: clip it to the rounded square (ids must be unique per use).
+  const clipId = `logo-clip-${useId().replace(/[^A-Za-z0-9_-]/g, '')}`;
   return (
     <svg
       width={size}
@@ -53,7 +55,11 @@ export function LogoIcon({ size = 40, title, ...rest }: IconProps) {
       {...rest}
     >
       {title ? <title>{title}</title> : null}
-      <rect width="512" height="512" rx="112" fill="#1f5f2a" />
+      <clipPath id={clipId}>
+        <rect width="512" height="512" rx="112" />
+      </clipPath>
+      <g clipPath={`url(#${clipId})`}>
+      <rect width="512" height="512" fill="#1f5f2a" />
       <circle cx="372" cy="150" r="54" fill="#f4d35e" />
       <path d="M0 350 C110 290 210 300 290 330 C370 360 440 340 512 300 V400 H0Z" fill="#3e8e41" />
       <path d="M0 400 C130 360 260 370 512 392 V512 H0Z" fill="#5aa83f" />
@@ -70,6 +76,7 @@ export function LogoIcon({ size = 40, title, ...rest }: IconProps) {
         <ellipse cx="298" cy="232" rx="30" ry="40" transform="rotate(50 298 232)" />
       </g>
       <circle cx="256" cy="236" r="18" fill="#f4d35e" />
+      </g>
     </svg>
   );
 }

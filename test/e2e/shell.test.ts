@@ -1,0 +1,194 @@
+/**
+ * The client shell in headless Chromium against the real server (issue 4):
+ * - every route of seed §2 renders its screen (and the not-found screen), at phone and desktop
+ *   size; screenshots go to test-results/e2e/shell/ (outside the repo) to be looked at;
+ * - after one visit the app reloads with the server gone, from the service worker's precache,
+ *   lazy screens included;
+ * - deploying a changed build makes the waiting worker show the required 'Obvestilo' dialog, and
+ *   accepting reloads the page onto the new build.
+ * Each test serves its own copy of dist/ so it can change the "deployed" files.
+ */
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, expect, jest, test } from '@jest/globals';
+import type { Browser, Page } from 'playwright-core';
+import { sl } from '../../src/common/i18n/sl';
+import {
+  ARTIFACTS_DIR,
+  DEMO_USERS,
+  LOGIN_PAGE_PATTERN,
+  ROOT,
+  describeE2E,
+  launchBrowser,
+  newPage,
+  recordArtifacts,
+  signInThroughLoginPage,
+  startServer,
+  type E2EServer,
+} from './harness';
+
+jest.setTimeout(180_000);
+
+const DIST = path.join(ROOT, 'dist');
+const SHOTS = path.join(ARTIFACTS_DIR, 'shell');
+
+function newestMtime(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestMtime(full) : statSync(full).mtimeMs);
+  }
+  return newest;
+}
+
+/** Builds the client when dist/ is missing or older than its sources (a stale build tests old code). */
+function ensureClientBuild(): void {
+  const index = path.join(DIST, 'index.html');
+  const sources = Math.max(...['src/client', 'src/common', 'public'].map((d) => newestMtime(path.join(ROOT, d))));
+  if (existsSync(index) && statSync(index).mtimeMs >= sources) return;
+  execFileSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' });
+}
+
+function copyBuild(): string {
+  const dir = mkdtempSync(path.join(tmpdir(), 'travnik-dist-'));
+  cpSync(DIST, dir, { recursive: true });
+  return dir;
+}
+
+/** Opens the app; signs in when the identity layer sends the browser to the login page. */
+async function openApp(page: Page, url: string): Promise<void> {
+  await page.goto(url);
+  await Promise.race([page.waitForSelector('main h1'), page.waitForURL(LOGIN_PAGE_PATTERN)]);
+  if (LOGIN_PAGE_PATTERN.test(page.url())) {
+    await signInThroughLoginPage(page, DEMO_USERS.editor);
+    await page.waitForSelector('main h1');
+  }
+}
+
+/** Resolves once the worker is installed (precache complete) and controls the page. */
+async function waitForServiceWorkerControl(page: Page): Promise<void> {
+  // waitForFunction would take an async predicate's promise as truthy: await `ready` instead.
+  await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
+  await page.waitForFunction(() => Boolean(navigator.serviceWorker.controller));
+}
+
+const ROUTES: Array<[string, string]> = [
+  ['/', sl.screens.home.title],
+  ['/about', sl.screens.about.title],
+  ['/results', sl.screens.results.title],
+  ['/paths', sl.screens.paths.title],
+  ['/paths/12', `${sl.screens.path.title} 12`],
+  ['/forms', sl.screens.forms.title],
+  ['/forms/3', `${sl.screens.form.title} 3`],
+  ['/download', sl.screens.download.title],
+  ['/download/new', sl.screens.downloadNew.title],
+  ['/ni-take-strani', sl.router.notFoundTitle],
+];
+
+describeE2E('client shell in Chromium', () => {
+  let browser: Browser;
+  const cleanups: Array<() => Promise<void> | void> = [];
+
+  beforeAll(async () => {
+    ensureClientBuild();
+    mkdirSync(SHOTS, { recursive: true });
+    browser = await launchBrowser();
+  });
+
+  afterEach(async () => {
+    for (const fn of cleanups.splice(0).reverse()) await fn();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  async function serve(): Promise<{ server: E2EServer; clientDir: string }> {
+    const clientDir = copyBuild();
+    const server = await startServer({ clientDir });
+    cleanups.push(() => rmSync(clientDir, { recursive: true, force: true }));
+    cleanups.push(() => server.close().catch(() => undefined));
+    return { server, clientDir };
+  }
+
+  test.each([
+    ['phone', 390, 844],
+    ['desktop', 1280, 800],
+  ])('every route renders its screen (%s %i×%i)', async (tag, width, height) => {
+    const { server } = await serve();
+    const { context, page, log } = await newPage(browser);
+    cleanups.push(() => context.close());
+    await page.setViewportSize({ width, height });
+    await recordArtifacts(`shell-routes-${tag}`, page, log, async () => {
+      await openApp(page, `${server.origin}/#/`);
+      for (const [route, title] of ROUTES) {
+        await page.evaluate((hash) => {
+          window.location.hash = hash;
+        }, `#${route}`);
+        await page.getByRole('heading', { level: 1, name: title, exact: true }).waitFor();
+        await page.screenshot({ path: path.join(SHOTS, `${tag}${route.replace(/\//g, '_')}.png`) });
+      }
+      expect(await page.getAttribute('html', 'lang')).toBe('sl');
+      expect(log.lines.filter((line) => line.startsWith('[pageerror]'))).toEqual([]);
+    });
+  });
+
+  test('after one visit the app reloads offline from the service worker, lazy screens included', async () => {
+    const { server } = await serve();
+    const { context, page, log } = await newPage(browser);
+    cleanups.push(() => context.close());
+    await recordArtifacts('shell-offline', page, log, async () => {
+      await openApp(page, `${server.origin}/#/`);
+      await waitForServiceWorkerControl(page);
+      await server.close(); // the server is gone: nothing answers any more
+      await page.reload();
+      await page.getByRole('heading', { level: 1, name: sl.screens.home.title }).waitFor();
+      // A screen never opened before comes from the precache too.
+      await page.evaluate(() => {
+        window.location.hash = '#/results';
+      });
+      await page.getByRole('heading', { level: 1, name: sl.screens.results.title }).waitFor();
+      expect(await page.evaluate(() => Boolean(navigator.serviceWorker.controller))).toBe(true);
+    });
+  });
+
+  test("a new deployment shows the required 'Obvestilo' dialog and accepting reloads onto it", async () => {
+    const { server, clientDir } = await serve();
+    const { context, page, log } = await newPage(browser);
+    cleanups.push(() => context.close());
+    await recordArtifacts('shell-update', page, log, async () => {
+      await openApp(page, `${server.origin}/#/about`);
+      await waitForServiceWorkerControl(page);
+
+      // "Deploy" a changed build: index.html gets a marker and sw.js the new revision of it.
+      const marker = '<meta name="e2e-build" content="2">';
+      const indexPath = path.join(clientDir, 'index.html');
+      writeFileSync(indexPath, readFileSync(indexPath, 'utf8').replace('<head>', `<head>${marker}`));
+      const swPath = path.join(clientDir, 'sw.js');
+      const sw = readFileSync(swPath, 'utf8');
+      const changed = sw.replace(/(['"]revision['"]:\s*['"])[0-9a-f]+(['"],\s*['"]url['"]:\s*['"]\/index\.html['"])/, '$1e2e0000000000000000000000000002$2');
+      expect(changed).not.toBe(sw);
+      writeFileSync(swPath, changed);
+
+      await page.evaluate(async () => {
+        const registration = await navigator.serviceWorker.getRegistration('/');
+        await registration?.update();
+      });
+      const dialog = page.getByRole('alertdialog', { name: sl.update.title });
+      await dialog.waitFor();
+      expect(await dialog.textContent()).toContain(sl.update.message);
+      // Required mode: no close button, Escape does not close it.
+      expect(await dialog.getByRole('button', { name: sl.common.close }).count()).toBe(0);
+      await page.keyboard.press('Escape');
+      expect(await dialog.isVisible()).toBe(true);
+      await page.screenshot({ path: path.join(SHOTS, 'update-dialog.png') });
+
+      await Promise.all([page.waitForEvent('load'), dialog.getByRole('button', { name: sl.update.accept }).click()]);
+      await page.waitForSelector('main h1');
+      expect(await page.locator('meta[name="e2e-build"]').count()).toBe(1);
+      expect(await page.getByRole('alertdialog').count()).toBe(0);
+    });
+  });
+});
