@@ -7,6 +7,11 @@ const shared = {
   extensionsToTreatAsEsm: ['.ts', '.tsx'],
   transform: { '^.+\\.[tj]sx?$': 'babel-jest' },
   moduleFileExtensions: ['ts', 'tsx', 'js', 'mjs', 'cjs', 'json'],
+  // ESM-only packages required from CommonJS dependencies: see test/jest-shims/README.md.
+  moduleNameMapper: {
+    '^content-disposition$': '<rootDir>/test/jest-shims/content-disposition.cjs',
+    '^cookie$': '<rootDir>/test/jest-shims/cookie.cjs',
+  },
 };
 
 /** @type {import("jest").Config} */

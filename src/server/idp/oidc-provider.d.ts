@@ -57,6 +57,10 @@ declare module 'oidc-provider' {
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
     Client: any;
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    RefreshToken: any;
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    use(middleware: (ctx: any, next: () => Promise<void>) => Promise<void>): this;
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
     on(event: string, listener: (...args: any[]) => void): this;
   }
   export default Provider;

@@ -19,6 +19,7 @@ import {
 } from './constants';
 import type { IdentityKeys } from './keys';
 import { escapeHtml, logoutPage, messagePage } from './pages';
+import { refreshTokenEnvelope } from './refresh-token-wrapper';
 import type { IdentityDb, UserStore } from './store';
 
 export interface TokenTtls {
@@ -210,6 +211,12 @@ export function createProvider(setup: ProviderSetup): Provider {
   });
 
   provider.proxy = setup.trustProxy;
+  provider.use(
+    refreshTokenEnvelope({ token: ROUTES.token, revocation: ROUTES.revocation }, async (opaque) => {
+      const token = (await provider.RefreshToken.find(opaque)) as { exp?: number; iat?: number; clientId?: string; accountId?: string } | undefined;
+      return { exp: token?.exp, iat: token?.iat, azp: token?.clientId, sub: token?.accountId };
+    }),
+  );
   // Registered URIs cannot express "any path of this origin" or "any loopback port"; decide here.
   provider.Client.prototype.redirectUriAllowed = function redirectUriAllowed(value: string) {
     return redirectAllowed(value, setup);

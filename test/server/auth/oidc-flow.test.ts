@@ -64,6 +64,21 @@ describe('sign-in, API call, refresh, userinfo, logout', () => {
     expect(decodeJwt(tokens.id_token!)).toMatchObject({ email: 'kmet2@example.si', name: 'Kmet Dva', aud: 'moj-travnik-app' });
   });
 
+  test('the refresh token is JWT-shaped, as keycloak-js decodes it (the opaque token rides inside)', () => {
+    const parts = tokens.refresh_token!.split('.');
+    expect(parts).toHaveLength(3);
+    const claims = decodeJwt(tokens.refresh_token!);
+    expect(claims).toMatchObject({ typ: 'Refresh', azp: 'moj-travnik-app' });
+    expect(claims.exp).toBeGreaterThan(Math.floor(Date.now() / 1000) + 24 * 3600);
+  });
+
+  test('a refresh token whose inner value was changed is refused with 400', async () => {
+    const [h, p, inner] = tokens.refresh_token!.split('.');
+    const changed = `${h}.${p}.${inner!.slice(0, -2)}${inner!.endsWith('AA') ? 'BB' : 'AA'}`;
+    const response = await client.refresh(tokens.discovery.token_endpoint, changed);
+    expect(response.status).toBe(400);
+  });
+
   test('the API accepts it', async () => {
     const response = await fetch(`${ctx.origin}/api/whoami`, { headers: { authorization: `Bearer ${tokens.access_token}` } });
     expect(response.status).toBe(200);

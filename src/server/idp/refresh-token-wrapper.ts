@@ -1,0 +1,75 @@
+/**
+ * keycloak-js decodes the refresh token as a JWT (it reads its payload and throws "Unable to
+ * decode token, payload not found" otherwise), because Keycloak's refresh tokens are JWTs.
+ * oidc-provider's refresh tokens are opaque random strings. So on the way out we wrap the opaque
+ * value in a JWT-shaped envelope — header and payload readable, the opaque token as the third
+ * segment — and on the way in we unwrap it before oidc-provider looks at it.
+ *
+ * The envelope is deliberately unsigned (`alg: none`): nothing trusts its payload. The secret is
+ * the opaque token inside, which oidc-provider checks (existence, expiry, client, session) exactly
+ * as before. The payload's `exp` tells the client when it must sign in again.
+ */
+import * as querystring from 'node:querystring';
+import type { IncomingMessage } from 'node:http';
+
+const HEADER = Buffer.from(JSON.stringify({ alg: 'none', typ: 'JWT' })).toString('base64url');
+const BODY_LIMIT = 56 * 1024;
+const OPAQUE = /^[A-Za-z0-9_-]+$/;
+
+export function wrapRefreshToken(opaque: string, claims: { exp?: number; iat?: number; azp?: string; sub?: string }): string {
+  const payload = Buffer.from(JSON.stringify({ typ: 'Refresh', ...claims })).toString('base64url');
+  return `${HEADER}.${payload}.${opaque}`;
+}
+
+/** The opaque token inside an envelope; anything else is returned unchanged (oidc-provider rejects it). */
+export function unwrapRefreshToken(value: string): string {
+  const parts = value.split('.');
+  if (parts.length === 3 && parts[0] === HEADER && OPAQUE.test(parts[2]!)) return parts[2]!;
+  return value;
+}
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > BODY_LIMIT) throw Object.assign(new Error('request entity too large'), { status: 413 });
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+interface KoaLikeContext {
+  method: string;
+  path: string;
+  status: number;
+  body: unknown;
+  req: IncomingMessage & { body?: unknown };
+  is(type: string): string | false | null;
+}
+
+/**
+ * Koa middleware for oidc-provider (provider.use): unwraps `refresh_token` / `token` in form
+ * posts to the given paths, and wraps `refresh_token` in token responses.
+ */
+export function refreshTokenEnvelope(paths: { token: string; revocation: string }, describe: (opaque: string) => Promise<{ exp?: number; iat?: number; azp?: string; sub?: string }>) {
+  return async (ctx: KoaLikeContext, next: () => Promise<void>) => {
+    if (ctx.method === 'POST' && (ctx.path === paths.token || ctx.path === paths.revocation) && ctx.is('application/x-www-form-urlencoded')) {
+      const params = querystring.parse(await readBody(ctx.req));
+      for (const name of ['refresh_token', 'token'] as const) {
+        const value = params[name];
+        if (typeof value === 'string') params[name] = unwrapRefreshToken(value);
+      }
+      // oidc-provider uses an already parsed body when the stream has been read (it logs a
+      // one-time "already parsed request body detected" warning about that: expected here).
+      ctx.req.body = params;
+    }
+    await next();
+    if (ctx.path === paths.token && ctx.status === 200 && ctx.body && typeof ctx.body === 'object') {
+      const body = ctx.body as { refresh_token?: unknown };
+      if (typeof body.refresh_token === 'string') {
+        ctx.body = { ...body, refresh_token: wrapRefreshToken(body.refresh_token, await describe(body.refresh_token)) };
+      }
+    }
+  };
+}
