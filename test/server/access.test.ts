@@ -9,7 +9,7 @@ import type { FilterNode } from '../../src/common/filter';
 import { resolveAccess } from '../../src/server/access/access';
 import { assertRecordAccess } from '../../src/server/access/record-access';
 import { HttpError } from '../../src/server/http/errors';
-import { buildTestApp, snapshot, USERS, type TestApp } from './helpers/build-test-app';
+import { buildTestApp, snapshot, USERS, type TestApp, type TestResponse } from './helpers/build-test-app';
 import { durationIds, farmerRows, type FarmerRows } from './helpers/demo-ids';
 
 let t: TestApp;
@@ -32,7 +32,7 @@ const search = (user: string, tableId: number, filters?: FilterNode) =>
   t.as(user, { method: 'POST', url: '/api/Records/1/search', payload: { tableId, filters } });
 const idsOf = (response: { json(): { records: Array<{ id: number }> } }) => response.json().records.map((r) => r.id).sort();
 
-async function expectUnchanged(action: () => Promise<{ statusCode: number; body: string }>, status: number): Promise<{ statusCode: number; body: string }> {
+async function expectUnchanged(action: () => Promise<TestResponse>, status: number): Promise<TestResponse> {
   const before = await snapshot(t.app);
   const response = await action();
   expect({ status: response.statusCode, body: response.body }).toEqual({ status, body: expect.any(String) });
