@@ -29,6 +29,23 @@ describe('parseHash', () => {
   });
 });
 
+describe('parseHash ignores sign-in callback parameters (keycloak-js fragment mode)', () => {
+  it.each([
+    ['#state=abc&session_state=x&code=y', '/', ''],
+    ['#/paths/3&state=abc&code=y', '/paths/3', ''],
+    ['#/forms/2?edit=1&state=abc&session_state=s&code=y', '/forms/2', 'edit=1'],
+    ['#/&error=login_required&state=abc', '/', ''],
+  ])('%s → %s ? %s', (hash, path, search) => {
+    const loc = parseHash(hash);
+    expect(loc.path).toBe(path);
+    expect(loc.search).toBe(search);
+  });
+
+  it('keeps an encoded & or = inside a parameter', () => {
+    expect(parseHash('#/paths/a%26b%3Dc').path).toBe('/paths/a%26b%3Dc');
+  });
+});
+
 describe('matchPattern', () => {
   const path = compilePattern('/paths/{pathId}');
 

@@ -17,12 +17,29 @@ export interface Location {
   href: string;
 }
 
+/**
+ * Parameters an OpenID Connect provider appends to the redirect address. keycloak-js (fragment
+ * response mode) adds them to the hash — '#/paths/3&state=…&code=…' or '#state=…' — and removes
+ * them with history.replaceState (no hashchange) once it has read them; the router ignores them
+ * so the first screen is the right one and not "not found".
+ */
+const CALLBACK_PARAMS = new Set(['state', 'session_state', 'code', 'iss', 'error', 'error_description', 'error_uri', 'kc_action_status']);
+
 /** Parses `location.hash` ('#/a/b?x=1'); '' and '#' mean home. */
 export function parseHash(hash: string): Location {
   const raw = hash.startsWith('#') ? hash.slice(1) : hash;
   const q = raw.indexOf('?');
-  const rawPath = q === -1 ? raw : raw.slice(0, q);
-  const search = q === -1 ? '' : raw.slice(q + 1);
+  let rawPath = q === -1 ? raw : raw.slice(0, q);
+  let search = q === -1 ? '' : raw.slice(q + 1);
+  // Our hrefs never hold a raw '&' or '=' in the path (buildHref encodes them): what follows is a
+  // sign-in callback, not part of the route.
+  const amp = rawPath.indexOf('&');
+  if (amp !== -1) rawPath = rawPath.slice(0, amp);
+  if (rawPath.includes('=')) rawPath = '/';
+  if (search && [...new URLSearchParams(search).keys()].some((key) => CALLBACK_PARAMS.has(key))) {
+    const kept = new URLSearchParams([...new URLSearchParams(search)].filter(([key]) => !CALLBACK_PARAMS.has(key)));
+    search = kept.toString();
+  }
   const path = normalisePath(rawPath);
   return { path, query: parseQuery(search), search, href: search ? `${path}?${search}` : path };
 }
