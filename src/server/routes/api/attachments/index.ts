@@ -38,6 +38,8 @@ import { runWrite } from '../../../http/idempotency';
 import { errorResponses, idempotencyHeaders, projectParams, writeErrorResponses } from '../../../http/schemas';
 import type { RepoContext } from '../../../repositories/context';
 import type { TableInfo } from '../../../repositories/project-repository';
+import { assertMayWrite } from '../../../access/policy';
+import { beforeResponse, beforeResponseHook, runBeforeResponse } from './before-response';
 import { assertOnlyFields, intField, multipartFingerprint } from './form-fields';
 import { multipartDoc } from './multipart-doc';
 
@@ -101,6 +103,7 @@ export default async function attachmentRoutes(app: FastifyInstance, options: At
         headers: idempotencyHeaders,
         response: { 201: { $ref: 'AttachmentInfo#' }, ...uploadErrors },
       },
+      onSend: beforeResponseHook,
       config: {
         swaggerTransform: multipartDoc(
           {
@@ -115,6 +118,7 @@ export default async function attachmentRoutes(app: FastifyInstance, options: At
     },
     async (request, reply) => {
       const form = await receiveMultipart(request, service.tmpDir, service.limits);
+      beforeResponse(request, () => discard(form.files));
       let stored: StoredFile[] = [];
       try {
         assertOnlyFields(form, ['tableId', 'recordId', 'tableAttachmentInfoId']);
@@ -128,8 +132,9 @@ export default async function attachmentRoutes(app: FastifyInstance, options: At
         if (!table) throw badRequest(`tableId: table ${tableId} not found in project ${ctx.schema.id}`);
         const slot = slotOf(table, slotId);
         // Access first (cheap, and a stranger learns nothing from file errors), then the content.
-        const record = await assertRecordAccess(ctx, recordId, 'update');
+        const record = await assertRecordAccess(ctx, recordId);
         if (record.tableId !== tableId) throw notFound(`record ${recordId} not found in table ${table.key} (${tableId})`);
+        assertMayWrite(ctx.access, table.key, 'update');
         const checked = await checkFile(file, service.limits, slot.mimeTypes);
 
         return await runWrite(
@@ -164,7 +169,7 @@ export default async function attachmentRoutes(app: FastifyInstance, options: At
         await removeStored(service, stored, request.log);
         throw error;
       } finally {
-        await discard(form.files);
+        await runBeforeResponse(request);
       }
     },
   );
@@ -182,21 +187,27 @@ export default async function attachmentRoutes(app: FastifyInstance, options: At
           ...writeErrorResponses,
         },
       },
+      onSend: beforeResponseHook,
     },
     async (request, reply) => {
       const id = request.params.recordAttachmentId;
-      let removed: AttachmentRow | undefined;
-      const sent = await runWrite(app.db, request, reply, request.access!.caller, async (trx) => {
-        const ctx = requestContext(request, trx);
-        const row = await visibleAttachment(ctx, id);
-        await assertRecordAccess(ctx, row.recordId, 'update');
-        await markAttachmentDeleted(trx, id);
-        removed = row;
-        return { status: 200, body: { id } };
-      });
-      // Bytes go only after the row's deletion committed (a replay removed nothing new).
-      if (removed) await removeStored(service, [removed], request.log);
-      return sent;
+      try {
+        return await runWrite(app.db, request, reply, request.access!.caller, async (trx) => {
+          const ctx = requestContext(request, trx);
+          const row = await visibleAttachment(ctx, id);
+          await assertRecordAccess(ctx, row.recordId, 'update');
+          await markAttachmentDeleted(trx, id);
+          // The bytes go only once the deletion has committed (runs before the answer is sent; a
+          // rolled-back deletion leaves the row live, and then the bytes stay).
+          beforeResponse(request, async () => {
+            const after = await app.db.selectFrom('attachments').select('deleted').where('id', '=', id).executeTakeFirst();
+            if (after?.deleted === 1) await removeStored(service, [row], request.log);
+          });
+          return { status: 200, body: { id } };
+        });
+      } finally {
+        await runBeforeResponse(request);
+      }
     },
   );
 

@@ -28,6 +28,7 @@ import { idempotencyHeaders, projectParams, writeErrorResponses } from '../../..
 import type { AttachmentSlot, TableInfo } from '../../../repositories/project-repository';
 import { insertRecord, updateRecord } from '../../../repositories/record-writer';
 import { uploaderOf } from '../attachments';
+import { beforeResponse, beforeResponseHook, runBeforeResponse } from '../attachments/before-response';
 import { assertOnlyFields, jsonField, optionalIntField, multipartFingerprint } from '../attachments/form-fields';
 import { multipartDoc } from '../attachments/multipart-doc';
 
@@ -106,6 +107,7 @@ async function handleFull(
   readInput: (form: MultipartForm) => FullInput,
 ): Promise<FastifyReply> {
   const form = await receiveMultipart(request, service.tmpDir, service.limits);
+  beforeResponse(request, () => discard(form.files));
   let stored: StoredFile[] = [];
   try {
     const input = readInput(form);
@@ -115,8 +117,9 @@ async function handleFull(
 
     // Access before the (slow) content checks: a stranger or reader learns nothing from file errors.
     if (input.id !== undefined) {
-      const current = await assertRecordAccess(ctx, input.id, 'update');
+      const current = await assertRecordAccess(ctx, input.id);
       if (current.tableId !== table.id) throw notFound(`record ${input.id} not found in table ${table.key} (${table.id})`);
+      assertMayWrite(ctx.access, table.key, 'update');
     } else {
       assertMayWrite(ctx.access, table.key, 'insert');
     }
@@ -170,7 +173,7 @@ async function handleFull(
     await removeStored(service, stored, request.log);
     throw error;
   } finally {
-    await discard(form.files);
+    await runBeforeResponse(request);
   }
 }
 
@@ -193,6 +196,7 @@ export default async function fullRoutes(app: FastifyInstance, options: FullRout
         headers: idempotencyHeaders,
         response: { 200: fullResult, 201: fullResult, ...fullErrors },
       },
+      onSend: beforeResponseHook,
       config: { swaggerTransform: multipartDoc({ record: { type: 'string', description: 'JSON {tableId, id?, properties, geometry?, version?}' }, ...fileParts }, ['record']) },
     },
     async (request, reply) =>
@@ -229,6 +233,7 @@ export default async function fullRoutes(app: FastifyInstance, options: FullRout
         headers: idempotencyHeaders,
         response: { 200: fullResult, 201: fullResult, ...fullErrors },
       },
+      onSend: beforeResponseHook,
       config: {
         swaggerTransform: multipartDoc(
           { feature: { type: 'string', description: "JSON {type:'Feature', id?, geometry, properties, version?}" }, ...fileParts },
