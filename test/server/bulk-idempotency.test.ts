@@ -187,6 +187,10 @@ describe('Idempotency-Key', () => {
     const second = await bulk(ops, { 'Idempotency-Key': 'k-bulk-1' });
     expect(second.json()).toEqual(first.json());
     expect(second.json().results[0].status).toBe('applied');
+    // The same key with a recomposed batch is applied (opIds dedup), not refused.
+    const recomposed = await bulk([...ops, { opId: 'ik-bulk-2', kind: 'update', tableId: f.id, id: own.forms[0], properties: { [f.columns.note]: 'bulk 2' } }], { 'Idempotency-Key': 'k-bulk-1' });
+    expect(recomposed.statusCode).toBe(200);
+    expect(recomposed.json().results.map((r: { status: string }) => r.status)).toEqual(['duplicate', 'applied']);
   });
 });
 

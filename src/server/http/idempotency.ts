@@ -48,19 +48,28 @@ export async function runWrite<T>(
   reply: FastifyReply,
   caller: string,
   apply: (trx: Transaction) => Promise<WriteResult<T>>,
-  options: { fingerprint?: string } = {},
+  options: {
+    fingerprint?: string;
+    /**
+     * Bulk calls: a key reused for a recomposed batch is not an error — the per-operation opId
+     * dedup already guarantees each operation applies once — so the batch is applied and its
+     * answer replaces the stored one.
+     */
+    recomposable?: boolean;
+  } = {},
 ): Promise<FastifyReply> {
   const key = idempotencyKeyOf(request);
   const fingerprint = key ? (options.fingerprint ?? fingerprintOf(request)) : '';
   const outcome = await db.transaction().execute(async (trx) => {
     if (key) {
       const stored = await trx.selectFrom('idempotency_keys').selectAll().where('caller', '=', caller).where('key', '=', key).executeTakeFirst();
-      if (stored) {
-        if (stored.fingerprint !== fingerprint) {
-          throw new HttpError(422, 'Idempotency-Key was already used for a different request');
-        }
+      if (stored && stored.fingerprint === fingerprint) {
         return { replayed: true, status: stored.status, body: JSON.parse(stored.response) as unknown };
       }
+      if (stored && !options.recomposable) {
+        throw new HttpError(422, 'Idempotency-Key was already used for a different request');
+      }
+      if (stored) await trx.deleteFrom('idempotency_keys').where('caller', '=', caller).where('key', '=', key).execute();
     }
     const result = await apply(trx);
     if (key) {

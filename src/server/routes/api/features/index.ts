@@ -160,6 +160,6 @@ export default async function featureRoutes(app: FastifyInstance): Promise<void>
       runWrite(app.db, request, reply, request.access!.caller, async (trx) => ({
         status: 200,
         body: { results: await applyBulk(requestContext(request, trx), request.body.operations) },
-      })),
+      }), { recomposable: true }),
   );
 }

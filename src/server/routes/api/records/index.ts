@@ -214,7 +214,7 @@ export default async function recordRoutes(app: FastifyInstance): Promise<void> 
       runWrite(app.db, request, reply, request.access!.caller, async (trx) => ({
         status: 200,
         body: { results: await applyBulk(requestContext(request, trx), request.body.operations) },
-      })),
+      }), { recomposable: true }),
   );
 
   app.post<{ Params: { projectId: number }; Body: SpatialBody }>(
