@@ -129,6 +129,28 @@ describe('bulk', () => {
   });
 });
 
+describe('one live link per path and season', () => {
+  it('inserting an existing durationPath answers the live link, also inside a bulk call', async () => {
+    const d = t.tables.durationPaths;
+    const f = t.tables.forms;
+    const seasons = await t.as(USERS.farmer1, { method: 'POST', url: '/api/Records/1/search', payload: { tableId: t.tables.durations.id } });
+    const season2026 = seasons.json().records[1].id;
+    const link = { [d.columns.path_id]: own.paths[0], [d.columns.duration_id]: season2026 };
+    const first = await t.as(USERS.farmer1, { method: 'POST', url: '/api/Records/1', payload: { tableId: d.id, properties: link } });
+    expect(first.statusCode).toBe(201);
+    const before = await countRows(d.id);
+    // A second phone created the same missing link offline, plus a form under it.
+    const second = await bulk([
+      { opId: 'link-2', kind: 'insert', tableId: d.id, localId: 501, properties: link },
+      { opId: 'form-2', kind: 'insert', tableId: f.id, localId: 502, properties: { [f.columns.parent]: 501, [f.columns.form_id]: 1 } },
+    ]);
+    expect(second.statusCode).toBe(200);
+    expect(second.json().results[0]).toMatchObject({ status: 'applied', id: first.json().id, localId: 501 });
+    expect(second.json().results[1].record.properties[String(f.columns.parent)]).toBe(first.json().id);
+    expect(await countRows(d.id)).toBe(before);
+  });
+});
+
 describe('Idempotency-Key', () => {
   it('replays the first response and applies once (create, update, delete, bulk)', async () => {
     const f = t.tables.forms;

@@ -7,6 +7,7 @@
  * pointing at rows they cannot see.
  */
 import type { Geometry } from 'geojson';
+import { sql } from 'kysely';
 import { SERVER_ID_START } from '../../common/constants';
 import type { BulkOperation, BulkResultItem, Properties, WireRecord } from '../../common/schemas/wire';
 import { assertMayChangeColumns, assertMayWrite } from '../access/policy';
@@ -123,6 +124,31 @@ async function recordHistory(ctx: RepoContext, row: { id: number; table_id: numb
     .execute();
 }
 
+/**
+ * Tables whose rows are links identified by these columns: one live (not deleted, not archived)
+ * row per combination (DESIGN §3: one live durationPath per path per duration). Two phones that
+ * both created the missing link offline must not end up with two links, so inserting an existing
+ * link answers the live row instead of a new one — the client then maps its local id to it and
+ * the forms it made under the link land on the same row.
+ */
+const NATURAL_KEYS: Record<string, string[]> = {
+  durationPaths: ['duration_id', 'path_id'],
+};
+
+async function findLiveNaturalDuplicate(ctx: RepoContext, table: TableInfo, props: Properties): Promise<RecordRow | undefined> {
+  const names = NATURAL_KEYS[table.key];
+  if (!names) return undefined;
+  const columns = names.map((name) => table.columnsByName.get(name));
+  if (columns.some((c) => !c)) return undefined;
+  const values = columns.map((c) => props[String(c!.id)]);
+  if (values.some((v) => v === undefined || v === null)) return undefined;
+  let query = visibleRows(ctx, table).selectAll('records').where('records.archived', '=', 0);
+  columns.forEach((column, i) => {
+    query = query.where(sql<boolean>`${ctx.dialect.prop(column!.id, 'number')} = ${values[i] as number}`);
+  });
+  return query.orderBy('records.id').executeTakeFirst();
+}
+
 export interface InsertInput {
   tableId: number;
   properties: unknown;
@@ -138,6 +164,8 @@ export async function insertRecord(ctx: RepoContext, input: InsertInput, options
   const geometry = normalizeGeometry(input.geometry, p('geometry')) ?? null;
   checkOwnershipColumn(ctx, table, props, p('properties'));
   await checkReferences(ctx, table, props, p('properties'), options.localIds);
+  const existing = await findLiveNaturalDuplicate(ctx, table, props);
+  if (existing) return rowToRecord(existing);
   const properties = JSON.stringify(props);
   const row = await ctx.db
     .insertInto('records')
