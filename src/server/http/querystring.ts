@@ -35,6 +35,8 @@ export function parseQueryString(query: string): QueryObject {
     const eq = pair.indexOf('=');
     const rawKey = decode(eq === -1 ? pair : pair.slice(0, eq));
     const value = eq === -1 ? '' : decode(pair.slice(eq + 1));
+    if (FORBIDDEN_KEYS.has(rawKey.split('[')[0] ?? '')) continue;
+    // One level of brackets is all the encoder produces; deeper keys stay literal strings.
     const match = /^([^[\]]+)\[([^[\]]*)\]$/.exec(rawKey);
     if (match) {
       const [, outer, inner] = match as unknown as [string, string, string];
