@@ -207,4 +207,16 @@ describe('bad filters are 400s naming the problem and change nothing', () => {
     expect((await search(undefined, { perPage: 0 })).statusCode).toBe(400);
     expect((await search(undefined, { page: 'two' })).statusCode).toBe(400);
   });
+
+  it('bounds the size of a filter (values and leaves)', async () => {
+    const many = Array.from({ length: 9000 }, (_, i) => i);
+    const wide: FilterNode = { kind: 'expression', operator: 'Or', nodes: [leaf('n', 'In', many), leaf('n', 'In', many), leaf('n', 'In', many)] };
+    const tooMany = await search(wide);
+    expect(tooMany.statusCode).toBe(400);
+    expect(tooMany.json().detail).toMatch(/more than 20000 values/);
+    const leaves: FilterNode = { kind: 'expression', operator: 'Or', nodes: Array.from({ length: 501 }, () => leaf('n', 'Equals', 1)) };
+    expect((await search(leaves)).json().detail).toMatch(/at most 500 filter leaves/);
+    const fine = await search({ kind: 'expression', operator: 'Or', nodes: [leaf('n', 'In', many)] });
+    expect(fine.statusCode).toBe(200);
+  });
 });

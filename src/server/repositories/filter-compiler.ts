@@ -32,6 +32,8 @@ import type { ColumnInfo, TableInfo } from './project-repository';
 const MAX_DEPTH = 16;
 const MAX_LEAVES = 500;
 const MAX_LIST = 10_000;
+/** Bound values per query, well under SQLite's 32,766 parameters (scope and paging add a few). */
+const MAX_VALUES = 20_000;
 const MAX_SORTS = 8;
 
 export interface FilterContext {
@@ -150,7 +152,11 @@ function requireDateOperand(operand: Operand, path: string, comparison: string):
 const orNull = (operand: Operand, kind: ValueKind, positive: RawBuilder<boolean>): RawBuilder<boolean> =>
   sql<boolean>`(${operand.expr(kind)} is null or not (${positive}))`;
 
-function compileLeaf(node: Record<string, unknown>, ctx: FilterContext, path: string): RawBuilder<boolean> {
+function compileLeaf(node: Record<string, unknown>, ctx: FilterContext, path: string, budget: { values: number }): RawBuilder<boolean> {
+  if (Array.isArray(node.value)) {
+    budget.values += node.value.length;
+    if (budget.values > MAX_VALUES) throw badRequest(`${path}.value: the filter has more than ${MAX_VALUES} values in total`);
+  }
   const comparison = node.comparison;
   if (typeof comparison !== 'string' || !(COMPARISONS as readonly string[]).includes(comparison)) {
     throw badRequest(`${path}.comparison: unknown comparison ${JSON.stringify(comparison)} (one of ${COMPARISONS.join(', ')})`);
@@ -257,6 +263,7 @@ function compileLeaf(node: Record<string, unknown>, ctx: FilterContext, path: st
 /** Compiles a filter tree; `path` names the tree in error messages. */
 export function compileFilter(node: unknown, ctx: FilterContext, path = 'filters'): RawBuilder<boolean> {
   let leaves = 0;
+  const budget = { values: 0 };
   const visit = (n: unknown, p: string, depth: number): RawBuilder<boolean> => {
     if (depth > MAX_DEPTH) throw badRequest(`${p}: filters nested deeper than ${MAX_DEPTH} levels`);
     if (typeof n !== 'object' || n === null || Array.isArray(n)) throw badRequest(`${p}: a filter node must be an object`);
@@ -275,7 +282,7 @@ export function compileFilter(node: unknown, ctx: FilterContext, path = 'filters
     if (obj.kind === 'filter') {
       leaves += 1;
       if (leaves > MAX_LEAVES) throw badRequest(`${path}: at most ${MAX_LEAVES} filter leaves`);
-      return compileLeaf(obj, ctx, p);
+      return compileLeaf(obj, ctx, p, budget);
     }
     throw badRequest(`${p}.kind: unknown node kind ${JSON.stringify(obj.kind)} (expression or filter)`);
   };
