@@ -107,6 +107,8 @@ describe('bulk', () => {
       [[{ opId: 'x', kind: 'delete', tableId: t.tables.indicators.id, id: 123 }], 404, /record 123 not found/],
       [[{ opId: 'x', kind: 'insert', tableId: 777, properties: {} }], 400, /table 777 not found/],
       [[], 400, /operations/],
+      [[{ opId: 'x', kind: 'insert', tableId: f.id, id: own.forms[0], properties: { [f.columns.parent]: own.durationPaths[0] } }], 400, /id: not allowed on insert/],
+      [[{ opId: 'x', kind: 'insert', tableId: f.id, version: 7, properties: { [f.columns.parent]: own.durationPaths[0] } }], 400, /version: not allowed on insert/],
     ];
     for (const [operations, status, detail] of cases) {
       const before = await snapshot(t.app);

@@ -321,6 +321,10 @@ export async function applyBulk(ctx: RepoContext, operations: BulkOperation[]): 
 async function applyOperation(ctx: RepoContext, op: BulkOperation, path: string, localIds: LocalIdMap): Promise<BulkResultItem> {
   switch (op.kind) {
     case 'insert': {
+      // The server assigns ids and versions: an insert naming either is refused, not ignored.
+      const raw = op as Record<string, unknown>;
+      if (raw.id !== undefined) throw badRequest(`${path}.id: not allowed on insert (send the offline id as localId)`);
+      if (raw.version !== undefined) throw badRequest(`${path}.version: not allowed on insert`);
       if (op.localId !== undefined && (!Number.isSafeInteger(op.localId) || op.localId <= 0 || op.localId >= SERVER_ID_START)) {
         throw badRequest(`${path}.localId: must be a positive integer below ${SERVER_ID_START}`);
       }
