@@ -69,7 +69,7 @@ export function validateProperties(table: TableInfo, input: unknown, path = 'pro
  * their own rows, or a duration). Local ids of inserts earlier in the same bulk call are replaced
  * by their server ids first.
  */
-async function checkReferences(ctx: RepoContext, table: TableInfo, props: Properties, path: string, localIds?: LocalIdMap): Promise<void> {
+async function checkReferences(ctx: RepoContext, table: TableInfo, props: Properties, path: string, localIds?: LocalIdMap, verified?: Set<string>): Promise<void> {
   for (const column of table.columns) {
     if (column.type !== 'reference' || column.refTableId === null) continue;
     const key = String(column.id);
@@ -81,8 +81,12 @@ async function checkReferences(ctx: RepoContext, table: TableInfo, props: Proper
     }
     const target = ctx.schema.tablesById.get(column.refTableId);
     if (!target) throw badRequest(`${path}.${key} (${column.name}): refers to an unknown table`);
+    // Within one bulk call many rows point at the same parent: check each target once.
+    const cacheKey = `${target.id}:${String(value)}`;
+    if (verified?.has(cacheKey)) continue;
     const row = await visibleRows(ctx, target).select('records.id').where('records.id', '=', value as number).executeTakeFirst();
     if (!row) throw badRequest(`${path}.${key} (${column.name}): record ${String(value)} not found in table ${target.key}`);
+    verified?.add(cacheKey);
   }
 }
 
@@ -155,7 +159,15 @@ export interface InsertInput {
   geometry?: unknown;
 }
 
-export async function insertRecord(ctx: RepoContext, input: InsertInput, options: { path?: string; localIds?: LocalIdMap } = {}): Promise<WireRecord> {
+export interface WriteOptions {
+  /** Prefix of error paths (bulk: `operations[3]`). */
+  path?: string;
+  localIds?: LocalIdMap;
+  /** Reference targets already checked in this bulk call (cleared when a row is deleted). */
+  verifiedRefs?: Set<string>;
+}
+
+export async function insertRecord(ctx: RepoContext, input: InsertInput, options: WriteOptions = {}): Promise<WireRecord> {
   const path = options.path ?? '';
   const p = (name: string) => (path ? `${path}.${name}` : name);
   const table = tableInBody(ctx, input.tableId, p('tableId'));
@@ -163,7 +175,7 @@ export async function insertRecord(ctx: RepoContext, input: InsertInput, options
   const props = validateProperties(table, input.properties, p('properties'));
   const geometry = normalizeGeometry(input.geometry, p('geometry')) ?? null;
   checkOwnershipColumn(ctx, table, props, p('properties'));
-  await checkReferences(ctx, table, props, p('properties'), options.localIds);
+  await checkReferences(ctx, table, props, p('properties'), options.localIds, options.verifiedRefs);
   const existing = await findLiveNaturalDuplicate(ctx, table, props);
   if (existing) return rowToRecord(existing);
   const properties = JSON.stringify(props);
@@ -201,7 +213,7 @@ export interface UpdateInput {
   version?: number;
 }
 
-export async function updateRecord(ctx: RepoContext, input: UpdateInput, options: { path?: string; localIds?: LocalIdMap } = {}): Promise<WireRecord> {
+export async function updateRecord(ctx: RepoContext, input: UpdateInput, options: WriteOptions = {}): Promise<WireRecord> {
   const path = options.path ?? '';
   const p = (name: string) => (path ? `${path}.${name}` : name);
   const table = tableInBody(ctx, input.tableId, p('tableId'));
@@ -222,7 +234,7 @@ export async function updateRecord(ctx: RepoContext, input: UpdateInput, options
   assertMayChangeColumns(ctx.access, table.key, changedNames, geometryChanged);
   // Only references this edit sets are checked: an unrelated edit must not fail because a row
   // referenced long ago has since been deleted.
-  await checkReferences(ctx, table, changes, p('properties'), options.localIds);
+  await checkReferences(ctx, table, changes, p('properties'), options.localIds, options.verifiedRefs);
   const merged: Properties = { ...before, ...changes };
   checkOwnershipColumn(ctx, table, merged, p('properties'));
   const properties = JSON.stringify(merged);
@@ -290,22 +302,23 @@ export async function archiveRecords(ctx: RepoContext, tableId: number, ids: num
  * operation rejects the whole call (nothing changes); the error names it (`opId`).
  */
 export async function applyBulk(ctx: RepoContext, operations: BulkOperation[]): Promise<BulkResultItem[]> {
-  const localIds: LocalIdMap = new Map();
+  const state: WriteOptions & { localIds: LocalIdMap; verifiedRefs: Set<string> } = { localIds: new Map(), verifiedRefs: new Set() };
+  const applied = await previouslyApplied(ctx, operations);
   const results: BulkResultItem[] = [];
   for (let i = 0; i < operations.length; i++) {
     const op = operations[i]!;
     const path = `operations[${i}]`;
     try {
-      const previous = await ctx.db.selectFrom('applied_ops').select('result').where('caller', '=', ctx.access.caller).where('op_id', '=', op.opId).executeTakeFirst();
+      const previous = applied.get(op.opId);
       if (previous) {
-        const stored = JSON.parse(previous.result) as BulkResultItem;
-        if (stored.localId !== undefined) localIds.set(stored.localId, stored.id);
-        results.push({ ...stored, status: 'duplicate' });
+        if (previous.localId !== undefined) state.localIds.set(previous.localId, previous.id);
+        results.push({ ...previous, status: 'duplicate' });
         continue;
       }
-      const item = await applyOperation(ctx, op, path, localIds);
+      const item = await applyOperation(ctx, op, path, state);
       results.push(item);
       const { record: _record, ...stored } = item;
+      applied.set(op.opId, stored);
       await ctx.db.insertInto('applied_ops').values({ caller: ctx.access.caller, op_id: op.opId, result: JSON.stringify(stored), created_at: ctx.now }).execute();
     } catch (error) {
       if (error instanceof HttpError) {
@@ -318,7 +331,24 @@ export async function applyBulk(ctx: RepoContext, operations: BulkOperation[]): 
   return results;
 }
 
-async function applyOperation(ctx: RepoContext, op: BulkOperation, path: string, localIds: LocalIdMap): Promise<BulkResultItem> {
+/** The stored results of operations of this call that this caller applied before (one query per 500 opIds). */
+async function previouslyApplied(ctx: RepoContext, operations: BulkOperation[]): Promise<Map<string, BulkResultItem>> {
+  const opIds = [...new Set(operations.map((op) => op.opId))];
+  const found = new Map<string, BulkResultItem>();
+  for (let start = 0; start < opIds.length; start += 500) {
+    const rows = await ctx.db
+      .selectFrom('applied_ops')
+      .select(['op_id', 'result'])
+      .where('caller', '=', ctx.access.caller)
+      .where('op_id', 'in', opIds.slice(start, start + 500))
+      .execute();
+    for (const row of rows) found.set(row.op_id, JSON.parse(row.result) as BulkResultItem);
+  }
+  return found;
+}
+
+async function applyOperation(ctx: RepoContext, op: BulkOperation, path: string, state: WriteOptions & { localIds: LocalIdMap; verifiedRefs: Set<string> }): Promise<BulkResultItem> {
+  const { localIds } = state;
   switch (op.kind) {
     case 'insert': {
       // The server assigns ids and versions: an insert naming either is refused, not ignored.
@@ -328,22 +358,24 @@ async function applyOperation(ctx: RepoContext, op: BulkOperation, path: string,
       if (op.localId !== undefined && (!Number.isSafeInteger(op.localId) || op.localId <= 0 || op.localId >= SERVER_ID_START)) {
         throw badRequest(`${path}.localId: must be a positive integer below ${SERVER_ID_START}`);
       }
-      const record = await insertRecord(ctx, op, { path, localIds });
+      const record = await insertRecord(ctx, op, { ...state, path });
       if (op.localId !== undefined) localIds.set(op.localId, record.id);
       return { opId: op.opId, status: 'applied', id: record.id, ...(op.localId !== undefined ? { localId: op.localId } : {}), record };
     }
     case 'update': {
-      const record = await updateRecord(ctx, op, { path, localIds });
+      const record = await updateRecord(ctx, op, { ...state, path });
       return { opId: op.opId, status: 'applied', id: record.id, record };
     }
     case 'delete': {
       const id = localIds.get(op.id) ?? op.id;
       await deleteRecords(ctx, op.tableId, [id], path);
+      state.verifiedRefs.clear();
       return { opId: op.opId, status: 'applied', id };
     }
     case 'archive': {
       const id = localIds.get(op.id) ?? op.id;
       await archiveRecords(ctx, op.tableId, [id], true, path);
+      state.verifiedRefs.clear();
       return { opId: op.opId, status: 'applied', id };
     }
     default:
