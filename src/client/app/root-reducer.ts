@@ -1,18 +1,26 @@
 /**
- * The reducers of the app in one map. Each feature exports its slice; add it here.
- * (RTK Query's reducer is added by the api slice in lib/api once it exists.)
+ * The reducers of the app in one map. Each feature exports its slice; add it here with one line.
+ * Not persisted here: what redux-persist keeps is chosen in store.ts (PERSISTED_STATE).
  */
 import { combineReducers } from '@reduxjs/toolkit';
+import { api } from '../lib/api/api';
+import { connectivitySlice } from '../features/sync/connectivity-slice';
+import { syncSlice } from '../features/sync/sync-slice';
+import { seasonSlice } from '../features/season/season-slice';
 import { notificationsSlice } from '../features/notifications/notifications-slice'; // H3
 import { appUpdateSlice } from '../features/app-update/app-update-slice'; // H3
 import { configSlice } from '../lib/config/config-slice'; // H3
+import { authSlice } from '../features/auth/auth-slice'; // H2
 
 export const rootReducer = combineReducers({
-  // features register their slices here, e.g. notifications: notificationsSlice.reducer
-  placeholder: (state: null = null) => state,
+  [api.reducerPath]: api.reducer,
+  [connectivitySlice.reducerPath]: connectivitySlice.reducer,
+  [syncSlice.reducerPath]: syncSlice.reducer,
+  [seasonSlice.reducerPath]: seasonSlice.reducer,
   [notificationsSlice.reducerPath]: notificationsSlice.reducer, // H3
   [appUpdateSlice.reducerPath]: appUpdateSlice.reducer, // H3
   [configSlice.reducerPath]: configSlice.reducer, // H3
+  [authSlice.reducerPath]: authSlice.reducer, // H2
 });
 
 export type RootState = ReturnType<typeof rootReducer>;

@@ -1,18 +1,111 @@
 /**
  * makeStore builds a fresh store; nothing is created on import, so tests build their own
- * (CONVENTIONS: makeStore(preloadedState)). The app's single store is made in main.tsx.
+ * (CONVENTIONS: makeStore(preloadedState)). The app's single store is made in main.tsx with
+ * `makeStore(undefined, { browser: true })`.
+ *
+ * Storage split (CONVENTIONS habit 10):
+ * - Offline data and the outbox live in Dexie (lib/db): written before the UI says "saved",
+ *   strict durability, the source of truth for sync.
+ * - redux-persist (localforage) keeps only small session state, listed in PERSISTED_STATE. Never
+ *   the RTK Query cache, never the outbox (its throttled writes could lose the last edit when a
+ *   tab closes). Its `timeout` is off: a slow rehydrate must not reset the state and then persist
+ *   the empty state over the real one; the state is also flushed when the page is hidden.
+ *
+ * Non-serialisable handles (database, fetch, locks) travel as the thunk/listener extra argument.
  */
-import { configureStore, createListenerMiddleware } from '@reduxjs/toolkit';
+import { configureStore, createListenerMiddleware, type Reducer, type UnknownAction } from '@reduxjs/toolkit';
+import localforage from 'localforage';
+import { createTransform, FLUSH, PAUSE, PERSIST, persistReducer, persistStore, PURGE, REGISTER, REHYDRATE, type Persistor, type Storage } from 'redux-persist';
+import autoMergeLevel2 from 'redux-persist/lib/stateReconciler/autoMergeLevel2';
+import { slSync } from '../../common/i18n/sl';
+import { api } from '../lib/api';
+import { refreshAuthDefault } from '../lib/api/credentials';
+import { openOfflineDb } from '../lib/db/database';
+import { noticeShown } from '../features/notifications/notifications-slice';
+import { addSyncListeners, storageErrorReported, syncStarted } from '../features/sync';
 import { rootReducer, type RootState } from './root-reducer';
+import type { AppExtra, AppStartListening } from './store-types';
 
-export function makeStore(preloadedState?: Partial<RootState>) {
-  const listener = createListenerMiddleware();
+/** Slices (and their keys) that survive a reload through redux-persist. Add one line per slice. */
+export const PERSISTED_STATE: Partial<Record<keyof RootState, readonly string[]>> = {
+  sync: ['lastSyncAt'],
+};
+
+export interface MakeStoreOptions {
+  /** Handles for thunks and listeners; defaults are the browser's (or inert ones in Node). */
+  extra?: Partial<AppExtra>;
+  /** redux-persist storage; `true` = localforage. Off by default so tests share nothing. */
+  persist?: Storage | boolean;
+  /** The browser app: persistence, window events, Web Locks, and sync started at once. */
+  browser?: boolean;
+}
+
+function persistedReducer(storage: Storage): Reducer<RootState, UnknownAction> {
+  const keys = Object.keys(PERSISTED_STATE) as Array<keyof RootState>;
+  const pick = createTransform(
+    (inbound: Record<string, unknown>, key) => {
+      const allowed = PERSISTED_STATE[key as keyof RootState] ?? [];
+      return Object.fromEntries(allowed.filter((k) => k in inbound).map((k) => [k, inbound[k]]));
+    },
+    (outbound: Record<string, unknown>) => outbound,
+    { whitelist: keys as string[] },
+  );
+  return persistReducer(
+    { key: 'moj-travnik', version: 1, storage, whitelist: keys as string[], transforms: [pick], stateReconciler: autoMergeLevel2, timeout: 0 },
+    rootReducer as Reducer<RootState, UnknownAction>,
+  ) as unknown as Reducer<RootState, UnknownAction>;
+}
+
+export function makeStore(preloadedState?: Partial<RootState>, options: MakeStoreOptions = {}) {
+  const browser = options.browser === true;
+  const persistStorage: Storage | null = options.persist === true || (browser && options.persist === undefined) ? (localforage as unknown as Storage) : options.persist || null;
+  let persistor: Persistor | null = null;
+  const extra: AppExtra = {
+    api: {},
+    db: options.extra?.db ?? openOfflineDb(),
+    refreshAuth: refreshAuthDefault,
+    now: () => Date.now(),
+    random: Math.random,
+    flushPersist: async () => {
+      await persistor?.flush();
+    },
+    ...(browser && typeof window !== 'undefined' ? { window, locks: navigator.locks } : {}),
+    ...options.extra,
+  };
+  const listener = createListenerMiddleware({ extra });
   const store = configureStore({
-    reducer: rootReducer,
+    reducer: persistStorage ? persistedReducer(persistStorage) : rootReducer,
     preloadedState: preloadedState as RootState | undefined,
-    middleware: (getDefault) => getDefault().prepend(listener.middleware),
+    middleware: (getDefault) =>
+      getDefault({
+        thunk: { extraArgument: extra },
+        serializableCheck: {
+          ignoredActions: [FLUSH, REHYDRATE, PAUSE, PERSIST, PURGE, REGISTER],
+          // Multipart bodies (FormData) and downloaded files (Blob) pass through RTK Query.
+          ignoredActionPaths: ['meta.arg', 'meta.baseQueryMeta'],
+          ignoredPaths: [api.reducerPath],
+        },
+      })
+        .prepend(listener.middleware)
+        .concat(api.middleware),
   });
-  return store;
+  const startAppListening = listener.startListening.withTypes<RootState, typeof store.dispatch, AppExtra>() as AppStartListening;
+  addSyncListeners(startAppListening);
+  addAppNoticeListeners(startAppListening);
+  if (persistStorage) persistor = persistStore(store);
+  if (browser) store.dispatch(syncStarted());
+  return Object.assign(store, { persistor, extra });
+}
+
+/** Cross-feature glue: storage errors of the offline database become an error notice. */
+function addAppNoticeListeners(startAppListening: AppStartListening): void {
+  startAppListening({
+    actionCreator: storageErrorReported,
+    effect: (action, listenerApi) => {
+      const message = action.payload.kind === 'quota' ? slSync.sync.quotaExceeded : slSync.sync.storageFailed;
+      listenerApi.dispatch(noticeShown({ id: 'storage-error', kind: 'error', message }));
+    },
+  });
 }
 
 export type AppStore = ReturnType<typeof makeStore>;

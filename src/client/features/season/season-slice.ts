@@ -1,0 +1,124 @@
+/**
+ * The season the user works in (seed §4 loading chain, DESIGN §1): who they are (editor, reader,
+ * farmer), the farmers, and for one farmer the areas, the current duration, the paths, the
+ * duration-path links, forms and indicators. Rows come from the offline database (refreshed from
+ * the server when online), so this slice is the same online and offline.
+ */
+import { createSelector, createSlice, type PayloadAction } from '@reduxjs/toolkit';
+import type { StoredRecord } from '../../lib/db/database';
+import { localIdsRemapped } from '../../lib/db/actions';
+import { seasonLoaded, seasonLoadFailed, seasonLoadStarted, type SeasonData } from './season-actions';
+
+export type SeasonRole = 'editor' | 'reader' | 'farmer';
+
+export interface SeasonState extends SeasonData {
+  status: 'idle' | 'loading' | 'ready' | 'failed';
+  /** Slovenian message for the user (e.g. the missing farmer record, seed §8). */
+  error: string | null;
+}
+
+const initialState: SeasonState = {
+  status: 'idle',
+  error: null,
+  source: null,
+  role: null,
+  farmers: [],
+  farmerId: null,
+  areas: [],
+  duration: null,
+  paths: [],
+  durationPaths: [],
+  forms: [],
+  indicators: [],
+  refKeys: {},
+  loadedAt: null,
+  notice: null,
+};
+
+const ROW_LISTS = ['farmers', 'areas', 'paths', 'durationPaths', 'forms', 'indicators'] as const;
+
+export const seasonSlice = createSlice({
+  name: 'season',
+  initialState,
+  reducers: {
+    farmerChosen(state, action: PayloadAction<number | null>) {
+      state.farmerId = action.payload;
+    },
+  },
+  extraReducers: (builder) => {
+    builder
+      .addCase(seasonLoadStarted, (state) => {
+        state.status = 'loading';
+        state.error = null;
+      })
+      .addCase(seasonLoaded, (state, action: PayloadAction<SeasonData>) => {
+        Object.assign(state, action.payload);
+        state.status = 'ready';
+        state.error = null;
+      })
+      .addCase(seasonLoadFailed, (state, action: PayloadAction<{ message: string; role?: SeasonRole | null }>) => {
+        state.status = 'failed';
+        state.error = action.payload.message;
+        if (action.payload.role !== undefined) state.role = action.payload.role;
+      })
+      .addCase(localIdsRemapped, (state, action) => {
+        // Rows made offline got server ids: follow them here, in ids and in reference columns.
+        const map = new Map(action.payload.filter((m) => m.of === 'record').map((m) => [m.localId, m.id]));
+        if (!map.size) return;
+        const remap = (row: StoredRecord) => {
+          const mapped = map.get(row.id);
+          if (mapped !== undefined) row.id = mapped;
+          for (const key of state.refKeys[row.tableId] ?? []) {
+            const value = row.properties[key];
+            if (typeof value === 'number' && map.has(value)) row.properties[key] = map.get(value);
+          }
+        };
+        for (const list of ROW_LISTS) state[list].forEach(remap);
+        if (state.duration) remap(state.duration);
+        if (state.farmerId !== null && map.has(state.farmerId)) state.farmerId = map.get(state.farmerId)!;
+      });
+  },
+  selectors: {
+    selectSeasonStatus: (state) => state.status,
+    selectSeasonError: (state) => state.error,
+    selectSeasonSource: (state) => state.source,
+    selectSeasonNotice: (state) => state.notice,
+    selectRole: (state) => state.role,
+    selectFarmers: (state) => state.farmers,
+    selectFarmerId: (state) => state.farmerId,
+    selectAreas: (state) => state.areas,
+    selectCurrentDuration: (state) => state.duration,
+    selectPaths: (state) => state.paths,
+    selectDurationPaths: (state) => state.durationPaths,
+    selectForms: (state) => state.forms,
+    selectIndicators: (state) => state.indicators,
+    selectSeasonLoadedAt: (state) => state.loadedAt,
+  },
+});
+
+export const { farmerChosen } = seasonSlice.actions;
+export const {
+  selectSeasonStatus,
+  selectSeasonError,
+  selectSeasonSource,
+  selectSeasonNotice,
+  selectRole,
+  selectFarmers,
+  selectFarmerId,
+  selectAreas,
+  selectCurrentDuration,
+  selectPaths,
+  selectDurationPaths,
+  selectForms,
+  selectIndicators,
+  selectSeasonLoadedAt,
+} = seasonSlice.selectors;
+
+export const selectCurrentFarmer = createSelector([selectFarmers, selectFarmerId], (farmers, id) => farmers.find((f) => f.id === id) ?? null);
+export const selectCanEdit = createSelector([selectRole], (role) => role === 'editor' || role === 'farmer');
+
+function byId(rows: StoredRecord[]): Map<number, StoredRecord> {
+  return new Map(rows.map((row) => [row.id, row]));
+}
+export const selectPathsById = createSelector([selectPaths], byId);
+export const selectFormsById = createSelector([selectForms], byId);

@@ -1,0 +1,249 @@
+/**
+ * The loading chain of seed §4: roles → farmers (all for editors and readers, FARMERS_PAGE_SIZE;
+ * a farmer's own record by e-mail, missing → the seed's error) → areas of the farmer (user
+ * column) → the current duration (its window contains today) → paths of the areas → the
+ * duration-path links (only non-deleted, non-archived; created through the outbox when a path
+ * has none, also offline) → forms → indicators, each with PAGE_SIZE.
+ *
+ * Every step reads the server when it is reachable and stores the answer in the offline database
+ * (without overwriting rows with pending edits), then reads the rows from there; offline, or when
+ * the server does not answer, it reads the offline copy. So the screens get the same shape of
+ * data either way, and local edits (including offline-made rows) are always included.
+ */
+import { FARMERS_PAGE_SIZE, PAGE_SIZE } from '../../../common/constants';
+import { and, eq, isIn, type FilterNode } from '../../../common/filter';
+import { sl, slSync } from '../../../common/i18n/sl';
+import type { AppConfig } from '../../../common/schemas/config';
+import type { TableKey } from '../../../common/schemas/project';
+import { isTransientError, type ApiError } from '../../lib/api/base-query';
+import { publicAppApi } from '../../lib/api/public-app';
+import { recordsApi } from '../../lib/api/records';
+import type { OfflineDb, StoredRecord } from '../../lib/db/database';
+import { getMeta, readRows, refreshRows, setMeta } from '../../lib/db/local-data';
+import { saveEdit } from '../../lib/db/outbox';
+import { columnKey, refKeysFor } from '../../lib/db/refs';
+import { createAppAsyncThunk, type AppDispatch, type RootState } from '../../app/store-types';
+import { seasonLoaded, seasonLoadFailed, seasonLoadStarted, type SeasonData } from './season-actions';
+
+export interface LoadSeasonArgs {
+  /** The signed-in user's e-mail (farmers are found by it, seed §6). */
+  email: string;
+  /** Editors/readers: the farmer whose season to load; omitted → only the farmers list. */
+  farmerId?: number | null;
+  /** Overrides the config in the store (tests). */
+  config?: AppConfig;
+}
+
+/** Today as YYYY-MM-DD in the device's time zone (the farmer's day, not UTC's). */
+export function localDate(epochMs: number): string {
+  const d = new Date(epochMs);
+  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+}
+
+/** The duration whose window [filter_start, filter_end] contains `today` (dates compared by day). */
+export function currentDuration(durations: StoredRecord[], config: AppConfig, today: string): StoredRecord | null {
+  const start = columnKey(config, 'durations', 'filter_start');
+  const end = columnKey(config, 'durations', 'filter_end');
+  const day = (value: unknown) => (typeof value === 'string' ? value.slice(0, 10) : '');
+  const matching = durations.filter((d) => {
+    const from = day(d.properties[start]);
+    const to = day(d.properties[end]);
+    return from !== '' && to !== '' && from <= today && today <= to;
+  });
+  // Overlapping windows: the one that started last is the current one.
+  matching.sort((a, b) => day(b.properties[start]).localeCompare(day(a.properties[start])));
+  return matching[0] ?? null;
+}
+
+class ChainError extends Error {}
+
+interface StepContext {
+  dispatch: AppDispatch;
+  db: OfflineDb;
+  config: AppConfig;
+  /** Turns false at the first failed server read: the rest of the chain reads the device. */
+  online: boolean;
+  source: 'server' | 'device';
+}
+
+/** Reads one table for a chain step: server → offline copy, or offline copy alone. */
+async function loadRows(
+  ctx: StepContext,
+  table: TableKey,
+  filters: FilterNode | undefined,
+  perPage: number,
+  inScope: (row: StoredRecord) => boolean,
+): Promise<StoredRecord[]> {
+  const tableId = ctx.config.tables[table].id;
+  if (ctx.online) {
+    const body = filters ? { tableId, page: 1, perPage, filters } : { tableId, page: 1, perPage };
+    const request = ctx.dispatch(recordsApi.endpoints.searchRecords.initiate({ projectId: ctx.config.projectId, body }, { subscribe: false, forceRefetch: true }));
+    const result = await request;
+    if (result.data) {
+      await refreshRows(ctx.db, result.data.records, { projectId: ctx.config.projectId, tableId, inScope });
+    } else {
+      const error = result.error as ApiError | undefined;
+      if (!error || isTransientError(error) || error.status === 401) {
+        ctx.online = false;
+        ctx.source = 'device';
+      } else {
+        throw new ChainError(error.message);
+      }
+    }
+  }
+  return readRows(ctx.db, tableId, inScope);
+}
+
+const numberOf = (value: unknown): number | null => {
+  const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+  return typeof n === 'number' && Number.isFinite(n) ? n : null;
+};
+
+export const loadSeason = createAppAsyncThunk<SeasonData, LoadSeasonArgs>('season/load', async (args, { dispatch, getState, extra, rejectWithValue }) => {
+  const state = getState() as RootState & { config?: { value: AppConfig | null } };
+  const config = args.config ?? state.config?.value ?? null;
+  if (!config) return rejectWithValue(slSync.season.loadFailed);
+  const { db } = extra;
+  const { connectivity } = getState();
+  const ctx: StepContext = {
+    dispatch,
+    db,
+    config,
+    online: connectivity.browserOnline && connectivity.serverReachable !== false,
+    source: 'server',
+  };
+  ctx.source = ctx.online ? 'server' : 'device';
+  dispatch(seasonLoadStarted());
+  let role: SeasonData['role'] = null;
+  try {
+    // 1. Roles (seed §6); kept on the device for offline starts.
+    const rolesKey = `roles:${config.projectId}:${args.email.toLowerCase()}`;
+    let roles: { editor: boolean; reader: boolean } | undefined;
+    if (ctx.online) {
+      const result = await dispatch(publicAppApi.endpoints.roles.initiate({ projectId: config.projectId }, { subscribe: false, forceRefetch: true }));
+      if (result.data) {
+        roles = { editor: result.data.editor, reader: result.data.reader };
+        await setMeta(db, rolesKey, roles);
+      } else {
+        ctx.online = false;
+        ctx.source = 'device';
+      }
+    }
+    roles ??= await getMeta<{ editor: boolean; reader: boolean }>(db, rolesKey);
+    role = roles?.editor ? 'editor' : roles?.reader ? 'reader' : 'farmer';
+
+    // 2. Farmers.
+    const emailKey = columnKey(config, 'farmers', 'email');
+    let farmers: StoredRecord[];
+    let farmerId: number | null;
+    if (role === 'farmer') {
+      const email = args.email.trim().toLowerCase();
+      const mine = (row: StoredRecord) => String(row.properties[emailKey] ?? '').trim().toLowerCase() === email;
+      farmers = await loadRows(ctx, 'farmers', eq(Number(emailKey), args.email.trim()), FARMERS_PAGE_SIZE, mine);
+      if (!farmers.length) throw new ChainError(sl.farmer.missing);
+      farmerId = farmers[0]!.id;
+    } else {
+      farmers = await loadRows(ctx, 'farmers', undefined, FARMERS_PAGE_SIZE, () => true);
+      farmerId = args.farmerId ?? null;
+    }
+
+    const refKeys: Record<number, string[]> = {};
+    for (const table of Object.keys(config.tables) as TableKey[]) refKeys[config.tables[table].id] = refKeysFor(config, table);
+    const data: SeasonData = {
+      source: ctx.source,
+      role,
+      farmers,
+      farmerId,
+      areas: [],
+      duration: null,
+      paths: [],
+      durationPaths: [],
+      forms: [],
+      indicators: [],
+      refKeys,
+      loadedAt: new Date(extra.now()).toISOString(),
+      notice: null,
+    };
+    if (farmerId === null) {
+      data.source = ctx.source;
+      dispatch(seasonLoaded(data));
+      return data;
+    }
+
+    // 3. Areas of the farmer (the `user` column links to the farmer id).
+    const userKey = columnKey(config, 'areas', 'user');
+    data.areas = await loadRows(ctx, 'areas', eq(Number(userKey), farmerId), PAGE_SIZE, (row) => numberOf(row.properties[userKey]) === farmerId);
+
+    // 4. The current duration.
+    const durations = await loadRows(ctx, 'durations', undefined, PAGE_SIZE, () => true);
+    data.duration = currentDuration(durations, config, localDate(extra.now()));
+
+    // 5. Paths of the areas.
+    const areaIds = data.areas.map((a) => a.id);
+    const areaSet = new Set(areaIds);
+    const pathParent = columnKey(config, 'paths', 'parent');
+    data.paths = areaIds.length
+      ? await loadRows(ctx, 'paths', isIn(Number(pathParent), areaIds), PAGE_SIZE, (row) => areaSet.has(numberOf(row.properties[pathParent]) ?? -1))
+      : [];
+
+    if (!data.duration) {
+      data.notice = slSync.season.noCurrentDuration;
+      data.source = ctx.source;
+      dispatch(seasonLoaded(data));
+      return data;
+    }
+
+    // 6. Duration-path links: only non-deleted, non-archived ones (seed §5); create missing ones.
+    const durationId = data.duration.id;
+    const dpDuration = columnKey(config, 'durationPaths', 'duration_id');
+    const dpPath = columnKey(config, 'durationPaths', 'path_id');
+    const pathIds = data.paths.map((p) => p.id);
+    const pathSet = new Set(pathIds);
+    const inDp = (row: StoredRecord) => numberOf(row.properties[dpDuration]) === durationId && pathSet.has(numberOf(row.properties[dpPath]) ?? -1);
+    let links = pathIds.length
+      ? await loadRows(ctx, 'durationPaths', and(eq(Number(dpDuration), durationId), isIn(Number(dpPath), pathIds), eq('archived', false)), PAGE_SIZE, inDp)
+      : [];
+    links = links.filter((row) => !row.deleted && !row.archived);
+    const linked = new Set(links.map((row) => numberOf(row.properties[dpPath])));
+    const dpTableId = config.tables.durationPaths.id;
+    for (const pathId of pathIds) {
+      if (linked.has(pathId)) continue;
+      // Through the outbox: offline it waits there, online the drain sends it right away.
+      const saved = await saveEdit(db, {
+        kind: 'insert',
+        projectId: config.projectId,
+        tableId: dpTableId,
+        properties: { [dpDuration]: durationId, [dpPath]: pathId },
+        refs: refKeysFor(config, 'durationPaths'),
+      });
+      links.push(saved.record!);
+      linked.add(pathId);
+    }
+    data.durationPaths = links.sort((a, b) => a.id - b.id);
+
+    // 7. Forms of the links.
+    const dpIds = data.durationPaths.map((d) => d.id);
+    const dpSet = new Set(dpIds);
+    const formParent = columnKey(config, 'forms', 'parent');
+    data.forms = dpIds.length
+      ? await loadRows(ctx, 'forms', isIn(Number(formParent), dpIds), PAGE_SIZE, (row) => dpSet.has(numberOf(row.properties[formParent]) ?? -1))
+      : [];
+
+    // 8. Indicators of the forms.
+    const formIds = data.forms.map((f) => f.id);
+    const formSet = new Set(formIds);
+    const indicatorParent = columnKey(config, 'indicators', 'parent');
+    data.indicators = formIds.length
+      ? await loadRows(ctx, 'indicators', isIn(Number(indicatorParent), formIds), PAGE_SIZE, (row) => formSet.has(numberOf(row.properties[indicatorParent]) ?? -1))
+      : [];
+
+    data.source = ctx.source;
+    dispatch(seasonLoaded(data));
+    return data;
+  } catch (error) {
+    const message = error instanceof ChainError ? error.message : slSync.season.loadFailed;
+    if (!(error instanceof ChainError)) console.error('season load failed', error);
+    dispatch(seasonLoadFailed({ message, role }));
+    return rejectWithValue(message);
+  }
+});

@@ -1,0 +1,247 @@
+/**
+ * One drain pass over the outbox (DESIGN §5). Pure logic over lib/db and a transport, so the same
+ * code runs in the app (transport = RTK Query endpoints), in tests against the real server and in
+ * the bench.
+ *
+ * - In order: items are taken by `seq`; consecutive compatible record operations (same project,
+ *   same API, insert/update/delete/archive) go into one bulk call of at most MODIFY_CHUNK_SIZE.
+ *   A batch stops before an operation that depends on a row inserted earlier in the same batch
+ *   (it needs the server id first) or that touches a row already in the batch (its version is
+ *   the one the earlier operation produces).
+ * - Attachments go one by one through multipart with the operation id as Idempotency-Key.
+ * - Failed and conflicting items wait for the user; anything depending on them (same row, rows
+ *   referring to it, its attachments) waits too; unrelated later edits still go.
+ * - Network/5xx: stop, the caller backs off. 401: one refresh and retry, else stop until sign-in.
+ *   409 / other 4xx: a multi-operation batch is split so the offending operation is found; that
+ *   one becomes a conflict / failed item with the server's message.
+ * - An item is removed only by `acknowledge`, after the server answered for it.
+ */
+import { MODIFY_CHUNK_SIZE } from '../../../common/constants';
+import type { AttachmentInfo, BulkOperation, BulkResult } from '../../../common/schemas/wire';
+import { isTransientError, type ApiError } from '../../lib/api/base-query';
+import { acknowledge, markItems, readOutbox, type Ack, type IdMapping } from '../../lib/db/outbox';
+import { isLocalId } from '../../lib/db/local-data';
+import type { OfflineDb, OutboxItem } from '../../lib/db/database';
+
+export type TransportResult<T> = { data: T } | { error: ApiError };
+
+export interface DrainTransport {
+  bulk(api: 'Records' | 'Features', projectId: number, operations: BulkOperation[]): Promise<TransportResult<BulkResult>>;
+  uploadAttachment(item: OutboxItem, file: { data: ArrayBuffer; name: string; mimeType: string }): Promise<TransportResult<AttachmentInfo>>;
+  deleteAttachment(item: OutboxItem): Promise<TransportResult<unknown>>;
+}
+
+export interface DrainOptions {
+  db: OfflineDb;
+  transport: DrainTransport;
+  /** Renews the session after a 401; true = retry. */
+  refreshAuth?: () => Promise<boolean>;
+  /** Largest bulk call (MODIFY_CHUNK_SIZE); 1 sends one request per edit (bench baseline). */
+  maxBatch?: number;
+  /** Called after each acknowledged call (the app updates its slices between calls). */
+  onAcknowledged?: (mappings: IdMapping[], count: number) => void;
+  /** Stops the pass between calls (tab hidden, store torn down). */
+  signal?: AbortSignal;
+}
+
+export type DrainOutcome =
+  /** Nothing sendable is left (items waiting for the user may remain). */
+  | { kind: 'done'; sent: number; requests: number }
+  /** Network or 5xx: try again after a back-off. */
+  | { kind: 'transient'; sent: number; requests: number; error: ApiError }
+  /** 401 and the session could not be renewed: hold everything until sign-in. */
+  | { kind: 'auth'; sent: number; requests: number; error: ApiError }
+  | { kind: 'aborted'; sent: number; requests: number };
+
+const BULK_KINDS = new Set(['insert', 'update', 'delete', 'archive']);
+
+function isAttachmentOp(item: OutboxItem): boolean {
+  return item.kind === 'attachment' || item.kind === 'attachmentDelete';
+}
+
+/** Keys an item's own row is known by (blocking and same-row checks). */
+function ownKeys(item: OutboxItem): string[] {
+  if (isAttachmentOp(item)) return [`a:${item.id}`];
+  const keys = [`r:${item.tableId}:${item.id}`];
+  if (isLocalId(item.id)) keys.push(`l:${item.id}`);
+  return keys;
+}
+
+/** Keys of the rows an item needs to exist (or be unblocked) first. */
+function dependencyKeys(item: OutboxItem): string[] {
+  const keys: string[] = [];
+  if (isAttachmentOp(item)) {
+    keys.push(`a:${item.id}`);
+    if (item.recordId !== undefined) {
+      keys.push(`r:${item.tableId}:${item.recordId}`);
+      if (isLocalId(item.recordId)) keys.push(`l:${item.recordId}`);
+    }
+  } else {
+    if (item.kind !== 'insert') keys.push(...ownKeys(item));
+    for (const id of item.refIds ?? []) keys.push(`l:${id}`);
+  }
+  return keys;
+}
+
+export function toBulkOperation(item: OutboxItem): BulkOperation {
+  switch (item.kind) {
+    case 'insert': {
+      const op: BulkOperation = { opId: item.opId, kind: 'insert', tableId: item.tableId, properties: item.properties ?? {}, localId: item.id };
+      if (item.geometry) op.geometry = item.geometry;
+      return op;
+    }
+    case 'update': {
+      const op: BulkOperation = { opId: item.opId, kind: 'update', tableId: item.tableId, id: item.id, properties: item.properties ?? {} };
+      if (item.geometry !== undefined) op.geometry = item.geometry;
+      if (item.version !== undefined) op.version = item.version;
+      return op;
+    }
+    case 'delete':
+    case 'archive':
+      return { opId: item.opId, kind: item.kind, tableId: item.tableId, id: item.id };
+    default:
+      throw new Error(`not a bulk operation: ${item.kind}`);
+  }
+}
+
+function failureOf(error: ApiError) {
+  const result: { status: number | string; message: string; detail?: string } = { status: error.status, message: error.message };
+  if (error.detail) result.detail = error.detail;
+  return result;
+}
+
+export async function drainOnce(options: DrainOptions): Promise<DrainOutcome> {
+  const { db, transport, signal } = options;
+  const maxBatch = Math.max(1, Math.min(options.maxBatch ?? MODIFY_CHUNK_SIZE, MODIFY_CHUNK_SIZE));
+  const items = await readOutbox(db);
+  const bySeq = new Map(items.map((item, index) => [item.seq!, index]));
+  const blocked = new Set<string>();
+  let sent = 0;
+  let requests = 0;
+  let refreshed = false;
+  /** After a 4xx on a batch, send one by one until past the items of that batch. */
+  let isolateUntilSeq = -1;
+
+  const block = (item: OutboxItem) => ownKeys(item).forEach((key) => blocked.add(key));
+  const isBlocked = (item: OutboxItem) => dependencyKeys(item).some((key) => blocked.has(key));
+  const applyUpdates = (updated: OutboxItem[]) => {
+    for (const item of updated) {
+      const index = bySeq.get(item.seq!);
+      if (index !== undefined) items[index] = item;
+    }
+  };
+
+  /** Handles an error answer for `batch`; returns an outcome to stop with, or null to go on. */
+  const handleError = async (batch: OutboxItem[], error: ApiError): Promise<DrainOutcome | 'retry' | 'isolate' | null> => {
+    if (error.status === 'ABORTED') return { kind: 'aborted', sent, requests };
+    if (isTransientError(error)) {
+      await markItems(db, batch.map((item) => item.seq!), { attemptsDelta: 1 });
+      return { kind: 'transient', sent, requests, error };
+    }
+    if (error.status === 401) {
+      if (!refreshed && options.refreshAuth) {
+        refreshed = true;
+        if (await options.refreshAuth()) return 'retry';
+      }
+      return { kind: 'auth', sent, requests, error };
+    }
+    if (batch.length > 1) return 'isolate';
+    const [item] = batch;
+    if (error.status === 409) {
+      await markItems(db, [item!.seq!], { status: 'conflict', error: failureOf(error), current: error.current, attemptsDelta: 1 });
+    } else {
+      await markItems(db, [item!.seq!], { status: 'failed', error: failureOf(error), attemptsDelta: 1 });
+    }
+    block(item!);
+    return null;
+  };
+
+  let index = 0;
+  while (index < items.length) {
+    if (signal?.aborted) return { kind: 'aborted', sent, requests };
+    const first = items[index]!;
+    if (first.status !== 'pending' || isBlocked(first)) {
+      block(first);
+      index++;
+      continue;
+    }
+
+    if (isAttachmentOp(first)) {
+      let result: TransportResult<{ id: number }>;
+      if (first.kind === 'attachment') {
+        const row = await db.attachments.get(first.id);
+        if (!row?.data) {
+          await markItems(db, [first.seq!], { status: 'failed', error: { status: 'LOCAL', message: 'Generic Error', detail: 'attachment file missing on this device' } });
+          block(first);
+          index++;
+          continue;
+        }
+        requests++;
+        result = await transport.uploadAttachment(first, { data: row.data, name: row.name, mimeType: row.mimeType });
+      } else {
+        requests++;
+        const answer = await transport.deleteAttachment(first);
+        // Already gone is what a delete wants: a retried delete whose first answer was lost.
+        result = 'error' in answer && answer.error.status !== 404 ? answer : { data: { id: first.id } };
+      }
+      if ('error' in result) {
+        const next = await handleError([first], result.error);
+        if (next === 'retry') continue;
+        if (next && next !== 'isolate') return next;
+        index++;
+        continue;
+      }
+      const ack = await acknowledge(db, [{ item: first, id: result.data.id }]);
+      applyUpdates(ack.updated);
+      sent++;
+      options.onAcknowledged?.(ack.mappings, 1);
+      index++;
+      continue;
+    }
+
+    // Compose a batch of consecutive compatible operations.
+    const limit = first.seq! <= isolateUntilSeq ? 1 : maxBatch;
+    const batch: OutboxItem[] = [];
+    const inBatch = new Set<string>();
+    for (let j = index; j < items.length && batch.length < limit; j++) {
+      const item = items[j]!;
+      if (item.status !== 'pending' || !BULK_KINDS.has(item.kind) || item.api !== first.api || item.projectId !== first.projectId) break;
+      if (isBlocked(item)) break;
+      if (dependencyKeys(item).some((key) => inBatch.has(key)) || ownKeys(item).some((key) => inBatch.has(key))) break;
+      batch.push(item);
+      ownKeys(item).forEach((key) => inBatch.add(key));
+    }
+
+    requests++;
+    const result = await transport.bulk(first.api, first.projectId, batch.map(toBulkOperation));
+    if ('error' in result) {
+      const next = await handleError(batch, result.error);
+      if (next === 'retry') continue;
+      if (next === 'isolate') {
+        isolateUntilSeq = batch[batch.length - 1]!.seq!;
+        continue;
+      }
+      if (next) return next;
+      index++;
+      continue;
+    }
+    const byOpId = new Map(result.data.results.map((entry) => [entry.opId, entry]));
+    const acks: Ack[] = [];
+    for (const item of batch) {
+      const entry = byOpId.get(item.opId);
+      if (!entry) break; // an answer without this operation: keep it and the rest for the next pass
+      const ack: Ack = { item, id: entry.id };
+      if (entry.record) ack.record = entry.record;
+      acks.push(ack);
+    }
+    const ackResult = await acknowledge(db, acks);
+    applyUpdates(ackResult.updated);
+    sent += acks.length;
+    options.onAcknowledged?.(ackResult.mappings, acks.length);
+    if (acks.length < batch.length) {
+      return { kind: 'transient', sent, requests, error: { status: 'PARSE_ERROR', message: 'Generic Error', detail: 'bulk answer is missing operations' } };
+    }
+    index += batch.length;
+  }
+  return { kind: 'done', sent, requests };
+}

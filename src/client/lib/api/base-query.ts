@@ -1,0 +1,129 @@
+/**
+ * The one base query of the app. Like fetchBaseQuery, but:
+ * - base URL, fetch and credentials come from the store's extra argument (`extra.api`), so tests
+ *   and the bench run it against a real server on an ephemeral port and nothing is global;
+ * - query strings go through the shared encoder (seed §7: repeated keys, bracketed keys);
+ * - every failure becomes an `ApiError` whose message is from the seed §8 catalogue, keeping the
+ *   server's `detail` and, for 409, the server's `current` row so a conflict can be shown.
+ */
+import type { BaseQueryFn } from '@reduxjs/toolkit/query';
+import { API_BASE_PATH } from '../../../common/constants';
+import { errorMessageForStatus, GENERIC_ERROR, REQUEST_ABORTED, type ApiErrorBody } from '../../../common/errors';
+import { withQuery, type QueryValue } from '../../../common/query-string';
+import { authorizationHeader, getCredentialsProvider, type CredentialsProvider } from './credentials';
+
+export interface ApiDeps {
+  /** Prefix of every request; API_BASE_PATH (same origin) in the browser, an origin in Node. */
+  baseUrl?: string;
+  fetchFn?: typeof fetch;
+  /** Overrides the provider registered with setCredentialsProvider (tests, bench). */
+  credentials?: CredentialsProvider;
+}
+
+export interface ApiRequest {
+  url: string;
+  method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  /** JSON-serialisable value, or FormData for multipart calls. */
+  body?: unknown;
+  params?: Record<string, QueryValue>;
+  headers?: Record<string, string>;
+  /** How to read a successful answer; JSON by default. */
+  responseType?: 'json' | 'blob' | 'text';
+}
+
+/** 'FETCH_ERROR': no answer (offline, dropped connection); 'ABORTED': cancelled by the app. */
+export type ApiErrorStatus = number | 'FETCH_ERROR' | 'ABORTED' | 'PARSE_ERROR';
+
+export interface ApiError {
+  status: ApiErrorStatus;
+  /** Seed §8 catalogue text ('Bad Request' … 'Generic Error', 'Request aborted'). */
+  message: string;
+  /** The server's explanation (which field, which id), when it sent one. */
+  detail?: string;
+  /** 409: the record as the server has it now. */
+  current?: unknown;
+}
+
+export interface ApiMeta {
+  status?: number;
+}
+
+/** Transient failures are retried with back-off; everything else needs the user. */
+export function isTransientError(error: ApiError): boolean {
+  return error.status === 'FETCH_ERROR' || (typeof error.status === 'number' && error.status >= 500);
+}
+
+function isFormData(body: unknown): body is FormData {
+  return typeof FormData !== 'undefined' && body instanceof FormData;
+}
+
+function isAbort(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { name?: string }).name === 'AbortError';
+}
+
+async function readErrorBody(response: Response): Promise<Partial<ApiErrorBody>> {
+  try {
+    const text = await response.text();
+    return text ? (JSON.parse(text) as Partial<ApiErrorBody>) : {};
+  } catch {
+    return {};
+  }
+}
+
+/** Performs one request; used by the base query and by code that runs outside RTK Query. */
+export async function performRequest(
+  deps: ApiDeps | undefined,
+  request: ApiRequest,
+  signal?: AbortSignal,
+): Promise<{ data: unknown; meta: ApiMeta } | { error: ApiError; meta: ApiMeta }> {
+  const fetchFn = deps?.fetchFn ?? globalThis.fetch;
+  const baseUrl = deps?.baseUrl ?? API_BASE_PATH;
+  const url = baseUrl + withQuery(request.url, request.params ?? {});
+  const headers: Record<string, string> = { Accept: 'application/json', ...request.headers };
+  const credentials = await (deps?.credentials ?? getCredentialsProvider())();
+  const authorization = authorizationHeader(credentials);
+  if (authorization) headers.Authorization = authorization;
+  let body: BodyInit | undefined;
+  if (request.body !== undefined) {
+    if (isFormData(request.body)) {
+      body = request.body; // the browser sets the multipart boundary itself
+    } else {
+      headers['Content-Type'] = 'application/json';
+      body = JSON.stringify(request.body);
+    }
+  }
+  let response: Response;
+  try {
+    response = await fetchFn(url, { method: request.method ?? 'GET', headers, body, signal });
+  } catch (error) {
+    if (isAbort(error) || signal?.aborted) return { error: { status: 'ABORTED', message: REQUEST_ABORTED }, meta: {} };
+    return { error: { status: 'FETCH_ERROR', message: GENERIC_ERROR, detail: String(error) }, meta: {} };
+  }
+  const meta: ApiMeta = { status: response.status };
+  if (!response.ok) {
+    const errorBody = await readErrorBody(response);
+    const error: ApiError = { status: response.status, message: errorMessageForStatus(response.status) };
+    if (typeof errorBody.detail === 'string') error.detail = errorBody.detail;
+    if (errorBody.current !== undefined) error.current = errorBody.current;
+    return { error, meta };
+  }
+  try {
+    if (request.responseType === 'blob') return { data: await response.blob(), meta };
+    const text = await response.text();
+    if (request.responseType === 'text') return { data: text, meta };
+    return { data: text ? JSON.parse(text) : null, meta };
+  } catch (error) {
+    if (isAbort(error) || signal?.aborted) return { error: { status: 'ABORTED', message: REQUEST_ABORTED }, meta };
+    return { error: { status: 'PARSE_ERROR', message: GENERIC_ERROR, detail: String(error) }, meta };
+  }
+}
+
+/** Reads the api deps from the thunk extra argument the store was made with. */
+export function apiDepsFromExtra(extra: unknown): ApiDeps | undefined {
+  return (extra as { api?: ApiDeps } | undefined)?.api;
+}
+
+export const appBaseQuery: BaseQueryFn<ApiRequest | string, unknown, ApiError, object, ApiMeta> = async (args, api) => {
+  const request = typeof args === 'string' ? { url: args } : args;
+  return performRequest(apiDepsFromExtra(api.extra), request, api.signal);
+};

@@ -1,0 +1,191 @@
+/** Records calls of seed §7, typed with the wire contract (src/common/schemas/wire.ts). */
+import type {
+  AttachmentInfo,
+  AttachmentInfoList,
+  BulkBody,
+  BulkResult,
+  CreateRecordBody,
+  Extent,
+  FullResult,
+  IdPage,
+  IdsBody,
+  IdsResult,
+  RecordPage,
+  SearchRequest,
+  SpatialBody,
+  UpdateRecordBody,
+  WireRecord,
+} from '../../../common/schemas/wire';
+import { api, idempotencyHeaders } from './api';
+import { attachmentFormData, fullFormData, type AttachmentUpload, type FullUpload } from './multipart';
+
+interface Project {
+  projectId: number;
+}
+interface Idempotent {
+  /** The outbox operation id, sent as Idempotency-Key so a retry never applies twice. */
+  idempotencyKey?: string;
+}
+
+export const recordsApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    /** GET /api/Records/{projectId}/{tableId}/{recordId} */
+    record: build.query<WireRecord, Project & { tableId: number; recordId: number }>({
+      query: ({ projectId, tableId, recordId }) => `/api/Records/${projectId}/${tableId}/${recordId}`,
+      providesTags: (_r, _e, { recordId }) => [{ type: 'Record', id: recordId }],
+    }),
+    /** PUT /api/Records/{projectId}/{tableId}/{recordId} */
+    updateRecord: build.mutation<WireRecord, Project & Idempotent & { tableId: number; recordId: number; body: UpdateRecordBody }>({
+      query: ({ projectId, tableId, recordId, body, idempotencyKey }) => ({
+        url: `/api/Records/${projectId}/${tableId}/${recordId}`,
+        method: 'PUT',
+        body,
+        headers: idempotencyHeaders(idempotencyKey),
+      }),
+      invalidatesTags: (_r, _e, { recordId }) => [{ type: 'Record', id: recordId }],
+    }),
+    /** POST /api/Records/{projectId}/ids */
+    recordsByIds: build.query<RecordPage, Project & { body: IdsBody }>({
+      query: ({ projectId, body }) => ({ url: `/api/Records/${projectId}/ids`, method: 'POST', body }),
+      providesTags: ['Record'],
+    }),
+    /** POST /api/Records/{projectId}/delete */
+    deleteRecords: build.mutation<IdsResult, Project & Idempotent & { body: IdsBody }>({
+      query: ({ projectId, body, idempotencyKey }) => ({
+        url: `/api/Records/${projectId}/delete`,
+        method: 'POST',
+        body,
+        headers: idempotencyHeaders(idempotencyKey),
+      }),
+      invalidatesTags: ['Record'],
+    }),
+    /** POST /api/Records/{projectId}/archive (seed §4: the archive action) */
+    archiveRecords: build.mutation<IdsResult, Project & Idempotent & { body: IdsBody }>({
+      query: ({ projectId, body, idempotencyKey }) => ({
+        url: `/api/Records/${projectId}/archive`,
+        method: 'POST',
+        body,
+        headers: idempotencyHeaders(idempotencyKey),
+      }),
+      invalidatesTags: ['Record'],
+    }),
+    /** POST /api/Records/{projectId} (create) */
+    createRecord: build.mutation<WireRecord, Project & Idempotent & { body: CreateRecordBody }>({
+      query: ({ projectId, body, idempotencyKey }) => ({
+        url: `/api/Records/${projectId}`,
+        method: 'POST',
+        body,
+        headers: idempotencyHeaders(idempotencyKey),
+      }),
+      invalidatesTags: ['Record'],
+    }),
+    /** POST /api/Records/{projectId}/search */
+    searchRecords: build.query<RecordPage, Project & { body: SearchRequest }>({
+      query: ({ projectId, body }) => ({ url: `/api/Records/${projectId}/search`, method: 'POST', body }),
+      providesTags: ['Record'],
+    }),
+    /** POST /api/Records/{projectId}/search/ids */
+    searchRecordIds: build.query<IdPage, Project & { body: SearchRequest }>({
+      query: ({ projectId, body }) => ({ url: `/api/Records/${projectId}/search/ids`, method: 'POST', body }),
+      providesTags: ['Record'],
+    }),
+    /** GET /api/Records/{projectId}/search/{profileId}/{limit}/{page}/{query}?tableIds=… (text search) */
+    textSearchRecords: build.query<
+      RecordPage,
+      Project & { profileId: number; limit: number; page: number; query: string; tableIds?: number[] }
+    >({
+      query: ({ projectId, profileId, limit, page, query, tableIds }) => ({
+        url: `/api/Records/${projectId}/search/${profileId}/${limit}/${page}/${encodeURIComponent(query)}`,
+        params: { tableIds },
+      }),
+      providesTags: ['Record'],
+    }),
+    /** POST /api/Records/{projectId}/bulk — each operation carries its own opId (DESIGN §5). */
+    bulkRecords: build.mutation<BulkResult, Project & { body: BulkBody }>({
+      query: ({ projectId, body }) => ({ url: `/api/Records/${projectId}/bulk`, method: 'POST', body }),
+      invalidatesTags: ['Record'],
+    }),
+    /** POST /api/Records/{projectId}/attachment (multipart) */
+    uploadAttachment: build.mutation<AttachmentInfo, Project & Idempotent & { upload: AttachmentUpload }>({
+      query: ({ projectId, upload, idempotencyKey }) => ({
+        url: `/api/Records/${projectId}/attachment`,
+        method: 'POST',
+        body: attachmentFormData(upload),
+        headers: idempotencyHeaders(idempotencyKey),
+      }),
+      invalidatesTags: ['Attachment'],
+    }),
+    /** DELETE /api/Records/{projectId}/attachment/{recordAttachmentId} */
+    deleteAttachment: build.mutation<unknown, Project & Idempotent & { recordAttachmentId: number }>({
+      query: ({ projectId, recordAttachmentId, idempotencyKey }) => ({
+        url: `/api/Records/${projectId}/attachment/${recordAttachmentId}`,
+        method: 'DELETE',
+        headers: idempotencyHeaders(idempotencyKey),
+      }),
+      invalidatesTags: ['Attachment'],
+    }),
+    /** GET /api/Records/{projectId}/attachment/{recordAttachmentId}?thumb= (default false) — the file. */
+    attachment: build.query<Blob, Project & { recordAttachmentId: number; thumb?: boolean }>({
+      query: ({ projectId, recordAttachmentId, thumb = false }) => ({
+        url: `/api/Records/${projectId}/attachment/${recordAttachmentId}`,
+        params: { thumb },
+        responseType: 'blob',
+      }),
+      providesTags: (_r, _e, { recordAttachmentId }) => [{ type: 'Attachment', id: recordAttachmentId }],
+    }),
+    /** GET /api/Records/{projectId}/record/{recordId}/attachmentinfo/{tableAttachmentInfoId}?thumb= */
+    attachmentInfo: build.query<
+      AttachmentInfoList,
+      Project & { recordId: number; tableAttachmentInfoId: number; thumb?: boolean }
+    >({
+      query: ({ projectId, recordId, tableAttachmentInfoId, thumb }) => ({
+        url: `/api/Records/${projectId}/record/${recordId}/attachmentinfo/${tableAttachmentInfoId}`,
+        params: { thumb },
+      }),
+      providesTags: ['Attachment'],
+    }),
+    /** POST /api/Records/{projectId}/spatial */
+    spatialRecords: build.query<RecordPage, Project & { body: SpatialBody }>({
+      query: ({ projectId, body }) => ({ url: `/api/Records/${projectId}/spatial`, method: 'POST', body }),
+      providesTags: ['Record'],
+    }),
+    /** GET /api/Records/{projectId}/extenttables?extent[…]&tableIds&columnIds */
+    recordsInExtent: build.query<RecordPage, Project & { extent: Extent; tableIds: number[]; columnIds?: number[] }>({
+      query: ({ projectId, extent, tableIds, columnIds }) => ({
+        url: `/api/Records/${projectId}/extenttables`,
+        params: { extent: { ...extent }, tableIds, columnIds },
+      }),
+      providesTags: ['Record'],
+    }),
+    /** POST /api/Records/{projectId}/full (multipart: the record and its attachments at once) */
+    createRecordFull: build.mutation<FullResult, Project & Idempotent & { upload: FullUpload }>({
+      query: ({ projectId, upload, idempotencyKey }) => ({
+        url: `/api/Records/${projectId}/full`,
+        method: 'POST',
+        body: fullFormData(upload),
+        headers: idempotencyHeaders(idempotencyKey),
+      }),
+      invalidatesTags: ['Record', 'Attachment'],
+    }),
+  }),
+});
+
+export const {
+  useRecordQuery,
+  useUpdateRecordMutation,
+  useRecordsByIdsQuery,
+  useDeleteRecordsMutation,
+  useArchiveRecordsMutation,
+  useCreateRecordMutation,
+  useSearchRecordsQuery,
+  useSearchRecordIdsQuery,
+  useTextSearchRecordsQuery,
+  useBulkRecordsMutation,
+  useUploadAttachmentMutation,
+  useDeleteAttachmentMutation,
+  useAttachmentQuery,
+  useAttachmentInfoQuery,
+  useSpatialRecordsQuery,
+  useRecordsInExtentQuery,
+  useCreateRecordFullMutation,
+} = recordsApi;

@@ -1,0 +1,13 @@
+/** GET /api/Test: the reachability probe (seed §4, §7): any 200 means the server is reachable. */
+import { api } from './api';
+
+export const testApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    reachability: build.query<string, void>({
+      query: () => ({ url: '/api/Test', responseType: 'text' }),
+      keepUnusedDataFor: 0,
+    }),
+  }),
+});
+
+export const { useReachabilityQuery } = testApi;

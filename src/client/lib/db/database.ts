@@ -1,0 +1,279 @@
+/**
+ * The offline database "Moj_travnik_0.2" (seed §3, §9), the only module that opens IndexedDB.
+ *
+ * What it guarantees:
+ * - The stores of seed §3 with their indexes, plus `outbox` (queued edits, the source of truth for
+ *   sync) and `meta` (small key/value facts such as the time of the last full refresh).
+ * - Every transaction is opened with `durability: 'strict'` (Chrome's default is `relaxed`, which
+ *   may lose a committed outbox write on power loss); an edit is reported saved only after its
+ *   transaction committed.
+ * - Write errors are never swallowed: quota errors (which Chrome reports as a transaction abort
+ *   whose inner error is QuotaExceededError) are recognised, announced to `onStorageError`
+ *   listeners so the UI can tell the user, and rethrown to the caller.
+ * - A newer tab asking to upgrade the schema is not blocked: this connection closes and
+ *   `onVersionChange` listeners are told (the app then asks for a reload).
+ * - Nothing is created on import: `openOfflineDb()` makes a handle; tests make their own.
+ *
+ * Flags (isInsert/isEdit/isDelete/isRecord) are stored as 0/1, not booleans, because IndexedDB
+ * cannot index booleans and "which rows are pending" must be an index lookup.
+ */
+import { Dexie, type Table } from 'dexie';
+import type { Geometry } from 'geojson';
+import { OFFLINE_DB_NAME } from '../../../common/constants';
+import type { Properties } from '../../../common/schemas/wire';
+
+export type Flag = 0 | 1;
+
+/** A row as the app keeps it offline: the server's record (or the local draft of one). */
+export interface StoredRecord {
+  id: number;
+  tableId: number;
+  properties: Properties;
+  geometry?: Geometry | null;
+  deleted: boolean;
+  archived: boolean;
+  createdAt: string;
+  updatedAt: string;
+  version: number;
+}
+
+export interface ExtentRow {
+  id?: number;
+  name: string;
+  bounds?: { minX: number; minY: number; maxX: number; maxY: number };
+  minZoom?: number;
+  maxZoom?: number;
+  createdAt?: string;
+}
+
+export interface VectorTileRow {
+  id?: number;
+  extentId: number;
+  tableId?: number;
+  data?: unknown;
+}
+
+export interface FeatureRow {
+  tableId: number;
+  featureId: number;
+  projectId: number;
+  feature: StoredRecord;
+  isInsert: Flag;
+  isEdit: Flag;
+  isDelete: Flag;
+  /** 1 = a plain record (Records API), 0 = a feature (Features API). */
+  isRecord: Flag;
+  profileId?: number;
+}
+
+export interface BaseMapTileRow {
+  url: string;
+  extentId: number;
+  data?: ArrayBuffer;
+  mimeType?: string;
+}
+
+export interface RasterRow {
+  url: string;
+  extentId: number;
+  rasterId: number;
+  data?: ArrayBuffer;
+  mimeType?: string;
+}
+
+export interface AttachmentRow {
+  /** recordAttachmentId from the server, or a local id below LOCAL_ID_BOUND until synced. */
+  id: number;
+  projectId: number;
+  tableId: number;
+  featureId: number;
+  tableAttachmentInfoId: number;
+  name: string;
+  mimeType: string;
+  size: number;
+  /** File contents; ArrayBuffer rather than Blob because it clones reliably in every engine. */
+  data?: ArrayBuffer;
+  isInsert: Flag;
+  isEdit: Flag;
+  isDelete: Flag;
+}
+
+export interface LocalLayerRow {
+  id?: number;
+  name: string;
+  data?: unknown;
+}
+
+export type OutboxKind = 'insert' | 'update' | 'delete' | 'archive' | 'attachment' | 'attachmentDelete';
+export type OutboxStatus = 'pending' | 'failed' | 'conflict';
+
+export interface OutboxError {
+  status: number | string;
+  message: string;
+  detail?: string;
+}
+
+/** One queued edit. Order of `seq` is the order edits were made and are sent. */
+export interface OutboxItem {
+  seq?: number;
+  /** Client-made UUID: Idempotency-Key of a single call, opId inside a bulk call (DESIGN §5). */
+  opId: string;
+  projectId: number;
+  /** Which bulk endpoint carries the operation. */
+  api: 'Records' | 'Features';
+  kind: OutboxKind;
+  tableId: number;
+  /** The record id (a local id for inserts), or the attachment id for attachment operations. */
+  id: number;
+  properties?: Properties;
+  geometry?: Geometry | null;
+  /** The version an update was based on (409 when the server has moved on). */
+  version?: number;
+  /** Property keys (column ids) whose values are record ids: remapped when a parent gets its server id. */
+  refs?: string[];
+  /** The local ids among the values of `refs` (multi-entry index: which items a remap touches). */
+  refIds?: number[];
+  /** Attachment operations: the record the file belongs to. */
+  recordId?: number;
+  tableAttachmentInfoId?: number;
+  name?: string;
+  mimeType?: string;
+  status: OutboxStatus;
+  attempts: number;
+  error?: OutboxError;
+  /** 409: the record as the server has it. */
+  current?: unknown;
+  createdAt: string;
+}
+
+export interface MetaRow {
+  key: string;
+  value: unknown;
+}
+
+export class OfflineDb extends Dexie {
+  extents!: Table<ExtentRow, number>;
+  vectorTiles!: Table<VectorTileRow, number>;
+  features!: Table<FeatureRow, [number, number]>;
+  baseMapTiles!: Table<BaseMapTileRow, string>;
+  rasters!: Table<RasterRow, string>;
+  attachments!: Table<AttachmentRow, number>;
+  localLayers!: Table<LocalLayerRow, number>;
+  outbox!: Table<OutboxItem, number>;
+  meta!: Table<MetaRow, string>;
+
+  constructor(name: string, options: { indexedDB?: IDBFactory; IDBKeyRange?: typeof IDBKeyRange } = {}) {
+    super(name, { ...options, chromeTransactionDurability: 'strict' });
+    // Schema history. Never edit a published version: add a new one with an upgrade function.
+    this.version(1).stores({
+      extents: '++id, name',
+      vectorTiles: '++id, extentId, [extentId+tableId]',
+      features: '[tableId+featureId], tableId, featureId, isInsert, isEdit, isDelete, isRecord, profileId',
+      baseMapTiles: 'url, extentId',
+      rasters: 'url, extentId, rasterId',
+      attachments: 'id, [tableId+featureId], featureId, tableAttachmentInfoId, isInsert, isEdit, isDelete, projectId',
+      localLayers: '++id, name',
+    });
+    // v2: the sync stores. The outbox lives here (not in redux-persist) so an edit and its queued
+    // operation are written in one transaction.
+    this.version(2).stores({
+      outbox: '++seq, &opId, status, id, recordId, *refIds, [tableId+id]',
+      meta: 'key',
+    });
+  }
+}
+
+type StorageErrorListener = (error: StorageError) => void;
+type VersionChangeListener = () => void;
+
+export class StorageError extends Error {
+  constructor(
+    readonly kind: 'quota' | 'other',
+    override readonly cause: unknown,
+  ) {
+    super(kind === 'quota' ? 'Storage quota exceeded' : `Storage error: ${String((cause as Error)?.message ?? cause)}`);
+    this.name = 'StorageError';
+  }
+}
+
+const storageErrorListeners = new Map<OfflineDb, Set<StorageErrorListener>>();
+const versionChangeListeners = new Map<OfflineDb, Set<VersionChangeListener>>();
+
+function listenersOf<T>(map: Map<OfflineDb, Set<T>>, db: OfflineDb): Set<T> {
+  let set = map.get(db);
+  if (!set) {
+    set = new Set();
+    map.set(db, set);
+  }
+  return set;
+}
+
+export function onStorageError(db: OfflineDb, listener: StorageErrorListener): () => void {
+  listenersOf(storageErrorListeners, db).add(listener);
+  return () => listenersOf(storageErrorListeners, db).delete(listener);
+}
+
+export function onVersionChange(db: OfflineDb, listener: VersionChangeListener): () => void {
+  listenersOf(versionChangeListeners, db).add(listener);
+  return () => listenersOf(versionChangeListeners, db).delete(listener);
+}
+
+/** True for QuotaExceededError however it arrives (directly, or as the inner error of an abort). */
+export function isQuotaError(error: unknown): boolean {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && current; depth++) {
+    const e = current as { name?: string; code?: number; inner?: unknown; cause?: unknown };
+    if (e.name === 'QuotaExceededError' || e.code === 22) return true;
+    current = e.inner ?? e.cause;
+  }
+  return false;
+}
+
+/**
+ * Runs a write, tells listeners about a storage failure and rethrows it: the caller must not
+ * report "saved" and the user must learn that the device is out of space.
+ */
+export async function guardWrite<T>(db: OfflineDb, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    const storageError = new StorageError(isQuotaError(error) ? 'quota' : 'other', error);
+    for (const listener of listenersOf(storageErrorListeners, db)) listener(storageError);
+    throw storageError;
+  }
+}
+
+export interface OpenOfflineDbOptions {
+  name?: string;
+  indexedDB?: IDBFactory;
+  IDBKeyRange?: typeof IDBKeyRange;
+}
+
+/** Makes (and opens lazily) the offline database handle. */
+export function openOfflineDb(options: OpenOfflineDbOptions = {}): OfflineDb {
+  const dexieOptions: { indexedDB?: IDBFactory; IDBKeyRange?: typeof IDBKeyRange } = {};
+  if (options.indexedDB) dexieOptions.indexedDB = options.indexedDB;
+  if (options.IDBKeyRange) dexieOptions.IDBKeyRange = options.IDBKeyRange;
+  const db = new OfflineDb(options.name ?? OFFLINE_DB_NAME, dexieOptions);
+  db.on('versionchange', () => {
+    // Let the newer tab upgrade; this tab must reload to use the new schema.
+    db.close();
+    for (const listener of listenersOf(versionChangeListeners, db)) listener();
+    return false;
+  });
+  return db;
+}
+
+/**
+ * Asks the browser to keep our data under storage pressure (DESIGN §5). Resolves whether the
+ * storage is persistent; false when the API is missing or the browser said no.
+ */
+export async function requestPersistentStorage(storage: StorageManager | undefined = globalThis.navigator?.storage): Promise<boolean> {
+  if (!storage?.persist) return false;
+  try {
+    if (storage.persisted && (await storage.persisted())) return true;
+    return await storage.persist();
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,9 @@
+/**
+ * lib/db: the offline database (database.ts), the local copy of project tables (local-data.ts)
+ * and the outbox of queued edits (outbox.ts). Nothing else in the client opens IndexedDB.
+ */
+export * from './database';
+export * from './local-data';
+export * from './outbox';
+export * from './actions';
+export * from './refs';

@@ -1,0 +1,106 @@
+/**
+ * Reads and refreshes of the offline copy of project tables (DESIGN §5: online reads refresh the
+ * local copy, offline reads come from it). Rows with pending local changes are never overwritten
+ * by a refresh: the local edit wins until the outbox delivered it.
+ */
+import { LOCAL_ID_BOUND, MODIFY_CHUNK_SIZE } from '../../../common/constants';
+import type { WireFeature, WireRecord } from '../../../common/schemas/wire';
+import { guardWrite, type FeatureRow, type OfflineDb, type StoredRecord } from './database';
+
+/** Splits a list into chunks of MODIFY_CHUNK_SIZE (seed §9) for bulk writes. */
+export function chunks<T>(items: readonly T[], size: number = MODIFY_CHUNK_SIZE): T[][] {
+  const result: T[][] = [];
+  for (let i = 0; i < items.length; i += size) result.push(items.slice(i, i + size));
+  return result;
+}
+
+export function toStoredRecord(row: WireRecord | WireFeature): StoredRecord {
+  return {
+    id: row.id,
+    tableId: row.tableId,
+    properties: row.properties,
+    geometry: row.geometry ?? null,
+    deleted: row.deleted,
+    archived: row.archived,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+    version: row.version,
+  };
+}
+
+export function isPending(row: FeatureRow): boolean {
+  return row.isInsert === 1 || row.isEdit === 1 || row.isDelete === 1;
+}
+
+export function isLocalId(id: unknown): id is number {
+  return typeof id === 'number' && Number.isInteger(id) && id > 0 && id < LOCAL_ID_BOUND;
+}
+
+/** A random id below LOCAL_ID_BOUND (seed §3), unused by any local row of any table. */
+export async function newLocalId(db: OfflineDb, random: () => number = Math.random): Promise<number> {
+  for (;;) {
+    const id = 1 + Math.floor(random() * (LOCAL_ID_BOUND - 1));
+    const [feature, attachment, queued] = await Promise.all([
+      db.features.where('featureId').equals(id).first(),
+      db.attachments.get(id),
+      db.outbox.where('id').equals(id).first(),
+    ]);
+    if (!feature && !attachment && !queued) return id;
+  }
+}
+
+export interface RefreshOptions {
+  projectId: number;
+  tableId: number;
+  isRecord?: boolean;
+  /**
+   * Which local rows the server answer covers (the same condition as the query). Local rows in
+   * scope that the server did not return are gone on the server and are removed — unless they
+   * have pending local changes.
+   */
+  inScope?: (record: StoredRecord) => boolean;
+}
+
+/** Stores a server answer in the local copy, in chunks, without clobbering pending edits. */
+export async function refreshRows(db: OfflineDb, rows: ReadonlyArray<WireRecord | WireFeature>, options: RefreshOptions): Promise<void> {
+  const { projectId, tableId, inScope } = options;
+  const isRecord = options.isRecord === false ? 0 : 1;
+  await guardWrite(db, () =>
+    db.transaction('rw', db.features, async () => {
+      const existing = await db.features.where('tableId').equals(tableId).toArray();
+      const byId = new Map(existing.map((row) => [row.featureId, row]));
+      const returned = new Set(rows.map((row) => row.id));
+      const toPut: FeatureRow[] = [];
+      for (const row of rows) {
+        const local = byId.get(row.id);
+        if (local && isPending(local)) continue;
+        toPut.push({ tableId, featureId: row.id, projectId, feature: toStoredRecord(row), isInsert: 0, isEdit: 0, isDelete: 0, isRecord });
+      }
+      const toDelete: Array<[number, number]> = [];
+      if (inScope) {
+        for (const row of existing) {
+          if (!returned.has(row.featureId) && !isPending(row) && inScope(row.feature)) toDelete.push([tableId, row.featureId]);
+        }
+      }
+      for (const part of chunks(toPut)) await db.features.bulkPut(part);
+      for (const part of chunks(toDelete)) await db.features.bulkDelete(part);
+    }),
+  );
+}
+
+/** Rows of a table as the user should see them: server copy plus local edits, minus local deletes. */
+export async function readRows(db: OfflineDb, tableId: number, predicate?: (record: StoredRecord) => boolean): Promise<StoredRecord[]> {
+  const rows = await db.features.where('tableId').equals(tableId).toArray();
+  return rows
+    .filter((row) => row.isDelete !== 1 && !row.feature.deleted && (!predicate || predicate(row.feature)))
+    .map((row) => row.feature)
+    .sort((a, b) => a.id - b.id);
+}
+
+export async function getMeta<T>(db: OfflineDb, key: string): Promise<T | undefined> {
+  return (await db.meta.get(key))?.value as T | undefined;
+}
+
+export async function setMeta(db: OfflineDb, key: string, value: unknown): Promise<void> {
+  await guardWrite(db, () => db.meta.put({ key, value }));
+}
