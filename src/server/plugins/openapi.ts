@@ -49,8 +49,11 @@ export async function registerOpenApi(app: FastifyInstance, options: OpenApiOpti
         { name: 'Site', description: 'Configuration and reachability' },
       ],
     },
-    // Multipart routes describe their parts under `consumes`/body for the document only (see
-    // routes/api/attachments): the parser validates them itself.
+    // Shared schemas (http/schemas.ts) appear under components by their $id (WireRecord, …)
+    // rather than def-0, def-1.
+    refResolver: {
+      buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`),
+    },
     exposeHeadRoutes: false,
   });
 

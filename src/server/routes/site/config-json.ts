@@ -83,7 +83,7 @@ export function registerConfigJson(app: FastifyInstance, options: ConfigJsonOpti
         tags: ['Site'],
         summary: 'App configuration: project, table and column ids, form kinds, base maps, auth mode',
         security: [],
-        response: { 200: appConfigSchema },
+        response: { 200: appConfigSchema, 503: { $ref: 'ApiError#' } },
       },
     },
     async (request, reply) => {

@@ -1,0 +1,119 @@
+/**
+ * /api/openapi.json documents every call of seed §7 from the routes' own schemas (a route added
+ * without schemas, or registered before the OpenAPI plugin, would be missing here), and /api/docs
+ * is a browsable UI whose assets are all served locally.
+ */
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { buildTestApp, type TestApp } from './helpers/build-test-app';
+
+/** Seed §7, call by call (method, OpenAPI path). */
+const SEED_CALLS: Array<[string, string]> = [
+  ['get', '/api/Features/{projectId}/{tableId}/{recordId}'],
+  ['get', '/api/Features/{projectId}/{tableId}/{recordId}/detailed'],
+  ['post', '/api/Features/{projectId}/{tableId}'],
+  ['put', '/api/Features/{projectId}/{tableId}/{featureId}'],
+  ['post', '/api/Features/{projectId}/delete'],
+  ['get', '/api/Features/{projectId}/extenttables'],
+  ['post', '/api/Features/{projectId}/{tableId}/full'],
+  ['post', '/api/Features/{projectId}/search'],
+  ['post', '/api/Features/{projectId}/bulk'],
+  ['get', '/api/PublicApp/{projectId}/roles'],
+  ['get', '/api/Records/{projectId}/{tableId}/{recordId}'],
+  ['put', '/api/Records/{projectId}/{tableId}/{recordId}'],
+  ['post', '/api/Records/{projectId}/ids'],
+  ['post', '/api/Records/{projectId}/delete'],
+  ['post', '/api/Records/{projectId}/archive'],
+  ['post', '/api/Records/{projectId}'],
+  ['post', '/api/Records/{projectId}/search'],
+  ['post', '/api/Records/{projectId}/search/ids'],
+  ['get', '/api/Records/{projectId}/search/{profileId}/{limit}/{page}/{query}'],
+  ['post', '/api/Records/{projectId}/bulk'],
+  ['post', '/api/Records/{projectId}/attachment'],
+  ['delete', '/api/Records/{projectId}/attachment/{recordAttachmentId}'],
+  ['get', '/api/Records/{projectId}/attachment/{recordAttachmentId}'],
+  ['get', '/api/Records/{projectId}/record/{recordId}/attachmentinfo/{tableAttachmentInfoId}'],
+  ['post', '/api/Records/{projectId}/spatial'],
+  ['get', '/api/Records/{projectId}/extenttables'],
+  ['post', '/api/Records/{projectId}/full'],
+  ['get', '/config.json'],
+  ['get', '/api/Test'],
+  ['get', '/keycloak.json'],
+];
+
+interface Operation {
+  parameters?: Array<{ in: string; name: string }>;
+  requestBody?: { content: Record<string, { schema: { properties?: Record<string, unknown> } }> };
+  responses: Record<string, unknown>;
+}
+type Doc = { openapi: string; paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, unknown> } };
+
+let t: TestApp;
+let doc: Doc;
+
+beforeAll(async () => {
+  t = await buildTestApp();
+  const response = await fetch(`${t.origin}/api/openapi.json`);
+  expect(response.status).toBe(200);
+  doc = (await response.json()) as Doc;
+});
+
+afterAll(async () => t.close());
+
+describe('OpenAPI document', () => {
+  it('is public OpenAPI 3 and lists every seed call', () => {
+    expect(doc.openapi).toMatch(/^3\./);
+    const missing = SEED_CALLS.filter(([method, path]) => !doc.paths[path]?.[method]);
+    expect(missing).toEqual([]);
+    expect(SEED_CALLS).toHaveLength(30);
+  });
+
+  it('documents the path parameters, a success answer and the error answers of every API call', () => {
+    for (const [method, path] of SEED_CALLS) {
+      const op = doc.paths[path]![method]!;
+      const declared = [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
+      const documented = (op.parameters ?? []).filter((p) => p.in === 'path').map((p) => p.name).sort();
+      expect({ path, method, params: documented }).toEqual({ path, method, params: declared });
+      expect(Object.keys(op.responses).some((status) => status.startsWith('2'))).toBe(true);
+      if (path.startsWith('/api/') && path !== '/api/Test') {
+        expect({ path, method, has401: '401' in op.responses }).toEqual({ path, method, has401: true });
+      }
+    }
+  });
+
+  it('documents multipart bodies of the upload calls with their parts, and 413/415 answers', () => {
+    const upload = doc.paths['/api/Records/{projectId}/attachment']!.post!;
+    expect(Object.keys(upload.requestBody!.content)).toEqual(['multipart/form-data']);
+    expect(Object.keys(upload.requestBody!.content['multipart/form-data']!.schema.properties!).sort()).toEqual(['file', 'recordId', 'tableAttachmentInfoId', 'tableId']);
+    expect(upload.responses).toHaveProperty('413');
+    expect(upload.responses).toHaveProperty('415');
+    expect(doc.paths['/api/Records/{projectId}/full']!.post!.requestBody!.content['multipart/form-data']!.schema.properties).toHaveProperty('record');
+    expect(doc.paths['/api/Features/{projectId}/{tableId}/full']!.post!.requestBody!.content['multipart/form-data']!.schema.properties).toHaveProperty('feature');
+  });
+
+  it('names the shared wire schemas as components', () => {
+    for (const name of ['ApiError', 'WireRecord', 'WireFeature', 'AttachmentInfo', 'SearchRequest', 'BulkBody']) {
+      expect(doc.components.schemas).toHaveProperty(name);
+    }
+  });
+});
+
+describe('API docs UI', () => {
+  it('serves the Swagger UI page and every asset it references from this server', async () => {
+    const page = await fetch(`${t.origin}/api/docs`);
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    const refs = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]!);
+    expect(refs.length).toBeGreaterThan(3);
+    for (const ref of refs) {
+      expect(ref).toMatch(/^\/api\/docs\//);
+      const asset = await fetch(`${t.origin}${ref}`);
+      await asset.arrayBuffer(); // read it all: an unread body keeps the connection (and close) busy
+      expect({ ref, status: asset.status }).toEqual({ ref, status: 200 });
+    }
+    // The initializer points at our own document, not at a public validator.
+    const init = await (await fetch(`${t.origin}/api/docs/static/swagger-initializer.js`)).text();
+    expect(init).not.toMatch(/validator\.swagger\.io|petstore/);
+    const json = await fetch(`${t.origin}/api/docs/json`);
+    expect(((await json.json()) as Doc).paths).toEqual(doc.paths);
+  });
+});
