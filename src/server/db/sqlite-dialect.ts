@@ -99,6 +99,27 @@ export class SqliteDialectLayer implements DialectLayer {
   }
 }
 
+const STATEMENT_CACHE_SIZE = 500;
+
+/** The connection as Kysely sees it, with prepared statements reused by SQL text (LRU). */
+function withStatementCache(connection: Database.Database): { close(): void; prepare(sql: string): Database.Statement } {
+  const cache = new Map<string, Database.Statement>();
+  return {
+    close: () => connection.close(),
+    prepare: (text: string) => {
+      let statement = cache.get(text);
+      if (statement) {
+        cache.delete(text);
+      } else {
+        statement = connection.prepare(text);
+        if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value!);
+      }
+      cache.set(text, statement);
+      return statement;
+    },
+  };
+}
+
 export interface SqliteOpenResult {
   db: Kysely<Schema>;
   dialect: SqliteDialectLayer;
@@ -117,7 +138,9 @@ export function openSqlite(path: string): SqliteOpenResult {
   );
   const dialect = new SqliteDialectLayer(connection);
   // Kysely's SqliteDialect serialises all queries on this one connection (a mutex), so a
-  // transaction never interleaves with another request's statements.
-  const db = new Kysely<Schema>({ dialect: new SqliteDialect({ database: connection }) });
+  // transaction never interleaves with another request's statements — which also makes it safe
+  // to reuse prepared statements: Kysely prepares on every execution, and preparing costs about
+  // as much as running a small statement (a 10,000-operation bulk call runs ~50,000 of them).
+  const db = new Kysely<Schema>({ dialect: new SqliteDialect({ database: withStatementCache(connection) }) });
   return { db, dialect };
 }
