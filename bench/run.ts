@@ -1,0 +1,211 @@
+/**
+ * `npm run bench [-- PREFIX]`: server performance figures, one JSON line each on stdout
+ * ({"name":…,"value":…,"unit":"ms"}); progress goes to stderr. PREFIX keeps only figures whose
+ * name starts with it (the set-up they need still runs).
+ *
+ * The server is the real one (buildApp over a fresh SQLite file in a temp DATA_DIR), listening on
+ * an ephemeral loopback port; requests go over real HTTP with keep-alive. Authentication is a
+ * bench Authenticate that names the demo editor: the bench measures data paths, not sign-in.
+ *
+ * Figures:
+ * - server.bulk_10k_ms    10,000 inserts in one POST …/bulk
+ * - server.single_10k_ms  10,000 POST /api/Records/{projectId}, one after another (the naive way)
+ * - server.search_p50_ms / server.search_p95_ms  a 3-filter And search on a 100,000-record table
+ *                         over HTTP, 8 requests in flight
+ * - server.search_db_ms   the same search run directly on the database (median): the floor
+ * - client.*               bundle sizes of the production build (bench/client-bundle.ts), when
+ *                          dist/ exists
+ */
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../src/server/app';
+import type { Principal } from '../src/server/auth/principal';
+import type { AppConfig } from '../src/common/schemas/config';
+import type { BulkBody, BulkOperation } from '../src/common/schemas/wire';
+import type { FilterNode, SearchRequest } from '../src/common/filter';
+import { clientBundleFigures } from './client-bundle';
+import { runDbSearch } from './db-search';
+
+const prefix = process.argv[2] ?? '';
+const want = (name: string) => name.startsWith(prefix);
+const log = (message: string) => process.stderr.write(`[bench] ${message}\n`);
+
+function emit(name: string, value: number, unit = 'ms'): void {
+  if (want(name)) process.stdout.write(`${JSON.stringify({ name, value: Math.round(value * 100) / 100, unit })}\n`);
+}
+
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  const index = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[index]!;
+}
+
+const EDITOR: Principal = { subject: 'bench-editor', email: 'urednik@example.si', name: 'Bench', via: 'token' };
+const TOTAL_SEARCH_ROWS = 100_000;
+const BATCH = 10_000;
+const SEARCH_REQUESTS = 400;
+const SEARCH_CONCURRENCY = 8;
+const DB_SEARCH_RUNS = 30;
+/** Indicator keys cycle through this many values; the search asks for one of them. */
+const KEYS = 20;
+
+function indicatorProperties(config: AppConfig, formId: number, n: number): Record<string, unknown> {
+  const c = config.tables.indicators.columns;
+  return {
+    [c.parent]: formId,
+    [c.key]: `k${n % KEYS}`,
+    [c.value]: n % 100,
+    [c.note]: n % 7 === 0 ? `opomba travnik ${n}` : `zapis ${n}`,
+  };
+}
+
+/** key = 'k3' And value > 50 And note contains 'travnik': about 1 row in 280 matches. */
+function searchFilters(config: AppConfig): FilterNode {
+  const c = config.tables.indicators.columns;
+  return {
+    kind: 'expression',
+    operator: 'And',
+    nodes: [
+      { kind: 'filter', columnId: c.key, comparison: 'Equals', value: 'k3' },
+      { kind: 'filter', columnId: c.value, comparison: 'GreaterThan', value: 50 },
+      { kind: 'filter', columnId: c.note, comparison: 'Contains', value: 'travnik' },
+    ],
+  };
+}
+
+function clientFigures(): void {
+  if (!['client', 'client.'].some((p) => p.startsWith(prefix) || prefix.startsWith(p))) return;
+  const dist = path.resolve('dist');
+  if (!existsSync(path.join(dist, 'index.html'))) {
+    log('dist/ has no build: client figures skipped (npm run build)');
+    return;
+  }
+  for (const figure of clientBundleFigures(dist)) emit(figure.name, figure.value, figure.unit);
+}
+
+async function main(): Promise<void> {
+  clientFigures();
+  if (!'server.'.startsWith(prefix) && !prefix.startsWith('server')) return;
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'moj-travnik-bench-'));
+  let app: FastifyInstance | undefined;
+  try {
+    app = await buildApp({
+      dataDir,
+      database: path.join(dataDir, 'bench.sqlite'),
+      demo: true,
+      logger: false,
+      clientDir: path.join(dataDir, 'no-client'),
+      authenticate: async () => EDITOR,
+    });
+    const address = await app.listen({ port: 0, host: '127.0.0.1' });
+    log(`server at ${address}, data in ${dataDir}`);
+
+    const call = async (method: string, url: string, body?: unknown): Promise<unknown> => {
+      const response = await fetch(`${address}${url}`, {
+        method,
+        headers: body === undefined ? {} : { 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      const text = await response.text();
+      if (!response.ok) throw new Error(`${method} ${url} → ${response.status}: ${text.slice(0, 300)}`);
+      return text ? JSON.parse(text) : null;
+    };
+
+    const config = (await call('GET', '/config.json')) as AppConfig;
+    const projectId = config.projectId;
+    const tableId = config.tables.indicators.id;
+    // A form to hang the indicators on: any form of the demo project.
+    const forms = (await call('POST', `/api/Records/${projectId}/search`, { tableId: config.tables.forms.id, page: 1, perPage: 1 } satisfies SearchRequest)) as {
+      records: Array<{ id: number }>;
+    };
+    const formId = forms.records[0]?.id;
+    if (!formId) throw new Error('the demo project has no form to attach indicators to');
+    let n = 0;
+    const bulkBody = (count: number): BulkBody => ({
+      operations: Array.from({ length: count }, (): BulkOperation => {
+        n += 1;
+        return { opId: `bench-${n}`, kind: 'insert', tableId, properties: indicatorProperties(config, formId, n) };
+      }),
+    });
+
+    // --- bulk: 10,000 inserts in one call -------------------------------------------------------
+    {
+      const body = bulkBody(BATCH);
+      const start = performance.now();
+      await call('POST', `/api/Records/${projectId}/bulk`, body);
+      const ms = performance.now() - start;
+      log(`bulk 10k: ${ms.toFixed(0)} ms`);
+      emit('server.bulk_10k_ms', ms);
+    }
+
+    // --- single: 10,000 POSTs one after another -------------------------------------------------
+    if (want('server.single')) {
+      const start = performance.now();
+      for (let i = 0; i < BATCH; i += 1) {
+        n += 1;
+        await call('POST', `/api/Records/${projectId}`, { tableId, properties: indicatorProperties(config, formId, n) });
+      }
+      const ms = performance.now() - start;
+      log(`single 10k: ${ms.toFixed(0)} ms`);
+      emit('server.single_10k_ms', ms);
+    }
+
+    if (!want('server.search')) return;
+
+    // --- fill the table to 100,000 rows (not measured) ------------------------------------------
+    const existing = (await call('POST', `/api/Records/${projectId}/search/ids`, { tableId, page: 1, perPage: 1 } satisfies SearchRequest)) as { totalCount: number };
+    let rows = existing.totalCount;
+    while (rows < TOTAL_SEARCH_ROWS) {
+      const count = Math.min(BATCH, TOTAL_SEARCH_ROWS - rows);
+      await call('POST', `/api/Records/${projectId}/bulk`, bulkBody(count));
+      rows += count;
+    }
+    log(`table ${tableId} holds ${rows} records`);
+
+    const search: SearchRequest = { tableId, page: 1, perPage: 50, filters: searchFilters(config), sorts: [{ columnId: 'id', direction: 'asc' }] };
+    const first = (await call('POST', `/api/Records/${projectId}/search`, search)) as { totalCount: number };
+    log(`search matches ${first.totalCount} of ${rows}`);
+
+    // --- search over HTTP, 8 in flight ----------------------------------------------------------
+    for (let i = 0; i < 20; i += 1) await call('POST', `/api/Records/${projectId}/search`, search); // warm-up
+    const latencies: number[] = [];
+    let next = 0;
+    const worker = async () => {
+      while (next < SEARCH_REQUESTS) {
+        next += 1;
+        const start = performance.now();
+        await call('POST', `/api/Records/${projectId}/search`, search);
+        latencies.push(performance.now() - start);
+      }
+    };
+    await Promise.all(Array.from({ length: SEARCH_CONCURRENCY }, worker));
+    latencies.sort((a, b) => a - b);
+    emit('server.search_p50_ms', percentile(latencies, 50));
+    emit('server.search_p95_ms', percentile(latencies, 95));
+    log(`search over HTTP: p50 ${percentile(latencies, 50).toFixed(1)} ms, p95 ${percentile(latencies, 95).toFixed(1)} ms`);
+
+    // --- the same query on the database directly ------------------------------------------------
+    const dbTimes: number[] = [];
+    for (let i = 0; i < DB_SEARCH_RUNS + 3; i += 1) {
+      const start = performance.now();
+      const result = await runDbSearch(app, projectId, EDITOR, search);
+      const ms = performance.now() - start;
+      if (i >= 3) dbTimes.push(ms); // first runs warm the statement cache
+      if (i === 0 && result.totalCount !== first.totalCount) throw new Error(`db search found ${result.totalCount}, HTTP ${first.totalCount}`);
+    }
+    dbTimes.sort((a, b) => a - b);
+    emit('server.search_db_ms', percentile(dbTimes, 50));
+    log(`search on the database: median ${percentile(dbTimes, 50).toFixed(2)} ms`);
+  } finally {
+    await app?.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
