@@ -8,6 +8,7 @@ import { sql } from 'kysely';
 import type { Principal } from '../auth/principal';
 import type { Executor, DialectLayer } from '../db/dialect';
 import type { ProjectSchema } from '../repositories/project-repository';
+import { loadOwnedChain, type OwnedChain } from './scope';
 
 export type Role = 'editor' | 'reader' | 'farmer';
 
@@ -23,6 +24,8 @@ export interface Access {
   farmerId: number | null;
   /** Lower-case e-mail, used for EqualsUserEmail. */
   email: string;
+  /** Farmers: ids of their own rows along the chain (see scope.ts). */
+  owned?: OwnedChain;
 }
 
 /** The message of the 403 answered to a user who is neither editor, reader nor a known farmer. */
@@ -46,7 +49,7 @@ export async function resolveAccess(
   const reader = roles.some((r) => r.role === 'reader');
   let farmerId: number | null = null;
   if (!editor && !reader && email) farmerId = await findFarmerId(db, dialect, schema, email);
-  return {
+  const access: Access = {
     principal,
     caller: callerKey(principal),
     projectId: schema.id,
@@ -56,6 +59,8 @@ export async function resolveAccess(
     farmerId,
     email,
   };
+  if (farmerId !== null) access.owned = await loadOwnedChain(db, dialect, schema, farmerId);
+  return access;
 }
 
 async function findFarmerId(db: Executor, dialect: DialectLayer, schema: ProjectSchema, email: string): Promise<number | null> {

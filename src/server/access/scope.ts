@@ -5,9 +5,16 @@
  *   farmers.id = me → areas.user → paths.parent → durationPaths.path_id → forms.parent → indicators.parent
  * Durations are readable by everyone. Tables outside the chain are invisible to farmers.
  * Editors and readers see the whole project (no predicate).
+ *
+ * The ids of the farmer's own areas, paths, durationPaths and forms are loaded once per request
+ * (`loadOwnedChain`, four indexed look-ups: a farmer has a handful of each) and bound as values:
+ * `id in (…)` for those tables and `parent in (own forms)` for indicators. Nested subqueries
+ * would express the same, but SQLite cannot estimate their selectivity and scans whole tables.
+ * Rows a farmer inserts during the request are added (`addOwned`), so a bulk call can create a
+ * durationPath and forms under it. A parent deleted before the request hides its children.
  */
 import { sql, type RawBuilder } from 'kysely';
-import type { DialectLayer } from '../db/dialect';
+import type { DialectLayer, Executor } from '../db/dialect';
 import type { ProjectSchema, TableInfo } from '../repositories/project-repository';
 import type { Access } from './access';
 
@@ -20,10 +27,59 @@ export const OWNERSHIP_CHAIN: Record<string, { column: string; parent: string }>
   indicators: { column: 'parent', parent: 'forms' },
 };
 
+/** Tables whose own ids are loaded per request (indicators are many: scoped by parent instead). */
+const LOADED_CHAIN = ['areas', 'paths', 'durationPaths', 'forms'] as const;
+
 /** Tables every role may read in full. */
 export const SHARED_TABLES = ['durations'];
 
+/** table key → ids of the farmer's own rows. */
+export type OwnedChain = Map<string, Set<number>>;
+
 const FALSE = sql<boolean>`1 = 0`;
+
+/** Ids bound per list stay far below SQLite's 32,766 parameters; see `inList`. */
+const MAX_BOUND_IDS = 20_000;
+
+/** Loads the farmer's own areas, paths, durationPaths and forms (not deleted). */
+export async function loadOwnedChain(db: Executor, dialect: DialectLayer, schema: ProjectSchema, farmerId: number): Promise<OwnedChain> {
+  const owned: OwnedChain = new Map([['farmers', new Set([farmerId])]]);
+  for (const key of LOADED_CHAIN) {
+    const link = OWNERSHIP_CHAIN[key]!;
+    const table = schema.tablesByKey.get(key);
+    const column = table?.columnsByName.get(link.column);
+    const parents = [...(owned.get(link.parent) ?? [])];
+    const ids = new Set<number>();
+    owned.set(key, ids);
+    if (!table || !column || parents.length === 0) continue;
+    for (let start = 0; start < parents.length; start += MAX_BOUND_IDS) {
+      const rows = await db
+        .selectFrom('records')
+        .select('id')
+        .where('table_id', '=', table.id)
+        .where('deleted', '=', 0)
+        .where(sql<boolean>`${dialect.prop(column.id, 'number')} in (${sql.join(parents.slice(start, start + MAX_BOUND_IDS))})`)
+        .execute();
+      for (const row of rows) ids.add(row.id);
+    }
+  }
+  return owned;
+}
+
+/** Records a row the farmer just inserted as theirs for the rest of the request. */
+export function addOwned(access: Access, tableKey: string, id: number): void {
+  access.owned?.get(tableKey)?.add(id);
+}
+
+function inList(expression: RawBuilder<unknown>, ids: Set<number>): RawBuilder<boolean> {
+  if (ids.size === 0) return FALSE;
+  const list = [...ids];
+  const chunks: RawBuilder<boolean>[] = [];
+  for (let start = 0; start < list.length; start += MAX_BOUND_IDS) {
+    chunks.push(sql<boolean>`${expression} in (${sql.join(list.slice(start, start + MAX_BOUND_IDS))})`);
+  }
+  return chunks.length === 1 ? chunks[0]! : sql<boolean>`(${sql.join(chunks, sql` or `)})`;
+}
 
 /**
  * Predicate restricting `alias` (a records row of `table`) to what the caller may see, or null
@@ -32,23 +88,15 @@ const FALSE = sql<boolean>`1 = 0`;
 export function scopePredicate(access: Access, schema: ProjectSchema, dialect: DialectLayer, table: TableInfo, alias = 'records'): RawBuilder<boolean> | null {
   if (access.role !== 'farmer') return null;
   if (SHARED_TABLES.includes(table.key)) return null;
-  if (access.farmerId === null) return FALSE;
-  return ownedPredicate(access.farmerId, schema, dialect, table.key, alias, 1);
-}
-
-function ownedPredicate(farmerId: number, schema: ProjectSchema, dialect: DialectLayer, key: string, alias: string, depth: number): RawBuilder<boolean> {
-  if (key === 'farmers') return sql<boolean>`${sql.ref(`${alias}.id`)} = ${farmerId}`;
-  const link = OWNERSHIP_CHAIN[key];
-  const table = schema.tablesByKey.get(key);
-  const column = table?.columnsByName.get(link?.column ?? '');
-  if (!link || !table || !column) return FALSE;
-  const value = dialect.prop(column.id, 'number', alias);
-  if (link.parent === 'farmers') return sql<boolean>`${value} = ${farmerId}`;
-  const parent = schema.tablesByKey.get(link.parent);
-  if (!parent) return FALSE;
-  const sub = `own${depth}`;
-  const inner = ownedPredicate(farmerId, schema, dialect, link.parent, sub, depth + 1);
-  return sql<boolean>`${value} in (select ${sql.ref(`${sub}.id`)} from records as ${sql.id(sub)} where ${sql.ref(`${sub}.table_id`)} = ${parent.id} and ${sql.ref(`${sub}.deleted`)} = 0 and ${inner})`;
+  if (access.farmerId === null || !access.owned) return FALSE;
+  if (table.key === 'farmers') return sql<boolean>`${sql.ref(`${alias}.id`)} = ${access.farmerId}`;
+  const loaded = access.owned.get(table.key);
+  if (loaded) return inList(sql.ref(`${alias}.id`), loaded);
+  const link = OWNERSHIP_CHAIN[table.key];
+  const column = link ? table.columnsByName.get(link.column) : undefined;
+  const parents = link ? access.owned.get(link.parent) : undefined;
+  if (!column || !parents) return FALSE;
+  return inList(dialect.prop(column.id, 'number', alias), parents);
 }
 
 /** Whether the caller sees every row of the table (no predicate needed). */

@@ -36,6 +36,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
   const { db, dialect } = openSqlite(path);
   try {
     await migrateToLatest(db, dialect);
+    await dialect.optimize(db);
   } catch (error) {
     await db.destroy();
     throw error;

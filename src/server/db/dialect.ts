@@ -52,6 +52,8 @@ export interface DialectLayer {
    * first. `query` is plain user text; the dialect turns it into its own match syntax safely.
    */
   textSearchSql(query: string): RawBuilder<TextSearchHit> | null;
+  /** Refreshes the planner's statistics (cheap; after start-up and after bulk seeding). */
+  optimize(db: Executor): Promise<void>;
   /** Closes the underlying connection(s). */
   destroy(): Promise<void>;
 }

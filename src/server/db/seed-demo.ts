@@ -181,5 +181,6 @@ export async function loadDemoData(db: Db, dialect: DialectLayer): Promise<boole
       }
     }
   });
+  await dialect.optimize(db);
   return true;
 }

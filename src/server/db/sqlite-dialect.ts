@@ -94,6 +94,12 @@ export class SqliteDialectLayer implements DialectLayer {
     return sql<TextSearchHit>`select rowid as id, rank from records_fts where records_fts match ${match}`;
   }
 
+  async optimize(db: Executor): Promise<void> {
+    // Bounded sampling keeps this fast on big files; 0x10002 also analyses tables never analysed.
+    await sql`pragma analysis_limit = 1000`.execute(db);
+    await sql`pragma optimize = 0x10002`.execute(db);
+  }
+
   async destroy(): Promise<void> {
     if (this.connection.open) this.connection.close();
   }

@@ -11,7 +11,7 @@ import { sql } from 'kysely';
 import { SERVER_ID_START } from '../../common/constants';
 import type { BulkOperation, BulkResultItem, Properties, WireRecord } from '../../common/schemas/wire';
 import { assertMayChangeColumns, assertMayWrite } from '../access/policy';
-import { OWNERSHIP_CHAIN } from '../access/scope';
+import { addOwned, OWNERSHIP_CHAIN } from '../access/scope';
 import type { RecordRow } from '../db/types';
 import { badRequest, conflict, HttpError, notFound } from '../http/errors';
 import { tableInBody, type RepoContext } from './context';
@@ -196,6 +196,7 @@ export async function insertRecord(ctx: RepoContext, input: InsertInput, options
     })
     .returningAll()
     .executeTakeFirstOrThrow();
+  addOwned(ctx.access, table.key, row.id);
   const text = searchText(table, props);
   if (text) await ctx.dialect.indexText(ctx.db, row.id, text);
   await recordHistory(ctx, row, 'insert', null, row);

@@ -55,7 +55,9 @@ export async function up(db: AnyDb, dialect: DialectLayer): Promise<void> {
     .addColumn('updated_by', 'text')
     .execute();
   await dialect.setSequenceStart(db, 'records', SERVER_ID_START);
-  await db.schema.createIndex('records_table').on('records').columns(['table_id', 'deleted']).execute();
+  // table_id only: `deleted` is a low-selectivity flag, and with it in this index SQLite's planner
+  // preferred it over the per-column property indexes (records_prop_*) that farmer scopes use.
+  await db.schema.createIndex('records_table').on('records').column('table_id').execute();
   // The bbox prefilter of spatial and extent queries: a range scan on min_x within a table, the
   // other three bounds checked from the index entry itself.
   await db.schema.createIndex('records_bbox').on('records').columns(['table_id', 'min_x', 'max_x', 'min_y', 'max_y']).execute();
