@@ -9,6 +9,7 @@ import type { Authenticate } from './auth/principal';
 import { registerIdentity } from './auth';
 import { openDatabase } from './db/database';
 import { loadDemoData } from './db/seed-demo';
+import { registerApiHeaders } from './http/api-headers';
 import { registerErrorHandling } from './http/errors';
 import './http/fastify-types';
 import { purgeIdempotencyKeys } from './http/idempotency';
@@ -78,6 +79,7 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
   await purgeIdempotencyKeys(database.db);
 
   registerErrorHandling(app);
+  registerApiHeaders(app);
   registerSharedSchemas(app);
 
   // The authentication in use; the identity registration (H2) may supply it when the options don't.

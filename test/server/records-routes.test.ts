@@ -54,6 +54,7 @@ describe('Records', () => {
     expect(record).toMatchObject({ tableId: a.id, version: 1, deleted: false, archived: false, geometry: square, properties: { [String(a.columns.name)]: 'Nov travnik' } });
     expect(record.id).toBeGreaterThanOrEqual(SERVER_ID_START);
     expect(record.createdAt).toBe(record.updatedAt);
+    expect(response.headers.get('cache-control')).toBe('no-store');
     const row = await t.app.db.selectFrom('records').select(['min_x', 'min_y', 'max_x', 'max_y']).where('id', '=', record.id).executeTakeFirstOrThrow();
     expect(row).toEqual({ min_x: 16.1, min_y: 46.8, max_x: 16.101, max_y: 46.801 });
   });
