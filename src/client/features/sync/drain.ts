@@ -5,15 +5,16 @@
  *
  * - In order: items are taken by `seq`; consecutive compatible record operations (same project,
  *   same API, insert/update/delete/archive) go into one bulk call of at most MODIFY_CHUNK_SIZE.
- *   A batch stops before an operation that depends on a row inserted earlier in the same batch
- *   (it needs the server id first) or that touches a row already in the batch (its version is
- *   the one the earlier operation produces).
+ *   Children of rows inserted earlier in the same call are fine (the server resolves the local
+ *   ids within a call); a batch only stops before a versioned update of a row already in the
+ *   batch (its version is the one the earlier operation produces).
  * - Attachments go one by one through multipart with the operation id as Idempotency-Key.
  * - Failed and conflicting items wait for the user; anything depending on them (same row, rows
  *   referring to it, its attachments) waits too; unrelated later edits still go.
  * - Network/5xx: stop, the caller backs off. 401: one refresh and retry, else stop until sign-in.
- *   409 / other 4xx: a multi-operation batch is split so the offending operation is found; that
- *   one becomes a conflict / failed item with the server's message.
+ *   409 / other 4xx: the server rejects the whole call and names the operation (`opId`); that one
+ *   becomes a conflict / failed item with the server's message and the rest is sent again. When
+ *   the answer names none, the batch is split until the offending operation is found.
  * - An item is removed only by `acknowledge`, after the server answered for it.
  */
 import { MODIFY_CHUNK_SIZE } from '../../../common/constants';
@@ -132,7 +133,7 @@ export async function drainOnce(options: DrainOptions): Promise<DrainOutcome> {
   };
 
   /** Handles an error answer for `batch`; returns an outcome to stop with, or null to go on. */
-  const handleError = async (batch: OutboxItem[], error: ApiError): Promise<DrainOutcome | 'retry' | 'isolate' | null> => {
+  const handleError = async (batch: OutboxItem[], error: ApiError): Promise<DrainOutcome | 'retry' | 'isolate' | 'resend' | null> => {
     if (error.status === 'ABORTED') return { kind: 'aborted', sent, requests };
     if (isTransientError(error)) {
       await markItems(db, batch.map((item) => item.seq!), { attemptsDelta: 1 });
@@ -145,15 +146,18 @@ export async function drainOnce(options: DrainOptions): Promise<DrainOutcome> {
       }
       return { kind: 'auth', sent, requests, error };
     }
-    if (batch.length > 1) return 'isolate';
-    const [item] = batch;
+    const named = error.opId !== undefined ? batch.find((candidate) => candidate.opId === error.opId) : undefined;
+    if (!named && batch.length > 1) return 'isolate';
+    const item = named ?? batch[0];
     if (error.status === 409) {
       await markItems(db, [item!.seq!], { status: 'conflict', error: failureOf(error), current: error.current, attemptsDelta: 1 });
     } else {
       await markItems(db, [item!.seq!], { status: 'failed', error: failureOf(error), attemptsDelta: 1 });
     }
+    const index = bySeq.get(item!.seq!);
+    if (index !== undefined) items[index] = { ...items[index]!, status: error.status === 409 ? 'conflict' : 'failed' };
     block(item!);
-    return null;
+    return named ? 'resend' : null;
   };
 
   let index = 0;
@@ -187,7 +191,7 @@ export async function drainOnce(options: DrainOptions): Promise<DrainOutcome> {
       if ('error' in result) {
         const next = await handleError([first], result.error);
         if (next === 'retry') continue;
-        if (next && next !== 'isolate') return next;
+        if (next && next !== 'isolate' && next !== 'resend') return next;
         index++;
         continue;
       }
@@ -207,7 +211,7 @@ export async function drainOnce(options: DrainOptions): Promise<DrainOutcome> {
       const item = items[j]!;
       if (item.status !== 'pending' || !BULK_KINDS.has(item.kind) || item.api !== first.api || item.projectId !== first.projectId) break;
       if (isBlocked(item)) break;
-      if (dependencyKeys(item).some((key) => inBatch.has(key)) || ownKeys(item).some((key) => inBatch.has(key))) break;
+      if (item.kind === 'update' && item.version !== undefined && ownKeys(item).some((key) => inBatch.has(key))) break;
       batch.push(item);
       ownKeys(item).forEach((key) => inBatch.add(key));
     }
@@ -216,7 +220,7 @@ export async function drainOnce(options: DrainOptions): Promise<DrainOutcome> {
     const result = await transport.bulk(first.api, first.projectId, batch.map(toBulkOperation));
     if ('error' in result) {
       const next = await handleError(batch, result.error);
-      if (next === 'retry') continue;
+      if (next === 'retry' || next === 'resend') continue;
       if (next === 'isolate') {
         isolateUntilSeq = batch[batch.length - 1]!.seq!;
         continue;

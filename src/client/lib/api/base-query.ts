@@ -42,6 +42,8 @@ export interface ApiError {
   detail?: string;
   /** 409: the record as the server has it now. */
   current?: unknown;
+  /** Bulk calls: the operation that made the server reject the call. */
+  opId?: string;
 }
 
 export interface ApiMeta {
@@ -105,6 +107,8 @@ export async function performRequest(
     const error: ApiError = { status: response.status, message: errorMessageForStatus(response.status) };
     if (typeof errorBody.detail === 'string') error.detail = errorBody.detail;
     if (errorBody.current !== undefined) error.current = errorBody.current;
+    const opId = (errorBody as { opId?: unknown }).opId;
+    if (typeof opId === 'string') error.opId = opId;
     return { error, meta };
   }
   try {

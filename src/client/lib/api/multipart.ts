@@ -2,7 +2,7 @@
  * Multipart bodies of the attachment and `full` calls (seed §7). Field names are the contract
  * with the server's multipart routes (src/server/routes/api/attachments, …/full).
  */
-import type { CreateRecordBody } from '../../../common/schemas/wire';
+import type { CreateRecordBody, FeatureBody } from '../../../common/schemas/wire';
 
 export interface FilePart {
   /** The attachment slot of the table (config.json → tables.*.attachments). */
@@ -17,8 +17,13 @@ export interface AttachmentUpload extends FilePart {
   recordId: number;
 }
 
+/**
+ * POST …/full: `record` (Records) or `feature` (Features). Without `id`, or with an offline id,
+ * the server creates the row; with a server id it updates it (`version` stale → 409).
+ */
 export interface FullUpload {
-  record: CreateRecordBody;
+  record?: CreateRecordBody & { id?: number; version?: number };
+  feature?: FeatureBody & { id?: number };
   files: FilePart[];
 }
 
@@ -38,10 +43,9 @@ export function attachmentFormData(upload: AttachmentUpload): FormData {
 
 export function fullFormData(upload: FullUpload): FormData {
   const form = new FormData();
-  form.append('record', JSON.stringify(upload.record));
-  for (const part of upload.files) {
-    form.append('tableAttachmentInfoId', String(part.tableAttachmentInfoId));
-    form.append('file', toBlob(part), part.name);
-  }
+  if (upload.record) form.append('record', JSON.stringify(upload.record));
+  if (upload.feature) form.append('feature', JSON.stringify(upload.feature));
+  // Each file part is named by its attachment slot, so one request may fill several slots.
+  for (const part of upload.files) form.append(String(part.tableAttachmentInfoId), toBlob(part), part.name);
   return form;
 }

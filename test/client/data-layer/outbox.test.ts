@@ -1,0 +1,334 @@
+/**
+ * @jest-environment node
+ * @jest-environment-options {"globalsCleanup": "off"}
+ *
+ * The outbox as the client sees it (DESIGN §5). The server here is an in-memory stand-in of the
+ * bulk endpoint with the same per-opId dedup contract: these tests are about the client's queue
+ * (what is stored, in what order, how it is batched and remapped, what the user sees), and the
+ * real server is exercised in outbox-real-server.test.ts.
+ */
+import { afterEach, describe, expect, it } from '@jest/globals';
+import { LOCAL_ID_BOUND, MODIFY_CHUNK_SIZE, SYNC_BACKOFF_MAX_MS, SYNC_BACKOFF_START_MS } from '../../../src/common/constants';
+import { slSync } from '../../../src/common/i18n/sl';
+import { readOutbox, saveEdit, readRows, keepMine, takeTheirs, retryItem, discardItem } from '../../../src/client/lib/db';
+import {
+  backoffDelay,
+  browserOnlineChanged,
+  drainOnce,
+  editSaved,
+  outboxChanged,
+  reachabilityProbed,
+  rtkQueryTransport,
+  selectConflicts,
+  selectFailedItems,
+  selectPendingCount,
+  selectStorageError,
+  syncStarted,
+  syncStopped,
+} from '../../../src/client/features/sync';
+import { FakeBulkServer, makeTestStore, openTestDb, response, settleStores, uniqueDbName, until } from './helpers';
+
+// Stores keep listeners (timers, probes) alive: stop and settle them after each test.
+afterEach(settleStores);
+
+const P = 1;
+const FORMS = 6;
+const INDICATORS = 7;
+const DURATION_PATHS = 5;
+
+function drain(store: ReturnType<typeof makeTestStore>, maxBatch?: number) {
+  return drainOnce({ db: store.extra.db, transport: rtkQueryTransport(store.dispatch), maxBatch });
+}
+
+/** Lets the sync slice mirror the outbox (what the sync panel shows) and waits for `predicate`. */
+async function mirrored(store: ReturnType<typeof makeTestStore>, predicate: (state: ReturnType<typeof store.getState>) => boolean, label: string) {
+  store.dispatch(outboxChanged());
+  await until(() => predicate(store.getState()), label);
+}
+
+describe('saving an edit', () => {
+  it('stores the row flagged isInsert with a random local id below 10,000,000 and queues it, before resolving', async () => {
+    const db = openTestDb();
+    const saved = await saveEdit(db, { kind: 'insert', projectId: P, tableId: FORMS, properties: { '62': 1 } });
+    expect(saved.id).toBeGreaterThan(0);
+    expect(saved.id).toBeLessThan(LOCAL_ID_BOUND);
+    const row = await db.features.get([FORMS, saved.id]);
+    expect(row).toMatchObject({ isInsert: 1, isEdit: 0, isDelete: 0, isRecord: 1 });
+    const [item] = await readOutbox(db);
+    expect(item).toMatchObject({ kind: 'insert', id: saved.id, status: 'pending', opId: saved.opId });
+    expect(item!.opId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+  });
+
+  it('flags edits and deletes of server rows isEdit / isDelete', async () => {
+    const db = openTestDb();
+    await db.features.put({ tableId: FORMS, featureId: 10_000_001, projectId: P, feature: { id: 10_000_001, tableId: FORMS, properties: { '65': 'a' }, deleted: false, archived: false, createdAt: '', updatedAt: '', version: 3 }, isInsert: 0, isEdit: 0, isDelete: 0, isRecord: 1 });
+    await saveEdit(db, { kind: 'update', projectId: P, tableId: FORMS, id: 10_000_001, properties: { '65': 'b' } });
+    expect(await db.features.get([FORMS, 10_000_001])).toMatchObject({ isEdit: 1, feature: { properties: { '65': 'b' } } });
+    await saveEdit(db, { kind: 'delete', projectId: P, tableId: FORMS, id: 10_000_001 });
+    expect(await db.features.get([FORMS, 10_000_001])).toMatchObject({ isDelete: 1 });
+    const items = await readOutbox(db);
+    expect(items.map((i) => [i.kind, i.version])).toEqual([
+      ['update', 3],
+      ['delete', undefined],
+    ]);
+    expect(await readRows(db, FORMS)).toEqual([]);
+  });
+
+  it('survives a reload: a new store over the same IndexedDB finds the queue and drains it', async () => {
+    const name = uniqueDbName('reload');
+    const server = new FakeBulkServer();
+    const first = makeTestStore(openTestDb(name), server.fetch);
+    for (let i = 0; i < 5; i++) await first.dispatch(editSaved({ kind: 'insert', projectId: P, tableId: FORMS, properties: { '65': `n${i}` } })).unwrap();
+    first.extra.db.close(); // the tab is gone
+
+    const db = openTestDb(name);
+    const second = makeTestStore(db, server.fetch);
+    expect((await readOutbox(db)).map((i) => i.properties!['65'])).toEqual(['n0', 'n1', 'n2', 'n3', 'n4']);
+    second.dispatch(browserOnlineChanged(true));
+    second.dispatch(reachabilityProbed({ reachable: true, at: 'now' }));
+    second.dispatch(outboxChanged());
+    await until(async () => (await db.outbox.count()) === 0, 'drained');
+    await until(() => selectPendingCount(second.getState()) === 0, 'count mirrored');
+    expect([...server.rows.values()].map((r) => r.properties['65'])).toEqual(['n0', 'n1', 'n2', 'n3', 'n4']);
+  });
+});
+
+describe('draining', () => {
+  it('sends in order, in bulk calls of at most 200 operations', async () => {
+    const server = new FakeBulkServer();
+    const store = makeTestStore(openTestDb(), server.fetch);
+    for (let i = 0; i < 450; i++) await saveEdit(store.extra.db, { kind: 'insert', projectId: P, tableId: FORMS, properties: { '65': i } });
+    const outcome = await drain(store);
+    expect(outcome).toMatchObject({ kind: 'done', sent: 450, requests: 3 });
+    expect(server.calls.map((c) => c.length)).toEqual([MODIFY_CHUNK_SIZE, MODIFY_CHUNK_SIZE, 50]);
+    expect(server.calls.flat().map((op) => (op.kind === 'insert' ? op.properties['65'] : null))).toEqual([...Array(450).keys()]);
+    expect(await store.extra.db.outbox.count()).toBe(0);
+  });
+
+  it('keeps Records and Features operations in separate consecutive calls', async () => {
+    const server = new FakeBulkServer();
+    const urls: string[] = [];
+    const store = makeTestStore(openTestDb(), async (input, init) => {
+      urls.push(String(input));
+      return server.fetch(input, init);
+    });
+    await saveEdit(store.extra.db, { kind: 'insert', projectId: P, tableId: FORMS, properties: {} });
+    await saveEdit(store.extra.db, { kind: 'insert', projectId: P, tableId: 3, properties: {}, geometry: { type: 'LineString', coordinates: [[16.2, 46.8], [16.21, 46.81]] }, isRecord: false });
+    await saveEdit(store.extra.db, { kind: 'insert', projectId: P, tableId: FORMS, properties: {} });
+    await drain(store);
+    expect(urls).toEqual(['http://server.test/api/Records/1/bulk', 'http://server.test/api/Features/1/bulk', 'http://server.test/api/Records/1/bulk']);
+  });
+
+  it('replaces offline ids by server ids in Dexie and in every queued operation that refers to them', async () => {
+    const server = new FakeBulkServer();
+    const store = makeTestStore(openTestDb(), server.fetch);
+    const db = store.extra.db;
+    // An offline-made durationPath, a form under it, an indicator under the form, a photo of the indicator.
+    const dp = await saveEdit(db, { kind: 'insert', projectId: P, tableId: DURATION_PATHS, properties: { '51': 10_000_500, '52': 10_000_600 }, refs: ['51', '52'] });
+    const form = await saveEdit(db, { kind: 'insert', projectId: P, tableId: FORMS, properties: { '61': dp.id, '62': 1 }, refs: ['61'] });
+    const indicator = await saveEdit(db, { kind: 'insert', projectId: P, tableId: INDICATORS, properties: { '71': form.id, '72': 'briza' }, refs: ['71'] });
+    await saveEdit(db, { kind: 'update', projectId: P, tableId: FORMS, id: form.id, properties: { '65': 'opomba' } });
+    const photo = await saveEdit(db, { kind: 'attachment', projectId: P, tableId: INDICATORS, recordId: indicator.id, tableAttachmentInfoId: 700, name: 'a.jpg', mimeType: 'image/jpeg', data: new Uint8Array([0xff, 0xd8, 0xff]).buffer });
+
+    // First call: only the durationPath goes (then the drain stops as if the connection dropped).
+    server.fail = (call) => (call === 2 ? response({ status: 503, body: { status: 503, message: 'Service Unavailable' } }) : undefined);
+    const partial = await drainOnce({ db, transport: rtkQueryTransport(store.dispatch), maxBatch: 1 });
+    expect(partial.kind).toBe('transient');
+    const dpServerId = server.calls[0]![0]!.kind === 'insert' ? [...server.rows.keys()][0]! : -1;
+    expect(dpServerId).toBeGreaterThanOrEqual(LOCAL_ID_BOUND);
+
+    // Dexie follows: the durationPath row has its server id, the queued form points at it.
+    expect(await db.features.get([DURATION_PATHS, dp.id])).toBeUndefined();
+    expect(await db.features.get([DURATION_PATHS, dpServerId])).toMatchObject({ isInsert: 0, feature: { id: dpServerId } });
+    const queued = await readOutbox(db);
+    expect(queued.find((i) => i.kind === 'insert' && i.tableId === FORMS)!.properties!['61']).toBe(dpServerId);
+    expect((await db.features.get([FORMS, form.id]))!.feature.properties['61']).toBe(dpServerId);
+
+    // The rest drains; the photo goes to the indicator's server id with its opId as Idempotency-Key.
+    server.fail = undefined;
+    const uploads: Array<{ recordId: string | null; key: string | null }> = [];
+    const store2 = makeTestStore(db, async (input, init) => {
+      if (String(input).endsWith('/attachment')) {
+        const form = init!.body as FormData;
+        uploads.push({ recordId: form.get('recordId') as string, key: new Headers(init!.headers).get('Idempotency-Key') });
+        return response({ status: 201, body: { id: 10_900_000, tableId: INDICATORS, recordId: Number(form.get('recordId')), tableAttachmentInfoId: 700, name: 'a.jpg', mimeType: 'image/jpeg', size: 3, createdAt: '', hasThumb: false } });
+      }
+      return server.fetch(input, init);
+    });
+    expect(await drain(store2)).toMatchObject({ kind: 'done' });
+    const rows = [...server.rows.values()];
+    const formRow = rows.find((r) => r.tableId === FORMS)!;
+    const indicatorRow = rows.find((r) => r.tableId === INDICATORS)!;
+    expect(formRow.properties).toMatchObject({ '61': dpServerId, '65': 'opomba' });
+    expect(indicatorRow.properties['71']).toBe(formRow.id);
+    expect(uploads).toEqual([{ recordId: String(indicatorRow.id), key: (await Promise.resolve(photo)).opId }]);
+    expect(await db.attachments.get(10_900_000)).toMatchObject({ featureId: indicatorRow.id, isInsert: 0 });
+    expect(await db.outbox.count()).toBe(0);
+    expect(await db.features.where('isInsert').equals(1).count()).toBe(0);
+  });
+
+  it('does not duplicate rows when a response is lost after the server applied the batch', async () => {
+    const server = new FakeBulkServer();
+    const store = makeTestStore(openTestDb(), server.fetch);
+    for (let i = 0; i < 30; i++) await saveEdit(store.extra.db, { kind: 'insert', projectId: P, tableId: FORMS, properties: { '65': i } });
+    server.fail = (call) => (call === 1 ? 'drop-after-commit' : undefined);
+    const lost = await drain(store);
+    expect(lost.kind).toBe('transient');
+    expect(await store.extra.db.outbox.count()).toBe(30); // nothing acknowledged, nothing removed
+    expect((await readOutbox(store.extra.db)).every((i) => i.attempts === 1)).toBe(true);
+    const retried = await drain(store);
+    expect(retried).toMatchObject({ kind: 'done', sent: 30 });
+    expect(server.rows.size).toBe(30);
+    expect(await store.extra.db.features.where('tableId').equals(FORMS).count()).toBe(30);
+  });
+
+  it('shows a 409 as a conflict; keep mine resends on the current version, take theirs keeps the server row', async () => {
+    const server = new FakeBulkServer();
+    const store = makeTestStore(openTestDb(), server.fetch);
+    const db = store.extra.db;
+    const current = { id: 10_000_100, tableId: FORMS, properties: { '65': 'njihovo' }, deleted: false, archived: false, createdAt: '', updatedAt: '', version: 7 };
+    server.rows.set(current.id, { ...current });
+    await db.features.put({ tableId: FORMS, featureId: current.id, projectId: P, feature: { ...current, properties: { '65': 'staro' }, version: 6 }, isInsert: 0, isEdit: 0, isDelete: 0, isRecord: 1 });
+    await saveEdit(db, { kind: 'update', projectId: P, tableId: FORMS, id: current.id, properties: { '65': 'moje' } });
+    await saveEdit(db, { kind: 'insert', projectId: P, tableId: FORMS, properties: { '65': 'neodvisno' } });
+    server.fail = (_call, ops) =>
+      ops[0]!.kind === 'update' && ops[0]!.version === 6 ? response({ status: 409, body: { status: 409, message: 'Conflict', detail: 'version 6 is stale', current, opId: ops[0]!.opId } }) : undefined;
+
+    expect(await drain(store)).toMatchObject({ kind: 'done', sent: 1 }); // the unrelated insert still went
+    await mirrored(store, (s) => selectConflicts(s).length === 1, 'conflict shown');
+    const [conflict] = selectConflicts(store.getState());
+    expect(conflict).toMatchObject({ kind: 'update', id: current.id, status: 'conflict', httpStatus: 409, current: { version: 7 } });
+
+    await keepMine(db, conflict!.seq);
+    expect(await drain(store)).toMatchObject({ kind: 'done', sent: 1 });
+    expect(server.rows.get(current.id)!.properties['65']).toBe('moje');
+    expect(server.calls.at(-1)![0]).toMatchObject({ kind: 'update', version: 7 });
+
+    // Another conflict, resolved the other way.
+    server.rows.get(current.id)!.version = 20;
+    await saveEdit(db, { kind: 'update', projectId: P, tableId: FORMS, id: current.id, properties: { '65': 'spet moje' } });
+    const theirs = { ...current, properties: { '65': 'njihovo 2' }, version: 20 };
+    server.fail = (_call, ops) => (ops[0]!.kind === 'update' ? response({ status: 409, body: { status: 409, message: 'Conflict', current: theirs, opId: ops[0]!.opId } }) : undefined);
+    await drain(store);
+    await mirrored(store, (s) => (selectConflicts(s)[0]?.current as { version?: number } | undefined)?.version === 20, 'second conflict shown');
+    await takeTheirs(db, selectConflicts(store.getState())[0]!.seq);
+    expect(await db.outbox.count()).toBe(0);
+    expect(await db.features.get([FORMS, current.id])).toMatchObject({ isEdit: 0, feature: { version: 20, properties: { '65': 'njihovo 2' } } });
+    await mirrored(store, (s) => selectConflicts(s).length === 0, 'conflict gone');
+  });
+
+  it('shows another 4xx as a failed item with the server message; dependants wait, the rest goes, the user retries or discards', async () => {
+    const server = new FakeBulkServer();
+    const store = makeTestStore(openTestDb(), server.fetch);
+    const db = store.extra.db;
+    const bad = await saveEdit(db, { kind: 'insert', projectId: P, tableId: FORMS, properties: { '62': 'ni število' } });
+    const child = await saveEdit(db, { kind: 'insert', projectId: P, tableId: INDICATORS, properties: { '71': bad.id }, refs: ['71'] });
+    await saveEdit(db, { kind: 'insert', projectId: P, tableId: FORMS, properties: { '62': 2 } });
+    server.fail = (_call, ops) => {
+      const op = ops.find((o) => o.kind === 'insert' && o.properties['62'] === 'ni število');
+      return op ? response({ status: 400, body: { status: 400, message: 'Bad Request', detail: 'properties.62 must be a number', opId: op.opId } }) : undefined;
+    };
+    expect(await drain(store)).toMatchObject({ kind: 'done', sent: 1 });
+    await mirrored(store, (s) => selectFailedItems(s).length === 1, 'failed item shown');
+    expect(selectFailedItems(store.getState())[0]).toMatchObject({ message: 'Bad Request', detail: 'properties.62 must be a number', httpStatus: 400, id: bad.id });
+    // Nothing was dropped: the failed item and its dependant are still there.
+    expect((await readOutbox(db)).map((i) => [i.id, i.status])).toEqual([
+      [bad.id, 'failed'],
+      [child.id, 'pending'],
+    ]);
+    // Draining again changes nothing until the user acts.
+    expect(await drain(store)).toMatchObject({ kind: 'done', sent: 0 });
+
+    server.fail = undefined;
+    await retryItem(db, selectFailedItems(store.getState())[0]!.seq);
+    expect(await drain(store)).toMatchObject({ kind: 'done', sent: 2 });
+
+    // Discard: the item and its local row go away, by the user's hand only.
+    server.fail = (_call, ops) => response({ status: 422, body: { status: 422, message: 'Generic Error', opId: ops[0]!.opId } });
+    const doomed = await saveEdit(db, { kind: 'insert', projectId: P, tableId: FORMS, properties: {} });
+    await drain(store);
+    const [item] = await readOutbox(db);
+    expect(item).toMatchObject({ status: 'failed', error: { message: 'Generic Error' } });
+    await discardItem(db, item!.seq!);
+    expect(await db.outbox.count()).toBe(0);
+    expect(await db.features.get([FORMS, doomed.id])).toBeUndefined();
+  });
+});
+
+describe('back-off', () => {
+  it('starts at 1 s and doubles to 60 s, with ±20 % jitter', () => {
+    const mid = () => 0.5;
+    expect([1, 2, 3, 4, 5, 6, 7, 8, 20].map((n) => backoffDelay(n, mid))).toEqual([1000, 2000, 4000, 8000, 16000, 32000, 60000, 60000, 60000]);
+    expect(backoffDelay(1, () => 0)).toBe(SYNC_BACKOFF_START_MS * 0.8);
+    expect(backoffDelay(1, () => 1)).toBe(SYNC_BACKOFF_START_MS * 1.2);
+    expect(backoffDelay(30, () => 1)).toBe(SYNC_BACKOFF_MAX_MS);
+  });
+
+  it('keeps everything on network errors and 5xx and schedules the next attempt', async () => {
+    let up = false;
+    const server = new FakeBulkServer();
+    const store = makeTestStore(openTestDb(), async (input, init) => {
+      if (String(input).endsWith('/api/Test')) return response({ body: 'ok' });
+      if (!up) throw new TypeError('Failed to fetch');
+      return server.fetch(input, init);
+    });
+    await saveEdit(store.extra.db, { kind: 'insert', projectId: P, tableId: FORMS, properties: {} });
+    store.dispatch(browserOnlineChanged(true));
+    store.dispatch(reachabilityProbed({ reachable: true, at: 'now' }));
+    store.dispatch(outboxChanged());
+    await until(() => store.getState().sync.failures === 1, 'first failure');
+    const { retryAt } = store.getState().sync;
+    expect(retryAt).not.toBeNull();
+    expect(await store.extra.db.outbox.count()).toBe(1);
+    up = true;
+    // The scheduled retry (jitter 0.5 → exactly SYNC_BACKOFF_START_MS) drains it.
+    await until(async () => (await store.extra.db.outbox.count()) === 0, 'retried after back-off', 1000);
+    await until(() => store.getState().sync.failures === 0, 'failures reset');
+    expect(server.rows.size).toBe(1);
+    expect(store.getState().sync.lastSyncAt).not.toBeNull();
+  });
+
+  it('holds everything for sign-in on a 401 the auth layer cannot fix, and resumes after it can', async () => {
+    let signedIn = false;
+    const server = new FakeBulkServer();
+    const store = makeTestStore(
+      openTestDb(),
+      async (input, init) => (signedIn || String(input).endsWith('/api/Test') ? server.fetch(input, init) : response({ status: 401, body: { status: 401, message: 'Unauthorized' } })),
+      { refreshAuth: async () => false },
+    );
+    await saveEdit(store.extra.db, { kind: 'insert', projectId: P, tableId: FORMS, properties: {} });
+    store.dispatch(browserOnlineChanged(true));
+    store.dispatch(reachabilityProbed({ reachable: true, at: 'now' }));
+    store.dispatch(outboxChanged());
+    await until(() => store.getState().sync.authRequired, 'held for sign-in');
+    expect(await store.extra.db.outbox.count()).toBe(1);
+    signedIn = true;
+    const { sessionRenewed } = await import('../../../src/client/lib/api');
+    store.dispatch(sessionRenewed());
+    await until(async () => (await store.extra.db.outbox.count()) === 0, 'sent after sign-in');
+    expect(store.getState().sync.authRequired).toBe(false);
+  });
+});
+
+describe('storage errors', () => {
+  it('reports a quota error to the caller and the user, and stores nothing', async () => {
+    const db = openTestDb();
+    // The server is out of reach, so only the storage path runs.
+    const store = makeTestStore(db, async () => {
+      throw new TypeError('Failed to fetch');
+    });
+    store.dispatch(syncStarted());
+    await db.open();
+    // Chrome reports a full disk as an aborted transaction whose inner error is QuotaExceededError.
+    db.outbox.hook('creating', () => {
+      throw Object.assign(new Error('The transaction was aborted'), { name: 'AbortError', inner: { name: 'QuotaExceededError' } });
+    });
+    const result = await store.dispatch(editSaved({ kind: 'insert', projectId: P, tableId: FORMS, properties: {} }));
+    expect(result.payload).toBe(slSync.sync.quotaExceeded);
+    expect(selectStorageError(store.getState())).toMatchObject({ kind: 'quota' });
+    expect(store.getState().notifications.items).toEqual([expect.objectContaining({ kind: 'error', message: slSync.sync.quotaExceeded })]);
+    expect(await db.features.count()).toBe(0); // the row write rolled back with the queue write
+    store.dispatch(syncStopped());
+    await until(() => store.getState().connectivity.serverReachable === false, 'probe settled');
+  });
+});
