@@ -1,0 +1,163 @@
+/**
+ * Walk recording for one path (issue 6): start, pause/resume, finish with the quality summary,
+ * save the simplified line through the outbox, or discard. An interrupted recording (reload,
+ * crash) is offered for resumption first. The screen of a path renders this beside MapView and
+ * passes `onTrack` to draw the live track.
+ */
+import { useEffect, useMemo, useState } from 'react';
+import { slMap } from '../../../../common/i18n/sl';
+import { Button } from '../../../components/button/button';
+import type { LonLat } from '../../../lib/map/geo';
+import { formatDistance, formatDuration, formatPercent } from '../recording/format';
+import { saveWalk, type PathsTableRef } from '../recording/save-walk';
+import { distanceWalked, durationMs, type RecorderOptions, type WalkResult } from '../recording/track-recorder';
+import { useWalkRecorder, type WalkRecorderEnv } from '../recording/use-walk-recorder';
+import { useOfflineDb } from '../use-offline-db';
+
+export interface WalkRecorderPanelProps {
+  pathId: number;
+  pathName?: string;
+  table: PathsTableRef;
+  options?: Partial<RecorderOptions>;
+  env?: WalkRecorderEnv;
+  /** The live track (segments of accepted fixes) for the map. */
+  onTrack?: (segments: LonLat[][]) => void;
+  /** Called after the walk was saved locally (the outbox sends it when online). */
+  onSaved?: (result: WalkResult) => void;
+}
+
+export function WalkRecorderPanel({ pathId, pathName, table, options, env, onTrack, onSaved }: WalkRecorderPanelProps) {
+  const db = useOfflineDb();
+  const stableOptions = useMemo(() => options ?? {}, [options]);
+  const recorder = useWalkRecorder(db, stableOptions, env);
+  const { state } = recorder;
+  const [result, setResult] = useState<WalkResult | null>(null);
+  const [message, setMessage] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
+
+  useEffect(() => {
+    onTrack?.(state.segments);
+  }, [state.segments, onTrack]);
+
+  const limit = state.options.maxAccuracyM;
+  const accuracy = state.lastAccuracy;
+
+  if (recorder.interrupted && state.status === 'idle') {
+    return (
+      <section className="mt-recorder" aria-label={slMap.recording.title}>
+        <p role="status">{slMap.recording.resumePrompt}</p>
+        <div className="mt-recorder__actions">
+          <Button text={slMap.recording.resumeYes} onClick={() => recorder.resumeInterrupted()} />
+          <Button kind="secondary" text={slMap.recording.resumeNo} onClick={() => void recorder.discard()} />
+        </div>
+      </section>
+    );
+  }
+
+  if (result && state.status === 'finished') {
+    const s = result.summary;
+    const save = async () => {
+      setSaving(true);
+      try {
+        await saveWalk(db, table, recorder.pathId ?? pathId, result, state.raw, state.startedAt ?? Date.now());
+        await recorder.clear();
+        setResult(null);
+        setMessage(slMap.recording.saved);
+        onSaved?.(result);
+      } catch {
+        setMessage(slMap.recording.saveFailed);
+      } finally {
+        setSaving(false);
+      }
+    };
+    return (
+      <section className="mt-recorder" aria-label={slMap.recording.summaryTitle}>
+        <h3>{slMap.recording.summaryTitle}</h3>
+        <dl className="mt-recorder__summary" data-testid="walk-summary">
+          <dt>{slMap.recording.distance}</dt>
+          <dd>{formatDistance(s.distanceM)}</dd>
+          <dt>{slMap.recording.duration}</dt>
+          <dd>{formatDuration(s.durationMs)}</dd>
+          <dt>{slMap.recording.goodShare}</dt>
+          <dd>
+            {formatPercent(s.goodShare)} ({s.goodFixes}/{s.totalFixes})
+          </dd>
+          <dt>{slMap.recording.gaps}</dt>
+          <dd>{s.gaps}</dd>
+          <dt>{slMap.recording.pauses}</dt>
+          <dd>{s.pauses}</dd>
+          <dt>{slMap.recording.rejectedJumps}</dt>
+          <dd>{s.rejectedJumps}</dd>
+          <dt>{slMap.recording.rejectedAccuracy}</dt>
+          <dd>{s.rejectedAccuracy}</dd>
+          <dt>{slMap.recording.points}</dt>
+          <dd>
+            {s.rawVertices} / {s.simplifiedVertices}
+          </dd>
+        </dl>
+        {result.geometry ? null : <p role="alert">{slMap.recording.noGeometry}</p>}
+        <div className="mt-recorder__actions">
+          <Button text={slMap.recording.save} disabled={!result.geometry || saving} onClick={() => void save()} />
+          <Button
+            kind="danger"
+            text={slMap.recording.discard}
+            onClick={() => {
+              setResult(null);
+              void recorder.discard();
+            }}
+          />
+        </div>
+        {message ? <p role="status">{message}</p> : null}
+      </section>
+    );
+  }
+
+  if (state.status === 'recording' || state.status === 'paused') {
+    return (
+      <section className="mt-recorder" aria-label={slMap.recording.title} data-status={state.status}>
+        <p role="status">
+          <strong>{state.status === 'recording' ? slMap.recording.statusRecording : slMap.recording.statusPaused}</strong>
+          {pathName ? ` — ${pathName}` : null}
+        </p>
+        <div className="mt-recorder__stats">
+          <div className="mt-recorder__stat">
+            {slMap.recording.distance}
+            <strong data-testid="walk-distance">{formatDistance(distanceWalked(state))}</strong>
+          </div>
+          <div className="mt-recorder__stat">
+            {slMap.recording.duration}
+            <strong>{formatDuration(durationMs(state, recorder.now))}</strong>
+          </div>
+          <div className="mt-recorder__stat">
+            {slMap.recording.accuracy}
+            <strong>{accuracy === null ? '–' : `±${Math.round(accuracy)} m`}</strong>
+          </div>
+        </div>
+        {accuracy === null && state.status === 'recording' ? <p>{slMap.recording.waitingForFix}</p> : null}
+        {accuracy !== null && accuracy > limit ? (
+          <p role="alert">{slMap.recording.poorAccuracy.replace('{m}', String(Math.round(accuracy))).replace('{limit}', String(limit))}</p>
+        ) : null}
+        {state.status === 'recording' && !recorder.wakeLockHeld ? <p>{slMap.recording.wakeLockUnavailable}</p> : null}
+        {recorder.error === 'unsupported' ? <p role="alert">{slMap.recording.unsupported}</p> : null}
+        {recorder.error === 'storage' ? <p role="alert">{slMap.recording.saveFailed}</p> : null}
+        <div className="mt-recorder__actions">
+          {state.status === 'recording' ? (
+            <Button kind="secondary" text={slMap.recording.pause} onClick={() => recorder.pause()} />
+          ) : (
+            <Button kind="secondary" text={slMap.recording.resume} onClick={() => recorder.resume()} />
+          )}
+          <Button text={slMap.recording.finish} onClick={() => setResult(recorder.finish())} />
+        </div>
+      </section>
+    );
+  }
+
+  return (
+    <section className="mt-recorder" aria-label={slMap.recording.title}>
+      <div className="mt-recorder__actions">
+        <Button text={slMap.recording.start} onClick={() => void recorder.start(pathId, pathName)} />
+      </div>
+      {message ? <p role="status">{message}</p> : null}
+    </section>
+  );
+}

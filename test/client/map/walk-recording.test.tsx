@@ -1,0 +1,180 @@
+import { afterEach, describe, expect, it } from '@jest/globals';
+import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { Provider } from 'react-redux';
+import { makeStore } from '../../../src/client/app/store';
+import { WalkRecorderPanel } from '../../../src/client/features/map/components/walk-recorder-panel';
+import { saveWalk } from '../../../src/client/features/map/recording/save-walk';
+import { addFix, createRecorder, finish, replay, start, summarize, type Fix, type RecorderEvent } from '../../../src/client/features/map/recording/track-recorder';
+import type { WalkRecorderEnv } from '../../../src/client/features/map/recording/use-walk-recorder';
+import { CHUNK_SIZE, clearWalk, loadWalk, WalkLog } from '../../../src/client/features/map/recording/walk-log';
+import { openOfflineDb, type OfflineDb } from '../../../src/client/lib/db';
+import { slMap } from '../../../src/common/i18n/sl';
+import { deserialize, serialize } from 'node:v8';
+
+// jsdom has no structuredClone, which fake-indexeddb (the test stand-in for IndexedDB) needs.
+globalThis.structuredClone ??= ((value: unknown) => deserialize(serialize(value))) as typeof structuredClone;
+
+const LAT = 46.8;
+const M_LON = 1 / (111_320 * Math.cos((LAT * Math.PI) / 180));
+const T0 = Date.UTC(2026, 5, 1, 8, 0, 0);
+const fixAt = (east: number, s: number, accuracy = 5): Fix => ({ lon: 16.2 + east * M_LON, lat: LAT, accuracy, timestamp: T0 + s * 1000 });
+
+let dbCount = 0;
+const dbs: OfflineDb[] = [];
+function freshDb(): OfflineDb {
+  dbCount += 1;
+  const db = openOfflineDb({ name: `walk-test-${dbCount}-${Date.now()}` });
+  dbs.push(db);
+  return db;
+}
+afterEach(async () => {
+  for (const db of dbs.splice(0)) {
+    db.close();
+    await db.delete();
+  }
+});
+
+const table = { projectId: 1, tableId: 3, columns: { walk: 14, length_m: 13 } };
+
+describe('walk log: points persisted as they come', () => {
+  it('stores events in chunks and gives them back after a "reload" for an identical replay', async () => {
+    const db = freshDb();
+    const log = new WalkLog(db);
+    await log.begin({ pathId: 42, startedAt: T0, options: {} });
+    const events: RecorderEvent[] = [{ kind: 'start', at: T0 }];
+    for (let s = 0; s < 130; s += 1) events.push({ kind: 'fix', fix: fixAt(s * 1.5, s) });
+    events.push({ kind: 'hidden', at: T0 + 131_000 }, { kind: 'fix', fix: fixAt(300, 140) });
+    for (const e of events) void log.append(e);
+    await log.flush();
+
+    // A new page: nothing in memory, only the database.
+    const loaded = await loadWalk(db);
+    expect(loaded?.header.pathId).toBe(42);
+    expect(loaded?.header.chunks).toBe(Math.ceil(events.length / CHUNK_SIZE));
+    expect(loaded?.events).toEqual(events);
+    const live = events.reduce((s, e) => (e.kind === 'fix' ? addFix(s, e.fix) : e.kind === 'start' ? start(s, e.at) : s), createRecorder());
+    expect(replay(loaded!.events).segments[0]).toEqual(live.segments[0]);
+
+    // Continuing the same log after the reload appends to it.
+    const again = new WalkLog(db);
+    again.adopt(loaded!);
+    await again.append({ kind: 'pause', at: T0 + 150_000 });
+    expect((await loadWalk(db))?.events).toHaveLength(events.length + 1);
+
+    await clearWalk(db);
+    expect(await loadWalk(db)).toBeNull();
+  });
+
+  it('saves the simplified line, the raw fixes and the summary through the outbox', async () => {
+    const db = freshDb();
+    let state = start(createRecorder(), T0);
+    for (let s = 0; s <= 60; s += 1) state = addFix(state, fixAt(s * 2, s));
+    state = addFix(state, fixAt(5_000, 61)); // a jump
+    state = finish(state, T0 + 61_000);
+    const result = summarize(state, T0 + 61_000);
+    await saveWalk(db, table, 42, result, state.raw, T0);
+    const [item] = await db.outbox.toArray();
+    expect(item).toMatchObject({ kind: 'update', api: 'Features', tableId: 3, id: 42, status: 'pending' });
+    expect(item!.geometry).toEqual(result.geometry);
+    expect(item!.geometry?.type).toBe('LineString');
+    const walk = item!.properties!['14'] as { summary: { rejectedJumps: number }; raw: unknown[] };
+    expect(walk.summary.rejectedJumps).toBe(1);
+    expect(walk.raw).toHaveLength(62);
+    expect(item!.properties!['13']).toBeCloseTo(120, 0);
+    const row = await db.features.get([3, 42]);
+    expect(row?.isEdit).toBe(1);
+    expect(row?.feature.geometry).toEqual(result.geometry);
+  });
+});
+
+/** A scripted phone: geolocation fixes on demand, a wake lock that is granted, a visible page. */
+function scriptedPhone() {
+  let onFix: PositionCallback | null = null;
+  let clock = T0;
+  const listeners = new Map<string, () => void>();
+  const doc = {
+    visibilityState: 'visible' as DocumentVisibilityState,
+    addEventListener: (type: string, fn: () => void) => listeners.set(type, fn),
+    removeEventListener: (type: string) => listeners.delete(type),
+  };
+  const env: WalkRecorderEnv = {
+    now: () => clock,
+    document: doc as unknown as WalkRecorderEnv['document'],
+    wakeLock: { request: async () => ({ release: async () => undefined }) },
+    geolocation: {
+      watchPosition: (success: PositionCallback) => {
+        onFix = success;
+        return 1;
+      },
+      clearWatch: () => {
+        onFix = null;
+      },
+      getCurrentPosition: () => undefined,
+    } as unknown as Geolocation,
+  };
+  return {
+    env,
+    fix(f: Fix) {
+      clock = f.timestamp;
+      onFix?.({ coords: { longitude: f.lon, latitude: f.lat, accuracy: f.accuracy }, timestamp: f.timestamp } as GeolocationPosition);
+    },
+    hide() {
+      doc.visibilityState = 'hidden';
+      listeners.get('visibilitychange')?.();
+    },
+    show() {
+      doc.visibilityState = 'visible';
+      listeners.get('visibilitychange')?.();
+    },
+    get watching() {
+      return onFix !== null;
+    },
+  };
+}
+
+describe('WalkRecorderPanel', () => {
+  it('records a scripted walk with a hidden-page gap, summarises it and saves it offline; an interrupted one is offered after reload', async () => {
+    const db = freshDb();
+    const store = makeStore(undefined, { extra: { db } });
+    const phone = scriptedPhone();
+    const ui = render(
+      <Provider store={store}>
+        <WalkRecorderPanel pathId={42} pathName="Pot 1" table={table} env={phone.env} />
+      </Provider>,
+    );
+    fireEvent.click(screen.getByRole('button', { name: slMap.recording.start }));
+    await waitFor(() => expect(phone.watching).toBe(true));
+    act(() => {
+      for (let s = 0; s <= 20; s += 1) phone.fix(fixAt(s * 3, s));
+      phone.fix(fixAt(40, 21, 60)); // poor accuracy: rejected
+    });
+    expect(screen.getByTestId('walk-distance').textContent).toBe('60 m');
+    expect(screen.getByRole('alert').textContent).toContain('±60 m');
+    act(() => phone.hide());
+    act(() => phone.show());
+    act(() => {
+      for (let s = 30; s <= 40; s += 1) phone.fix(fixAt(s * 3, s));
+    });
+    expect(screen.getByTestId('walk-distance').textContent).toBe('90 m');
+
+    // "Reload": a second panel on the same database finds the interrupted recording.
+    const reloaded = render(
+      <Provider store={makeStore(undefined, { extra: { db } })}>
+        <WalkRecorderPanel pathId={42} table={table} env={scriptedPhone().env} />
+      </Provider>,
+    );
+    await waitFor(() => expect(reloaded.getAllByText(slMap.recording.resumePrompt)).toHaveLength(1));
+    reloaded.unmount();
+
+    fireEvent.click(screen.getByRole('button', { name: slMap.recording.finish }));
+    const summary = screen.getByTestId('walk-summary').textContent ?? '';
+    expect(summary).toContain('32/33'); // 32 good of 33 fixes
+    expect(summary).toContain(slMap.recording.gaps);
+    fireEvent.click(screen.getByRole('button', { name: slMap.recording.save }));
+    await waitFor(() => expect(screen.getByRole('status').textContent).toBe(slMap.recording.saved));
+    const [item] = await db.outbox.toArray();
+    expect(item?.geometry?.type).toBe('MultiLineString'); // the hidden gap is not a straight line
+    expect(await loadWalk(db)).toBeNull();
+    ui.unmount();
+  });
+});
