@@ -55,6 +55,8 @@ export interface ServerEnv {
   keycloak?: { url: string; realm: string; clientId: string };
   /** Load the demo project on first run (default outside production). */
   demo: boolean;
+  /** The project config.json serves (PROJECT_ID, default 1: the demo project). */
+  projectId: number;
 }
 
 const AUTH_SETTINGS: readonly AuthSetting[] = ['embedded', 'keycloak', 'basic', 'none'];
@@ -139,5 +141,6 @@ export function readEnv(env: NodeJS.ProcessEnv = process.env, cwd: string = proc
         }
       : undefined,
     demo: flag(env, 'DEMO', !production),
+    projectId: integer(env, 'PROJECT_ID', 1, 1),
   };
 }

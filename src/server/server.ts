@@ -49,6 +49,7 @@ export async function main(): Promise<void> {
     publicUrl: env.publicUrl,
     production: env.production,
     bodyLimit: env.limits.bodyLimit,
+    projectId: env.projectId,
   });
   const logger = app.log;
 
