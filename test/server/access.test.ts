@@ -195,6 +195,14 @@ describe('farmers see only their own chain', () => {
       payload: { type: 'Feature', geometry: { type: 'LineString', coordinates: [[16.154, 46.835], [16.156, 46.837]] }, properties: { [t.tables.paths.columns.length_m]: 260 } },
     });
     expect(walk.statusCode).toBe(200);
+    // The phone sends the whole path back: unchanged columns it may not edit are fine.
+    const whole = await t.as(u, {
+      method: 'PUT',
+      url: `/api/Features/1/${t.tables.paths.id}/${own.paths[0]}`,
+      payload: { type: 'Feature', geometry: walk.json().geometry, properties: { ...walk.json().properties, [t.tables.paths.columns.walk]: { points: 42 } } },
+    });
+    expect(whole.statusCode).toBe(200);
+    expect(whole.json().version).toBe(walk.json().version + 1);
     const removed = await t.as(u, { method: 'POST', url: '/api/Records/1/delete', payload: { tableId: t.tables.indicators.id, ids: [indicator.json().id] } });
     expect(removed.json()).toEqual({ ids: [indicator.json().id] });
   });

@@ -97,6 +97,9 @@ describe('Records', () => {
     expect(after.geometry).toEqual(before.geometry);
     const cleared = await t.as(E, { method: 'PUT', url: `/api/Records/1/${a.id}/${id}`, payload: { properties: {}, geometry: null } });
     expect(cleared.json().geometry).toBeNull();
+    // Sending the record back unchanged (a retry without a key) is not a new version.
+    const same = await t.as(E, { method: 'PUT', url: `/api/Records/1/${a.id}/${id}`, payload: { properties: cleared.json().properties, geometry: null } });
+    expect(same.json()).toEqual(cleared.json());
     await rejects({ method: 'PUT', url: `/api/Records/1/${a.id}/12345678`, payload: { properties: {} } }, 404, /not found/);
     await rejects({ method: 'PUT', url: `/api/Records/1/${a.id}/${id}`, payload: { properties: { [a.columns.user]: 'kmet' } } }, 400, /\(user\): must be a record id/);
     await rejects({ method: 'PUT', url: `/api/Records/1/${a.id}/${id}`, payload: { properties: {}, id: 5 } }, 400, /body\.id is not allowed/);

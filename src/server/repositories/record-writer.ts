@@ -225,15 +225,21 @@ export async function updateRecord(ctx: RepoContext, input: UpdateInput, options
   if (input.version !== undefined && input.version !== current.version) {
     throw conflict(`${path ? `${path}: ` : ''}record ${id} is at version ${current.version}, the edit was based on version ${input.version}`, rowToRecord(current));
   }
-  const changes = validateProperties(table, input.properties ?? {}, p('properties'));
+  const given = validateProperties(table, input.properties ?? {}, p('properties'));
   const before = parseProperties(current.properties);
-  const changedNames = Object.entries(changes)
-    .filter(([key, value]) => JSON.stringify(before[key] ?? null) !== JSON.stringify(value))
-    .map(([key]) => table.columnsById.get(Number(key))!.name);
+  // Local ids of this bulk call in reference columns become server ids before comparing.
+  for (const [key, value] of Object.entries(given)) {
+    if (typeof value === 'number' && table.columnsById.get(Number(key))?.type === 'reference' && options.localIds?.has(value)) given[key] = options.localIds.get(value)!;
+  }
+  // Clients often send the whole record back: only values that differ count as changes.
+  const changes: Properties = Object.fromEntries(Object.entries(given).filter(([key, value]) => JSON.stringify(before[key] ?? null) !== JSON.stringify(value)));
+  const changedNames = Object.keys(changes).map((key) => table.columnsById.get(Number(key))!.name);
   const geometry = normalizeGeometry(input.geometry, p('geometry'));
   const geometryChanged = geometry !== undefined && JSON.stringify(geometry) !== (current.geometry ?? 'null');
   assertMayChangeColumns(ctx.access, table.key, changedNames, geometryChanged);
-  // Only references this edit sets are checked: an unrelated edit must not fail because a row
+  // A retried or no-op edit changes nothing: no new version, no history entry.
+  if (changedNames.length === 0 && !geometryChanged) return rowToRecord(current);
+  // Only references this edit changes are checked: an unrelated edit must not fail because a row
   // referenced long ago has since been deleted.
   await checkReferences(ctx, table, changes, p('properties'), options.localIds, options.verifiedRefs);
   const merged: Properties = { ...before, ...changes };
@@ -243,7 +249,7 @@ export async function updateRecord(ctx: RepoContext, input: UpdateInput, options
     .updateTable('records')
     .set({
       properties,
-      ...(geometry !== undefined ? geometryColumns(geometry) : {}),
+      ...(geometryChanged ? geometryColumns(geometry ?? null) : {}),
       updated_at: ctx.now,
       updated_by: actor(ctx),
       version: current.version + 1,
