@@ -1,0 +1,14 @@
+/**
+ * features/map — what screens use (issue 7 wires them in app/routes):
+ * - MapView: base map + areas/paths/indicators with labels, legend, farmer filter, position, tap.
+ * - WalkRecorderPanel: record a walk for a path, quality summary, save through the outbox.
+ * - GeometryEditor: draw/correct a path or place an indicator point (Mapbox GL Draw).
+ * - recordsToMapItems: turn season rows into MapItems using config.json column ids.
+ */
+export { MapView, type FarmerOption, type MapViewProps } from './components/map-view';
+export { WalkRecorderPanel, type WalkRecorderPanelProps } from './components/walk-recorder-panel';
+export { GeometryEditor, type GeometryEditorMode, type GeometryEditorProps } from './components/geometry-editor';
+export { recordsToMapItems, type MapRows } from './map-items-from-records';
+export type { MapItem, MapItemKind } from '../../lib/map/map-items';
+export type { MapEngine } from '../../lib/map/map-engine';
+export { registerOfflineTiles } from '../../lib/map/offline-tiles';
