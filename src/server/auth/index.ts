@@ -32,7 +32,14 @@ export interface IdentityOptions {
   demo?: boolean;
   authenticate?: Authenticate;
   /** Embedded provider tuning (tests: short access tokens to see a refresh). */
-  identity?: { accessTokenTtl?: number; refreshTokenTtl?: number; appOrigins?: string[]; trustProxy?: boolean };
+  identity?: {
+    accessTokenTtl?: number;
+    refreshTokenTtl?: number;
+    appOrigins?: string[];
+    trustProxy?: boolean;
+    /** AUTH=keycloak: least time between two JWKS fetches for unknown kids (default 30 s). */
+    jwksCooldownMs?: number;
+  };
 }
 
 export interface Identity {
@@ -78,7 +85,7 @@ export async function registerIdentity(app: FastifyInstance, options: IdentityOp
       const base = options.keycloak.url.replace(/\/+$/, '');
       const issuer = `${base}/realms/${encodeURIComponent(options.keycloak.realm ?? REALM)}`;
       const authenticate = createTokenAuthenticate({
-        keys: remoteKeySource(`${issuer}${ROUTES.jwks}`),
+        keys: remoteKeySource(`${issuer}${ROUTES.jwks}`, options.identity?.jwksCooldownMs),
         issuers: () => [issuer],
         audience: API_AUDIENCE,
         azpClientId: options.keycloak.clientId ?? CLIENT_ID,

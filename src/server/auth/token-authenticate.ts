@@ -70,8 +70,8 @@ export function localKeySource(load: () => JSONWebKeySet, reload: () => Promise<
 }
 
 /** Keys of an external issuer: its JWKS URL, cached; jose refetches on an unknown kid (30 s cooldown). */
-export function remoteKeySource(jwksUri: string): KeySource {
-  return { getKey: createRemoteJWKSet(new URL(jwksUri), { cooldownDuration: 30_000, cacheMaxAge: 10 * 60_000 }) };
+export function remoteKeySource(jwksUri: string, cooldownMs = 30_000): KeySource {
+  return { getKey: createRemoteJWKSet(new URL(jwksUri), { cooldownDuration: cooldownMs, cacheMaxAge: 10 * 60_000 }) };
 }
 
 function isAccessToken(header: { typ?: string }, payload: JWTPayload): boolean {
