@@ -50,7 +50,8 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
   const dataDir = options.dataDir ?? 'data';
   const app = Fastify({
     logger: options.logger ?? false,
-    bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
+    // BODY_LIMIT arrives as limits.bodyLimit from env.ts (server.ts passes the upload limits whole).
+    bodyLimit: options.bodyLimit ?? (options.limits as { bodyLimit?: number } | undefined)?.bodyLimit ?? DEFAULT_BODY_LIMIT,
     routerOptions: {
       querystringParser: parseQueryString,
       // Text search puts the user's query in the path.
