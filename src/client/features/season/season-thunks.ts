@@ -55,7 +55,14 @@ export function currentDuration(durations: StoredRecord[], config: AppConfig, to
   return matching[0] ?? null;
 }
 
-class ChainError extends Error {}
+class ChainError extends Error {
+  constructor(
+    message: string,
+    readonly status?: number | string,
+  ) {
+    super(message);
+  }
+}
 
 interface StepContext {
   dispatch: AppDispatch;
@@ -87,7 +94,7 @@ async function loadRows(
         ctx.online = false;
         ctx.source = 'device';
       } else {
-        throw new ChainError(error.message);
+        throw new ChainError(error.message, error.status);
       }
     }
   }
@@ -139,7 +146,14 @@ export const loadSeason = createAppAsyncThunk<SeasonData, LoadSeasonArgs>('seaso
     if (role === 'farmer') {
       const email = args.email.trim().toLowerCase();
       const mine = (row: StoredRecord) => String(row.properties[emailKey] ?? '').trim().toLowerCase() === email;
-      farmers = await loadRows(ctx, 'farmers', eq(Number(emailKey), args.email.trim()), FARMERS_PAGE_SIZE, mine);
+      try {
+        farmers = await loadRows(ctx, 'farmers', eq(Number(emailKey), args.email.trim()), FARMERS_PAGE_SIZE, mine);
+      } catch (error) {
+        // The server refuses a user with neither a role nor a farmer record: that is the
+        // missing-farmer case of seed §6/§8, not a generic failure.
+        if (error instanceof ChainError && error.status === 403) throw new ChainError(sl.farmer.missing);
+        throw error;
+      }
       if (!farmers.length) throw new ChainError(sl.farmer.missing);
       farmerId = farmers[0]!.id;
     } else {

@@ -1,0 +1,51 @@
+/**
+ * The real Fastify server (H1's buildApp, in-memory SQLite, demo project) on an ephemeral port,
+ * and client stores that talk to it over real HTTP as a given demo user, with hooks to drop a
+ * request before it reaches the server or its response after the server committed.
+ */
+import { buildTestApp, TEST_USER_HEADER, type TestApp } from '../../server/helpers/build-test-app';
+import type { AppConfig } from '../../../src/common/schemas/config';
+import type { OfflineDb } from '../../../src/client/lib/db';
+import type { AppExtra } from '../../../src/client/app/store-types';
+import { makeTestStore } from './helpers';
+
+export type Fault = 'drop-before' | 'drop-after' | undefined;
+
+export interface RealServer {
+  t: TestApp;
+  config: AppConfig;
+  /** Decides per request (url, method, body) whether to inject a fault. */
+  fault: (url: string, init: RequestInit | undefined) => Fault;
+  requests: Array<{ url: string; method: string }>;
+  storeFor(db: OfflineDb, email: string, extra?: Partial<AppExtra>): ReturnType<typeof makeTestStore>;
+}
+
+export async function startRealServer(): Promise<RealServer> {
+  const t = await buildTestApp();
+  const configResponse = await fetch(`${t.origin}/config.json`);
+  const config = (await configResponse.json()) as AppConfig;
+  const server: RealServer = {
+    t,
+    config,
+    fault: () => undefined,
+    requests: [],
+    storeFor(db, email, extra = {}) {
+      const fetchAs: typeof fetch = async (input, init) => {
+        const url = String(input);
+        server.requests.push({ url, method: init?.method ?? 'GET' });
+        const fault = server.fault(url, init);
+        if (fault === 'drop-before') throw new TypeError('fetch failed (connection dropped before the server got it)');
+        const headers = new Headers(init?.headers);
+        headers.set(TEST_USER_HEADER, email);
+        const answer = await fetch(input, { ...init, headers });
+        if (fault === 'drop-after') {
+          await answer.arrayBuffer(); // the server committed and answered; the answer is lost
+          throw new TypeError('fetch failed (connection dropped after the server answered)');
+        }
+        return answer;
+      };
+      return makeTestStore(db, fetchAs, extra, t.origin);
+    },
+  };
+  return server;
+}

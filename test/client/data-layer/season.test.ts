@@ -1,0 +1,143 @@
+/**
+ * @jest-environment node
+ * @jest-environment-options {"globalsCleanup": "off"}
+ *
+ * The loading chain of seed §4 against the real server (demo project): roles → farmer by e-mail →
+ * areas → current duration → paths → durationPaths (created through the outbox when missing, also
+ * offline) → forms → indicators; offline reads from the offline database; the missing-farmer error.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import { sl } from '../../../src/common/i18n/sl';
+import { browserOnlineChanged, drainOnce, rtkQueryTransport } from '../../../src/client/features/sync';
+import { loadSeason, selectSeasonError, selectSeasonStatus, currentDuration, localDate } from '../../../src/client/features/season';
+import { readOutbox } from '../../../src/client/lib/db';
+import { USERS } from '../../server/helpers/build-test-app';
+import { farmerRows, type FarmerRows } from '../../server/helpers/demo-ids';
+import { openTestDb, settleStores } from './helpers';
+import { startRealServer, type RealServer } from './real-server';
+
+let server: RealServer;
+let own: FarmerRows;
+const JUNE_2025 = Date.parse('2025-06-15T10:00:00');
+const JUNE_2026 = Date.parse('2026-06-15T10:00:00');
+
+beforeAll(async () => {
+  server = await startRealServer();
+  own = await farmerRows(server.t.app, server.t.tables, USERS.farmer1);
+});
+afterEach(settleStores);
+afterAll(async () => {
+  await server.t.close();
+});
+
+describe('season loading chain', () => {
+  it('loads a farmer’s season online, creating missing duration-path links through the outbox', async () => {
+    const db = openTestDb();
+    const store = server.storeFor(db, USERS.farmer1, { now: () => JUNE_2026 });
+    const data = await store.dispatch(loadSeason({ email: USERS.farmer1, config: server.config })).unwrap();
+    expect(data).toMatchObject({ role: 'farmer', farmerId: own.farmer, source: 'server' });
+    expect(data.farmers.map((f) => f.id)).toEqual([own.farmer]);
+    expect(data.areas.map((a) => a.id).sort()).toEqual([...own.areas].sort());
+    expect(data.duration!.properties[String(server.config.tables.durations.columns.name)]).toBe('Sezona 2026');
+    expect(data.paths.map((p) => p.id).sort()).toEqual([...own.paths].sort());
+    // 2026 has no links yet: one per path, made offline-first (local ids, queued).
+    expect(data.durationPaths).toHaveLength(own.paths.length);
+    expect(data.durationPaths.every((d) => d.id < 10_000_000)).toBe(true);
+    expect((await readOutbox(db)).filter((i) => i.kind === 'insert')).toHaveLength(own.paths.length);
+    expect(data.forms).toEqual([]);
+    expect(selectSeasonStatus(store.getState())).toBe('ready');
+
+    // After the drain, loading again creates nothing new and uses the server ids.
+    expect(await drainOnce({ db, transport: rtkQueryTransport(store.dispatch) })).toMatchObject({ kind: 'done', sent: own.paths.length });
+    const again = await store.dispatch(loadSeason({ email: USERS.farmer1, config: server.config })).unwrap();
+    expect(again.durationPaths).toHaveLength(own.paths.length);
+    expect(again.durationPaths.every((d) => d.id >= 10_000_000)).toBe(true);
+    expect(await db.outbox.count()).toBe(0);
+  });
+
+  it('loads 2025 with its forms and indicators, then the same offline from the device', async () => {
+    const db = openTestDb();
+    const store = server.storeFor(db, USERS.farmer1, { now: () => JUNE_2025 });
+    const online = await store.dispatch(loadSeason({ email: USERS.farmer1, config: server.config })).unwrap();
+    expect(online.durationPaths.map((d) => d.id).sort()).toEqual([...own.durationPaths].sort());
+    expect(online.forms.map((f) => f.id).sort()).toEqual([...own.forms].sort());
+    expect(online.indicators.map((i) => i.id).sort()).toEqual([...own.indicators].sort());
+    expect(await db.outbox.count()).toBe(0);
+
+    store.dispatch(browserOnlineChanged(false));
+    const requestsBefore = server.requests.length;
+    const offline = await store.dispatch(loadSeason({ email: USERS.farmer1, config: server.config })).unwrap();
+    expect(server.requests.length).toBe(requestsBefore); // nothing asked from the network
+    expect(offline.source).toBe('device');
+    expect(offline.role).toBe('farmer');
+    expect(offline.indicators.map((i) => i.id).sort()).toEqual(online.indicators.map((i) => i.id).sort());
+    expect(offline.forms.map((f) => f.id).sort()).toEqual(online.forms.map((f) => f.id).sort());
+  });
+
+  it('creates the links of a new season offline, and they reach the server once online', async () => {
+    const db = openTestDb();
+    let now = JUNE_2025;
+    const store = server.storeFor(db, USERS.farmer2, { now: () => now });
+    await store.dispatch(loadSeason({ email: USERS.farmer2, config: server.config })).unwrap();
+    const other = await farmerRows(server.t.app, server.t.tables, USERS.farmer2);
+
+    store.dispatch(browserOnlineChanged(false));
+    now = JUNE_2026;
+    const offline = await store.dispatch(loadSeason({ email: USERS.farmer2, config: server.config })).unwrap();
+    expect(offline.source).toBe('device');
+    expect(offline.duration!.properties[String(server.config.tables.durations.columns.name)]).toBe('Sezona 2026');
+    expect(offline.durationPaths).toHaveLength(other.paths.length);
+    expect(offline.durationPaths.every((d) => d.id < 10_000_000)).toBe(true);
+    // Loading again offline reuses the pending links instead of making more.
+    await store.dispatch(loadSeason({ email: USERS.farmer2, config: server.config })).unwrap();
+    expect(await db.outbox.count()).toBe(other.paths.length);
+
+    expect(await drainOnce({ db, transport: rtkQueryTransport(store.dispatch) })).toMatchObject({ kind: 'done', sent: other.paths.length });
+    const after = await farmerRows(server.t.app, server.t.tables, USERS.farmer2);
+    expect(after.durationPaths.length - other.durationPaths.length).toBe(other.paths.length);
+  });
+
+  it('ignores archived links and makes a new one for that path', async () => {
+    const db = openTestDb();
+    const archived = own.durationPaths[0]!;
+    const response = await server.t.as(USERS.editor, { method: 'POST', url: '/api/Records/1/archive', payload: { tableId: server.config.tables.durationPaths.id, ids: [archived] } });
+    expect(response.statusCode).toBe(200);
+    const store = server.storeFor(db, USERS.farmer1, { now: () => JUNE_2025 });
+    const data = await store.dispatch(loadSeason({ email: USERS.farmer1, config: server.config })).unwrap();
+    expect(data.durationPaths.map((d) => d.id)).not.toContain(archived);
+    expect(data.durationPaths).toHaveLength(data.paths.length); // one live link per path again
+    expect((await readOutbox(db)).filter((i) => i.kind === 'insert')).toHaveLength(1);
+  });
+
+  it('raises the seed’s error when no farmer record matches the e-mail', async () => {
+    const store = server.storeFor(openTestDb(), USERS.stranger, { now: () => JUNE_2026 });
+    const result = await store.dispatch(loadSeason({ email: USERS.stranger, config: server.config }));
+    expect(result.payload).toBe(sl.farmer.missing);
+    expect(selectSeasonStatus(store.getState())).toBe('failed');
+    expect(selectSeasonError(store.getState())).toBe(sl.farmer.missing);
+  });
+
+  it('loads all farmers for editors and readers', async () => {
+    for (const email of [USERS.editor, USERS.reader]) {
+      const store = server.storeFor(openTestDb(), email, { now: () => JUNE_2026 });
+      const data = await store.dispatch(loadSeason({ email, config: server.config })).unwrap();
+      expect(data.role).toBe(email === USERS.editor ? 'editor' : 'reader');
+      expect(data.farmers.length).toBeGreaterThanOrEqual(2);
+      expect(data.farmerId).toBeNull();
+      const chosen = await store.dispatch(loadSeason({ email, farmerId: own.farmer, config: server.config })).unwrap();
+      expect(chosen.areas.map((a) => a.id).sort()).toEqual([...own.areas].sort());
+    }
+  });
+});
+
+describe('current duration', () => {
+  it('is the one whose window contains today, by the device’s calendar day', () => {
+    const config = { tables: { durations: { id: 4, columns: { name: 41, filter_start: 42, filter_end: 43 } } } } as never;
+    const row = (id: number, from: string, to: string) => ({ id, tableId: 4, properties: { '42': from, '43': to }, deleted: false, archived: false, createdAt: '', updatedAt: '', version: 1 });
+    const rows = [row(1, '2025-01-01', '2025-12-31'), row(2, '2026-01-01', '2026-12-31')];
+    expect(currentDuration(rows, config, '2026-12-31')?.id).toBe(2);
+    expect(currentDuration(rows, config, '2025-01-01')?.id).toBe(1);
+    expect(currentDuration(rows, config, '2027-01-01')).toBeNull();
+    expect(localDate(new Date(2026, 0, 5, 23, 59).getTime())).toBe('2026-01-05');
+  });
+});
