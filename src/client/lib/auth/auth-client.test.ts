@@ -112,6 +112,20 @@ describe('refresh margin', () => {
     expect(events.map((e) => e.type)).toEqual(['authenticated', 'token-refreshed']);
   });
 
+  test('a token living less than the margin is refreshed at half its life, not in a loop', async () => {
+    installFetch(20);
+    storeSession();
+    const { client } = makeClient();
+    await client.start({ reachable: true, allowRedirect: false });
+    expect(refreshCalls()).toBe(1);
+    await jest.advanceTimersByTimeAsync(9_000);
+    expect(refreshCalls()).toBe(1);
+    await jest.advanceTimersByTimeAsync(2_000);
+    expect(refreshCalls()).toBe(2);
+    await jest.advanceTimersByTimeAsync(11_000);
+    expect(refreshCalls()).toBe(3);
+  });
+
   test('freshToken() refreshes a token inside the margin before handing it out', async () => {
     installFetch(600);
     storeSession();

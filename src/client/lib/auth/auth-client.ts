@@ -256,7 +256,10 @@ export class AuthClient {
     this.timer = null;
     const left = this.secondsLeft();
     if (left === null) return;
-    const delayMs = Math.max(0, (left - TOKEN_REFRESH_MARGIN_S) * 1000);
+    // Normally `margin` seconds before expiry. A token that lives no longer than the margin
+    // (a short test lifetime, or a skewed clock) is refreshed at half its remaining life instead,
+    // so a fresh token never triggers the next refresh at once (a loop hammering the server).
+    const delayMs = left > TOKEN_REFRESH_MARGIN_S ? (left - TOKEN_REFRESH_MARGIN_S) * 1000 : Math.max(1_000, left * 500);
     this.timer = later(() => {
       this.timer = null;
       // Forced: at exactly `margin` seconds left keycloak-js's own check says "not yet".
@@ -297,7 +300,10 @@ export class AuthClient {
   async freshToken(): Promise<string | null> {
     if (this.isAuthenticated()) {
       const left = this.secondsLeft();
-      if (left !== null && left < TOKEN_REFRESH_MARGIN_S) await this.refresh(TOKEN_REFRESH_MARGIN_S);
+      const parsed = this.keycloak?.tokenParsed;
+      const lifetime = typeof parsed?.exp === 'number' && typeof parsed.iat === 'number' ? parsed.exp - parsed.iat : Infinity;
+      // Same threshold as the timer: never refresh a token that was just issued.
+      if (left !== null && left < Math.min(TOKEN_REFRESH_MARGIN_S, lifetime / 2)) await this.refresh(-1);
     }
     return this.getToken();
   }
