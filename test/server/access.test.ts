@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { FilterNode } from '../../src/common/filter';
 import { resolveAccess } from '../../src/server/access/access';
 import { assertRecordAccess } from '../../src/server/access/record-access';
-import { HttpError } from '../../src/server/http/errors';
+import { HttpError, unauthorized } from '../../src/server/http/errors';
 import { buildTestApp, snapshot, USERS, type TestApp, type TestResponse } from './helpers/build-test-app';
 import { durationIds, farmerRows, type FarmerRows } from './helpers/demo-ids';
 
@@ -47,6 +47,24 @@ describe('authentication and roles', () => {
     expect(response.json()).toEqual({ status: 401, message: 'Unauthorized', detail: 'authentication required' });
     expect((await t.as(null, { method: 'GET', url: '/api/PublicApp/1/roles' })).statusCode).toBe(401);
     expect((await t.as(null, { method: 'GET', url: '/api/Test' })).statusCode).toBe(200);
+  });
+
+  it('answers 401 with the catalogue body when the credentials are bad (authenticate throws)', async () => {
+    const strict = await buildTestApp({
+      authenticate: async () => {
+        throw unauthorized('token expired');
+      },
+    });
+    try {
+      const before = await snapshot(strict.app);
+      const response = await strict.as(USERS.editor, { method: 'POST', url: '/api/Records/1', payload: { tableId: strict.tables.forms.id, properties: {} } });
+      expect(response.statusCode).toBe(401);
+      expect(response.json()).toEqual({ status: 401, message: 'Unauthorized', detail: 'token expired' });
+      expect(await snapshot(strict.app)).toBe(before);
+      expect((await strict.as(null, { method: 'GET', url: '/api/Test' })).statusCode).toBe(200);
+    } finally {
+      await strict.close();
+    }
   });
 
   it('reports roles per project: editor, reader, farmer (none)', async () => {
