@@ -1,0 +1,102 @@
+/**
+ * The built app (dist/, H3's webpack build) signs a farmer in the way a farmer meets it: open the
+ * app → keycloak-js sends the browser to the Slovenian login page (login-required) → back in the
+ * app with `user` and `token` stored on the device → API calls carry the bearer token → the token
+ * is refreshed before it expires (35 s access tokens: refresh at 30 s margin = after ~5 s,
+ * observed on the wire). Then offline: a reload opens the app with the stored identity and
+ * nothing redirects to the login page.
+ * Skipped with a message when dist/ has not been built (npm run build).
+ */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, jest, test } from '@jest/globals';
+import type { Browser } from 'playwright-core';
+import { DEMO_USERS, LOGIN_PAGE_PATTERN, ROOT, describeE2E, launchBrowser, newPage, recordArtifacts, signInThroughLoginPage, startServer, type E2EServer } from './harness';
+
+jest.setTimeout(120_000);
+
+const built = existsSync(path.join(ROOT, 'dist', 'index.html'));
+if (!built) console.warn('[e2e] skipping the built-app sign-in: dist/ is missing (run `npm run build`).');
+const suite = built ? describeE2E : describe.skip;
+
+suite('the built app: sign-in, bearer calls, refresh, offline reopen (Chromium)', () => {
+  let server: E2EServer;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    server = await startServer({ accessTokenTtl: 35 });
+    browser = await launchBrowser();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  test('a farmer opens the app, signs in, works online, reopens it offline', async () => {
+    const { context, page, log } = await newPage(browser);
+    try {
+      await recordArtifacts('app-sign-in-farmer', page, log, async () => {
+        const grants: string[] = [];
+        const apiAuth: Array<{ url: string; bearer: boolean }> = [];
+        page.on('request', (request) => {
+          const url = new URL(request.url());
+          if (url.pathname.endsWith('/protocol/openid-connect/token') && request.method() === 'POST') {
+            grants.push(new URLSearchParams(request.postData() ?? '').get('grant_type') ?? '');
+          }
+          if (url.pathname.startsWith('/api/') && url.pathname !== '/api/Test') {
+            apiAuth.push({ url: url.pathname, bearer: /^Bearer .+/.test(request.headers().authorization ?? '') });
+          }
+        });
+
+        await page.goto(`${server.origin}/`);
+        await signInThroughLoginPage(page, DEMO_USERS.farmer1);
+        await page.waitForFunction(() => window.localStorage.getItem('token') !== null);
+        const user = await page.evaluate(() => JSON.parse(window.localStorage.getItem('user') ?? 'null') as { email: string } | null);
+        expect(user?.email).toBe(DEMO_USERS.farmer1.email);
+        expect(grants).toEqual(['authorization_code']);
+        expect(new URL(page.url()).searchParams.has('code')).toBe(false);
+
+        // The stored token is what the API accepts for this farmer.
+        const roles = await page.evaluate(async () => {
+          const response = await fetch('/api/PublicApp/1/roles', { headers: { authorization: `Bearer ${window.localStorage.getItem('token')}` } });
+          return { status: response.status, body: (await response.json()) as unknown };
+        });
+        expect(roles).toEqual({ status: 200, body: { roles: [], editor: false, reader: false } });
+
+        // The session keeps itself alive: a refresh grant goes out before the token expires.
+        const firstToken = await page.evaluate(() => window.localStorage.getItem('token'));
+        await page.waitForRequest((request) => request.url().endsWith('/protocol/openid-connect/token') && (request.postData() ?? '').includes('grant_type=refresh_token'), {
+          timeout: 60_000,
+        });
+        await page.waitForFunction((previous) => window.localStorage.getItem('token') !== previous, firstToken);
+        // Whatever the app itself asked of the API carried the token.
+        expect(apiAuth.filter((call) => !call.bearer)).toEqual([]);
+
+        // Offline: the app reopens from the service worker with the stored identity, and
+        // nothing sends the browser to the login page.
+        const swReady = await page.evaluate(async () => {
+          if (!('serviceWorker' in navigator)) return false;
+          await navigator.serviceWorker.ready;
+          return true;
+        });
+        expect(swReady).toBe(true);
+        const loginAttempts: string[] = [];
+        page.on('request', (request) => {
+          if (/\/protocol\/openid-connect\/auth|\/login-actions\//.test(request.url())) loginAttempts.push(request.url());
+        });
+        await context.setOffline(true);
+        await page.reload({ waitUntil: 'domcontentloaded' });
+        await page.waitForFunction(() => (document.getElementById('root')?.childElementCount ?? 0) > 0);
+        expect(await page.evaluate(() => (JSON.parse(window.localStorage.getItem('user') ?? 'null') as { email?: string } | null)?.email)).toBe(
+          DEMO_USERS.farmer1.email,
+        );
+        expect(page.url()).not.toMatch(LOGIN_PAGE_PATTERN);
+        expect(loginAttempts).toEqual([]);
+        await context.setOffline(false);
+      });
+    } finally {
+      await context.close();
+    }
+  });
+});
