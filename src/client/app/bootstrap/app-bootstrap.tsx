@@ -14,6 +14,7 @@ import { loadConfig } from '../../lib/config/load-config';
 import { HashRouter } from '../router/router';
 import type { CompiledRoute } from '../router/routes';
 import { useRouteAccess } from './route-access';
+import { useAuthSession } from '../../features/auth/use-auth-session'; // H2
 
 export interface AppBootstrapProps {
   routes: readonly CompiledRoute[];
@@ -37,7 +38,8 @@ export function AppBootstrap({ routes, children, skipStartup = false }: AppBoots
     };
   }, [dispatch, skipStartup]);
 
-  // Step 2 (H2): identity — initialise the auth client here (login-required, token refresh).
+  // Step 2 (H2): identity — keycloak-js session (login-required, token refresh, offline identity).
+  useAuthSession({ skip: skipStartup });
   // Step 3 (H4): data — start connectivity probing, outbox drain and the loading chain here.
 
   const access = useRouteAccess();
