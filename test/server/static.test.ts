@@ -122,3 +122,12 @@ describe('client not built', () => {
     expect((await fetch(`${bare.origin}/config.json`)).status).toBe(200);
   });
 });
+
+describe('own base map', () => {
+  it('is served with the site, without a token, at the style URL config.json names', async () => {
+    const config = (await (await fetch(`${t.origin}/config.json`)).json()) as { basemaps: Array<{ style?: string }> };
+    const style = await fetch(`${t.origin}${config.basemaps[0]!.style}`);
+    expect(style.status).toBe(200);
+    expect(((await style.json()) as { version: number }).version).toBe(8);
+  });
+});

@@ -3,10 +3,10 @@
  * access hooks and BEFORE the JSON API routes:
  * - the OpenAPI document and docs (first, so @fastify/swagger sees every later route);
  * - attachment and `full` multipart routes (/api/Records/…/attachment…, …/full);
- * - the public site: /config.json, /keycloak.json and the built client with /sw.js. None of these
- *   needs a token (DESIGN §6: "no token → /api/Test, /config.json, /keycloak.json, static
- *   files"); the static catch-all only answers what no other route matches, whenever those are
- *   registered.
+ * - the public site: /config.json, /keycloak.json, the own base map (/basemap/…) and the built
+ *   client with /sw.js. None of these needs a token (DESIGN §6: "no token → /api/Test,
+ *   /config.json, /keycloak.json, static files"); the static catch-all only answers what no other
+ *   route matches, whenever those are registered.
  */
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -17,6 +17,7 @@ import { DEFAULT_LIMITS, type AuthSetting, type UploadLimits } from '../../env';
 import { registerOpenApi } from '../../plugins/openapi';
 import { registerStatic } from '../../plugins/static';
 import attachmentRoutes from '../api/attachments';
+import { basemapRoutes } from '../basemap';
 import fullRoutes from '../api/full';
 import { registerConfigJson } from './config-json';
 import { registerKeycloakJson } from './keycloak-json';
@@ -59,5 +60,7 @@ export async function registerServerEdge(app: FastifyInstance, options: EdgeOpti
     ...(options.keycloak && options.auth === 'keycloak' ? { url: options.keycloak.url, realm: options.keycloak.realm, clientId: options.keycloak.clientId } : {}),
     publicUrl: options.publicUrl,
   });
+  // The own offline base map config.json names first (routes/basemap: public like the client).
+  await app.register(basemapRoutes);
   await registerStatic(app, { clientDir: path.resolve(options.clientDir ?? 'dist') });
 }
