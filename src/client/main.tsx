@@ -9,7 +9,8 @@ import { App } from './app/app';
 import { makeStore } from './app/store';
 import { createBrowserAppUpdater, type AppUpdater } from './features/app-update/app-updater';
 
-const store = makeStore();
+// browser: persistence, window events, Web Locks, and the sync loop (store.ts, H4).
+const store = makeStore(undefined, { browser: true });
 const container = document.getElementById('root');
 if (!container) throw new Error('#root is missing from index.html');
 const root = createRoot(container);

@@ -51,3 +51,24 @@ describe('Header (seed §2)', () => {
     expect(screen.getByRole('link', { name: sl.header.about }).hasAttribute('aria-current')).toBe(false);
   });
 });
+
+describe('the layout feeds the header from the sync feature', () => {
+  it('shows offline and the waiting edits from the connectivity and sync slices', async () => {
+    const { renderApp, setHash } = await import('./render-app');
+    const { browserOnlineChanged, outboxSummaryLoaded } = await import('../../src/client/features/sync');
+    const { act } = await import('@testing-library/react');
+    const { store } = renderApp({ hash: '#/about' });
+    await screen.findByRole('heading', { level: 1, name: sl.screens.about.title });
+    // Unknown reachability follows the browser flag: no "offline" flash before the first probe.
+    expect(screen.getByTestId('conn-status').textContent).toContain(sl.header.online);
+    act(() => {
+      store.dispatch(browserOnlineChanged(false));
+      store.dispatch(outboxSummaryLoaded({ pendingCount: 4, attention: [] }));
+    });
+    const status = screen.getByTestId('conn-status');
+    expect(status.textContent).toContain(sl.header.offline);
+    expect(status.textContent).toContain('4 spremembe čakajo na pošiljanje');
+    cleanup();
+    setHash('#/');
+  });
+});

@@ -1,27 +1,22 @@
 /**
- * What the header shows about the connection: online/offline and edits waiting (DESIGN §5).
+ * What the header shows about the connection (DESIGN §5): online/offline from the sync feature's
+ * connectivity slice (browser events plus the 10 s GET /api/Test probe) and the number of edits
+ * waiting in the outbox.
  *
- * Integration point for the sync feature (H4): until its selectors are registered in the store,
- * this follows the browser's online/offline events and shows no waiting edits. Replace the body of
- * `useConnectionInfo` with `useAppSelector(selectIsOnline)` and the outbox count selector.
+ * Until the first probe has answered, reachability is unknown: the header follows the browser's
+ * online flag then, instead of flashing "Brez povezave" at every start.
  */
-import { useSyncExternalStore } from 'react';
+import { useAppSelector } from '../hooks';
+import { selectBrowserOnline, selectPendingCount, selectServerReachable } from '../../features/sync';
 
 export interface ConnectionInfo {
   online: boolean;
   pendingEdits: number;
 }
 
-function subscribe(callback: () => void): () => void {
-  window.addEventListener('online', callback);
-  window.addEventListener('offline', callback);
-  return () => {
-    window.removeEventListener('online', callback);
-    window.removeEventListener('offline', callback);
-  };
-}
-
 export function useConnectionInfo(): ConnectionInfo {
-  const online = useSyncExternalStore(subscribe, () => navigator.onLine, () => true);
-  return { online, pendingEdits: 0 };
+  const browserOnline = useAppSelector(selectBrowserOnline);
+  const reachable = useAppSelector(selectServerReachable);
+  const pendingEdits = useAppSelector(selectPendingCount);
+  return { online: browserOnline && reachable !== false, pendingEdits };
 }
