@@ -12,7 +12,7 @@
  * the stored bytes are removed again.
  */
 import multipart from '@fastify/multipart';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AttachmentInfo, AttachmentInfoList } from '../../../../common/schemas/wire';
 import { assertRecordAccess, requestContext } from '../../../access/record-access';
 import {
@@ -33,7 +33,7 @@ import {
   type StoredFile,
 } from '../../../attachments/service';
 import { checkFile, discard, receiveMultipart } from '../../../attachments/upload';
-import { badRequest, notFound } from '../../../http/errors';
+import { badRequest, forbidden, notFound } from '../../../http/errors';
 import { runWrite } from '../../../http/idempotency';
 import { errorResponses, idempotencyHeaders, projectParams, writeErrorResponses } from '../../../http/schemas';
 import type { RepoContext } from '../../../repositories/context';
@@ -68,6 +68,11 @@ export function slotOf(table: TableInfo, slotId: number, path = 'tableAttachment
   const slot = table.attachmentSlots.find((s) => s.id === slotId);
   if (!slot) throw badRequest(`${path}: ${slotId} is not an attachment slot of table ${table.key} (${table.id})`);
   return slot;
+}
+
+/** Readers never write: refused before their upload is even read (saves streaming a file to disk). */
+export function refuseReaders(request: FastifyRequest): void {
+  if (request.access?.role === 'reader') throw forbidden('readers may not change data');
 }
 
 /** Who owns an upload for the quota: the same actor H1 records in created_by/updated_by. */
@@ -117,6 +122,7 @@ export default async function attachmentRoutes(app: FastifyInstance, options: At
       },
     },
     async (request, reply) => {
+      refuseReaders(request);
       const form = await receiveMultipart(request, service.tmpDir, service.limits);
       beforeResponse(request, () => discard(form.files));
       let stored: StoredFile[] = [];

@@ -27,7 +27,7 @@ import { runWrite } from '../../../http/idempotency';
 import { idempotencyHeaders, projectParams, writeErrorResponses } from '../../../http/schemas';
 import type { AttachmentSlot, TableInfo } from '../../../repositories/project-repository';
 import { insertRecord, updateRecord } from '../../../repositories/record-writer';
-import { uploaderOf } from '../attachments';
+import { refuseReaders, uploaderOf } from '../attachments';
 import { beforeResponse, beforeResponseHook, runBeforeResponse } from '../attachments/before-response';
 import { assertOnlyFields, jsonField, optionalIntField, multipartFingerprint } from '../attachments/form-fields';
 import { multipartDoc } from '../attachments/multipart-doc';
@@ -106,6 +106,7 @@ async function handleFull(
   reply: FastifyReply,
   readInput: (form: MultipartForm) => FullInput,
 ): Promise<FastifyReply> {
+  refuseReaders(request);
   const form = await receiveMultipart(request, service.tmpDir, service.limits);
   beforeResponse(request, () => discard(form.files));
   let stored: StoredFile[] = [];
