@@ -187,3 +187,33 @@ describe('leaving a screen with unsaved data (seed §2, §5)', () => {
     expect(again.defaultPrevented).toBe(false);
   });
 });
+
+describe('guards read who the user is from the store (auth roles, season chain)', () => {
+  it('a farmer whose record is missing sees the blocked screen on data screens, About still opens', async () => {
+    const { seasonLoadFailed } = await import('../../src/client/features/season/season-actions');
+    const { store } = renderApp({ hash: '#/' });
+    await screen.findByRole('heading', { level: 1, name: sl.screens.home.title });
+    act(() => {
+      store.dispatch(seasonLoadFailed({ message: sl.farmer.missing, role: 'farmer' }));
+    });
+    expect(screen.getByRole('heading', { level: 1, name: sl.router.blockedTitle })).toBeTruthy();
+    expect(screen.getByText(sl.router.blockedNoFarmer)).toBeTruthy();
+    act(() => {
+      window.location.hash = '#/about';
+    });
+    expect(await screen.findByRole('heading', { level: 1, name: sl.screens.about.title })).toBeTruthy();
+  });
+
+  it('a reader is blocked from creating a form but may open one', async () => {
+    const { seasonLoadFailed } = await import('../../src/client/features/season/season-actions');
+    const { store } = renderApp({ hash: '#/forms/new' });
+    act(() => {
+      store.dispatch(seasonLoadFailed({ message: 'Service Unavailable', role: 'reader' }));
+    });
+    expect(await screen.findByText(sl.router.blockedReader)).toBeTruthy();
+    act(() => {
+      window.location.hash = '#/forms/8';
+    });
+    expect(await screen.findByRole('heading', { level: 1, name: `${sl.screens.form.title} 8` })).toBeTruthy();
+  });
+});

@@ -1,13 +1,34 @@
 /**
- * Who the user is, as far as route guards care (guards.ts).
- *
- * Integration point for auth (H2: roles from GET /api/PublicApp/{projectId}/roles) and the data
- * layer (H4: farmer record found by e-mail). Until their slices exist nothing is blocked; replace
- * the body with selectors, e.g.
- *   const role = useAppSelector(selectRole); const farmer = useAppSelector(selectFarmerLookup);
+ * Who the user is, as far as route guards care (router/guards.ts), from two sources:
+ * - the roles of GET /api/PublicApp/{projectId}/roles kept by the auth feature (editor/reader
+ *   flags; a user with neither is a farmer, seed §6);
+ * - the season loading chain, which finds the farmer record by e-mail and fails with
+ *   sl.farmer.missing when there is none (seed §6, §8); it also knows the role when the roles
+ *   came from the offline copy.
+ * While neither has answered, nothing is blocked (the screens show 'Nalagam...').
  */
-import { UNKNOWN_ACCESS, type RouteAccess } from '../router/guards';
+import { useMemo } from 'react';
+import { sl } from '../../../common/i18n/sl';
+import { selectRoles } from '../../features/auth/auth-slice';
+import { selectFarmerId, selectRole, selectSeasonError, selectSeasonStatus } from '../../features/season/season-slice';
+import { useAppSelector } from '../hooks';
+import type { Role, RouteAccess } from '../router/guards';
 
 export function useRouteAccess(): RouteAccess {
-  return UNKNOWN_ACCESS;
+  const roles = useAppSelector(selectRoles);
+  const seasonRole = useAppSelector(selectRole);
+  const seasonStatus = useAppSelector(selectSeasonStatus);
+  const seasonError = useAppSelector(selectSeasonError);
+  const farmerId = useAppSelector(selectFarmerId);
+
+  return useMemo(() => {
+    let role: Role | null = seasonRole;
+    if (roles) role = roles.editor ? 'editor' : roles.reader ? 'reader' : 'farmer';
+    let farmerRecord: RouteAccess['farmerRecord'] = 'unknown';
+    if (role === 'farmer') {
+      if (seasonStatus === 'failed' && seasonError === sl.farmer.missing) farmerRecord = 'missing';
+      else if (seasonStatus === 'ready' && farmerId !== null) farmerRecord = 'found';
+    }
+    return { role, farmerRecord };
+  }, [roles, seasonRole, seasonStatus, seasonError, farmerId]);
 }
