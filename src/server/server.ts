@@ -89,7 +89,10 @@ export async function main(): Promise<void> {
     process.exit(1);
   }
   const shown = env.host === '0.0.0.0' || env.host === '::' ? 'localhost' : env.host;
-  logger.info(`Moj travnik: http://${shown}:${env.port}/ (podatki v ${env.dataDir})`);
+  // The bound port (PORT=0 picks a free one).
+  const address = app.server.address();
+  const port = address && typeof address === 'object' ? address.port : env.port;
+  logger.info({ port }, `Moj travnik: http://${shown}:${port}/ (podatki v ${env.dataDir})`);
 }
 
 // Run only when executed directly (tsx src/server/server.ts), not when imported by a test.
