@@ -28,6 +28,7 @@ import type { BulkBody, BulkOperation } from '../src/common/schemas/wire';
 import type { FilterNode, SearchRequest } from '../src/common/filter';
 import { clientBundleFigures } from './client-bundle';
 import { runDbSearch } from './db-search';
+import { syncFigures } from './sync'; // H4: sync.drain_10k_* figures
 
 const prefix = process.argv[2] ?? '';
 const want = (name: string) => name.startsWith(prefix);
@@ -88,6 +89,7 @@ function clientFigures(): void {
 
 async function main(): Promise<void> {
   clientFigures();
+  await syncFigures({ want, emit, log }); // H4: sync.drain_10k_batched_ms / _single_ms (bench/sync.ts)
   if (!'server.'.startsWith(prefix) && !prefix.startsWith('server')) return;
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'moj-travnik-bench-'));
   let app: FastifyInstance | undefined;

@@ -24,7 +24,7 @@ import {
   type OutboxItem,
   type StoredRecord,
 } from './database';
-import { chunks, isLocalId, newLocalId, toStoredRecord } from './local-data';
+import { isLocalId, newLocalId, toStoredRecord } from './local-data';
 
 /** A v4 UUID; crypto.randomUUID where available (secure contexts), getRandomValues otherwise. */
 export function newOpId(): string {
@@ -330,18 +330,36 @@ export async function acknowledge(db: OfflineDb, acks: Ack[]): Promise<AckResult
       const recordMap = new Map<number, number>();
       const attachmentMap = new Map<number, number>();
       const versionBumps: Array<{ tableId: number; id: number; from: number | undefined; to: number }> = [];
-      const touchedRecords: Array<[number, number]> = [];
+      const touched = new Map<string, [number, number]>();
+      const touch = (tableId: number, id: number) => touched.set(`${tableId}:${id}`, [tableId, id]);
 
-      for (const { item, id, record } of acks) {
+      // Rows are read and written in bulk: one acknowledgement covers up to 200 operations.
+      const recordAcks = acks.filter(({ item }) => item.kind !== 'attachment' && item.kind !== 'attachmentDelete');
+      const rowKeys = recordAcks.map(({ item, id }) => [item.tableId, item.kind === 'insert' ? item.id : id] as [number, number]);
+      const rows = rowKeys.length ? await db.features.bulkGet(rowKeys) : [];
+      const rowsByKey = new Map<string, FeatureRow>();
+      rows.forEach((row, index) => {
+        if (row) rowsByKey.set(`${rowKeys[index]![0]}:${rowKeys[index]![1]}`, row);
+      });
+      const rowDeletes: Array<[number, number]> = [];
+      const rowPuts = new Map<string, FeatureRow>();
+
+      for (const { item, id, record } of recordAcks) {
+        // Non-inserts are keyed by the server's id: an operation on a row inserted earlier in the
+        // same call still names the local id, whose row has just been renamed.
+        const key = item.kind === 'insert' ? `${item.tableId}:${item.id}` : `${item.tableId}:${id}`;
+        const row = rowPuts.get(key) ?? rowsByKey.get(key);
         switch (item.kind) {
           case 'insert': {
             if (item.id !== id) {
               recordMap.set(item.id, id);
               mappings.push({ tableId: item.tableId, localId: item.id, id, of: 'record' });
             }
-            const row = await db.features.get([item.tableId, item.id]);
             if (row) {
-              if (item.id !== id) await db.features.delete([item.tableId, item.id]);
+              if (item.id !== id) {
+                rowDeletes.push([item.tableId, item.id]);
+                rowPuts.delete(key);
+              }
               const feature: StoredRecord = {
                 ...row.feature,
                 id,
@@ -349,42 +367,46 @@ export async function acknowledge(db: OfflineDb, acks: Ack[]): Promise<AckResult
                 createdAt: record?.createdAt ?? row.feature.createdAt,
                 updatedAt: record?.updatedAt ?? row.feature.updatedAt,
               };
-              await db.features.put({ ...row, featureId: id, feature, isInsert: 0 });
+              const next = { ...row, featureId: id, feature, isInsert: 0 as const };
+              rowPuts.set(`${item.tableId}:${id}`, next);
+              rowsByKey.set(`${item.tableId}:${id}`, next);
             }
-            touchedRecords.push([item.tableId, id]);
+            touch(item.tableId, id);
             break;
           }
           case 'update': {
-            const row = await db.features.get([item.tableId, item.id]);
-            if (row && record) await db.features.put({ ...row, feature: { ...row.feature, version: record.version, updatedAt: record.updatedAt } });
-            if (record) versionBumps.push({ tableId: item.tableId, id: item.id, from: item.version, to: record.version });
-            touchedRecords.push([item.tableId, item.id]);
+            if (row && record) rowPuts.set(key, { ...row, feature: { ...row.feature, version: record.version, updatedAt: record.updatedAt } });
+            if (record) versionBumps.push({ tableId: item.tableId, id, from: item.version, to: record.version });
+            touch(item.tableId, id);
             break;
           }
           case 'archive': {
-            const row = await db.features.get([item.tableId, item.id]);
-            if (row) await db.features.put({ ...row, feature: record ? toStoredRecord(record) : { ...row.feature, archived: true } });
-            touchedRecords.push([item.tableId, item.id]);
+            if (row) rowPuts.set(key, { ...row, feature: record ? toStoredRecord(record) : { ...row.feature, archived: true } });
+            touch(item.tableId, id);
             break;
           }
           case 'delete':
-            await db.features.delete([item.tableId, item.id]);
+            rowPuts.delete(key);
+            rowDeletes.push([item.tableId, id]);
             break;
-          case 'attachment': {
-            const row = await db.attachments.get(item.id);
-            if (row) {
-              if (item.id !== id) await db.attachments.delete(item.id);
-              await db.attachments.put({ ...row, id, isInsert: 0 });
-            }
-            if (item.id !== id) {
-              attachmentMap.set(item.id, id);
-              mappings.push({ tableId: item.tableId, localId: item.id, id, of: 'attachment' });
-            }
-            break;
+        }
+      }
+      if (rowDeletes.length) await db.features.bulkDelete(rowDeletes);
+      if (rowPuts.size) await db.features.bulkPut([...rowPuts.values()]);
+
+      for (const { item, id } of acks) {
+        if (item.kind === 'attachment') {
+          const row = await db.attachments.get(item.id);
+          if (row) {
+            if (item.id !== id) await db.attachments.delete(item.id);
+            await db.attachments.put({ ...row, id, isInsert: 0 });
           }
-          case 'attachmentDelete':
-            await db.attachments.delete(item.id);
-            break;
+          if (item.id !== id) {
+            attachmentMap.set(item.id, id);
+            mappings.push({ tableId: item.tableId, localId: item.id, id, of: 'attachment' });
+          }
+        } else if (item.kind === 'attachmentDelete') {
+          await db.attachments.delete(item.id);
         }
       }
       await db.outbox.bulkDelete(acks.map((ack) => ack.item.seq!));
@@ -395,11 +417,9 @@ export async function acknowledge(db: OfflineDb, acks: Ack[]): Promise<AckResult
         const affected = new Map<number, OutboxItem>();
         const collect = (items: OutboxItem[]) => items.forEach((item) => affected.set(item.seq!, item));
         if (localIds.length) {
-          for (const part of chunks(localIds)) {
-            collect(await db.outbox.where('id').anyOf(part).toArray());
-            collect(await db.outbox.where('recordId').anyOf(part).toArray());
-            collect(await db.outbox.where('refIds').anyOf(part).toArray());
-          }
+          collect(await db.outbox.where('id').anyOf(localIds).toArray());
+          collect(await db.outbox.where('recordId').anyOf(localIds).toArray());
+          collect(await db.outbox.where('refIds').anyOf(localIds).toArray());
         }
         if (attachmentMap.size) collect(await db.outbox.where('id').anyOf([...attachmentMap.keys()]).toArray());
         for (const item of affected.values()) {
@@ -425,8 +445,8 @@ export async function acknowledge(db: OfflineDb, acks: Ack[]): Promise<AckResult
             }
           }
         }
-        for (const part of chunks(localIds)) {
-          const attachmentRows = await db.attachments.where('featureId').anyOf(part).toArray();
+        if (localIds.length) {
+          const attachmentRows = await db.attachments.where('featureId').anyOf(localIds).toArray();
           for (const row of attachmentRows) {
             const mapped = recordMap.get(row.featureId);
             if (mapped !== undefined) await db.attachments.put({ ...row, featureId: mapped });
@@ -436,25 +456,28 @@ export async function acknowledge(db: OfflineDb, acks: Ack[]): Promise<AckResult
 
       // An acknowledged update moves the server version on; later queued updates of the same
       // record were based on the edit just delivered, not on someone else's, so they follow.
-      for (const bump of versionBumps) {
-        const later = await db.outbox.where('[tableId+id]').equals([bump.tableId, bump.id]).toArray();
-        for (const item of later) {
-          const current = updated.get(item.seq!) ?? item;
-          if (current.kind === 'update' && current.version !== undefined && current.version === bump.from) {
-            const next = { ...current, version: bump.to };
-            await db.outbox.put(next);
-            updated.set(next.seq!, next);
+      if (versionBumps.length) {
+        const later = await db.outbox.where('[tableId+id]').anyOf(versionBumps.map((b) => [b.tableId, b.id])).toArray();
+        for (const bump of versionBumps) {
+          for (const item of later) {
+            if (item.tableId !== bump.tableId || item.id !== bump.id) continue;
+            const current = updated.get(item.seq!) ?? item;
+            if (current.kind === 'update' && current.version !== undefined && current.version === bump.from) {
+              const next = { ...current, version: bump.to };
+              await db.outbox.put(next);
+              updated.set(next.seq!, next);
+            }
           }
         }
       }
 
       // Clear flags of rows with nothing left in the queue.
-      for (const [tableId, id] of touchedRecords) {
-        const left = await db.outbox.where('[tableId+id]').equals([tableId, id]).count();
-        if (left === 0) {
-          const row = await db.features.get([tableId, id]);
-          if (row && (row.isEdit || row.isInsert)) await db.features.put({ ...row, isInsert: 0, isEdit: 0 });
-        }
+      if (touched.size) {
+        const keys = [...touched.values()];
+        const left = new Set((await db.outbox.where('[tableId+id]').anyOf(keys).toArray()).map((item) => `${item.tableId}:${item.id}`));
+        const clear = keys.filter(([tableId, id]) => !left.has(`${tableId}:${id}`));
+        const flagged = (await db.features.bulkGet(clear)).filter((row): row is FeatureRow => !!row && (row.isEdit === 1 || row.isInsert === 1));
+        if (flagged.length) await db.features.bulkPut(flagged.map((row) => ({ ...row, isInsert: 0 as const, isEdit: 0 as const })));
       }
       return { mappings, updated: [...updated.values()] };
     }),
