@@ -11,11 +11,36 @@
  */
 import { sessionRenewed } from '../../lib/api/auth-events';
 import { setAuthRefresher, setCredentialsProvider } from '../../lib/api/credentials';
-import { AuthClient } from '../../lib/auth';
+import {
+  AuthClient,
+  checkBasicCredentials,
+  clearIdentity,
+  readBasicCredentials,
+  readUser,
+  writeBasicCredentials,
+  writeIdentity,
+  type BasicCredentials,
+} from '../../lib/auth';
 import type { AppDispatch, RootState } from '../../app/store-types';
 import { authenticated, authOffline, identityRestored, signedOut, signInRequired, tokenCleared, tokenRefreshed } from './auth-slice';
 
+export type ClientAuthMode = 'keycloak' | 'basic' | 'none';
+
+/** What sign-in/sign-out buttons need, whatever the mode. */
+export interface ActiveSession {
+  mode: ClientAuthMode;
+  login(): Promise<void>;
+  logout(options: { reachable: boolean }): Promise<void>;
+  /** AUTH=basic: checks and keeps the credentials; the result for the form. */
+  signInBasic?(credentials: BasicCredentials, projectId: number): Promise<'ok' | 'rejected' | 'unreachable'>;
+}
+
 export interface AuthSessionDeps {
+  /** From config.json `auth.mode` (default keycloak). */
+  mode?: ClientAuthMode;
+  /** Where basic credentials live (default sessionStorage). */
+  sessionStorage?: Storage | null;
+  localStorage?: Storage | null;
   dispatch: AppDispatch;
   getState: () => RootState;
   subscribe?: (listener: () => void) => () => void;
@@ -29,10 +54,24 @@ export interface AuthSessionDeps {
 }
 
 let activeClient: AuthClient | null = null;
+let activeSession: ActiveSession | null = null;
 
-/** The running session's client (sign-in button, sign-out); null before start. */
+/** The running session's keycloak-js client (token mode); null before start or in other modes. */
 export function getAuthClient(): AuthClient | null {
   return activeClient;
+}
+
+/** The running session, whatever the mode; null before start. */
+export function getActiveSession(): ActiveSession | null {
+  return activeSession;
+}
+
+function storageOf(kind: 'localStorage' | 'sessionStorage'): Storage | null {
+  try {
+    return typeof window !== 'undefined' ? window[kind] : null;
+  } catch {
+    return null;
+  }
 }
 
 export function defaultPendingEdits(state: RootState): number {
@@ -50,6 +89,65 @@ async function defaultProbe(): Promise<boolean> {
 }
 
 export function startAuthSession(deps: AuthSessionDeps): () => void {
+  if (deps.mode === 'none') return startWithoutSignIn(deps);
+  if (deps.mode === 'basic') return startBasicSession(deps);
+  return startTokenSession(deps);
+}
+
+/** AUTH=none (local demo): no credentials, nobody to sign in; the server picks the demo user. */
+function startWithoutSignIn(deps: AuthSessionDeps): () => void {
+  setCredentialsProvider(null);
+  setAuthRefresher(null);
+  const session: ActiveSession = { mode: 'none', login: async () => undefined, logout: async () => void deps.dispatch(signedOut()) };
+  activeSession = session;
+  deps.dispatch(authenticated({ user: null, token: null }));
+  return () => {
+    if (activeSession === session) activeSession = null;
+  };
+}
+
+/** AUTH=basic: credentials typed into our own form, kept for the tab, sent on every call. */
+function startBasicSession(deps: AuthSessionDeps): () => void {
+  const { dispatch } = deps;
+  const tabStorage = deps.sessionStorage === undefined ? storageOf('sessionStorage') : deps.sessionStorage;
+  const deviceStorage = deps.localStorage === undefined ? storageOf('localStorage') : deps.localStorage;
+  let credentials = readBasicCredentials(tabStorage);
+  const user = readUser(deviceStorage);
+  if (user) dispatch(identityRestored({ user, token: null }));
+  setCredentialsProvider(() => (credentials ? { kind: 'basic', username: credentials.username, password: credentials.password } : null));
+  setAuthRefresher(async () => false);
+  const session: ActiveSession = {
+    mode: 'basic',
+    login: async () => void dispatch(signInRequired()),
+    logout: async () => {
+      credentials = null;
+      writeBasicCredentials(tabStorage, null);
+      clearIdentity(deviceStorage);
+      dispatch(signedOut());
+    },
+    signInBasic: async (candidate, projectId) => {
+      const result = await checkBasicCredentials(candidate, projectId);
+      if (result !== 'ok') return result;
+      credentials = candidate;
+      writeBasicCredentials(tabStorage, candidate);
+      const signedIn = { sub: candidate.username.trim().toLowerCase(), email: candidate.username.trim().toLowerCase() };
+      writeIdentity(deviceStorage, signedIn, { token: null, refreshToken: null, idToken: null });
+      dispatch(authenticated({ user: signedIn, token: null }));
+      dispatch(sessionRenewed());
+      return 'ok';
+    },
+  };
+  activeSession = session;
+  if (credentials) dispatch(authenticated({ user: user ?? { sub: credentials.username, email: credentials.username }, token: null }));
+  else dispatch(signInRequired());
+  return () => {
+    setCredentialsProvider(null);
+    setAuthRefresher(null);
+    if (activeSession === session) activeSession = null;
+  };
+}
+
+function startTokenSession(deps: AuthSessionDeps): () => void {
   const { dispatch, getState } = deps;
   const client = deps.client ?? new AuthClient();
   const win = deps.window ?? window;
@@ -57,6 +155,8 @@ export function startAuthSession(deps: AuthSessionDeps): () => void {
   const probe = deps.probe ?? defaultProbe;
   const pendingEdits = deps.pendingEdits ?? defaultPendingEdits;
   activeClient = client;
+  const session: ActiveSession = { mode: 'keycloak', login: () => client.login(), logout: (options) => client.logout(options) };
+  activeSession = session;
 
   const unsubscribeClient = client.subscribe((event) => {
     switch (event.type) {
@@ -146,5 +246,6 @@ export function startAuthSession(deps: AuthSessionDeps): () => void {
     setCredentialsProvider(null);
     setAuthRefresher(null);
     if (activeClient === client) activeClient = null;
+    if (activeSession === session) activeSession = null;
   };
 }

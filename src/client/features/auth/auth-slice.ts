@@ -36,8 +36,9 @@ export const authSlice = createSlice({
       state.token = action.payload.token;
       if (state.status === 'unknown') state.status = 'offline';
     },
-    authenticated(state, action: PayloadAction<{ user: AuthUser; token: string }>) {
-      if (state.user && state.user.sub !== action.payload.user.sub) state.roles = null;
+    /** A live session; `token` is null with basic credentials, `user` null with AUTH=none. */
+    authenticated(state, action: PayloadAction<{ user: AuthUser | null; token: string | null }>) {
+      if (state.user && state.user.sub !== action.payload.user?.sub) state.roles = null;
       state.user = action.payload.user;
       state.token = action.payload.token;
       state.status = 'authenticated';

@@ -8,7 +8,7 @@
 import localforage from 'localforage';
 import { createAppAsyncThunk, type RootState } from '../../app/store-types';
 import { signOutBlocked, signOutCancelled } from './auth-slice';
-import { defaultPendingEdits, getAuthClient } from './auth-session';
+import { defaultPendingEdits, getActiveSession } from './auth-session';
 
 export type SignOutOutcome = 'blocked' | 'signed-out';
 
@@ -31,8 +31,9 @@ export const signOut = createAppAsyncThunk<SignOutOutcome, { force?: boolean; pe
     await localforage.clear().catch(() => undefined);
     await clearRuntimeCaches().catch(() => undefined);
     const reachable = (getState() as { connectivity?: { serverReachable?: boolean | null } }).connectivity?.serverReachable !== false;
-    // Clears the stored identity, dispatches signedOut, then leaves for the provider's logout.
-    await getAuthClient()?.logout({ reachable });
+    // Clears the stored identity, dispatches signedOut, then (token mode) leaves for the
+    // provider's logout page.
+    await getActiveSession()?.logout({ reachable });
     return 'signed-out';
   },
 );
