@@ -31,7 +31,7 @@ beforeEach(() => {
 function storeWithMode(mode: 'basic' | 'none') {
   const base = makeStore().getState();
   const config = { projectId: 1, auth: { mode } } as unknown as AppConfig;
-  return makeStore({ ...base, config: { status: 'ready', source: 'server', value: config } } as Partial<typeof base>);
+  return makeStore({ ...base, config: { ...base.config, status: 'ready', value: config } });
 }
 
 describe('AUTH=basic', () => {
