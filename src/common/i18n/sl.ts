@@ -367,3 +367,18 @@ export const slSync = {
     offlineData: 'Brez povezave: prikazani so podatki, shranjeni na napravi.',
   },
 } as const;
+
+// ── QA action log (issue 8, H7): export on /about ──
+export const slQa = {
+  qa: {
+    title: 'Dnevnik dejanj za preverjanje',
+    explain:
+      'Aplikacija si na napravi zapisuje zadnja dejanja (brez gesel, žetonov in fotografij). Če pride do napake, dnevnik izvozite in ga pošljite podpori.',
+    export: 'Izvozi dnevnik',
+    exporting: 'Izvažam...',
+    exported: 'Dnevnik je izvožen.',
+    empty: 'Dnevnik je prazen.',
+    failed: 'Dnevnika ni bilo mogoče izvoziti.',
+    entries: 'Število zapisov',
+  },
+} as const;

@@ -1,0 +1,37 @@
+/**
+ * The store a replay runs in: the app's own makeStore (same reducers, middleware and listeners)
+ * with replay stand-ins for the outside world — the network answered from the log, a fresh
+ * offline database per session (fake-indexeddb when run in Node), the log's clock and a fixed
+ * random sequence, no credentials. Shared by `npm run replay`, the fixture tests and the bench.
+ */
+import 'fake-indexeddb/auto';
+import { makeStore } from '../src/client/app/store';
+import { api } from '../src/client/lib/api';
+import { openOfflineDb } from '../src/client/lib/db';
+import { syncStopped } from '../src/client/features/sync';
+import type { ReplayStoreDeps } from '../src/client/features/qa';
+
+export type ReplayAppStore = ReturnType<typeof makeStore>;
+
+export function createReplayStore(deps: ReplayStoreDeps): ReplayAppStore {
+  return makeStore(deps.preloadedState as Parameters<typeof makeStore>[0], {
+    extra: {
+      db: openOfflineDb({ name: deps.dbName }),
+      api: { baseUrl: 'http://replay.invalid', fetchFn: deps.fetchFn, credentials: () => null },
+      now: deps.now,
+      random: deps.random,
+      refreshAuth: async () => false,
+    },
+  });
+}
+
+/**
+ * Ends the listeners' loops and RTK Query's cache timers. The session's database stays open:
+ * an effect still finishing (a drain's last summary read) must not fail on a closed database,
+ * and in Node it is an in-memory fake-indexeddb database that goes with the process.
+ */
+export async function teardownReplayStore(store: ReplayAppStore): Promise<void> {
+  store.dispatch(syncStopped());
+  store.dispatch(api.util.resetApiState());
+  await new Promise((resolve) => setTimeout(resolve, 0));
+}

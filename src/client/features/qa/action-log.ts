@@ -1,0 +1,225 @@
+/**
+ * The recorder behind the action-log middleware.
+ *
+ * On the dispatch path it does only what must happen then: note the action, the time and the
+ * state hash (cached per object, so only the changed path is hashed). Redaction, blob hashing
+ * and the IndexedDB write happen later in batches (every FLUSH_DELAY_MS, or at once when
+ * BATCH_SIZE entries wait), in chunks that yield to the event loop, so logging never holds up
+ * a tap. bench/qa.ts measures this against one put per action.
+ *
+ * Actions are logged as the reducers see them: the middleware sits last in the chain, so thunks
+ * (functions) never reach it and every logged action is exactly one reducer call.
+ */
+import { redact, fillBlobHashes, isBlob, type PendingBlob } from './redact';
+import { StateHasher } from './state-hash';
+import { DEFAULT_CHECKPOINT_EVERY, type NewLogEntry, type NetEntry } from './log-format';
+import type { LogSink } from './sinks';
+
+export const FLUSH_DELAY_MS = 1000;
+export const BATCH_SIZE = 500;
+
+/** What the middleware hands every action to (a recorder, or the replay gate). */
+export interface ActionLogHandler {
+  handle(action: unknown, next: (action: unknown) => unknown, getState: () => unknown): unknown;
+}
+
+type Pending =
+  | { kind: 'session'; t: number; hash: string; state: unknown; appVersion?: string }
+  | { kind: 'checkpoint'; t: number; hash: string; state: unknown }
+  | { kind: 'action'; t: number; action: { type: string }; hash: string }
+  | { kind: 'net'; entry: Omit<NetEntry, 'seq'>; raw: { request?: unknown; response?: unknown } };
+
+export interface ActionLogRecorderOptions {
+  sink: LogSink;
+  now?: () => number;
+  appVersion?: string;
+  checkpointEvery?: number;
+  flushDelayMs?: number;
+  batchSize?: number;
+}
+
+function isPlainAction(action: unknown): action is { type: string } {
+  return typeof action === 'object' && action !== null && typeof (action as { type?: unknown }).type === 'string';
+}
+
+const yieldToEventLoop = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
+export class ActionLogRecorder implements ActionLogHandler {
+  readonly sink: LogSink;
+  private readonly hasher = new StateHasher();
+  private readonly now: () => number;
+  private readonly checkpointEvery: number;
+  private readonly flushDelayMs: number;
+  private readonly batchSize: number;
+  private readonly appVersion: string | undefined;
+  private pending: Pending[] = [];
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private flushing: Promise<void> = Promise.resolve();
+  private started = false;
+  /** A flush at the next turn is scheduled (a batch is full). */
+  private urgent = false;
+  private actionsSinceCheckpoint = 0;
+  /** Entries the sink failed to take (storage full…); the app keeps working regardless. */
+  droppedEntries = 0;
+
+  constructor(options: ActionLogRecorderOptions) {
+    this.sink = options.sink;
+    this.now = options.now ?? (() => Date.now());
+    this.checkpointEvery = options.checkpointEvery ?? DEFAULT_CHECKPOINT_EVERY;
+    this.flushDelayMs = options.flushDelayMs ?? FLUSH_DELAY_MS;
+    this.batchSize = options.batchSize ?? BATCH_SIZE;
+    this.appVersion = options.appVersion;
+  }
+
+  handle(action: unknown, next: (action: unknown) => unknown, getState: () => unknown): unknown {
+    if (!this.started) this.startSession(getState());
+    const result = next(action);
+    if (isPlainAction(action)) {
+      const state = getState();
+      const hash = this.hasher.hashState(state);
+      this.push({ kind: 'action', t: this.now(), action, hash });
+      if (++this.actionsSinceCheckpoint >= this.checkpointEvery) {
+        this.actionsSinceCheckpoint = 0;
+        this.push({ kind: 'checkpoint', t: this.now(), hash, state });
+      }
+    }
+    return result;
+  }
+
+  /** A store was made: note its initial state (states are immutable: the reference is enough). */
+  startSession(state: unknown): void {
+    this.started = true;
+    const entry: Pending = { kind: 'session', t: this.now(), hash: this.hasher.hashState(state), state };
+    if (this.appVersion) entry.appVersion = this.appVersion;
+    this.push(entry);
+  }
+
+  /** Wraps the api layer's fetch so each exchange is logged (what a replay answers requests with). */
+  wrapFetch(inner: typeof fetch): typeof fetch {
+    return async (input, init) => {
+      const t = this.now();
+      const method = (init?.method ?? (typeof input === 'object' && 'method' in input ? input.method : 'GET')).toUpperCase();
+      const url = pathOf(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url);
+      const raw: { request?: unknown; response?: unknown } = { request: requestBodyOf(init?.body) };
+      let response: Response;
+      try {
+        response = await inner(input, init);
+      } catch (error) {
+        this.push({ kind: 'net', entry: { kind: 'net', t, method, url, status: 0, responseType: 'none', error: String(error) }, raw });
+        throw error;
+      }
+      const entry: Omit<NetEntry, 'seq'> = { kind: 'net', t, method, url, status: response.status, responseType: 'empty' };
+      // Read a copy, so the app's own reading of the body is untouched.
+      const copy = typeof response.clone === 'function' ? response.clone() : null;
+      if (copy) {
+        void readResponse(copy).then(
+          ({ type, body }) => {
+            entry.responseType = type;
+            raw.response = body;
+            this.push({ kind: 'net', entry, raw });
+          },
+          () => this.push({ kind: 'net', entry, raw }),
+        );
+      } else {
+        this.push({ kind: 'net', entry, raw });
+      }
+      return response;
+    };
+  }
+
+  /** Writes everything noted so far; resolves when the sink has it. */
+  flush(): Promise<void> {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    this.urgent = false;
+    this.flushing = this.flushing.then(() => this.drain());
+    return this.flushing;
+  }
+
+  private push(entry: Pending): void {
+    this.pending.push(entry);
+    if (this.pending.length >= this.batchSize) {
+      if (!this.urgent) {
+        this.urgent = true;
+        clearTimeout(this.timer);
+        this.timer = setTimeout(() => void this.flush(), 0);
+      }
+    } else if (this.timer === undefined) {
+      this.timer = setTimeout(() => void this.flush(), this.flushDelayMs);
+    }
+  }
+
+  private async drain(): Promise<void> {
+    while (this.pending.length > 0) {
+      const batch = this.pending.splice(0, this.batchSize);
+      const blobs: PendingBlob[] = [];
+      const entries = batch.map((item) => toEntry(item, blobs));
+      await fillBlobHashes(blobs);
+      try {
+        await this.sink.write(entries);
+      } catch {
+        this.droppedEntries += entries.length;
+      }
+      if (this.pending.length > 0) await yieldToEventLoop();
+    }
+  }
+}
+
+function toEntry(item: Pending, blobs: PendingBlob[]): NewLogEntry {
+  switch (item.kind) {
+    case 'session': {
+      const entry: NewLogEntry = { kind: 'session', t: item.t, hash: item.hash, state: redact(item.state, blobs) };
+      if (item.appVersion) entry.appVersion = item.appVersion;
+      return entry;
+    }
+    case 'checkpoint':
+      return { kind: 'checkpoint', t: item.t, hash: item.hash, state: redact(item.state, blobs) };
+    case 'action':
+      return { kind: 'action', t: item.t, type: item.action.type, action: redact(item.action, blobs) as { type: string }, hash: item.hash };
+    case 'net': {
+      const entry: Omit<NetEntry, 'seq'> = { ...item.entry };
+      if (item.raw.request !== undefined) entry.requestBody = redact(item.raw.request, blobs);
+      if (item.raw.response !== undefined) entry.responseBody = redact(item.raw.response, blobs);
+      if (entry.error) entry.error = redact(entry.error) as string;
+      return entry;
+    }
+  }
+}
+
+/** Path and query of a URL (the origin differs between the app, tests and a replay). */
+export function pathOf(url: string): string {
+  try {
+    const parsed = new URL(url, 'http://origin.invalid');
+    return parsed.pathname + parsed.search;
+  } catch {
+    return url;
+  }
+}
+
+/** A request body as the log keeps it: JSON parsed (so keys can be redacted), else as it is. */
+export function requestBodyOf(body: unknown): unknown {
+  if (body === undefined || body === null) return undefined;
+  if (typeof body === 'string') {
+    try {
+      return JSON.parse(body) as unknown;
+    } catch {
+      return body;
+    }
+  }
+  return body;
+}
+
+async function readResponse(response: Response): Promise<{ type: NetEntry['responseType']; body?: unknown }> {
+  const contentType = response.headers?.get?.('content-type') ?? '';
+  if (/json/i.test(contentType) || /^text\//i.test(contentType) || !contentType) {
+    const text = await response.text();
+    if (text === '') return { type: 'empty' };
+    try {
+      return { type: 'json', body: JSON.parse(text) as unknown };
+    } catch {
+      return { type: 'text', body: text };
+    }
+  }
+  const blob = await response.blob();
+  return { type: 'binary', body: isBlob(blob) ? blob : undefined };
+}

@@ -1,0 +1,14 @@
+/**
+ * features/qa: the action log for QA (issue 8) — every action with its time and state hash in a
+ * persisted ring buffer (redacted), its export from /about, and a deterministic replay into a
+ * fresh store (`npm run replay -- log.json`).
+ */
+export { actionLogMiddleware, withActionLogHandler, getActiveActionLog } from './middleware';
+export { ActionLogRecorder, type ActionLogHandler } from './action-log';
+export { MemoryLogSink, type LogSink } from './sinks';
+export { IndexedDbLogSink, ACTION_LOG_DB_NAME } from './action-log-db';
+export { StateHasher, VOLATILE_PATHS } from './state-hash';
+export { redact, redactAsync, REDACTED, SECRET_KEY, isBinaryDescriptor, type BinaryDescriptor } from './redact';
+export { replayActionLog, RecordedFetch, ReplayGate, type ReplayResult, type ReplayStoreDeps, type Divergence } from './replay';
+export * from './log-format';
+export { ActionLogExport, buildActionLogFile } from './action-log-export';
