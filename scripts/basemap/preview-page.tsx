@@ -4,7 +4,7 @@
  * window.__map = { ready, idleMs, clicked } for the harness to read.
  */
 import { createRoot } from 'react-dom/client';
-import { MapView } from '../../src/client/features/map/components/map-view';
+import { MapView } from '../../src/client/lib/map/map-view';
 import { registerOfflineTiles } from '../../src/client/lib/map/offline-tiles';
 import { demoItems } from './demo-items';
 

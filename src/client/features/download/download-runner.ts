@@ -16,7 +16,7 @@ import type { BaseMapEntry } from '../../../common/basemap';
 import type { Extent, WireFeature } from '../../../common/schemas/wire';
 import { guardWrite, type ExtentRow, type OfflineDb } from '../../lib/db/database';
 import { refreshRows } from '../../lib/db/local-data';
-import { absoluteUrl } from '../../lib/map/offline-tiles';
+import { absoluteUrl } from '../../lib/map/urls';
 import { countTiles, DEFAULT_TILE_BYTES, enumerateTiles, estimateBytes, tileUrl } from '../../lib/map/tiles';
 
 /** More tiles than this in one extent is refused: at ~25 kB per orthophoto tile it is 0.5 GB. */

@@ -5,7 +5,8 @@
  * - GeometryEditor: draw/correct a path or place an indicator point (Mapbox GL Draw).
  * - recordsToMapItems: turn season rows into MapItems using config.json column ids.
  */
-export { MapView, type FarmerOption, type MapViewProps } from './components/map-view';
+export { MapView } from './components/app-map-view';
+export type { FarmerOption, MapViewProps } from '../../lib/map/map-view';
 export { WalkRecorderPanel, type WalkRecorderPanelProps } from './components/walk-recorder-panel';
 export { GeometryEditor, type GeometryEditorMode, type GeometryEditorProps } from './components/geometry-editor';
 export { recordsToMapItems, type MapRows } from './map-items-from-records';

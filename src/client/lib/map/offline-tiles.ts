@@ -13,6 +13,9 @@
  * does not know the database (features pass a function that reads lib/db).
  */
 import maplibregl, { type StyleSpecification } from 'maplibre-gl';
+import { absoluteUrl } from './urls';
+
+export { absoluteUrl };
 
 export const OFFLINE_PROTOCOL = 'mtoffline';
 const PREFIX = `${OFFLINE_PROTOCOL}://`;
@@ -53,11 +56,6 @@ export function onMissingTile(listener: (url: string) => void): () => void {
   return () => missingListeners.delete(listener);
 }
 
-/** Absolute form of a possibly relative URL (MapLibre's workers cannot resolve relative ones). */
-export function absoluteUrl(url: string, base: string = globalThis.location?.href ?? 'http://localhost/'): string {
-  // URL() percent-encodes the braces of {z}/{x}/{y}; MapLibre needs them literal.
-  return new URL(url, base).href.replace(/%7B/gi, '{').replace(/%7D/gi, '}');
-}
 
 /** Rewrites every tile template of a style to go through the offline protocol. */
 export function withOfflineTiles(style: StyleSpecification, base?: string): StyleSpecification {

@@ -11,9 +11,12 @@ import 'maplibre-gl/dist/maplibre-gl.css';
 import '@mapbox/mapbox-gl-draw/dist/mapbox-gl-draw.css';
 import './map.css';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
-import { OWN_BASEMAP, type BaseMapEntry } from '../../../../common/basemap';
-import { slMap } from '../../../../common/i18n/sl';
-import { loadBaseStyle, MapEngine, onMissingTile, type MapItem, type MapItemKind, type Position2 } from '../../../lib/map';
+import { OWN_BASEMAP, type BaseMapEntry } from '../../../common/basemap';
+import { slMap } from '../../../common/i18n/sl';
+import { loadBaseStyle } from './base-style';
+import { MapEngine, type Position2 } from './map-engine';
+import type { MapItem, MapItemKind } from './map-items';
+import { onMissingTile } from './offline-tiles';
 
 export interface FarmerOption {
   id: number;

@@ -1,0 +1,19 @@
+/**
+ * features/download — the Download screens (seed §2 /download and /download/new) for H3's routes,
+ * and the engine behind them:
+ *   app/routes/download.tsx:      export default () => <DownloadListScreen />
+ *   app/routes/download-new.tsx:  export default () => <DownloadNewScreen items={…optional meadows…} />
+ */
+export { DownloadListScreen } from './components/download-list-screen';
+export { DownloadNewScreen, type DownloadNewScreenProps } from './components/download-new-screen';
+export {
+  createExtent,
+  deleteExtent,
+  listExtents,
+  planDownload,
+  runDownload,
+  storedTileLookup,
+  MAX_DOWNLOAD_TILES,
+  type DownloadExtent,
+} from './download-runner';
+export { downloadControllerFor } from './download-controller';
