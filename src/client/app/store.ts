@@ -13,7 +13,7 @@
  *
  * Non-serialisable handles (database, fetch, locks) travel as the thunk/listener extra argument.
  */
-import { configureStore, createListenerMiddleware, type Reducer, type UnknownAction } from '@reduxjs/toolkit';
+import { configureStore, createListenerMiddleware, isPlain, type Reducer, type UnknownAction } from '@reduxjs/toolkit';
 import localforage from 'localforage';
 import { createTransform, FLUSH, PAUSE, PERSIST, persistReducer, persistStore, PURGE, REGISTER, REHYDRATE, type Persistor, type Storage } from 'redux-persist';
 import autoMergeLevel2 from 'redux-persist/lib/stateReconciler/autoMergeLevel2';
@@ -23,6 +23,7 @@ import { refreshAuthDefault } from '../lib/api/credentials';
 import { openOfflineDb } from '../lib/db/database';
 import { noticeShown } from '../features/notifications/notifications-slice';
 import { addSyncListeners, storageErrorReported, syncStarted } from '../features/sync';
+import { actionLogMiddleware } from '../features/qa/middleware'; // H7
 import { rootReducer, type RootState } from './root-reducer';
 import type { AppExtra, AppStartListening } from './store-types';
 
@@ -81,13 +82,15 @@ export function makeStore(preloadedState?: Partial<RootState>, options: MakeStor
         thunk: { extraArgument: extra },
         serializableCheck: {
           ignoredActions: [FLUSH, REHYDRATE, PAUSE, PERSIST, PURGE, REGISTER],
-          // Multipart bodies (FormData) and downloaded files (Blob) pass through RTK Query.
+          // Multipart bodies (FormData) pass through RTK Query in meta.arg; downloaded files
+          // (Blob) are cached in memory by the attachment query and never persisted.
           ignoredActionPaths: ['meta.arg', 'meta.baseQueryMeta'],
+          isSerializable: (value: unknown) => isPlain(value) || (typeof Blob !== 'undefined' && value instanceof Blob),
           ignoredPaths: [api.reducerPath],
         },
       })
         .prepend(listener.middleware)
-        .concat(api.middleware),
+        .concat(api.middleware, actionLogMiddleware(extra)), // H7: QA action log; last, so it logs what the reducers see
   });
   const startAppListening = listener.startListening.withTypes<RootState, typeof store.dispatch, AppExtra>() as AppStartListening;
   addSyncListeners(startAppListening);

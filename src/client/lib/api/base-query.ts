@@ -122,6 +122,18 @@ export async function performRequest(
   }
 }
 
+/**
+ * The seed §8 message for any error a call can end with: an ApiError from the base query, or the
+ * error RTK Query reports itself when the app cancelled the request ('Request aborted').
+ */
+export function errorMessageOf(error: unknown): string {
+  if (!error || typeof error !== 'object') return GENERIC_ERROR;
+  const e = error as { status?: unknown; message?: unknown; name?: unknown };
+  if (e.name === 'AbortError' || e.status === 'ABORTED') return REQUEST_ABORTED;
+  if (e.status !== undefined && typeof e.message === 'string') return e.message;
+  return GENERIC_ERROR;
+}
+
 /** Reads the api deps from the thunk extra argument the store was made with. */
 export function apiDepsFromExtra(extra: unknown): ApiDeps | undefined {
   return (extra as { api?: ApiDeps } | undefined)?.api;

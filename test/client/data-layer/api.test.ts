@@ -1,0 +1,186 @@
+/**
+ * @jest-environment node
+ * @jest-environment-options {"globalsCleanup": "off"}
+ *
+ * lib/api: URLs and query strings of the seed §7 calls, credentials (none by default, bearer or
+ * basic when configured), the Idempotency-Key header, and errors mapped to the seed §8 catalogue.
+ * The server is a recording fetch: these tests are about what the client sends and how it reads
+ * answers.
+ */
+import { afterEach, describe, expect, it } from '@jest/globals';
+import { errorMessageOf, featuresApi, performRequest, publicAppApi, recordsApi, setCredentialsProvider, testApi, type ApiError } from '../../../src/client/lib/api';
+import { makeTestStore, openTestDb, response, settleStores } from './helpers';
+
+afterEach(async () => {
+  setCredentialsProvider(null);
+  await settleStores();
+});
+
+interface Sent {
+  url: string;
+  method: string;
+  headers: Headers;
+  body: unknown;
+}
+
+function recordingStore(answer: (sent: Sent) => Response | Promise<Response> = () => response({ body: {} })) {
+  const sent: Sent[] = [];
+  const store = makeTestStore(openTestDb(), async (input, init) => {
+    const entry = { url: String(input), method: init?.method ?? 'GET', headers: new Headers(init?.headers), body: init?.body };
+    sent.push(entry);
+    return answer(entry);
+  });
+  return { store, sent };
+}
+
+describe('calls of seed §7', () => {
+  it('builds every Records, Features and PublicApp path under /api, with the shared query encoder', async () => {
+    const { store, sent } = recordingStore();
+    const d = store.dispatch;
+    const P = { projectId: 1 };
+    const body = { tableId: 5, page: 1, perPage: 10 };
+    const extent = { minX: 16.1, minY: 46.7, maxX: 16.3, maxY: 46.9 };
+    const file = { tableAttachmentInfoId: 700, name: 'a.png', mimeType: 'image/png', data: new ArrayBuffer(4) };
+    const calls = [
+      d(recordsApi.endpoints.record.initiate({ ...P, tableId: 5, recordId: 10000001 })),
+      d(recordsApi.endpoints.updateRecord.initiate({ ...P, tableId: 5, recordId: 10000001, body: { properties: {} } })),
+      d(recordsApi.endpoints.recordsByIds.initiate({ ...P, body: { tableId: 5, ids: [1] } })),
+      d(recordsApi.endpoints.deleteRecords.initiate({ ...P, body: { tableId: 5, ids: [1] } })),
+      d(recordsApi.endpoints.archiveRecords.initiate({ ...P, body: { tableId: 5, ids: [1] } })),
+      d(recordsApi.endpoints.createRecord.initiate({ ...P, body: { tableId: 5, properties: {} } })),
+      d(recordsApi.endpoints.searchRecords.initiate({ ...P, body })),
+      d(recordsApi.endpoints.searchRecordIds.initiate({ ...P, body })),
+      d(recordsApi.endpoints.textSearchRecords.initiate({ ...P, profileId: 3, limit: 20, page: 1, query: 'travnik ob potoku', tableIds: [2, 3] })),
+      d(recordsApi.endpoints.bulkRecords.initiate({ ...P, body: { operations: [] } })),
+      d(recordsApi.endpoints.uploadAttachment.initiate({ ...P, upload: { ...file, tableId: 7, recordId: 10000009 } })),
+      d(recordsApi.endpoints.deleteAttachment.initiate({ ...P, recordAttachmentId: 10000100 })),
+      d(recordsApi.endpoints.attachment.initiate({ ...P, recordAttachmentId: 10000100 })),
+      d(recordsApi.endpoints.attachmentInfo.initiate({ ...P, recordId: 10000009, tableAttachmentInfoId: 700, thumb: true })),
+      d(recordsApi.endpoints.spatialRecords.initiate({ ...P, body: { tableIds: [2], geometry: { type: 'Point', coordinates: [16.2, 46.8] } } })),
+      d(recordsApi.endpoints.recordsInExtent.initiate({ ...P, extent, tableIds: [2, 3], columnIds: [21] })),
+      d(recordsApi.endpoints.createRecordFull.initiate({ ...P, upload: { record: { tableId: 7, properties: {} }, files: [file] } })),
+      d(featuresApi.endpoints.feature.initiate({ ...P, tableId: 3, recordId: 10000002 })),
+      d(featuresApi.endpoints.featureDetailed.initiate({ ...P, tableId: 3, recordId: 10000002 })),
+      d(featuresApi.endpoints.createFeature.initiate({ ...P, tableId: 3, body: { type: 'Feature', geometry: null, properties: {} } })),
+      d(featuresApi.endpoints.updateFeature.initiate({ ...P, tableId: 3, featureId: 10000002, body: { type: 'Feature', geometry: null, properties: {} } })),
+      d(featuresApi.endpoints.deleteFeatures.initiate({ ...P, body: { tableId: 3, ids: [1] } })),
+      d(featuresApi.endpoints.featuresInExtent.initiate({ ...P, extent, tableIds: [3] })),
+      d(featuresApi.endpoints.createFeatureFull.initiate({ ...P, tableId: 3, upload: { feature: { type: 'Feature', geometry: null, properties: {} }, files: [file] } })),
+      d(featuresApi.endpoints.searchFeatures.initiate({ ...P, body })),
+      d(featuresApi.endpoints.bulkFeatures.initiate({ ...P, body: { operations: [] } })),
+      d(publicAppApi.endpoints.roles.initiate(P)),
+      d(testApi.endpoints.reachability.initiate()),
+    ];
+    await Promise.all(calls);
+    const base = 'http://server.test';
+    // (Mutations then invalidate tags and the cached queries refetch: only the first calls count.)
+    expect(sent.slice(0, calls.length).map((s) => `${s.method} ${s.url.slice(base.length)}`)).toEqual([
+      'GET /api/Records/1/5/10000001',
+      'PUT /api/Records/1/5/10000001',
+      'POST /api/Records/1/ids',
+      'POST /api/Records/1/delete',
+      'POST /api/Records/1/archive',
+      'POST /api/Records/1',
+      'POST /api/Records/1/search',
+      'POST /api/Records/1/search/ids',
+      'GET /api/Records/1/search/3/20/1/travnik%20ob%20potoku?tableIds=2&tableIds=3',
+      'POST /api/Records/1/bulk',
+      'POST /api/Records/1/attachment',
+      'DELETE /api/Records/1/attachment/10000100',
+      'GET /api/Records/1/attachment/10000100?thumb=false',
+      'GET /api/Records/1/record/10000009/attachmentinfo/700?thumb=true',
+      'POST /api/Records/1/spatial',
+      'GET /api/Records/1/extenttables?extent%5BminX%5D=16.1&extent%5BminY%5D=46.7&extent%5BmaxX%5D=16.3&extent%5BmaxY%5D=46.9&tableIds=2&tableIds=3&columnIds=21',
+      'POST /api/Records/1/full',
+      'GET /api/Features/1/3/10000002',
+      'GET /api/Features/1/3/10000002/detailed',
+      'POST /api/Features/1/3',
+      'PUT /api/Features/1/3/10000002',
+      'POST /api/Features/1/delete',
+      'GET /api/Features/1/extenttables?extent%5BminX%5D=16.1&extent%5BminY%5D=46.7&extent%5BmaxX%5D=16.3&extent%5BmaxY%5D=46.9&tableIds=3',
+      'POST /api/Features/1/3/full',
+      'POST /api/Features/1/search',
+      'POST /api/Features/1/bulk',
+      'GET /api/PublicApp/1/roles',
+      'GET /api/Test',
+    ]);
+    // JSON bodies are JSON; multipart bodies carry the fields the server's multipart routes read.
+    expect(JSON.parse(String(sent[6]!.body))).toEqual(body);
+    expect(sent[6]!.headers.get('content-type')).toBe('application/json');
+    const upload = sent[10]!.body as FormData;
+    expect([...upload.keys()]).toEqual(['tableId', 'recordId', 'tableAttachmentInfoId', 'file']);
+    const full = sent[16]!.body as FormData;
+    expect([...full.keys()]).toEqual(['record', '700']);
+    expect(sent[16]!.headers.get('content-type')).toBeNull(); // the runtime sets the multipart boundary
+  });
+
+  it('sends an Idempotency-Key when an outbox operation id is given', async () => {
+    const { store, sent } = recordingStore();
+    await store.dispatch(recordsApi.endpoints.createRecord.initiate({ projectId: 1, idempotencyKey: 'op-123', body: { tableId: 5, properties: {} } }));
+    await store.dispatch(recordsApi.endpoints.createRecord.initiate({ projectId: 1, body: { tableId: 5, properties: {} } }));
+    expect(sent.map((s) => s.headers.get('Idempotency-Key'))).toEqual(['op-123', null]);
+  });
+});
+
+describe('credentials', () => {
+  it('sends none by default, a bearer token or basic credentials when the auth layer provides them', async () => {
+    const { store, sent } = recordingStore();
+    const probe = () => store.dispatch(testApi.endpoints.reachability.initiate(undefined, { forceRefetch: true }));
+    await probe();
+    setCredentialsProvider(() => ({ kind: 'bearer', token: 'abc.def.ghi' }));
+    await probe();
+    setCredentialsProvider(async () => ({ kind: 'basic', username: 'kmet1@example.si', password: 'čebela' }));
+    await probe();
+    expect(sent.map((s) => s.headers.get('Authorization'))).toEqual([
+      null,
+      'Bearer abc.def.ghi',
+      `Basic ${Buffer.from('kmet1@example.si:čebela', 'utf8').toString('base64')}`,
+    ]);
+  });
+});
+
+describe('errors', () => {
+  it.each([
+    [400, 'Bad Request'],
+    [401, 'Unauthorized'],
+    [403, 'Forbidden'],
+    [404, 'Not Found'],
+    [500, 'Internal Server Error'],
+    [502, 'Bad Gateway'],
+    [503, 'Service Unavailable'],
+    [418, 'Generic Error'],
+    [409, 'Generic Error'],
+  ])('maps %d to %s and keeps the server detail', async (status, message) => {
+    const { store } = recordingStore(() => response({ status, body: { status, message: 'whatever the server said', detail: 'tableId: unknown', current: status === 409 ? { version: 4 } : undefined } }));
+    const result = await store.dispatch(recordsApi.endpoints.searchRecords.initiate({ projectId: 1, body: { tableId: 999 } }));
+    const error = result.error as ApiError;
+    expect(error).toMatchObject({ status, message, detail: 'tableId: unknown' });
+    if (status === 409) expect(error.current).toEqual({ version: 4 });
+  });
+
+  it('maps a cancelled request to Request aborted and no answer to Generic Error', async () => {
+    const { store } = recordingStore(
+      (sent) =>
+        new Promise((_resolve, reject) => {
+          if (sent.url.endsWith('/ids')) reject(new TypeError('Failed to fetch'));
+          else setTimeout(() => reject(Object.assign(new Error('aborted'), { name: 'AbortError' })), 5);
+        }),
+    );
+    const pending = store.dispatch(recordsApi.endpoints.searchRecords.initiate({ projectId: 1, body: { tableId: 1 } }));
+    pending.abort();
+    expect(errorMessageOf((await pending).error)).toBe('Request aborted');
+    const controller = new AbortController();
+    const direct = performRequest({ baseUrl: 'http://server.test', fetchFn: (_url, init) =>
+          new Promise((_resolve, reject) => {
+            const fail = () => reject(Object.assign(new Error('The operation was aborted'), { name: 'AbortError' }));
+            if (init!.signal!.aborted) fail();
+            else init!.signal!.addEventListener('abort', fail);
+          }),
+      }, { url: '/api/Test' }, controller.signal);
+    controller.abort();
+    expect(await direct).toMatchObject({ error: { status: 'ABORTED', message: 'Request aborted' } });
+    const offline = await store.dispatch(recordsApi.endpoints.recordsByIds.initiate({ projectId: 1, body: { tableId: 1, ids: [1] } }));
+    expect(offline.error).toMatchObject({ status: 'FETCH_ERROR', message: 'Generic Error' });
+    expect(errorMessageOf(offline.error)).toBe('Generic Error');
+  });
+});
