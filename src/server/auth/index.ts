@@ -67,7 +67,9 @@ export async function registerIdentity(app: FastifyInstance, options: IdentityOp
           ...(options.identity?.accessTokenTtl ? { accessToken: options.identity.accessTokenTtl } : {}),
           ...(options.identity?.refreshTokenTtl ? { refreshToken: options.identity.refreshTokenTtl } : {}),
         },
-        trustProxy: Boolean(options.identity?.trustProxy),
+        // PUBLIC_URL means a reverse proxy in front (TLS ends there): trust its X-Forwarded-*
+        // so the provider's absolute URLs say https like the issuer does.
+        trustProxy: options.identity?.trustProxy ?? Boolean(options.publicUrl),
       });
       const authenticate = createTokenAuthenticate({
         keys: localKeySource(
