@@ -29,6 +29,7 @@ import type { FilterNode, SearchRequest } from '../src/common/filter';
 import { clientBundleFigures } from './client-bundle';
 import { runDbSearch } from './db-search';
 import { syncFigures } from './sync'; // H4: sync.drain_10k_* figures
+import { mapFigures } from './map'; // H5: map.* figures
 
 const prefix = process.argv[2] ?? '';
 const want = (name: string) => name.startsWith(prefix);
@@ -90,6 +91,7 @@ function clientFigures(): void {
 async function main(): Promise<void> {
   clientFigures();
   await syncFigures({ want, emit, log }); // H4: sync.drain_10k_batched_ms / _single_ms (bench/sync.ts)
+  await mapFigures({ want, emit, log }); // H5: map.* figures (bench/map.ts)
   if (!'server.'.startsWith(prefix) && !prefix.startsWith('server')) return;
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'moj-travnik-bench-'));
   let app: FastifyInstance | undefined;
