@@ -80,6 +80,17 @@ describeE2E('sign-in through the login page (Chromium)', () => {
         // keycloak-js sends us to the provider's Slovenian login page…
         await page.waitForURL(/\/login-actions\//);
         expect(await page.locator('html').getAttribute('lang')).toBe('sl');
+        // Phone-first: on a 360 px screen nothing scrolls sideways and the controls are at least
+        // 48 px tall (one-handed use outdoors).
+        await page.setViewportSize({ width: 360, height: 640 });
+        const layout = await page.evaluate(() => ({
+          scrollWidth: document.documentElement.scrollWidth,
+          heights: [...document.querySelectorAll('input, button')].map((el) => el.getBoundingClientRect().height),
+          external: [...document.querySelectorAll('link[href], script[src], img[src]')].length,
+        }));
+        expect(layout.scrollWidth).toBeLessThanOrEqual(360);
+        expect(Math.min(...layout.heights)).toBeGreaterThanOrEqual(48);
+        expect(layout.external).toBe(0);
         // …a wrong password first: the Slovenian error, still on the login page.
         await page.getByLabel('E-pošta ali uporabniško ime', { exact: true }).fill(DEMO_USERS.farmer1.email);
         await page.getByLabel('Geslo', { exact: true }).fill('napacno');

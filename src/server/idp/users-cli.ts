@@ -4,6 +4,7 @@
  *   npx tsx src/server/idp/users-cli.ts add <e-mail> "<name>" [--username <name>]   (password on stdin)
  *   npx tsx src/server/idp/users-cli.ts password <e-mail>                          (new password on stdin)
  *   npx tsx src/server/idp/users-cli.ts list
+ *   npx tsx src/server/idp/users-cli.ts rotate-keys                                (new signing key)
  *
  * Uses the database of DATA_DIR like the server. The password is read from standard input (one
  * line), never from the command line where it would land in the shell history and `ps`.
@@ -15,9 +16,10 @@ import { createInterface } from 'node:readline';
 import { openDatabase } from '../db/database';
 import { readEnv } from '../env';
 import { hashPassword } from './password';
-import { UserStore, normaliseLogin, type IdentityDb } from './store';
+import { rotateSigningKey } from './keys';
+import { SecretStore, UserStore, normaliseLogin, type IdentityDb } from './store';
 
-const USAGE = 'usage: users-cli.ts add <e-mail> "<name>" [--username <name>] | password <e-mail> | list';
+const USAGE = 'usage: users-cli.ts add <e-mail> "<name>" [--username <name>] | password <e-mail> | list | rotate-keys';
 
 async function readPassword(): Promise<string> {
   process.stderr.write('geslo (password): ');
@@ -40,6 +42,13 @@ async function main(): Promise<void> {
     if (command === 'list') {
       const rows = await db.selectFrom('users').select(['email', 'username', 'name', 'demo', 'disabled']).orderBy('email').execute();
       for (const row of rows) console.log(JSON.stringify(row));
+      return;
+    }
+    if (command === 'rotate-keys') {
+      // Running servers pick the new key up at restart; until then they keep signing with the
+      // old one, and every verifier accepts both (an unknown kid reloads the key set).
+      const keys = await rotateSigningKey(new SecretStore(db));
+      console.log(JSON.stringify({ signingKid: keys.privateJwks.keys[0]?.kid, keys: keys.publicJwks.keys.length }));
       return;
     }
     if (command === 'add' && rest[0] && rest[1]) {
