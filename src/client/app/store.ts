@@ -16,7 +16,7 @@
 import { configureStore, createListenerMiddleware, isPlain, type Reducer, type UnknownAction } from '@reduxjs/toolkit';
 import localforage from 'localforage';
 import { createTransform, FLUSH, PAUSE, PERSIST, persistReducer, persistStore, PURGE, REGISTER, REHYDRATE, type Persistor, type Storage } from 'redux-persist';
-import autoMergeLevel2 from 'redux-persist/lib/stateReconciler/autoMergeLevel2';
+import autoMergeLevel2Import from 'redux-persist/lib/stateReconciler/autoMergeLevel2';
 import { slSync } from '../../common/i18n/sl';
 import { api } from '../lib/api';
 import { refreshAuthDefault } from '../lib/api/credentials';
@@ -26,6 +26,9 @@ import { addSyncListeners, storageErrorReported, syncStarted } from '../features
 import { actionLogMiddleware } from '../features/qa/middleware'; // H7
 import { rootReducer, type RootState } from './root-reducer';
 import type { AppExtra, AppStartListening } from './store-types';
+
+// A CommonJS module: bundlers hand over the function, Node's ESM loader the module object.
+const autoMergeLevel2 = ((autoMergeLevel2Import as unknown as { default?: typeof autoMergeLevel2Import }).default ?? autoMergeLevel2Import) as typeof autoMergeLevel2Import;
 
 /** Slices (and their keys) that survive a reload through redux-persist. Add one line per slice. */
 export const PERSISTED_STATE: Partial<Record<keyof RootState, readonly string[]>> = {

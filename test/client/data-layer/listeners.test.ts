@@ -1,0 +1,120 @@
+/**
+ * @jest-environment node
+ * @jest-environment-options {"globalsCleanup": "off"}
+ *
+ * The sync listeners seen from the outside (redux-mock-store records every action, in order),
+ * and what redux-persist keeps: only small session state, never the outbox or the API cache.
+ */
+import { afterEach, describe, expect, it } from '@jest/globals';
+import { createListenerMiddleware } from '@reduxjs/toolkit';
+import configureMockStoreImport from 'redux-mock-store';
+import { thunk, withExtraArgument } from 'redux-thunk';
+import type { Storage } from 'redux-persist';
+import { makeStore } from '../../../src/client/app/store';
+import type { AppExtra, AppStartListening } from '../../../src/client/app/store-types';
+import { api } from '../../../src/client/lib/api';
+import { saveEdit } from '../../../src/client/lib/db';
+import { addSyncListeners, connectivitySlice, drainRequested, drainSucceeded, outboxChanged, syncSlice } from '../../../src/client/features/sync';
+import { FakeBulkServer, openTestDb, settleStores, until } from './helpers';
+
+afterEach(settleStores);
+void thunk;
+// CommonJS package: Node's ESM loader hands over the module object.
+const configureMockStore = ((configureMockStoreImport as unknown as { default?: typeof configureMockStoreImport }).default ?? configureMockStoreImport) as typeof configureMockStoreImport;
+
+function mockStoreWithListeners(extra: AppExtra, online = true) {
+  const listener = createListenerMiddleware({ extra });
+  addSyncListeners(listener.startListening as unknown as AppStartListening);
+  const state = {
+    api: api.reducer(undefined, { type: 'init' }),
+    connectivity: { ...connectivitySlice.getInitialState(), serverReachable: online },
+    sync: syncSlice.getInitialState(),
+  };
+  const middlewares = [withExtraArgument(extra), listener.middleware, api.middleware] as unknown as Parameters<typeof configureMockStore>[0];
+  const mockStore = configureMockStore(middlewares);
+  return mockStore(state);
+}
+
+function extraFor(db: ReturnType<typeof openTestDb>, fetchFn: typeof fetch): AppExtra {
+  return {
+    api: { baseUrl: 'http://server.test', fetchFn },
+    db,
+    refreshAuth: async () => false,
+    now: () => Date.parse('2026-06-15T08:00:00Z'),
+    random: () => 0.5,
+    flushPersist: async () => undefined,
+  };
+}
+
+const syncTypes = (actions: Array<{ type: string }>) => actions.map((a) => a.type).filter((t) => t.startsWith('sync/') || t.startsWith('offlineDb/'));
+
+describe('sync listeners (redux-mock-store)', () => {
+  it('drain: started → ids remapped → rows changed → succeeded → summary, in that order', async () => {
+    const db = openTestDb();
+    const server = new FakeBulkServer();
+    await saveEdit(db, { kind: 'insert', projectId: 1, tableId: 6, properties: {} });
+    const store = mockStoreWithListeners(extraFor(db, server.fetch));
+    store.dispatch(drainRequested());
+    await until(() => syncTypes(store.getActions()).includes('sync/outboxSummaryLoaded'), 'drain finished');
+    expect(syncTypes(store.getActions())).toEqual([
+      'sync/drainRequested',
+      'sync/drainStarted',
+      'offlineDb/localIdsRemapped',
+      'offlineDb/rowsChanged',
+      'sync/drainSucceeded',
+      'sync/outboxSummaryLoaded',
+    ]);
+    const remapped = store.getActions().find((a) => a.type === 'offlineDb/localIdsRemapped')!;
+    expect(remapped.payload).toEqual([expect.objectContaining({ tableId: 6, id: 10_000_000, of: 'record' })]);
+    expect(store.getActions().find((a) => a.type === 'sync/drainSucceeded')!.payload).toEqual({ at: '2026-06-15T08:00:00.000Z' });
+  });
+
+  it('an outbox change mirrors the queue and asks for a drain; offline, nothing is sent', async () => {
+    const db = openTestDb();
+    let requests = 0;
+    await saveEdit(db, { kind: 'insert', projectId: 1, tableId: 6, properties: {} });
+    const store = mockStoreWithListeners(
+      extraFor(db, async () => {
+        requests++;
+        throw new TypeError('offline');
+      }),
+      false,
+    );
+    store.dispatch(outboxChanged());
+    await until(() => syncTypes(store.getActions()).includes('sync/drainRequested'), 'drain asked');
+    expect(syncTypes(store.getActions())).toEqual(['sync/outboxChanged', 'sync/outboxSummaryLoaded', 'sync/drainRequested']);
+    expect(store.getActions().find((a) => a.type === 'sync/outboxSummaryLoaded')!.payload).toEqual({ pendingCount: 1, attention: [] });
+    expect(requests).toBe(0);
+  });
+});
+
+describe('redux-persist', () => {
+  function memoryStorage(): Storage & { data: Map<string, string> } {
+    const data = new Map<string, string>();
+    return {
+      data,
+      getItem: async (key: string) => data.get(key) ?? null,
+      setItem: async (key: string, value: string) => void data.set(key, value),
+      removeItem: async (key: string) => void data.delete(key),
+    };
+  }
+
+  it('keeps only the last sync time, and brings it back after a reload', async () => {
+    const storage = memoryStorage();
+    const db = openTestDb();
+    const first = makeStore(undefined, { persist: storage, extra: { db } });
+    await until(() => first.persistor!.getState().bootstrapped, 'first rehydrated');
+    await saveEdit(db, { kind: 'insert', projectId: 1, tableId: 6, properties: {} });
+    first.dispatch(drainSucceeded({ at: '2026-06-15T08:00:00.000Z' }));
+    await first.persistor!.flush();
+    const stored = JSON.parse(storage.data.get('persist:moj-travnik')!) as Record<string, string>;
+    expect(Object.keys(stored).sort()).toEqual(['_persist', 'sync']);
+    expect(JSON.parse(stored.sync!)).toEqual({ lastSyncAt: '2026-06-15T08:00:00.000Z' });
+
+    const second = makeStore(undefined, { persist: storage, extra: { db } });
+    await until(() => second.persistor!.getState().bootstrapped, 'second rehydrated');
+    expect(second.getState().sync.lastSyncAt).toBe('2026-06-15T08:00:00.000Z');
+    expect(second.getState().sync.pendingCount).toBe(0); // mirrored from Dexie, not from storage
+    expect(await db.outbox.count()).toBe(1); // the outbox lives in Dexie, untouched by persist
+  });
+});
