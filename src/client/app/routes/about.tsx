@@ -6,6 +6,7 @@ import { sl } from '../../../common/i18n/sl';
 import { LogoIcon } from '../../components/icons/icons';
 import { Page } from '../../components/page/page';
 import { APP_VERSION } from '../version';
+import { ActionLogExport } from '../../features/qa/action-log-export'; // H7
 import type { ScreenProps } from '../router/routes';
 
 export default function AboutScreen(_props: ScreenProps) {
@@ -35,6 +36,7 @@ export default function AboutScreen(_props: ScreenProps) {
           {about.contact} <a href={`mailto:${about.contactEmail}`}>{about.contactEmail}</a>.
         </p>
       </div>
+      <ActionLogExport appVersion={APP_VERSION} /> {/* H7: QA action log export (issue 8) */}
     </Page>
   );
 }
