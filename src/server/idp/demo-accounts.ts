@@ -8,10 +8,11 @@ import type { UserStore } from './store';
 export const DEMO_PASSWORD = 'demo';
 
 export const DEMO_ACCOUNTS = [
-  { email: 'kmet1@example.si', name: 'Kmet Ena', role: 'farmer' },
-  { email: 'kmet2@example.si', name: 'Kmet Dva', role: 'farmer' },
-  { email: 'urednik@example.si', name: 'Urednik Svetovalec', role: 'editor' },
-  { email: 'bralec@example.si', name: 'Bralec Pregledovalec', role: 'reader' },
+  // Names as in the demo farmers records (db/seed-demo.ts).
+  { email: 'kmet1@example.si', name: 'Janez Novak', role: 'farmer' },
+  { email: 'kmet2@example.si', name: 'Marija Horvat', role: 'farmer' },
+  { email: 'urednik@example.si', name: 'Ana Kovač', role: 'editor' },
+  { email: 'bralec@example.si', name: 'Peter Zupan', role: 'reader' },
 ] as const;
 
 export class DemoAccountsInProductionError extends Error {

@@ -57,11 +57,11 @@ describe('sign-in, API call, refresh, userinfo, logout', () => {
   test('the access token is an RFC 9068 JWT for the API with e-mail and name', () => {
     expect(decodeProtectedHeader(tokens.access_token).typ).toBe('at+jwt');
     const claims = decodeJwt(tokens.access_token);
-    expect(claims).toMatchObject({ iss: realm, aud: 'moj-travnik-api', azp: 'moj-travnik-app', email: 'kmet2@example.si', name: 'Kmet Dva' });
+    expect(claims).toMatchObject({ iss: realm, aud: 'moj-travnik-api', azp: 'moj-travnik-app', email: 'kmet2@example.si', name: 'Marija Horvat' });
     expect(tokens.expires_in).toBe(120);
     expect(tokens.refresh_token).toEqual(expect.any(String));
     // keycloak-js shows the user from the ID token: it carries the same identity.
-    expect(decodeJwt(tokens.id_token!)).toMatchObject({ email: 'kmet2@example.si', name: 'Kmet Dva', aud: 'moj-travnik-app' });
+    expect(decodeJwt(tokens.id_token!)).toMatchObject({ email: 'kmet2@example.si', name: 'Marija Horvat', aud: 'moj-travnik-app' });
   });
 
   test('the refresh token is JWT-shaped, as keycloak-js decodes it (the opaque token rides inside)', () => {
@@ -88,7 +88,7 @@ describe('sign-in, API call, refresh, userinfo, logout', () => {
   test('userinfo answers for the access token (as Keycloak does), 401 without one', async () => {
     const ok = await fetch(`${realm}/protocol/openid-connect/userinfo`, { headers: { authorization: `Bearer ${tokens.access_token}` } });
     expect(ok.status).toBe(200);
-    expect(await ok.json()).toMatchObject({ email: 'kmet2@example.si', name: 'Kmet Dva', email_verified: true });
+    expect(await ok.json()).toMatchObject({ email: 'kmet2@example.si', name: 'Marija Horvat', email_verified: true });
     expect((await fetch(`${realm}/protocol/openid-connect/userinfo`)).status).toBe(401);
   });
 

@@ -63,7 +63,7 @@ describe('valid tokens', () => {
   test('the access token from a real sign-in → 200 with the e-mail', async () => {
     const { status, body } = await call(real.access_token);
     expect(status).toBe(200);
-    expect(body).toMatchObject({ email: 'kmet1@example.si', name: 'Kmet Ena', via: 'token' });
+    expect(body).toMatchObject({ email: 'kmet1@example.si', name: 'Janez Novak', via: 'token' });
   });
 
   test('a crafted token signed with the provider key → 200', async () => {
