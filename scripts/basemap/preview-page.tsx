@@ -1,41 +1,69 @@
 /**
- * A page with nothing but the MapView, for the map preview screenshot and the render bench
- * (scripts/basemap/map-harness.ts bundles it). `?paths=N` shows N synthetic paths; the page sets
- * window.__map = { ready, idleMs, clicked } for the harness to read.
+ * A page with nothing but the MapView, for the map preview screenshot, the render bench and the
+ * offline map test (scripts/basemap/map-harness.ts bundles it).
+ * - `?paths=N` shows N synthetic paths; window.__map = { ready, idleMs, clicked, missing }.
+ * - `?mode=offline`: window.__download() stores the Goričko extent with the Download screen's code
+ *   (real fetches from the harness server into the real Dexie database); window.__showMap() then
+ *   renders the map reading tiles through the offline protocol (the test cuts the network first).
  */
 import { createRoot } from 'react-dom/client';
+import { OWN_BASEMAP } from '../../src/common/basemap';
+import { createExtent, runDownload, storedTileLookup } from '../../src/client/features/download/download-runner';
+import { openOfflineDb } from '../../src/client/lib/db/database';
+import type { MapEngine } from '../../src/client/lib/map/map-engine';
 import { MapView } from '../../src/client/lib/map/map-view';
-import { registerOfflineTiles } from '../../src/client/lib/map/offline-tiles';
+import { onMissingTile, registerOfflineTiles } from '../../src/client/lib/map/offline-tiles';
 import { demoItems } from './demo-items';
 
 declare global {
   interface Window {
-    __map: { ready: boolean; idleMs: number | null; clicked: Array<{ kind: string; id: number }>; started: number };
+    __map: { ready: boolean; idleMs: number | null; clicked: Array<{ kind: string; id: number }>; started: number; missing: string[]; engine?: MapEngine };
+    __download?: () => Promise<{ tiles: number; stored: number; status: string }>;
+    __showMap?: () => void;
   }
 }
 
 const params = new URLSearchParams(location.search);
 const pathCount = Number(params.get('paths') ?? 6);
 const items = demoItems(pathCount);
-window.__map = { ready: false, idleMs: null, clicked: [], started: performance.now() };
-registerOfflineTiles(async () => undefined);
+window.__map = { ready: false, idleMs: null, clicked: [], started: performance.now(), missing: [] };
+onMissingTile((url) => window.__map.missing.push(url));
+const root = createRoot(document.getElementById('root')!);
 
-const root = document.getElementById('root')!;
-createRoot(root).render(
-  <MapView
-    items={items}
-    height="100vh"
-    farmers={[
-      { id: 100, name: 'Kmet Ena' },
-      { id: 101, name: 'Kmet Dva' },
-    ]}
-    userPosition={{ lon: 16.2005, lat: 46.8003, accuracy: 12 }}
-    onFeatureClick={(item) => window.__map.clicked.push(item)}
-    onReady={(engine) => {
-      window.__map.ready = true;
-      engine.map.once('idle', () => {
-        window.__map.idleMs = performance.now() - window.__map.started;
-      });
-    }}
-  />,
-);
+function showMap() {
+  window.__map.started = performance.now();
+  root.render(
+    <MapView
+      items={items}
+      height="100vh"
+      farmers={[
+        { id: 100, name: 'Kmet Ena' },
+        { id: 101, name: 'Kmet Dva' },
+      ]}
+      userPosition={{ lon: 16.2005, lat: 46.8003, accuracy: 12 }}
+      onFeatureClick={(item) => window.__map.clicked.push(item)}
+      onReady={(engine) => {
+        window.__map.ready = true;
+        window.__map.engine = engine;
+        engine.map.once('idle', () => {
+          window.__map.idleMs = performance.now() - window.__map.started;
+        });
+      }}
+    />,
+  );
+}
+
+if (params.get('mode') === 'offline') {
+  const db = openOfflineDb({ name: 'map-preview' });
+  registerOfflineTiles(storedTileLookup(db));
+  window.__download = async () => {
+    const bounds = { minX: 15.9, minY: 46.6, maxX: 16.5, maxY: 47.0 };
+    const extent = await createExtent(db, { name: 'Goričko', bounds, minZoom: 6, maxZoom: 10, projectId: 1, tableIds: [] }, [OWN_BASEMAP]);
+    const done = await runDownload(extent, [OWN_BASEMAP], { db, fetchTile: (url, signal) => fetch(url, { signal }) });
+    return { tiles: done.tileCount, stored: done.storedTiles, status: done.status };
+  };
+  window.__showMap = showMap;
+} else {
+  registerOfflineTiles(async () => undefined);
+  showMap();
+}
