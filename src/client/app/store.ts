@@ -22,7 +22,8 @@ import { api } from '../lib/api';
 import { refreshAuthDefault } from '../lib/api/credentials';
 import { openOfflineDb } from '../lib/db/database';
 import { noticeShown } from '../features/notifications/notifications-slice';
-import { addSyncListeners, storageErrorReported, syncStarted } from '../features/sync';
+import { addSyncListeners, syncStarted } from '../features/sync/sync-listeners';
+import { storageErrorReported } from '../features/sync/sync-slice';
 import { actionLogMiddleware } from '../features/qa/middleware'; // H7
 import { rootReducer, type RootState } from './root-reducer';
 import type { AppExtra, AppStartListening } from './store-types';

@@ -11,3 +11,4 @@ export * from './sync-thunks';
 export { backoffDelay } from './backoff';
 export { drainOnce, type DrainOutcome, type DrainTransport } from './drain';
 export { rtkQueryTransport } from './transport';
+export { SyncPanel } from './components/sync-panel';

@@ -1,0 +1,69 @@
+/**
+ * The sync panel (DESIGN §5, §8): how many edits wait, the last successful sync, and every item
+ * that needs the user — failed ones (server message, "Poskusi znova" / "Zavrzi spremembo") and
+ * conflicts ("Obdrži mojo različico" / "Prevzemi različico s strežnika"). Nothing leaves the
+ * outbox without one of these clicks or the server's acknowledgement. The header opens it.
+ */
+import { formatDateTime } from '../../../../common/format';
+import { sl, slSync } from '../../../../common/i18n/sl';
+import { Button } from '../../../components/button/button';
+import { useAppDispatch, useAppSelector } from '../../../app/hooks';
+import { selectIsOnline } from '../connectivity-slice';
+import { selectAttentionItems, selectLastSyncAt, selectPendingCount, selectRetryAt, selectSyncAuthRequired, type AttentionItem } from '../sync-slice';
+import { conflictKeptMine, conflictTookTheirs, failedItemDiscarded, failedItemRetried } from '../sync-thunks';
+
+function ItemRow({ item }: { item: AttentionItem }) {
+  const dispatch = useAppDispatch();
+  const conflict = item.status === 'conflict';
+  return (
+    <li className={`sync-panel__item sync-panel__item--${item.status}`} data-testid={`sync-item-${item.seq}`}>
+      <div className="sync-panel__item-title">
+        <strong>{conflict ? slSync.sync.conflict : slSync.sync.failed}</strong>: {slSync.sync.kinds[item.kind]}
+      </div>
+      <div className="sync-panel__item-message">
+        {conflict ? slSync.sync.conflictExplain : item.message}
+        {item.detail ? <span className="sync-panel__item-detail"> ({item.detail})</span> : null}
+      </div>
+      <div className="sync-panel__item-actions">
+        {conflict ? (
+          <>
+            <Button text={slSync.sync.keepMine} onClick={() => void dispatch(conflictKeptMine(item.seq))} />
+            <Button kind="secondary" text={slSync.sync.takeTheirs} onClick={() => void dispatch(conflictTookTheirs(item.seq))} />
+          </>
+        ) : (
+          <>
+            <Button text={slSync.sync.retry} onClick={() => void dispatch(failedItemRetried(item.seq))} />
+            <Button kind="danger" text={slSync.sync.discard} onClick={() => void dispatch(failedItemDiscarded(item.seq))} />
+          </>
+        )}
+      </div>
+    </li>
+  );
+}
+
+export function SyncPanel() {
+  const pending = useAppSelector(selectPendingCount);
+  const lastSyncAt = useAppSelector(selectLastSyncAt);
+  const items = useAppSelector(selectAttentionItems);
+  const authRequired = useAppSelector(selectSyncAuthRequired);
+  const retryAt = useAppSelector(selectRetryAt);
+  const online = useAppSelector(selectIsOnline);
+  return (
+    <section className="sync-panel" aria-label={slSync.sync.panelTitle}>
+      <h2>{slSync.sync.panelTitle}</h2>
+      <p data-testid="sync-last">
+        {slSync.sync.lastSync}: {lastSyncAt ? formatDateTime(lastSyncAt) : slSync.sync.neverSynced}
+      </p>
+      <p data-testid="sync-pending">{pending > 0 ? sl.header.pendingEdits(pending) : slSync.sync.allSent}</p>
+      {authRequired ? <p role="status">{slSync.sync.signInRequired}</p> : null}
+      {!authRequired && pending > 0 && (!online || retryAt !== null) ? <p role="status">{slSync.sync.backingOff}</p> : null}
+      {items.length ? (
+        <ul className="sync-panel__items">
+          {items.map((item) => (
+            <ItemRow key={item.seq} item={item} />
+          ))}
+        </ul>
+      ) : null}
+    </section>
+  );
+}
