@@ -19,6 +19,7 @@ import type { FastifyInstance } from 'fastify';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { buildApp, type BuildAppOptions } from '../../src/server/app';
 import type { IdentityOptions } from '../../src/server/auth';
+import { OidcTestClient } from '../server/auth/oidc-client';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -166,4 +167,30 @@ export async function signInThroughLoginPage(page: Page, user: { email: string; 
     page.waitForURL((url) => !url.pathname.startsWith('/auth/')),
     page.getByRole('button', { name: 'Prijava' }).click(),
   ]);
+}
+
+/**
+ * An access token for a demo user, obtained through the same login page over plain HTTP (no
+ * browser): for checking the server's data after a scenario, as that user would see it.
+ */
+export async function tokenFor(server: E2EServer, user: { email: string; password: string }): Promise<string> {
+  const tokens = await new OidcTestClient(server.origin).signIn(user.email, user.password);
+  return tokens.access_token;
+}
+
+/** Calls the API as a demo user; returns the status and the parsed JSON body. */
+export async function apiAs<T = unknown>(
+  server: E2EServer,
+  user: { email: string; password: string },
+  path: string,
+  init: { method?: string; body?: unknown } = {},
+): Promise<{ status: number; body: T }> {
+  const token = await tokenFor(server, user);
+  const response = await fetch(`${server.origin}${path}`, {
+    method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
+    headers: { authorization: `Bearer ${token}`, ...(init.body === undefined ? {} : { 'content-type': 'application/json' }) },
+    ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
+  });
+  const text = await response.text();
+  return { status: response.status, body: (text ? JSON.parse(text) : null) as T };
 }

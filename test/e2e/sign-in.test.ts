@@ -15,7 +15,7 @@ import { afterAll, beforeAll, expect, jest, test } from '@jest/globals';
 import type { Browser, Request } from 'playwright-core';
 import { TOKEN_REFRESH_MARGIN_S } from '../../src/common/constants';
 import { registerKeycloakJson } from '../../src/server/routes/site/keycloak-json';
-import { DEMO_USERS, ROOT, describeE2E, launchBrowser, newPage, recordArtifacts, signInThroughLoginPage, startServer, type E2EServer } from './harness';
+import { DEMO_USERS, ROOT, apiAs, describeE2E, launchBrowser, newPage, recordArtifacts, signInThroughLoginPage, startServer, type E2EServer } from './harness';
 
 jest.setTimeout(90_000);
 
@@ -132,8 +132,9 @@ describeE2E('sign-in through the login page (Chromium)', () => {
     }
   });
 
-  test('the API refuses the browser without a token', async () => {
+  test('the API refuses a call without a token; the harness helper signs in over HTTP for checks', async () => {
     const response = await fetch(`${server.origin}/api/PublicApp/1/roles`);
     expect(response.status).toBe(401);
+    expect(await apiAs(server, DEMO_USERS.editor, '/api/PublicApp/1/roles')).toEqual({ status: 200, body: { roles: ['editor'], editor: true, reader: false } });
   });
 });
