@@ -2,11 +2,18 @@
  * A page with nothing but the MapView, for the map preview screenshot, the render bench and the
  * offline map test (scripts/basemap/map-harness.ts bundles it).
  * - `?paths=N` shows N synthetic paths; window.__map = { ready, idleMs, clicked, missing }.
+ * - `?mode=walk`: the walk recorder for path 2000 on the map, with the live track drawn; the test
+ *   drives it through Playwright's scripted geolocation (window.__track holds the live segments).
  * - `?mode=offline`: window.__download() stores the Goričko extent with the Download screen's code
  *   (real fetches from the harness server into the real Dexie database); window.__showMap() then
  *   renders the map reading tiles through the offline protocol (the test cuts the network first).
  */
+import { useMemo, useState } from 'react';
 import { createRoot } from 'react-dom/client';
+import { Provider } from 'react-redux';
+import { makeStore } from '../../src/client/app/store';
+import { WalkRecorderPanel } from '../../src/client/features/map/components/walk-recorder-panel';
+import type { LonLat } from '../../src/client/lib/map/geo';
 import { OWN_BASEMAP } from '../../src/common/basemap';
 import { createExtent, runDownload, storedTileLookup } from '../../src/client/features/download/download-runner';
 import { openOfflineDb } from '../../src/client/lib/db/database';
@@ -20,6 +27,8 @@ declare global {
     __map: { ready: boolean; idleMs: number | null; clicked: Array<{ kind: string; id: number }>; started: number; missing: string[]; engine?: MapEngine };
     __download?: () => Promise<{ tiles: number; stored: number; status: string }>;
     __showMap?: () => void;
+    __track?: LonLat[][];
+    __db?: ReturnType<typeof openOfflineDb>;
   }
 }
 
@@ -53,7 +62,42 @@ function showMap() {
   );
 }
 
-if (params.get('mode') === 'offline') {
+function WalkPage({ engineItems }: { engineItems: typeof items }) {
+  const [track, setTrack] = useState<LonLat[][]>([]);
+  const shown = useMemo(
+    () =>
+      track.some((s) => s.length >= 2)
+        ? [...engineItems, { kind: 'path' as const, id: 1, name: '', selected: true, geometry: { type: 'MultiLineString' as const, coordinates: track } }]
+        : engineItems,
+    [engineItems, track],
+  );
+  return (
+    <div style={{ display: 'grid', gridTemplateRows: '60vh auto' }}>
+      <MapView items={shown} height="60vh" fitToItems onReady={(engine) => (window.__map.engine = engine)} />
+      <WalkRecorderPanel
+        pathId={2000}
+        pathName="Pot 1"
+        table={{ projectId: 1, tableId: 3, columns: { walk: 34, length_m: 33 } }}
+        onTrack={(segments) => {
+          window.__track = segments;
+          setTrack(segments);
+        }}
+      />
+    </div>
+  );
+}
+
+if (params.get('mode') === 'walk') {
+  const db = openOfflineDb({ name: 'map-preview-walk' });
+  window.__db = db;
+  registerOfflineTiles(async () => undefined);
+  const store = makeStore(undefined, { extra: { db } });
+  root.render(
+    <Provider store={store}>
+      <WalkPage engineItems={demoItems(1)} />
+    </Provider>,
+  );
+} else if (params.get('mode') === 'offline') {
   const db = openOfflineDb({ name: 'map-preview' });
   registerOfflineTiles(storedTileLookup(db));
   window.__download = async () => {
