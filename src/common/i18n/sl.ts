@@ -382,3 +382,25 @@ export const slQa = {
     entries: 'Število zapisov',
   },
 } as const;
+
+/** Local layers: GeoJSON/GPX/KML files kept on the device and shown on the map (H5). */
+export const slLocalLayers = {
+  localLayers: {
+    title: 'Lastni sloji',
+    add: 'Dodaj sloj iz datoteke',
+    fileLabel: 'Datoteka (GeoJSON, GPX ali KML)',
+    name: 'Ime sloja',
+    color: 'Barva',
+    show: 'Prikaži',
+    delete: 'Izbriši sloj',
+    empty: 'Ni lastnih slojev. Dodate lahko npr. lansko pot iz druge aplikacije ali meje parcel.',
+    /** `{count}` is the number of features. */
+    added: 'Sloj je dodan ({count} objektov). Ostane na tej napravi in deluje brez povezave.',
+    errorUnreadable: 'Datoteke ni bilo mogoče prebrati: ni veljaven GeoJSON, GPX ali KML.',
+    errorEmpty: 'Datoteka ne vsebuje nobenega objekta z lego.',
+    errorTooLarge: 'Datoteka je prevelika (največ {max}).',
+    errorCoordinates: 'Datoteka vsebuje neveljavne koordinate (pričakovane so geografske dolžine in širine WGS84).',
+    errorStorage: 'Sloja ni bilo mogoče shraniti na napravo.',
+    colors: { red: 'rdeča', blue: 'modra', orange: 'oranžna', black: 'črna' },
+  },
+} as const;
