@@ -14,8 +14,8 @@ import { makeStore } from '../../../src/client/app/store';
 import type { AppExtra, AppStartListening } from '../../../src/client/app/store-types';
 import { api } from '../../../src/client/lib/api';
 import { saveEdit } from '../../../src/client/lib/db';
-import { addSyncListeners, connectivitySlice, drainRequested, drainSucceeded, outboxChanged, syncSlice } from '../../../src/client/features/sync';
-import { FakeBulkServer, openTestDb, settleStores, until } from './helpers';
+import { addSyncListeners, connectivitySlice, drainRequested, drainSucceeded, outboxChanged, reachabilityProbed, syncSlice } from '../../../src/client/features/sync';
+import { FakeBulkServer, makeTestStore, openTestDb, settleStores, until } from './helpers';
 
 afterEach(settleStores);
 void thunk;
@@ -85,6 +85,36 @@ describe('sync listeners (redux-mock-store)', () => {
     expect(syncTypes(store.getActions())).toEqual(['sync/outboxChanged', 'sync/outboxSummaryLoaded', 'sync/drainRequested']);
     expect(store.getActions().find((a) => a.type === 'sync/outboxSummaryLoaded')!.payload).toEqual({ pendingCount: 1, attention: [] });
     expect(requests).toBe(0);
+  });
+});
+
+describe('one drain across tabs', () => {
+  it('skips the drain while another tab holds the Web Lock, and drains once it is free', async () => {
+    const db = openTestDb();
+    const server = new FakeBulkServer();
+    await saveEdit(db, { kind: 'insert', projectId: 1, tableId: 6, properties: {} });
+    let heldElsewhere = true;
+    const asked: Array<{ name: string; ifAvailable?: boolean }> = [];
+    const locks = {
+      request: async (name: string, options: { ifAvailable?: boolean }, callback: (lock: { name: string } | null) => Promise<unknown>) => {
+        asked.push({ name, ifAvailable: options.ifAvailable });
+        return callback(heldElsewhere ? null : { name });
+      },
+    } as unknown as LockManager;
+    const store = makeTestStore(db, server.fetch, { locks });
+    store.dispatch(reachabilityProbed({ reachable: true, at: 'now' }));
+    store.dispatch(drainRequested());
+    await until(() => asked.length === 1, 'lock asked');
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(server.calls).toHaveLength(0);
+    expect(await db.outbox.count()).toBe(1);
+    heldElsewhere = false;
+    store.dispatch(drainRequested());
+    await until(async () => (await db.outbox.count()) === 0, 'drained with the lock');
+    expect(asked).toEqual([
+      { name: 'moj-travnik-outbox-drain', ifAvailable: true },
+      { name: 'moj-travnik-outbox-drain', ifAvailable: true },
+    ]);
   });
 });
 
