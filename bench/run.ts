@@ -30,6 +30,7 @@ import { clientBundleFigures } from './client-bundle';
 import { runDbSearch } from './db-search';
 import { syncFigures } from './sync'; // H4: sync.drain_10k_* figures
 import { mapFigures } from './map'; // H5: map.* figures
+import { qaFigures } from './qa'; // H7: qa.* action-log figures
 
 const prefix = process.argv[2] ?? '';
 const want = (name: string) => name.startsWith(prefix);
@@ -92,6 +93,7 @@ async function main(): Promise<void> {
   clientFigures();
   await syncFigures({ want, emit, log }); // H4: sync.drain_10k_batched_ms / _single_ms (bench/sync.ts)
   await mapFigures({ want, emit, log }); // H5: map.* figures (bench/map.ts)
+  await qaFigures({ want, emit, log }); // H7: qa.log_append_10k_ms vs _naive_ms, replay (bench/qa.ts)
   if (!'server.'.startsWith(prefix) && !prefix.startsWith('server')) return;
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'moj-travnik-bench-'));
   let app: FastifyInstance | undefined;
