@@ -11,6 +11,7 @@
  */
 import * as querystring from 'node:querystring';
 import type { IncomingMessage } from 'node:http';
+import { Readable } from 'node:stream';
 
 const HEADER = Buffer.from(JSON.stringify({ alg: 'none', typ: 'JWT' })).toString('base64url');
 const BODY_LIMIT = 56 * 1024;
@@ -44,8 +45,29 @@ interface KoaLikeContext {
   path: string;
   status: number;
   body: unknown;
-  req: IncomingMessage & { body?: unknown };
+  req: IncomingMessage;
+  request: { req: IncomingMessage };
   is(type: string): string | false | null;
+}
+
+/**
+ * A request that reads as `body` but otherwise is the original (headers with the new length,
+ * socket, URL, mount path): oidc-provider then parses it exactly as if the client had sent it.
+ */
+function replayRequest(original: IncomingMessage & { baseUrl?: string }, body: Buffer): IncomingMessage {
+  const replay = Readable.from([body], { objectMode: false }) as unknown as IncomingMessage & { baseUrl?: string };
+  Object.assign(replay, {
+    headers: { ...original.headers, 'content-length': String(body.length) },
+    rawHeaders: original.rawHeaders,
+    method: original.method,
+    url: original.url,
+    httpVersion: original.httpVersion,
+    httpVersionMajor: original.httpVersionMajor,
+    httpVersionMinor: original.httpVersionMinor,
+    socket: original.socket,
+    baseUrl: original.baseUrl,
+  });
+  return replay;
 }
 
 /**
@@ -60,9 +82,9 @@ export function refreshTokenEnvelope(paths: { token: string; revocation: string 
         const value = params[name];
         if (typeof value === 'string') params[name] = unwrapRefreshToken(value);
       }
-      // oidc-provider uses an already parsed body when the stream has been read (it logs a
-      // one-time "already parsed request body detected" warning about that: expected here).
-      ctx.req.body = params;
+      const replay = replayRequest(ctx.req, Buffer.from(querystring.stringify(params)));
+      ctx.req = replay;
+      ctx.request.req = replay;
     }
     await next();
     if (ctx.path === paths.token && ctx.status === 200 && ctx.body && typeof ctx.body === 'object') {
