@@ -149,12 +149,24 @@ describe('POST /api/Records/{projectId}/full', () => {
   });
 
   it('removes stored files when the transaction fails after they were stored', async () => {
-    // A database failure at the last step (the attachment row), after the bytes were moved into storage.
-    await sql`create trigger fail_attachment before insert on attachments when new.name = 'boom.jpg' begin select raise(abort, 'simulated failure'); end`.execute(t.app.db);
+    // A database failure at the last step (the attachment row), after the bytes were moved into
+    // storage: a trigger that refuses one file name (SQLite by default, PostgreSQL with DATABASE_URL).
+    const postgres = t.app.dialect.name === 'postgres';
+    if (postgres) {
+      await sql`create function mt_fail_attachment() returns trigger language plpgsql as $$ begin if new.name = 'boom.jpg' then raise exception 'simulated failure'; end if; return new; end $$`.execute(t.app.db);
+      await sql`create trigger fail_attachment before insert on attachments for each row execute function mt_fail_attachment()`.execute(t.app.db);
+    } else {
+      await sql`create trigger fail_attachment before insert on attachments when new.name = 'boom.jpg' begin select raise(abort, 'simulated failure'); end`.execute(t.app.db);
+    }
     try {
       await expectRefused(500, async () => post(USERS.farmer1, '/api/Records/1/full', [{ name: 'record', value: JSON.stringify(indicator(own.forms[0]!)) }, await photo('boom.jpg')]));
     } finally {
-      await sql`drop trigger fail_attachment`.execute(t.app.db);
+      if (postgres) {
+        await sql`drop trigger fail_attachment on attachments`.execute(t.app.db);
+        await sql`drop function mt_fail_attachment()`.execute(t.app.db);
+      } else {
+        await sql`drop trigger fail_attachment`.execute(t.app.db);
+      }
     }
   });
 
