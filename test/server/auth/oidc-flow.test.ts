@@ -183,6 +183,29 @@ describe('what the provider refuses', () => {
     expect(right.status).toBe(303);
   });
 
+  test('after 10 wrong passwords for one login, even the right one is refused for a while', async () => {
+    const client = new OidcTestClient(ctx.origin);
+    const start = await client.startLogin();
+    for (let i = 0; i < 10; i += 1) {
+      expect(await (await client.submitLogin(start.location!, 'bralec@example.si', `narobe${i}`)).text()).toContain(slAuth.login.invalidCredentials);
+    }
+    const blocked = await client.submitLogin(start.location!, 'bralec@example.si', 'demo');
+    expect(blocked.status).toBe(200);
+    expect(await blocked.text()).toContain(slAuth.login.tooManyAttempts);
+  });
+
+  test('logout refuses to send the browser to a foreign post_logout_redirect_uri', async () => {
+    const tokens = await new OidcTestClient(ctx.origin).signIn('urednik@example.si', 'demo');
+    const url = new URL(`${realm}/protocol/openid-connect/logout`);
+    url.searchParams.set('id_token_hint', tokens.id_token!);
+    url.searchParams.set('post_logout_redirect_uri', 'https://evil.example/');
+    // As a browser asks for it (an API client asking for JSON gets the error as JSON).
+    const response = await fetch(url, { redirect: 'manual', headers: { accept: 'text/html' } });
+    expect(response.status).toBe(400);
+    expect(response.headers.get('location')).toBeNull();
+    expect(await response.text()).toContain(slAuth.error.heading);
+  });
+
   test('a login page without its interaction cookie (expired or forged) says so', async () => {
     const client = new OidcTestClient(ctx.origin);
     const start = await client.startLogin();
