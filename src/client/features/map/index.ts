@@ -3,6 +3,7 @@
  * - MapView: base map + areas/paths/indicators with labels, legend, farmer filter, position, tap.
  * - WalkRecorderPanel: record a walk for a path, quality summary, save through the outbox.
  * - GeometryEditor: draw/correct a path or place an indicator point (Mapbox GL Draw).
+ * - LocalLayersPanel: add GeoJSON/GPX/KML files as local layers (shown on every MapView).
  * - recordsToMapItems: turn season rows into MapItems using config.json column ids.
  */
 export { MapView } from './components/app-map-view';
@@ -13,3 +14,5 @@ export { recordsToMapItems, type MapRows } from './map-items-from-records';
 export type { MapItem, MapItemKind } from '../../lib/map/map-items';
 export type { MapEngine } from '../../lib/map/map-engine';
 export { registerOfflineTiles } from '../../lib/map/offline-tiles';
+export { LocalLayersPanel } from './components/local-layers-panel';
+export { parseLayerFile, LayerParseError } from './local-layers/parse-layer';

@@ -13,7 +13,7 @@ import MapboxDraw from '@mapbox/mapbox-gl-draw';
 import type { FeatureCollection, Geometry, LineString, MultiLineString, Point } from 'geojson';
 import maplibregl, { type GeoJSONSource, type LngLatBoundsLike, type Map as MlMap, type StyleSpecification } from 'maplibre-gl';
 import type { Extent } from '../../../common/schemas/wire';
-import { circlePolygon, extentOf, filterByFarmer, labelPoint, toFeatureCollection, type MapItem, type MapItemKind } from './map-items';
+import { circlePolygon, extentOf, filterByFarmer, labelPoint, toFeatureCollection, type LocalOverlay, type MapItem, type MapItemKind } from './map-items';
 
 export const LABEL_MIN_ZOOM = 13;
 export const LABEL_LIMIT = 150;
@@ -60,6 +60,7 @@ export class MapEngine {
   private labels: maplibregl.Marker[] = [];
   private draw: MapboxDraw | null = null;
   private loaded: Promise<void>;
+  private overlayIds: number[] = [];
   private clickHandler: MapEngineOptions['onFeatureClick'];
 
   constructor(options: MapEngineOptions) {
@@ -168,6 +169,42 @@ export class MapEngine {
       (this.map.getSource(SOURCES[kind]) as GeoJSONSource).setData(toFeatureCollection(visible, kind));
     }
     this.updateLabels();
+  }
+
+  /** Replace the user's local layers (drawn below meadows, paths and indicators). */
+  setLocalOverlays(overlays: LocalOverlay[]): void {
+    if (!this.map.getSource(SOURCES.area)) {
+      void this.loaded.then(() => this.setLocalOverlays(overlays));
+      return;
+    }
+    for (const id of this.overlayIds) {
+      for (const suffix of ['fill', 'line', 'point']) if (this.map.getLayer(`mt-local-${id}-${suffix}`)) this.map.removeLayer(`mt-local-${id}-${suffix}`);
+      if (this.map.getSource(`mt-local-${id}`)) this.map.removeSource(`mt-local-${id}`);
+    }
+    this.overlayIds = overlays.map((o) => o.id);
+    for (const overlay of overlays) {
+      const source = `mt-local-${overlay.id}`;
+      this.map.addSource(source, { type: 'geojson', data: overlay.data });
+      const below = 'mt-areas-fill';
+      this.map.addLayer(
+        { id: `${source}-fill`, type: 'fill', source, filter: ['==', ['geometry-type'], 'Polygon'], paint: { 'fill-color': overlay.color, 'fill-opacity': 0.15 } },
+        below,
+      );
+      this.map.addLayer(
+        {
+          id: `${source}-line`,
+          type: 'line',
+          source,
+          filter: ['in', ['geometry-type'], ['literal', ['LineString', 'Polygon']]],
+          paint: { 'line-color': overlay.color, 'line-width': 2, 'line-dasharray': [2, 1] },
+        },
+        below,
+      );
+      this.map.addLayer(
+        { id: `${source}-point`, type: 'circle', source, filter: ['==', ['geometry-type'], 'Point'], paint: { 'circle-color': overlay.color, 'circle-radius': 5 } },
+        below,
+      );
+    }
   }
 
   /** Show (or hide with null) the user's position with its accuracy halo. */

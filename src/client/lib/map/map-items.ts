@@ -19,6 +19,13 @@ export interface MapItem {
   selected?: boolean;
 }
 
+/** A layer the user added from a file (GeoJSON/GPX/KML), drawn under the project's features. */
+export interface LocalOverlay {
+  id: number;
+  color: string;
+  data: FeatureCollection;
+}
+
 export interface MapItemProperties {
   id: number;
   kind: MapItemKind;

@@ -15,7 +15,7 @@ import { OWN_BASEMAP, type BaseMapEntry } from '../../../common/basemap';
 import { slMap } from '../../../common/i18n/sl';
 import { loadBaseStyle } from './base-style';
 import { MapEngine, type Position2 } from './map-engine';
-import type { MapItem, MapItemKind } from './map-items';
+import type { LocalOverlay, MapItem, MapItemKind } from './map-items';
 import { onMissingTile } from './offline-tiles';
 
 export interface FarmerOption {
@@ -33,6 +33,8 @@ export interface MapViewProps {
   onFarmerChange?: (farmerId: number | null) => void;
   onFeatureClick?: (item: { kind: MapItemKind; id: number }) => void;
   userPosition?: Position2 | null;
+  /** The user's own layers from files (features/map local layers). */
+  localLayers?: LocalOverlay[];
   /** Zoom to the items when they first arrive (default true). */
   fitToItems?: boolean;
   onReady?: (engine: MapEngine) => void;
@@ -48,6 +50,7 @@ export function MapView({
   onFarmerChange,
   onFeatureClick,
   userPosition = null,
+  localLayers,
   fitToItems = true,
   onReady,
   height,
@@ -113,6 +116,10 @@ export function MapView({
   useEffect(() => {
     engine?.setUserPosition(userPosition);
   }, [engine, userPosition]);
+
+  useEffect(() => {
+    if (engine && localLayers) engine.setLocalOverlays(localLayers);
+  }, [engine, localLayers]);
 
   return (
     <div className="mt-map" style={height ? { height } : undefined} data-testid="map-view" data-ready={engine ? 'true' : 'false'}>

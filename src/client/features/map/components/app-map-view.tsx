@@ -1,7 +1,7 @@
 /**
  * MapView as the app uses it: the base map of config.json (first entry; the own offline base map
  * when config has none) and stored tiles from the offline database answering when the network
- * does not (lib/map/offline-tiles). Screens use this one.
+ * does not (lib/map/offline-tiles), and the user's visible local layers. Screens use this one.
  */
 import { useState } from 'react';
 import type { BaseMapEntry } from '../../../../common/basemap';
@@ -10,6 +10,7 @@ import { selectConfig } from '../../../lib/config/config-slice';
 import type { OfflineDb } from '../../../lib/db/database';
 import { MapView as BaseMapView, type MapViewProps } from '../../../lib/map/map-view';
 import { registerOfflineTiles } from '../../../lib/map/offline-tiles';
+import { useLocalLayers } from '../local-layers/use-local-layers';
 import { useOfflineDb } from '../use-offline-db';
 
 function lookup(db: OfflineDb) {
@@ -21,6 +22,7 @@ export function MapView(props: MapViewProps) {
   const config = useAppSelector(selectConfig);
   // Registered during the first render, before the map requests its first tile.
   useState(() => registerOfflineTiles(lookup(db)));
+  const { overlays } = useLocalLayers(db);
   const basemap = props.basemap ?? (config?.basemaps?.[0] as BaseMapEntry | undefined);
-  return <BaseMapView {...props} {...(basemap ? { basemap } : {})} />;
+  return <BaseMapView localLayers={overlays} {...props} {...(basemap ? { basemap } : {})} />;
 }
