@@ -39,6 +39,12 @@ window.__map = { ready: false, idleMs: null, clicked: [], started: performance.n
 onMissingTile((url) => window.__map.missing.push(url));
 const root = createRoot(document.getElementById('root')!);
 
+/** `?local=1`: a local layer (e.g. last year's walk imported from a GPX file) under the features. */
+function demoLocalLayer(): GeoJSON.FeatureCollection {
+  const coordinates = Array.from({ length: 30 }, (_, i) => [16.1975 + i * 0.0002, 46.7995 + Math.sin(i / 4) * 0.0004]);
+  return { type: 'FeatureCollection', features: [{ type: 'Feature', properties: {}, geometry: { type: 'LineString', coordinates } }] };
+}
+
 function showMap() {
   window.__map.started = performance.now();
   root.render(
@@ -50,6 +56,7 @@ function showMap() {
         { id: 101, name: 'Kmet Dva' },
       ]}
       userPosition={{ lon: 16.2005, lat: 46.8003, accuracy: 12 }}
+      localLayers={params.get('local') ? [{ id: 1, color: '#c62828', data: demoLocalLayer() }] : []}
       onFeatureClick={(item) => window.__map.clicked.push(item)}
       onReady={(engine) => {
         window.__map.ready = true;
