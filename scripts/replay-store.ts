@@ -10,11 +10,23 @@ import { api } from '../src/client/lib/api';
 import { openOfflineDb } from '../src/client/lib/db';
 import { syncStopped } from '../src/client/features/sync';
 import type { ReplayStoreDeps } from '../src/client/features/qa';
+import type { Storage } from 'redux-persist';
 
 export type ReplayAppStore = ReturnType<typeof makeStore>;
 
+/** redux-persist storage in memory: the replay restores only what the log's REHYDRATE carries. */
+export function memoryStorage(): Storage {
+  const data = new Map<string, string>();
+  return {
+    getItem: async (key: string) => data.get(key) ?? null,
+    setItem: async (key: string, value: string) => void data.set(key, value),
+    removeItem: async (key: string) => void data.delete(key),
+  };
+}
+
 export function createReplayStore(deps: ReplayStoreDeps): ReplayAppStore {
   return makeStore(deps.preloadedState as Parameters<typeof makeStore>[0], {
+    persist: deps.persist ? memoryStorage() : false,
     extra: {
       db: openOfflineDb({ name: deps.dbName }),
       api: { baseUrl: 'http://replay.invalid', fetchFn: deps.fetchFn, credentials: () => null },

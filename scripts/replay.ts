@@ -21,6 +21,9 @@ function usage(message?: string): never {
 }
 
 async function main(): Promise<number> {
+  // Redux Toolkit's development checks walk the whole state on every dispatch; a replay of a
+  // full ring buffer does not need them (the reducers are the same either way).
+  process.env.NODE_ENV ??= 'production';
   const args = process.argv.slice(2);
   let input: string | undefined;
   let out: string | undefined;

@@ -16,7 +16,9 @@
  *
  * Skipped (logged, hash still checked): redux-persist's bookkeeping actions, whose payloads are
  * functions the log cannot keep, and RTK Query's middleware registration (its id is per process);
- * the replay store's own versions of those pass the gate.
+ * the replay store's own versions of those pass the gate. persist/REHYDRATE is replayed: it
+ * carries the state the app restored, and the replay store persists (into memory) when the log
+ * shows the app did, so the same reducer merges it.
  */
 import { redact } from './redact';
 import { StateHasher } from './state-hash';
@@ -25,7 +27,9 @@ import { withActionLogHandler } from './middleware';
 import type { ActionEntry, ActionLogFile, CheckpointEntry, LogEntry, NetEntry, SessionEntry } from './log-format';
 
 const SKIPPED_TYPES = new Set(['persist/PERSIST', 'persist/REGISTER', 'persist/FLUSH', 'persist/PAUSE', 'persist/PURGE', 'api/config/middlewareRegistered']);
-const isBookkeeping = (type: string) => SKIPPED_TYPES.has(type) || type.startsWith('persist/');
+const isBookkeeping = (type: string) => SKIPPED_TYPES.has(type);
+/** The replay store's own redux-persist start-up (PERSIST, and REHYDRATE from its empty storage). */
+const isOwnPersistence = (type: string) => type.startsWith('persist/') || type === 'api/config/middlewareRegistered';
 
 /** Passes the replayed action; drops what the live middleware/listeners dispatch on their own. */
 export class ReplayGate implements ActionLogHandler {
@@ -36,7 +40,7 @@ export class ReplayGate implements ActionLogHandler {
   handle(action: unknown, next: (action: unknown) => unknown): unknown {
     if (this.open || action === this.current) return next(action);
     const type = (action as { type?: unknown } | null)?.type;
-    if (typeof type === 'string' && isBookkeeping(type)) return next(action);
+    if (typeof type === 'string' && isOwnPersistence(type)) return next(action);
     this.echoes++;
     return action;
   }
@@ -130,6 +134,11 @@ export interface ReplayStoreDeps {
   dbName: string;
   /** The state a replay that starts at a checkpoint begins with. */
   preloadedState?: unknown;
+  /**
+   * The app persisted state with redux-persist (the log holds persist/REHYDRATE): the replay
+   * store should persist too (into memory), so the logged REHYDRATE is merged the same way.
+   */
+  persist: boolean;
 }
 
 export interface ReplayStore {
@@ -182,6 +191,7 @@ const cloneAction = <T>(value: T): T => (typeof structuredClone === 'function' ?
 export async function replayActionLog<S extends ReplayStore>(file: Pick<ActionLogFile, 'entries'>, options: ReplayOptions<S>): Promise<ReplayResult> {
   const entries = [...file.entries].sort((a, b) => a.seq - b.seq);
   const start = entries.findIndex((entry) => entry.kind === 'session' || entry.kind === 'checkpoint');
+  const persist = entries.some((entry) => entry.kind === 'action' && entry.type === 'persist/REHYDRATE');
   if (start < 0) throw new Error('the log has no session start or checkpoint to replay from');
   const hasher = new StateHasher();
   const gate = new ReplayGate();
@@ -220,7 +230,7 @@ export async function replayActionLog<S extends ReplayStore>(file: Pick<ActionLo
   };
   const newStore = (preloadedState?: unknown) => {
     sessions++;
-    const deps: ReplayStoreDeps = { fetchFn: network.fetch, now: () => clock, random, dbName: `moj-travnik-replay-${Date.now()}-${sessions}-${Math.random().toString(36).slice(2)}` };
+    const deps: ReplayStoreDeps = { fetchFn: network.fetch, now: () => clock, random, persist, dbName: `moj-travnik-replay-${Date.now()}-${sessions}-${Math.random().toString(36).slice(2)}` };
     if (preloadedState !== undefined) deps.preloadedState = withoutPersistKey(preloadedState);
     return withActionLogHandler(gate, () => options.createStore(deps));
   };
