@@ -72,3 +72,42 @@ describe('the layout feeds the header from the sync feature', () => {
     setHash('#/');
   });
 });
+
+describe('the layout hangs the sync panel and the sign-in state on the frame', () => {
+  it('the connection indicator opens the sync panel in a dialog; Escape closes it', async () => {
+    const { renderApp, setHash } = await import('./render-app');
+    const { slSync } = await import('../../src/common/i18n/sl');
+    renderApp({ hash: '#/' });
+    await screen.findByRole('heading', { level: 1, name: sl.screens.home.title });
+    fireEvent.click(screen.getByTestId('conn-status'));
+    const dialog = screen.getByRole('dialog', { name: slSync.sync.panelTitle });
+    expect(dialog.querySelector('[data-testid="sync-pending"]')?.textContent).toBe(slSync.sync.allSent);
+    fireEvent.keyDown(dialog, { key: 'Escape' });
+    expect(screen.queryByRole('dialog')).toBeNull();
+    cleanup();
+    setHash('#/');
+  });
+
+  it('About shows who is signed in and offers sign-out', async () => {
+    const { renderApp, setHash } = await import('./render-app');
+    const { identityRestored } = await import('../../src/client/features/auth/auth-slice');
+    const { slAuth } = await import('../../src/common/i18n/sl');
+    const { act } = await import('@testing-library/react');
+    const { store } = renderApp({ hash: '#/about' });
+    await screen.findByRole('heading', { level: 1, name: sl.screens.about.title });
+    expect(screen.queryByTestId('signed-in-user')).toBeNull();
+    act(() => {
+      store.dispatch(identityRestored({ user: { sub: 'k1', email: 'kmet1@example.si' }, token: null }));
+    });
+    expect(screen.getByTestId('signed-in-user').textContent).toBe('kmet1@example.si');
+    // With edits still waiting, sign-out stops and the layout's dialog asks what to do.
+    const { outboxSummaryLoaded } = await import('../../src/client/features/sync/sync-slice');
+    act(() => {
+      store.dispatch(outboxSummaryLoaded({ pendingCount: 2, attention: [] }));
+    });
+    fireEvent.click(screen.getByRole('button', { name: slAuth.session.signOut }));
+    expect(await screen.findByRole('alertdialog', { name: slAuth.session.pendingTitle })).toBeTruthy();
+    cleanup();
+    setHash('#/');
+  });
+});

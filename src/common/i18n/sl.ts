@@ -136,6 +136,7 @@ export const sl = {
       contactTitle: 'Kontakt',
       contact: 'Za pomoč se obrnite na svojega kmetijskega svetovalca ali pišite na',
       contactEmail: 'pomoc@example.si',
+      signedInAs: 'Prijavljeni ste kot',
     },
   },
   /** Server-rendered texts (H1b server-edge): the page shown when the client was not built. */

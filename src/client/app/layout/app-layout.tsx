@@ -1,35 +1,48 @@
 /**
  * The shared layout of seed §2: header, main navigation, the current screen, the notification
- * area and the update notice. Features meet here and in routes/ only (DESIGN §3).
+ * area and the update notice — plus what other features hang on the frame: the sign-in banner
+ * and sign-out dialog (auth) and the sync panel the header's connection indicator opens (sync).
+ * Features meet here and in routes/ only (DESIGN §3).
  */
-import { sl } from '../../../common/i18n/sl';
+import { useState } from 'react';
+import { sl, slSync } from '../../../common/i18n/sl';
 import { Header } from '../../components/header/header';
+import { Modal } from '../../components/modal/modal';
 import { UpdateDialog } from '../../features/app-update/update-dialog';
+import { SignInBanner } from '../../features/auth/components/sign-in-banner';
+import { SignOutDialog } from '../../features/auth/components/sign-out-dialog';
 import { NotificationArea } from '../../features/notifications/notification-area';
+import { SyncPanel } from '../../features/sync/components/sync-panel';
+import { drainRequested } from '../../features/sync/sync-listeners';
+import { useAppDispatch } from '../hooks';
 import { RouteOutlet, useLocation } from '../router/router';
 import { MainNav } from './bottom-nav';
 import { useConnectionInfo } from './connection';
 
-export interface AppLayoutProps {
-  /** Opens the sync panel (H4) from the header's connection indicator. */
-  onStatusClick?: () => void;
-}
-
-export function AppLayout({ onStatusClick }: AppLayoutProps) {
+export function AppLayout() {
   const location = useLocation();
-  const { online, pendingEdits } = useConnectionInfo();
+  const dispatch = useAppDispatch();
+  const { online, reachable, pendingEdits } = useConnectionInfo();
+  const [syncPanelOpen, setSyncPanelOpen] = useState(false);
   return (
     <div className="app-shell">
       {/* A button, not an anchor: '#main' would be read as a route by the hash router. */}
       <button type="button" className="skip-link" onClick={() => document.getElementById('main')?.focus()}>
         {sl.app.skipToContent}
       </button>
-      <Header online={online} pendingEdits={pendingEdits} currentPath={location.path} onStatusClick={onStatusClick} />
+      <Header online={online} pendingEdits={pendingEdits} currentPath={location.path} onStatusClick={() => setSyncPanelOpen(true)} />
+      <SignInBanner reachable={reachable} />
       <MainNav currentPath={location.path} />
       <main id="main" className="app-main" tabIndex={-1}>
         <RouteOutlet />
       </main>
       <NotificationArea />
+      {syncPanelOpen ? (
+        <Modal title={slSync.sync.panelTitle} className="sync-panel-modal" onClose={() => setSyncPanelOpen(false)}>
+          <SyncPanel />
+        </Modal>
+      ) : null}
+      <SignOutDialog onSyncFirst={() => dispatch(drainRequested({ force: true }))} />
       <UpdateDialog />
     </div>
   );

@@ -11,6 +11,8 @@ import { selectBrowserOnline, selectPendingCount, selectServerReachable } from '
 
 export interface ConnectionInfo {
   online: boolean;
+  /** The last /api/Test probe answered (false while unknown). */
+  reachable: boolean;
   pendingEdits: number;
 }
 
@@ -18,5 +20,5 @@ export function useConnectionInfo(): ConnectionInfo {
   const browserOnline = useAppSelector(selectBrowserOnline);
   const reachable = useAppSelector(selectServerReachable);
   const pendingEdits = useAppSelector(selectPendingCount);
-  return { online: browserOnline && reachable !== false, pendingEdits };
+  return { online: browserOnline && reachable !== false, reachable: browserOnline && reachable === true, pendingEdits };
 }

@@ -1,9 +1,13 @@
 /**
  * About (seed §2 '/about'): version, what the app is for, how offline work goes, whom to contact.
- * Issue 7 adds storage used, sync state and the QA action-log export.
+ * and who is signed in, with sign-out. Issue 7 adds storage used, sync state and the QA export.
  */
-import { sl } from '../../../common/i18n/sl';
+import { sl, slAuth } from '../../../common/i18n/sl';
+import { Button } from '../../components/button/button';
 import { LogoIcon } from '../../components/icons/icons';
+import { selectAuthUser } from '../../features/auth/auth-slice';
+import { signOut } from '../../features/auth/sign-out';
+import { useAppDispatch, useAppSelector } from '../hooks';
 import { Page } from '../../components/page/page';
 import { APP_VERSION } from '../version';
 import { ActionLogExport } from '../../features/qa/action-log-export'; // H7
@@ -11,6 +15,8 @@ import type { ScreenProps } from '../router/routes';
 
 export default function AboutScreen(_props: ScreenProps) {
   const about = sl.screens.about;
+  const user = useAppSelector(selectAuthUser);
+  const dispatch = useAppDispatch();
   return (
     <Page title={about.title}>
       <div className="about-brand">
@@ -30,6 +36,15 @@ export default function AboutScreen(_props: ScreenProps) {
         <h2>{about.offlineTitle}</h2>
         <p>{about.offline}</p>
       </div>
+      {user ? (
+        <div className="card card--row">
+          <p>
+            {about.signedInAs} <strong data-testid="signed-in-user">{user.email}</strong>
+          </p>
+          {/* Sign-out asks first when edits still wait to be sent (SignOutDialog in the layout). */}
+          <Button kind="secondary" text={slAuth.session.signOut} onClick={() => void dispatch(signOut())} />
+        </div>
+      ) : null}
       <div className="card">
         <h2>{about.contactTitle}</h2>
         <p>
