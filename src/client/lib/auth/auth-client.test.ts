@@ -139,6 +139,20 @@ describe('refresh margin', () => {
   });
 });
 
+describe('several tabs', () => {
+  test('a refresh uses the newest refresh token another tab stored, not its own older one', async () => {
+    installFetch(300);
+    storeSession();
+    const { client } = makeClient();
+    await client.start({ reachable: true, allowRedirect: false });
+    const fromOtherTab = tokenSet(300, 99).refresh_token;
+    window.localStorage.setItem('refreshToken', fromOtherTab);
+    await client.refresh(-1);
+    const last = fetchCalls.at(-1)!;
+    expect(new URLSearchParams(last.body).get('refresh_token')).toBe(fromOtherTab);
+  });
+});
+
 describe('visibility', () => {
   test('a tab shown again after the phone slept refreshes when the token is within the margin', async () => {
     installFetch(300);

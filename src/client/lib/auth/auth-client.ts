@@ -274,6 +274,10 @@ export class AuthClient {
   async refresh(minValidity: number = TOKEN_REFRESH_MARGIN_S): Promise<boolean> {
     const keycloak = this.keycloak;
     if (!keycloak?.refreshToken || !this.initialised) return false;
+    // Another tab of the app may have refreshed (and, late in its life, rotated) the refresh
+    // token; using the consumed old one would make the provider revoke the whole session.
+    const stored = readTokens(this.storage).refreshToken;
+    if (stored && stored !== keycloak.refreshToken) keycloak.refreshToken = stored;
     try {
       const refreshed = await keycloak.updateToken(minValidity);
       if (refreshed) this.tokensChanged('token-refreshed');
