@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, expect, jest, test } from '@jest/globals';
 import type { Browser, Page } from 'playwright-core';
-import { sl } from '../../src/common/i18n/sl';
+import { sl, slSync } from '../../src/common/i18n/sl';
 import {
   ARTIFACTS_DIR,
   DEMO_USERS,
@@ -130,6 +130,13 @@ describeE2E('client shell in Chromium', () => {
         await page.getByRole('heading', { level: 1, name: title, exact: true }).waitFor();
         await page.screenshot({ path: path.join(SHOTS, `${tag}${route.replace(/\//g, '_')}.png`) });
       }
+      // The header's connection indicator opens the sync panel.
+      await page.getByTestId('conn-status').click();
+      const panel = page.getByRole('dialog', { name: slSync.sync.panelTitle });
+      await panel.waitFor();
+      await page.screenshot({ path: path.join(SHOTS, `${tag}_sync-panel.png`) });
+      await page.keyboard.press('Escape');
+      await panel.waitFor({ state: 'detached' });
       expect(await page.getAttribute('html', 'lang')).toBe('sl');
       expect(log.lines.filter((line) => line.startsWith('[pageerror]'))).toEqual([]);
     });
