@@ -29,6 +29,7 @@ import type { FilterNode, SearchRequest } from '../src/common/filter';
 import { clientBundleFigures } from './client-bundle';
 import { runDbSearch } from './db-search';
 import { syncFigures } from './sync'; // H4: sync.drain_10k_* figures
+import { syncBrowserFigures } from './sync-browser'; // H4: sync.dexie_* / sync.offline_paths_* (Chromium)
 import { mapFigures } from './map'; // H5: map.* figures
 import { qaFigures } from './qa'; // H7: qa.* action-log figures
 
@@ -92,6 +93,7 @@ function clientFigures(): void {
 async function main(): Promise<void> {
   clientFigures();
   await syncFigures({ want, emit, log }); // H4: sync.drain_10k_batched_ms / _single_ms (bench/sync.ts)
+  await syncBrowserFigures({ want, emit, log }); // H4: Dexie figures in Chromium (bench/sync-browser.ts)
   await mapFigures({ want, emit, log }); // H5: map.* figures (bench/map.ts)
   await qaFigures({ want, emit, log }); // H7: qa.log_append_10k_ms vs _naive_ms, replay (bench/qa.ts)
   if (!'server.'.startsWith(prefix) && !prefix.startsWith('server')) return;
