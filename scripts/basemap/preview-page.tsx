@@ -4,6 +4,8 @@
  * - `?paths=N` shows N synthetic paths; window.__map = { ready, idleMs, clicked, missing }.
  * - `?mode=walk`: the walk recorder for path 2000 on the map, with the live track drawn; the test
  *   drives it through Playwright's scripted geolocation (window.__track holds the live segments).
+ * - `?mode=screens&screen=download-new|download-list|location`: one screen component of the
+ *   feature with a real store (and its own IndexedDB database) for the e2e tests.
  * - `?mode=offline`: window.__download() stores the Goričko extent with the Download screen's code
  *   (real fetches from the harness server into the real Dexie database); window.__showMap() then
  *   renders the map reading tiles through the offline protocol (the test cuts the network first).
@@ -13,6 +15,9 @@ import { createRoot } from 'react-dom/client';
 import { Provider } from 'react-redux';
 import { makeStore } from '../../src/client/app/store';
 import { WalkRecorderPanel } from '../../src/client/features/map/components/walk-recorder-panel';
+import { DownloadListScreen } from '../../src/client/features/download/components/download-list-screen';
+import { DownloadNewScreen } from '../../src/client/features/download/components/download-new-screen';
+import { LocationWarning } from '../../src/client/features/location/location-warning';
 import type { LonLat } from '../../src/client/lib/map/geo';
 import { OWN_BASEMAP } from '../../src/common/basemap';
 import { createExtent, runDownload, storedTileLookup } from '../../src/client/features/download/download-runner';
@@ -94,7 +99,23 @@ function WalkPage({ engineItems }: { engineItems: typeof items }) {
   );
 }
 
-if (params.get('mode') === 'walk') {
+if (params.get('mode') === 'screens') {
+  const db = openOfflineDb({ name: 'map-preview-screens' });
+  window.__db = db;
+  const store = makeStore(undefined, { extra: { db } });
+  const screen = params.get('screen');
+  root.render(
+    <Provider store={store}>
+      {screen === 'download-new' ? (
+        <DownloadNewScreen items={demoItems(4)} />
+      ) : screen === 'download-list' ? (
+        <DownloadListScreen />
+      ) : (
+        <LocationWarning pollMs={500} />
+      )}
+    </Provider>,
+  );
+} else if (params.get('mode') === 'walk') {
   const db = openOfflineDb({ name: 'map-preview-walk' });
   window.__db = db;
   registerOfflineTiles(async () => undefined);

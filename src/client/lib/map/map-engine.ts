@@ -37,6 +37,32 @@ const CLICKABLE_LAYERS: Array<{ layer: string; kind: MapItemKind }> = [
   { layer: 'mt-areas-fill', kind: 'area' },
 ];
 
+/**
+ * Draw's look, thicker than its defaults: a path being drawn outdoors must be visible in sunlight
+ * and its vertices big enough for a finger (DESIGN §7a). Draw adds `.cold`/`.hot` to the ids.
+ */
+const DRAW_STYLES = [
+  { id: 'gl-draw-polygon-fill', type: 'fill', filter: ['all', ['==', '$type', 'Polygon']], paint: { 'fill-color': LAYER_COLORS.selected, 'fill-opacity': 0.1 } },
+  { id: 'gl-draw-polygon-stroke', type: 'line', filter: ['all', ['==', '$type', 'Polygon']], paint: { 'line-color': LAYER_COLORS.selected, 'line-width': 3 } },
+  { id: 'gl-draw-line-casing', type: 'line', filter: ['all', ['==', '$type', 'LineString']], layout: { 'line-cap': 'round', 'line-join': 'round' }, paint: { 'line-color': '#ffffff', 'line-width': 8 } },
+  {
+    id: 'gl-draw-line',
+    type: 'line',
+    filter: ['all', ['==', '$type', 'LineString']],
+    layout: { 'line-cap': 'round', 'line-join': 'round' },
+    paint: { 'line-color': LAYER_COLORS.selected, 'line-width': 4 },
+  },
+  { id: 'gl-draw-vertex-halo', type: 'circle', filter: ['all', ['==', 'meta', 'vertex'], ['==', '$type', 'Point']], paint: { 'circle-radius': 11, 'circle-color': '#ffffff' } },
+  { id: 'gl-draw-vertex', type: 'circle', filter: ['all', ['==', 'meta', 'vertex'], ['==', '$type', 'Point']], paint: { 'circle-radius': 7, 'circle-color': LAYER_COLORS.selected } },
+  { id: 'gl-draw-midpoint', type: 'circle', filter: ['all', ['==', 'meta', 'midpoint'], ['==', '$type', 'Point']], paint: { 'circle-radius': 6, 'circle-color': LAYER_COLORS.selected, 'circle-opacity': 0.55 } },
+  {
+    id: 'gl-draw-point',
+    type: 'circle',
+    filter: ['all', ['==', 'meta', 'feature'], ['==', '$type', 'Point']],
+    paint: { 'circle-radius': 9, 'circle-color': LAYER_COLORS.indicator, 'circle-stroke-color': '#ffffff', 'circle-stroke-width': 3 },
+  },
+];
+
 export interface Position2 {
   lon: number;
   lat: number;
@@ -295,7 +321,7 @@ export class MapEngine {
       classes.CONTROL_PREFIX = 'maplibregl-ctrl-';
       classes.CONTROL_GROUP = 'maplibregl-ctrl-group';
       classes.ATTRIBUTION = 'maplibregl-ctrl-attrib';
-      this.draw = new MapboxDraw({ displayControlsDefault: false, touchBuffer: 25, clickBuffer: 4 });
+      this.draw = new MapboxDraw({ displayControlsDefault: false, touchBuffer: 25, clickBuffer: 4, styles: DRAW_STYLES });
       this.map.addControl(this.draw as unknown as maplibregl.IControl);
     }
     return this.draw;
