@@ -15,7 +15,7 @@ import type Provider from 'oidc-provider';
 import { slAuth } from '../../common/i18n/sl';
 import { purgeExpired } from './adapter';
 import { API_RESOURCE, APP_SCOPES, DEFAULT_TTL, LOGIN_ACTIONS_PATH, REALM_PATH, issuerFor } from './constants';
-import { DEMO_ACCOUNTS, DEMO_PASSWORD, ensureDemoAccounts, refuseDemoAccountsInProduction } from './demo-accounts';
+import { DEMO_ACCOUNTS, ensureDemoAccounts, refuseDemoAccountsInProduction } from './demo-accounts';
 import { loadKeys, type IdentityKeys } from './keys';
 import { LoginThrottle } from './login-throttle';
 import { loginPage, messagePage } from './pages';
@@ -130,7 +130,6 @@ export async function registerEmbeddedIdp(app: FastifyInstance, options: Embedde
     });
     const path = `${REALM_PATH}${LOGIN_ACTIONS_PATH}/:uid`;
     const demoAccounts = options.demo && !options.production ? DEMO_ACCOUNTS.map((a) => `${a.email} (${a.role})`) : undefined;
-    void DEMO_PASSWORD;
 
     const html = (reply: FastifyReply, status: number, body: string) =>
       reply
@@ -187,7 +186,7 @@ export async function registerEmbeddedIdp(app: FastifyInstance, options: Embedde
     scope.post(path, { schema: { hide: true } }, async (request, reply) => {
       const found = await interactionOf(request, reply);
       if (!found) return expired(reply, request);
-      const { provider, details } = found;
+      const { provider } = found;
       const body = (request.body ?? {}) as Record<string, unknown>;
       const login = typeof body.username === 'string' ? body.username : '';
       const password = typeof body.password === 'string' ? body.password : '';
@@ -211,7 +210,6 @@ export async function registerEmbeddedIdp(app: FastifyInstance, options: Embedde
         { login: { accountId: account.id } },
         { mergeWithLastSubmission: false },
       );
-      void details;
       return reply.redirect(to, 303);
     });
   });
