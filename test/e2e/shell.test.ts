@@ -58,11 +58,11 @@ function copyBuild(): string {
 }
 
 /** Opens the app; signs in when the identity layer sends the browser to the login page. */
-async function openApp(page: Page, url: string): Promise<void> {
+async function openApp(page: Page, url: string, user: { email: string; password: string } = DEMO_USERS.editor): Promise<void> {
   await page.goto(url);
   await Promise.race([page.waitForSelector('main h1'), page.waitForURL(LOGIN_PAGE_PATTERN)]);
   if (LOGIN_PAGE_PATTERN.test(page.url())) {
-    await signInThroughLoginPage(page, DEMO_USERS.editor);
+    await signInThroughLoginPage(page, user);
     await page.waitForSelector('main h1');
   }
 }
@@ -139,6 +139,25 @@ describeE2E('client shell in Chromium', () => {
       await panel.waitFor({ state: 'detached' });
       expect(await page.getAttribute('html', 'lang')).toBe('sl');
       expect(log.lines.filter((line) => line.startsWith('[pageerror]'))).toEqual([]);
+    });
+  });
+
+  test('a reader signed in for real is blocked from an edit screen with a Slovenian message, and may view', async () => {
+    const { server } = await serve();
+    const { context, page, log } = await newPage(browser);
+    cleanups.push(() => context.close());
+    await recordArtifacts('shell-reader-guard', page, log, async () => {
+      await openApp(page, `${server.origin}/#/about`, DEMO_USERS.reader);
+      await page.evaluate(() => {
+        window.location.hash = '#/forms/new';
+      });
+      // The roles call answers after sign-in; the guard applies as soon as the role is known.
+      await page.getByText(sl.router.blockedReader).waitFor();
+      await page.screenshot({ path: path.join(SHOTS, 'reader-blocked.png') });
+      await page.evaluate(() => {
+        window.location.hash = '#/forms/3';
+      });
+      await page.getByRole('heading', { level: 1, name: `${sl.screens.form.title} 3`, exact: true }).waitFor();
     });
   });
 
