@@ -1,10 +1,10 @@
 /**
  * The store a replay runs in: the app's own makeStore (same reducers, middleware and listeners)
  * with replay stand-ins for the outside world — the network answered from the log, a fresh
- * offline database per session (fake-indexeddb when run in Node), the log's clock and a fixed
+ * offline database per session (in fake-indexeddb's memory), the log's clock and a fixed
  * random sequence, no credentials. Shared by `npm run replay`, the fixture tests and the bench.
  */
-import 'fake-indexeddb/auto';
+import { IDBKeyRange as FakeIDBKeyRange, indexedDB as fakeIndexedDB } from 'fake-indexeddb';
 import { makeStore } from '../src/client/app/store';
 import { api } from '../src/client/lib/api';
 import { openOfflineDb } from '../src/client/lib/db';
@@ -28,7 +28,9 @@ export function createReplayStore(deps: ReplayStoreDeps): ReplayAppStore {
   return makeStore(deps.preloadedState as Parameters<typeof makeStore>[0], {
     persist: deps.persist ? memoryStorage() : false,
     extra: {
-      db: openOfflineDb({ name: deps.dbName }),
+      // Passed explicitly: Dexie reads the global IndexedDB when it is first loaded, which in a
+      // test runner may be before any polyfill is installed.
+      db: openOfflineDb({ name: deps.dbName, indexedDB: fakeIndexedDB, IDBKeyRange: FakeIDBKeyRange }),
       api: { baseUrl: 'http://replay.invalid', fetchFn: deps.fetchFn, credentials: () => null },
       now: deps.now,
       random: deps.random,

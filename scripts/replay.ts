@@ -7,9 +7,6 @@
  * The report goes to stderr so stdout stays the state alone. Exit code: 0 = no divergence,
  * 1 = divergence, 2 = the file could not be read or is not an action log.
  */
-// First: Dexie looks for IndexedDB when it loads; in Node the replay's offline databases live in
-// fake-indexeddb.
-import 'fake-indexeddb/auto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parseActionLogFile, replayActionLog } from '../src/client/features/qa';
 import { createReplayStore, teardownReplayStore } from './replay-store';
