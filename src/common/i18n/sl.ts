@@ -201,6 +201,7 @@ export const slAuth = {
     expired: 'Prijavna seja je potekla. Vrnite se v aplikacijo in začnite znova.',
     backToApp: 'Nazaj v aplikacijo',
     demoHeading: 'Predstavitveni računi (geslo: demo)',
+    demoRoles: { farmer: 'kmet', editor: 'urednik', reader: 'bralec' },
   },
   logout: {
     title: 'Odjava — Moj travnik',

@@ -129,7 +129,7 @@ export async function registerEmbeddedIdp(app: FastifyInstance, options: Embedde
       done(null, Object.fromEntries(new URLSearchParams(body as string)));
     });
     const path = `${REALM_PATH}${LOGIN_ACTIONS_PATH}/:uid`;
-    const demoAccounts = options.demo && !options.production ? DEMO_ACCOUNTS.map((a) => `${a.email} (${a.role})`) : undefined;
+    const demoAccounts = options.demo && !options.production ? DEMO_ACCOUNTS.map((a) => `${a.email} (${slAuth.login.demoRoles[a.role]})`) : undefined;
 
     const html = (reply: FastifyReply, status: number, body: string) =>
       reply

@@ -164,6 +164,7 @@ describe('what the provider refuses', () => {
     expect(form).toContain('<label for="username">E-pošta ali uporabniško ime</label>');
     expect(form).toContain('<label for="password">Geslo</label>');
     expect(form).not.toMatch(/https?:\/\/(?!127\.0\.0\.1|localhost)/); // nothing from elsewhere
+    expect(form).toContain('kmet1@example.si (kmet)'); // demo mode lists the demo accounts, in Slovenian
 
     const wrong = await client.submitLogin(start.location!, 'kmet1@example.si', 'napačno');
     expect(wrong.status).toBe(200);
