@@ -23,6 +23,9 @@ import { refreshAuthDefault } from '../lib/api/credentials';
 import { openOfflineDb } from '../lib/db/database';
 import { noticeShown } from '../features/notifications/notifications-slice';
 import { addSyncListeners, syncStarted } from '../features/sync/sync-listeners';
+import { reachabilityProbed } from '../features/sync/connectivity-slice';
+import { farmerChosen } from '../features/season/season-slice';
+import { loadSeason } from '../features/season/season-thunks';
 import { storageErrorReported } from '../features/sync/sync-slice';
 import { actionLogMiddleware } from '../features/qa/middleware'; // H7
 import { rootReducer, type RootState } from './root-reducer';
@@ -99,6 +102,7 @@ export function makeStore(preloadedState?: Partial<RootState>, options: MakeStor
   const startAppListening = listener.startListening.withTypes<RootState, typeof store.dispatch, AppExtra>() as AppStartListening;
   addSyncListeners(startAppListening);
   addAppNoticeListeners(startAppListening);
+  addSeasonLoadListeners(startAppListening);
   if (persistStorage) persistor = persistStore(store);
   if (browser) store.dispatch(syncStarted());
   return Object.assign(store, { persistor, extra });
@@ -111,6 +115,32 @@ function addAppNoticeListeners(startAppListening: AppStartListening): void {
     effect: (action, listenerApi) => {
       const message = action.payload.kind === 'quota' ? slSync.sync.quotaExceeded : slSync.sync.storageFailed;
       listenerApi.dispatch(noticeShown({ id: 'storage-error', kind: 'error', message }));
+    },
+  });
+}
+
+/**
+ * Cross-feature glue: the season loads (seed §4 chain) once both the config and the signed-in
+ * user's e-mail are known, again when an editor chooses a farmer, and again when the server comes
+ * back after a load that had to read the device.
+ */
+function addSeasonLoadListeners(startAppListening: AppStartListening): void {
+  const inputsOf = (state: RootState) => ({ email: state.auth.user?.email ?? null, config: state.config.value });
+  startAppListening({
+    predicate: (action, current, previous) => {
+      const now = inputsOf(current);
+      const before = inputsOf(previous);
+      if (now.email !== before.email || now.config !== before.config) return Boolean(now.email && now.config);
+      if (farmerChosen.match(action)) return true;
+      if (reachabilityProbed.match(action) && action.payload.reachable && previous.connectivity.serverReachable !== true) return current.season.source === 'device';
+      return false;
+    },
+    effect: async (_action, listenerApi) => {
+      listenerApi.cancelActiveListeners();
+      const state = listenerApi.getState();
+      const { email, config } = inputsOf(state);
+      if (!email || !config) return;
+      await listenerApi.dispatch(loadSeason({ email, farmerId: state.season.farmerId }));
     },
   });
 }

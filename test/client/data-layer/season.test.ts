@@ -9,11 +9,13 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import { sl } from '../../../src/common/i18n/sl';
 import { browserOnlineChanged, drainOnce, rtkQueryTransport } from '../../../src/client/features/sync';
-import { loadSeason, selectSeasonError, selectSeasonStatus, currentDuration, localDate } from '../../../src/client/features/season';
+import { farmerChosen, loadSeason, selectSeasonError, selectSeasonStatus, currentDuration, localDate } from '../../../src/client/features/season';
+import { configLoaded } from '../../../src/client/lib/config';
+import { authenticated } from '../../../src/client/features/auth/auth-slice';
 import { readOutbox } from '../../../src/client/lib/db';
 import { USERS } from '../../server/helpers/build-test-app';
 import { farmerRows, type FarmerRows } from '../../server/helpers/demo-ids';
-import { openTestDb, settleStores } from './helpers';
+import { openTestDb, settleStores, until } from './helpers';
 import { startRealServer, type RealServer } from './real-server';
 
 let server: RealServer;
@@ -127,6 +129,24 @@ describe('season loading chain', () => {
       const chosen = await store.dispatch(loadSeason({ email, farmerId: own.farmer, config: server.config })).unwrap();
       expect(chosen.areas.map((a) => a.id).sort()).toEqual([...own.areas].sort());
     }
+  });
+});
+
+describe('start-up glue (app/store.ts)', () => {
+  it('loads the season once the config and the signed-in user are known, and again for a chosen farmer', async () => {
+    const store = server.storeFor(openTestDb(), USERS.editor, { now: () => JUNE_2025 });
+    store.dispatch(configLoaded({ config: server.config, source: 'network' }));
+    expect(selectSeasonStatus(store.getState())).toBe('idle');
+    store.dispatch(authenticated({ user: { sub: 'u-editor', email: USERS.editor }, token: null }));
+    await until(() => selectSeasonStatus(store.getState()) === 'ready', 'season loaded');
+    expect(store.getState().season.role).toBe('editor');
+    expect(store.getState().season.areas).toEqual([]);
+    store.dispatch(farmerChosen(own.farmer));
+    await until(() => store.getState().season.areas.length > 0, 'farmer season loaded');
+    // (An earlier test archived one of the farmer's links, so its forms are out of the lookup.)
+    const forms = store.getState().season.forms.map((f) => f.id);
+    expect(forms.length).toBeGreaterThan(0);
+    expect(own.forms).toEqual(expect.arrayContaining(forms));
   });
 });
 
