@@ -47,6 +47,12 @@ describe('secrets are redacted', () => {
     expect(out.note).toBe(`see ${REDACTED}`);
   });
 
+  it('cuts OAuth codes and tokens out of URLs, keeping the rest of the URL', () => {
+    expect(redact('https://app.example/#/?state=abc&code=SplxlOBeZQQYbYS6WxSbIA&session_state=xyz')).toBe(`https://app.example/#/?state=abc&code=${REDACTED}&session_state=${REDACTED}`);
+    expect(redact('/api/x?token=t0k3n&page=2')).toBe(`/api/x?token=${REDACTED}&page=2`);
+    expect(redact('/api/Records/1/search?tableIds=3')).toBe('/api/Records/1/search?tableIds=3');
+  });
+
   it('hashes a state with a token like the same state rebuilt from the redacted log', () => {
     const hasher = new StateHasher();
     const live = { auth: { token: JWT, user: { email: 'kmet1@example.si' } }, sync: { pendingCount: 2 } };

@@ -18,6 +18,8 @@ export const REDACTED = '[redacted]';
 export const SECRET_KEY = /token|password|secret|authorization/i;
 /** Bearer/Basic credentials and JWTs inside free text. */
 const SECRET_IN_TEXT = /\b(?:Bearer|Basic)\s+[A-Za-z0-9._~+/=-]{6,}|eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*/g;
+/** OAuth values in URLs (an OIDC callback's code, implicit-flow tokens, passwords in a query). */
+const SECRET_IN_URL = /([?&#](?:code|access_token|id_token|refresh_token|token|password|session_state)=)[^&#\s"]+/gi;
 const DATA_URL = /^data:([^;,]*)(;base64)?,/;
 const MAX_DEPTH = 64;
 
@@ -46,7 +48,13 @@ export function redactSecretValue(value: unknown): unknown {
 }
 
 export function redactText(text: string): string {
-  return SECRET_IN_TEXT.test(text) ? text.replace(SECRET_IN_TEXT, REDACTED) : text;
+  let out = text;
+  // test() then replace(): most strings have neither, and test() allocates nothing.
+  SECRET_IN_TEXT.lastIndex = 0;
+  if (SECRET_IN_TEXT.test(out)) out = out.replace(SECRET_IN_TEXT, REDACTED);
+  SECRET_IN_URL.lastIndex = 0;
+  if (SECRET_IN_URL.test(out)) out = out.replace(SECRET_IN_URL, `$1${REDACTED}`);
+  return out;
 }
 
 export function isBlob(value: unknown): value is Blob {
