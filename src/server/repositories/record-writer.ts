@@ -19,6 +19,7 @@ import { bboxOf, normalizeGeometry } from './geometry';
 import type { ColumnInfo, TableInfo } from './project-repository';
 import { parseProperties, rowToRecord } from './record-mapper';
 import { findVisibleRow, visibleRows } from './record-repository';
+import { formIdOfWrite, keepFormScore } from './form-score'; // H8: stored form score kept in step
 
 const MAX_TEXT_LENGTH = 100_000;
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/;
@@ -200,7 +201,7 @@ export async function insertRecord(ctx: RepoContext, input: InsertInput, options
   const text = searchText(table, props);
   if (text) await ctx.dialect.indexText(ctx.db, row.id, text);
   await recordHistory(ctx, row, 'insert', null, row);
-  return rowToRecord(row);
+  return rowToRecord((await rescoreAfterWrite(ctx, table, props, row.id)) ?? row);
 }
 
 export interface UpdateInput {
@@ -261,7 +262,17 @@ export async function updateRecord(ctx: RepoContext, input: UpdateInput, options
   if (!row) throw conflict(`record ${id} changed while it was being updated`, rowToRecord(current));
   await ctx.dialect.indexText(ctx.db, row.id, searchText(table, merged));
   await recordHistory(ctx, row, 'update', current, row);
-  return rowToRecord(row);
+  // An indicator moved to another form changes the score of both.
+  if (table.key === 'indicators') await rescoreAfterWrite(ctx, table, before, row.id);
+  return rowToRecord((await rescoreAfterWrite(ctx, table, merged, row.id)) ?? row);
+}
+
+/** H8: recompute the stored score of the form this write touched (form-score.ts); the form row when it changed. */
+async function rescoreAfterWrite(ctx: RepoContext, table: TableInfo, props: Properties, id: number): Promise<RecordRow | null> {
+  const formId = formIdOfWrite(table, props, id);
+  if (formId === null) return null;
+  const updated = await keepFormScore(ctx, formId);
+  return updated && updated.id === id ? updated : null;
 }
 
 /** Soft-deletes the rows (already deleted ones stay as they are). Any id not visible → 404, nothing changes. */
@@ -277,6 +288,7 @@ export async function deleteRecords(ctx: RepoContext, tableId: number, ids: numb
     await ctx.db.updateTable('records').set({ deleted: 1, updated_at: ctx.now, updated_by: actor(ctx), version: current.version + 1 }).where('id', '=', id).execute();
     await ctx.dialect.removeText(ctx.db, id);
     await recordHistory(ctx, current, 'delete', current, null);
+    await rescoreAfterWrite(ctx, table, parseProperties(current.properties), id);
   }
   return done;
 }
@@ -297,6 +309,7 @@ export async function archiveRecords(ctx: RepoContext, tableId: number, ids: num
       .where('id', '=', id)
       .execute();
     await recordHistory(ctx, current, archived ? 'archive' : 'unarchive', current, current);
+    await rescoreAfterWrite(ctx, table, parseProperties(current.properties), id);
   }
   return done;
 }
