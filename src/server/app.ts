@@ -8,6 +8,7 @@ import { registerAccessHooks } from './access/hooks';
 import type { Authenticate } from './auth/principal';
 import { registerIdentity } from './auth';
 import { openDatabase } from './db/database';
+import { readDatabaseEnv, type PostgresSettings } from './env';
 import { loadDemoData } from './db/seed-demo';
 import { registerApiHeaders } from './http/api-headers';
 import { registerErrorHandling } from './http/errors';
@@ -30,6 +31,13 @@ export interface BuildAppOptions {
   dataDir?: string;
   /** SQLite file path (relative to dataDir) or ':memory:' (default moj-travnik.sqlite in dataDir). */
   database?: string;
+  /**
+   * `postgres://…` runs on PostgreSQL (issue 9); null forces SQLite; undefined follows DATABASE_URL.
+   * With `database: ':memory:'` a PostgreSQL app gets a throwaway schema (tests).
+   */
+  databaseUrl?: string | null;
+  /** PostgreSQL pool size and statement timeout (default: PG_POOL_SIZE / PG_STATEMENT_TIMEOUT). */
+  postgres?: Partial<PostgresSettings>;
   /** Turns a request into a Principal (see auth/principal.ts). Without one, every /api call is 401. */
   authenticate?: Authenticate;
   /** The built client (default dist/). */
@@ -69,7 +77,9 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
     },
   });
 
-  const database = await openDatabase({ dataDir, database: options.database });
+  const databaseEnv = options.databaseUrl === undefined || options.postgres === undefined ? readDatabaseEnv() : undefined;
+  const databaseUrl = options.databaseUrl === undefined ? databaseEnv?.databaseUrl : (options.databaseUrl ?? undefined);
+  const database = await openDatabase({ dataDir, database: options.database, databaseUrl, postgres: options.postgres ?? databaseEnv?.postgres });
   app.decorate('db', database.db);
   app.decorate('dialect', database.dialect);
   app.decorate('projects', new ProjectRepository(database.db));

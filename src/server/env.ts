@@ -35,6 +35,32 @@ export const DEFAULT_LIMITS: UploadLimits = {
   thumbSize: 320,
 };
 
+export interface PostgresSettings {
+  /** Connections per server process (PG_POOL_SIZE, default 10). */
+  poolSize: number;
+  /** statement_timeout in ms (PG_STATEMENT_TIMEOUT, default 30000; 0 = none): a runaway query never holds a connection for good. */
+  statementTimeoutMs: number;
+}
+
+/**
+ * The database settings alone (issue 9). buildApp falls back to these when its options name no
+ * database URL, so every app a process builds — the server's, the seed CLI's, each test file's —
+ * follows DATABASE_URL the same way.
+ */
+export function readDatabaseEnv(env: NodeJS.ProcessEnv = process.env): { databaseUrl?: string; postgres: PostgresSettings } {
+  const databaseUrl = env.DATABASE_URL?.trim() || undefined;
+  if (databaseUrl !== undefined && !/^postgres(ql)?:\/\//i.test(databaseUrl)) {
+    throw new EnvError('DATABASE_URL must be a postgres:// or postgresql:// URL (leave it unset for the embedded SQLite file)');
+  }
+  return {
+    databaseUrl,
+    postgres: {
+      poolSize: integer(env, 'PG_POOL_SIZE', 10, 1),
+      statementTimeoutMs: integer(env, 'PG_STATEMENT_TIMEOUT', 30_000, 0),
+    },
+  };
+}
+
 export interface ServerEnv {
   port: number;
   host: string;
@@ -42,6 +68,8 @@ export interface ServerEnv {
   /** Absolute path of the SQLite file, or undefined when DATABASE_URL selects PostgreSQL. */
   database: string;
   databaseUrl?: string;
+  /** PostgreSQL pool settings (PG_POOL_SIZE, PG_STATEMENT_TIMEOUT); used only with DATABASE_URL. */
+  postgres: PostgresSettings;
   nodeEnv: string;
   production: boolean;
   auth: AuthSetting;
@@ -108,7 +136,7 @@ export function readEnv(env: NodeJS.ProcessEnv = process.env, cwd: string = proc
   const nodeEnv = env.NODE_ENV?.trim() || 'development';
   const production = nodeEnv === 'production';
   const dataDir = path.resolve(cwd, env.DATA_DIR?.trim() || 'data');
-  const databaseUrl = env.DATABASE_URL?.trim() || undefined;
+  const { databaseUrl, postgres } = readDatabaseEnv(env);
   const keycloakUrl = env.KEYCLOAK_URL?.trim();
   const auth = oneOf(env, 'AUTH', AUTH_SETTINGS, 'embedded');
   if (auth === 'keycloak' && !keycloakUrl) throw new EnvError('AUTH=keycloak needs KEYCLOAK_URL (the auth-server-url of the external Keycloak)');
@@ -119,6 +147,7 @@ export function readEnv(env: NodeJS.ProcessEnv = process.env, cwd: string = proc
     dataDir,
     database: path.join(dataDir, 'moj-travnik.sqlite'),
     databaseUrl,
+    postgres,
     nodeEnv,
     production,
     auth,

@@ -1,19 +1,28 @@
 /**
  * Opens the database the options name, runs pending migrations and hands back the Kysely
- * instance with its dialect layer. Only this module picks a dialect (SQLite today; PostgreSQL
- * when DATABASE_URL support lands, issue 9).
+ * instance with its dialect layer. Only this module picks a dialect: PostgreSQL when a
+ * `postgres://` URL is given (DATABASE_URL), the SQLite file under dataDir otherwise.
  */
+import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { dirname, isAbsolute, join } from 'node:path';
 import { Migrator } from 'kysely';
 import type { Db, DialectLayer } from './dialect';
 import { StaticMigrationProvider } from './migrations';
+import { dropSchema, openPostgres } from './postgres-dialect';
 import { openSqlite } from './sqlite-dialect';
 
 export interface DatabaseOptions {
   /** A file path (relative paths are resolved inside dataDir) or ':memory:'. */
   database?: string;
   dataDir: string;
+  /**
+   * `postgres://…` selects PostgreSQL. With `database: ':memory:'` (tests) the app then works in a
+   * throwaway schema of that database, dropped on close — the PostgreSQL twin of an in-memory SQLite.
+   */
+  databaseUrl?: string;
+  /** Pool size and statement timeout (PG_POOL_SIZE, PG_STATEMENT_TIMEOUT in env.ts). */
+  postgres?: { poolSize?: number; statementTimeoutMs?: number };
 }
 
 export interface DatabaseHandle {
@@ -30,7 +39,39 @@ export function resolveDatabasePath(options: DatabaseOptions): string {
   return isAbsolute(name) ? name : join(options.dataDir, name);
 }
 
+export function isPostgresUrl(url: string | undefined): url is string {
+  return typeof url === 'string' && /^postgres(ql)?:\/\//i.test(url);
+}
+
+async function openPostgresDatabase(url: string, options: DatabaseOptions): Promise<DatabaseHandle> {
+  const throwaway = options.database === ':memory:';
+  const schema = throwaway ? `mt_tmp_${process.pid}_${randomBytes(4).toString('hex')}` : undefined;
+  const { db, dialect } = await openPostgres({ connectionString: url, schema, ...options.postgres });
+  try {
+    await migrateToLatest(db, dialect, schema);
+    // PostGIS installed after the first migration: add its column and index now (idempotent).
+    if (dialect.spatial) await dialect.createSpatial(db);
+    await dialect.optimize(db);
+  } catch (error) {
+    await db.destroy();
+    if (schema) await dropSchema(url, schema).catch(() => undefined);
+    throw error;
+  }
+  return {
+    db,
+    dialect,
+    close: async () => {
+      await db.destroy();
+      if (schema) await dropSchema(url, schema);
+    },
+  };
+}
+
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
+  if (options.databaseUrl !== undefined) {
+    if (!isPostgresUrl(options.databaseUrl)) throw new Error('DATABASE_URL must be a postgres:// or postgresql:// URL');
+    return openPostgresDatabase(options.databaseUrl, options);
+  }
   const path = resolveDatabasePath(options);
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const { db, dialect } = openSqlite(path);
@@ -50,8 +91,10 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
   };
 }
 
-export async function migrateToLatest(db: Db, dialect: DialectLayer): Promise<void> {
-  const migrator = new Migrator({ db, provider: new StaticMigrationProvider(dialect) });
+export async function migrateToLatest(db: Db, dialect: DialectLayer, schema?: string): Promise<void> {
+  // Named schema: Kysely's "does the migration table exist" check looks at every schema, so it must
+  // be told which one is ours (throwaway test schemas sit side by side in one database).
+  const migrator = new Migrator({ db, provider: new StaticMigrationProvider(dialect), ...(schema ? { migrationTableSchema: schema } : {}) });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((result) => result.status === 'Error');
   if (error || failed) {

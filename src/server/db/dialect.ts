@@ -5,6 +5,7 @@
  * implementation (issue 9: `properties->>'12'`, tsvector + unaccent, identity columns starting at
  * 10,000,000) can be added as a sibling of sqlite-dialect.ts without touching them.
  */
+import type { Geometry } from 'geojson';
 import type { CreateTableBuilder, Kysely, RawBuilder, Transaction as KyselyTransaction } from 'kysely';
 import type { Database } from './types';
 
@@ -22,6 +23,8 @@ export interface TextSearchHit {
 
 export interface DialectLayer {
   readonly name: 'sqlite' | 'postgres';
+  /** Column types that differ: the properties object (text / jsonb) and coordinates (real / double precision). */
+  readonly types: { readonly json: 'text' | 'jsonb'; readonly double: 'real' | 'double precision' };
   /**
    * The value of property `columnId` of the row `alias` (a records row). `columnId` must be a
    * validated integer: it is written into the SQL as a literal (so expression indexes match);
@@ -52,6 +55,19 @@ export interface DialectLayer {
    * first. `query` is plain user text; the dialect turns it into its own match syntax safely.
    */
   textSearchSql(query: string): RawBuilder<TextSearchHit> | null;
+  /**
+   * An exact "geometry of row `alias` intersects `geometry`" test the database evaluates (PostGIS),
+   * or null: then the caller prefilters on the bbox columns and tests the candidates itself.
+   */
+  intersectsSql(geometry: Geometry, alias?: string): RawBuilder<boolean> | null;
+  /** Spatial structures (PostGIS geometry column, trigger, GiST index) where the database has them; migration 0003. */
+  createSpatial(db: Executor): Promise<void>;
+  /**
+   * Serialises one caller's idempotent writes (called first in the write transaction). SQLite runs
+   * one transaction at a time anyway; PostgreSQL takes a transaction-scoped advisory lock, so a
+   * retry that reaches another API node waits for the first attempt and then replays its answer.
+   */
+  lockWrites(db: Executor, caller: string): Promise<void>;
   /** Refreshes the planner's statistics (cheap; after start-up and after bulk seeding). */
   optimize(db: Executor): Promise<void>;
   /** Closes the underlying connection(s). */

@@ -4,6 +4,7 @@
  * remove_diacritics 2, so "travnik" finds "Travník".
  */
 import Database from 'better-sqlite3';
+import type { Geometry } from 'geojson';
 import { Kysely, SqliteDialect, sql, type CreateTableBuilder, type RawBuilder } from 'kysely';
 import type { DialectLayer, Executor, TextSearchHit, ValueKind } from './dialect';
 import type { Database as Schema } from './types';
@@ -30,6 +31,7 @@ export function ftsQuery(text: string): string | null {
 
 export class SqliteDialectLayer implements DialectLayer {
   readonly name = 'sqlite' as const;
+  readonly types = { json: 'text', double: 'real' } as const;
 
   constructor(private readonly connection: Database.Database) {}
 
@@ -92,6 +94,19 @@ export class SqliteDialectLayer implements DialectLayer {
     const match = ftsQuery(query);
     if (!match) return null;
     return sql<TextSearchHit>`select rowid as id, rank from records_fts where records_fts match ${match}`;
+  }
+
+  intersectsSql(_geometry: Geometry): RawBuilder<boolean> | null {
+    // No spatial extension: the bbox index prefilters, geometry.ts tests exactly.
+    return null;
+  }
+
+  async createSpatial(): Promise<void> {
+    // The bbox columns and records_bbox index (migration 0001) are SQLite's spatial index.
+  }
+
+  async lockWrites(): Promise<void> {
+    // Kysely's SqliteDialect runs one transaction at a time on the one connection.
   }
 
   async optimize(db: Executor): Promise<void> {

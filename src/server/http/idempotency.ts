@@ -62,6 +62,9 @@ export async function runWrite<T>(
   const fingerprint = key ? (options.fingerprint ?? fingerprintOf(request)) : '';
   const outcome = await db.transaction().execute(async (trx) => {
     if (key) {
+      // Several API nodes (issue 9): the lost-response retry may reach another node while the first
+      // attempt still runs; the lock makes it wait and then find the stored answer.
+      await request.server.dialect.lockWrites(trx, caller);
       const stored = await trx.selectFrom('idempotency_keys').selectAll().where('caller', '=', caller).where('key', '=', key).executeTakeFirst();
       if (stored && stored.fingerprint === fingerprint) {
         return { replayed: true, status: stored.status, body: JSON.parse(stored.response) as unknown };

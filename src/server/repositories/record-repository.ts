@@ -162,6 +162,9 @@ function bboxFilter(query: RecordQuery, box: BBox): RecordQuery {
 /** Rows of the given tables whose geometry intersects `geometry`: bbox index prefilter, then an exact test. */
 async function intersecting(ctx: RepoContext, tables: TableInfo[], geometry: Geometry): Promise<RecordRow[]> {
   const box = bboxOf(geometry);
+  // PostGIS (issue 9): the GiST index and ST_Intersects do both steps in the database.
+  const exact = ctx.dialect.intersectsSql(geometry);
+  if (exact) return visibleInTables(ctx, tables).where(exact).selectAll('records').orderBy('records.id').execute();
   const candidates = await bboxFilter(visibleInTables(ctx, tables), box).selectAll('records').orderBy('records.id').execute();
   return candidates.filter((row) => row.geometry !== null && intersects(JSON.parse(row.geometry) as Geometry, geometry));
 }

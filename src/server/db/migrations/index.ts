@@ -7,6 +7,7 @@ import type { Kysely, Migration, MigrationProvider } from 'kysely';
 import type { DialectLayer } from '../dialect';
 import * as m0001 from './0001_core';
 import * as m0002 from './0002_text_search';
+import * as m0003 from './0003_spatial';
 import * as m0100 from './0100_identity'; // H2 identity
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -19,6 +20,7 @@ interface MigrationModule {
 const MIGRATIONS: Record<string, MigrationModule> = {
   '0001_core': m0001,
   '0002_text_search': m0002,
+  '0003_spatial': m0003,
   '0100_identity': m0100, // H2 identity
 };
 
