@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { VectorTile } from '@mapbox/vector-tile';
 import Fastify, { type FastifyInstance } from 'fastify';
 import Pbf from 'pbf';
@@ -14,7 +14,10 @@ beforeAll(async () => {
   app = Fastify();
   await app.register(basemapRoutes);
   base = await app.listen({ port: 0, host: '127.0.0.1' });
-});
+  // The tile index is built on the first tile request (about a second, more on a busy machine).
+  await fetch(`${base}/basemap/tiles/0/0/0.pbf`);
+}, 60_000);
+jest.setTimeout(30_000);
 afterAll(async () => {
   await app.close();
 });
@@ -66,6 +69,7 @@ describe('own base map', () => {
     expect(sea.statusCode).toBe(200);
     expect(sea.rawPayload.length).toBe(0);
     const world = await get('/basemap/tiles/0/0/0.pbf');
+    // Every country: 1:10m around Slovenia, 1:110m elsewhere.
     expect(decode(world.rawPayload).layers.land!.length).toBeGreaterThan(150);
   });
 

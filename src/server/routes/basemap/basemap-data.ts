@@ -1,7 +1,10 @@
 /**
  * Builds the own base map's vector tile index from data shipped in npm packages (no download at
- * build or run time): Natural Earth 1:10m countries from `world-atlas` (TopoJSON → GeoJSON with
- * topojson-client) as layer `land`, the shared borders as layer `borders`, and a generated grid
+ * build or run time): Natural Earth countries from `world-atlas` (TopoJSON → GeoJSON with
+ * topojson-client) as layer `land` — at 1:10m for the countries around Slovenia (DETAIL_EXTENT),
+ * at 1:110m for the rest of the world, which only a zoomed-out view shows (this keeps the index
+ * at a fraction of the memory and build time of the whole world at 1:10m) — the shared borders
+ * as layer `borders`, and a generated grid
  * over Slovenia (0.1° major, 0.01° minor lines) as layer `grid`, so a meadow-scale view still
  * shows where north is and how far things are. geojson-vt cuts tiles on demand and caches them.
  */
@@ -35,12 +38,41 @@ function gridLines(): Feature<LineString, { major: boolean }>[] {
   return lines;
 }
 
-export async function loadBaseMapTiles(): Promise<BaseMapTiles> {
+/** Countries with any part in this box get 1:10m detail (Central Europe and the Balkans). */
+export const DETAIL_EXTENT = { minX: 5, minY: 40, maxX: 28, maxY: 52 } as const;
+
+function touchesDetail(f: Feature): boolean {
+  let hit = false;
+  const visit = (c: unknown): void => {
+    if (hit || !Array.isArray(c)) return;
+    if (typeof c[0] === 'number') {
+      const [x, y] = c as [number, number];
+      hit = x >= DETAIL_EXTENT.minX && x <= DETAIL_EXTENT.maxX && y >= DETAIL_EXTENT.minY && y <= DETAIL_EXTENT.maxY;
+      return;
+    }
+    c.forEach(visit);
+  };
+  visit((f.geometry as { coordinates?: unknown } | null)?.coordinates);
+  return hit;
+}
+
+async function readTopology(file: string): Promise<Topology> {
   const require = createRequire(import.meta.url);
-  const topology = JSON.parse(await readFile(require.resolve('world-atlas/countries-10m.json'), 'utf8')) as Topology;
-  const countries = topology.objects.countries as GeometryCollection<{ name: string }>;
-  const land = feature(topology, countries) as FeatureCollection;
-  const borders: MultiLineString = mesh(topology, countries, (a, b) => a !== b);
+  return JSON.parse(await readFile(require.resolve(`world-atlas/${file}`), 'utf8')) as Topology;
+}
+
+export async function loadBaseMapTiles(): Promise<BaseMapTiles> {
+  const fine = await readTopology('countries-10m.json');
+  const coarse = await readTopology('countries-110m.json');
+  const fineCountries = fine.objects.countries as GeometryCollection<{ name: string }>;
+  const detailed = (feature(fine, fineCountries) as FeatureCollection).features.filter(touchesDetail);
+  const detailedNames = new Set(detailed.map((f) => (f.properties as { name: string }).name));
+  const rest = (feature(coarse, coarse.objects.countries as GeometryCollection<{ name: string }>) as FeatureCollection).features.filter(
+    (f) => !detailedNames.has((f.properties as { name: string }).name),
+  );
+  const land: FeatureCollection = { type: 'FeatureCollection', features: [...detailed, ...rest] };
+  const detailedGeometries = fineCountries.geometries.filter((g) => detailedNames.has((g.properties as { name?: string } | undefined)?.name ?? ''));
+  const borders: MultiLineString = mesh(fine, { type: 'GeometryCollection', geometries: detailedGeometries }, (a, b) => a !== b);
   const options = { maxZoom: OWN_BASEMAP_MAX_ZOOM, indexMaxZoom: 4, tolerance: 3, extent: 4096, buffer: 64 };
   const indexes: Record<string, GeoJSONVT> = {
     land: new GeoJSONVT(land, options),
