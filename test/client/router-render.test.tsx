@@ -55,6 +55,8 @@ describe('app routes render their screens (seed §2)', () => {
     });
     expect(await screen.findByRole('heading', { level: 1, name: sl.screens.about.title })).toBeTruthy();
     expect(screen.getByRole('link', { name: sl.header.about }).getAttribute('aria-current')).toBe('page');
+    // Focus moved to the new screen's heading, so screen readers announce it.
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('heading', { level: 1, name: sl.screens.about.title })));
     expect(screen.getByRole('link', { name: sl.header.home }).getAttribute('href')).toBe('#/');
   });
 });
@@ -75,6 +77,25 @@ describe('lazy screens', () => {
     });
     expect(heading()).toBe('3 {"x":["1","2"]}');
     expect(screen.queryByText(sl.common.loading)).toBeNull();
+  });
+
+  it('after a screen change focus waits on <main> and moves to the heading once the lazy screen arrives', async () => {
+    const { Page } = await import('../../src/client/components/page/page');
+    let release!: (mod: { default: (p: ScreenProps) => ReactElement }) => void;
+    const routes = compileRoutes([
+      { name: 'home', pattern: '/', title: 'A', load: async () => ({ default: () => <Page title="prvi" /> }) },
+      { name: 'about', pattern: '/b', title: 'B', load: () => new Promise((resolve) => (release = resolve)) },
+    ]);
+    renderRouter({ hash: '#/', routes });
+    await screen.findByRole('heading', { name: 'prvi' });
+    act(() => {
+      window.location.hash = '#/b';
+    });
+    await waitFor(() => expect(document.activeElement?.id).toBe('main'));
+    await act(async () => {
+      release({ default: () => <Page title="drugi" /> });
+    });
+    expect(document.activeElement).toBe(screen.getByRole('heading', { name: 'drugi' }));
   });
 
   it('a chunk that fails to load shows a Slovenian error with a retry button', async () => {

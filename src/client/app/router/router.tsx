@@ -130,8 +130,11 @@ export function HashRouter({ routes, access, children }: HashRouterProps) {
     if (location.path === firstPath.current) return;
     firstPath.current = '';
     window.scrollTo?.(0, 0);
+    // The new heading if the screen is already there; else <main>, and Page moves focus to its
+    // heading when a lazy screen arrives.
     const main = document.getElementById('main');
-    main?.focus({ preventScroll: true });
+    const heading = main?.querySelector<HTMLElement>('[data-page-title]');
+    (heading ?? main)?.focus({ preventScroll: true });
   }, [location.path]);
 
   const value = useMemo<RouterState>(() => ({ location, match, blocked, navigate }), [location, match, blocked, navigate]);
