@@ -56,7 +56,7 @@ const UPDATE: Partial<Record<TableKey, [string, (n: number) => unknown]>> = {
   farmers: ['phone', (n) => `041 ${n}`],
   areas: ['gerk_pid', (n) => `G${n}`],
   paths: ['length_m', (n) => n],
-  forms: ['score', (n) => n % 101],
+  forms: ['completed', (n) => n % 2 === 0],
   indicators: ['value', (n) => n],
 };
 const PARENT: Partial<Record<TableKey, Array<[string, TableKey]>>> = {

@@ -88,7 +88,7 @@ async function makeOfflineEdits(db: OfflineDb): Promise<{ markers: string[]; del
         }
       }
       // An edit of the offline-made form before it ever reached the server.
-      await saveEdit(db, { kind: 'update', projectId: p, tableId: tables.forms.id, id: form.id, properties: { [col('forms', 'score')]: 50 + (f % 2) } });
+      await saveEdit(db, { kind: 'update', projectId: p, tableId: tables.forms.id, id: form.id, properties: { [col('forms', 'completed')]: f % 2 === 0 } });
     }
   }
   // A delete of one of the farmer's existing indicators.
@@ -145,8 +145,8 @@ describe('draining ~50 offline edits into the real server', () => {
     const forms = (await serverRows(tables.forms.id)).filter((r) => markers.includes(String(r.properties[noteOf('forms')])));
     // Exactly once: every marker once, none twice.
     expect(forms.map((r) => r.properties[noteOf('forms')]).sort()).toEqual([...markers].sort());
-    const scoreKey = String(tables.forms.columns.score);
-    expect(forms.every((r) => r.properties[scoreKey] === 50 || r.properties[scoreKey] === 51)).toBe(true);
+    const completedKey = String(tables.forms.columns.completed);
+    expect(forms.every((r) => r.properties[completedKey] === (Number(String(r.properties[noteOf('forms')]).split('-')[2]) % 2 === 0))).toBe(true);
     const indicators = (await serverRows(tables.indicators.id)).filter((r) => String(r.properties[noteOf('indicators')]).startsWith('form-'));
     expect(indicators).toHaveLength(markers.length * 2);
     const formIds = new Set(forms.map((f) => f.id));
