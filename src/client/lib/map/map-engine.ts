@@ -254,6 +254,18 @@ export class MapEngine {
     });
   }
 
+  /**
+   * Keep a position in view while walking: pan only when it leaves the middle 60 % of the map, so
+   * the map does not jitter with every fix and the user can still look around between pans.
+   */
+  keepInView(position: Position2): void {
+    const canvas = this.map.getCanvas();
+    const p = this.map.project([position.lon, position.lat]);
+    const w = canvas.clientWidth;
+    const h = canvas.clientHeight;
+    if (p.x < w * 0.2 || p.x > w * 0.8 || p.y < h * 0.2 || p.y > h * 0.8) this.map.easeTo({ center: [position.lon, position.lat], duration: 300 });
+  }
+
   /** Zoom to the visible items (or the given extent); no-op when there is nothing. */
   fitTo(extent: Extent | null = extentOf(this.visibleItems().map((i) => i.geometry)), maxZoom = 17): void {
     if (!extent) return;

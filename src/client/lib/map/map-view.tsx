@@ -33,6 +33,8 @@ export interface MapViewProps {
   onFarmerChange?: (farmerId: number | null) => void;
   onFeatureClick?: (item: { kind: MapItemKind; id: number }) => void;
   userPosition?: Position2 | null;
+  /** Pan to keep `userPosition` in view (while recording a walk). */
+  followUser?: boolean;
   /** The user's own layers from files (features/map local layers). */
   localLayers?: LocalOverlay[];
   /** Zoom to the items when they first arrive (default true). */
@@ -51,6 +53,7 @@ export function MapView({
   onFeatureClick,
   userPosition = null,
   localLayers,
+  followUser = false,
   fitToItems = true,
   onReady,
   height,
@@ -115,7 +118,8 @@ export function MapView({
 
   useEffect(() => {
     engine?.setUserPosition(userPosition);
-  }, [engine, userPosition]);
+    if (engine && userPosition && followUser) engine.keepInView(userPosition);
+  }, [engine, userPosition, followUser]);
 
   useEffect(() => {
     if (engine && localLayers) engine.setLocalOverlays(localLayers);
