@@ -10,7 +10,8 @@ import { signOut } from '../../features/auth/sign-out';
 import { useAppDispatch, useAppSelector } from '../hooks';
 import { Page } from '../../components/page/page';
 import { APP_VERSION } from '../version';
-import { ActionLogExport } from '../../features/qa/action-log-export'; // H7
+import { ActionLogExport, ActionLogImport } from '../../features/qa'; // H7
+import { makeStore } from '../store'; // H7: the log import replays into stores made like the app's
 import type { ScreenProps } from '../router/routes';
 
 export default function AboutScreen(_props: ScreenProps) {
@@ -52,6 +53,7 @@ export default function AboutScreen(_props: ScreenProps) {
         </p>
       </div>
       <ActionLogExport appVersion={APP_VERSION} /> {/* H7: QA action log export (issue 8) */}
+      <ActionLogImport makeStore={makeStore} /> {/* H7: replay an imported log; test builds / qa.replayImport only */}
     </Page>
   );
 }

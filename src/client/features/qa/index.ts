@@ -12,3 +12,5 @@ export { redact, redactAsync, REDACTED, SECRET_KEY, isBinaryDescriptor, type Bin
 export { replayActionLog, RecordedFetch, ReplayGate, type ReplayResult, type ReplayStoreDeps, type Divergence } from './replay';
 export * from './log-format';
 export { ActionLogExport, buildActionLogFile } from './action-log-export';
+export { ActionLogImport } from './action-log-import';
+export { replayInApp, isReplayImportEnabled, type MakeStoreLike } from './browser-replay';
