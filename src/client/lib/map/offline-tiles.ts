@@ -18,6 +18,8 @@ import { absoluteUrl } from './urls';
 export { absoluteUrl };
 
 export const OFFLINE_PROTOCOL = 'mtoffline';
+/** How long a tile may take from the network before the stored copy answers instead. */
+export const NETWORK_TIMEOUT_MS = 8_000;
 const PREFIX = `${OFFLINE_PROTOCOL}://`;
 
 /** Returns the stored bytes of a tile by its absolute URL, or undefined. */
@@ -36,11 +38,20 @@ export function registerOfflineTiles(tileLookup: TileLookup, isOnline: () => boo
     const url = params.url.slice(PREFIX.length);
     const isVector = params.type === 'arrayBuffer' && /\.(pbf|mvt)(\?|$)/.test(url);
     if (isOnline()) {
+      // "Online" in the field often means one bar that carries nothing: give the network
+      // NETWORK_TIMEOUT_MS, then answer from the device.
+      const attempt = new AbortController();
+      const onAbort = () => attempt.abort();
+      abortController.signal.addEventListener('abort', onAbort);
+      const timer = setTimeout(() => attempt.abort(), NETWORK_TIMEOUT_MS);
       try {
-        const response = await fetch(url, { signal: abortController.signal });
+        const response = await fetch(url, { signal: attempt.signal });
         if (response.ok) return { data: await response.arrayBuffer() };
       } catch (error) {
-        if ((error as Error).name === 'AbortError') throw error;
+        if (abortController.signal.aborted) throw error;
+      } finally {
+        clearTimeout(timer);
+        abortController.signal.removeEventListener('abort', onAbort);
       }
     }
     const stored = await lookup(url);
