@@ -14,7 +14,7 @@ import { makeStore } from '../../../src/client/app/store';
 import type { AppExtra, AppStartListening } from '../../../src/client/app/store-types';
 import { api } from '../../../src/client/lib/api';
 import { saveEdit } from '../../../src/client/lib/db';
-import { addSyncListeners, connectivitySlice, drainRequested, drainSucceeded, outboxChanged, reachabilityProbed, syncSlice } from '../../../src/client/features/sync';
+import { addSyncListeners, connectivitySlice, drainRequested, drainSucceeded, outboxChanged, reachabilityProbed, syncSlice, syncStarted, syncStopped } from '../../../src/client/features/sync';
 import { FakeBulkServer, makeTestStore, openTestDb, settleStores, until } from './helpers';
 
 afterEach(settleStores);
@@ -146,5 +146,24 @@ describe('redux-persist', () => {
     expect(second.getState().sync.lastSyncAt).toBe('2026-06-15T08:00:00.000Z');
     expect(second.getState().sync.pendingCount).toBe(0); // mirrored from Dexie, not from storage
     expect(await db.outbox.count()).toBe(1); // the outbox lives in Dexie, untouched by persist
+  });
+
+  it('writes the session state when the page is hidden, before the tab may be gone', async () => {
+    const storage = memoryStorage();
+    let flushes = 0;
+    const win = Object.assign(new EventTarget(), { navigator: { onLine: false } }) as unknown as Window;
+    const store = makeStore(undefined, { persist: storage, extra: { db: openTestDb(), window: win } });
+    const flush = store.persistor!.flush.bind(store.persistor);
+    store.persistor!.flush = () => {
+      flushes++;
+      return flush();
+    };
+    store.dispatch(syncStarted());
+    await until(() => store.persistor!.getState().bootstrapped, 'rehydrated');
+    store.dispatch(drainSucceeded({ at: '2026-06-15T09:00:00.000Z' }));
+    win.dispatchEvent(new Event('pagehide'));
+    expect(flushes).toBe(1);
+    await until(() => (storage.data.get('persist:moj-travnik') ?? '').includes('2026-06-15T09:00:00.000Z'), 'flushed');
+    store.dispatch(syncStopped());
   });
 });
