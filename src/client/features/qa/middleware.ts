@@ -54,8 +54,12 @@ function browserRecorder(extra: { api?: ApiDeps; now?: () => number }): ActionLo
     const inner = extra.api.fetchFn;
     extra.api.fetchFn = recorder.wrapFetch((input, init) => (inner ? inner(input, init) : globalThis.fetch(input, init)));
   }
-  // The last batch should reach IndexedDB before the page goes away.
+  // The last batch should reach IndexedDB before the page goes away (pagehide is unreliable on
+  // phones; a hidden tab may be killed without it).
   window.addEventListener('pagehide', () => void recorder.flush());
+  document.addEventListener('visibilitychange', () => {
+    if (document.visibilityState === 'hidden') void recorder.flush();
+  });
   activeRecorder = recorder;
   return recorder;
 }
