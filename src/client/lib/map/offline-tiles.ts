@@ -12,12 +12,11 @@
  * because it works the same on the very first offline start. The lookup is injected: lib/map
  * does not know the database (features pass a function that reads lib/db).
  */
-import maplibregl, { type StyleSpecification } from 'maplibre-gl';
-import { absoluteUrl } from './urls';
+import maplibregl from 'maplibre-gl';
+import { OFFLINE_PROTOCOL } from './urls';
 
-export { absoluteUrl };
+export { absoluteUrl, OFFLINE_PROTOCOL, withOfflineTiles } from './urls';
 
-export const OFFLINE_PROTOCOL = 'mtoffline';
 /** How long a tile may take from the network before the stored copy answers instead. */
 export const NETWORK_TIMEOUT_MS = 8_000;
 const PREFIX = `${OFFLINE_PROTOCOL}://`;
@@ -68,15 +67,3 @@ export function onMissingTile(listener: (url: string) => void): () => void {
 }
 
 
-/** Rewrites every tile template of a style to go through the offline protocol. */
-export function withOfflineTiles(style: StyleSpecification, base?: string): StyleSpecification {
-  const sources: StyleSpecification['sources'] = {};
-  for (const [id, source] of Object.entries(style.sources)) {
-    if ('tiles' in source && Array.isArray(source.tiles)) {
-      sources[id] = { ...source, tiles: source.tiles.map((t) => PREFIX + absoluteUrl(t, base)) } as typeof source;
-    } else {
-      sources[id] = source;
-    }
-  }
-  return { ...style, sources };
-}
