@@ -11,6 +11,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseActionLogFile, replayActionLog, type ActionEntry, type ActionLogFile } from '../../../src/client/features/qa';
 import { createReplayStore, teardownReplayStore } from '../../../scripts/replay-store';
+import { rootReducer } from '../../../src/client/app/root-reducer';
 
 const dir = path.join(process.cwd(), 'test/fixtures/action-logs');
 const expected = JSON.parse(readFileSync(path.join(dir, 'expected.json'), 'utf8')) as Record<string, { finalHash: string; actions: number }>;
@@ -49,6 +50,26 @@ describe('recorded action logs replay deterministically', () => {
 });
 
 describe('divergence detection names the first diverging action', () => {
+  it('a reducer that behaves differently is caught at the first action it handles differently', async () => {
+    const file = load('farmer-field-day.json');
+    // The same app, except that the sync mirror now counts one edit too many.
+    type State = ReturnType<typeof rootReducer>;
+    const changed = (state: State | undefined, action: { type: string }): State => {
+      const next = rootReducer(state, action as never);
+      return action.type === 'sync/outboxSummaryLoaded' ? { ...next, sync: { ...next.sync, pendingCount: next.sync.pendingCount + 1 } } : next;
+    };
+    const result = await replayActionLog(file, {
+      createStore: (deps) => {
+        const store = createReplayStore(deps);
+        store.replaceReducer(changed as never);
+        return store;
+      },
+      teardown: teardownReplayStore,
+    });
+    const first = file.entries.findIndex((entry) => entry.kind === 'action' && entry.type === 'sync/outboxSummaryLoaded');
+    expect(result.divergence).toMatchObject({ index: first, type: 'sync/outboxSummaryLoaded' });
+  });
+
   it('a changed payload (as a changed reducer would produce) is reported at that action', async () => {
     const file = load('farmer-field-day.json');
     // The moment the farmer goes offline: replay it as "online" instead.
