@@ -1,28 +1,90 @@
 /**
- * One form (seed §2 '/forms/{formId}'). Placeholder until issue 7: the checklist of indicators
- * with pictures, photos, location, live score and the unsaved-changes guard.
+ * One form (seed §2 '/forms/{formId}'): features/forms' checklist over the season rows of
+ * features/season (or the device copy for an earlier season), saved through the outbox
+ * (features/sync), with features/map for picking an indicator's location on the map.
  */
-import { sl } from '../../../common/i18n/sl';
-import { Button } from '../../components/button/button';
-import { EmptyState } from '../../components/empty-state/empty-state';
-import { BackIcon, FormIcon } from '../../components/icons/icons';
-import { Page } from '../../components/page/page';
+import { useMemo, useState } from 'react';
+import type { Point } from 'geojson';
+import type { DetailedFeature } from '../../../common/schemas/wire';
+import { useFeatureDetailedQuery } from '../../lib/api/features';
+import { isLocalId } from '../../lib/db/local-data';
+import { columnKey } from '../../lib/db/refs';
+import { GeometryEditor, MapView, recordsToMapItems, type MapEngine } from '../../features/map';
+import { FormScreen } from '../../features/forms/form-screen';
+import { useStoredForm } from '../../features/forms/use-stored-form';
 import type { ScreenProps } from '../router/routes';
+import { useReloadSeason, useSaveEdits, useSeasonView, type SeasonView } from './screen-data';
 
-export default function FormScreen({ params }: ScreenProps) {
+function PointPicker({ view, pathId, initial, onPick }: { view: SeasonView; pathId: number | null; initial: [number, number] | null; onPick: (lonLat: [number, number]) => void }) {
+  const [engine, setEngine] = useState<MapEngine | null>(null);
+  const config = view.config!;
+  const path = view.paths.find((p) => p.id === pathId);
+  const area = view.areas.find((a) => path && a.id === path.properties[columnKey(config, 'paths', 'parent')]);
+  const items = recordsToMapItems({ areas: area ? [area] : view.areas, paths: path ? [path] : view.paths, selectedPathId: pathId }, config.tables);
+  const start = useMemo<Point | null>(() => (initial ? { type: 'Point', coordinates: initial } : null), [initial]);
   return (
-    <Page
-      title={`${sl.screens.form.title} ${params.formId ?? ''}`.trim()}
-      lead={sl.screens.form.lead}
-      back={<Button href="#/forms" kind="ghost" icon={BackIcon} text={sl.nav.forms} />}
-    >
-      <dl className="facts">
-        <dt>{sl.screens.form.idLabel}</dt>
-        <dd data-testid="form-id">{params.formId}</dd>
-      </dl>
-      <EmptyState icon={FormIcon}>
-        <p>{sl.screens.form.empty}</p>
-      </EmptyState>
-    </Page>
+    <MapView items={items} height="60vh" onReady={setEngine}>
+      <GeometryEditor
+        engine={engine}
+        mode="point"
+        initial={start}
+        onDone={(geometry) => {
+          if (geometry?.type === 'Point') onPick([geometry.coordinates[0]!, geometry.coordinates[1]!]);
+        }}
+      />
+    </MapView>
+  );
+}
+
+export default function FormRoute({ params }: ScreenProps) {
+  const formId = Number(params.formId);
+  const view = useSeasonView();
+  const reload = useReloadSeason();
+  const saveEdits = useSaveEdits();
+  const { config } = view;
+  const inSeason = view.forms.find((f) => f.id === formId && !f.archived) ?? null;
+  const stored = useStoredForm(config, formId, view.hasData && !inSeason);
+  const form = inSeason ?? stored.form;
+  const parentKey = config ? columnKey(config, 'indicators', 'parent') : '';
+  const indicators = useMemo(
+    () => (inSeason ? view.indicators.filter((i) => i.properties[parentKey] === formId) : stored.indicators),
+    [inSeason, view.indicators, stored.indicators, parentKey, formId],
+  );
+  const editor = view.role === 'editor';
+  const history = useFeatureDetailedQuery(
+    { projectId: config?.projectId ?? 0, tableId: config?.tables.forms.id ?? 0, recordId: formId },
+    { skip: !config || !editor || !view.online || isLocalId(formId) },
+  );
+  if (!config) return null;
+  const link = form ? [...view.durationPaths].find((d) => d.id === form.properties[columnKey(config, 'forms', 'parent')]) : undefined;
+  const pathId = link ? (link.properties[columnKey(config, 'durationPaths', 'path_id')] as number) : null;
+  const path = view.paths.find((p) => p.id === pathId);
+  const seasonName = inSeason && view.duration ? String(view.duration.properties[columnKey(config, 'durations', 'name')] ?? '') : null;
+  const readOnly = view.role === 'reader' || view.role === null || (!inSeason && !editor);
+  return (
+    <FormScreen
+      config={config}
+      form={form}
+      indicators={indicators}
+      pathName={path ? String(path.properties[columnKey(config, 'paths', 'name')] ?? '') : null}
+      pathId={pathId}
+      seasonName={seasonName}
+      readOnly={readOnly}
+      canArchive={editor}
+      online={view.online}
+      status={!inSeason && view.hasData && !stored.done ? 'loading' : view.status}
+      error={view.error}
+      fromDevice={view.fromDevice}
+      hasData={view.hasData && (Boolean(inSeason) || stored.done)}
+      onRetry={reload}
+      saveEdits={saveEdits}
+      onArchive={async () => {
+        if (!form) return;
+        await saveEdits([{ kind: 'archive', projectId: config.projectId, tableId: config.tables.forms.id, id: form.id }]);
+        window.location.hash = pathId !== null ? `#/paths/${pathId}` : '#/forms';
+      }}
+      renderPointPicker={(initial, onPick) => <PointPicker view={view} pathId={pathId} initial={initial} onPick={onPick} />}
+      history={editor ? ((history.data as DetailedFeature | undefined)?.history ?? null) : null}
+    />
   );
 }

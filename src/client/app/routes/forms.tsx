@@ -1,16 +1,32 @@
-/** Forms (seed §2 '/forms'). Placeholder until issue 7: the forms of this season's paths. */
-import { sl } from '../../../common/i18n/sl';
-import { EmptyState } from '../../components/empty-state/empty-state';
-import { FormIcon } from '../../components/icons/icons';
-import { Page } from '../../components/page/page';
+/** Forms (seed §2 '/forms'): features/forms' list of this season's forms (features/season rows). */
+import { useMemo } from 'react';
+import { FormsScreen, type FormListItem } from '../../features/forms/forms-screen';
+import { buildPathRows } from '../../features/paths/path-rows';
+import { columnKey } from '../../lib/db/refs';
 import type { ScreenProps } from '../router/routes';
+import { useReloadSeason, useSeasonView } from './screen-data';
 
-export default function FormsScreen(_props: ScreenProps) {
-  return (
-    <Page title={sl.screens.forms.title} lead={sl.screens.forms.lead}>
-      <EmptyState icon={FormIcon}>
-        <p>{sl.screens.forms.empty}</p>
-      </EmptyState>
-    </Page>
-  );
+export default function FormsRoute(_props: ScreenProps) {
+  const view = useSeasonView();
+  const reload = useReloadSeason();
+  const { config } = view;
+  const items = useMemo<FormListItem[]>(() => {
+    if (!config) return [];
+    const f = (c: string) => columnKey(config, 'forms', c);
+    const kinds = Object.values(config.forms);
+    return buildPathRows(view, config).flatMap((row) =>
+      [...row.forms].reverse().map((form) => ({
+        id: form.id,
+        kindTitle: kinds.find((k) => k.id === form.properties[f('form_id')])?.title ?? '',
+        pathId: row.id,
+        pathName: row.name,
+        areaName: row.areaName,
+        score: typeof form.properties[f('score')] === 'number' ? (form.properties[f('score')] as number) : null,
+        completed: form.properties[f('completed')] === true,
+        updatedAt: form.updatedAt,
+      })),
+    );
+  }, [config, view]);
+  const seasonName = config && view.duration ? String(view.duration.properties[columnKey(config, 'durations', 'name')] ?? '') : null;
+  return <FormsScreen items={items} seasonName={seasonName} status={config ? view.status : 'loading'} error={view.error} fromDevice={view.fromDevice} hasData={view.hasData} onRetry={reload} />;
 }

@@ -1,41 +1,59 @@
 /**
- * Home (seed §2 '/'). Placeholder until issue 7: the current season per area with its paths,
- * for editors and readers all farmers with search. The shell gives it the frame and quick links.
+ * Home (seed §2 '/'): the current season per meadow with its paths (features/home), built from the
+ * season rows (features/season) by features/paths; editors and readers also get the farmers panel
+ * (features/farmers), and choosing a farmer loads that farmer's season.
  */
-import { sl } from '../../../common/i18n/sl';
-import { EmptyState } from '../../components/empty-state/empty-state';
-import { DownloadIcon, FlowerIcon, FormIcon, PathIcon, ResultsIcon } from '../../components/icons/icons';
-import { Page } from '../../components/page/page';
+import { useMemo } from 'react';
+import { farmerChosen } from '../../features/season';
+import { HomeScreen } from '../../features/home/home-screen';
+import { buildPathRows, groupByArea } from '../../features/paths/path-rows';
+import { FarmersPanel, useFarmersProgress } from '../../features/farmers/farmers-panel';
+import { columnKey } from '../../lib/db/refs';
+import type { AppConfig } from '../../../common/schemas/config';
+import { useAppDispatch } from '../hooks';
 import type { ScreenProps } from '../router/routes';
+import { useReloadSeason, useSeasonView, type SeasonView } from './screen-data';
 
-const links = [
-  { href: '#/paths', icon: PathIcon, label: sl.nav.paths, text: sl.screens.paths.lead },
-  { href: '#/forms', icon: FormIcon, label: sl.nav.forms, text: sl.screens.forms.lead },
-  { href: '#/results', icon: ResultsIcon, label: sl.nav.results, text: sl.screens.results.lead },
-  { href: '#/download', icon: DownloadIcon, label: sl.header.download, text: sl.screens.download.lead },
-];
+function StaffPanel({ view, config }: { view: SeasonView; config: AppConfig }) {
+  const dispatch = useAppDispatch();
+  const progress = useFarmersProgress(config, view.duration?.id ?? null, view.online);
+  return <FarmersPanel config={config} farmers={view.farmers} selectedId={view.farmerId} onChoose={(id) => dispatch(farmerChosen(id))} online={view.online} progress={progress} />;
+}
 
-export default function HomeScreen(_props: ScreenProps) {
+export default function HomeRoute(_props: ScreenProps) {
+  const view = useSeasonView();
+  const reload = useReloadSeason();
+  const { config } = view;
+  const areas = useMemo(() => {
+    if (!config) return [];
+    const rows = buildPathRows(view, config);
+    return groupByArea(rows, view.areas, config);
+  }, [config, view]);
+  const season = useMemo(() => {
+    if (!config || !view.duration) return null;
+    const p = view.duration.properties;
+    const day = (v: unknown) => String(v ?? '').slice(0, 10);
+    return {
+      name: String(p[columnKey(config, 'durations', 'name')] ?? ''),
+      from: day(p[columnKey(config, 'durations', 'filter_start')]),
+      to: day(p[columnKey(config, 'durations', 'filter_end')]),
+    };
+  }, [config, view.duration]);
+  const farmer = view.farmers.find((f) => f.id === view.farmerId);
+  const staff = view.role === 'editor' || view.role === 'reader';
   return (
-    <Page title={sl.screens.home.title} lead={sl.screens.home.lead}>
-      <EmptyState icon={FlowerIcon}>
-        <p>{sl.screens.home.empty}</p>
-      </EmptyState>
-      <nav aria-label={sl.screens.home.quickLinks}>
-        <ul className="tile-grid">
-          {links.map(({ href, icon: Icon, label, text }) => (
-            <li key={href}>
-              <a className="tile" href={href}>
-                <span className="tile__icon">
-                  <Icon size={28} />
-                </span>
-                <span className="tile__label">{label}</span>
-                <span className="tile__text">{text}</span>
-              </a>
-            </li>
-          ))}
-        </ul>
-      </nav>
-    </Page>
+    <HomeScreen
+      role={view.role}
+      status={config ? view.status : 'loading'}
+      error={view.error}
+      fromDevice={view.fromDevice}
+      season={season}
+      areas={areas}
+      farmerName={farmer && config ? String(farmer.properties[columnKey(config, 'farmers', 'name')] ?? '') : null}
+      hasFarmer={view.farmerId !== null}
+      sync={{ online: view.online, pending: view.pending, lastSyncAt: view.lastSyncAt }}
+      farmersPanel={staff && config ? <StaffPanel view={view} config={config} /> : undefined}
+      onRetry={reload}
+    />
   );
 }

@@ -1,28 +1,115 @@
 /**
- * One path (seed §2 '/paths/{pathId}'). Placeholder until issues 6 and 7: the map, walk
- * recording, this season's duration-path and its forms, previous seasons' results.
+ * One path (seed §2 '/paths/{pathId}'): features/paths' screen with the map and the walk recorder
+ * of features/map, the season rows of features/season, earlier seasons from features/results, and
+ * new forms saved through the outbox (features/sync).
  */
-import { sl } from '../../../common/i18n/sl';
-import { Button } from '../../components/button/button';
-import { EmptyState } from '../../components/empty-state/empty-state';
-import { BackIcon, MapIcon } from '../../components/icons/icons';
-import { Page } from '../../components/page/page';
+import { useCallback, useMemo, useState } from 'react';
+import type { MultiLineString } from 'geojson';
+import { columnKey, refKeysFor } from '../../lib/db/refs';
+import { MapView, recordsToMapItems, WalkRecorderPanel, type MapItem } from '../../features/map';
+import { PathScreen, type PathFormItem } from '../../features/paths/path-screen';
+import { buildPathRows } from '../../features/paths/path-rows';
+import { buildResults } from '../../features/results/results-model';
+import { PathHistory } from '../../features/results/results-screen';
+import { useSeasonHistory } from '../../features/results/use-season-history';
 import type { ScreenProps } from '../router/routes';
+import { useReloadSeason, useSaveEdits, useSeasonView } from './screen-data';
 
-export default function PathScreen({ params }: ScreenProps) {
+export default function PathRoute({ params }: ScreenProps) {
+  const pathId = Number(params.pathId);
+  const view = useSeasonView();
+  const reload = useReloadSeason();
+  const saveEdits = useSaveEdits();
+  const { config } = view;
+  const [track, setTrack] = useState<number[][][]>([]);
+  const row = useMemo(() => (config ? (buildPathRows(view, config).find((r) => r.id === pathId) ?? null) : null), [config, view, pathId]);
+  const pathIds = useMemo(() => (Number.isFinite(pathId) ? [pathId] : []), [pathId]);
+  const history = useSeasonHistory(config, pathIds, view.online, view.loadedAt);
+  const results = useMemo(() => (config && history.data ? buildResults(config, view, history.data).filter((r) => r.pathId === pathId) : null), [config, view, history.data, pathId]);
+  const onTrack = useCallback((segments: number[][][]) => setTrack(segments), []);
+
+  if (!config) return <PathScreen {...emptyProps()} />;
+  const kinds = Object.values(config.forms).map((k) => ({ id: k.id, title: k.title }));
+  const f = (c: string) => columnKey(config, 'forms', c);
+  const forms: PathFormItem[] = (row?.forms ?? []).map((form) => ({
+    id: form.id,
+    kindTitle: kinds.find((k) => k.id === form.properties[f('form_id')])?.title ?? '',
+    score: typeof form.properties[f('score')] === 'number' ? (form.properties[f('score')] as number) : null,
+    completed: form.properties[f('completed')] === true,
+    updatedAt: form.updatedAt,
+  }));
+  const path = view.paths.find((p) => p.id === pathId);
+  const area = view.areas.find((a) => a.id === row?.areaId);
+  const items: MapItem[] = recordsToMapItems({ areas: area ? [area] : [], paths: path ? [path] : [], selectedPathId: pathId }, config.tables);
+  if (track.some((s) => s.length > 1)) {
+    items.push({ kind: 'path', id: -1, name: '', selected: true, geometry: { type: 'MultiLineString', coordinates: track.filter((s) => s.length > 1) } as MultiLineString });
+  }
+  const canEdit = view.role === 'farmer' || view.role === 'editor';
+  const seasonName = view.duration ? String(view.duration.properties[columnKey(config, 'durations', 'name')] ?? '') : null;
+
+  const onAddForm = async (kindId: number) => {
+    const kind = Object.values(config.forms).find((k) => k.id === kindId);
+    if (!row || row.durationPathId === null || !kind) throw new Error('no duration path');
+    const saved = await saveEdits([
+      {
+        kind: 'insert',
+        projectId: config.projectId,
+        tableId: config.tables.forms.id,
+        properties: { [f('parent')]: row.durationPathId, [f('form_id')]: kindId, [f('completed')]: false, [f('score')]: kind.scoring.base, [f('rule_version')]: kind.scoring.version },
+        refs: refKeysFor(config, 'forms'),
+      },
+    ]);
+    return saved[0]!.id;
+  };
+
   return (
-    <Page
-      title={`${sl.screens.path.title} ${params.pathId ?? ''}`.trim()}
-      lead={sl.screens.path.lead}
-      back={<Button href="#/paths" kind="ghost" icon={BackIcon} text={sl.nav.paths} />}
-    >
-      <dl className="facts">
-        <dt>{sl.screens.path.idLabel}</dt>
-        <dd data-testid="path-id">{params.pathId}</dd>
-      </dl>
-      <EmptyState icon={MapIcon}>
-        <p>{sl.screens.path.empty}</p>
-      </EmptyState>
-    </Page>
+    <PathScreen
+      row={row}
+      seasonName={seasonName}
+      forms={forms}
+      formKinds={kinds}
+      canEdit={canEdit}
+      status={view.status}
+      error={view.error}
+      fromDevice={view.fromDevice}
+      hasData={view.hasData}
+      onRetry={reload}
+      onAddForm={onAddForm}
+      onOpenForm={(id) => {
+        window.location.hash = `#/forms/${id}`;
+      }}
+      map={<MapView items={items} height="min(55vh, 420px)" />}
+      recorder={
+        row ? (
+          <WalkRecorderPanel
+            pathId={pathId}
+            pathName={row.name}
+            table={{ projectId: config.projectId, tableId: config.tables.paths.id, columns: { walk: config.tables.paths.columns.walk, length_m: config.tables.paths.columns.length_m } }}
+            onTrack={onTrack}
+            onSaved={() => {
+              setTrack([]);
+              reload();
+            }}
+          />
+        ) : null
+      }
+      previous={<PathHistory rows={results} currentDurationId={view.duration?.id ?? null} status={history.status} />}
+    />
   );
+}
+
+function emptyProps() {
+  return {
+    row: null,
+    seasonName: null,
+    forms: [],
+    formKinds: [],
+    canEdit: false,
+    status: 'loading' as const,
+    error: null,
+    fromDevice: false,
+    hasData: false,
+    onAddForm: async () => 0,
+    onOpenForm: () => undefined,
+  };
 }

@@ -1,16 +1,14 @@
-/** Paths (seed §2 '/paths'). Placeholder until issue 7: the list of paths with area, length, last walk and score. */
-import { sl } from '../../../common/i18n/sl';
-import { EmptyState } from '../../components/empty-state/empty-state';
-import { PathIcon } from '../../components/icons/icons';
-import { Page } from '../../components/page/page';
+/** Paths (seed §2 '/paths'): features/paths' list over the season rows of features/season. */
+import { useMemo } from 'react';
+import { PathsScreen } from '../../features/paths/paths-screen';
+import { buildPathRows } from '../../features/paths/path-rows';
 import type { ScreenProps } from '../router/routes';
+import { useReloadSeason, useSeasonView } from './screen-data';
 
-export default function PathsScreen(_props: ScreenProps) {
-  return (
-    <Page title={sl.screens.paths.title} lead={sl.screens.paths.lead}>
-      <EmptyState icon={PathIcon}>
-        <p>{sl.screens.paths.empty}</p>
-      </EmptyState>
-    </Page>
-  );
+export default function PathsRoute(_props: ScreenProps) {
+  const view = useSeasonView();
+  const reload = useReloadSeason();
+  const { config } = view;
+  const rows = useMemo(() => (config ? buildPathRows(view, config) : []), [config, view]);
+  return <PathsScreen rows={rows} status={config ? view.status : 'loading'} error={view.error} fromDevice={view.fromDevice} hasData={view.hasData} onRetry={reload} />;
 }

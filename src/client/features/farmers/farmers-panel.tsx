@@ -1,0 +1,162 @@
+/**
+ * Editors and readers (seed §6: all farmers loaded): the farmers with a text search and each
+ * farmer's progress in the current season. Online the search uses the server's text index
+ * (GET …/search/{profileId}/{limit}/{page}/{query}, accent-insensitive); offline it filters the
+ * farmers stored on the device. Choosing a farmer loads that farmer's season (app/routes wires
+ * the choice to features/season).
+ */
+import { useEffect, useMemo, useState } from 'react';
+import { FARMERS_PAGE_SIZE, PAGE_SIZE } from '../../../common/constants';
+import { and, eq, isIn } from '../../../common/filter';
+import { slScreens } from '../../../common/i18n/sl';
+import type { AppConfig } from '../../../common/schemas/config';
+import { Button } from '../../components/button/button';
+import { Loading } from '../../components/loading/loading';
+import { useSearchRecordsQuery, useTextSearchRecordsQuery } from '../../lib/api/records';
+import type { StoredRecord } from '../../lib/db/database';
+import { columnKey } from '../../lib/db/refs';
+
+/** Delay before a typed query is sent, so a word typed letter by letter is one request. */
+const SEARCH_DEBOUNCE_MS = 300;
+const SEARCH_MIN_LENGTH = 2;
+
+export interface FarmerProgress {
+  done: number;
+  total: number;
+}
+
+const fold = (text: string) => text.normalize('NFD').replace(/\p{M}/gu, '').toLocaleLowerCase('sl');
+
+/** Local search: every word of the query appears in name, e-mail, phone or KMG-MID (accents ignored). */
+export function matchesFarmer(row: StoredRecord, config: AppConfig, query: string): boolean {
+  const words = fold(query).split(/\s+/).filter(Boolean);
+  if (!words.length) return true;
+  const hay = fold((['name', 'email', 'phone', 'kmg_mid'] as const).map((c) => String(row.properties[columnKey(config, 'farmers', c)] ?? '')).join(' '));
+  return words.every((w) => hay.includes(w));
+}
+
+const num = (v: unknown) => (typeof v === 'number' ? v : typeof v === 'string' && v !== '' ? Number(v) : NaN);
+
+/**
+ * Season progress per farmer, online: paths with a completed form in the current duration out of
+ * all their paths. Four searches over the whole project (editors/readers see everything).
+ */
+export function useFarmersProgress(config: AppConfig, durationId: number | null, online: boolean): Map<number, FarmerProgress> | null {
+  const projectId = config.projectId;
+  const skip = !online || durationId === null;
+  const areas = useSearchRecordsQuery({ projectId, body: { tableId: config.tables.areas.id, page: 1, perPage: PAGE_SIZE } }, { skip });
+  const paths = useSearchRecordsQuery({ projectId, body: { tableId: config.tables.paths.id, page: 1, perPage: PAGE_SIZE } }, { skip });
+  const links = useSearchRecordsQuery(
+    { projectId, body: { tableId: config.tables.durationPaths.id, page: 1, perPage: PAGE_SIZE, filters: eq(config.tables.durationPaths.columns.duration_id, durationId ?? 0) } },
+    { skip },
+  );
+  const linkIds = (links.data?.records ?? []).filter((r) => !r.archived).map((r) => r.id);
+  const forms = useSearchRecordsQuery(
+    {
+      projectId,
+      body: {
+        tableId: config.tables.forms.id,
+        page: 1,
+        perPage: PAGE_SIZE,
+        filters: and(isIn(config.tables.forms.columns.parent, linkIds.length ? linkIds : [0]), eq(config.tables.forms.columns.completed, true)),
+      },
+    },
+    { skip: skip || !links.data },
+  );
+  return useMemo(() => {
+    if (!areas.data || !paths.data || !links.data || !forms.data) return null;
+    const farmerOfArea = new Map(areas.data.records.filter((a) => !a.archived).map((a) => [a.id, num(a.properties[String(config.tables.areas.columns.user)])]));
+    const farmerOfPath = new Map<number, number>();
+    for (const p of paths.data.records) {
+      if (p.archived) continue;
+      const farmer = farmerOfArea.get(num(p.properties[String(config.tables.paths.columns.parent)]));
+      if (farmer !== undefined) farmerOfPath.set(p.id, farmer);
+    }
+    const pathOfLink = new Map(links.data.records.map((l) => [l.id, num(l.properties[String(config.tables.durationPaths.columns.path_id)])]));
+    const donePaths = new Set(forms.data.records.filter((f) => !f.archived).map((f) => pathOfLink.get(num(f.properties[String(config.tables.forms.columns.parent)]))));
+    const result = new Map<number, FarmerProgress>();
+    for (const [pathId, farmer] of farmerOfPath) {
+      const entry = result.get(farmer) ?? { done: 0, total: 0 };
+      entry.total += 1;
+      if (donePaths.has(pathId)) entry.done += 1;
+      result.set(farmer, entry);
+    }
+    return result;
+  }, [areas.data, paths.data, links.data, forms.data, config]);
+}
+
+export interface FarmersPanelProps {
+  config: AppConfig;
+  farmers: readonly StoredRecord[];
+  selectedId: number | null;
+  onChoose: (farmerId: number) => void;
+  online: boolean;
+  progress: Map<number, FarmerProgress> | null;
+}
+
+export function FarmersPanel({ config, farmers, selectedId, onChoose, online, progress }: FarmersPanelProps) {
+  const t = slScreens.farmers;
+  const [query, setQuery] = useState('');
+  const [sent, setSent] = useState('');
+  useEffect(() => {
+    const timer = setTimeout(() => setSent(query.trim()), SEARCH_DEBOUNCE_MS);
+    return () => clearTimeout(timer);
+  }, [query]);
+  const useServer = online && sent.length >= SEARCH_MIN_LENGTH;
+  const search = useTextSearchRecordsQuery(
+    { projectId: config.projectId, profileId: config.searchProfileId, limit: FARMERS_PAGE_SIZE, page: 1, query: sent, tableIds: [config.tables.farmers.id] },
+    { skip: !useServer },
+  );
+  const nameKey = columnKey(config, 'farmers', 'name');
+  const emailKey = columnKey(config, 'farmers', 'email');
+  const shown = useMemo(() => {
+    const live = farmers.filter((f) => !f.archived && !f.deleted);
+    if (!sent) return live;
+    if (useServer && search.data) {
+      const ids = new Set(search.data.records.filter((r) => r.tableId === config.tables.farmers.id).map((r) => r.id));
+      return live.filter((f) => ids.has(f.id));
+    }
+    // Offline, or while the server answers: the device's copy.
+    return live.filter((f) => matchesFarmer(f, config, sent));
+  }, [farmers, sent, useServer, search.data, config]);
+  const sorted = [...shown].sort((a, b) => String(a.properties[nameKey] ?? '').localeCompare(String(b.properties[nameKey] ?? ''), 'sl'));
+
+  return (
+    <section className="card farmers-panel" aria-labelledby="farmers-title" data-testid="farmers-panel">
+      <h2 id="farmers-title">{t.title}</h2>
+      <label className="field">
+        <span className="field__label">{t.search}</span>
+        <input type="search" value={query} placeholder={t.searchPlaceholder} onChange={(e) => setQuery(e.target.value)} />
+      </label>
+      {!online ? <p className="muted">{t.searchOffline}</p> : null}
+      {useServer && search.isFetching && !search.data ? <Loading inline /> : null}
+      {sorted.length === 0 ? (
+        <p className="muted">{t.none}</p>
+      ) : (
+        <ul className="row-list farmers-list">
+          {sorted.map((f) => {
+            const p = progress?.get(f.id);
+            const chosen = f.id === selectedId;
+            return (
+              <li key={f.id} data-testid={`farmer-${f.id}`}>
+                <div className={chosen ? 'farmer-row farmer-row--chosen' : 'farmer-row'}>
+                  <span className="row-link__main">
+                    <span className="row-link__title">{String(f.properties[nameKey] ?? `#${f.id}`)}</span>
+                    <span className="muted small">{String(f.properties[emailKey] ?? '')}</span>
+                    {p ? (
+                      <span className="farmer-row__progress">
+                        <progress max={Math.max(1, p.total)} value={p.done} aria-label={`${t.progress}: ${t.progressValue(p.done, p.total)}`} />
+                        <span className="small">{t.progressValue(p.done, p.total)}</span>
+                      </span>
+                    ) : null}
+                  </span>
+                  <Button size="small" kind={chosen ? 'primary' : 'secondary'} active={chosen} text={chosen ? t.chosen : t.choose} onClick={() => onChoose(f.id)} />
+                </div>
+              </li>
+            );
+          })}
+        </ul>
+      )}
+    </section>
+  );
+}

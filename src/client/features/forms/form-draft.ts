@@ -1,0 +1,189 @@
+/**
+ * The form being filled in, as the screen holds it, and what saving it means: from the stored
+ * indicators rows to a draft per indicator (value, note, location, new photos), and from the draft
+ * back to outbox edits — insert, update or delete of indicators rows, their photos as attachments
+ * (after the row, so a new row's local id is known), then the form row with its score. Pure, so
+ * the save plan is tested without a screen.
+ */
+import type { Geometry, Point } from 'geojson';
+import { computeScore, normalizeValue, validateForm, type FormValues, type ValidationError } from '../../../common/scheme/scoring';
+import type { AppConfig, FormKind } from '../../../common/schemas/config';
+import type { StoredRecord } from '../../lib/db/database';
+import type { LocalEdit, SavedEdit } from '../../lib/db/outbox';
+import { columnKey, refKeysFor } from '../../lib/db/refs';
+
+export interface NewPhoto {
+  /** Key in the draft only. */
+  tempId: string;
+  name: string;
+  blob: Blob;
+}
+
+export interface IndicatorDraft {
+  /** As the input holds it (a string for numbers and dates, a boolean for presence). */
+  value: unknown;
+  note: string;
+  /** [lon, lat] */
+  location: [number, number] | null;
+  photos: NewPhoto[];
+}
+
+export interface FormDraft {
+  indicators: Record<string, IndicatorDraft>;
+  note: string;
+  completed: boolean;
+}
+
+export type EditStep = LocalEdit | ((saved: SavedEdit[]) => LocalEdit | null);
+
+const blank = (v: unknown) => v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
+
+function pointOf(geometry: Geometry | null | undefined): [number, number] | null {
+  return geometry && geometry.type === 'Point' ? [geometry.coordinates[0]!, geometry.coordinates[1]!] : null;
+}
+
+/** The first live row per indicator key (a form holds one row per key when made by this app). */
+export function rowsByKey(config: AppConfig, rows: readonly StoredRecord[]): Map<string, StoredRecord> {
+  const key = columnKey(config, 'indicators', 'key');
+  const map = new Map<string, StoredRecord>();
+  for (const row of [...rows].sort((a, b) => a.id - b.id)) {
+    if (row.deleted || row.archived) continue;
+    const k = String(row.properties[key] ?? '');
+    if (!map.has(k)) map.set(k, row);
+  }
+  return map;
+}
+
+export function initialDraft(config: AppConfig, kind: FormKind, form: StoredRecord, rows: readonly StoredRecord[]): FormDraft {
+  const byKey = rowsByKey(config, rows);
+  const valueKey = columnKey(config, 'indicators', 'value');
+  const noteKey = columnKey(config, 'indicators', 'note');
+  const indicators: Record<string, IndicatorDraft> = {};
+  for (const def of kind.indicators) {
+    const row = byKey.get(def.key);
+    const value = row?.properties[valueKey];
+    indicators[def.key] = {
+      value: value === null || value === undefined ? '' : typeof value === 'number' ? String(value) : value,
+      note: typeof row?.properties[noteKey] === 'string' ? (row.properties[noteKey] as string) : '',
+      location: pointOf(row?.geometry),
+      photos: [],
+    };
+  }
+  return {
+    indicators,
+    note: typeof form.properties[columnKey(config, 'forms', 'note')] === 'string' ? (form.properties[columnKey(config, 'forms', 'note')] as string) : '',
+    completed: form.properties[columnKey(config, 'forms', 'completed')] === true,
+  };
+}
+
+/** The values the score and the validation see: normalised where valid, raw where not, blanks left out. */
+export function draftValues(kind: FormKind, draft: FormDraft): FormValues {
+  const values: FormValues = {};
+  for (const def of kind.indicators) {
+    const raw = draft.indicators[def.key]?.value;
+    if (blank(raw)) continue;
+    const n = normalizeValue(def, raw);
+    values[def.key] = n.ok ? n.value : raw;
+  }
+  return values;
+}
+
+export function liveScore(kind: FormKind, draft: FormDraft) {
+  return computeScore(kind, draftValues(kind, draft));
+}
+
+/**
+ * Errors that stop a save: an invalid value always; a missing required value only when the form
+ * is marked completed (a half-filled form may be saved and finished later in the field).
+ */
+export function blockingErrors(kind: FormKind, draft: FormDraft): ValidationError[] {
+  const values = draftValues(kind, draft);
+  return validateForm(kind, values).errors.filter((e) => draft.completed || !blank(values[e.key]));
+}
+
+export function isDirty(a: FormDraft, b: FormDraft): boolean {
+  return JSON.stringify({ ...a, indicators: strip(a) }) !== JSON.stringify({ ...b, indicators: strip(b) }) || Object.values(a.indicators).some((d) => d.photos.length > 0);
+}
+
+function strip(d: FormDraft) {
+  return Object.fromEntries(Object.entries(d.indicators).map(([k, v]) => [k, { value: v.value, note: v.note, location: v.location }]));
+}
+
+function toPoint(location: [number, number] | null): Point | null {
+  return location ? { type: 'Point', coordinates: location } : null;
+}
+
+/** Outbox edits for saving `draft` over the stored rows of the form. */
+export function planSave(args: { config: AppConfig; kind: FormKind; form: StoredRecord; rows: readonly StoredRecord[]; draft: FormDraft; initial: FormDraft }): EditStep[] {
+  const { config, kind, form, rows, draft, initial } = args;
+  const projectId = config.projectId;
+  const tableId = config.tables.indicators.id;
+  const photosSlot = config.tables.indicators.attachments?.photos;
+  const k = {
+    parent: columnKey(config, 'indicators', 'parent'),
+    key: columnKey(config, 'indicators', 'key'),
+    value: columnKey(config, 'indicators', 'value'),
+    note: columnKey(config, 'indicators', 'note'),
+  };
+  const byKey = rowsByKey(config, rows);
+  const steps: EditStep[] = [];
+  for (const def of kind.indicators) {
+    const d = draft.indicators[def.key];
+    const before = initial.indicators[def.key];
+    if (!d) continue;
+    const n = normalizeValue(def, d.value);
+    const value = n.ok ? (n.value ?? null) : null;
+    const note = d.note.trim() === '' ? null : d.note;
+    const hasContent = value !== null || note !== null || d.location !== null || d.photos.length > 0;
+    const row = byKey.get(def.key);
+    const changed = !before || JSON.stringify([before.value, before.note, before.location]) !== JSON.stringify([d.value, d.note, d.location]);
+    let indicatorId: number | ((saved: SavedEdit[]) => number) | null = row?.id ?? null;
+    if (row) {
+      if (!hasContent && changed) {
+        steps.push({ kind: 'delete', projectId, tableId, id: row.id });
+        continue;
+      }
+      if (changed) {
+        steps.push({ kind: 'update', projectId, tableId, id: row.id, properties: { [k.value]: value, [k.note]: note }, geometry: toPoint(d.location), refs: refKeysFor(config, 'indicators') });
+      }
+    } else if (hasContent) {
+      const index = steps.length;
+      steps.push({
+        kind: 'insert',
+        projectId,
+        tableId,
+        properties: { [k.parent]: form.id, [k.key]: def.key, [k.value]: value, [k.note]: note },
+        geometry: toPoint(d.location),
+        refs: refKeysFor(config, 'indicators'),
+      });
+      // No step returns null here, so a step's index is also its index among the saved edits.
+      indicatorId = (saved) => saved[index]!.id;
+    }
+    if (photosSlot !== undefined && indicatorId !== null) {
+      for (const photo of d.photos) {
+        const id = indicatorId;
+        steps.push((saved) => ({
+          kind: 'attachment',
+          projectId,
+          tableId,
+          recordId: typeof id === 'function' ? id(saved) : id,
+          tableAttachmentInfoId: photosSlot,
+          name: photo.name,
+          mimeType: photo.blob.type || 'image/jpeg',
+          data: photo.blob,
+        }));
+      }
+    }
+  }
+  const score = liveScore(kind, draft);
+  const f = (c: string) => columnKey(config, 'forms', c);
+  steps.push({
+    kind: 'update',
+    projectId,
+    tableId: config.tables.forms.id,
+    id: form.id,
+    properties: { [f('note')]: draft.note.trim() === '' ? null : draft.note, [f('completed')]: draft.completed, [f('score')]: score.score, [f('rule_version')]: score.ruleVersion },
+    refs: refKeysFor(config, 'forms'),
+  });
+  return steps;
+}

@@ -1,0 +1,77 @@
+/**
+ * Forms (seed §2 '/forms'): this season's forms of every path, newest first per path, with their
+ * kind, state (completed or in progress), last change and score. New forms are added on a path's
+ * screen, where the season's duration-path is.
+ */
+import { formatDate } from '../../../common/format';
+import { sl, slScreens } from '../../../common/i18n/sl';
+import { EmptyState } from '../../components/empty-state/empty-state';
+import { ChevronRightIcon, FormIcon } from '../../components/icons/icons';
+import { Page } from '../../components/page/page';
+import { ScoreBadge } from '../../components/score-badge/score-badge';
+import { ScreenState } from '../../components/screen-state/screen-state';
+
+export interface FormListItem {
+  id: number;
+  kindTitle: string;
+  pathId: number;
+  pathName: string;
+  areaName: string;
+  score: number | null;
+  completed: boolean;
+  updatedAt: string;
+}
+
+export interface FormsScreenProps {
+  items: FormListItem[];
+  seasonName: string | null;
+  status: 'idle' | 'loading' | 'ready' | 'failed';
+  error: string | null;
+  fromDevice: boolean;
+  hasData: boolean;
+  onRetry?: () => void;
+}
+
+export function FormsScreen({ items, seasonName, status, error, fromDevice, hasData, onRetry }: FormsScreenProps) {
+  const t = slScreens.forms;
+  const byPath = new Map<number, FormListItem[]>();
+  for (const item of items) byPath.set(item.pathId, [...(byPath.get(item.pathId) ?? []), item]);
+  return (
+    <Page title={sl.screens.forms.title} lead={seasonName ? `${sl.screens.forms.lead} ${slScreens.home.season}: ${seasonName}.` : sl.screens.forms.lead}>
+      <ScreenState status={status} hasData={hasData} error={error} fromDevice={fromDevice} onRetry={onRetry}>
+        {items.length === 0 ? (
+          <EmptyState icon={FormIcon}>
+            <p>{sl.screens.forms.empty}</p>
+            <p>
+              <a href="#/paths">{sl.nav.paths}</a>
+            </p>
+          </EmptyState>
+        ) : (
+          [...byPath.entries()].map(([pathId, list]) => (
+            <section key={pathId} className="card" aria-labelledby={`forms-path-${pathId}`}>
+              <h2 id={`forms-path-${pathId}`}>
+                <a href={`#/paths/${pathId}`}>{list[0]!.pathName}</a> <span className="muted small">{list[0]!.areaName}</span>
+              </h2>
+              <ul className="row-list">
+                {list.map((f) => (
+                  <li key={f.id}>
+                    <a className="row-link" href={`#/forms/${f.id}`} data-testid={`form-item-${f.id}`}>
+                      <span className="row-link__main">
+                        <span className="row-link__title">{f.kindTitle}</span>
+                        <span className="muted small">
+                          {f.completed ? t.completed : t.draft} · {formatDate(f.updatedAt)}
+                        </span>
+                      </span>
+                      <ScoreBadge score={f.score} size="small" />
+                      <ChevronRightIcon size={20} aria-hidden="true" />
+                    </a>
+                  </li>
+                ))}
+              </ul>
+            </section>
+          ))
+        )}
+      </ScreenState>
+    </Page>
+  );
+}

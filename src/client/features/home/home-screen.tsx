@@ -1,0 +1,172 @@
+/**
+ * Home (seed §2 '/'): the current season with its window and, per meadow, its paths with this
+ * season's status and score, and the sync state. Editors and readers get the farmers panel
+ * (search, season progress) beside it on a desk and above it on a phone. Pure props: app/routes
+ * feeds the season rows (features/season), the sync state (features/sync) and the farmers panel.
+ */
+import type { ReactNode } from 'react';
+import { formatDate, formatDateTime } from '../../../common/format';
+import { sl, slScreens } from '../../../common/i18n/sl';
+import { Button } from '../../components/button/button';
+import { EmptyState } from '../../components/empty-state/empty-state';
+import { ChevronRightIcon, FlowerIcon, NoWifiIcon, SyncIcon, WifiIcon } from '../../components/icons/icons';
+import { Page } from '../../components/page/page';
+import { ScoreBadge } from '../../components/score-badge/score-badge';
+import { ScreenState } from '../../components/screen-state/screen-state';
+
+export type HomePathStatus = 'not-walked' | 'walked' | 'form-done';
+
+export interface HomePath {
+  id: number;
+  name: string;
+  lengthM: number | null;
+  status: HomePathStatus;
+  score: number | null;
+}
+
+export interface HomeArea {
+  id: number;
+  name: string;
+  paths: HomePath[];
+}
+
+export interface HomeSeason {
+  name: string;
+  /** 'YYYY-MM-DD' */
+  from: string;
+  to: string;
+}
+
+export interface HomeScreenProps {
+  role: 'editor' | 'reader' | 'farmer' | null;
+  status: 'idle' | 'loading' | 'ready' | 'failed';
+  error: string | null;
+  fromDevice: boolean;
+  season: HomeSeason | null;
+  areas: HomeArea[];
+  /** Name of the farmer whose meadows are shown (editors/readers choose one). */
+  farmerName: string | null;
+  hasFarmer: boolean;
+  sync: { online: boolean; pending: number; lastSyncAt: string | null };
+  /** Editors and readers: the farmers panel. */
+  farmersPanel?: ReactNode;
+  onRetry?: () => void;
+}
+
+export function StatusChip({ status }: { status: HomePathStatus }) {
+  return (
+    <span className={`status-chip status-chip--${status}`} data-status={status}>
+      <span className="status-chip__dot" aria-hidden="true">
+        {status === 'form-done' ? '✓' : status === 'walked' ? '•' : '○'}
+      </span>
+      {slScreens.status[status]}
+    </span>
+  );
+}
+
+function SyncCard({ sync }: { sync: HomeScreenProps['sync'] }) {
+  const t = slScreens.home;
+  return (
+    <div className="card sync-card" data-testid="home-sync">
+      <h2>{t.sync}</h2>
+      <p className={sync.online ? 'sync-card__conn' : 'sync-card__conn sync-card__conn--offline'}>
+        {sync.online ? <WifiIcon size={20} aria-hidden="true" /> : <NoWifiIcon size={20} aria-hidden="true" />} {sync.online ? t.online : t.offline}
+      </p>
+      <p>
+        <SyncIcon size={20} aria-hidden="true" /> {t.pending(sync.pending)}
+      </p>
+      <p className="muted">
+        {t.lastSync}: {sync.lastSyncAt ? formatDateTime(sync.lastSyncAt) : t.never}
+      </p>
+    </div>
+  );
+}
+
+export function HomeScreen(props: HomeScreenProps) {
+  const t = slScreens.home;
+  const { season, areas, role } = props;
+  const staff = role === 'editor' || role === 'reader';
+  const paths = areas.flatMap((a) => a.paths);
+  const done = paths.filter((p) => p.status === 'form-done').length;
+  const content =
+    staff && !props.hasFarmer ? (
+      <EmptyState icon={FlowerIcon}>
+        <p>{t.chooseFarmer}</p>
+      </EmptyState>
+    ) : (
+      <>
+        <div className="card season-card" data-testid="home-season">
+          <h2>
+            {t.season}
+            {season ? `: ${season.name}` : ''}
+          </h2>
+          {season ? (
+            <>
+              <p>{t.window(formatDate(season.from), formatDate(season.to))}</p>
+              {paths.length ? (
+                <>
+                  <progress max={paths.length} value={done} aria-label={t.progress(done, paths.length)} />
+                  <p className="muted">{t.progress(done, paths.length)}</p>
+                </>
+              ) : null}
+            </>
+          ) : (
+            <p>{t.noSeason}</p>
+          )}
+        </div>
+        {staff && props.farmerName ? (
+          <p className="viewing-farmer">
+            {t.viewingFarmer}: <strong>{props.farmerName}</strong>
+          </p>
+        ) : null}
+        <h2 className="section-title">{t.areas}</h2>
+        {areas.length === 0 ? (
+          <EmptyState icon={FlowerIcon}>
+            <p>{t.noAreas}</p>
+          </EmptyState>
+        ) : (
+          areas.map((area) => (
+            <section className="card area-card" key={area.id} aria-labelledby={`area-${area.id}`} data-testid={`area-${area.id}`}>
+              <h3 id={`area-${area.id}`}>{area.name}</h3>
+              {area.paths.length === 0 ? (
+                <p className="muted">{t.noPaths}</p>
+              ) : (
+                <ul className="row-list">
+                  {area.paths.map((path) => (
+                    <li key={path.id}>
+                      <a className="row-link" href={`#/paths/${path.id}`} data-testid={`home-path-${path.id}`}>
+                        <span className="row-link__main">
+                          <span className="row-link__title">{path.name}</span>
+                          <StatusChip status={path.status} />
+                        </span>
+                        <ScoreBadge score={path.score} size="small" />
+                        <ChevronRightIcon size={20} aria-hidden="true" />
+                      </a>
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </section>
+          ))
+        )}
+      </>
+    );
+  return (
+    <Page title={sl.screens.home.title} lead={sl.screens.home.lead} className={staff ? 'page--desk' : undefined}>
+      <ScreenState status={props.status} hasData={props.status === 'ready' || areas.length > 0} error={props.error} fromDevice={props.fromDevice} onRetry={props.onRetry}>
+        <div className={staff ? 'desk-layout' : undefined}>
+          {staff ? <aside className="desk-layout__side">{props.farmersPanel}</aside> : null}
+          <div className="desk-layout__main">
+            {content}
+            <SyncCard sync={props.sync} />
+            <div className="quick-actions">
+              <Button href="#/paths" kind="secondary" text={sl.nav.paths} />
+              <Button href="#/forms" kind="secondary" text={sl.nav.forms} />
+              <Button href="#/results" kind="secondary" text={sl.nav.results} />
+            </div>
+          </div>
+        </div>
+      </ScreenState>
+    </Page>
+  );
+}

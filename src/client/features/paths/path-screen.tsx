@@ -1,0 +1,167 @@
+/**
+ * One path (seed §2 '/paths/{pathId}'): the map with the path, the walk recorder, this season's
+ * duration-path with its forms, adding a form (a kind of config.json → forms), and the path's
+ * results from earlier seasons. The map, the recorder and the earlier results come from other
+ * features, so app/routes passes them in as slots.
+ */
+import { useState, type ReactNode } from 'react';
+import { formatDate, formatDateTime } from '../../../common/format';
+import { sl, slScreens } from '../../../common/i18n/sl';
+import { Button } from '../../components/button/button';
+import { EmptyState } from '../../components/empty-state/empty-state';
+import { BackIcon, ChevronRightIcon, PathIcon, PlusIcon } from '../../components/icons/icons';
+import { Page } from '../../components/page/page';
+import { ScoreBadge } from '../../components/score-badge/score-badge';
+import { ScreenState } from '../../components/screen-state/screen-state';
+import type { PathRow } from './path-rows';
+import { formatLength, PathStatusChip } from './paths-screen';
+
+export interface PathFormItem {
+  id: number;
+  kindTitle: string;
+  score: number | null;
+  completed: boolean;
+  updatedAt: string;
+}
+
+export interface PathScreenProps {
+  row: PathRow | null;
+  seasonName: string | null;
+  forms: PathFormItem[];
+  formKinds: Array<{ id: number; title: string }>;
+  canEdit: boolean;
+  status: 'idle' | 'loading' | 'ready' | 'failed';
+  error: string | null;
+  fromDevice: boolean;
+  hasData: boolean;
+  onRetry?: () => void;
+  /** Creates a form of the kind in this season's duration-path; resolves with its id. */
+  onAddForm: (kindId: number) => Promise<number>;
+  onOpenForm: (formId: number) => void;
+  map?: ReactNode;
+  recorder?: ReactNode;
+  previous?: ReactNode;
+}
+
+function AddForm({ kinds, onAdd }: { kinds: PathScreenProps['formKinds']; onAdd: (kindId: number) => Promise<void> }) {
+  const t = slScreens.paths;
+  const [kind, setKind] = useState<number>(kinds[0]?.id ?? 0);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  return (
+    <form
+      className="add-form"
+      onSubmit={(e) => {
+        e.preventDefault();
+        setBusy(true);
+        setError(null);
+        onAdd(kind).catch((err: unknown) => {
+          setError(typeof err === 'string' ? err : slScreens.states.saveFailed);
+          setBusy(false);
+        });
+      }}
+    >
+      <label className="field">
+        <span className="field__label">{t.formKind}</span>
+        <select value={kind} onChange={(e) => setKind(Number(e.target.value))}>
+          {kinds.map((k) => (
+            <option key={k.id} value={k.id}>
+              {k.title}
+            </option>
+          ))}
+        </select>
+      </label>
+      <Button type="submit" icon={PlusIcon} text={t.create} disabled={busy || !kinds.length} />
+      {error ? <p role="alert">{error}</p> : null}
+    </form>
+  );
+}
+
+export function PathScreen(props: PathScreenProps) {
+  const t = slScreens.paths;
+  const { row } = props;
+  const back = <Button href="#/paths" kind="ghost" icon={BackIcon} text={sl.nav.paths} />;
+  return (
+    <Page title={row ? row.name : sl.screens.path.title} lead={row ? row.areaName : undefined} back={back} className="page--desk">
+      <ScreenState status={props.status} hasData={props.hasData} error={props.error} fromDevice={props.fromDevice} onRetry={props.onRetry}>
+        {!row ? (
+          <EmptyState icon={PathIcon}>
+            <p>{t.notFound}</p>
+          </EmptyState>
+        ) : (
+          <div className="desk-layout desk-layout--wide-side">
+            <div className="desk-layout__main">
+              <section aria-label={t.map} className="path-map">
+                {props.map}
+              </section>
+              {props.canEdit && props.recorder ? (
+                <section aria-label={t.record} className="card">
+                  <h2>{t.record}</h2>
+                  {props.recorder}
+                </section>
+              ) : null}
+            </div>
+            <div className="desk-layout__side">
+              <dl className="facts card">
+                <dt>{t.length}</dt>
+                <dd>{formatLength(row.lengthM)}</dd>
+                <dt>{t.lastWalk}</dt>
+                <dd>{row.lastWalk ? formatDateTime(row.lastWalk) : t.notWalked}</dd>
+                <dt>{t.status}</dt>
+                <dd>
+                  <PathStatusChip status={row.status} />
+                </dd>
+                <dt>{slScreens.score.label}</dt>
+                <dd>
+                  <ScoreBadge score={row.score} />
+                </dd>
+              </dl>
+              <section className="card" aria-labelledby="season-forms" data-testid="season-forms">
+                <h2 id="season-forms">
+                  {t.seasonForms}
+                  {props.seasonName ? ` (${props.seasonName})` : ''}
+                </h2>
+                {row.durationPathId === null ? (
+                  <p className="muted">{t.noSeason}</p>
+                ) : (
+                  <>
+                    {props.forms.length === 0 ? (
+                      <p className="muted">{t.noForms}</p>
+                    ) : (
+                      <ul className="row-list">
+                        {props.forms.map((f) => (
+                          <li key={f.id}>
+                            <a className="row-link" href={`#/forms/${f.id}`} data-testid={`path-form-${f.id}`}>
+                              <span className="row-link__main">
+                                <span className="row-link__title">{f.kindTitle}</span>
+                                <span className="muted small">
+                                  {f.completed ? slScreens.forms.completed : slScreens.forms.draft} · {formatDate(f.updatedAt)}
+                                </span>
+                              </span>
+                              <ScoreBadge score={f.score} size="small" />
+                              <ChevronRightIcon size={20} aria-hidden="true" />
+                            </a>
+                          </li>
+                        ))}
+                      </ul>
+                    )}
+                    {props.canEdit ? (
+                      <>
+                        <h3>{t.addForm}</h3>
+                        <AddForm kinds={props.formKinds} onAdd={async (kind) => props.onOpenForm(await props.onAddForm(kind))} />
+                      </>
+                    ) : null}
+                  </>
+                )}
+              </section>
+              <section className="card" aria-labelledby="previous-seasons">
+                <h2 id="previous-seasons">{t.previous}</h2>
+                {props.previous}
+              </section>
+            </div>
+          </div>
+        )}
+      </ScreenState>
+    </Page>
+  );
+}

@@ -1,0 +1,206 @@
+/**
+ * Results as rows: one per path, season and form kind, standing for that season's form (the latest
+ * completed one, else the latest), with its stored score, the explanation recomputed from its
+ * indicators (src/common/scheme), and the same path's score in the season before. Pure, so the
+ * screen, the path screen and the exports share it.
+ */
+import { sl, slScreens } from '../../../common/i18n/sl';
+import { classifyScore, type ScoreClass } from '../../../common/score';
+import { computeScore, valuesFromIndicators, type ScoreResult } from '../../../common/scheme/scoring';
+import type { AppConfig, FormKind } from '../../../common/schemas/config';
+import type { HistoryEntry } from '../../../common/schemas/wire';
+import type { StoredRecord } from '../../lib/db/database';
+import { columnKey } from '../../lib/db/refs';
+import type { SeasonHistory } from './use-season-history';
+
+export interface ResultRow {
+  pathId: number;
+  pathName: string;
+  areaId: number | null;
+  areaName: string;
+  farmerId: number | null;
+  durationId: number;
+  seasonName: string;
+  seasonStart: string;
+  formId: number;
+  kindId: number | null;
+  kindTitle: string;
+  score: number | null;
+  scoreClass: ScoreClass | null;
+  ruleVersion: string;
+  completed: boolean;
+  updatedAt: string;
+  explanation: ScoreResult | null;
+  previous: { score: number | null; seasonName: string } | null;
+  geometry: StoredRecord['geometry'];
+}
+
+const num = (v: unknown): number | null => {
+  const n = typeof v === 'string' && v.trim() !== '' ? Number(v) : v;
+  return typeof n === 'number' && Number.isFinite(n) ? n : null;
+};
+
+export function kindById(config: AppConfig, id: number | null): FormKind | undefined {
+  return id === null ? undefined : Object.values(config.forms).find((k) => k.id === id);
+}
+
+/** The explained score of a form from its indicators rows (null for an unknown kind). */
+export function explainForm(config: AppConfig, form: StoredRecord, indicators: readonly StoredRecord[]): ScoreResult | null {
+  const kind = kindById(config, num(form.properties[columnKey(config, 'forms', 'form_id')]));
+  if (!kind) return null;
+  const parent = columnKey(config, 'indicators', 'parent');
+  const key = columnKey(config, 'indicators', 'key');
+  const value = columnKey(config, 'indicators', 'value');
+  const rows = indicators
+    .filter((i) => num(i.properties[parent]) === form.id)
+    .sort((a, b) => a.id - b.id)
+    .map((i) => ({ key: String(i.properties[key] ?? ''), value: i.properties[value], deleted: i.deleted, archived: i.archived }));
+  return computeScore(kind, valuesFromIndicators(kind, rows));
+}
+
+export function buildResults(config: AppConfig, base: { areas: readonly StoredRecord[]; paths: readonly StoredRecord[] }, history: SeasonHistory): ResultRow[] {
+  const k = (table: Parameters<typeof columnKey>[1], column: string) => columnKey(config, table, column);
+  const areas = new Map(base.areas.filter((a) => !a.archived).map((a) => [a.id, a]));
+  const paths = new Map(base.paths.filter((p) => !p.archived).map((p) => [p.id, p]));
+  const durations = new Map(history.durations.map((d) => [d.id, d]));
+  const links = new Map(history.durationPaths.filter((d) => !d.archived && !d.deleted).map((d) => [d.id, d]));
+  const best = new Map<string, StoredRecord>();
+  for (const form of history.forms) {
+    if (form.archived || form.deleted) continue;
+    const link = links.get(num(form.properties[k('forms', 'parent')]) ?? -1);
+    if (!link) continue;
+    const pathId = num(link.properties[k('durationPaths', 'path_id')]);
+    const durationId = num(link.properties[k('durationPaths', 'duration_id')]);
+    if (pathId === null || durationId === null || !paths.has(pathId) || !durations.has(durationId)) continue;
+    const key = `${pathId}:${durationId}:${num(form.properties[k('forms', 'form_id')])}`;
+    const current = best.get(key);
+    const done = (f: StoredRecord) => f.properties[k('forms', 'completed')] === true;
+    if (!current || (done(form) && !done(current)) || (done(form) === done(current) && form.updatedAt >= current.updatedAt)) best.set(key, form);
+  }
+  const rows: ResultRow[] = [];
+  for (const [key, form] of best) {
+    const [pathId, durationId] = key.split(':').map(Number) as [number, number];
+    const path = paths.get(pathId)!;
+    const duration = durations.get(durationId)!;
+    const areaId = num(path.properties[k('paths', 'parent')]);
+    const area = areaId !== null ? areas.get(areaId) : undefined;
+    const kindId = num(form.properties[k('forms', 'form_id')]);
+    const score = num(form.properties[k('forms', 'score')]);
+    rows.push({
+      pathId,
+      pathName: String(path.properties[k('paths', 'name')] ?? `#${pathId}`),
+      areaId,
+      areaName: String(area?.properties[k('areas', 'name')] ?? ''),
+      farmerId: area ? num(area.properties[k('areas', 'user')]) : null,
+      durationId,
+      seasonName: String(duration.properties[k('durations', 'name')] ?? `#${durationId}`),
+      seasonStart: String(duration.properties[k('durations', 'filter_start')] ?? ''),
+      formId: form.id,
+      kindId,
+      kindTitle: kindById(config, kindId)?.title ?? String(kindId ?? ''),
+      score,
+      scoreClass: score === null ? null : classifyScore(score),
+      ruleVersion: String(form.properties[k('forms', 'rule_version')] ?? ''),
+      completed: form.properties[k('forms', 'completed')] === true,
+      updatedAt: form.updatedAt,
+      explanation: explainForm(config, form, history.indicators),
+      previous: null,
+      geometry: path.geometry ?? null,
+    });
+  }
+  // The season before, per path and kind.
+  const byPathKind = new Map<string, ResultRow[]>();
+  for (const row of rows) {
+    const list = byPathKind.get(`${row.pathId}:${row.kindId}`) ?? [];
+    list.push(row);
+    byPathKind.set(`${row.pathId}:${row.kindId}`, list);
+  }
+  for (const list of byPathKind.values()) {
+    list.sort((a, b) => a.seasonStart.localeCompare(b.seasonStart));
+    for (let i = 1; i < list.length; i++) list[i]!.previous = { score: list[i - 1]!.score, seasonName: list[i - 1]!.seasonName };
+  }
+  return rows.sort((a, b) => b.seasonStart.localeCompare(a.seasonStart) || a.areaName.localeCompare(b.areaName, 'sl') || a.pathName.localeCompare(b.pathName, 'sl') || (a.kindId ?? 0) - (b.kindId ?? 0));
+}
+
+/** Seasons present in the rows, newest first. */
+export function seasonsOf(rows: readonly ResultRow[]): Array<{ id: number; name: string; start: string }> {
+  const seen = new Map<number, { id: number; name: string; start: string }>();
+  for (const r of rows) if (!seen.has(r.durationId)) seen.set(r.durationId, { id: r.durationId, name: r.seasonName, start: r.seasonStart });
+  return [...seen.values()].sort((a, b) => b.start.localeCompare(a.start));
+}
+
+function csvCell(value: unknown): string {
+  const text = value === null || value === undefined ? '' : String(value);
+  return /[";\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+/** One history entry as text: '2026-06-01T10:00Z kmet1@example.si spremenjeno: ocena 40 → 72'. */
+export function historyText(entries: readonly HistoryEntry[], columnNames: Map<string, string>): string {
+  const t = slScreens.forms;
+  return entries
+    .map((e) => {
+      const changes: string[] = [];
+      if (e.old && e.new) {
+        for (const key of new Set([...Object.keys(e.old.properties), ...Object.keys(e.new.properties)])) {
+          const before = JSON.stringify(e.old.properties[key] ?? null);
+          const after = JSON.stringify(e.new.properties[key] ?? null);
+          if (before !== after) changes.push(`${columnNames.get(key) ?? key} ${before} → ${after}`);
+        }
+      }
+      return `${e.changedAt} ${e.changedBy ?? t.unknownUser} ${t.historyActions[e.action]}${changes.length ? `: ${changes.join(', ')}` : ''}`;
+    })
+    .join(' | ');
+}
+
+/** CSV (semicolon separated, as Slovenian spreadsheets expect) with a header row. */
+export function resultsCsv(rows: readonly ResultRow[], farmerName: (id: number | null) => string, history?: Map<number, string>): string {
+  const h = slScreens.results.csv;
+  const header = [h.farmer, h.area, h.path, h.season, h.form, h.kind, h.score, h.class, h.rule, h.completed, h.updated, ...(history ? [h.history] : [])];
+  const lines = rows.map((r) =>
+    [
+      farmerName(r.farmerId),
+      r.areaName,
+      r.pathName,
+      r.seasonName,
+      r.formId,
+      r.kindTitle,
+      r.score ?? '',
+      r.scoreClass ? sl.scheme.scoreClass[r.scoreClass] : '',
+      r.ruleVersion,
+      r.completed ? slScreens.forms.yes : slScreens.forms.no,
+      r.updatedAt,
+      ...(history ? [history.get(r.formId) ?? ''] : []),
+    ]
+      .map(csvCell)
+      .join(';'),
+  );
+  // BOM so spreadsheet programs read the č/š/ž right.
+  return `\ufeff${[header.join(';'), ...lines].join('\r\n')}\r\n`;
+}
+
+/** GeoJSON of the season: each path's line with its result as properties. */
+export function resultsGeoJson(rows: readonly ResultRow[], farmerName: (id: number | null) => string): string {
+  return JSON.stringify({
+    type: 'FeatureCollection',
+    features: rows
+      .filter((r) => r.geometry)
+      .map((r) => ({
+        type: 'Feature',
+        id: r.formId,
+        geometry: r.geometry,
+        properties: {
+          farmer: farmerName(r.farmerId),
+          area: r.areaName,
+          path: r.pathName,
+          season: r.seasonName,
+          form: r.formId,
+          kind: r.kindTitle,
+          score: r.score,
+          class: r.scoreClass,
+          rule_version: r.ruleVersion,
+          completed: r.completed,
+          updated: r.updatedAt,
+        },
+      })),
+  });
+}

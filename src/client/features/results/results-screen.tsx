@@ -1,0 +1,259 @@
+/**
+ * Results (seed §2 '/results'): scores per path, meadow and season coloured by class (with the
+ * class word and icon), a chart of seasons, a table with last season beside this one and the
+ * explained score, filters; editors export CSV (with each form's change history from the server,
+ * DESIGN §8) and GeoJSON of the chosen season.
+ */
+import { useMemo, useState } from 'react';
+import { sl, slScreens } from '../../../common/i18n/sl';
+import { classifyScore } from '../../../common/score';
+import { Button } from '../../components/button/button';
+import { EmptyState } from '../../components/empty-state/empty-state';
+import { DownloadIcon, ResultsIcon } from '../../components/icons/icons';
+import { Loading } from '../../components/loading/loading';
+import { Page } from '../../components/page/page';
+import { ScoreBadge } from '../../components/score-badge/score-badge';
+import { ScoreExplanation } from '../../components/score-badge/score-explanation';
+import { OfflineNote } from '../../components/screen-state/screen-state';
+import { seasonsOf, type ResultRow } from './results-model';
+
+export interface ResultsScreenProps {
+  rows: ResultRow[] | null;
+  status: 'loading' | 'ready' | 'failed';
+  fromDevice: boolean;
+  canExport: boolean;
+  online: boolean;
+  /** Editors/readers: the farmer whose results are shown. */
+  farmerName?: string | null;
+  onExportCsv?: (rows: ResultRow[]) => Promise<void>;
+  onExportGeoJson?: (rows: ResultRow[]) => void;
+}
+
+/** Average score per season (newest last), for the chart. */
+export function seasonAverages(rows: readonly ResultRow[]): Array<{ name: string; average: number; count: number }> {
+  const seasons = seasonsOf(rows).reverse();
+  return seasons
+    .map((s) => {
+      const scores = rows.filter((r) => r.durationId === s.id && r.score !== null).map((r) => r.score!);
+      return { name: s.name, average: scores.length ? Math.round(scores.reduce((a, b) => a + b, 0) / scores.length) : NaN, count: scores.length };
+    })
+    .filter((s) => s.count > 0);
+}
+
+function SeasonChart({ rows }: { rows: readonly ResultRow[] }) {
+  const data = seasonAverages(rows);
+  if (!data.length) return null;
+  const barW = 56;
+  const gap = 24;
+  const h = 160;
+  const width = data.length * (barW + gap) + gap;
+  return (
+    <figure className="card season-chart" data-testid="season-chart">
+      <figcaption>
+        <h2>{slScreens.results.chart}</h2>
+      </figcaption>
+      <svg viewBox={`0 0 ${width} ${h + 44}`} width="100%" role="img" aria-label={data.map((d) => `${d.name}: ${d.average} (${sl.scheme.scoreClass[classifyScore(d.average)]})`).join(', ')}>
+        {[33, 66].map((y) => (
+          <line key={y} x1={0} x2={width} y1={h - (y / 100) * h} y2={h - (y / 100) * h} className="season-chart__grid" />
+        ))}
+        {data.map((d, i) => {
+          const x = gap + i * (barW + gap);
+          const barH = Math.max(2, (d.average / 100) * h);
+          const cls = classifyScore(d.average);
+          return (
+            <g key={d.name}>
+              <rect x={x} y={h - barH} width={barW} height={barH} className={`season-chart__bar season-chart__bar--${cls}`} rx={4} />
+              <text x={x + barW / 2} y={h - barH - 6} textAnchor="middle" className="season-chart__value">
+                {d.average}
+              </text>
+              <text x={x + barW / 2} y={h + 18} textAnchor="middle" className="season-chart__label">
+                {d.name}
+              </text>
+              <text x={x + barW / 2} y={h + 36} textAnchor="middle" className="season-chart__label season-chart__label--small">
+                {sl.scheme.scoreClass[cls]}
+              </text>
+            </g>
+          );
+        })}
+      </svg>
+    </figure>
+  );
+}
+
+function Change({ row }: { row: ResultRow }) {
+  if (!row.previous || row.previous.score === null || row.score === null) return <span className="muted">–</span>;
+  const d = row.score - row.previous.score;
+  return <span className={d > 0 ? 'change change--up' : d < 0 ? 'change change--down' : 'change'}>{d > 0 ? `▲ +${d}` : d < 0 ? `▼ ${d}` : '= 0'}</span>;
+}
+
+export function ResultsScreen(props: ResultsScreenProps) {
+  const t = slScreens.results;
+  const rows = useMemo(() => props.rows ?? [], [props.rows]);
+  const seasons = seasonsOf(rows);
+  const [season, setSeason] = useState<number | 'all' | null>(null);
+  const [area, setArea] = useState<string>('all');
+  const [kind, setKind] = useState<string>('all');
+  const [busy, setBusy] = useState(false);
+  const [exportError, setExportError] = useState<string | null>(null);
+  // Until the user picks one: the newest season.
+  const chosenSeason = season ?? seasons[0]?.id ?? 'all';
+  const areas = [...new Map(rows.map((r) => [String(r.areaId), r.areaName])).entries()];
+  const kinds = [...new Map(rows.map((r) => [String(r.kindId), r.kindTitle])).entries()];
+  const byFilters = rows.filter((r) => (area === 'all' || String(r.areaId) === area) && (kind === 'all' || String(r.kindId) === kind));
+  const shown = byFilters.filter((r) => chosenSeason === 'all' || r.durationId === chosenSeason);
+
+  const exportCsv = async () => {
+    if (!props.onExportCsv) return;
+    setBusy(true);
+    setExportError(null);
+    try {
+      await props.onExportCsv(shown);
+    } catch {
+      setExportError(t.exportFailed);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const actions = props.canExport ? (
+    <>
+      <Button icon={DownloadIcon} text={busy ? t.exporting : t.export} disabled={busy || !shown.length} onClick={() => void exportCsv()} />
+      <Button kind="secondary" icon={DownloadIcon} text={t.exportGeoJson} disabled={!shown.length} onClick={() => props.onExportGeoJson?.(shown)} />
+    </>
+  ) : undefined;
+
+  return (
+    <Page title={sl.screens.results.title} lead={props.farmerName ? `${t.farmer}: ${props.farmerName}` : sl.screens.results.lead} actions={actions} className="page--desk">
+      {props.fromDevice ? <OfflineNote /> : null}
+      {props.canExport && !props.online ? <p className="muted">{t.exportNeedsOnline}</p> : null}
+      {exportError ? <p role="alert">{exportError}</p> : null}
+      {props.status === 'loading' && !props.rows ? (
+        <Loading />
+      ) : props.status === 'failed' && !props.rows ? (
+        <EmptyState icon={ResultsIcon} tone="warning">
+          <p role="alert">{slScreens.states.error}</p>
+        </EmptyState>
+      ) : rows.length === 0 ? (
+        <EmptyState icon={ResultsIcon}>
+          <p>{sl.screens.results.empty}</p>
+        </EmptyState>
+      ) : (
+        <>
+          <fieldset className="filters card">
+            <legend>{t.filters}</legend>
+            <label className="field">
+              <span className="field__label">{t.season}</span>
+              <select value={String(chosenSeason)} onChange={(e) => setSeason(e.target.value === 'all' ? 'all' : Number(e.target.value))}>
+                {seasons.map((s) => (
+                  <option key={s.id} value={s.id}>
+                    {s.name}
+                  </option>
+                ))}
+                <option value="all">{t.allSeasons}</option>
+              </select>
+            </label>
+            <label className="field">
+              <span className="field__label">{t.area}</span>
+              <select value={area} onChange={(e) => setArea(e.target.value)}>
+                <option value="all">{t.allAreas}</option>
+                {areas.map(([id, name]) => (
+                  <option key={id} value={id}>
+                    {name}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <label className="field">
+              <span className="field__label">{t.kind}</span>
+              <select value={kind} onChange={(e) => setKind(e.target.value)}>
+                <option value="all">{t.allKinds}</option>
+                {kinds.map(([id, name]) => (
+                  <option key={id} value={id}>
+                    {name}
+                  </option>
+                ))}
+              </select>
+            </label>
+          </fieldset>
+          <SeasonChart rows={byFilters} />
+          {shown.length === 0 ? (
+            <p className="muted">{t.none}</p>
+          ) : (
+            <table className="data-table results-table" aria-label={t.table}>
+              <thead>
+                <tr>
+                  <th scope="col">{t.path}</th>
+                  <th scope="col">{t.area}</th>
+                  <th scope="col">{t.season}</th>
+                  <th scope="col">{t.kind}</th>
+                  <th scope="col">{t.score}</th>
+                  <th scope="col">{t.lastSeason}</th>
+                  <th scope="col">{t.change}</th>
+                  <th scope="col">{t.explanation}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {shown.map((r) => (
+                  <tr key={r.formId} data-testid={`result-${r.formId}`}>
+                    <th scope="row" data-label={t.path}>
+                      <a href={`#/paths/${r.pathId}`}>{r.pathName}</a>
+                    </th>
+                    <td data-label={t.area}>{r.areaName}</td>
+                    <td data-label={t.season}>{r.seasonName}</td>
+                    <td data-label={t.kind}>
+                      <a href={`#/forms/${r.formId}`}>{r.kindTitle}</a>
+                    </td>
+                    <td data-label={t.score}>
+                      <ScoreBadge score={r.score} size="small" />
+                    </td>
+                    <td data-label={t.lastSeason}>{r.previous ? <ScoreBadge score={r.previous.score} size="small" /> : <span className="muted">–</span>}</td>
+                    <td data-label={t.change}>
+                      <Change row={r} />
+                    </td>
+                    <td data-label={t.explanation}>
+                      {r.explanation ? (
+                        <details>
+                          <summary>{slScreens.forms.explain}</summary>
+                          <ScoreExplanation result={r.explanation} />
+                        </details>
+                      ) : null}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+        </>
+      )}
+    </Page>
+  );
+}
+
+/** A path's earlier seasons on the path screen: each season's score beside the current one. */
+export function PathHistory({ rows, currentDurationId, status }: { rows: ResultRow[] | null; currentDurationId: number | null; status: 'loading' | 'ready' | 'failed' }) {
+  if (!rows) return status === 'failed' ? <p role="alert">{slScreens.states.error}</p> : <Loading inline />;
+  const earlier = rows.filter((r) => r.durationId !== currentDurationId);
+  if (!earlier.length) return <p className="muted">{slScreens.paths.noPrevious}</p>;
+  return (
+    <ul className="row-list" data-testid="path-history">
+      {earlier.map((r) => (
+        <li key={r.formId} className="history-row">
+          <div className="row-link">
+            <span className="row-link__main">
+              <span className="row-link__title">
+                {r.seasonName} · {r.kindTitle}
+              </span>
+              {r.explanation ? (
+                <details>
+                  <summary>{slScreens.forms.explain}</summary>
+                  <ScoreExplanation result={r.explanation} />
+                </details>
+              ) : null}
+            </span>
+            <ScoreBadge score={r.score} size="small" />
+          </div>
+        </li>
+      ))}
+    </ul>
+  );
+}

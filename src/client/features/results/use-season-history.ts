@@ -1,0 +1,91 @@
+/**
+ * All seasons of a set of paths: the durations, every duration-path of the paths (any season),
+ * their forms and indicators. The season chain (features/season) loads only the current season;
+ * results and a path's earlier seasons need the rest. Like the chain, an online read refreshes the
+ * device copy (lib/db refreshRows, pending edits never overwritten) and the rows are then read
+ * from the device, so the screen is the same offline with whatever was loaded last time.
+ */
+import { useEffect, useState } from 'react';
+import { PAGE_SIZE } from '../../../common/constants';
+import { and, eq, isIn, type FilterNode } from '../../../common/filter';
+import type { AppConfig } from '../../../common/schemas/config';
+import type { TableKey } from '../../../common/schemas/project';
+import type { AppExtra } from '../../app/store-types';
+import { useAppDispatch } from '../../app/hooks';
+import { recordsApi } from '../../lib/api/records';
+import type { OfflineDb, StoredRecord } from '../../lib/db/database';
+import { readRows, refreshRows } from '../../lib/db/local-data';
+import { columnKey } from '../../lib/db/refs';
+
+export interface SeasonHistory {
+  durations: StoredRecord[];
+  durationPaths: StoredRecord[];
+  forms: StoredRecord[];
+  indicators: StoredRecord[];
+}
+
+export interface SeasonHistoryState {
+  status: 'loading' | 'ready' | 'failed';
+  data: SeasonHistory | null;
+  /** True when the server could not be read and the rows come from the device. */
+  fromDevice: boolean;
+}
+
+const num = (v: unknown) => (typeof v === 'number' ? v : typeof v === 'string' && v !== '' ? Number(v) : NaN);
+
+export async function loadSeasonHistory(
+  dispatch: ReturnType<typeof useAppDispatch>,
+  db: OfflineDb,
+  config: AppConfig,
+  pathIds: readonly number[],
+  online: boolean,
+): Promise<{ data: SeasonHistory; fromDevice: boolean }> {
+  let reachable = online;
+  const load = async (table: TableKey, filters: FilterNode | undefined, inScope: (r: StoredRecord) => boolean) => {
+    const tableId = config.tables[table].id;
+    if (reachable) {
+      const body = { tableId, page: 1, perPage: PAGE_SIZE, ...(filters ? { filters } : {}) };
+      const result = await dispatch(recordsApi.endpoints.searchRecords.initiate({ projectId: config.projectId, body }, { subscribe: false, forceRefetch: true }));
+      if (result.data) await refreshRows(db, result.data.records, { projectId: config.projectId, tableId, inScope });
+      else reachable = false;
+    }
+    return (await readRows(db, tableId, inScope)).filter((r) => !r.archived);
+  };
+  const pathSet = new Set(pathIds);
+  const dpPath = columnKey(config, 'durationPaths', 'path_id');
+  const formParent = columnKey(config, 'forms', 'parent');
+  const indParent = columnKey(config, 'indicators', 'parent');
+  const durations = await load('durations', undefined, () => true);
+  const durationPaths = pathIds.length
+    ? await load('durationPaths', and(isIn(Number(dpPath), [...pathIds]), eq('archived', false)), (r) => pathSet.has(num(r.properties[dpPath])))
+    : [];
+  const dpSet = new Set(durationPaths.map((d) => d.id));
+  const forms = dpSet.size ? await load('forms', isIn(Number(formParent), [...dpSet]), (r) => dpSet.has(num(r.properties[formParent]))) : [];
+  const formSet = new Set(forms.map((f) => f.id));
+  const indicators = formSet.size ? await load('indicators', isIn(Number(indParent), [...formSet]), (r) => formSet.has(num(r.properties[indParent]))) : [];
+  return { data: { durations, durationPaths, forms, indicators }, fromDevice: !reachable };
+}
+
+export function useSeasonHistory(config: AppConfig | null, pathIds: readonly number[], online: boolean, refreshKey: unknown = null): SeasonHistoryState {
+  const dispatch = useAppDispatch();
+  const [state, setState] = useState<SeasonHistoryState>({ status: 'loading', data: null, fromDevice: false });
+  const key = pathIds.join(',');
+  useEffect(() => {
+    if (!config) return undefined;
+    let cancelled = false;
+    const db = dispatch((_d: unknown, _g: unknown, extra: AppExtra) => extra.db);
+    setState((s) => ({ ...s, status: s.data ? s.status : 'loading' }));
+    loadSeasonHistory(dispatch, db, config, key ? key.split(',').map(Number) : [], online)
+      .then(({ data, fromDevice }) => {
+        if (!cancelled) setState({ status: 'ready', data, fromDevice });
+      })
+      .catch((error: unknown) => {
+        console.error('season history failed', error);
+        if (!cancelled) setState((s) => ({ ...s, status: 'failed' }));
+      });
+    return () => {
+      cancelled = true;
+    };
+  }, [config, key, online, dispatch, refreshKey]);
+  return state;
+}
