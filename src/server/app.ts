@@ -8,7 +8,8 @@ import { registerAccessHooks } from './access/hooks';
 import type { Authenticate } from './auth/principal';
 import { registerIdentity } from './auth';
 import { openDatabase } from './db/database';
-import { readDatabaseEnv, type PostgresSettings } from './env';
+import { S3Storage } from './attachments/s3-storage';
+import { readDatabaseEnv, readS3Env, type PostgresSettings } from './env';
 import { loadDemoData } from './db/seed-demo';
 import { registerApiHeaders } from './http/api-headers';
 import { registerErrorHandling } from './http/errors';
@@ -36,6 +37,8 @@ export interface BuildAppOptions {
    * With `database: ':memory:'` a PostgreSQL app gets a throwaway schema (tests).
    */
   databaseUrl?: string | null;
+  /** PostgreSQL: work in this schema (created if missing, kept) — several apps sharing one database in tests. */
+  databaseSchema?: string;
   /** PostgreSQL pool size and statement timeout (default: PG_POOL_SIZE / PG_STATEMENT_TIMEOUT). */
   postgres?: Partial<PostgresSettings>;
   /** Turns a request into a Principal (see auth/principal.ts). Without one, every /api call is 401. */
@@ -79,7 +82,7 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
 
   const databaseEnv = options.databaseUrl === undefined || options.postgres === undefined ? readDatabaseEnv() : undefined;
   const databaseUrl = options.databaseUrl === undefined ? databaseEnv?.databaseUrl : (options.databaseUrl ?? undefined);
-  const database = await openDatabase({ dataDir, database: options.database, databaseUrl, postgres: options.postgres ?? databaseEnv?.postgres });
+  const database = await openDatabase({ dataDir, database: options.database, databaseUrl, schema: options.databaseSchema, postgres: options.postgres ?? databaseEnv?.postgres });
   app.decorate('db', database.db);
   app.decorate('dialect', database.dialect);
   app.decorate('projects', new ProjectRepository(database.db));
@@ -96,7 +99,9 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
   // The authentication in use; the identity registration (H2) may supply it when the options don't.
   const { authenticate } = await registerIdentity(app, { ...options, db: database.db }); // H2: embedded IdP / keycloak / basic / none; options.authenticate wins
   registerAccessHooks(app, () => authenticate);
-  await registerServerEdge(app, options); // H1b: OpenAPI first (sees every later route), attachments + full, config.json, keycloak.json, static client
+  // Attachments in an object store when S3_BUCKET is set (issue 9), unless the caller passed a storage.
+  const s3 = options.attachmentStorage === undefined ? readS3Env() : undefined;
+  await registerServerEdge(app, s3 ? { ...options, attachmentStorage: new S3Storage(s3) } : options); // H1b: OpenAPI first (sees every later route), attachments + full, config.json, keycloak.json, static client
 
   await app.register(testRoutes);
   await app.register(publicAppRoutes);

@@ -61,6 +61,42 @@ export function readDatabaseEnv(env: NodeJS.ProcessEnv = process.env): { databas
   };
 }
 
+export interface S3Settings {
+  bucket: string;
+  endpoint?: string;
+  region: string;
+  accessKeyId?: string;
+  secretAccessKey?: string;
+  forcePathStyle: boolean;
+  prefix?: string;
+}
+
+/**
+ * Attachment object store (issue 9): S3_BUCKET switches attachments from DATA_DIR/attachments to
+ * an S3-compatible store. S3_ENDPOINT (MinIO, Ceph…; omit for AWS), S3_REGION (default us-east-1),
+ * S3_ACCESS_KEY_ID + S3_SECRET_ACCESS_KEY (else the SDK's default chain: AWS_* variables, instance
+ * roles), S3_FORCE_PATH_STYLE (default true when S3_ENDPOINT is set), S3_PREFIX.
+ */
+export function readS3Env(env: NodeJS.ProcessEnv = process.env): S3Settings | undefined {
+  const bucket = env.S3_BUCKET?.trim();
+  if (!bucket) return undefined;
+  const endpoint = env.S3_ENDPOINT?.trim() || undefined;
+  if (endpoint && !/^https?:\/\//.test(endpoint)) throw new EnvError(`S3_ENDPOINT must be an http(s) URL, got "${endpoint}"`);
+  const accessKeyId = env.S3_ACCESS_KEY_ID?.trim() || undefined;
+  const secretAccessKey = env.S3_SECRET_ACCESS_KEY?.trim() || undefined;
+  if (Boolean(accessKeyId) !== Boolean(secretAccessKey)) throw new EnvError('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together');
+  const prefix = env.S3_PREFIX?.trim() || undefined;
+  return {
+    bucket,
+    endpoint,
+    region: env.S3_REGION?.trim() || 'us-east-1',
+    accessKeyId,
+    secretAccessKey,
+    forcePathStyle: flag(env, 'S3_FORCE_PATH_STYLE', Boolean(endpoint)),
+    prefix: prefix && !prefix.endsWith('/') ? `${prefix}/` : prefix,
+  };
+}
+
 export interface ServerEnv {
   port: number;
   host: string;

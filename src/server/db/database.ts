@@ -21,6 +21,8 @@ export interface DatabaseOptions {
    * throwaway schema of that database, dropped on close — the PostgreSQL twin of an in-memory SQLite.
    */
   databaseUrl?: string;
+  /** PostgreSQL: a named schema to work in (created if missing, kept on close). */
+  schema?: string;
   /** Pool size and statement timeout (PG_POOL_SIZE, PG_STATEMENT_TIMEOUT in env.ts). */
   postgres?: { poolSize?: number; statementTimeoutMs?: number };
 }
@@ -45,7 +47,7 @@ export function isPostgresUrl(url: string | undefined): url is string {
 
 async function openPostgresDatabase(url: string, options: DatabaseOptions): Promise<DatabaseHandle> {
   const throwaway = options.database === ':memory:';
-  const schema = throwaway ? `mt_tmp_${process.pid}_${randomBytes(4).toString('hex')}` : undefined;
+  const schema = throwaway ? `mt_tmp_${process.pid}_${randomBytes(4).toString('hex')}` : options.schema;
   const { db, dialect } = await openPostgres({ connectionString: url, schema, ...options.postgres });
   try {
     await migrateToLatest(db, dialect, schema);
@@ -54,7 +56,7 @@ async function openPostgresDatabase(url: string, options: DatabaseOptions): Prom
     await dialect.optimize(db);
   } catch (error) {
     await db.destroy();
-    if (schema) await dropSchema(url, schema).catch(() => undefined);
+    if (throwaway && schema) await dropSchema(url, schema).catch(() => undefined);
     throw error;
   }
   return {
@@ -62,7 +64,7 @@ async function openPostgresDatabase(url: string, options: DatabaseOptions): Prom
     dialect,
     close: async () => {
       await db.destroy();
-      if (schema) await dropSchema(url, schema);
+      if (throwaway && schema) await dropSchema(url, schema);
     },
   };
 }

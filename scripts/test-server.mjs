@@ -1,0 +1,29 @@
+#!/usr/bin/env node
+// The server test suite on both databases (issue 9): first on SQLite (DATABASE_URL removed from
+// the environment), then — when DATABASE_URL names a PostgreSQL database — the same files again
+// on PostgreSQL, each test app in its own throwaway schema. `--pg-only` runs just the second pass
+// (npm test runs every project on SQLite first, then this).
+import { spawnSync } from 'node:child_process';
+
+const pgOnly = process.argv.includes('--pg-only');
+const extra = process.argv.slice(2).filter((arg) => arg !== '--pg-only');
+const url = process.env.DATABASE_URL?.trim();
+
+function jest(env, label) {
+  process.stderr.write(`\n[test-server] server suite on ${label}\n`);
+  const result = spawnSync('npx', ['jest', '--selectProjects', 'server', ...extra], {
+    stdio: 'inherit',
+    env: { ...env, NODE_OPTIONS: `${env.NODE_OPTIONS ?? ''} --experimental-vm-modules`.trim() },
+  });
+  if (result.status !== 0) process.exit(result.status ?? 1);
+}
+
+if (!pgOnly) {
+  const { DATABASE_URL: _ignored, ...sqliteEnv } = process.env;
+  jest(sqliteEnv, 'SQLite');
+}
+if (url) {
+  jest(process.env, `PostgreSQL (${url.replace(/\/\/[^@/]*@/, '//…@')})`);
+} else {
+  process.stderr.write('[test-server] DATABASE_URL is not set: PostgreSQL pass skipped (.ci/run sets it; see docs/deploy.md)\n');
+}
