@@ -93,7 +93,9 @@ describe('the layout hangs the sync panel and the sign-in state on the frame', (
     const { identityRestored } = await import('../../src/client/features/auth/auth-slice');
     const { slAuth } = await import('../../src/common/i18n/sl');
     const { act } = await import('@testing-library/react');
-    const { store } = renderApp({ hash: '#/about' });
+    const { appRoutes } = await import('../../src/client/app/app');
+    // The real About screen (the shell's own), not a stub.
+    const { store } = renderApp({ hash: '#/about', routes: appRoutes });
     await screen.findByRole('heading', { level: 1, name: sl.screens.about.title });
     expect(screen.queryByTestId('signed-in-user')).toBeNull();
     act(() => {

@@ -7,7 +7,8 @@ import { makeStore } from '../../src/client/app/store';
 import type { RootState } from '../../src/client/app/root-reducer';
 import { UnsavedChangesProvider } from '../../src/client/components/confirm-leave/unsaved-changes';
 import { HashRouter, RouteOutlet } from '../../src/client/app/router/router';
-import type { CompiledRoute } from '../../src/client/app/router/routes';
+import { compileRoutes, routeDefinitions, type CompiledRoute, type ScreenProps } from '../../src/client/app/router/routes';
+import { Page } from '../../src/client/components/page/page';
 import { UNKNOWN_ACCESS, type RouteAccess } from '../../src/client/app/router/guards';
 import type { AppUpdater } from '../../src/client/features/app-update/app-updater';
 
@@ -18,10 +19,41 @@ export function setHash(hash: string): void {
   window.history.replaceState(null, '', hash);
 }
 
-export function renderApp({ hash = '#/', preloaded, updater = null }: { hash?: string; preloaded?: Partial<RootState>; updater?: AppUpdater | null } = {}) {
+/**
+ * The app's route table (patterns, titles, guards, lazy loading) with each screen replaced by a
+ * page that shows the route's name and parameters: router and layout tests then do not depend on
+ * what the screens (issue 7) contain. The real screens are checked in Chromium (test/e2e).
+ */
+export function stubRoutes(): CompiledRoute[] {
+  return compileRoutes(
+    routeDefinitions.map((def) => ({
+      ...def,
+      load: async () => ({
+        default: ({ params, query }: ScreenProps) => (
+          <Page title={def.title}>
+            <p data-testid="screen">{`${def.name} ${JSON.stringify(params)} ${JSON.stringify(query)}`}</p>
+          </Page>
+        ),
+      }),
+    })),
+  );
+}
+
+export function renderApp({
+  hash = '#/',
+  preloaded,
+  updater = null,
+  routes = stubRoutes(),
+}: {
+  hash?: string;
+  preloaded?: Partial<RootState>;
+  updater?: AppUpdater | null;
+  /** Defaults to stubRoutes(); pass appRoutes to render the real screens. */
+  routes?: readonly CompiledRoute[];
+} = {}) {
   setHash(hash);
   const store = makeStore(preloaded);
-  const utils = render(<App store={store} updater={updater} skipStartup />);
+  const utils = render(<App store={store} updater={updater} routes={routes} skipStartup />);
   return { store, ...utils };
 }
 

