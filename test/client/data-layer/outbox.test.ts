@@ -10,7 +10,7 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { LOCAL_ID_BOUND, MODIFY_CHUNK_SIZE, SYNC_BACKOFF_MAX_MS, SYNC_BACKOFF_START_MS } from '../../../src/common/constants';
 import { slSync } from '../../../src/common/i18n/sl';
-import { readOutbox, saveEdit, readRows, keepMine, takeTheirs, retryItem, discardItem } from '../../../src/client/lib/db';
+import { readOutbox, saveEdit, readRows, refreshRows, keepMine, takeTheirs, retryItem, discardItem } from '../../../src/client/lib/db';
 import {
   backoffDelay,
   browserOnlineChanged,
@@ -252,6 +252,31 @@ describe('draining', () => {
     await discardItem(db, item!.seq!);
     expect(await db.outbox.count()).toBe(0);
     expect(await db.features.get([FORMS, doomed.id])).toBeUndefined();
+  });
+});
+
+describe('reads racing the drain', () => {
+  it('a server answer older than an acknowledgement neither drops a just-synced row nor revives a just-deleted one', async () => {
+    const server = new FakeBulkServer();
+    const store = makeTestStore(openTestDb(), server.fetch);
+    const db = store.extra.db;
+    const gone = { id: 10_000_300, tableId: FORMS, properties: { '65': 'izbriši me' }, deleted: false, archived: false, createdAt: '', updatedAt: '', version: 1 };
+    server.rows.set(gone.id, { ...gone });
+    await refreshRows(db, [gone], { projectId: P, tableId: FORMS });
+    const made = await saveEdit(db, { kind: 'insert', projectId: P, tableId: FORMS, properties: { '65': 'nova' } });
+    await saveEdit(db, { kind: 'delete', projectId: P, tableId: FORMS, id: gone.id });
+
+    const requestedAt = Date.now() - 1; // a season read is sent …
+    const staleAnswer = [gone]; // … and answers before the server had the new row or the delete
+    expect(await drain(store)).toMatchObject({ kind: 'done', sent: 2 });
+    await refreshRows(db, staleAnswer, { projectId: P, tableId: FORMS, inScope: () => true, requestedAt });
+    const serverId = [...server.rows.values()].find((r) => r.properties['65'] === 'nova')!.id;
+    expect((await readRows(db, FORMS)).map((r) => r.id)).toEqual([serverId]);
+    expect(made.id).not.toBe(serverId);
+
+    // A read sent after the acknowledgements is the truth again.
+    await refreshRows(db, [{ ...server.rows.get(serverId)! }], { projectId: P, tableId: FORMS, inScope: () => true, requestedAt: Date.now() + 1 });
+    expect((await db.features.where('tableId').equals(FORMS).toArray()).map((r) => r.featureId)).toEqual([serverId]);
   });
 });
 

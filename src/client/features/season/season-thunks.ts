@@ -84,10 +84,11 @@ async function loadRows(
   const tableId = ctx.config.tables[table].id;
   if (ctx.online) {
     const body = filters ? { tableId, page: 1, perPage, filters } : { tableId, page: 1, perPage };
+    const requestedAt = Date.now();
     const request = ctx.dispatch(recordsApi.endpoints.searchRecords.initiate({ projectId: ctx.config.projectId, body }, { subscribe: false, forceRefetch: true }));
     const result = await request;
     if (result.data) {
-      await refreshRows(ctx.db, result.data.records, { projectId: ctx.config.projectId, tableId, inScope });
+      await refreshRows(ctx.db, result.data.records, { projectId: ctx.config.projectId, tableId, inScope, requestedAt });
     } else {
       const error = result.error as ApiError | undefined;
       if (!error || isTransientError(error) || error.status === 401) {

@@ -64,6 +64,9 @@ export interface FeatureRow {
   /** 1 = a plain record (Records API), 0 = a feature (Features API). */
   isRecord: Flag;
   profileId?: number;
+  /** When the server last acknowledged an edit of this row (epoch ms): a read that started
+   *  earlier may not know about it yet and must not overwrite or remove the row. */
+  syncedAt?: number;
 }
 
 export interface BaseMapTileRow {

@@ -59,11 +59,15 @@ export interface RefreshOptions {
    * have pending local changes.
    */
   inScope?: (record: StoredRecord) => boolean;
+  /** When the server read was sent (epoch ms): rows acknowledged after that are newer than the answer. */
+  requestedAt?: number;
 }
 
 /** Stores a server answer in the local copy, in chunks, without clobbering pending edits. */
 export async function refreshRows(db: OfflineDb, rows: ReadonlyArray<WireRecord | WireFeature>, options: RefreshOptions): Promise<void> {
-  const { projectId, tableId, inScope } = options;
+  const { projectId, tableId, inScope, requestedAt } = options;
+  // Pending rows, and rows the outbox delivered while this read was under way, know better.
+  const keep = (row: FeatureRow) => isPending(row) || (requestedAt !== undefined && row.syncedAt !== undefined && row.syncedAt >= requestedAt);
   const isRecord = options.isRecord === false ? 0 : 1;
   await guardWrite(db, () =>
     db.transaction('rw', db.features, async () => {
@@ -73,13 +77,13 @@ export async function refreshRows(db: OfflineDb, rows: ReadonlyArray<WireRecord 
       const toPut: FeatureRow[] = [];
       for (const row of rows) {
         const local = byId.get(row.id);
-        if (local && isPending(local)) continue;
+        if (local && keep(local)) continue;
         toPut.push({ tableId, featureId: row.id, projectId, feature: toStoredRecord(row), isInsert: 0, isEdit: 0, isDelete: 0, isRecord });
       }
       const toDelete: Array<[number, number]> = [];
       if (inScope) {
         for (const row of existing) {
-          if (!returned.has(row.featureId) && !isPending(row) && inScope(row.feature)) toDelete.push([tableId, row.featureId]);
+          if (!returned.has(row.featureId) && !keep(row) && inScope(row.feature)) toDelete.push([tableId, row.featureId]);
         }
       }
       for (const part of chunks(toPut)) await db.features.bulkPut(part);

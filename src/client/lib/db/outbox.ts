@@ -343,6 +343,7 @@ export async function acknowledge(db: OfflineDb, acks: Ack[]): Promise<AckResult
       });
       const rowDeletes: Array<[number, number]> = [];
       const rowPuts = new Map<string, FeatureRow>();
+      const syncedAt = Date.now();
 
       for (const { item, id, record } of recordAcks) {
         // Non-inserts are keyed by the server's id: an operation on a row inserted earlier in the
@@ -367,7 +368,7 @@ export async function acknowledge(db: OfflineDb, acks: Ack[]): Promise<AckResult
                 createdAt: record?.createdAt ?? row.feature.createdAt,
                 updatedAt: record?.updatedAt ?? row.feature.updatedAt,
               };
-              const next = { ...row, featureId: id, feature, isInsert: 0 as const };
+              const next = { ...row, featureId: id, feature, isInsert: 0 as const, syncedAt };
               rowPuts.set(`${item.tableId}:${id}`, next);
               rowsByKey.set(`${item.tableId}:${id}`, next);
             }
@@ -375,19 +376,20 @@ export async function acknowledge(db: OfflineDb, acks: Ack[]): Promise<AckResult
             break;
           }
           case 'update': {
-            if (row && record) rowPuts.set(key, { ...row, feature: { ...row.feature, version: record.version, updatedAt: record.updatedAt } });
+            if (row) rowPuts.set(key, { ...row, syncedAt, feature: record ? { ...row.feature, version: record.version, updatedAt: record.updatedAt } : row.feature });
             if (record) versionBumps.push({ tableId: item.tableId, id, from: item.version, to: record.version });
             touch(item.tableId, id);
             break;
           }
           case 'archive': {
-            if (row) rowPuts.set(key, { ...row, feature: record ? toStoredRecord(record) : { ...row.feature, archived: true } });
+            if (row) rowPuts.set(key, { ...row, syncedAt, feature: record ? toStoredRecord(record) : { ...row.feature, archived: true } });
             touch(item.tableId, id);
             break;
           }
           case 'delete':
-            rowPuts.delete(key);
-            rowDeletes.push([item.tableId, id]);
+            // Kept as a tombstone: a read sent before this acknowledgement may still list the row
+            // and must not bring it back (refreshRows honours syncedAt; a later read removes it).
+            if (row) rowPuts.set(key, { ...row, isDelete: 0, syncedAt, feature: { ...row.feature, deleted: true } });
             break;
         }
       }
