@@ -7,6 +7,7 @@ import { useMemo } from 'react';
 import { OWN_BASEMAP, type BaseMapEntry } from '../../../common/basemap';
 import type { Extent, WireFeature } from '../../../common/schemas/wire';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
+import type { AppDispatch } from '../../app/store-types';
 import { featuresApi } from '../../lib/api/features';
 import { selectConfig } from '../../lib/config/config-slice';
 
@@ -17,6 +18,14 @@ export interface DownloadContext {
   fetchFeatures: (extent: Extent, tableIds: number[]) => Promise<WireFeature[]>;
 }
 
+/** GET /api/Features/{projectId}/extenttables through the app's RTK Query api (credentials, errors). */
+export function extentFeaturesFetcher(dispatch: AppDispatch, projectId: number): DownloadContext['fetchFeatures'] {
+  return async (extent, tableIds) => {
+    const page = await dispatch(featuresApi.endpoints.featuresInExtent.initiate({ projectId, extent, tableIds }, { subscribe: false, forceRefetch: true })).unwrap();
+    return page.features;
+  };
+}
+
 export function useDownloadContext(): DownloadContext {
   const config = useAppSelector(selectConfig);
   const dispatch = useAppDispatch();
@@ -25,10 +34,6 @@ export function useDownloadContext(): DownloadContext {
     const projectId = config?.projectId ?? 1;
     // The tables with geometry: areas, paths and indicators (their points).
     const tableIds = config ? [config.tables.areas.id, config.tables.paths.id, config.tables.indicators.id] : [];
-    const fetchFeatures = async (extent: Extent, ids: number[]) => {
-      const page = await dispatch(featuresApi.endpoints.featuresInExtent.initiate({ projectId, extent, tableIds: ids }, { subscribe: false, forceRefetch: true })).unwrap();
-      return page.features;
-    };
-    return { basemaps, projectId, tableIds, fetchFeatures };
+    return { basemaps, projectId, tableIds, fetchFeatures: extentFeaturesFetcher(dispatch, projectId) };
   }, [config, dispatch]);
 }
