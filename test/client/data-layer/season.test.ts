@@ -111,6 +111,24 @@ describe('season loading chain', () => {
     expect((await readOutbox(db)).filter((i) => i.kind === 'insert')).toHaveLength(1);
   });
 
+  it('runs overlapping loads one after the other, so a missing link is created once', async () => {
+    const d = server.config.tables.durations;
+    const created = await server.t.as(USERS.editor, {
+      method: 'POST',
+      url: '/api/Records/1',
+      payload: { tableId: d.id, properties: { [d.columns.name]: 'Sezona 2027', [d.columns.filter_start]: '2027-01-01', [d.columns.filter_end]: '2027-12-31' } },
+    });
+    expect(created.statusCode).toBeLessThan(300);
+    const db = openTestDb();
+    const store = server.storeFor(db, USERS.farmer1, { now: () => Date.parse('2027-05-01T10:00:00') });
+    const [a, b] = await Promise.all([
+      store.dispatch(loadSeason({ email: USERS.farmer1, config: server.config })).unwrap(),
+      store.dispatch(loadSeason({ email: USERS.farmer1, config: server.config })).unwrap(),
+    ]);
+    expect((await readOutbox(db)).filter((i) => i.kind === 'insert')).toHaveLength(own.paths.length);
+    expect(b.durationPaths.map((x) => x.id).sort()).toEqual(a.durationPaths.map((x) => x.id).sort());
+  });
+
   it('raises the seed’s error when no farmer record matches the e-mail', async () => {
     const store = server.storeFor(openTestDb(), USERS.stranger, { now: () => JUNE_2026 });
     const result = await store.dispatch(loadSeason({ email: USERS.stranger, config: server.config }));

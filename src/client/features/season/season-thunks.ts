@@ -107,7 +107,27 @@ const numberOf = (value: unknown): number | null => {
   return typeof n === 'number' && Number.isFinite(n) ? n : null;
 };
 
-export const loadSeason = createAppAsyncThunk<SeasonData, LoadSeasonArgs>('season/load', async (args, { dispatch, getState, extra, rejectWithValue }) => {
+/**
+ * One chain at a time per offline database: two overlapping loads (a reload right after a save)
+ * would both see a path without a link and both create one.
+ */
+const running = new WeakMap<OfflineDb, Promise<unknown>>();
+
+export const loadSeason = createAppAsyncThunk<SeasonData, LoadSeasonArgs>('season/load', async (args, thunkApi) => {
+  const db = thunkApi.extra.db;
+  const previous = running.get(db) ?? Promise.resolve();
+  const current = previous.catch(() => undefined).then(() => runChain(args, thunkApi));
+  running.set(db, current);
+  try {
+    return await current;
+  } finally {
+    if (running.get(db) === current) running.delete(db);
+  }
+});
+
+type ThunkApi = Parameters<Parameters<typeof createAppAsyncThunk<SeasonData, LoadSeasonArgs>>[1]>[1];
+
+async function runChain(args: LoadSeasonArgs, { dispatch, getState, extra, rejectWithValue }: ThunkApi) {
   const state = getState() as RootState & { config?: { value: AppConfig | null } };
   const config = args.config ?? state.config?.value ?? null;
   if (!config) return rejectWithValue(slSync.season.loadFailed);
@@ -261,4 +281,4 @@ export const loadSeason = createAppAsyncThunk<SeasonData, LoadSeasonArgs>('seaso
     dispatch(seasonLoadFailed({ message, role }));
     return rejectWithValue(message);
   }
-});
+}
