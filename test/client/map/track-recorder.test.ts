@@ -70,13 +70,24 @@ describe('walk recorder: accepting fixes', () => {
     // The first fix is 300 m off; the walker is really at 0..; three consistent fixes re-anchor.
     const fixes = [fixAt(300, 0, 10), fixAt(0, 5), fixAt(5, 10), fixAt(10, 15), fixAt(15, 20)];
     const state = feed(started(), fixes);
-    expect(state.raw.map((r) => r.verdict)).toEqual(['good', 'good', 'good', 'good', 'good']);
-    expect(state.segments).toHaveLength(2);
-    expect(state.segments[1]).toHaveLength(4);
-    expect(state.gaps).toBe(1);
-    // The summary line ignores the one-point outlier segment.
-    const { geometry } = summarize(state, T0 + 20_000);
+    // The lone first fix turns out to be the jump; the walk is one segment, no gap.
+    expect(state.raw.map((r) => r.verdict)).toEqual(['jump', 'good', 'good', 'good', 'good']);
+    expect(state.segments).toHaveLength(1);
+    expect(state.segments[0]).toHaveLength(4);
+    expect(state.gaps).toBe(0);
+    const { geometry, summary } = summarize(state, T0 + 20_000);
     expect(geometry?.type).toBe('LineString');
+    expect(summary.rejectedJumps).toBe(1);
+  });
+
+  it('re-anchors after a real gap as a new segment when the earlier line was longer than one fix', () => {
+    // 3 good fixes, then the walker reappears 300 m away (e.g. a long tunnel of trees) for good.
+    const fixes = [fixAt(0, 0), fixAt(5, 5), fixAt(10, 10), fixAt(310, 15), fixAt(315, 20), fixAt(320, 25)];
+    const state = feed(started(), fixes);
+    expect(state.raw.map((r) => r.verdict)).toEqual(['good', 'good', 'good', 'good', 'good', 'good']);
+    expect(state.segments).toHaveLength(2);
+    expect(state.gaps).toBe(1);
+    expect(distanceWalked(state)).toBeCloseTo(20, 0);
   });
 
   it('does not count standing-still jitter as distance', () => {

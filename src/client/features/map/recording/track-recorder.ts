@@ -180,18 +180,31 @@ export function addFix(state: RecorderState, fix: Fix): RecorderState {
     if (run.length >= options.reanchorAfter && consistent) {
       // The walker really is over there: the old anchor was the outlier. Re-mark the run's fixes
       // as good and start a new segment from them (counted as a gap: nothing connects them).
-      const segIndex = state.segments.length;
+      // When the anchor was a lone fix (a segment of one point, e.g. the first fix after a pause),
+      // it was the outlier: it becomes a rejected jump and its segment is replaced, no extra gap.
+      const lastSegment = state.segments[state.segments.length - 1];
+      const loneAnchor = lastSegment !== undefined && lastSegment.length === 1;
+      let segments = state.segments;
+      let accuracies = state.accuracies;
+      if (loneAnchor) {
+        let anchorIndex = raw.length - 1;
+        while (anchorIndex >= 0 && !(raw[anchorIndex]!.verdict === 'good' && raw[anchorIndex]!.segment === state.segments.length - 1)) anchorIndex -= 1;
+        if (anchorIndex >= 0) raw[anchorIndex] = { ...raw[anchorIndex]!, verdict: 'jump', segment: undefined };
+        segments = state.segments.slice(0, -1);
+        accuracies = state.accuracies.slice(0, -1);
+      }
+      const segIndex = segments.length;
       for (const f of run.slice(0, -1)) raw[f.rawIndex] = { ...raw[f.rawIndex]!, verdict: 'good', segment: segIndex };
       raw.push({ ...fix, verdict: 'good', segment: segIndex });
       return {
         ...withAccuracy,
-        segments: [...state.segments, run.map((f) => [f.lon, f.lat] as LonLat)],
-        accuracies: [...state.accuracies, ...run.map((f) => f.accuracy)],
+        segments: [...segments, run.map((f) => [f.lon, f.lat] as LonLat)],
+        accuracies: [...accuracies, ...run.map((f) => f.accuracy)],
         raw,
         lastAccepted: fix,
         jumpRun: [],
         breakPending: false,
-        gaps: state.gaps + 1,
+        gaps: state.gaps + (loneAnchor ? 0 : 1),
       };
     }
     raw.push({ ...fix, verdict: 'jump' });
