@@ -18,6 +18,7 @@
  * - An item is removed only by `acknowledge`, after the server answered for it.
  */
 import { MODIFY_CHUNK_SIZE } from '../../../common/constants';
+import { GENERIC_ERROR } from '../../../common/errors';
 import type { AttachmentInfo, BulkOperation, BulkResult } from '../../../common/schemas/wire';
 import { isTransientError, type ApiError } from '../../lib/api/base-query';
 import { acknowledge, markItems, readOutbox, type Ack, type IdMapping } from '../../lib/db/outbox';
@@ -175,7 +176,7 @@ export async function drainOnce(options: DrainOptions): Promise<DrainOutcome> {
       if (first.kind === 'attachment') {
         const row = await db.attachments.get(first.id);
         if (!row?.data) {
-          await markItems(db, [first.seq!], { status: 'failed', error: { status: 'LOCAL', message: 'Generic Error', detail: 'attachment file missing on this device' } });
+          await markItems(db, [first.seq!], { status: 'failed', error: { status: 'LOCAL', message: GENERIC_ERROR, detail: 'attachment file missing on this device' } });
           block(first);
           index++;
           continue;
@@ -243,7 +244,7 @@ export async function drainOnce(options: DrainOptions): Promise<DrainOutcome> {
     sent += acks.length;
     options.onAcknowledged?.(ackResult.mappings, acks.length);
     if (acks.length < batch.length) {
-      return { kind: 'transient', sent, requests, error: { status: 'PARSE_ERROR', message: 'Generic Error', detail: 'bulk answer is missing operations' } };
+      return { kind: 'transient', sent, requests, error: { status: 'PARSE_ERROR', message: GENERIC_ERROR, detail: 'bulk answer is missing operations' } };
     }
     index += batch.length;
   }
