@@ -12,7 +12,8 @@
  *   an offline start still knows its configuration;
  * - a new version waits until the page sends {type: 'SKIP_WAITING'} (the 'Obvestilo' dialog), so
  *   a running page is never switched to new code under its feet.
- * Map tiles get their cache-first route from the map issue (registerRoute below this block).
+ * Map tiles are not cached here: downloads are explicit per area and live in Dexie, served to
+ * MapLibre by its offline protocol (lib/map/offline-tiles.ts explains the choice).
  * API calls are not cached here: offline data lives in IndexedDB (DESIGN §5).
  */
 import { clientsClaim } from 'workbox-core';
