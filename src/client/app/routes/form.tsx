@@ -3,7 +3,7 @@
  * features/season (or the device copy for an earlier season), saved through the outbox
  * (features/sync), with features/map for picking an indicator's location on the map.
  */
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import type { Point } from 'geojson';
 import type { DetailedFeature } from '../../../common/schemas/wire';
 import { useFeatureDetailedQuery } from '../../lib/api/features';
@@ -12,6 +12,8 @@ import { columnKey } from '../../lib/db/refs';
 import { GeometryEditor, MapView, recordsToMapItems, type MapEngine } from '../../features/map';
 import { FormScreen } from '../../features/forms/form-screen';
 import { useStoredForm } from '../../features/forms/use-stored-form';
+import { selectRemappedId } from '../../features/forms/forms-slice';
+import { useAppSelector } from '../hooks';
 import type { ScreenProps } from '../router/routes';
 import { useReloadSeason, useSaveEdits, useSeasonView, type SeasonView } from './screen-data';
 
@@ -42,6 +44,11 @@ export default function FormRoute({ params }: ScreenProps) {
   const reload = useReloadSeason();
   const saveEdits = useSaveEdits();
   const { config } = view;
+  // An offline-made form was delivered and got its server id: follow it to its new address.
+  const remapped = useAppSelector((state) => selectRemappedId(state, formId));
+  useEffect(() => {
+    if (remapped !== null) window.location.replace(`#/forms/${remapped}`);
+  }, [remapped]);
   const inSeason = view.forms.find((f) => f.id === formId && !f.archived) ?? null;
   const stored = useStoredForm(config, formId, view.hasData && !inSeason);
   const form = inSeason ?? stored.form;
@@ -60,7 +67,9 @@ export default function FormRoute({ params }: ScreenProps) {
   const pathId = link ? (link.properties[columnKey(config, 'durationPaths', 'path_id')] as number) : null;
   const path = view.paths.find((p) => p.id === pathId);
   const seasonName = inSeason && view.duration ? String(view.duration.properties[columnKey(config, 'durations', 'name')] ?? '') : null;
-  const readOnly = view.role === 'reader' || view.role === null || (!inSeason && !editor);
+  // Farmers edit this season's forms; earlier seasons are read-only for them (editors edit any).
+  const ofThisSeason = Boolean(link) || Boolean(inSeason);
+  const readOnly = view.role === 'reader' || view.role === null || (!ofThisSeason && !editor);
   return (
     <FormScreen
       config={config}

@@ -21,6 +21,7 @@ import { ScoreExplanation } from '../../components/score-badge/score-explanation
 import { ScreenState } from '../../components/screen-state/screen-state';
 import type { StoredRecord } from '../../lib/db/database';
 import type { SavedEdit } from '../../lib/db/outbox';
+import type { ResizeEnv } from '../../lib/image/resize';
 import { blockingErrors, initialDraft, isDirty, liveScore, planSave, rowsByKey, type EditStep, type FormDraft, type IndicatorDraft } from './form-draft';
 import { IndicatorPhotos } from './indicator-photos';
 
@@ -46,6 +47,8 @@ export interface FormScreenProps {
   renderPointPicker?: (initial: [number, number] | null, onPick: (lonLat: [number, number]) => void) => ReactNode;
   /** Current position; defaults to the browser's geolocation. */
   getPosition?: () => Promise<[number, number]>;
+  /** Browser image APIs for resizing photos (default: the browser's). */
+  resizeEnv?: ResizeEnv;
   /** Editors: the server's change history of the form (DESIGN §8). */
   history?: HistoryEntry[] | null;
 }
@@ -150,9 +153,10 @@ interface IndicatorCardProps {
   onChange: (patch: Partial<IndicatorDraft>) => void;
   onPickOnMap?: () => void;
   getPosition: () => Promise<[number, number]>;
+  resizeEnv?: ResizeEnv;
 }
 
-function IndicatorCard({ config, def, draft, recordId, error, readOnly, online, onChange, onPickOnMap, getPosition }: IndicatorCardProps) {
+function IndicatorCard({ config, def, draft, recordId, error, readOnly, online, onChange, onPickOnMap, getPosition, resizeEnv }: IndicatorCardProps) {
   const t = slScreens.forms;
   const [locError, setLocError] = useState<string | null>(null);
   const errorId = error ? `err-${def.key}` : undefined;
@@ -216,6 +220,7 @@ function IndicatorCard({ config, def, draft, recordId, error, readOnly, online, 
           readOnly={readOnly}
           onAdd={(photo) => onChange({ photos: [...draft.photos, photo] })}
           onRemove={(id) => onChange({ photos: draft.photos.filter((p) => p.tempId !== id) })}
+          resizeEnv={resizeEnv}
         />
       </details>
     </li>
@@ -318,6 +323,7 @@ function FormEditor(props: FormScreenProps & { form: StoredRecord; kind: FormKin
                   onChange={(p) => patch(def.key, p)}
                   onPickOnMap={props.renderPointPicker ? () => setPicking(def.key) : undefined}
                   getPosition={getPosition}
+                  resizeEnv={props.resizeEnv}
                 />
               ))}
             </ul>

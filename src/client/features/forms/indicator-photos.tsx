@@ -12,7 +12,7 @@ import type { AppExtra } from '../../app/store-types';
 import { useAttachmentInfoQuery } from '../../lib/api/records';
 import type { AttachmentRow } from '../../lib/db/database';
 import { isLocalId } from '../../lib/db/local-data';
-import { resizeImage } from '../../lib/image/resize';
+import { resizeImage, type ResizeEnv } from '../../lib/image/resize';
 import type { NewPhoto } from './form-draft';
 
 /** Longest side of a stored photo: sharp enough to tell plant species apart, small enough for slow uploads. */
@@ -55,11 +55,13 @@ export interface IndicatorPhotosProps {
   readOnly: boolean;
   onAdd: (photo: NewPhoto) => void;
   onRemove: (tempId: string) => void;
+  /** Browser image APIs for the resize (tests pass stand-ins; jsdom cannot decode images). */
+  resizeEnv?: ResizeEnv;
 }
 
 let photoCounter = 0;
 
-export function IndicatorPhotos({ config, indicatorName, recordId, photos, online, readOnly, onAdd, onRemove }: IndicatorPhotosProps) {
+export function IndicatorPhotos({ config, indicatorName, recordId, photos, online, readOnly, onAdd, onRemove, resizeEnv }: IndicatorPhotosProps) {
   const t = slScreens.forms;
   const tableId = config.tables.indicators.id;
   const slot = config.tables.indicators.attachments?.photos;
@@ -82,7 +84,7 @@ export function IndicatorPhotos({ config, indicatorName, recordId, photos, onlin
     setBusy(true);
     setError(null);
     try {
-      const blob = await resizeImage(file, { maxSide: PHOTO_MAX_SIDE });
+      const blob = await resizeImage(file, { maxSide: PHOTO_MAX_SIDE }, resizeEnv);
       photoCounter += 1;
       const base = file.name.replace(/\.[^.]+$/, '') || 'foto';
       onAdd({ tempId: `p${Date.now()}-${photoCounter}`, name: `${base}.jpg`, blob });

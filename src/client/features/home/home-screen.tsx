@@ -56,9 +56,6 @@ export interface HomeScreenProps {
 export function StatusChip({ status }: { status: HomePathStatus }) {
   return (
     <span className={`status-chip status-chip--${status}`} data-status={status}>
-      <span className="status-chip__dot" aria-hidden="true">
-        {status === 'form-done' ? '✓' : status === 'walked' ? '•' : '○'}
-      </span>
       {slScreens.status[status]}
     </span>
   );
@@ -96,10 +93,8 @@ export function HomeScreen(props: HomeScreenProps) {
     ) : (
       <>
         <div className="card season-card" data-testid="home-season">
-          <h2>
-            {t.season}
-            {season ? `: ${season.name}` : ''}
-          </h2>
+          {/* Duration names usually say "Sezona 2026" already; a bare "2026" gets the word. */}
+          <h2>{season ? (/sezon/i.test(season.name) ? season.name : `${t.season} ${season.name}`) : t.season}</h2>
           {season ? (
             <>
               <p>{t.window(formatDate(season.from), formatDate(season.to))}</p>

@@ -20,9 +20,6 @@ export function formatLength(m: number | null): string {
 export function PathStatusChip({ status }: { status: PathStatus }) {
   return (
     <span className={`status-chip status-chip--${status}`} data-status={status}>
-      <span className="status-chip__dot" aria-hidden="true">
-        {status === 'form-done' ? '✓' : status === 'walked' ? '•' : '○'}
-      </span>
       {slScreens.status[status]}
     </span>
   );

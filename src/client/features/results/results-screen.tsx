@@ -52,7 +52,7 @@ function SeasonChart({ rows }: { rows: readonly ResultRow[] }) {
       <figcaption>
         <h2>{slScreens.results.chart}</h2>
       </figcaption>
-      <svg viewBox={`0 0 ${width} ${h + 44}`} width="100%" role="img" aria-label={data.map((d) => `${d.name}: ${d.average} (${sl.scheme.scoreClass[classifyScore(d.average)]})`).join(', ')}>
+      <svg viewBox={`0 0 ${width} ${h + 44}`} width={width} height={h + 44} role="img" aria-label={data.map((d) => `${d.name}: ${d.average} (${sl.scheme.scoreClass[classifyScore(d.average)]})`).join(', ')}>
         {[33, 66].map((y) => (
           <line key={y} x1={0} x2={width} y1={h - (y / 100) * h} y2={h - (y / 100) * h} className="season-chart__grid" />
         ))}

@@ -1,0 +1,249 @@
+/**
+ * The form screen (issue 7): checklist in the kind's groups, live explained score, Slovenian
+ * validation, saving offline into the outbox (fake-indexeddb, no server), read-only for readers,
+ * archive for editors, the unsaved-changes guard, and its states.
+ */
+import { afterEach, describe, expect, it, jest } from '@jest/globals';
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { useSaveEdits } from '../../../src/client/app/routes/screen-data';
+import { FormScreen, type FormScreenProps } from '../../../src/client/features/forms/form-screen';
+import { planSave, initialDraft } from '../../../src/client/features/forms/form-draft';
+import { PHOTO_MAX_SIDE } from '../../../src/client/features/forms/indicator-photos';
+import type { ResizeEnv } from '../../../src/client/lib/image/resize';
+import { openOfflineDb, type OfflineDb, type StoredRecord } from '../../../src/client/lib/db';
+import { FORM_KINDS } from '../../../src/common/scheme/form-kinds';
+import { sl, slScreens } from '../../../src/common/i18n/sl';
+import { config, renderWithStore, season } from './fixtures';
+
+const dbs: OfflineDb[] = [];
+afterEach(async () => {
+  cleanup();
+  for (const db of dbs.splice(0)) {
+    db.close();
+    await db.delete();
+  }
+});
+
+function newDb(): OfflineDb {
+  const db = openOfflineDb({ name: `form-screen-${dbs.length}-${Date.now()}-${Math.random()}` });
+  dbs.push(db);
+  return db;
+}
+
+type Props = Omit<FormScreenProps, 'saveEdits'>;
+
+function Harness(props: Props) {
+  const saveEdits = useSaveEdits();
+  return <FormScreen {...props} saveEdits={saveEdits} />;
+}
+
+function props(form: StoredRecord | null, indicators: StoredRecord[], overrides: Partial<Props> = {}): Props {
+  return {
+    config,
+    form,
+    indicators,
+    pathName: 'Pot 1',
+    pathId: 5,
+    seasonName: '2026',
+    readOnly: false,
+    canArchive: false,
+    online: false,
+    status: 'ready',
+    error: null,
+    fromDevice: true,
+    hasData: true,
+    onArchive: async () => undefined,
+    getPosition: async () => [16.2, 46.8],
+    ...overrides,
+  };
+}
+
+function liveScore(): string {
+  return screen.getByTestId('live-score').querySelector('.score-badge')!.textContent ?? '';
+}
+
+describe('FormScreen', () => {
+  it('shows the checklist in its groups with pictures and Latin names, and the stored values', () => {
+    const s = season();
+    renderWithStore(<Harness {...props(s.formDone, s.indicators)} />, { db: newDb() });
+    const kind = FORM_KINDS.travnik;
+    for (const group of kind.groups!) expect(screen.getByRole('heading', { level: 2, name: group.title })).toBeTruthy();
+    const kadulja = screen.getByTestId('indicator-salvia-pratensis');
+    expect(within(kadulja).getByText('Salvia pratensis')).toBeTruthy();
+    expect(kadulja.querySelector('img')!.getAttribute('src')).toBe('/indicators/salvia-pratensis.svg');
+    expect(within(kadulja).getByRole('radio', { name: slScreens.forms.yes }).getAttribute('aria-checked')).toBe('true');
+    // Base 10? The rule's base plus kadulja (+7) and zlata rozga (−20), clamped.
+    const expected = Math.max(0, kind.scoring.base + 7 - 20);
+    expect(liveScore()).toContain(String(expected));
+  });
+
+  it('the live score moves as indicators are ticked, with the explanation', () => {
+    const s = season();
+    renderWithStore(<Harness {...props(s.formDone, s.indicators)} />, { db: newDb() });
+    const base = FORM_KINDS.travnik.scoring.base;
+    fireEvent.click(within(screen.getByTestId('indicator-solidago')).getByRole('radio', { name: slScreens.forms.no }));
+    expect(liveScore()).toContain(String(base + 7));
+    fireEvent.click(within(screen.getByTestId('indicator-lotus-corniculatus')).getByRole('radio', { name: slScreens.forms.yes }));
+    expect(liveScore()).toContain(String(base + 14));
+    const explanation = screen.getByTestId('live-score');
+    expect(explanation.querySelector('[data-key="lotus-corniculatus"]')!.textContent).toContain('+7 točk');
+    // Zlata rozga no longer lowers it.
+    expect(explanation.querySelector('[data-key="solidago"]')).toBeNull();
+  });
+
+  it('a completed form needs the required answers: Slovenian messages, nothing queued', async () => {
+    const s = season();
+    const db = newDb();
+    renderWithStore(<Harness {...props(s.formDone, s.indicators)} />, { db });
+    fireEvent.click(screen.getByRole('button', { name: slScreens.forms.save }));
+    const errors = await screen.findByTestId('form-errors');
+    const kind = FORM_KINDS.travnik;
+    for (const def of kind.indicators.filter((d) => d.required)) {
+      expect(errors.textContent).toContain(sl.scheme.validation.required(def.name));
+      expect(within(screen.getByTestId(`indicator-${def.key}`)).getByRole('alert').textContent).toBe(sl.scheme.validation.required(def.name));
+    }
+    expect(await db.outbox.count()).toBe(0);
+  });
+
+  it('an invalid value is refused even for a draft', async () => {
+    const s = season();
+    const db = newDb();
+    renderWithStore(<Harness {...props(s.formDone, s.indicators)} />, { db });
+    fireEvent.click(screen.getByRole('checkbox', { name: slScreens.forms.markCompleted }));
+    const orchids = within(screen.getByTestId('indicator-orchidaceae')).getByRole('spinbutton');
+    fireEvent.change(orchids, { target: { value: '2.5' } });
+    fireEvent.click(screen.getByRole('button', { name: slScreens.forms.save }));
+    expect((await screen.findByTestId('form-errors')).textContent).toContain(sl.scheme.validation.count('Kukavičevke', 10000));
+    expect(await db.outbox.count()).toBe(0);
+  });
+
+  it('saves offline through the outbox: new and changed indicators, a location, then the form with its score', async () => {
+    const s = season();
+    const db = newDb();
+    renderWithStore(<Harness {...props(s.formDone, s.indicators)} />, { db });
+    const orchids = screen.getByTestId('indicator-orchidaceae');
+    fireEvent.change(within(orchids).getByRole('spinbutton'), { target: { value: '2' } });
+    fireEvent.click(within(orchids).getByRole('button', { name: slScreens.forms.useMyLocation }));
+    await within(orchids).findByTestId('location-value');
+    fireEvent.click(within(screen.getByTestId('indicator-solidago')).getByRole('radio', { name: slScreens.forms.no }));
+    // Not finished yet: a draft may leave required answers for later.
+    fireEvent.click(screen.getByRole('checkbox', { name: slScreens.forms.markCompleted }));
+    fireEvent.click(screen.getByRole('button', { name: slScreens.forms.save }));
+    await screen.findByText(slScreens.states.saved, {}, { timeout: 5000 });
+    const queued = await db.outbox.orderBy('seq').toArray();
+    const ic = config.tables.indicators.columns;
+    const fc = config.tables.forms.columns;
+    expect(queued.map((q) => [q.kind, q.tableId])).toEqual([
+      ['insert', config.tables.indicators.id],
+      ['update', config.tables.indicators.id],
+      ['update', config.tables.forms.id],
+    ]);
+    expect(queued[0]!.properties).toMatchObject({ [ic.parent]: s.formDone.id, [ic.key]: 'orchidaceae', [ic.value]: 2 });
+    expect(queued[0]!.geometry).toEqual({ type: 'Point', coordinates: [16.2, 46.8] });
+    expect(queued[1]!.properties).toMatchObject({ [ic.value]: false });
+    const base = FORM_KINDS.travnik.scoring.base;
+    expect(queued[2]!.properties).toMatchObject({ [fc.score]: base + 7 + 10, [fc.rule_version]: FORM_KINDS.travnik.scoring.version, [fc.completed]: false });
+  });
+
+  it('photos are resized to JPEG and stored as attachments of the new indicator row', async () => {
+    const s = season();
+    const db = newDb();
+    // jsdom cannot decode images: stand-ins for the browser's bitmap and canvas; the resize code itself runs.
+    const drawn: number[][] = [];
+    const resizeEnv: ResizeEnv = {
+      createImageBitmap: async () => ({ width: 4000, height: 3000, close: () => undefined }),
+      createCanvas: (width, height) => {
+        drawn.push([width, height]);
+        return {
+          canvas: { getContext: () => ({ drawImage: () => undefined, fillRect: () => undefined, fillStyle: '', imageSmoothingQuality: 'high' }) },
+          toBlob: async (type) => new Blob([new Uint8Array([0xff, 0xd8, 0xff])], { type }),
+        };
+      },
+    };
+    renderWithStore(<Harness {...props(s.formDone, s.indicators, { resizeEnv })} />, { db });
+    const card = screen.getByTestId('indicator-centaurea-jacea');
+    fireEvent.click(within(card).getByRole('radio', { name: slScreens.forms.yes }));
+    const input = within(card).getByLabelText(`${slScreens.forms.addPhoto}: navadni glavinec`) as HTMLInputElement;
+    expect(input.getAttribute('accept')).toBe('image/*');
+    expect(input.getAttribute('capture')).toBe('environment');
+    await act(async () => {
+      fireEvent.change(input, { target: { files: [new File([new Uint8Array([1, 2, 3])], 'IMG_1.heic', { type: 'image/heic' })] } });
+    });
+    await within(card).findByTestId('new-photo');
+    fireEvent.click(screen.getByRole('checkbox', { name: slScreens.forms.markCompleted }));
+    fireEvent.click(screen.getByRole('button', { name: slScreens.forms.save }));
+    await screen.findByText(slScreens.states.saved, {}, { timeout: 5000 });
+    const queued = await db.outbox.orderBy('seq').toArray();
+    const insert = queued.find((q) => q.kind === 'insert')!;
+    const attachment = queued.find((q) => q.kind === 'attachment')!;
+    expect(attachment).toMatchObject({ recordId: insert.id, tableAttachmentInfoId: config.tables.indicators.attachments!.photos, name: 'IMG_1.jpg', mimeType: 'image/jpeg' });
+    expect((await db.attachments.get(attachment.id))!.size).toBe(3);
+    expect(drawn).toEqual([[PHOTO_MAX_SIDE, 1200]]);
+  });
+
+  it('readers see the form read-only: no save, no archive, inputs disabled', () => {
+    const s = season();
+    renderWithStore(<Harness {...props(s.formDone, s.indicators, { readOnly: true })} />, { db: newDb() });
+    expect(screen.getByText(slScreens.states.readOnly)).toBeTruthy();
+    expect(screen.queryByRole('button', { name: slScreens.forms.save })).toBeNull();
+    expect(screen.queryByRole('button', { name: slScreens.forms.archive })).toBeNull();
+    expect((within(screen.getByTestId('indicator-salvia-pratensis')).getByRole('radio', { name: slScreens.forms.yes }) as HTMLButtonElement).disabled).toBe(true);
+    expect(screen.queryByLabelText(`${slScreens.forms.addPhoto}: travniška kadulja`)).toBeNull();
+  });
+
+  it('editors archive after confirming', async () => {
+    const s = season();
+    const onArchive = jest.fn(async () => undefined);
+    renderWithStore(<Harness {...props(s.formDone, s.indicators, { canArchive: true, onArchive })} />, { db: newDb() });
+    fireEvent.click(screen.getByRole('button', { name: slScreens.forms.archive }));
+    const dialog = await screen.findByRole('alertdialog');
+    expect(dialog.textContent).toContain(slScreens.forms.archiveConfirm);
+    fireEvent.click(within(dialog).getByRole('button', { name: sl.common.cancel }));
+    expect(onArchive).not.toHaveBeenCalled();
+    fireEvent.click(screen.getByRole('button', { name: slScreens.forms.archive }));
+    fireEvent.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: slScreens.forms.archive }));
+    await waitFor(() => expect(onArchive).toHaveBeenCalledTimes(1));
+  });
+
+  it('unsaved changes ask before the tab closes, and not after saving', async () => {
+    const s = season();
+    renderWithStore(<Harness {...props(s.formDone, s.indicators)} />, { db: newDb() });
+    const unload = () => {
+      const event = new Event('beforeunload', { cancelable: true });
+      window.dispatchEvent(event);
+      return event.defaultPrevented;
+    };
+    expect(unload()).toBe(false);
+    fireEvent.click(within(screen.getByTestId('indicator-lotus-corniculatus')).getByRole('radio', { name: slScreens.forms.yes }));
+    await waitFor(() => expect(unload()).toBe(true));
+    fireEvent.click(screen.getByRole('checkbox', { name: slScreens.forms.markCompleted }));
+    fireEvent.click(screen.getByRole('button', { name: slScreens.forms.save }));
+    await screen.findByText(slScreens.states.saved, {}, { timeout: 5000 });
+    await waitFor(() => expect(unload()).toBe(false));
+  });
+
+  it('states: loading, not found, unknown kind', () => {
+    const s = season();
+    renderWithStore(<Harness {...props(null, [], { status: 'loading', hasData: false })} />, { db: newDb() });
+    expect(screen.getByText(sl.common.loading)).toBeTruthy();
+    cleanup();
+    renderWithStore(<Harness {...props(null, [])} />, { db: newDb() });
+    expect(screen.getByText(slScreens.forms.notFound)).toBeTruthy();
+    cleanup();
+    const odd = { ...s.formDone, properties: { ...s.formDone.properties, [config.tables.forms.columns.form_id]: 99 } };
+    renderWithStore(<Harness {...props(odd, [])} />, { db: newDb() });
+    expect(screen.getByText(slScreens.forms.unknownKind)).toBeTruthy();
+  });
+});
+
+describe('planSave', () => {
+  it('clearing a stored answer deletes its row; an untouched form only updates the form row', () => {
+    const s = season();
+    const kind = FORM_KINDS.travnik;
+    const initial = initialDraft(config, kind, s.formDone, s.indicators);
+    expect(planSave({ config, kind, form: s.formDone, rows: s.indicators, draft: initial, initial }).map((step) => (typeof step === 'function' ? 'fn' : step.kind))).toEqual(['update']);
+    const draft = { ...initial, indicators: { ...initial.indicators, solidago: { ...initial.indicators.solidago!, value: '' } } };
+    const steps = planSave({ config, kind, form: s.formDone, rows: s.indicators, draft, initial });
+    expect(steps[0]).toMatchObject({ kind: 'delete', id: s.indicators[1]!.id });
+  });
+});

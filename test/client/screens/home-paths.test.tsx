@@ -1,0 +1,191 @@
+/** Home, paths list and path screen: their states, statuses and score badges (issue 7). */
+import { afterEach, describe, expect, it, jest } from '@jest/globals';
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { HomeScreen, type HomeScreenProps } from '../../../src/client/features/home/home-screen';
+import { buildPathRows, groupByArea } from '../../../src/client/features/paths/path-rows';
+import { PathsScreen } from '../../../src/client/features/paths/paths-screen';
+import { PathScreen, type PathScreenProps } from '../../../src/client/features/paths/path-screen';
+import { ScoreBadge } from '../../../src/client/components/score-badge/score-badge';
+import { sl, slScreens } from '../../../src/common/i18n/sl';
+import { config, season } from './fixtures';
+
+afterEach(cleanup);
+
+describe('ScoreBadge', () => {
+  it.each([
+    [67, 'good', 'dobro'],
+    [66, 'medium', 'srednje'],
+    [34, 'medium', 'srednje'],
+    [33, 'bad', 'slabo'],
+  ])('%i is %s, shown with the word and an icon, not colour alone', (score, cls, word) => {
+    const { container } = render(<ScoreBadge score={score} />);
+    const badge = container.querySelector('.score-badge')!;
+    expect(badge.getAttribute('data-score-class')).toBe(cls);
+    expect(badge.textContent).toBe(`${score}${word}`);
+    expect(badge.querySelector('svg')).toBeTruthy();
+    expect(badge.getAttribute('aria-label')).toBe(slScreens.score.aria(score, word));
+  });
+
+  it('a missing score says so', () => {
+    render(<ScoreBadge score={null} />);
+    expect(screen.getByText(slScreens.score.none)).toBeTruthy();
+  });
+});
+
+describe('season rows (features/paths)', () => {
+  it('gives each path its area, length, last walk, status for the current season and score', () => {
+    const s = season();
+    const rows = buildPathRows(s, config);
+    const byName = Object.fromEntries(rows.map((r) => [r.name, r]));
+    expect(byName['Pot 1']).toMatchObject({ status: 'form-done', score: 72, areaName: 'Travnik pod gozdom', lengthM: 240 });
+    expect(byName['Pot 2']).toMatchObject({ status: 'walked', score: null, lengthM: 1250 });
+    // Walked last year only: not walked in this season.
+    expect(byName['Pot 3']).toMatchObject({ status: 'not-walked', areaName: 'Senožet' });
+    const groups = groupByArea(rows, s.areas, config);
+    expect(groups.map((g) => [g.name, g.paths.length])).toEqual([
+      ['Senožet', 1],
+      ['Travnik pod gozdom', 2],
+    ]);
+  });
+
+  it('archived paths, links and forms do not count', () => {
+    const s = season();
+    const rows = buildPathRows({ ...s, forms: [{ ...s.formDone, archived: true }], paths: [s.pathDone, { ...s.pathWalked, archived: true }] }, config);
+    expect(rows.map((r) => r.name)).toEqual(['Pot 1']);
+    expect(rows[0]).toMatchObject({ status: 'walked', score: null });
+  });
+});
+
+function homeProps(overrides: Partial<HomeScreenProps> = {}, s = season()): HomeScreenProps {
+  const rows = buildPathRows(s, config);
+  return {
+    role: 'farmer',
+    status: 'ready',
+    error: null,
+    fromDevice: false,
+    season: { name: '2026', from: '2026-04-01', to: '2026-10-31' },
+    areas: groupByArea(rows, s.areas, config),
+    farmerName: null,
+    hasFarmer: true,
+    sync: { online: true, pending: 0, lastSyncAt: '2026-06-02T10:00:00.000Z' },
+    ...overrides,
+  };
+}
+
+describe('HomeScreen', () => {
+  it("shows 'Nalagam...' while the season loads", () => {
+    render(<HomeScreen {...homeProps({ status: 'loading', areas: [] })} />);
+    expect(screen.getByRole('status').textContent).toBe(sl.common.loading);
+  });
+
+  it('shows the error with a retry when nothing could be loaded', () => {
+    const onRetry = jest.fn();
+    render(<HomeScreen {...homeProps({ status: 'failed', error: sl.farmer.missing, areas: [] })} onRetry={onRetry} />);
+    expect(screen.getByRole('alert').textContent).toBe(sl.farmer.missing);
+    fireEvent.click(screen.getByRole('button', { name: sl.common.retry }));
+    expect(onRetry).toHaveBeenCalled();
+  });
+
+  it('says when the data comes from the device, and the waiting edits', () => {
+    render(<HomeScreen {...homeProps({ fromDevice: true, sync: { online: false, pending: 3, lastSyncAt: null } })} />);
+    expect(screen.getByTestId('offline-note').textContent).toContain(slScreens.states.offline);
+    const sync = screen.getByTestId('home-sync');
+    expect(sync.textContent).toContain(slScreens.home.offline);
+    expect(sync.textContent).toContain(slScreens.home.pending(3));
+    expect(sync.textContent).toContain(slScreens.home.never);
+  });
+
+  it('shows the season window and per meadow the paths with status and score', () => {
+    const s = season();
+    render(<HomeScreen {...homeProps({}, s)} />);
+    expect(screen.getByTestId('home-season').textContent).toContain(slScreens.home.window('1. 4. 2026', '31. 10. 2026'));
+    expect(screen.getByTestId('home-season').textContent).toContain(slScreens.home.progress(1, 3));
+    const done = screen.getByTestId(`home-path-${s.pathDone.id}`);
+    expect(done.getAttribute('href')).toBe(`#/paths/${s.pathDone.id}`);
+    expect(done.textContent).toContain(slScreens.status['form-done']);
+    expect(done.textContent).toContain('72dobro');
+    expect(screen.getByTestId(`home-path-${s.pathWalked.id}`).textContent).toContain(slScreens.status.walked);
+    expect(screen.getByTestId(`home-path-${s.pathNew.id}`).textContent).toContain(slScreens.status['not-walked']);
+  });
+
+  it('empty: no meadows, and no season', () => {
+    render(<HomeScreen {...homeProps({ areas: [], season: null })} />);
+    expect(screen.getByText(slScreens.home.noAreas)).toBeTruthy();
+    expect(screen.getByText(slScreens.home.noSeason)).toBeTruthy();
+  });
+
+  it('editors first choose a farmer; the farmers panel sits beside', () => {
+    render(<HomeScreen {...homeProps({ role: 'editor', hasFarmer: false, farmersPanel: <div data-testid="panel" /> })} />);
+    expect(screen.getByText(slScreens.home.chooseFarmer)).toBeTruthy();
+    expect(screen.getByTestId('panel')).toBeTruthy();
+  });
+});
+
+describe('PathsScreen', () => {
+  it('lists paths with area, length, last walk, status and score', () => {
+    const s = season();
+    render(<PathsScreen rows={buildPathRows(s, config)} status="ready" error={null} fromDevice={false} hasData />);
+    const cells = within(screen.getByTestId(`path-row-${s.pathWalked.id}`)).getAllByRole('cell').map((c) => c.textContent);
+    expect(cells).toEqual(['Travnik pod gozdom', '1,25 km', '3. 6. 2026', slScreens.status.walked, slScreens.score.none]);
+    const first = within(screen.getByTestId(`path-row-${s.pathDone.id}`)).getAllByRole('cell').map((c) => c.textContent);
+    expect(first).toEqual(['Travnik pod gozdom', '240 m', '2. 6. 2026', slScreens.status['form-done'], '72dobro']);
+  });
+
+  it('empty and loading states', () => {
+    const { rerender } = render(<PathsScreen rows={[]} status="ready" error={null} fromDevice={false} hasData />);
+    expect(screen.getByText(sl.screens.paths.empty)).toBeTruthy();
+    rerender(<PathsScreen rows={[]} status="loading" error={null} fromDevice={false} hasData={false} />);
+    expect(screen.getByText(sl.common.loading)).toBeTruthy();
+  });
+});
+
+function pathProps(overrides: Partial<PathScreenProps> = {}): PathScreenProps {
+  const s = season();
+  const row = buildPathRows(s, config).find((r) => r.name === 'Pot 2')!;
+  return {
+    row,
+    seasonName: '2026',
+    forms: [],
+    formKinds: [
+      { id: 1, title: 'Travnik' },
+      { id: 2, title: 'Upravljanje' },
+    ],
+    canEdit: true,
+    status: 'ready',
+    error: null,
+    fromDevice: false,
+    hasData: true,
+    onAddForm: async () => 77,
+    onOpenForm: () => undefined,
+    map: <div data-testid="map" />,
+    recorder: <div data-testid="recorder" />,
+    previous: <p>prej</p>,
+    ...overrides,
+  };
+}
+
+describe('PathScreen', () => {
+  it('shows the map, the recorder, the season forms and adds a form of the chosen kind', async () => {
+    const onAddForm = jest.fn(async (_kind: number) => 77);
+    const onOpenForm = jest.fn();
+    render(<PathScreen {...pathProps({ onAddForm, onOpenForm })} />);
+    expect(screen.getByTestId('map')).toBeTruthy();
+    expect(screen.getByTestId('recorder')).toBeTruthy();
+    expect(screen.getByText(slScreens.paths.noForms)).toBeTruthy();
+    fireEvent.change(screen.getByLabelText(slScreens.paths.formKind), { target: { value: '2' } });
+    fireEvent.click(screen.getByRole('button', { name: slScreens.paths.create }));
+    await waitFor(() => expect(onOpenForm).toHaveBeenCalledWith(77));
+    expect(onAddForm).toHaveBeenCalledWith(2);
+  });
+
+  it('readers get no recorder and no new form', () => {
+    render(<PathScreen {...pathProps({ canEdit: false })} />);
+    expect(screen.queryByTestId('recorder')).toBeNull();
+    expect(screen.queryByRole('button', { name: slScreens.paths.create })).toBeNull();
+  });
+
+  it('an unknown path says so', () => {
+    render(<PathScreen {...pathProps({ row: null })} />);
+    expect(screen.getByText(slScreens.paths.notFound)).toBeTruthy();
+  });
+});

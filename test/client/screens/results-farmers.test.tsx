@@ -1,0 +1,163 @@
+/** Results (model, exports, screen states, filters) and the farmers panel (issue 7). */
+import { afterEach, describe, expect, it, jest } from '@jest/globals';
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { buildResults, historyText, resultsCsv, resultsGeoJson } from '../../../src/client/features/results/results-model';
+import { PathHistory, ResultsScreen, seasonAverages } from '../../../src/client/features/results/results-screen';
+import { FarmersPanel, matchesFarmer } from '../../../src/client/features/farmers/farmers-panel';
+import { formsSlice, selectRemappedId } from '../../../src/client/features/forms/forms-slice';
+import { localIdsRemapped } from '../../../src/client/lib/db/actions';
+import { FORM_KINDS } from '../../../src/common/scheme/form-kinds';
+import { sl, slScreens } from '../../../src/common/i18n/sl';
+import { config, renderWithStore, row, season } from './fixtures';
+
+afterEach(cleanup);
+
+function results() {
+  const s = season();
+  const history = { durations: s.durations, durationPaths: s.allDurationPaths, forms: [s.formDone, s.formOld], indicators: [...s.indicators, ...s.oldIndicators] };
+  return { s, rows: buildResults(config, s, history) };
+}
+
+describe('results model', () => {
+  it('one row per path, season and kind with last season beside it and the explained score', () => {
+    const { s, rows } = results();
+    expect(rows.map((r) => [r.pathName, r.seasonName, r.score])).toEqual([
+      ['Pot 1', '2026', 72],
+      ['Pot 1', '2025', 40],
+    ]);
+    expect(rows[0]!.previous).toEqual({ score: 40, seasonName: '2025' });
+    expect(rows[0]!.farmerId).toBe(s.farmer.id);
+    // Explanation from the indicators with the scheme's rule: kadulja raised it, zlata rozga lowered it.
+    expect(rows[0]!.explanation!.explanation.map((e) => [e.key, e.points])).toEqual([
+      ['salvia-pratensis', 7],
+      ['solidago', -20],
+    ]);
+    expect(seasonAverages(rows)).toEqual([
+      { name: '2025', average: 40, count: 1 },
+      { name: '2026', average: 72, count: 1 },
+    ]);
+  });
+
+  it('archived forms are left out', () => {
+    const s = season();
+    const rows = buildResults(config, s, { durations: s.durations, durationPaths: s.allDurationPaths, forms: [{ ...s.formDone, archived: true }], indicators: [] });
+    expect(rows).toEqual([]);
+  });
+
+  it('CSV: Slovenian header, semicolons, the class word, quoting, history column', () => {
+    const { rows } = results();
+    const csv = resultsCsv(rows, () => 'Ana "Ančka" Kovač', new Map([[rows[0]!.formId, 'a; b']]));
+    const lines = csv.replace('\ufeff', '').trim().split('\r\n');
+    const h = slScreens.results.csv;
+    expect(lines[0]).toBe([h.farmer, h.area, h.path, h.season, h.form, h.kind, h.score, h.class, h.rule, h.completed, h.updated, h.history].join(';'));
+    expect(lines[1]).toContain('"Ana ""Ančka"" Kovač";Travnik pod gozdom;Pot 1;2026;');
+    expect(lines[1]).toContain(`;72;${sl.scheme.scoreClass.good};${FORM_KINDS.travnik.scoring.version};Da;`);
+    expect(lines[1]!.endsWith(';"a; b"')).toBe(true);
+  });
+
+  it('history text names who, when and old → new', () => {
+    const text = historyText(
+      [
+        { id: 1, recordId: 9, action: 'insert', changedBy: 'kmet1@example.si', changedAt: '2026-06-01T10:00:00Z', old: null, new: { properties: { '63': 10 }, geometry: null } },
+        { id: 2, recordId: 9, action: 'update', changedBy: 'urednik@example.si', changedAt: '2026-06-02T10:00:00Z', old: { properties: { '63': 10 }, geometry: null }, new: { properties: { '63': 72 }, geometry: null } },
+      ],
+      new Map([['63', 'score']]),
+    );
+    expect(text).toBe('2026-06-01T10:00:00Z kmet1@example.si ustvarjeno | 2026-06-02T10:00:00Z urednik@example.si spremenjeno: score 10 → 72');
+  });
+
+  it('GeoJSON: the path lines with their results', () => {
+    const { rows } = results();
+    const fc = JSON.parse(resultsGeoJson(rows, () => 'Ana'));
+    expect(fc.type).toBe('FeatureCollection');
+    expect(fc.features[0].geometry.type).toBe('LineString');
+    expect(fc.features[0].properties).toMatchObject({ farmer: 'Ana', path: 'Pot 1', season: '2026', score: 72, class: 'good' });
+  });
+});
+
+describe('ResultsScreen', () => {
+  it('states: loading, error, empty, offline', () => {
+    render(<ResultsScreen rows={null} status="loading" fromDevice={false} canExport={false} online />);
+    expect(screen.getByText(sl.common.loading)).toBeTruthy();
+    cleanup();
+    render(<ResultsScreen rows={null} status="failed" fromDevice={false} canExport={false} online />);
+    expect(screen.getByRole('alert').textContent).toBe(slScreens.states.error);
+    cleanup();
+    render(<ResultsScreen rows={[]} status="ready" fromDevice canExport={false} online={false} />);
+    expect(screen.getByText(sl.screens.results.empty)).toBeTruthy();
+    expect(screen.getByTestId('offline-note')).toBeTruthy();
+  });
+
+  it('shows the newest season with last season beside it and filters by season', () => {
+    const { rows } = results();
+    render(<ResultsScreen rows={rows} status="ready" fromDevice={false} canExport={false} online />);
+    const now = screen.getByTestId(`result-${rows[0]!.formId}`);
+    const cells = within(now).getAllByRole('cell').map((c) => c.textContent);
+    expect(cells.slice(0, 6)).toEqual(['Travnik pod gozdom', '2026', FORM_KINDS.travnik.title, '72dobro', '40srednje', '▲ +32']);
+    expect(screen.queryByTestId(`result-${rows[1]!.formId}`)).toBeNull();
+    expect(screen.getByTestId('season-chart').querySelector('svg')!.getAttribute('aria-label')).toBe('2025: 40 (srednje), 2026: 72 (dobro)');
+    fireEvent.change(screen.getByLabelText(slScreens.results.season), { target: { value: 'all' } });
+    expect(screen.getByTestId(`result-${rows[1]!.formId}`)).toBeTruthy();
+    expect(screen.queryByRole('button', { name: slScreens.results.export })).toBeNull();
+  });
+
+  it('editors export the shown rows', async () => {
+    const { rows } = results();
+    const onExportCsv = jest.fn(async (_rows: unknown) => undefined);
+    const onExportGeoJson = jest.fn();
+    render(<ResultsScreen rows={rows} status="ready" fromDevice={false} canExport online onExportCsv={onExportCsv} onExportGeoJson={onExportGeoJson} />);
+    fireEvent.click(screen.getByRole('button', { name: slScreens.results.export }));
+    await waitFor(() => expect(onExportCsv).toHaveBeenCalledWith([rows[0]]));
+    fireEvent.click(screen.getByRole('button', { name: slScreens.results.exportGeoJson }));
+    expect(onExportGeoJson).toHaveBeenCalledWith([rows[0]]);
+  });
+
+  it("a path's earlier seasons", () => {
+    const { s, rows } = results();
+    render(<PathHistory rows={rows} currentDurationId={s.duration.id} status="ready" />);
+    const list = screen.getByTestId('path-history');
+    expect(list.textContent).toContain('2025');
+    expect(list.textContent).toContain('40srednje');
+    expect(list.textContent).not.toContain('72');
+    cleanup();
+    render(<PathHistory rows={[]} currentDurationId={s.duration.id} status="ready" />);
+    expect(screen.getByText(slScreens.paths.noPrevious)).toBeTruthy();
+  });
+});
+
+describe('farmers panel', () => {
+  const name = String(config.tables.farmers.columns.name);
+  const email = String(config.tables.farmers.columns.email);
+  const farmers = [
+    row(config.tables.farmers.id, { [name]: 'Ana Kovač', [email]: 'kmet1@example.si' }),
+    row(config.tables.farmers.id, { [name]: 'Štefan Horvat', [email]: 'kmet2@example.si' }),
+  ];
+
+  it('local search ignores case and accents', () => {
+    expect(matchesFarmer(farmers[1]!, config, 'stefan hor')).toBe(true);
+    expect(matchesFarmer(farmers[0]!, config, 'kovac')).toBe(true);
+    expect(matchesFarmer(farmers[0]!, config, 'horvat')).toBe(false);
+  });
+
+  it('offline it searches the farmers on the device, shows progress, and chooses one', async () => {
+    const onChoose = jest.fn();
+    const progress = new Map([[farmers[0]!.id, { done: 1, total: 3 }]]);
+    renderWithStore(<FarmersPanel config={config} farmers={farmers} selectedId={null} onChoose={onChoose} online={false} progress={progress} />);
+    expect(screen.getByText(slScreens.farmers.searchOffline)).toBeTruthy();
+    expect(screen.getByTestId(`farmer-${farmers[0]!.id}`).textContent).toContain(slScreens.farmers.progressValue(1, 3));
+    fireEvent.change(screen.getByLabelText(slScreens.farmers.search), { target: { value: 'štef' } });
+    await waitFor(() => expect(screen.queryByTestId(`farmer-${farmers[0]!.id}`)).toBeNull());
+    fireEvent.click(within(screen.getByTestId(`farmer-${farmers[1]!.id}`)).getByRole('button', { name: slScreens.farmers.choose }));
+    expect(onChoose).toHaveBeenCalledWith(farmers[1]!.id);
+    fireEvent.change(screen.getByLabelText(slScreens.farmers.search), { target: { value: 'nihče' } });
+    expect(await screen.findByText(slScreens.farmers.none)).toBeTruthy();
+  });
+});
+
+describe('forms slice', () => {
+  it('remembers the server id of a delivered offline form', () => {
+    const state = formsSlice.reducer(undefined, localIdsRemapped([{ tableId: 6, localId: 123, id: 10_000_500, of: 'record' }]));
+    expect(selectRemappedId({ forms: state }, 123)).toBe(10_000_500);
+    expect(selectRemappedId({ forms: state }, 5)).toBeNull();
+  });
+});
