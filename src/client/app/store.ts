@@ -46,6 +46,11 @@ export interface MakeStoreOptions {
   persist?: Storage | boolean;
   /** The browser app: persistence, window events, Web Locks, and sync started at once. */
   browser?: boolean;
+  /**
+   * RTK's development checks (serialisable/immutable state). On by default outside production
+   * builds; the bench turns them off to measure what the production build runs.
+   */
+  devChecks?: boolean;
 }
 
 function persistedReducer(storage: Storage): Reducer<RootState, UnknownAction> {
@@ -87,7 +92,8 @@ export function makeStore(preloadedState?: Partial<RootState>, options: MakeStor
     middleware: (getDefault) =>
       getDefault({
         thunk: { extraArgument: extra },
-        serializableCheck: {
+        immutableCheck: options.devChecks !== false,
+        serializableCheck: options.devChecks !== false && {
           ignoredActions: [FLUSH, REHYDRATE, PAUSE, PERSIST, PURGE, REGISTER],
           // Multipart bodies (FormData) pass through RTK Query in meta.arg; downloaded files
           // (Blob) are cached in memory by the attachment query and never persisted.
