@@ -27,8 +27,6 @@ const config = {
       ...shared,
       displayName: 'server',
       testEnvironment: 'node',
-      // On PostgreSQL every test app migrates its own schema over the network: fixtures take longer.
-      ...(process.env.DATABASE_URL ? { testTimeout: 30_000 } : {}),
       testMatch: ['<rootDir>/src/server/**/*.test.ts', '<rootDir>/test/server/**/*.test.ts'],
     },
     {

@@ -32,6 +32,7 @@ import { syncFigures } from './sync'; // H4: sync.drain_10k_* figures
 import { syncBrowserFigures } from './sync-browser'; // H4: sync.dexie_* / sync.offline_paths_* (Chromium)
 import { mapFigures } from './map'; // H5: map.* figures
 import { qaFigures } from './qa'; // H7: qa.* action-log figures
+import { scaleFigures } from './scale'; // H9: sqlite.* / pg.* figures on 1M records
 
 const prefix = process.argv[2] ?? '';
 const want = (name: string) => name.startsWith(prefix);
@@ -53,6 +54,8 @@ const BATCH = 10_000;
 const SEARCH_REQUESTS = 400;
 const SEARCH_CONCURRENCY = 8;
 const DB_SEARCH_RUNS = 30;
+/** Forms the indicators are spread over (100,000 / 2,000 = 50 per form). */
+const FORMS = 2_000;
 /** Indicator keys cycle through this many values; the search asks for one of them. */
 const KEYS = 20;
 
@@ -96,6 +99,7 @@ async function main(): Promise<void> {
   await syncBrowserFigures({ want, emit, log }); // H4: Dexie figures in Chromium (bench/sync-browser.ts)
   await mapFigures({ want, emit, log }); // H5: map.* figures (bench/map.ts)
   await qaFigures({ want, emit, log }); // H7: qa.log_append_10k_ms vs _naive_ms, replay (bench/qa.ts)
+  await scaleFigures({ want, emit, log }); // H9: 1M-record figures on SQLite and PostgreSQL (bench/scale.ts)
   if (!'server.'.startsWith(prefix) && !prefix.startsWith('server')) return;
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'moj-travnik-bench-'));
   let app: FastifyInstance | undefined;
@@ -125,17 +129,30 @@ async function main(): Promise<void> {
     const config = (await call('GET', '/config.json')) as AppConfig;
     const projectId = config.projectId;
     const tableId = config.tables.indicators.id;
-    // A form to hang the indicators on: any form of the demo project.
-    const forms = (await call('POST', `/api/Records/${projectId}/search`, { tableId: config.tables.forms.id, page: 1, perPage: 1 } satisfies SearchRequest)) as {
+    // Forms to hang the indicators on, about 50 indicators each as in real monitoring (the server
+    // recomputes a form's score from its indicators on every indicator write, so piling 100,000
+    // indicators onto one form would measure that instead of the calls). Set-up, not measured.
+    const links = (await call('POST', `/api/Records/${projectId}/search`, { tableId: config.tables.durationPaths.id, page: 1, perPage: 1 } satisfies SearchRequest)) as {
       records: Array<{ id: number }>;
     };
-    const formId = forms.records[0]?.id;
-    if (!formId) throw new Error('the demo project has no form to attach indicators to');
+    const linkId = links.records[0]?.id;
+    if (!linkId) throw new Error('the demo project has no durationPath to attach forms to');
+    const f = config.tables.forms.columns;
+    const formKindId = Object.values(config.forms)[0]!.id;
+    const createdForms = (await call('POST', `/api/Records/${projectId}/bulk`, {
+      operations: Array.from({ length: FORMS }, (_, i): BulkOperation => ({
+        opId: `bench-form-${i}`,
+        kind: 'insert',
+        tableId: config.tables.forms.id,
+        properties: { [f.parent]: linkId, [f.form_id]: formKindId, [f.note]: `bench ${i}`, [f.completed]: false },
+      })),
+    } satisfies BulkBody)) as { results: Array<{ id: number }> };
+    const formIds = createdForms.results.map((r) => r.id);
     let n = 0;
     const bulkBody = (count: number): BulkBody => ({
       operations: Array.from({ length: count }, (): BulkOperation => {
         n += 1;
-        return { opId: `bench-${n}`, kind: 'insert', tableId, properties: indicatorProperties(config, formId, n) };
+        return { opId: `bench-${n}`, kind: 'insert', tableId, properties: indicatorProperties(config, formIds[n % FORMS]!, n) };
       }),
     });
 
@@ -154,7 +171,7 @@ async function main(): Promise<void> {
       const start = performance.now();
       for (let i = 0; i < BATCH; i += 1) {
         n += 1;
-        await call('POST', `/api/Records/${projectId}`, { tableId, properties: indicatorProperties(config, formId, n) });
+        await call('POST', `/api/Records/${projectId}`, { tableId, properties: indicatorProperties(config, formIds[n % FORMS]!, n) });
       }
       const ms = performance.now() - start;
       log(`single 10k: ${ms.toFixed(0)} ms`);

@@ -9,9 +9,9 @@ const pgOnly = process.argv.includes('--pg-only');
 const extra = process.argv.slice(2).filter((arg) => arg !== '--pg-only');
 const url = process.env.DATABASE_URL?.trim();
 
-function jest(env, label) {
+function jest(env, label, options = []) {
   process.stderr.write(`\n[test-server] server suite on ${label}\n`);
-  const result = spawnSync('npx', ['jest', '--selectProjects', 'server', ...extra], {
+  const result = spawnSync('npx', ['jest', '--selectProjects', 'server', ...options, ...extra], {
     stdio: 'inherit',
     env: { ...env, NODE_OPTIONS: `${env.NODE_OPTIONS ?? ''} --experimental-vm-modules`.trim() },
   });
@@ -23,7 +23,8 @@ if (!pgOnly) {
   jest(sqliteEnv, 'SQLite');
 }
 if (url) {
-  jest(process.env, `PostgreSQL (${url.replace(/\/\/[^@/]*@/, '//…@')})`);
+  // Every test app migrates its own schema over a socket: fixtures take longer than in memory.
+  jest(process.env, `PostgreSQL (${url.replace(/\/\/[^@/]*@/, '//…@')})`, ['--testTimeout=30000']);
 } else {
   process.stderr.write('[test-server] DATABASE_URL is not set: PostgreSQL pass skipped (.ci/run sets it; see docs/deploy.md)\n');
 }
