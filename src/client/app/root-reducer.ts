@@ -11,7 +11,6 @@ import { notificationsSlice } from '../features/notifications/notifications-slic
 import { appUpdateSlice } from '../features/app-update/app-update-slice'; // H3
 import { configSlice } from '../lib/config/config-slice'; // H3
 import { authSlice } from '../features/auth/auth-slice'; // H2
-import { formsSlice } from '../features/forms/forms-slice'; // H8
 
 export const rootReducer = combineReducers({
   [api.reducerPath]: api.reducer,
@@ -22,7 +21,6 @@ export const rootReducer = combineReducers({
   [appUpdateSlice.reducerPath]: appUpdateSlice.reducer, // H3
   [configSlice.reducerPath]: configSlice.reducer, // H3
   [authSlice.reducerPath]: authSlice.reducer, // H2
-  [formsSlice.reducerPath]: formsSlice.reducer, // H8
 });
 
 export type RootState = ReturnType<typeof rootReducer>;

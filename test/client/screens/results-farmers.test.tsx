@@ -4,8 +4,6 @@ import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-li
 import { buildResults, historyText, resultsCsv, resultsGeoJson } from '../../../src/client/features/results/results-model';
 import { PathHistory, ResultsScreen, seasonAverages } from '../../../src/client/features/results/results-screen';
 import { FarmersPanel, matchesFarmer } from '../../../src/client/features/farmers/farmers-panel';
-import { formsSlice, selectRemappedId } from '../../../src/client/features/forms/forms-slice';
-import { localIdsRemapped } from '../../../src/client/lib/db/actions';
 import { FORM_KINDS } from '../../../src/common/scheme/form-kinds';
 import { sl, slScreens } from '../../../src/common/i18n/sl';
 import { config, renderWithStore, row, season } from './fixtures';
@@ -151,13 +149,5 @@ describe('farmers panel', () => {
     expect(onChoose).toHaveBeenCalledWith(farmers[1]!.id);
     fireEvent.change(screen.getByLabelText(slScreens.farmers.search), { target: { value: 'nihče' } });
     expect(await screen.findByText(slScreens.farmers.none)).toBeTruthy();
-  });
-});
-
-describe('forms slice', () => {
-  it('remembers the server id of a delivered offline form', () => {
-    const state = formsSlice.reducer(undefined, localIdsRemapped([{ tableId: 6, localId: 123, id: 10_000_500, of: 'record' }]));
-    expect(selectRemappedId({ forms: state }, 123)).toBe(10_000_500);
-    expect(selectRemappedId({ forms: state }, 5)).toBeNull();
   });
 });

@@ -3,7 +3,7 @@
  * features/season (or the device copy for an earlier season), saved through the outbox
  * (features/sync), with features/map for picking an indicator's location on the map.
  */
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import type { Point } from 'geojson';
 import type { DetailedFeature } from '../../../common/schemas/wire';
 import { useFeatureDetailedQuery } from '../../lib/api/features';
@@ -12,8 +12,6 @@ import { columnKey } from '../../lib/db/refs';
 import { GeometryEditor, MapView, recordsToMapItems, type MapEngine } from '../../features/map';
 import { FormScreen } from '../../features/forms/form-screen';
 import { useStoredForm } from '../../features/forms/use-stored-form';
-import { selectRemappedId } from '../../features/forms/forms-slice';
-import { useAppSelector } from '../hooks';
 import type { ScreenProps } from '../router/routes';
 import { useReloadSeason, useSaveEdits, useSeasonView, type SeasonView } from './screen-data';
 
@@ -44,14 +42,18 @@ export default function FormRoute({ params }: ScreenProps) {
   const reload = useReloadSeason();
   const saveEdits = useSaveEdits();
   const { config } = view;
-  // An offline-made form was delivered and got its server id: follow it to its new address.
-  const remapped = useAppSelector((state) => selectRemappedId(state, formId));
-  useEffect(() => {
-    if (remapped !== null) window.location.replace(`#/forms/${remapped}`);
-  }, [remapped]);
   const inSeason = view.forms.find((f) => f.id === formId && !f.archived) ?? null;
   const stored = useStoredForm(config, formId, view.hasData && !inSeason);
   const form = inSeason ?? stored.form;
+  // An offline-made form was delivered and got its server id (the season slice follows the new id
+  // in place): find the same row under its new id and move the address there, instead of saying
+  // the form is gone. Kept out of Redux state on purpose: the QA action log hashes the whole state.
+  const lastSeen = useRef(form);
+  if (form) lastSeen.current = form;
+  const movedTo = !form && lastSeen.current && isLocalId(formId) ? view.forms.find((f) => f.id !== formId && f.createdAt === lastSeen.current!.createdAt && f.tableId === lastSeen.current!.tableId) : undefined;
+  useEffect(() => {
+    if (movedTo) window.location.replace(`#/forms/${movedTo.id}`);
+  }, [movedTo]);
   const parentKey = config ? columnKey(config, 'indicators', 'parent') : '';
   const indicators = useMemo(
     () => (inSeason ? view.indicators.filter((i) => i.properties[parentKey] === formId) : stored.indicators),
