@@ -7,9 +7,12 @@
  * The server is a recording fetch: these tests are about what the client sends and how it reads
  * answers.
  */
-import { afterEach, describe, expect, it } from '@jest/globals';
+import { afterEach, describe, expect, it, jest } from '@jest/globals';
 import { errorMessageOf, featuresApi, performRequest, publicAppApi, recordsApi, setCredentialsProvider, testApi, type ApiError } from '../../../src/client/lib/api';
 import { makeTestStore, openTestDb, response, settleStores } from './helpers';
+
+// A budget for a loaded shared machine (several suites, real IndexedDB emulation, a real server); nothing here asserts time.
+jest.setTimeout(30_000);
 
 afterEach(async () => {
   setCredentialsProvider(null);

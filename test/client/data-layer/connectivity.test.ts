@@ -16,6 +16,9 @@ import {
 } from '../../../src/client/features/sync';
 import { makeTestStore, openTestDb, response, settleStores, until } from './helpers';
 
+// A budget for a loaded shared machine (several suites, real IndexedDB emulation, a real server); nothing here asserts time.
+jest.setTimeout(30_000);
+
 afterEach(settleStores);
 
 function fakeWindow(onLine = true) {

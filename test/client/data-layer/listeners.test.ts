@@ -5,7 +5,7 @@
  * The sync listeners seen from the outside (redux-mock-store records every action, in order),
  * and what redux-persist keeps: only small session state, never the outbox or the API cache.
  */
-import { afterEach, describe, expect, it } from '@jest/globals';
+import { afterEach, describe, expect, it, jest } from '@jest/globals';
 import { createListenerMiddleware } from '@reduxjs/toolkit';
 import configureMockStoreImport from 'redux-mock-store';
 import { thunk, withExtraArgument } from 'redux-thunk';
@@ -16,6 +16,9 @@ import { api } from '../../../src/client/lib/api';
 import { saveEdit } from '../../../src/client/lib/db';
 import { addSyncListeners, connectivitySlice, drainRequested, drainSucceeded, outboxChanged, reachabilityProbed, syncSlice, syncStarted, syncStopped } from '../../../src/client/features/sync';
 import { FakeBulkServer, makeTestStore, openTestDb, settleStores, until } from './helpers';
+
+// A budget for a loaded shared machine (several suites, real IndexedDB emulation, a real server); nothing here asserts time.
+jest.setTimeout(30_000);
 
 afterEach(settleStores);
 void thunk;

@@ -7,7 +7,7 @@
  * after the server committed, a dropped request, and a reload (new store over the same
  * IndexedDB) in the middle. Afterwards the server holds every row exactly once.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, afterEach, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import sharp from 'sharp';
 import { drainOnce, rtkQueryTransport } from '../../../src/client/features/sync';
 import { readOutbox, refKeysFor, saveEdit, type OfflineDb } from '../../../src/client/lib/db';
@@ -15,6 +15,9 @@ import { USERS } from '../../server/helpers/build-test-app';
 import { farmerRows, type FarmerRows } from '../../server/helpers/demo-ids';
 import { openTestDb, settleStores, uniqueDbName } from './helpers';
 import { startRealServer, type RealServer } from './real-server';
+
+// A budget for a loaded shared machine (several suites, real IndexedDB emulation, a real server); nothing here asserts time.
+jest.setTimeout(30_000);
 
 let server: RealServer;
 let own: FarmerRows;

@@ -7,7 +7,7 @@
  * (what is stored, in what order, how it is batched and remapped, what the user sees), and the
  * real server is exercised in outbox-real-server.test.ts.
  */
-import { afterEach, describe, expect, it } from '@jest/globals';
+import { afterEach, describe, expect, it, jest } from '@jest/globals';
 import { LOCAL_ID_BOUND, MODIFY_CHUNK_SIZE, SYNC_BACKOFF_MAX_MS, SYNC_BACKOFF_START_MS } from '../../../src/common/constants';
 import { slSync } from '../../../src/common/i18n/sl';
 import { readOutbox, saveEdit, readRows, refreshRows, keepMine, takeTheirs, retryItem, discardItem } from '../../../src/client/lib/db';
@@ -27,6 +27,9 @@ import {
   syncStopped,
 } from '../../../src/client/features/sync';
 import { FakeBulkServer, makeTestStore, openTestDb, response, settleStores, uniqueDbName, until } from './helpers';
+
+// A budget for a loaded shared machine (several suites, real IndexedDB emulation, a real server); nothing here asserts time.
+jest.setTimeout(30_000);
 
 // Stores keep listeners (timers, probes) alive: stop and settle them after each test.
 afterEach(settleStores);

@@ -6,7 +6,7 @@
  * areas → current duration → paths → durationPaths (created through the outbox when missing, also
  * offline) → forms → indicators; offline reads from the offline database; the missing-farmer error.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, afterEach, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { sl } from '../../../src/common/i18n/sl';
 import { browserOnlineChanged, drainOnce, rtkQueryTransport } from '../../../src/client/features/sync';
 import { farmerChosen, loadSeason, selectSeasonError, selectSeasonStatus, currentDuration, localDate } from '../../../src/client/features/season';
@@ -17,6 +17,9 @@ import { USERS } from '../../server/helpers/build-test-app';
 import { farmerRows, type FarmerRows } from '../../server/helpers/demo-ids';
 import { openTestDb, settleStores, until } from './helpers';
 import { startRealServer, type RealServer } from './real-server';
+
+// A budget for a loaded shared machine (several suites, real IndexedDB emulation, a real server); nothing here asserts time.
+jest.setTimeout(30_000);
 
 let server: RealServer;
 let own: FarmerRows;
