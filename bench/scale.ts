@@ -229,19 +229,33 @@ async function measure(io: Io, label: 'sqlite' | 'pg', databaseUrl: string | nul
     // --- bulk: 10,000 inserts in one call, removed again so the cache stays at 1M ---
     if (io.want(`${label}.bulk`)) {
       const c = config.tables.indicators.columns;
+      // Fresh forms, 100 indicators each as in real monitoring: every indicator write recomputes
+      // its form's score from the form's indicators, and the generated million hang on one form.
+      const f = config.tables.forms.columns;
+      const links = (await call('POST', `/api/Records/${projectId}/search`, { tableId: config.tables.durationPaths.id, page: 1, perPage: 1 })) as { records: Array<{ id: number }> };
+      const stamp = Date.now();
+      const formResults = (await call('POST', `/api/Records/${projectId}/bulk`, {
+        operations: Array.from({ length: 100 }, (_, i) => ({
+          opId: `scale-form-${stamp}-${i}`,
+          kind: 'insert' as const,
+          tableId: config.tables.forms.id,
+          properties: { [f.parent]: links.records[0]!.id, [f.form_id]: Object.values(config.forms)[0]!.id, [f.completed]: false },
+        })),
+      })) as { results: Array<{ id: number }> };
+      const formIds = formResults.results.map((r) => r.id);
       const body: BulkBody = {
         operations: Array.from({ length: 10_000 }, (_, i) => ({
-          opId: `scale-${Date.now()}-${i}`,
+          opId: `scale-${stamp}-${i}`,
           kind: 'insert' as const,
           tableId,
-          properties: { [c.parent]: formId, [c.key]: `k${i % KEYS}`, [c.value]: i % 100, [c.note]: `bulk ${i}` },
+          properties: { [c.parent]: formIds[i % formIds.length]!, [c.key]: `k${i % KEYS}`, [c.value]: i % 100, [c.note]: `bulk ${i}` },
         })),
       };
       const start = performance.now();
       const result = (await call('POST', `/api/Records/${projectId}/bulk`, body)) as { results: Array<{ id: number }> };
       const seconds = (performance.now() - start) / 1000;
       io.emit(`${label}.bulk_rows_per_s`, 10_000 / seconds, 'rows/s');
-      const ids = result.results.map((r) => r.id);
+      const ids = [...result.results.map((r) => r.id), ...formIds];
       for (let i = 0; i < ids.length; i += 1000) {
         const chunk = ids.slice(i, i + 1000);
         await app.db.deleteFrom('record_history').where('record_id', 'in', chunk).execute();
