@@ -525,6 +525,20 @@ export const slScreens = {
     unknownUser: 'neznan uporabnik',
     previousSeason: 'Pretekla sezona',
   },
+  about: {
+    storageTitle: 'Shramba in pošiljanje',
+    storageMeasuring: 'Merim porabo prostora...',
+    storageUnknown: 'Brskalnik ne pove, koliko prostora aplikacija porabi.',
+    storageUsed: (used: string, quota: string | null): string => (quota ? `Aplikacija na napravi porabi ${used} od razpoložljivih ${quota}.` : `Aplikacija na napravi porabi ${used}.`),
+  },
+  archive: {
+    path: 'Arhiviraj pot',
+    pathTitle: 'Arhiviranje poti',
+    pathConfirm: 'Arhivirana pot izgine iz pogleda kmeta, njeni pretekli rezultati ostanejo shranjeni. Ali jo res želite arhivirati?',
+    area: 'Arhiviraj travnik',
+    areaTitle: 'Arhiviranje travnika',
+    areaConfirm: 'Arhiviran travnik in njegove poti izginejo iz pogleda kmeta. Ali ga res želite arhivirati?',
+  },
   results: {
     filters: 'Filtri',
     season: 'Sezona',

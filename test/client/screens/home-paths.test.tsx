@@ -189,3 +189,23 @@ describe('PathScreen', () => {
     expect(screen.getByText(slScreens.paths.notFound)).toBeTruthy();
   });
 });
+
+describe('archive (editors)', () => {
+  it('archives a path only after confirming', async () => {
+    const onArchive = jest.fn(async () => undefined);
+    render(<PathScreen {...pathProps({ onArchive })} />);
+    fireEvent.click(screen.getByRole('button', { name: slScreens.archive.path }));
+    const dialog = await screen.findByRole('alertdialog');
+    expect(dialog.textContent).toContain(slScreens.archive.pathConfirm);
+    fireEvent.click(within(dialog).getByRole('button', { name: sl.common.cancel }));
+    expect(onArchive).not.toHaveBeenCalled();
+    fireEvent.click(screen.getByRole('button', { name: slScreens.archive.path }));
+    fireEvent.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: slScreens.archive.path }));
+    await waitFor(() => expect(onArchive).toHaveBeenCalledTimes(1));
+  });
+
+  it('farmers and readers get no archive button', () => {
+    render(<PathScreen {...pathProps()} />);
+    expect(screen.queryByRole('button', { name: slScreens.archive.path })).toBeNull();
+  });
+});

@@ -11,6 +11,7 @@ import { useAppDispatch, useAppSelector } from '../hooks';
 import { Page } from '../../components/page/page';
 import { APP_VERSION } from '../version';
 import { ActionLogExport, ActionLogImport } from '../../features/qa'; // H7
+import { AboutStorage } from './about-storage'; // H8
 import { makeStore } from '../store'; // H7: the log import replays into stores made like the app's
 import type { ScreenProps } from '../router/routes';
 
@@ -52,6 +53,7 @@ export default function AboutScreen(_props: ScreenProps) {
           {about.contact} <a href={`mailto:${about.contactEmail}`}>{about.contactEmail}</a>.
         </p>
       </div>
+      <AboutStorage /> {/* H8: storage used and sync state (issue 7) */}
       <ActionLogExport appVersion={APP_VERSION} /> {/* H7: QA action log export (issue 8) */}
       <ActionLogImport makeStore={makeStore} /> {/* H7: replay an imported log; test builds / qa.replayImport only */}
     </Page>

@@ -93,6 +93,14 @@ export default function PathRoute({ params }: ScreenProps) {
           />
         ) : null
       }
+      onArchive={
+        view.role === 'editor'
+          ? async () => {
+              await saveEdits([{ kind: 'archive', projectId: config.projectId, tableId: config.tables.paths.id, id: pathId }]);
+              window.location.hash = '#/paths';
+            }
+          : undefined
+      }
       previous={<PathHistory rows={results} currentDurationId={view.duration?.id ?? null} status={history.status} />}
     />
   );

@@ -1,0 +1,8 @@
+/** /about's storage and sync card (H8, issue 7): features/home's StorageCard fed from features/sync. */
+import { selectIsOnline, selectLastSyncAt, selectPendingCount } from '../../features/sync';
+import { StorageCard } from '../../features/home/storage-card';
+import { useAppSelector } from '../hooks';
+
+export function AboutStorage() {
+  return <StorageCard online={useAppSelector(selectIsOnline)} pending={useAppSelector(selectPendingCount)} lastSyncAt={useAppSelector(selectLastSyncAt)} />;
+}
