@@ -2,6 +2,7 @@
  * Sync figures (issue 5): draining 10,000 queued edits through the real outbox code (lib/db +
  * features/sync drainOnce + the RTK Query transport) into the real server over HTTP.
  *
+ * 10,000 queued form inserts:
  * - sync.drain_10k_batched_ms   bulk calls of MODIFY_CHUNK_SIZE (200) operations, as the app drains
  * - sync.drain_10k_single_ms    the naive way: one request per edit (bulk calls of 1), same run
  *   (also printed as sync.drain_10k_per_edit_ms, the name issue 5 uses)
@@ -34,16 +35,20 @@ export interface BenchIo {
 const EDITOR: Principal = { subject: 'bench-sync-editor', email: 'urednik@example.si', name: 'Bench', via: 'token' };
 const EDITS = Number(process.env.SYNC_BENCH_EDITS ?? 10_000);
 
-/** Queues `count` indicator inserts the way saveEdit stores them, in one transaction (not measured). */
-async function queueEdits(db: OfflineDb, config: AppConfig, formId: number, count: number, tag: string): Promise<void> {
-  const c = config.tables.indicators.columns;
-  const tableId = config.tables.indicators.id;
+/**
+ * Queues `count` form inserts the way saveEdit stores them, in one transaction (not measured).
+ * Forms rather than indicators: the server recomputes a form's score on every indicator write, so
+ * 10,000 indicators under one form would measure that recomputation, not sync.
+ */
+async function queueEdits(db: OfflineDb, config: AppConfig, parentId: number, count: number, tag: string): Promise<void> {
+  const c = config.tables.forms.columns;
+  const tableId = config.tables.forms.id;
   const now = new Date().toISOString();
   const rows: FeatureRow[] = [];
   const items: OutboxItem[] = [];
   for (let i = 0; i < count; i++) {
     const id = i + 1; // local ids: unique, below LOCAL_ID_BOUND
-    const properties = { [c.parent]: formId, [c.key]: `k${i % 20}`, [c.value]: i % 100, [c.note]: `${tag} ${i}` };
+    const properties = { [c.parent]: parentId, [c.form_id]: 1, [c.note]: `${tag} ${i}`, [c.completed]: false };
     rows.push({ tableId, featureId: id, projectId: config.projectId, feature: { id, tableId, properties, geometry: null, deleted: false, archived: false, createdAt: now, updatedAt: now, version: 0 }, isInsert: 1, isEdit: 0, isDelete: 0, isRecord: 1 });
     items.push({ opId: newOpId(), projectId: config.projectId, api: 'Records', kind: 'insert', tableId, id, properties, geometry: null, refs: [String(c.parent)], status: 'pending', attempts: 0, createdAt: now });
   }
@@ -53,9 +58,9 @@ async function queueEdits(db: OfflineDb, config: AppConfig, formId: number, coun
   });
 }
 
-async function timeDrain(origin: string, config: AppConfig, formId: number, maxBatch: number, tag: string, log: BenchIo['log']): Promise<number> {
+async function timeDrain(origin: string, config: AppConfig, parentId: number, maxBatch: number, tag: string, log: BenchIo['log']): Promise<number> {
   const db = openOfflineDb({ name: `bench-sync-${tag}-${Date.now()}` });
-  await queueEdits(db, config, formId, EDITS, tag);
+  await queueEdits(db, config, parentId, EDITS, tag);
   // Production-build behaviour: RTK's development checks off.
   const store = makeStore(undefined, { extra: { db, api: { baseUrl: origin } }, devChecks: false });
   const start = performance.now();
@@ -103,13 +108,13 @@ export async function syncFigures({ want, emit, log }: BenchIo): Promise<void> {
     });
     const origin = (await app.listen({ port: 0, host: '127.0.0.1' })).replace('localhost', '127.0.0.1');
     const config = (await (await fetch(`${origin}/config.json`)).json()) as AppConfig;
-    const search: SearchRequest = { tableId: config.tables.forms.id, page: 1, perPage: 1 };
-    const forms = (await (await fetch(`${origin}/api/Records/${config.projectId}/search`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(search) })).json()) as { records: Array<{ id: number }> };
-    const formId = forms.records[0]?.id;
-    if (!formId) throw new Error('the demo project has no form to attach indicators to');
-    if (batched) emit('sync.drain_10k_batched_ms', await timeDrain(origin, config, formId, 200, 'batched', log));
+    const search: SearchRequest = { tableId: config.tables.durationPaths.id, page: 1, perPage: 1 };
+    const links = (await (await fetch(`${origin}/api/Records/${config.projectId}/search`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(search) })).json()) as { records: Array<{ id: number }> };
+    const linkId = links.records[0]?.id;
+    if (!linkId) throw new Error('the demo project has no duration-path link to put forms under');
+    if (batched) emit('sync.drain_10k_batched_ms', await timeDrain(origin, config, linkId, 200, 'batched', log));
     if (single) {
-      const ms = await timeDrain(origin, config, formId, 1, 'single', log);
+      const ms = await timeDrain(origin, config, linkId, 1, 'single', log);
       emit('sync.drain_10k_single_ms', ms);
       emit('sync.drain_10k_per_edit_ms', ms);
     }
