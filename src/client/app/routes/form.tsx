@@ -3,9 +3,10 @@
  * features/season (or the device copy for an earlier season), saved through the outbox
  * (features/sync), with features/map for picking an indicator's location on the map.
  */
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useMemo, useRef, useState } from 'react';
 import type { Point } from 'geojson';
 import type { DetailedFeature } from '../../../common/schemas/wire';
+import type { StoredRecord } from '../../lib/db/database';
 import { useFeatureDetailedQuery } from '../../lib/api/features';
 import { isLocalId } from '../../lib/db/local-data';
 import { columnKey } from '../../lib/db/refs';
@@ -42,18 +43,21 @@ export default function FormRoute({ params }: ScreenProps) {
   const reload = useReloadSeason();
   const saveEdits = useSaveEdits();
   const { config } = view;
-  const inSeason = view.forms.find((f) => f.id === formId && !f.archived) ?? null;
+  // An offline-made form keeps the local id of the address after the outbox delivered it and the
+  // season slice moved it to its server id: keep following the same row (by its server id, or the
+  // creation time it was made with) so the screen and an edit in progress stay on it. Kept out of
+  // Redux state on purpose: the QA action log hashes the whole state.
+  const lastSeen = useRef<StoredRecord | null>(null);
+  const direct = view.forms.find((f) => f.id === formId && !f.archived) ?? null;
+  const previous = lastSeen.current;
+  const moved =
+    !direct && previous && isLocalId(formId)
+      ? (view.forms.find((f) => !f.archived && (f.id === previous.id || (f.createdAt === previous.createdAt && f.tableId === previous.tableId))) ?? null)
+      : null;
+  const inSeason = direct ?? moved;
+  if (inSeason) lastSeen.current = inSeason;
   const stored = useStoredForm(config, formId, view.hasData && !inSeason);
   const form = inSeason ?? stored.form;
-  // An offline-made form was delivered and got its server id (the season slice follows the new id
-  // in place): find the same row under its new id and move the address there, instead of saying
-  // the form is gone. Kept out of Redux state on purpose: the QA action log hashes the whole state.
-  const lastSeen = useRef(form);
-  if (form) lastSeen.current = form;
-  const movedTo = !form && lastSeen.current && isLocalId(formId) ? view.forms.find((f) => f.id !== formId && f.createdAt === lastSeen.current!.createdAt && f.tableId === lastSeen.current!.tableId) : undefined;
-  useEffect(() => {
-    if (movedTo) window.location.replace(`#/forms/${movedTo.id}`);
-  }, [movedTo]);
   const parentKey = config ? columnKey(config, 'indicators', 'parent') : '';
   const indicators = useMemo(
     () => (inSeason ? view.indicators.filter((i) => i.properties[parentKey] === formId) : stored.indicators),
@@ -61,8 +65,8 @@ export default function FormRoute({ params }: ScreenProps) {
   );
   const editor = view.role === 'editor';
   const history = useFeatureDetailedQuery(
-    { projectId: config?.projectId ?? 0, tableId: config?.tables.forms.id ?? 0, recordId: formId },
-    { skip: !config || !editor || !view.online || isLocalId(formId) },
+    { projectId: config?.projectId ?? 0, tableId: config?.tables.forms.id ?? 0, recordId: form?.id ?? formId },
+    { skip: !config || !editor || !view.online || isLocalId(form?.id ?? formId) },
   );
   if (!config) return null;
   const link = form ? [...view.durationPaths].find((d) => d.id === form.properties[columnKey(config, 'forms', 'parent')]) : undefined;
@@ -95,6 +99,7 @@ export default function FormRoute({ params }: ScreenProps) {
         window.location.hash = pathId !== null ? `#/paths/${pathId}` : '#/forms';
       }}
       renderPointPicker={(initial, onPick) => <PointPicker view={view} pathId={pathId} initial={initial} onPick={onPick} />}
+      editorKey={String(formId)}
       history={editor ? ((history.data as DetailedFeature | undefined)?.history ?? null) : null}
     />
   );

@@ -49,6 +49,8 @@ export interface FormScreenProps {
   getPosition?: () => Promise<[number, number]>;
   /** Browser image APIs for resizing photos (default: the browser's). */
   resizeEnv?: ResizeEnv;
+  /** Keeps the editor (and an edit in progress) when the form's id changes under it (offline id → server id). */
+  editorKey?: string;
   /** Editors: the server's change history of the form (DESIGN §8). */
   history?: HistoryEntry[] | null;
 }
@@ -261,6 +263,8 @@ function FormEditor(props: FormScreenProps & { form: StoredRecord; kind: FormKin
   const [message, setMessage] = useState<{ kind: 'ok' | 'error'; text: string } | null>(null);
   const [picking, setPicking] = useState<string | null>(null);
   const [archiving, setArchiving] = useState(false);
+  // Open beside the form on a desk; on a phone it would cover the checklist, so it starts closed.
+  const [explainOpen, setExplainOpen] = useState(() => typeof window !== 'undefined' && typeof window.matchMedia === 'function' && window.matchMedia('(min-width: 900px)').matches);
   const dirty = !readOnly && isDirty(draft, base);
   useUnsavedChanges(dirty);
   const score = liveScore(kind, draft);
@@ -346,7 +350,7 @@ function FormEditor(props: FormScreenProps & { form: StoredRecord; kind: FormKin
         <div className="score-panel card" aria-live="polite" data-testid="live-score">
           <h2>{t.liveScore}</h2>
           <ScoreBadge score={score.score} size="large" />
-          <details className="score-panel__explain" open>
+          <details className="score-panel__explain" open={explainOpen} onToggle={(e) => setExplainOpen((e.target as HTMLDetailsElement).open)}>
             <summary>{t.explain}</summary>
             <ScoreExplanation result={score} />
           </details>
@@ -455,7 +459,7 @@ export function FormScreen(props: FormScreenProps) {
             <p>{slScreens.forms.unknownKind}</p>
           </EmptyState>
         ) : (
-          <FormEditor {...props} form={form} kind={kind} key={form.id} />
+          <FormEditor {...props} form={form} kind={kind} key={props.editorKey ?? form.id} />
         )}
       </ScreenState>
     </Page>
