@@ -159,6 +159,10 @@ async function measure(io: Io, label: 'sqlite' | 'pg', databaseUrl: string | nul
     authenticate: async () => EDITOR,
   });
   try {
+    // 50 clients queue behind second-long scans: no server-side timeout may cut a queued request.
+    app.server.requestTimeout = 0;
+    app.server.headersTimeout = 0;
+    app.server.keepAliveTimeout = 600_000;
     const address = await app.listen({ port: 0, host: '127.0.0.1' });
     const call = async (method: string, url: string, body?: unknown): Promise<unknown> => {
       const response = await fetch(`${address}${url}`, {
