@@ -1,7 +1,7 @@
 /**
  * The shared layout of seed §2: header, main navigation, the current screen, the notification
  * area and the update notice — plus what other features hang on the frame: the sign-in banner
- * and sign-out dialog (auth) and the sync panel the header's connection indicator opens (sync).
+ * and sign-out dialog (auth), the location-denied warning (location) and the sync panel the header's connection indicator opens (sync).
  * Features meet here and in routes/ only (DESIGN §3).
  */
 import { useState } from 'react';
@@ -12,6 +12,7 @@ import { UpdateDialog } from '../../features/app-update/update-dialog';
 import { SignInBanner } from '../../features/auth/components/sign-in-banner';
 import { SignOutDialog } from '../../features/auth/components/sign-out-dialog';
 import { NotificationArea } from '../../features/notifications/notification-area';
+import { LocationWarning } from '../../features/location';
 import { SyncPanel } from '../../features/sync/components/sync-panel';
 import { drainRequested } from '../../features/sync/sync-listeners';
 import { useAppDispatch } from '../hooks';
@@ -32,6 +33,7 @@ export function AppLayout() {
       </button>
       <Header online={online} pendingEdits={pendingEdits} currentPath={location.path} onStatusClick={() => setSyncPanelOpen(true)} />
       <SignInBanner reachable={reachable} />
+      <LocationWarning />
       <MainNav currentPath={location.path} />
       <main id="main" className="app-main" tabIndex={-1}>
         <RouteOutlet />

@@ -1,24 +1,14 @@
 /**
- * New download (seed §2 '/download/new'). Placeholder until issue 6: choose an extent on the map
- * and a zoom range, see the tile count and size estimate, then download with progress.
+ * New download (seed §2 '/download/new'): the download feature's screen, given the user's meadows
+ * and paths from the season so "my meadows" can be chosen as the extent.
  */
-import { sl } from '../../../common/i18n/sl';
-import { Button } from '../../components/button/button';
-import { EmptyState } from '../../components/empty-state/empty-state';
-import { BackIcon, MapIcon } from '../../components/icons/icons';
-import { Page } from '../../components/page/page';
+import { DownloadNewScreen } from '../../features/download';
+import { recordsToMapItems } from '../../features/map';
 import type { ScreenProps } from '../router/routes';
+import { useSeasonView } from './screen-data';
 
-export default function DownloadNewScreen(_props: ScreenProps) {
-  return (
-    <Page
-      title={sl.screens.downloadNew.title}
-      lead={sl.screens.downloadNew.lead}
-      back={<Button href="#/download" kind="ghost" icon={BackIcon} text={sl.header.download} />}
-    >
-      <EmptyState icon={MapIcon}>
-        <p>{sl.screens.downloadNew.empty}</p>
-      </EmptyState>
-    </Page>
-  );
+export default function DownloadNewRoute(_props: ScreenProps) {
+  const view = useSeasonView();
+  const items = view.config ? recordsToMapItems({ areas: view.areas, paths: view.paths }, view.config.tables) : [];
+  return <DownloadNewScreen items={items} />;
 }
