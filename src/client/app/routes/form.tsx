@@ -37,6 +37,23 @@ function PointPicker({ view, pathId, initial, onPick }: { view: SeasonView; path
   );
 }
 
+/**
+ * The row an offline-made form became: the id the season slice moved it to, else the same creation
+ * time, else (a reload read it back from the server, with the server's times) the newest delivered
+ * form of the same kind on the same duration-path.
+ */
+function followDelivered(forms: readonly StoredRecord[], previous: StoredRecord, parentKey: string, kindKey: string): StoredRecord | null {
+  const live = forms.filter((f) => !f.archived);
+  return (
+    live.find((f) => f.id === previous.id) ??
+    live.find((f) => f.createdAt === previous.createdAt) ??
+    live
+      .filter((f) => !isLocalId(f.id) && f.properties[parentKey] === previous.properties[parentKey] && f.properties[kindKey] === previous.properties[kindKey])
+      .sort((a, b) => b.id - a.id)[0] ??
+    null
+  );
+}
+
 export default function FormRoute({ params }: ScreenProps) {
   const formId = Number(params.formId);
   const view = useSeasonView();
@@ -50,10 +67,7 @@ export default function FormRoute({ params }: ScreenProps) {
   const lastSeen = useRef<StoredRecord | null>(null);
   const direct = view.forms.find((f) => f.id === formId && !f.archived) ?? null;
   const previous = lastSeen.current;
-  const moved =
-    !direct && previous && isLocalId(formId)
-      ? (view.forms.find((f) => !f.archived && (f.id === previous.id || (f.createdAt === previous.createdAt && f.tableId === previous.tableId))) ?? null)
-      : null;
+  const moved = !direct && previous && isLocalId(formId) && config ? followDelivered(view.forms, previous, columnKey(config, 'forms', 'parent'), columnKey(config, 'forms', 'form_id')) : null;
   const inSeason = direct ?? moved;
   if (inSeason) lastSeen.current = inSeason;
   const stored = useStoredForm(config, formId, view.hasData && !inSeason);

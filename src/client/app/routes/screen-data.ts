@@ -5,7 +5,7 @@
  * every edit screen needs — save edits through the outbox, then reload the season from the device
  * copy so every screen shows the edit at once, online or offline.
  */
-import { useCallback } from 'react';
+import { useCallback, useEffect, useRef } from 'react';
 import type { AppConfig } from '../../../common/schemas/config';
 import { selectAuthUser } from '../../features/auth/auth-slice';
 import {
@@ -35,6 +35,15 @@ export function useSeasonView() {
   const email = useAppSelector(selectAuthUser)?.email ?? null;
   const status = useAppSelector(selectSeasonStatus);
   const loadedAt = useAppSelector(selectSeasonLoadedAt);
+  const pending = useAppSelector(selectPendingCount);
+  const reload = useReloadSeason();
+  // Edits were delivered: reload so the screen shows the server ids (a load that ran while the
+  // outbox was delivering may have read the rows just before their ids were rewritten).
+  const pendingBefore = useRef(pending);
+  useEffect(() => {
+    if (pending < pendingBefore.current) reload();
+    pendingBefore.current = pending;
+  }, [pending, reload]);
   return {
     config,
     role,
@@ -53,7 +62,7 @@ export function useSeasonView() {
     forms: useAppSelector(selectForms),
     indicators: useAppSelector(selectIndicators),
     online: useAppSelector(selectIsOnline),
-    pending: useAppSelector(selectPendingCount),
+    pending,
     lastSyncAt: useAppSelector(selectLastSyncAt),
   };
 }
