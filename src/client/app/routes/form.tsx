@@ -69,9 +69,9 @@ export default function FormRoute({ params }: ScreenProps) {
   const previous = lastSeen.current;
   const moved = !direct && previous && isLocalId(formId) && config ? followDelivered(view.forms, previous, columnKey(config, 'forms', 'parent'), columnKey(config, 'forms', 'form_id')) : null;
   const inSeason = direct ?? moved;
-  if (inSeason) lastSeen.current = inSeason;
-  const stored = useStoredForm(config, formId, view.hasData && !inSeason);
+  const stored = useStoredForm(config, formId, view.hasData && !inSeason, view.loadedAt);
   const form = inSeason ?? stored.form;
+  if (form) lastSeen.current = form;
   const parentKey = config ? columnKey(config, 'indicators', 'parent') : '';
   const indicators = useMemo(
     () => (inSeason ? view.indicators.filter((i) => i.properties[parentKey] === formId) : stored.indicators),

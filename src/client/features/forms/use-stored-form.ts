@@ -10,7 +10,8 @@ import type { StoredRecord } from '../../lib/db/database';
 import { readRows } from '../../lib/db/local-data';
 import { columnKey } from '../../lib/db/refs';
 
-export function useStoredForm(config: AppConfig | null, formId: number, enabled: boolean): { form: StoredRecord | null; indicators: StoredRecord[]; done: boolean } {
+/** `refreshKey`: read again when it changes (e.g. the season was reloaded after a delivery). */
+export function useStoredForm(config: AppConfig | null, formId: number, enabled: boolean, refreshKey: unknown = null): { form: StoredRecord | null; indicators: StoredRecord[]; done: boolean } {
   const dispatch = useAppDispatch();
   const [state, setState] = useState<{ form: StoredRecord | null; indicators: StoredRecord[]; done: boolean }>({ form: null, indicators: [], done: false });
   useEffect(() => {
@@ -28,6 +29,6 @@ export function useStoredForm(config: AppConfig | null, formId: number, enabled:
     return () => {
       cancelled = true;
     };
-  }, [config, formId, enabled, dispatch]);
+  }, [config, formId, enabled, dispatch, refreshKey]);
   return state;
 }
