@@ -43,8 +43,11 @@ export class StateHasher {
 
   /** Hex hash of the state with the volatile paths removed. */
   hashState(state: unknown): string {
-    return this.toHex(this.hashValue(withoutVolatile(state)));
+    return this.toHex(this.hashValue(withoutVolatile(state, this.stripped)));
   }
+
+  /** Slices with a volatile part removed, per slice object: unchanged slices keep their hash. */
+  private stripped = new WeakMap<object, object>();
 
   /** Hex hash of any value under the same rules (no volatile paths removed). */
   hash(value: unknown): string {
@@ -104,7 +107,7 @@ export class StateHasher {
   }
 }
 
-function withoutVolatile(state: unknown): unknown {
+function withoutVolatile(state: unknown, stripped: WeakMap<object, object>): unknown {
   if (typeof state !== 'object' || state === null || Array.isArray(state)) return state;
   const top: Record<string, unknown> = { ...(state as Record<string, unknown>) };
   for (const path of VOLATILE_PATHS) {
@@ -113,9 +116,14 @@ function withoutVolatile(state: unknown): unknown {
     } else if (path.length === 2) {
       const inner = top[path[0]!];
       if (typeof inner === 'object' && inner !== null && path[1]! in inner) {
-        const copy = { ...(inner as Record<string, unknown>) };
-        delete copy[path[1]!];
-        top[path[0]!] = copy; // a new object each time: the cache keys on the slices inside it
+        let copy = stripped.get(inner);
+        if (!copy) {
+          const made: Record<string, unknown> = { ...(inner as Record<string, unknown>) };
+          delete made[path[1]!];
+          copy = made;
+          stripped.set(inner, copy);
+        }
+        top[path[0]!] = copy;
       }
     }
   }
