@@ -40,7 +40,7 @@ export interface BuildAppOptions {
   /** PostgreSQL: work in this schema (created if missing, kept) — several apps sharing one database in tests. */
   databaseSchema?: string;
   /** PostgreSQL pool size and statement timeout (default: PG_POOL_SIZE / PG_STATEMENT_TIMEOUT). */
-  postgres?: Partial<PostgresSettings>;
+  postgres?: Partial<PostgresSettings> & { postgis?: boolean };
   /** Turns a request into a Principal (see auth/principal.ts). Without one, every /api call is 401. */
   authenticate?: Authenticate;
   /** The built client (default dist/). */

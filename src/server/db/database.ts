@@ -24,7 +24,7 @@ export interface DatabaseOptions {
   /** PostgreSQL: a named schema to work in (created if missing, kept on close). */
   schema?: string;
   /** Pool size and statement timeout (PG_POOL_SIZE, PG_STATEMENT_TIMEOUT in env.ts). */
-  postgres?: { poolSize?: number; statementTimeoutMs?: number };
+  postgres?: { poolSize?: number; statementTimeoutMs?: number; postgis?: boolean };
 }
 
 export interface DatabaseHandle {

@@ -46,6 +46,8 @@ export interface PostgresOptions {
   poolSize?: number;
   /** statement_timeout in milliseconds, 0 = none (default 30,000). */
   statementTimeoutMs?: number;
+  /** false: never use PostGIS even when installed (the bbox path; tests compare both). */
+  postgis?: boolean;
   /** Work in this schema (created if missing) instead of the URL's default: a throwaway schema per test app. */
   schema?: string;
 }
@@ -256,7 +258,7 @@ export async function openPostgres(options: PostgresOptions): Promise<PostgresOp
   try {
     if (!(await ensureExtension(pool, 'unaccent'))) throw new Error('PostgreSQL: the unaccent extension is not available (install postgresql-contrib)');
     const dialect = new PostgresDialectLayer(pool);
-    dialect.spatial = await ensureExtension(pool, 'postgis').catch(() => false);
+    dialect.spatial = options.postgis === false ? false : await ensureExtension(pool, 'postgis').catch(() => false);
     const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) });
     return { db, dialect, pool };
   } catch (error) {
