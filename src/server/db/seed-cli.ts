@@ -23,7 +23,7 @@ async function main(): Promise<void> {
   }
   const env = readEnv();
   mkdirSync(env.dataDir, { recursive: true });
-  const { db, dialect, close } = await openDatabase({ dataDir: env.dataDir, database: env.database });
+  const { db, dialect, close } = await openDatabase({ dataDir: env.dataDir, database: env.database, databaseUrl: env.databaseUrl, postgres: env.postgres }); // H9: DATABASE_URL seeds PostgreSQL
   try {
     // The demo project first, as on the server's first run, so project 1 stays the demo.
     if (env.demo) await loadDemoData(db, dialect);
@@ -39,7 +39,7 @@ async function main(): Promise<void> {
       },
     });
     const seconds = Math.round((performance.now() - started) / 100) / 10;
-    process.stdout.write(`${JSON.stringify({ ...result, seconds, database: env.database })}\n`);
+    process.stdout.write(`${JSON.stringify({ ...result, seconds, database: env.databaseUrl ? 'postgres' : env.database })}\n`);
     process.stderr.write(`[seed] project ${result.projectId} ready: PROJECT_ID=${result.projectId} npm start\n`);
   } finally {
     await close();
