@@ -1,0 +1,211 @@
+/**
+ * Shared steps of the issue 8 scenarios: open the built app as a demo user, look at the device's
+ * outbox, and read the server's data afterwards through the API (as the editor, who sees all),
+ * with table and column ids taken from the server's own /config.json.
+ */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { describe } from '@jest/globals';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { AppConfig } from '../../../src/common/schemas/config';
+import type { RecordPage, WireRecord } from '../../../src/common/schemas/wire';
+import { OFFLINE_DB_NAME } from '../../../src/common/constants';
+import { DEMO_USERS, LOGIN_PAGE_PATTERN, ROOT, describeE2E, tokenFor, type ConsoleLog, type E2EServer } from '../harness';
+
+export type DemoUser = { email: string; password: string };
+export type TableKey = keyof AppConfig['tables'];
+
+/** The scenarios drive the built app (dist/): skipped with a message when it has not been built. */
+export function describeBuiltApp(name: string, fn: () => void): void {
+  if (!existsSync(path.join(ROOT, 'dist', 'index.html'))) {
+    console.warn(`[e2e] skipping "${name}": dist/ is missing (run \`npm run build\`).`);
+    describe.skip(name, fn);
+    return;
+  }
+  describeE2E(name, fn);
+}
+
+/** Opens the app at `hash`; signs in when the identity layer sends the browser to the login page. */
+export async function openApp(page: Page, server: E2EServer, hash: string, user: DemoUser): Promise<void> {
+  await page.goto(`${server.origin}/${hash}`);
+  await Promise.race([page.waitForSelector('main h1', { timeout: 90_000 }), page.waitForURL(LOGIN_PAGE_PATTERN, { timeout: 90_000 })]);
+  if (LOGIN_PAGE_PATTERN.test(page.url())) {
+    await page.getByLabel('E-pošta ali uporabniško ime', { exact: true }).fill(user.email);
+    await page.getByLabel('Geslo', { exact: true }).fill(user.password);
+    await Promise.all([page.waitForURL((url) => !url.pathname.startsWith('/auth/')), page.getByRole('button', { name: 'Prijava' }).click()]);
+    await page.waitForSelector('main h1');
+  }
+  await page.waitForFunction(() => window.localStorage.getItem('token') !== null);
+}
+
+/**
+ * A context for field work: location permission granted and a scripted position (moved with
+ * `context.setGeolocation`), console collected like the harness's newPage.
+ */
+export async function newFieldPage(
+  browser: Browser,
+  position: { longitude: number; latitude: number; accuracy?: number },
+): Promise<{ context: BrowserContext; page: Page; log: ConsoleLog }> {
+  const context = await browser.newContext({
+    locale: 'sl-SI',
+    serviceWorkers: 'allow',
+    permissions: ['geolocation'],
+    geolocation: { accuracy: 5, ...position },
+    viewport: { width: 1100, height: 900 },
+  });
+  const page = await context.newPage();
+  const log: ConsoleLog = { lines: [] };
+  page.on('console', (message) => log.lines.push(`[${message.type()}] ${message.text()}`));
+  page.on('pageerror', (error) => log.lines.push(`[pageerror] ${error.message}`));
+  page.on('requestfailed', (request) => log.lines.push(`[requestfailed] ${request.method()} ${request.url()} ${request.failure()?.errorText ?? ''}`));
+  return { context, page, log };
+}
+
+/** Resolves once the service worker has installed (precache complete) and controls the page. */
+export async function waitForServiceWorkerControl(page: Page): Promise<void> {
+  await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
+  await page.waitForFunction(() => Boolean(navigator.serviceWorker.controller));
+}
+
+/** Moves to another route the way a link does (no reload). */
+export async function goHash(page: Page, hash: string): Promise<void> {
+  await page.evaluate((h) => {
+    window.location.hash = h;
+  }, hash);
+}
+
+/** Queued operations in the device's outbox (raw IndexedDB, so it works whatever the app state). */
+export async function outboxCount(page: Page): Promise<number> {
+  return page.evaluate(
+    (name) =>
+      new Promise<number>((resolve, reject) => {
+        const open = indexedDB.open(name);
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const db = open.result;
+          if (!db.objectStoreNames.contains('outbox')) {
+            db.close();
+            resolve(0);
+            return;
+          }
+          const count = db.transaction('outbox').objectStore('outbox').count();
+          count.onsuccess = () => {
+            resolve(count.result);
+            db.close();
+          };
+          count.onerror = () => reject(count.error);
+        };
+      }),
+    OFFLINE_DB_NAME,
+  );
+}
+
+/** Waits until the outbox has drained (every queued edit acknowledged by the server). */
+export async function waitForOutboxEmpty(page: Page, timeout = 90_000): Promise<void> {
+  const deadline = Date.now() + timeout;
+  for (;;) {
+    if ((await outboxCount(page)) === 0) return;
+    if (Date.now() > deadline) throw new Error(`outbox still holds ${await outboxCount(page)} item(s)`);
+    await page.waitForTimeout(500);
+  }
+}
+
+/** The server's data, read over HTTP with one user's token (fetched once per user). */
+export class ServerData {
+  private tokens = new Map<string, string>();
+  private configPromise: Promise<AppConfig> | null = null;
+
+  constructor(private readonly server: E2EServer) {}
+
+  config(): Promise<AppConfig> {
+    this.configPromise ??= fetch(`${this.server.origin}/config.json`).then((r) => r.json() as Promise<AppConfig>);
+    return this.configPromise;
+  }
+
+  async token(user: DemoUser): Promise<string> {
+    let token = this.tokens.get(user.email);
+    if (!token) {
+      token = await tokenFor(this.server, user);
+      this.tokens.set(user.email, token);
+    }
+    return token;
+  }
+
+  async call<T = unknown>(user: DemoUser, urlPath: string, init: { method?: string; body?: unknown } = {}): Promise<{ status: number; body: T }> {
+    const response = await fetch(`${this.server.origin}${urlPath}`, {
+      method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
+      headers: { authorization: `Bearer ${await this.token(user)}`, ...(init.body === undefined ? {} : { 'content-type': 'application/json' }) },
+      ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
+    });
+    const text = await response.text();
+    return { status: response.status, body: (text ? JSON.parse(text) : null) as T };
+  }
+
+  async tableId(table: TableKey): Promise<number> {
+    return (await this.config()).tables[table].id;
+  }
+
+  /** Column id (as the string key of `properties`) of a table's named column. */
+  async col(table: TableKey, column: string): Promise<string> {
+    const columns = (await this.config()).tables[table].columns as Record<string, number>;
+    const id = columns[column];
+    if (id === undefined) throw new Error(`no column ${table}.${column}`);
+    return String(id);
+  }
+
+  /** Every non-deleted row of a table the user may see (archived rows included unless filtered). */
+  async rows(table: TableKey, user: DemoUser = DEMO_USERS.editor): Promise<WireRecord[]> {
+    const config = await this.config();
+    const { status, body } = await this.call<RecordPage>(user, `/api/Records/${config.projectId}/search`, {
+      body: { tableId: config.tables[table].id, page: 1, perPage: 10_000 },
+    });
+    if (status !== 200) throw new Error(`search ${table} as ${user.email}: ${status} ${JSON.stringify(body)}`);
+    return body.records;
+  }
+
+  /** The user's farmer record id, by e-mail. */
+  async farmerId(email: string): Promise<number> {
+    const emailCol = await this.col('farmers', 'email');
+    const farmer = (await this.rows('farmers')).find((r) => r.properties[emailCol] === email);
+    if (!farmer) throw new Error(`no farmer ${email}`);
+    return farmer.id;
+  }
+
+  /** A farmer's paths (through their areas), as the editor sees them. */
+  async pathsOf(email: string): Promise<WireRecord[]> {
+    const farmerId = await this.farmerId(email);
+    const [userCol, parentCol] = [await this.col('areas', 'user'), await this.col('paths', 'parent')];
+    const areaIds = new Set((await this.rows('areas')).filter((a) => a.properties[userCol] === farmerId).map((a) => a.id));
+    return (await this.rows('paths')).filter((p) => areaIds.has(p.properties[parentCol] as number));
+  }
+
+  /** Forms hanging on the path's duration-path links (any season). */
+  async formsOfPath(pathId: number): Promise<WireRecord[]> {
+    const [dpPath, formParent] = [await this.col('durationPaths', 'path_id'), await this.col('forms', 'parent')];
+    const links = new Set((await this.rows('durationPaths')).filter((l) => l.properties[dpPath] === pathId).map((l) => l.id));
+    return (await this.rows('forms')).filter((f) => links.has(f.properties[formParent] as number));
+  }
+
+  async indicatorsOfForm(formId: number): Promise<WireRecord[]> {
+    const parent = await this.col('indicators', 'parent');
+    return (await this.rows('indicators')).filter((i) => i.properties[parent] === formId);
+  }
+}
+
+/** A small valid JPEG (generated by the browser's canvas), for a photo input. */
+export async function makeJpeg(page: Page): Promise<Buffer> {
+  const base64 = await page.evaluate(() => {
+    const canvas = document.createElement('canvas');
+    canvas.width = 64;
+    canvas.height = 48;
+    const ctx = canvas.getContext('2d')!;
+    ctx.fillStyle = '#4a7a2a';
+    ctx.fillRect(0, 0, 64, 48);
+    ctx.fillStyle = '#f0d020';
+    ctx.beginPath();
+    ctx.arc(32, 24, 10, 0, Math.PI * 2);
+    ctx.fill();
+    return canvas.toDataURL('image/jpeg', 0.8).split(',')[1]!;
+  });
+  return Buffer.from(base64, 'base64');
+}
