@@ -22,7 +22,22 @@ if (!pgOnly) {
   const { DATABASE_URL: _ignored, ...sqliteEnv } = process.env;
   jest(sqliteEnv, 'SQLite');
 }
+/** Schemas left by an earlier interrupted run (a test app that never closed): the test database is for tests only. */
+async function dropLeftoverSchemas() {
+  const { default: pg } = await import('pg');
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query("select nspname from pg_namespace where nspname like 'mt\\_tmp\\_%' or nspname like 'mt\\_scale\\_%'");
+    for (const { nspname } of rows) await client.query(`drop schema if exists "${nspname}" cascade`);
+    if (rows.length) process.stderr.write(`[test-server] dropped ${rows.length} leftover test schemas\n`);
+  } finally {
+    await client.end();
+  }
+}
+
 if (url) {
+  await dropLeftoverSchemas();
   // Every test app migrates its own schema over a socket: fixtures take longer than in memory.
   jest(process.env, `PostgreSQL (${url.replace(/\/\/[^@/]*@/, '//…@')})`, ['--testTimeout=30000']);
 } else {
