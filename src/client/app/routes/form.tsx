@@ -74,8 +74,14 @@ export default function FormRoute({ params }: ScreenProps) {
   if (form) lastSeen.current = form;
   const parentKey = config ? columnKey(config, 'indicators', 'parent') : '';
   const indicators = useMemo(
-    () => (inSeason ? view.indicators.filter((i) => i.properties[parentKey] === formId) : stored.indicators),
-    [inSeason, view.indicators, stored.indicators, parentKey, formId],
+    () => {
+      if (!inSeason) return stored.indicators;
+      // While a delivered form's new id spreads through the rows, its indicators may still name
+      // the id it had: every id this form has had counts.
+      const ids = new Set([inSeason.id, formId, ...(previous ? [previous.id] : [])]);
+      return view.indicators.filter((i) => ids.has(i.properties[parentKey] as number));
+    },
+    [inSeason, view.indicators, stored.indicators, parentKey, formId, previous],
   );
   const editor = view.role === 'editor';
   const history = useFeatureDetailedQuery(
