@@ -3,13 +3,18 @@
  * outbox, and read the server's data afterwards through the API (as the editor, who sees all),
  * with table and column ids taken from the server's own /config.json.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe } from '@jest/globals';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { AppConfig } from '../../../src/common/schemas/config';
 import type { RecordPage, WireRecord } from '../../../src/common/schemas/wire';
 import { OFFLINE_DB_NAME } from '../../../src/common/constants';
+import { slScreens } from '../../../src/common/i18n/sl';
+import { FORM_KINDS } from '../../../src/common/scheme/form-kinds';
+import { buildApp, type BuildAppOptions } from '../../../src/server/app';
+import type { IdentityOptions } from '../../../src/server/auth';
 import { DEMO_USERS, LOGIN_PAGE_PATTERN, ROOT, describeE2E, tokenFor, type ConsoleLog, type E2EServer } from '../harness';
 
 export type DemoUser = { email: string; password: string };
@@ -23,6 +28,42 @@ export function describeBuiltApp(name: string, fn: () => void): void {
     return;
   }
   describeE2E(name, fn);
+}
+
+/**
+ * Like the harness's startServer, plus a refresh-token lifetime (the harness only tunes the access
+ * token): scenario 5 needs a session that cannot be renewed after a long time offline.
+ */
+export async function startServerWithSession(ttl: { accessTokenTtl: number; refreshTokenTtl: number }): Promise<E2EServer> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'travnik-e2e-'));
+  const options: BuildAppOptions & Partial<IdentityOptions> = {
+    dataDir,
+    demo: true,
+    clientDir: path.join(ROOT, 'dist'),
+    logger: process.env.E2E_SERVER_LOG ? { level: 'info' } : false,
+    auth: 'embedded',
+    production: false,
+    identity: ttl,
+  };
+  const app = await buildApp(options);
+  try {
+    await app.listen({ port: 0, host: '127.0.0.1' });
+  } catch (error) {
+    await app.close().catch(() => undefined);
+    rmSync(dataDir, { recursive: true, force: true });
+    throw error;
+  }
+  const address = app.server.address();
+  if (!address || typeof address !== 'object') throw new Error('server has no TCP address');
+  return {
+    app,
+    origin: `http://127.0.0.1:${address.port}`,
+    dataDir,
+    close: async () => {
+      await app.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
 }
 
 /** Opens the app at `hash`; signs in when the identity layer sends the browser to the login page. */
@@ -208,4 +249,40 @@ export async function makeJpeg(page: Page): Promise<Buffer> {
     return canvas.toDataURL('image/jpeg', 0.8).split(',')[1]!;
   });
   return Buffer.from(base64, 'base64');
+}
+
+/** The required answers of the meadow walk form ('travnik'), as a farmer gives them. */
+export const REQUIRED_ANSWERS = [
+  { key: 'rumex-obtusifolius', label: 'Ni na poti', value: 'ni' },
+  { key: 'taraxacum', label: 'Pogosto (v skupinah ob vsej poti)', value: 'pogosto' },
+  { key: 'zarascanje', value: 10 },
+] as const;
+
+/**
+ * On the path screen: creates this season's meadow walk form, gives the required answers and saves
+ * it (through the outbox). Returns the form id in the hash (a local id when made offline).
+ */
+export async function addMeadowForm(page: Page, pathId: number): Promise<number> {
+  await goHash(page, `#/paths/${pathId}`);
+  await page.getByLabel(slScreens.paths.formKind).selectOption({ label: FORM_KINDS.travnik.title });
+  await page.getByRole('button', { name: slScreens.paths.create }).click();
+  await page.waitForFunction(() => /^#\/forms\/\d+$/.test(window.location.hash));
+  const formId = Number((await page.evaluate(() => window.location.hash)).split('/').pop());
+  for (const answer of REQUIRED_ANSWERS) {
+    const card = page.getByTestId(`indicator-${answer.key}`);
+    if ('label' in answer) await card.getByRole('radio', { name: answer.label, exact: true }).click();
+    else await card.locator('input[type=number]').fill(String(answer.value));
+  }
+  await page.getByRole('button', { name: slScreens.forms.save }).click();
+  return formId;
+}
+
+/** Seconds until the access token stored on the device expires (negative: expired). */
+export async function storedTokenSecondsLeft(page: Page): Promise<number | null> {
+  return page.evaluate(() => {
+    const token = window.localStorage.getItem('token');
+    if (!token) return null;
+    const payload = JSON.parse(atob(token.split('.')[1]!.replace(/-/g, '+').replace(/_/g, '/'))) as { exp: number };
+    return payload.exp - Date.now() / 1000;
+  });
 }

@@ -1,0 +1,126 @@
+/**
+ * Issue 8 scenario 5, token expiry while offline, in Chromium against the real server. The
+ * embedded provider issues 35 s access tokens and 45 s refresh tokens (instead of minutes and
+ * days), so a farmer who stays offline longer than that comes back with a session that cannot be
+ * renewed. Offline he keeps working after the token expired (edits queue); back online the app
+ * asks him to sign in again (DESIGN §5: 401 → refresh → still refused → keep everything until
+ * the user signs in); after signing in every queued edit reaches the server, once.
+ */
+import { afterAll, beforeAll, expect, jest, test } from '@jest/globals';
+import type { Browser } from 'playwright-core';
+import { slAuth, slScreens } from '../../../src/common/i18n/sl';
+import { DEMO_USERS, LOGIN_PAGE_PATTERN, launchBrowser, newPage, recordArtifacts, type E2EServer } from '../harness';
+import {
+  REQUIRED_ANSWERS,
+  ServerData,
+  addMeadowForm,
+  describeBuiltApp,
+  goHash,
+  openApp,
+  outboxCount,
+  startServerWithSession,
+  storedTokenSecondsLeft,
+  waitForOutboxEmpty,
+  waitForServiceWorkerControl,
+} from './helpers';
+
+jest.setTimeout(240_000);
+
+const ACCESS_TTL_S = 35;
+const REFRESH_TTL_S = 45;
+
+describeBuiltApp('scenario 5: the session expires while offline (Chromium)', () => {
+  let server: E2EServer;
+  let browser: Browser;
+  let data: ServerData;
+
+  beforeAll(async () => {
+    server = await startServerWithSession({ accessTokenTtl: ACCESS_TTL_S, refreshTokenTtl: REFRESH_TTL_S });
+    browser = await launchBrowser();
+    data = new ServerData(server);
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  test('edits keep queueing after the token expired offline; after signing in again nothing is lost', async () => {
+    const [path] = await data.pathsOf(DEMO_USERS.farmer1.email);
+    const formsBefore = await data.formsOfPath(path!.id);
+    const { context, page, log } = await newPage(browser);
+    const tokenPosts: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().endsWith('/protocol/openid-connect/token') && request.method() === 'POST') {
+        tokenPosts.push(new URLSearchParams(request.postData() ?? '').get('grant_type') ?? '');
+      }
+    });
+    try {
+      await recordArtifacts('scenario-5-session-expiry', page, log, async () => {
+        await openApp(page, server, '#/', DEMO_USERS.farmer1);
+        await page.getByTestId(`home-path-${path!.id}`).waitFor();
+        await waitForServiceWorkerControl(page);
+        await goHash(page, `#/paths/${path!.id}`);
+        await page.getByTestId('season-forms').getByRole('button', { name: slScreens.paths.create }).waitFor();
+
+        await context.setOffline(true);
+        const offlineSince = Date.now();
+        await page.locator('.conn-status--offline').waitFor();
+
+        // First edit while the token is still good.
+        const formId = await addMeadowForm(page, path!.id);
+        await page.getByText(slScreens.states.saved, { exact: true }).waitFor();
+        const afterFirst = await outboxCount(page);
+        expect(afterFirst).toBeGreaterThanOrEqual(1 + REQUIRED_ANSWERS.length);
+
+        // Stay out of reach until the access token and the refresh token have both run out
+        // (a wait for the provider's clock, not a timing assertion).
+        await page.waitForFunction(
+          (until) => Date.now() > until,
+          offlineSince + (Math.max(ACCESS_TTL_S, REFRESH_TTL_S) + 5) * 1000,
+          { timeout: (REFRESH_TTL_S + 60) * 1000, polling: 1000 },
+        );
+        expect(await storedTokenSecondsLeft(page)).toBeLessThan(0);
+
+        // The expired token does not stop the work: another edit queues.
+        await page.getByLabel(slScreens.forms.formNote).fill('Po poteku prijave: regrat ob robu poti.');
+        await page.getByRole('button', { name: slScreens.forms.save }).click();
+        await page.getByText(slScreens.states.saved, { exact: true }).waitFor();
+        const queued = await outboxCount(page);
+        expect(queued).toBeGreaterThan(afterFirst);
+
+        // Back online: the session cannot be renewed, the app asks to sign in and keeps everything.
+        await context.setOffline(false);
+        const banner = page.locator('.sign-in-banner');
+        await banner.getByText(slAuth.session.signInAgain).waitFor({ timeout: 90_000 });
+        expect(tokenPosts).toContain('refresh_token');
+        expect(await outboxCount(page)).toBe(queued);
+        expect(await data.formsOfPath(path!.id)).toHaveLength(formsBefore.length);
+
+        // Sign in again (the provider may still know the browser: then no form is shown).
+        await banner.getByRole('button', { name: slAuth.session.signIn }).click();
+        await Promise.race([page.waitForURL(LOGIN_PAGE_PATTERN, { timeout: 60_000 }), page.waitForURL((url) => url.searchParams.has('code') || /[#&]code=/.test(url.hash), { timeout: 60_000 })]).catch(() => undefined);
+        if (LOGIN_PAGE_PATTERN.test(page.url())) {
+          await page.getByLabel('E-pošta ali uporabniško ime', { exact: true }).fill(DEMO_USERS.farmer1.email);
+          await page.getByLabel('Geslo', { exact: true }).fill(DEMO_USERS.farmer1.password);
+          await Promise.all([page.waitForURL((url) => !url.pathname.startsWith('/auth/')), page.getByRole('button', { name: 'Prijava' }).click()]);
+        }
+        await page.waitForFunction(() => window.localStorage.getItem('token') !== null);
+        expect(await storedTokenSecondsLeft(page)).toBeGreaterThan(0);
+        await waitForOutboxEmpty(page);
+        expect(await page.locator('.sign-in-banner').count()).toBe(0);
+        expect(formId).toBeGreaterThan(0);
+      });
+
+      // The server: the form once, its required answers once each, and the note edit made after expiry.
+      const newForms = (await data.formsOfPath(path!.id)).filter((f) => !formsBefore.some((b) => b.id === f.id));
+      expect(newForms).toHaveLength(1);
+      expect(newForms[0]!.properties[await data.col('forms', 'note')]).toBe('Po poteku prijave: regrat ob robu poti.');
+      const keyCol = await data.col('indicators', 'key');
+      const keys = (await data.indicatorsOfForm(newForms[0]!.id)).map((r) => r.properties[keyCol]).sort();
+      expect(keys).toEqual(REQUIRED_ANSWERS.map((a) => a.key).sort());
+    } finally {
+      await context.close();
+    }
+  });
+});
