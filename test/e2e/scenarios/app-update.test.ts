@@ -1,0 +1,103 @@
+/**
+ * Issue 8 scenario 6, a new app version deployed while the app is open with edits waiting, in
+ * Chromium against the real server. test/e2e/shell.test.ts proves the 'Obvestilo' dialog and the
+ * reload onto the new build; this adds what the field cares about: edits queued while the API is
+ * out of reach survive accepting the update, and reach the server exactly once afterwards.
+ * The API is cut with a Playwright route (not setOffline) so the service worker can still fetch
+ * the new sw.js — the situation of a flaky link where the static files come through.
+ */
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, expect, jest, test } from '@jest/globals';
+import type { Browser } from 'playwright-core';
+import { sl, slScreens } from '../../../src/common/i18n/sl';
+import { DEMO_USERS, ROOT, launchBrowser, newPage, recordArtifacts, startServer, type E2EServer } from '../harness';
+import { REQUIRED_ANSWERS, ServerData, addMeadowForm, describeBuiltApp, goHash, openApp, outboxCount, waitForOutboxEmpty, waitForServiceWorkerControl } from './helpers';
+
+jest.setTimeout(180_000);
+
+describeBuiltApp('scenario 6: a new version is deployed while edits wait (Chromium)', () => {
+  let server: E2EServer;
+  let browser: Browser;
+  let data: ServerData;
+  let clientDir: string;
+
+  beforeAll(async () => {
+    // Our own copy of the build, so the test can "deploy" a changed one.
+    clientDir = mkdtempSync(path.join(tmpdir(), 'travnik-dist-'));
+    cpSync(path.join(ROOT, 'dist'), clientDir, { recursive: true });
+    server = await startServer({ clientDir });
+    browser = await launchBrowser();
+    data = new ServerData(server);
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+    if (clientDir) rmSync(clientDir, { recursive: true, force: true });
+  });
+
+  test("'Obvestilo' appears, accepting reloads onto the new build, queued edits survive and sync once", async () => {
+    const [path1] = await data.pathsOf(DEMO_USERS.farmer1.email);
+    const formsBefore = await data.formsOfPath(path1!.id);
+    const { context, page, log } = await newPage(browser);
+    try {
+      await recordArtifacts('scenario-6-app-update', page, log, async () => {
+        await openApp(page, server, '#/', DEMO_USERS.farmer1);
+        await page.getByTestId(`home-path-${path1!.id}`).waitFor();
+        await waitForServiceWorkerControl(page);
+        await goHash(page, `#/paths/${path1!.id}`);
+        await page.getByTestId('season-forms').getByRole('button', { name: slScreens.paths.create }).waitFor();
+
+        // The API stops answering; the edit queues.
+        await context.route('**/api/**', (route) => route.abort('internetdisconnected'));
+        await page.locator('.conn-status--offline').waitFor({ timeout: 60_000 });
+        const formId = await addMeadowForm(page, path1!.id);
+        await page.getByText(slScreens.states.saved, { exact: true }).waitFor();
+        const queued = await outboxCount(page);
+        expect(queued).toBeGreaterThanOrEqual(1 + REQUIRED_ANSWERS.length);
+
+        // Deploy a changed build: index.html gets a marker, sw.js the new revision of it.
+        const marker = '<meta name="e2e-build" content="scenario-6">';
+        const indexPath = path.join(clientDir, 'index.html');
+        writeFileSync(indexPath, readFileSync(indexPath, 'utf8').replace('<head>', `<head>${marker}`));
+        const swPath = path.join(clientDir, 'sw.js');
+        const sw = readFileSync(swPath, 'utf8');
+        const changed = sw.replace(/(['"]revision['"]:\s*['"])[0-9a-f]+(['"],\s*['"]url['"]:\s*['"]\/index\.html['"])/, '$1e2e0000000000000000000000000006$2');
+        expect(changed).not.toBe(sw);
+        writeFileSync(swPath, changed);
+        await page.evaluate(async () => {
+          const registration = await navigator.serviceWorker.getRegistration('/');
+          await registration?.update();
+        });
+
+        const dialog = page.getByRole('alertdialog', { name: sl.update.title });
+        await dialog.waitFor({ timeout: 90_000 });
+        expect(await dialog.textContent()).toContain(sl.update.message);
+        await Promise.all([page.waitForEvent('load'), dialog.getByRole('button', { name: sl.update.accept }).click()]);
+
+        // The new build, the same form, the edits still queued.
+        await page.waitForSelector('main h1');
+        expect(await page.locator('meta[name="e2e-build"]').count()).toBe(1);
+        expect(await page.evaluate(() => window.location.hash)).toBe(`#/forms/${formId}`);
+        await page.getByTestId(`indicator-${REQUIRED_ANSWERS[0].key}`).waitFor();
+        expect(await page.getByTestId(`indicator-${REQUIRED_ANSWERS[0].key}`).getByRole('radio', { name: REQUIRED_ANSWERS[0].label, exact: true }).getAttribute('aria-checked')).toBe('true');
+        expect(await outboxCount(page)).toBe(queued);
+        expect(await data.formsOfPath(path1!.id)).toHaveLength(formsBefore.length);
+
+        // The API answers again: everything is delivered.
+        await context.unroute('**/api/**');
+        await waitForOutboxEmpty(page);
+      });
+
+      const newForms = (await data.formsOfPath(path1!.id)).filter((f) => !formsBefore.some((b) => b.id === f.id));
+      expect(newForms).toHaveLength(1);
+      const keyCol = await data.col('indicators', 'key');
+      const keys = (await data.indicatorsOfForm(newForms[0]!.id)).map((r) => r.properties[keyCol]).sort();
+      expect(keys).toEqual(REQUIRED_ANSWERS.map((a) => a.key).sort());
+    } finally {
+      await context.close();
+    }
+  });
+});
