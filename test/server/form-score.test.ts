@@ -82,6 +82,30 @@ describe('stored form score', () => {
     expect(current.json().version).toBe(form.version);
   });
 
+  it('is computed once per touched form at the end of a bulk call, and the answer carries the final score', async () => {
+    // A form made offline and its indicators, in one batch as the outbox sends them: the form's
+    // result must show the score of all its indicators, not the one it had when it was inserted.
+    const op = (n: number) => `c1f5e8a0-0000-4000-8000-${String(n).padStart(12, '0')}`;
+    const localForm = 4242;
+    const keys = ['salvia-pratensis', 'lotus-corniculatus', 'centaurea-jacea'];
+    const bulk = await t.as(F, {
+      method: 'POST',
+      url: '/api/Records/1/bulk',
+      payload: {
+        operations: [
+          { opId: op(1), kind: 'insert', tableId: t.tables.forms.id, localId: localForm, properties: { [fc().parent]: own.durationPaths[0], [fc().form_id]: kind.id } },
+          ...keys.map((key, i) => ({ opId: op(i + 2), kind: 'insert', tableId: t.tables.indicators.id, properties: { [ic().parent]: localForm, [ic().key]: key, [ic().value]: true } })),
+        ],
+      },
+    });
+    expect(bulk.statusCode).toBe(200);
+    const formResult = bulk.json().results[0];
+    const expected = kind.scoring.base + 7 * keys.length;
+    expect(formResult.record.properties[String(fc().score)]).toBe(expected);
+    expect((await formProps(formResult.id))[String(fc().score)]).toBe(expected);
+    expect(formResult.record.version).toBe(1);
+  });
+
   it('overrides a score a client puts on the form', async () => {
     const form = await create(t.tables.forms.id, { [fc().parent]: own.durationPaths[0], [fc().form_id]: kind.id });
     const put = await t.as(F, { method: 'PUT', url: `/api/Records/1/${t.tables.forms.id}/${form.id}`, payload: { properties: { [fc().score]: 100, [fc().note]: 'x' } } });

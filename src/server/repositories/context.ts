@@ -14,6 +14,11 @@ export interface RepoContext {
   access: Access;
   /** ISO instant used for timestamps and AfterNow/BeforeNow within one request. */
   now: string;
+  /**
+   * Set by a bulk call: forms whose stored score must be recomputed once, at the end of the call,
+   * instead of after every indicator write (which grows with the square of a form's indicators).
+   */
+  rescoreLater?: Set<number>;
 }
 
 /** The table with this id in the project, or 404. */

@@ -271,6 +271,10 @@ export async function updateRecord(ctx: RepoContext, input: UpdateInput, options
 async function rescoreAfterWrite(ctx: RepoContext, table: TableInfo, props: Properties, id: number): Promise<RecordRow | null> {
   const formId = formIdOfWrite(table, props, id);
   if (formId === null) return null;
+  if (ctx.rescoreLater) {
+    ctx.rescoreLater.add(formId);
+    return null;
+  }
   const updated = await keepFormScore(ctx, formId);
   return updated && updated.id === id ? updated : null;
 }
@@ -321,7 +325,8 @@ export async function archiveRecords(ctx: RepoContext, tableId: number, ids: num
  * stored in the same transaction, so they commit or roll back with the changes. Any failing
  * operation rejects the whole call (nothing changes); the error names it (`opId`).
  */
-export async function applyBulk(ctx: RepoContext, operations: BulkOperation[]): Promise<BulkResultItem[]> {
+export async function applyBulk(outer: RepoContext, operations: BulkOperation[]): Promise<BulkResultItem[]> {
+  const ctx: RepoContext = { ...outer, rescoreLater: new Set() };
   const state: WriteOptions & { localIds: LocalIdMap; verifiedRefs: Set<string> } = { localIds: new Map(), verifiedRefs: new Set() };
   const applied = await previouslyApplied(ctx, operations);
   const results: BulkResultItem[] = [];
@@ -348,7 +353,19 @@ export async function applyBulk(ctx: RepoContext, operations: BulkOperation[]): 
       throw error;
     }
   }
-  return results;
+  // Each touched form is rescored once, after all its indicators of this call are written; the
+  // answer then shows a form's final score.
+  const rescored = new Map<number, RecordRow>();
+  for (const formId of ctx.rescoreLater!) {
+    const row = await keepFormScore(outer, formId);
+    if (row) rescored.set(formId, row);
+  }
+  return rescored.size === 0
+    ? results
+    : results.map((item) => {
+        const row = item.record ? rescored.get(item.record.id) : undefined;
+        return row ? { ...item, record: rowToRecord(row) } : item;
+      });
 }
 
 /** The stored results of operations of this call that this caller applied before (one query per 500 opIds). */
