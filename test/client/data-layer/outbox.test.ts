@@ -10,7 +10,7 @@
 import { afterEach, describe, expect, it, jest } from '@jest/globals';
 import { LOCAL_ID_BOUND, MODIFY_CHUNK_SIZE, SYNC_BACKOFF_MAX_MS, SYNC_BACKOFF_START_MS } from '../../../src/common/constants';
 import { slSync } from '../../../src/common/i18n/sl';
-import { readOutbox, saveEdit, readRows, refreshRows, keepMine, takeTheirs, retryItem, discardItem } from '../../../src/client/lib/db';
+import { acknowledge, readOutbox, saveEdit, readRows, refreshRows, keepMine, takeTheirs, retryItem, discardItem } from '../../../src/client/lib/db';
 import {
   backoffDelay,
   browserOnlineChanged,
@@ -75,6 +75,29 @@ describe('saving an edit', () => {
       ['delete', undefined],
     ]);
     expect(await readRows(db, FORMS)).toEqual([]);
+  });
+
+  it('translates an offline id that was already delivered when a later edit still names it', async () => {
+    // A screen that still holds the offline id of a form the outbox has delivered (the form got
+    // its server id meanwhile) saves an indicator under it and edits the form: both must be sent
+    // with the server id, or the server refuses them as unknown rows.
+    const db = openTestDb();
+    const form = await saveEdit(db, { kind: 'insert', projectId: P, tableId: FORMS, properties: { '62': 1 } });
+    const [item] = await readOutbox(db);
+    await acknowledge(db, [{ item: item!, id: 10_000_500 }]);
+    expect(await readOutbox(db)).toEqual([]);
+
+    await saveEdit(db, { kind: 'insert', projectId: P, tableId: INDICATORS, properties: { '70': form.id, '71': 'salvia-pratensis' }, refs: ['70'] });
+    await saveEdit(db, { kind: 'update', projectId: P, tableId: FORMS, id: form.id, properties: { '65': 'opomba' } });
+    await saveEdit(db, { kind: 'attachment', projectId: P, tableId: FORMS, recordId: form.id, tableAttachmentInfoId: 1, name: 'a.jpg', mimeType: 'image/jpeg', data: new ArrayBuffer(4) });
+    const [indicator, update, attachment] = await readOutbox(db);
+    expect(indicator).toMatchObject({ kind: 'insert', properties: { '70': 10_000_500 } });
+    expect(indicator!.refIds).toBeUndefined();
+    expect(update).toMatchObject({ kind: 'update', id: 10_000_500, properties: { '65': 'opomba' } });
+    expect(attachment).toMatchObject({ kind: 'attachment', recordId: 10_000_500 });
+    // The device copy follows too: the edit lands on the server row, not on a revived offline one.
+    expect(await db.features.get([FORMS, form.id])).toBeUndefined();
+    expect(await db.features.get([FORMS, 10_000_500])).toMatchObject({ feature: { properties: { '65': 'opomba' } } });
   });
 
   it('survives a reload: a new store over the same IndexedDB finds the queue and drains it', async () => {

@@ -37,15 +37,22 @@ export function isLocalId(id: unknown): id is number {
 }
 
 /** A random id below LOCAL_ID_BOUND (seed §3), unused by any local row of any table. */
+/** Meta key remembering the server id an offline id was given (see outbox.ts, withDeliveredIds). */
+export function deliveredKey(of: 'record' | 'attachment', localId: number): string {
+  return `delivered:${of}:${localId}`;
+}
+
 export async function newLocalId(db: OfflineDb, random: () => number = Math.random): Promise<number> {
   for (;;) {
     const id = 1 + Math.floor(random() * (LOCAL_ID_BOUND - 1));
-    const [feature, attachment, queued] = await Promise.all([
+    // A delivered offline id is never reused: an edit still naming it is sent with the server's id.
+    const [feature, attachment, queued, delivered] = await Promise.all([
       db.features.where('featureId').equals(id).first(),
       db.attachments.get(id),
       db.outbox.where('id').equals(id).first(),
+      db.meta.bulkGet([deliveredKey('record', id), deliveredKey('attachment', id)]),
     ]);
-    if (!feature && !attachment && !queued) return id;
+    if (!feature && !attachment && !queued && !delivered.some(Boolean)) return id;
   }
 }
 

@@ -24,7 +24,7 @@ import {
   type OutboxItem,
   type StoredRecord,
 } from './database';
-import { isLocalId, newLocalId, toStoredRecord } from './local-data';
+import { deliveredKey, isLocalId, newLocalId, toStoredRecord } from './local-data';
 
 /** A v4 UUID; crypto.randomUUID where available (secure contexts), getRandomValues otherwise. */
 export function newOpId(): string {
@@ -135,14 +135,59 @@ async function toArrayBuffer(data: ArrayBuffer | Blob): Promise<ArrayBuffer> {
 }
 
 /**
+ * Offline ids the server has already given an id of its own, kept after the acknowledgement
+ * (meta rows `delivered:record:<localId>` / `delivered:attachment:<localId>`): a screen may still
+ * hold the offline id of a row the outbox delivered meanwhile, and an edit naming it must be sent
+ * with the server id, or the server refuses it as an unknown row.
+ */
+async function deliveredIds(db: OfflineDb, of: IdMapping['of'], ids: Array<number | undefined>): Promise<Map<number, number>> {
+  const local = [...new Set(ids.filter(isLocalId))];
+  const map = new Map<number, number>();
+  if (!local.length) return map;
+  const rows = await db.meta.bulkGet(local.map((id) => deliveredKey(of, id)));
+  rows.forEach((row, index) => {
+    if (row && typeof row.value === 'number') map.set(local[index]!, row.value);
+  });
+  return map;
+}
+
+/** The edit with every delivered offline id it names replaced by the server's id. */
+async function withDeliveredIds(db: OfflineDb, edit: LocalEdit): Promise<LocalEdit> {
+  switch (edit.kind) {
+    case 'insert':
+    case 'update': {
+      const named = (edit.refs ?? []).map((key) => edit.properties[key]) as Array<number | undefined>;
+      const records = await deliveredIds(db, 'record', edit.kind === 'update' ? [edit.id, ...named] : named);
+      if (!records.size) return edit;
+      const properties = remapProperties(edit.properties, edit.refs, records) ?? edit.properties;
+      return edit.kind === 'update' ? { ...edit, id: records.get(edit.id) ?? edit.id, properties } : { ...edit, properties };
+    }
+    case 'delete':
+    case 'archive': {
+      const records = await deliveredIds(db, 'record', [edit.id]);
+      return { ...edit, id: records.get(edit.id) ?? edit.id };
+    }
+    case 'attachment': {
+      const records = await deliveredIds(db, 'record', [edit.recordId]);
+      return { ...edit, recordId: records.get(edit.recordId) ?? edit.recordId };
+    }
+    case 'attachmentDelete': {
+      const attachments = await deliveredIds(db, 'attachment', [edit.attachmentId]);
+      return { ...edit, attachmentId: attachments.get(edit.attachmentId) ?? edit.attachmentId };
+    }
+  }
+}
+
+/**
  * Saves an edit locally and queues it for the server, atomically. Resolves after the commit;
  * rejects (with a StorageError, also announced to onStorageError listeners) when it could not
  * be stored — then nothing was stored and the UI must not say "saved".
  */
-export async function saveEdit(db: OfflineDb, edit: LocalEdit): Promise<SavedEdit> {
-  const fileData = edit.kind === 'attachment' ? await toArrayBuffer(edit.data) : undefined;
+export async function saveEdit(db: OfflineDb, given: LocalEdit): Promise<SavedEdit> {
+  const fileData = given.kind === 'attachment' ? await toArrayBuffer(given.data) : undefined;
   const result = await guardWrite(db, () =>
-    db.transaction('rw', [db.features, db.attachments, db.outbox], async (): Promise<SavedEdit> => {
+    db.transaction('rw', [db.features, db.attachments, db.outbox, db.meta], async (): Promise<SavedEdit> => {
+      const edit = await withDeliveredIds(db, given);
       const opId = newOpId();
       const api = edit.isRecord === false ? 'Features' : 'Records';
       const base = { opId, projectId: edit.projectId, api, tableId: edit.tableId, status: 'pending', attempts: 0, createdAt: nowIso() } as const;
@@ -325,7 +370,7 @@ function remapProperties(properties: Properties | undefined, refs: string[] | un
 export async function acknowledge(db: OfflineDb, acks: Ack[]): Promise<AckResult> {
   if (!acks.length) return { mappings: [], updated: [] };
   const result = await guardWrite(db, () =>
-    db.transaction('rw', [db.features, db.attachments, db.outbox], async (): Promise<AckResult> => {
+    db.transaction('rw', [db.features, db.attachments, db.outbox, db.meta], async (): Promise<AckResult> => {
       const mappings: IdMapping[] = [];
       const recordMap = new Map<number, number>();
       const attachmentMap = new Map<number, number>();
@@ -412,6 +457,7 @@ export async function acknowledge(db: OfflineDb, acks: Ack[]): Promise<AckResult
         }
       }
       await db.outbox.bulkDelete(acks.map((ack) => ack.item.seq!));
+      if (mappings.length) await db.meta.bulkPut(mappings.map((m) => ({ key: deliveredKey(m.of, m.localId), value: m.id })));
 
       const updated = new Map<number, OutboxItem>();
       if (recordMap.size || attachmentMap.size) {
