@@ -12,8 +12,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, expect, jest, test } from '@jest/globals';
 import type { Browser } from 'playwright-core';
 import { sl, slScreens } from '../../../src/common/i18n/sl';
-import { DEMO_USERS, ROOT, launchBrowser, newPage, recordArtifacts, startServer, type E2EServer } from '../harness';
-import { REQUIRED_ANSWERS, ServerData, addMeadowForm, describeBuiltApp, goHash, openApp, outboxCount, waitForOutboxEmpty, waitForServiceWorkerControl } from './helpers';
+import { DEMO_USERS, ROOT, launchBrowser, recordArtifacts, startServer, type E2EServer } from '../harness';
+import { REQUIRED_ANSWERS, ServerData, addMeadowForm, describeBuiltApp, goHash, openApp, outboxCount, waitForOutboxEmpty, waitForServiceWorkerControl, newPatientPage } from './helpers';
 
 jest.setTimeout(180_000);
 
@@ -41,7 +41,7 @@ describeBuiltApp('scenario 6: a new version is deployed while edits wait (Chromi
   test("'Obvestilo' appears, accepting reloads onto the new build, queued edits survive and sync once", async () => {
     const [path1] = await data.pathsOf(DEMO_USERS.farmer1.email);
     const formsBefore = await data.formsOfPath(path1!.id);
-    const { context, page, log } = await newPage(browser);
+    const { context, page, log } = await newPatientPage(browser);
     try {
       await recordArtifacts('scenario-6-app-update', page, log, async () => {
         await openApp(page, server, '#/', DEMO_USERS.farmer1);

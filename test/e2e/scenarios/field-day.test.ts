@@ -13,8 +13,8 @@ import type { LineString } from 'geojson';
 import { slMap, slScreens } from '../../../src/common/i18n/sl';
 import { FORM_KINDS } from '../../../src/common/scheme/form-kinds';
 import type { AttachmentInfoList, WireRecord } from '../../../src/common/schemas/wire';
-import { DEMO_USERS, launchBrowser, newPage, recordArtifacts, startServer, type E2EServer } from '../harness';
-import { ServerData, describeBuiltApp, goHash, makeJpeg, newFieldPage, openApp, outboxCount, waitForOutboxEmpty, waitForServiceWorkerControl } from './helpers';
+import { DEMO_USERS, launchBrowser, recordArtifacts, startServer, type E2EServer } from '../harness';
+import { ServerData, describeBuiltApp, goHash, makeJpeg, newFieldPage, openApp, outboxCount, waitForOutboxEmpty, waitForServiceWorkerControl, newPatientPage } from './helpers';
 
 jest.setTimeout(240_000);
 
@@ -84,6 +84,7 @@ describeBuiltApp("scenario 1: a farmer's field day (Chromium)", () => {
         // Open the path once online so its screen, the map chunk and the season link are on the device.
         await goHash(page, `#/paths/${path!.id}`);
         await page.getByTestId('season-forms').getByRole('button', { name: slScreens.paths.create }).waitFor();
+        await page.locator('dl.facts').getByText(slScreens.paths.notWalked).waitFor();
         await goHash(page, '#/');
         await page.getByTestId(`home-path-${path!.id}`).waitFor();
 
@@ -133,6 +134,8 @@ describeBuiltApp("scenario 1: a farmer's field day (Chromium)", () => {
         expect(await outboxCount(page)).toBe(queued);
         await goHash(page, `#/paths/${path!.id}`);
         await page.getByTestId('season-forms').getByRole('link', { name: new RegExp(KIND.title) }).waitFor();
+        // The walk is on the device too: the path counts as walked.
+        expect(await page.locator('dl.facts').getByText(slScreens.paths.notWalked).count()).toBe(0);
 
         // Back online: the outbox drains.
         await context.setOffline(false);
@@ -188,7 +191,7 @@ describeBuiltApp("scenario 1: a farmer's field day (Chromium)", () => {
       expect(await data.indicatorsOfForm(form.id)).toHaveLength(ANSWERS.length);
 
       // The editor sees the farmer's new form, its answers and the photo.
-      const editor = await newPage(browser);
+      const editor = await newPatientPage(browser);
       try {
         await recordArtifacts('scenario-1-editor', editor.page, editor.log, async () => {
           await openApp(editor.page, server, '#/', DEMO_USERS.editor);

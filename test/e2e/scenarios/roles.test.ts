@@ -2,7 +2,8 @@
  * Issue 8 scenarios 2–4 in Chromium against the real server (one server and one browser for the
  * file; each scenario gets fresh browser contexts):
  *  2. two farmers cannot see each other's data, even by typing URLs with the other's ids (the
- *     screens say "not yours", the API answers 404 — DESIGN §6, no existence leak);
+ *     screens say "not yours", the API answers 404 — DESIGN §6, no existence leak); also on one
+ *     shared phone after the first signs out (his rows leave the device);
  *  3. an editor archives a path on the path screen; the farmer, back online, no longer sees it;
  *  4. a reader sees results and cannot change anything: no edit controls, forced writes → 403,
  *     the server's rows unchanged.
@@ -10,10 +11,10 @@
  */
 import { afterAll, beforeAll, expect, jest, test } from '@jest/globals';
 import type { Browser, Page } from 'playwright-core';
-import { sl, slMap, slScreens } from '../../../src/common/i18n/sl';
+import { sl, slAuth, slMap, slScreens } from '../../../src/common/i18n/sl';
 import type { WireRecord } from '../../../src/common/schemas/wire';
-import { DEMO_USERS, launchBrowser, newPage, recordArtifacts, startServer, type E2EServer } from '../harness';
-import { ServerData, describeBuiltApp, goHash, openApp, waitForOutboxEmpty } from './helpers';
+import { DEMO_USERS, LOGIN_PAGE_PATTERN, launchBrowser, recordArtifacts, signInThroughLoginPage, startServer, type E2EServer } from '../harness';
+import { ServerData, describeBuiltApp, deviceHasFeature, goHash, newPatientPage, openApp, waitForOutboxEmpty } from './helpers';
 
 jest.setTimeout(180_000);
 
@@ -49,7 +50,7 @@ describeBuiltApp('scenarios: who sees and changes what (Chromium)', () => {
   }
 
   test("2. farmers cannot see each other's data, even by typing URLs with the other's ids", async () => {
-    const { context, page, log } = await newPage(browser);
+    const { context, page, log } = await newPatientPage(browser);
     try {
       await recordArtifacts('scenario-2-farmers-apart', page, log, async () => {
         const [ownPath] = await data.pathsOf(DEMO_USERS.farmer2.email);
@@ -92,10 +93,43 @@ describeBuiltApp('scenarios: who sees and changes what (Chromium)', () => {
     }
   });
 
+  test('2b. on a shared phone, the next farmer finds nothing of the one who signed out', async () => {
+    const { context, page, log } = await newPatientPage(browser);
+    try {
+      await recordArtifacts('scenario-2b-shared-device', page, log, async () => {
+        const target = farmer1Paths[0]!;
+        await openApp(page, server, '#/', DEMO_USERS.farmer1);
+        await page.getByTestId(`home-path-${target.id}`).waitFor();
+        expect(await deviceHasFeature(page, await data.tableId('paths'), target.id)).toBe(true);
+
+        // He signs out on /about; the provider sends the browser back to the app, which asks for a login.
+        await goHash(page, '#/about');
+        await page.getByRole('button', { name: slAuth.session.signOut }).click();
+        await page.waitForURL(LOGIN_PAGE_PATTERN, { timeout: 60_000 });
+        await signInThroughLoginPage(page, DEMO_USERS.farmer2);
+        await page.waitForFunction(() => window.localStorage.getItem('token') !== null);
+        const [ownPath] = await data.pathsOf(DEMO_USERS.farmer2.email);
+        await page.getByTestId(`home-path-${ownPath!.id}`).waitFor();
+        expect(await page.getByTestId(`home-path-${target.id}`).count()).toBe(0);
+        await goHash(page, `#/paths/${target.id}`);
+        await page.getByText(slScreens.paths.notFound).waitFor();
+        // Nor does the device still hold his rows.
+        expect(await deviceHasFeature(page, await data.tableId('paths'), target.id)).toBe(false);
+        await context.setOffline(true);
+        await page.reload();
+        await page.waitForSelector('main h1');
+        await goHash(page, `#/paths/${target.id}`);
+        await page.getByText(slScreens.paths.notFound).waitFor();
+      });
+    } finally {
+      await context.close();
+    }
+  });
+
   test('3. an editor archives a path; the farmer no longer sees it after sync', async () => {
     const target = farmer1Paths[farmer1Paths.length - 1]!;
-    const farmer = await newPage(browser);
-    const editor = await newPage(browser);
+    const farmer = await newPatientPage(browser);
+    const editor = await newPatientPage(browser);
     try {
       await recordArtifacts('scenario-3-farmer', farmer.page, farmer.log, async () => {
         await openApp(farmer.page, server, '#/', DEMO_USERS.farmer1);
@@ -142,7 +176,7 @@ describeBuiltApp('scenarios: who sees and changes what (Chromium)', () => {
   });
 
   test('4. a reader sees results and cannot change anything', async () => {
-    const { context, page, log } = await newPage(browser);
+    const { context, page, log } = await newPatientPage(browser);
     try {
       await recordArtifacts('scenario-4-reader', page, log, async () => {
         const formsBefore = await data.rows('forms');

@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, expect, jest, test } from '@jest/globals';
 import type { Browser } from 'playwright-core';
 import { slAuth, slScreens } from '../../../src/common/i18n/sl';
-import { DEMO_USERS, LOGIN_PAGE_PATTERN, launchBrowser, newPage, recordArtifacts, type E2EServer } from '../harness';
+import { DEMO_USERS, LOGIN_PAGE_PATTERN, launchBrowser, recordArtifacts, type E2EServer } from '../harness';
 import {
   REQUIRED_ANSWERS,
   ServerData,
@@ -21,6 +21,7 @@ import {
   startServerWithSession,
   storedTokenSecondsLeft,
   waitForOutboxEmpty,
+  newPatientPage,
   waitForServiceWorkerControl,
 } from './helpers';
 
@@ -48,7 +49,7 @@ describeBuiltApp('scenario 5: the session expires while offline (Chromium)', () 
   test('edits keep queueing after the token expired offline; after signing in again nothing is lost', async () => {
     const [path] = await data.pathsOf(DEMO_USERS.farmer1.email);
     const formsBefore = await data.formsOfPath(path!.id);
-    const { context, page, log } = await newPage(browser);
+    const { context, page, log } = await newPatientPage(browser);
     const tokenPosts: string[] = [];
     page.on('request', (request) => {
       if (request.url().endsWith('/protocol/openid-connect/token') && request.method() === 'POST') {
