@@ -138,7 +138,11 @@ function addSeasonLoadListeners(startAppListening: AppStartListening): void {
       const before = inputsOf(previous);
       if (now.email !== before.email || now.config !== before.config) return Boolean(now.email && now.config);
       if (farmerChosen.match(action)) return true;
-      if (reachabilityProbed.match(action) && action.payload.reachable && previous.connectivity.serverReachable !== true) return current.season.source === 'device';
+      // Back after being unreachable: what was shown may have changed on the server meanwhile
+      // (an editor archived a path), so reload; at start-up (never probed) only after a device load.
+      if (reachabilityProbed.match(action) && action.payload.reachable && previous.connectivity.serverReachable !== true) {
+        return previous.connectivity.serverReachable === false || current.season.source === 'device';
+      }
       return false;
     },
     effect: async (_action, listenerApi) => {
