@@ -134,7 +134,9 @@ describeBuiltApp('scenarios: who sees and changes what (Chromium)', () => {
       await recordArtifacts('scenario-3-farmer', farmer.page, farmer.log, async () => {
         await openApp(farmer.page, server, '#/', DEMO_USERS.farmer1);
         await farmer.page.getByTestId(`home-path-${target.id}`).waitFor();
-        // The farmer is out in the field while the editor works.
+        // Online for real (the reachability probe answered, the season came from the server),
+        // then out in the field while the editor works.
+        await farmer.page.locator('.conn-status--online').waitFor();
         await farmer.context.setOffline(true);
       });
 
