@@ -11,7 +11,7 @@ const url = process.env.DATABASE_URL?.trim();
 
 function jest(env, label, options = []) {
   process.stderr.write(`\n[test-server] server suite on ${label}\n`);
-  const result = spawnSync('npx', ['jest', '--selectProjects', 'server', ...options, ...extra], {
+  const result = spawnSync('npx', ['jest', '--forceExit', '--selectProjects', 'server', ...options, ...extra], {
     stdio: 'inherit',
     env: { ...env, NODE_OPTIONS: `${env.NODE_OPTIONS ?? ''} --experimental-vm-modules`.trim() },
   });
