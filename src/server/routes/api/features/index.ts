@@ -4,13 +4,14 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { SearchRequest } from '../../../../common/filter';
-import type { BulkBody, DetailedFeature, Extent, FeatureBody, IdsBody } from '../../../../common/schemas/wire';
+import type { DetailedFeature, Extent, FeatureBody } from '../../../../common/schemas/wire';
 import { requestContext } from '../../../access/record-access';
+import { registerSharedWrites } from '../shared-writes';
 import { runWrite } from '../../../http/idempotency';
 import { errorResponses, idempotencyHeaders, projectParams, writeErrorResponses } from '../../../http/schemas';
 import { attachmentRowToInfo, recordToFeature } from '../../../repositories/record-mapper';
 import { extentSearch, getRecord, historyOf, searchRecords } from '../../../repositories/record-repository';
-import { applyBulk, deleteRecords, insertRecord, updateRecord } from '../../../repositories/record-writer';
+import { insertRecord, updateRecord } from '../../../repositories/record-writer';
 import { extentQuery, tableIdsQuery } from '../records';
 
 const tags = ['Features'];
@@ -27,6 +28,8 @@ const tableParams = {
 } as const;
 
 export default async function featureRoutes(app: FastifyInstance): Promise<void> {
+  registerSharedWrites(app, 'Features');
+
   app.get<{ Params: { projectId: number; tableId: number; recordId: number } }>(
     '/api/Features/:projectId/:tableId/:recordId',
     { schema: { tags, summary: 'One feature', params: featureParams('recordId'), response: { 200: { $ref: 'WireFeature#' }, ...errorResponses } } },
@@ -91,25 +94,6 @@ export default async function featureRoutes(app: FastifyInstance): Promise<void>
       }),
   );
 
-  app.post<{ Params: { projectId: number }; Body: IdsBody }>(
-    '/api/Features/:projectId/delete',
-    {
-      schema: {
-        tags,
-        summary: 'Delete features (soft delete; any unknown id → 404 and nothing changes)',
-        params: projectParams,
-        headers: idempotencyHeaders,
-        body: { $ref: 'IdsBody#' },
-        response: { 200: { $ref: 'IdsResult#' }, ...writeErrorResponses },
-      },
-    },
-    async (request, reply) =>
-      runWrite(app.db, request, reply, request.access!.caller, async (trx) => ({
-        status: 200,
-        body: { ids: await deleteRecords(requestContext(request, trx), request.body.tableId, request.body.ids) },
-      })),
-  );
-
   app.get<{ Params: { projectId: number }; Querystring: { extent: Extent; tableIds?: number[] } }>(
     '/api/Features/:projectId/extenttables',
     {
@@ -142,24 +126,5 @@ export default async function featureRoutes(app: FastifyInstance): Promise<void>
       const page = await searchRecords(requestContext(request), request.body);
       return { features: page.records.map(recordToFeature), totalCount: page.totalCount };
     },
-  );
-
-  app.post<{ Params: { projectId: number }; Body: BulkBody }>(
-    '/api/Features/:projectId/bulk',
-    {
-      schema: {
-        tags,
-        summary: 'Inserts, updates, deletes and archives in one transaction, deduplicated per opId',
-        params: projectParams,
-        headers: idempotencyHeaders,
-        body: { $ref: 'BulkBody#' },
-        response: { 200: { $ref: 'BulkResult#' }, ...writeErrorResponses },
-      },
-    },
-    async (request, reply) =>
-      runWrite(app.db, request, reply, request.access!.caller, async (trx) => ({
-        status: 200,
-        body: { results: await applyBulk(requestContext(request, trx), request.body.operations) },
-      }), { recomposable: true }),
   );
 }

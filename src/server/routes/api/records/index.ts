@@ -6,14 +6,15 @@
 import type { FastifyInstance } from 'fastify';
 import type { Geometry } from 'geojson';
 import type { SearchRequest } from '../../../../common/filter';
-import type { ArchiveBody, BulkBody, CreateRecordBody, Extent, IdsBody, SpatialBody, UpdateRecordBody } from '../../../../common/schemas/wire';
+import type { ArchiveBody, CreateRecordBody, Extent, IdsBody, SpatialBody, UpdateRecordBody } from '../../../../common/schemas/wire';
 import { requestContext } from '../../../access/record-access';
+import { registerSharedWrites } from '../shared-writes';
 import { badRequest } from '../../../http/errors';
 import { runWrite } from '../../../http/idempotency';
 import { errorResponses, idempotencyHeaders, projectParams, writeErrorResponses } from '../../../http/schemas';
 import { normalizeGeometry } from '../../../repositories/geometry';
 import { extentSearch, getRecord, recordsByIds, searchIds, searchRecords, spatialSearch, textSearch } from '../../../repositories/record-repository';
-import { applyBulk, archiveRecords, deleteRecords, insertRecord, updateRecord } from '../../../repositories/record-writer';
+import { archiveRecords, insertRecord, updateRecord } from '../../../repositories/record-writer';
 
 const tags = ['Records'];
 const recordParams = {
@@ -42,6 +43,8 @@ interface RecordParams {
 }
 
 export default async function recordRoutes(app: FastifyInstance): Promise<void> {
+  registerSharedWrites(app, 'Records');
+
   app.get<{ Params: RecordParams }>(
     '/api/Records/:projectId/:tableId/:recordId',
     { schema: { tags, summary: 'One record', params: recordParams, response: { 200: { $ref: 'WireRecord#' }, ...errorResponses } } },
@@ -84,25 +87,6 @@ export default async function recordRoutes(app: FastifyInstance): Promise<void> 
       const records = await recordsByIds(requestContext(request), request.body.tableId, request.body.ids);
       return { records, totalCount: records.length };
     },
-  );
-
-  app.post<{ Params: { projectId: number }; Body: IdsBody }>(
-    '/api/Records/:projectId/delete',
-    {
-      schema: {
-        tags,
-        summary: 'Delete records (soft delete; any unknown id → 404 and nothing changes)',
-        params: projectParams,
-        headers: idempotencyHeaders,
-        body: { $ref: 'IdsBody#' },
-        response: { 200: { $ref: 'IdsResult#' }, ...writeErrorResponses },
-      },
-    },
-    async (request, reply) =>
-      runWrite(app.db, request, reply, request.access!.caller, async (trx) => ({
-        status: 200,
-        body: { ids: await deleteRecords(requestContext(request, trx), request.body.tableId, request.body.ids) },
-      })),
   );
 
   app.post<{ Params: { projectId: number }; Body: ArchiveBody }>(
@@ -196,25 +180,6 @@ export default async function recordRoutes(app: FastifyInstance): Promise<void> 
       const { profileId, limit, page, query } = request.params;
       return textSearch(requestContext(request), { profileId, limit, page, query, tableIds: request.query.tableIds });
     },
-  );
-
-  app.post<{ Params: { projectId: number }; Body: BulkBody }>(
-    '/api/Records/:projectId/bulk',
-    {
-      schema: {
-        tags,
-        summary: 'Inserts, updates, deletes and archives in one transaction, deduplicated per opId',
-        params: projectParams,
-        headers: idempotencyHeaders,
-        body: { $ref: 'BulkBody#' },
-        response: { 200: { $ref: 'BulkResult#' }, ...writeErrorResponses },
-      },
-    },
-    async (request, reply) =>
-      runWrite(app.db, request, reply, request.access!.caller, async (trx) => ({
-        status: 200,
-        body: { results: await applyBulk(requestContext(request, trx), request.body.operations) },
-      }), { recomposable: true }),
   );
 
   app.post<{ Params: { projectId: number }; Body: SpatialBody }>(

@@ -1,0 +1,58 @@
+/**
+ * The write calls that Records and Features share word for word (seed §7: `…/delete` and
+ * `…/bulk`): the same bodies, the same repository calls, the same answers. One definition serves
+ * both APIs so the two can never drift apart.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { BulkBody, IdsBody } from '../../../common/schemas/wire';
+import { requestContext } from '../../access/record-access';
+import { runWrite } from '../../http/idempotency';
+import { idempotencyHeaders, projectParams, writeErrorResponses } from '../../http/schemas';
+import { applyBulk, deleteRecords } from '../../repositories/record-writer';
+
+export function registerSharedWrites(app: FastifyInstance, api: 'Records' | 'Features'): void {
+  const tags = [api];
+  const noun = api.toLowerCase();
+
+  app.post<{ Params: { projectId: number }; Body: IdsBody }>(
+    `/api/${api}/:projectId/delete`,
+    {
+      schema: {
+        tags,
+        summary: `Delete ${noun} (soft delete; any unknown id → 404 and nothing changes)`,
+        params: projectParams,
+        headers: idempotencyHeaders,
+        body: { $ref: 'IdsBody#' },
+        response: { 200: { $ref: 'IdsResult#' }, ...writeErrorResponses },
+      },
+    },
+    async (request, reply) =>
+      runWrite(app.db, request, reply, request.access!.caller, async (trx) => ({
+        status: 200,
+        body: { ids: await deleteRecords(requestContext(request, trx), request.body.tableId, request.body.ids) },
+      })),
+  );
+
+  app.post<{ Params: { projectId: number }; Body: BulkBody }>(
+    `/api/${api}/:projectId/bulk`,
+    {
+      schema: {
+        tags,
+        summary: 'Inserts, updates, deletes and archives in one transaction, deduplicated per opId',
+        params: projectParams,
+        headers: idempotencyHeaders,
+        body: { $ref: 'BulkBody#' },
+        response: { 200: { $ref: 'BulkResult#' }, ...writeErrorResponses },
+      },
+    },
+    async (request, reply) =>
+      runWrite(
+        app.db,
+        request,
+        reply,
+        request.access!.caller,
+        async (trx) => ({ status: 200, body: { results: await applyBulk(requestContext(request, trx), request.body.operations) } }),
+        { recomposable: true },
+      ),
+  );
+}
