@@ -11,6 +11,19 @@ import { COMPARISONS, LOGICAL_OPERATORS, META_COLUMNS } from '../../common/filte
 import { PAGE_SIZE } from '../../common/constants';
 
 /** Largest bulk call (the benchmark sends 10,000 records in one call; clients send ≤ 200). */
+/** Fields of an AttachmentInfo (src/common/schemas/wire.ts), shared by the schema below and the attachment routes. */
+export const attachmentInfoProperties = {
+  id: { type: 'integer' },
+  tableId: { type: 'integer' },
+  recordId: { type: 'integer' },
+  tableAttachmentInfoId: { type: 'integer' },
+  name: { type: 'string' },
+  mimeType: { type: 'string' },
+  size: { type: 'integer' },
+  createdAt: { type: 'string' },
+  hasThumb: { type: 'boolean' },
+} as const;
+
 export const MAX_BULK_OPERATIONS = 10_000;
 export const MAX_IDS = 10_000;
 
@@ -70,17 +83,7 @@ export const sharedSchemas = [
   {
     $id: 'AttachmentInfo',
     type: 'object',
-    properties: {
-      id: { type: 'integer' },
-      tableId: { type: 'integer' },
-      recordId: { type: 'integer' },
-      tableAttachmentInfoId: { type: 'integer' },
-      name: { type: 'string' },
-      mimeType: { type: 'string' },
-      size: { type: 'integer' },
-      createdAt: { type: 'string' },
-      hasThumb: { type: 'boolean' },
-    },
+    properties: attachmentInfoProperties,
     required: ['id', 'tableId', 'recordId', 'tableAttachmentInfoId', 'name', 'mimeType', 'size', 'createdAt', 'hasThumb'],
   },
   {

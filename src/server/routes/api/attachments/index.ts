@@ -35,7 +35,7 @@ import {
 import { checkFile, discard, receiveMultipart } from '../../../attachments/upload';
 import { badRequest, forbidden, notFound } from '../../../http/errors';
 import { runWrite } from '../../../http/idempotency';
-import { errorResponses, idempotencyHeaders, projectParams, writeErrorResponses } from '../../../http/schemas';
+import { attachmentInfoProperties, errorResponses, idempotencyHeaders, projectParams, writeErrorResponses } from '../../../http/schemas';
 import type { RepoContext } from '../../../repositories/context';
 import type { TableInfo } from '../../../repositories/project-repository';
 import { assertMayWrite } from '../../../access/policy';
@@ -280,15 +280,7 @@ export default async function attachmentRoutes(app: FastifyInstance, options: At
                   // AttachmentInfo plus the optional thumbnail (a $ref would drop it when serialising).
                   type: 'object',
                   properties: {
-                    id: { type: 'integer' },
-                    tableId: { type: 'integer' },
-                    recordId: { type: 'integer' },
-                    tableAttachmentInfoId: { type: 'integer' },
-                    name: { type: 'string' },
-                    mimeType: { type: 'string' },
-                    size: { type: 'integer' },
-                    createdAt: { type: 'string' },
-                    hasThumb: { type: 'boolean' },
+                    ...attachmentInfoProperties,
                     thumbnail: { type: 'string', description: 'data:image/jpeg;base64,… (thumb=true only)' },
                   },
                 },
