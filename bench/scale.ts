@@ -26,6 +26,7 @@ import type { AppConfig } from '../src/common/schemas/config';
 import type { BulkBody } from '../src/common/schemas/wire';
 import type { FilterNode, SearchRequest } from '../src/common/filter';
 import { runDbSearch } from './db-search';
+import { seededRandom as random } from '../src/common/seeded-random';
 
 interface Io {
   want(name: string): boolean;
@@ -59,17 +60,6 @@ function filters(config: AppConfig): FilterNode {
       { kind: 'filter', columnId: c.value, comparison: 'GreaterThan', value: 50 },
       { kind: 'filter', columnId: c.note, comparison: 'Contains', value: 'travnik' },
     ],
-  };
-}
-
-/** Deterministic pseudo-random points (mulberry32). */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
 

@@ -13,7 +13,8 @@ import type { Db, DialectLayer } from './dialect';
 import { DEMO_FORM_KINDS, demoFormValues, scoreForm } from './demo-forms';
 import { MONITORING_TABLES } from './monitoring-schema';
 import { createProject, loadProjectSchema } from '../repositories/project-repository';
-import { insertSeedRecord } from './seed-util';
+import { insertSeedRecord, round6 } from './seed-util';
+import { seededRandom as random } from '../../common/seeded-random';
 
 export const DEMO_PROJECT_ID = 1;
 export const DEMO_EDITOR = 'urednik@example.si';
@@ -74,20 +75,6 @@ export const DEMO_FARMERS: DemoFarmer[] = [
     meadows: [{ name: 'Senožet pri Hodošu', gerk: '2352230', center: [16.3304, 46.8259], paths: 1 }],
   },
 ];
-
-/** A small deterministic PRNG (mulberry32) so demo values are the same everywhere. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-const round6 = (n: number): number => Math.round(n * 1e6) / 1e6;
 
 /** An irregular meadow pentagon about 200 m × 150 m around the centre. */
 function meadowPolygon([x, y]: [number, number], rnd: () => number): Polygon {

@@ -19,7 +19,8 @@ import type { Db, DialectLayer } from './dialect';
 import { DEMO_FORM_KINDS, demoFormValues, scoreForm } from './demo-forms';
 import { MONITORING_TABLES } from './monitoring-schema';
 import { DEMO_EDITOR, DEMO_READER } from './seed-demo';
-import { insertSeedRecord } from './seed-util';
+import { insertSeedRecord, round6 } from './seed-util';
+import { seededRandom as random } from '../../common/seeded-random';
 
 export interface LargeSeedOptions {
   farmers: number;
@@ -43,19 +44,6 @@ const FIRST_NAMES = ['Janez', 'Marija', 'Franc', 'Ana', 'Jožef', 'Irena', 'Šte
 const LAST_NAMES = ['Novak', 'Horvat', 'Kuhar', 'Vogrinčič', 'Gomboc', 'Kovačič', 'Zver', 'Kerec', 'Šadl', 'Hari', 'Lovrenčič', 'Bračko', 'Žižek', 'Kolarič'];
 const MEADOW_NAMES = ['Travnik', 'Senožet', 'Košenica', 'Reber', 'Log', 'Breg', 'Gmajna', 'Mokrotni travnik'];
 const QUALITIES: ScoreClass[] = ['good', 'medium', 'bad'];
-
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-const round6 = (n: number): number => Math.round(n * 1e6) / 1e6;
 
 function meadow([x, y]: [number, number], rnd: () => number): Polygon {
   const dx = 0.0008 + rnd() * 0.001;

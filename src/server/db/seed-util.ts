@@ -51,3 +51,6 @@ export async function insertSeedRecord(db: Executor, dialect: DialectLayer, tabl
   if (text) await dialect.indexText(db, row.id, text);
   return row.id;
 }
+
+/** Coordinates rounded to 6 decimals (about 0.1 m): enough for meadows, smaller stored GeoJSON. */
+export const round6 = (n: number): number => Math.round(n * 1e6) / 1e6;

@@ -19,6 +19,7 @@ import { drainOnce, rtkQueryTransport } from '../../../src/client/features/sync'
 import { openOfflineDb, readOutbox, refKeysFor, saveEdit, type OfflineDb } from '../../../src/client/lib/db';
 import { makeStore } from '../../../src/client/app/store';
 import { buildTestApp, TEST_USER_HEADER, USERS, type TestApp } from '../../server/helpers/build-test-app';
+import { seededRandom as random } from '../../../src/common/seeded-random';
 
 export interface ChaosOptions {
   seed: number;
@@ -35,18 +36,6 @@ export interface ChaosReport {
   passes: number;
   rowsChecked: number;
   problems: string[];
-}
-
-/** mulberry32: small, fast, good enough to make runs reproducible from a seed. */
-export function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** Column that carries each row's unique marker (durationPaths are identified by their pair). */
