@@ -68,10 +68,26 @@ async function openApp(page: Page, url: string, user: { email: string; password:
   }
 }
 
+/**
+ * page.evaluate that survives a navigation racing it (keycloak-js cleaning the sign-in hash, the
+ * service worker's first reload): the step runs again in the new document, a few times at most.
+ */
+async function evaluateThroughNavigation(page: Page, evaluate: () => Promise<unknown>): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await evaluate();
+      return;
+    } catch (error) {
+      if (attempt >= 5 || !/Execution context was destroyed/.test(String(error))) throw error;
+      await page.waitForLoadState('load');
+    }
+  }
+}
+
 /** Resolves once the worker is installed (precache complete) and controls the page. */
 async function waitForServiceWorkerControl(page: Page): Promise<void> {
   // waitForFunction would take an async predicate's promise as truthy: await `ready` instead.
-  await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
+  await evaluateThroughNavigation(page, () => page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined)));
   await page.waitForFunction(() => Boolean(navigator.serviceWorker.controller));
 }
 
@@ -138,9 +154,11 @@ describeE2E('client shell in Chromium', () => {
     await recordArtifacts(`shell-routes-${tag}`, page, log, async () => {
       await openApp(page, `${server.origin}/#/`);
       for (const [route, name] of ROUTES) {
-        await page.evaluate((hash) => {
-          window.location.hash = hash;
-        }, `#${route}`);
+        await evaluateThroughNavigation(page, () =>
+          page.evaluate((hash) => {
+            window.location.hash = hash;
+          }, `#${route}`),
+        );
         if (name === 'not-found') await page.getByRole('heading', { level: 1, name: sl.router.notFoundTitle }).waitFor();
         else await waitForScreen(page, name);
         await page.screenshot({ path: path.join(SHOTS, `${tag}${route.replace(/\//g, '_')}.png`) });
