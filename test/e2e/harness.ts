@@ -136,6 +136,10 @@ export async function newPage(browser: Browser): Promise<{ context: BrowserConte
   page.on('console', (message) => log.lines.push(`[${message.type()}] ${message.text()}`));
   page.on('pageerror', (error) => log.lines.push(`[pageerror] ${error.message}`));
   page.on('requestfailed', (request) => log.lines.push(`[requestfailed] ${request.method()} ${request.url()} ${request.failure()?.errorText ?? ''}`));
+  // Every new document, with the time: a step that dies with "Execution context was destroyed" shows which load raced it.
+  page.on('framenavigated', (frame) => {
+    if (frame === page.mainFrame()) log.lines.push(`[navigated ${new Date().toISOString().slice(11, 23)}] ${frame.url()}`);
+  });
   return { context, page, log };
 }
 
@@ -167,6 +171,32 @@ export async function signInThroughLoginPage(page: Page, user: { email: string; 
     page.waitForURL((url) => !url.pathname.startsWith('/auth/')),
     page.getByRole('button', { name: 'Prijava' }).click(),
   ]);
+}
+
+/**
+ * Opens the app at `url` signed in as `user`. The shell renders its first screen at once and only
+ * then (once keycloak-js has asked the provider) goes to the login page, so a visible heading does
+ * not mean signed in: done when a token is stored and a screen shows, signing in whenever the
+ * login page comes up.
+ */
+export async function openAppSignedIn(page: Page, url: string, user: { email: string; password: string }): Promise<void> {
+  await page.goto(url);
+  const deadline = Date.now() + 90_000;
+  for (;;) {
+    if (LOGIN_PAGE_PATTERN.test(page.url())) {
+      await page.getByLabel('E-pošta ali uporabniško ime', { exact: true }).fill(user.email);
+      await page.getByLabel('Geslo', { exact: true }).fill(user.password);
+      await Promise.all([page.waitForURL((next) => !next.pathname.startsWith('/auth/')), page.getByRole('button', { name: 'Prijava' }).click()]);
+    } else if (
+      !page.url().includes('/auth/') &&
+      // A navigation racing this check destroys its context: that counts as "not yet".
+      (await page.evaluate(() => window.localStorage.getItem('token') !== null && document.querySelector('main h1') !== null).catch(() => false))
+    ) {
+      return;
+    }
+    if (Date.now() > deadline) throw new Error(`not signed in as ${user.email}; at ${page.url()}`);
+    await page.waitForTimeout(250);
+  }
 }
 
 /**

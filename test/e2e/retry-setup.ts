@@ -5,4 +5,4 @@
  */
 import { jest } from '@jest/globals';
 
-jest.retryTimes(2, { logErrorsBeforeRetry: true });
+jest.retryTimes(Number(process.env.E2E_RETRIES ?? 2), { logErrorsBeforeRetry: true });

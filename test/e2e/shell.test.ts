@@ -19,13 +19,12 @@ import { routeDefinitions, type RouteName } from '../../src/client/app/router/ro
 import {
   ARTIFACTS_DIR,
   DEMO_USERS,
-  LOGIN_PAGE_PATTERN,
   ROOT,
   describeE2E,
   launchBrowser,
   newPage,
   recordArtifacts,
-  signInThroughLoginPage,
+  openAppSignedIn,
   startServer,
   type E2EServer,
 } from './harness';
@@ -58,36 +57,10 @@ function copyBuild(): string {
   return dir;
 }
 
-/** Opens the app; signs in when the identity layer sends the browser to the login page. */
-async function openApp(page: Page, url: string, user: { email: string; password: string } = DEMO_USERS.editor): Promise<void> {
-  await page.goto(url);
-  await Promise.race([page.waitForSelector('main h1'), page.waitForURL(LOGIN_PAGE_PATTERN)]);
-  if (LOGIN_PAGE_PATTERN.test(page.url())) {
-    await signInThroughLoginPage(page, user);
-    await page.waitForSelector('main h1');
-  }
-}
-
-/**
- * page.evaluate that survives a navigation racing it (keycloak-js cleaning the sign-in hash, the
- * service worker's first reload): the step runs again in the new document, a few times at most.
- */
-async function evaluateThroughNavigation(page: Page, evaluate: () => Promise<unknown>): Promise<void> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      await evaluate();
-      return;
-    } catch (error) {
-      if (attempt >= 5 || !/Execution context was destroyed/.test(String(error))) throw error;
-      await page.waitForLoadState('load');
-    }
-  }
-}
-
 /** Resolves once the worker is installed (precache complete) and controls the page. */
 async function waitForServiceWorkerControl(page: Page): Promise<void> {
   // waitForFunction would take an async predicate's promise as truthy: await `ready` instead.
-  await evaluateThroughNavigation(page, () => page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined)));
+  await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
   await page.waitForFunction(() => Boolean(navigator.serviceWorker.controller));
 }
 
@@ -152,13 +125,11 @@ describeE2E('client shell in Chromium', () => {
     cleanups.push(() => context.close());
     await page.setViewportSize({ width, height });
     await recordArtifacts(`shell-routes-${tag}`, page, log, async () => {
-      await openApp(page, `${server.origin}/#/`);
+      await openAppSignedIn(page, `${server.origin}/#/`, DEMO_USERS.editor);
       for (const [route, name] of ROUTES) {
-        await evaluateThroughNavigation(page, () =>
-          page.evaluate((hash) => {
-            window.location.hash = hash;
-          }, `#${route}`),
-        );
+        await page.evaluate((hash) => {
+          window.location.hash = hash;
+        }, `#${route}`);
         if (name === 'not-found') await page.getByRole('heading', { level: 1, name: sl.router.notFoundTitle }).waitFor();
         else await waitForScreen(page, name);
         await page.screenshot({ path: path.join(SHOTS, `${tag}${route.replace(/\//g, '_')}.png`) });
@@ -180,7 +151,7 @@ describeE2E('client shell in Chromium', () => {
     const { context, page, log } = await newPage(browser);
     cleanups.push(() => context.close());
     await recordArtifacts('shell-reader-guard', page, log, async () => {
-      await openApp(page, `${server.origin}/#/about`, DEMO_USERS.reader);
+      await openAppSignedIn(page, `${server.origin}/#/about`, DEMO_USERS.reader);
       await page.evaluate(() => {
         window.location.hash = '#/forms/new';
       });
@@ -200,7 +171,7 @@ describeE2E('client shell in Chromium', () => {
     const { context, page, log } = await newPage(browser);
     cleanups.push(() => context.close());
     await recordArtifacts('shell-offline', page, log, async () => {
-      await openApp(page, `${server.origin}/#/`);
+      await openAppSignedIn(page, `${server.origin}/#/`, DEMO_USERS.editor);
       await waitForServiceWorkerControl(page);
       await server.close(); // the server is gone: nothing answers any more
       await page.reload();
@@ -219,7 +190,7 @@ describeE2E('client shell in Chromium', () => {
     const { context, page, log } = await newPage(browser);
     cleanups.push(() => context.close());
     await recordArtifacts('shell-update', page, log, async () => {
-      await openApp(page, `${server.origin}/#/about`);
+      await openAppSignedIn(page, `${server.origin}/#/about`, DEMO_USERS.editor);
       await waitForServiceWorkerControl(page);
 
       // "Deploy" a changed build: index.html gets a marker and sw.js the new revision of it.
