@@ -41,7 +41,6 @@ const config = {
       displayName: 'e2e',
       testEnvironment: 'node',
       testMatch: ['<rootDir>/test/e2e/**/*.test.ts'],
-      setupFilesAfterEnv: ['<rootDir>/test/e2e/retry-setup.ts'],
     },
   ],
 };
