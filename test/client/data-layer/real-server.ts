@@ -16,6 +16,8 @@ export interface RealServer {
   config: AppConfig;
   /** Decides per request (url, method, body) whether to inject a fault. */
   fault: (url: string, init: RequestInit | undefined) => Fault;
+  /** Holds a request until the returned promise settles (to interleave two flows at a known point). */
+  gate: (url: string, init: RequestInit | undefined) => Promise<void> | undefined;
   requests: Array<{ url: string; method: string }>;
   storeFor(db: OfflineDb, email: string, extra?: Partial<AppExtra>): ReturnType<typeof makeTestStore>;
 }
@@ -28,11 +30,13 @@ export async function startRealServer(): Promise<RealServer> {
     t,
     config,
     fault: () => undefined,
+    gate: () => undefined,
     requests: [],
     storeFor(db, email, extra = {}) {
       const fetchAs: typeof fetch = async (input, init) => {
         const url = String(input);
         server.requests.push({ url, method: init?.method ?? 'GET' });
+        await server.gate(url, init);
         const fault = server.fault(url, init);
         if (fault === 'drop-before') throw new TypeError('fetch failed (connection dropped before the server got it)');
         const headers = new Headers(init?.headers);

@@ -12,10 +12,10 @@ import { browserOnlineChanged, drainOnce, rtkQueryTransport } from '../../../src
 import { farmerChosen, loadSeason, selectSeasonError, selectSeasonStatus, currentDuration, localDate } from '../../../src/client/features/season';
 import { configLoaded } from '../../../src/client/lib/config';
 import { authenticated } from '../../../src/client/features/auth/auth-slice';
-import { readOutbox } from '../../../src/client/lib/db';
+import { isLocalId, readOutbox, refKeysFor, saveEdit } from '../../../src/client/lib/db';
 import { USERS } from '../../server/helpers/build-test-app';
 import { farmerRows, type FarmerRows } from '../../server/helpers/demo-ids';
-import { openTestDb, settleStores, until } from './helpers';
+import { PROJECT_ID, openTestDb, settleStores, until } from './helpers';
 import { startRealServer, type RealServer } from './real-server';
 
 // A budget for a loaded shared machine (several suites, real IndexedDB emulation, a real server); nothing here asserts time.
@@ -130,6 +130,50 @@ describe('season loading chain', () => {
     ]);
     expect((await readOutbox(db)).filter((i) => i.kind === 'insert')).toHaveLength(own.paths.length);
     expect(b.durationPaths.map((x) => x.id).sort()).toEqual(a.durationPaths.map((x) => x.id).sort());
+  });
+
+  it('a load that straddles the delivery of offline-made rows is read again, so the screen gets the server ids and every child', async () => {
+    const db = openTestDb();
+    const { forms, indicators } = server.config.tables;
+    const store = server.storeFor(db, USERS.farmer1, { now: () => JUNE_2026 });
+    const first = await store.dispatch(loadSeason({ email: USERS.farmer1, config: server.config })).unwrap();
+    await drainOnce({ db, transport: rtkQueryTransport(store.dispatch) });
+    const link = (await store.dispatch(loadSeason({ email: USERS.farmer1, config: server.config })).unwrap()).durationPaths[0]!;
+    expect(first.durationPaths.length).toBeGreaterThan(0);
+    // A form with two indicators made on the device (local ids), not yet sent.
+    const form = await saveEdit(db, { kind: 'insert', projectId: PROJECT_ID, tableId: forms.id, properties: { [forms.columns.parent]: link.id, [forms.columns.form_id]: 1 }, refs: refKeysFor(server.config, 'forms') });
+    for (const name of ['a', 'b'] as const) {
+      await saveEdit(db, {
+        kind: 'insert',
+        projectId: PROJECT_ID,
+        tableId: indicators.id,
+        properties: { [indicators.columns.parent]: form.record!.id, [indicators.columns.key]: name === 'a' ? 'salvia-pratensis' : 'lotus-corniculatus', [indicators.columns.value]: true },
+        refs: refKeysFor(server.config, 'indicators'),
+      });
+    }
+    // The chain has read the forms (the offline id) when the outbox delivers them all and rewrites
+    // the ids on the device; only then does the indicators read go on.
+    let reachedIndicators!: () => void;
+    const atIndicators = new Promise<void>((resolve) => (reachedIndicators = resolve));
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    server.gate = (url, init) => {
+      if (!url.includes('/search') || !String(init?.body ?? '').includes(`"tableId":${indicators.id}`)) return undefined;
+      server.gate = () => undefined;
+      reachedIndicators();
+      return released;
+    };
+    const loading = store.dispatch(loadSeason({ email: USERS.farmer1, config: server.config })).unwrap();
+    await atIndicators;
+    expect(await drainOnce({ db, transport: rtkQueryTransport(store.dispatch) })).toMatchObject({ kind: 'done', sent: 3 });
+    release();
+    const data = await loading;
+    const season = store.getState().season;
+    const formIds = season.forms.map((f) => f.id);
+    expect(formIds.some(isLocalId)).toBe(false);
+    const serverForm = formIds.find((id) => !first.forms.some((f) => f.id === id))!;
+    expect(season.indicators.filter((i) => i.properties[String(indicators.columns.parent)] === serverForm)).toHaveLength(2);
+    expect(data.indicators.filter((i) => i.properties[String(indicators.columns.parent)] === serverForm)).toHaveLength(2);
   });
 
   it('raises the seed’s error when no farmer record matches the e-mail', async () => {

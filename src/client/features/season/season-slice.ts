@@ -35,7 +35,8 @@ const initialState: SeasonState = {
   notice: null,
 };
 
-const ROW_LISTS = ['farmers', 'areas', 'paths', 'durationPaths', 'forms', 'indicators'] as const;
+/** The season's row lists (each a list of stored records). */
+export const ROW_LISTS = ['farmers', 'areas', 'paths', 'durationPaths', 'forms', 'indicators'] as const;
 
 export const seasonSlice = createSlice({
   name: 'season',

@@ -19,11 +19,12 @@ import { isTransientError, type ApiError } from '../../lib/api/base-query';
 import { publicAppApi } from '../../lib/api/public-app';
 import { recordsApi } from '../../lib/api/records';
 import type { OfflineDb, StoredRecord } from '../../lib/db/database';
-import { getMeta, readRows, refreshRows, setMeta } from '../../lib/db/local-data';
-import { saveEdit } from '../../lib/db/outbox';
+import { getMeta, isLocalId, readRows, refreshRows, setMeta } from '../../lib/db/local-data';
+import { deliveredIds, saveEdit } from '../../lib/db/outbox';
 import { columnKey, refKeysFor } from '../../lib/db/refs';
 import { createAppAsyncThunk, type AppDispatch, type RootState } from '../../app/store-types';
 import { seasonLoaded, seasonLoadFailed, seasonLoadStarted, type SeasonData } from './season-actions';
+import { ROW_LISTS } from './season-slice';
 
 export interface LoadSeasonArgs {
   /** The signed-in user's e-mail (farmers are found by it, seed §6). */
@@ -56,6 +57,9 @@ export function currentDuration(durations: StoredRecord[], config: AppConfig, to
 }
 
 class ChainError extends Error {
+  /** The user's role as far as the chain got (null before the roles step). */
+  role: SeasonData['role'] | undefined;
+
   constructor(
     message: string,
     readonly status?: number | string,
@@ -127,10 +131,11 @@ export const loadSeason = createAppAsyncThunk<SeasonData, LoadSeasonArgs>('seaso
 
 type ThunkApi = Parameters<Parameters<typeof createAppAsyncThunk<SeasonData, LoadSeasonArgs>>[1]>[1];
 
-async function runChain(args: LoadSeasonArgs, { dispatch, getState, extra, rejectWithValue }: ThunkApi) {
+/** One read of the chain; throws a ChainError (with the role, when known) for the seed's errors. */
+async function readChain(args: LoadSeasonArgs, { dispatch, getState, extra }: ThunkApi): Promise<SeasonData> {
   const state = getState() as RootState & { config?: { value: AppConfig | null } };
   const config = args.config ?? state.config?.value ?? null;
-  if (!config) return rejectWithValue(slSync.season.loadFailed);
+  if (!config) throw new ChainError(slSync.season.loadFailed);
   const { db } = extra;
   const { connectivity } = getState();
   const ctx: StepContext = {
@@ -141,7 +146,6 @@ async function runChain(args: LoadSeasonArgs, { dispatch, getState, extra, rejec
     source: 'server',
   };
   ctx.source = ctx.online ? 'server' : 'device';
-  dispatch(seasonLoadStarted());
   let role: SeasonData['role'] = null;
   try {
     // 1. Roles (seed §6); kept on the device for offline starts.
@@ -201,7 +205,6 @@ async function runChain(args: LoadSeasonArgs, { dispatch, getState, extra, rejec
     };
     if (farmerId === null) {
       data.source = ctx.source;
-      dispatch(seasonLoaded(data));
       return data;
     }
 
@@ -224,7 +227,6 @@ async function runChain(args: LoadSeasonArgs, { dispatch, getState, extra, rejec
     if (!data.duration) {
       data.notice = slSync.season.noCurrentDuration;
       data.source = ctx.source;
-      dispatch(seasonLoaded(data));
       return data;
     }
 
@@ -273,12 +275,38 @@ async function runChain(args: LoadSeasonArgs, { dispatch, getState, extra, rejec
       : [];
 
     data.source = ctx.source;
+    return data;
+  } catch (error) {
+    if (!(error instanceof ChainError)) console.error('season load failed', error);
+    const failure = error instanceof ChainError ? error : new ChainError(slSync.season.loadFailed);
+    failure.role = role;
+    throw failure;
+  }
+}
+
+/** Whether rows of a finished read still carry offline ids the outbox has delivered meanwhile. */
+async function straddledDelivery(db: OfflineDb, data: SeasonData): Promise<boolean> {
+  const ids = ROW_LISTS.flatMap((list) => data[list].flatMap((row) => [row.id, ...(data.refKeys[row.tableId] ?? []).map((key) => row.properties[key])]));
+  return (await deliveredIds(db, 'record', ids.filter(isLocalId))).size > 0;
+}
+
+/** Reads of one chain before the screen is given whatever it has (a delivery at every read is not a state to wait out). */
+const MAX_CHAIN_READS = 3;
+
+async function runChain(args: LoadSeasonArgs, thunkApi: ThunkApi) {
+  const { dispatch, extra, rejectWithValue } = thunkApi;
+  dispatch(seasonLoadStarted());
+  try {
+    let data = await readChain(args, thunkApi);
+    // The outbox delivered rows this read saw under their offline ids (it drains while the chain
+    // reads): their children were then read under the server ids and missed. Read again.
+    for (let reads = 1; reads < MAX_CHAIN_READS && (await straddledDelivery(extra.db, data)); reads++) data = await readChain(args, thunkApi);
     dispatch(seasonLoaded(data));
     return data;
   } catch (error) {
-    const message = error instanceof ChainError ? error.message : slSync.season.loadFailed;
     if (!(error instanceof ChainError)) console.error('season load failed', error);
-    dispatch(seasonLoadFailed({ message, role }));
-    return rejectWithValue(message);
+    const failure = error instanceof ChainError ? error : new ChainError(slSync.season.loadFailed);
+    dispatch(seasonLoadFailed({ message: failure.message, role: failure.role ?? null }));
+    return rejectWithValue(failure.message);
   }
 }

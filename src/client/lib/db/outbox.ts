@@ -140,7 +140,7 @@ async function toArrayBuffer(data: ArrayBuffer | Blob): Promise<ArrayBuffer> {
  * hold the offline id of a row the outbox delivered meanwhile, and an edit naming it must be sent
  * with the server id, or the server refuses it as an unknown row.
  */
-async function deliveredIds(db: OfflineDb, of: IdMapping['of'], ids: Array<number | undefined>): Promise<Map<number, number>> {
+export async function deliveredIds(db: OfflineDb, of: IdMapping['of'], ids: Array<number | undefined>): Promise<Map<number, number>> {
   const local = [...new Set(ids.filter(isLocalId))];
   const map = new Map<number, number>();
   if (!local.length) return map;
