@@ -91,29 +91,31 @@ function SummaryTable({ label, nameHeader, items, testId }: { label: string; nam
   const t = slScreens.results;
   if (!items.length) return null;
   return (
-    <table className="data-table results-summary" aria-label={label} data-testid={testId}>
-      <caption>{label}</caption>
-      <thead>
-        <tr>
-          <th scope="col">{nameHeader}</th>
-          <th scope="col">{t.count}</th>
-          <th scope="col">{t.average}</th>
-        </tr>
-      </thead>
-      <tbody>
-        {items.map((item) => (
-          <tr key={item.key} data-testid={`${testId}-${item.key}`}>
-            <th scope="row" data-label={nameHeader}>
-              {item.name}
-            </th>
-            <td data-label={t.count}>{item.scored}</td>
-            <td data-label={t.average}>
-              <ScoreBadge score={item.average} size="small" />
-            </td>
+    <section className="results-summary">
+      <h2>{label}</h2>
+      <table className="data-table" aria-label={label} data-testid={testId}>
+        <thead>
+          <tr>
+            <th scope="col">{nameHeader}</th>
+            <th scope="col">{t.count}</th>
+            <th scope="col">{t.average}</th>
           </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody>
+          {items.map((item) => (
+            <tr key={item.key} data-testid={`${testId}-${item.key}`}>
+              <th scope="row" data-label={nameHeader}>
+                {item.name}
+              </th>
+              <td data-label={t.count}>{item.scored}</td>
+              <td data-label={t.average}>
+                <ScoreBadge score={item.average} size="small" />
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
   );
 }
 
@@ -207,7 +209,7 @@ export function ResultsScreen(props: ResultsScreenProps) {
         </EmptyState>
       ) : (
         <>
-          <fieldset className="filters card">
+          <fieldset className={allFarmers ? 'filters filters--four card' : 'filters card'}>
             <legend>{t.filters}</legend>
             {allFarmers ? (
               <label className="field">
