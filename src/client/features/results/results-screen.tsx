@@ -266,8 +266,8 @@ export function ResultsScreen(props: ResultsScreenProps) {
               <table className="data-table results-table" aria-label={t.table}>
                 <thead>
                   <tr>
-                    {allFarmers ? <th scope="col">{t.farmer}</th> : null}
                     <th scope="col">{t.path}</th>
+                    {allFarmers ? <th scope="col">{t.farmer}</th> : null}
                     <th scope="col">{t.area}</th>
                     <th scope="col">{t.season}</th>
                     <th scope="col">{t.kind}</th>
@@ -280,14 +280,14 @@ export function ResultsScreen(props: ResultsScreenProps) {
                 <tbody>
                   {shown.map((r) => (
                     <tr key={r.formId} data-testid={`result-${r.formId}`}>
+                      <th scope="row" data-label={t.path}>
+                        <a href={`#/paths/${r.pathId}`}>{r.pathName}</a>
+                      </th>
                       {allFarmers ? (
                         <td data-label={t.farmer} data-testid="result-farmer">
                           {farmerOf(r)}
                         </td>
                       ) : null}
-                      <th scope="row" data-label={t.path}>
-                        <a href={`#/paths/${r.pathId}`}>{r.pathName}</a>
-                      </th>
                       <td data-label={t.area}>{r.areaName}</td>
                       <td data-label={t.season}>{r.seasonName}</td>
                       <td data-label={t.kind}>
