@@ -84,6 +84,8 @@ class FakeServer {
   searches: SearchRequest[] = [];
   detailed: number[] = [];
   searchStatus = 200;
+  /** While set, …/detailed answers wait for it (an export under way). */
+  detailGate: Promise<void> | null = null;
   constructor(
     public rows: StoredRecord[],
     public pageCap = Infinity,
@@ -119,6 +121,7 @@ class FakeServer {
     if (detailed) {
       const id = Number(detailed[1]);
       this.detailed.push(id);
+      if (this.detailGate) await this.detailGate;
       const form = this.rows.find((r) => r.id === id)!;
       return response({ body: { ...form, type: 'Feature', attachments: [], history: this.history(id) } });
     }
@@ -145,12 +148,12 @@ function seasonData(s: ReturnType<typeof season>, role: SeasonData['role'], farm
   };
 }
 
-function renderResults(server: FakeServer, data: SeasonData, { dbName = uniqueDbName('results'), online = true } = {}) {
+function renderResults(server: FakeServer, data: SeasonData, { dbName = uniqueDbName('results'), online = true, probed = true } = {}) {
   const db = openTestDb(dbName);
   const store = makeStore(undefined, { extra: { db, api: { baseUrl: 'http://server.test', fetchFn: server.fetch } } });
   store.dispatch(configLoaded({ config, source: 'network' }));
-  if (online) store.dispatch(reachabilityProbed({ reachable: true, at: '2026-06-15T10:00:00.000Z' }));
-  else store.dispatch(browserOnlineChanged(false));
+  if (!online) store.dispatch(browserOnlineChanged(false));
+  else if (probed) store.dispatch(reachabilityProbed({ reachable: true, at: '2026-06-15T10:00:00.000Z' }));
   store.dispatch(seasonLoaded(data));
   const utils = render(
     <Provider store={store}>
@@ -284,6 +287,37 @@ describe('results of all farmers (editors and readers)', () => {
     expect(geo.features.map((f) => f.properties.farmer)).toEqual(['Ana Kovač']);
     expect(String(geo.features[0]!.properties.history)).toContain('urednik@example.si spremenjeno');
     expect(server.detailed).toHaveLength(2);
+  });
+
+  it('the export shows its progress while the histories are read', async () => {
+    const { s, borisForm, rows } = twoFarmers();
+    const server = new FakeServer(rows);
+    let release = () => undefined as void;
+    server.detailGate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    renderResults(server, seasonData(s, 'editor', [s.farmer]));
+    await screen.findByTestId(`result-${borisForm.id}`);
+    fireEvent.click(screen.getByRole('button', { name: t.export }));
+    expect((await screen.findByRole('button', { name: t.exportProgress(0, 2) })).hasAttribute('disabled')).toBe(true);
+    expect(screen.getByTestId('export-progress').textContent).toBe(t.exportProgress(0, 2));
+    expect((screen.getByRole('button', { name: t.exportGeoJson }) as HTMLButtonElement).disabled).toBe(true);
+    await waitFor(() => expect(server.detailed).toHaveLength(2));
+    act(() => release());
+    await waitFor(() => expect(blobs).toHaveLength(1));
+    expect(await screen.findByRole('button', { name: t.export })).toBeTruthy();
+    expect(screen.queryByTestId('export-progress')).toBeNull();
+  });
+
+  it('before the first reachability probe it asks the server (loading, not an empty device copy)', async () => {
+    const { s, borisForm, rows } = twoFarmers();
+    const server = new FakeServer(rows);
+    const { store } = renderResults(server, seasonData(s, 'editor', [s.farmer]), { probed: false });
+    expect(store.getState().connectivity.serverReachable).toBeNull();
+    expect(screen.getByText(sl.common.loading)).toBeTruthy();
+    await screen.findByTestId(`result-${borisForm.id}`);
+    expect(screen.queryByTestId('offline-note')).toBeNull();
+    expect(server.searches.length).toBeGreaterThan(0);
   });
 
   it('offline it shows the copy on the device from the last load', async () => {

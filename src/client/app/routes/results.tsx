@@ -12,7 +12,8 @@ import { ResultsScreen } from '../../features/results/results-screen';
 import { useAllFarmers } from '../../features/results/use-all-farmers';
 import { useSeasonHistory } from '../../features/results/use-season-history';
 import { columnKey } from '../../lib/db/refs';
-import { useAppDispatch } from '../hooks';
+import { selectBrowserOnline, selectServerReachable } from '../../features/sync';
+import { useAppDispatch, useAppSelector } from '../hooks';
 import type { ScreenProps } from '../router/routes';
 import { useSeasonView } from './screen-data';
 
@@ -35,7 +36,11 @@ export default function ResultsRoute(_props: ScreenProps) {
   // Farmers: their own paths' seasons (the season chain); editors and readers: every farmer.
   const pathIds = useMemo(() => view.paths.filter((p) => !p.archived).map((p) => p.id), [view.paths]);
   const history = useSeasonHistory(view.hasData && !staff ? config : null, pathIds, view.online, view.loadedAt);
-  const all = useAllFarmers(staff ? config : null, view.online, view.loadedAt);
+  // Like the season chain: ask the server unless it is known to be out of reach (before the first
+  // probe too, so a fresh start shows 'Nalagam...' rather than an empty device copy).
+  const browserOnline = useAppSelector(selectBrowserOnline);
+  const serverReachable = useAppSelector(selectServerReachable);
+  const all = useAllFarmers(staff ? config : null, browserOnline && serverReachable !== false, view.loadedAt);
   const farmerRows = staff ? all.data?.farmers : view.farmers;
   const farmerName = useMemo(() => {
     const names = new Map((farmerRows ?? []).map((f) => [f.id, config ? String(f.properties[columnKey(config, 'farmers', 'name')] ?? '') : '']));
