@@ -56,11 +56,11 @@ export default function ResultsRoute(_props: ScreenProps) {
         : null,
     [staff, all.data, farmerName],
   );
-  const rows = useMemo(() => {
-    if (!config) return null;
-    if (staff) return all.data ? buildAllFarmersResults(config, all.data, all.data, farmerName) : null;
-    return view.hasData && history.data ? buildResults(config, view, history.data) : null;
-  }, [config, staff, all.data, farmerName, view, history.data]);
+  // Built only when their inputs change (not on every render, e.g. each export progress step).
+  const { areas, paths, hasData } = view;
+  const staffRows = useMemo(() => (config && all.data ? buildAllFarmersResults(config, all.data, all.data, farmerName) : null), [config, all.data, farmerName]);
+  const ownRows = useMemo(() => (config && hasData && history.data ? buildResults(config, { areas, paths }, history.data) : null), [config, hasData, areas, paths, history.data]);
+  const rows = staff ? staffRows : ownRows;
   const [progress, setProgress] = useState<{ done: number; total: number } | null>(null);
   // History texts by form and its last change, kept between the CSV and GeoJSON exports.
   const historyCache = useRef(new Map<string, string>());
@@ -69,7 +69,6 @@ export default function ResultsRoute(_props: ScreenProps) {
   // Change history per form from the server (who, when, old → new); offline the file has none.
   const histories = async (shown: ResultRow[]): Promise<Map<number, string> | undefined> => {
     if (!view.online) return undefined;
-    setProgress({ done: 0, total: shown.length });
     try {
       return await fetchFormHistories(dispatch, config, shown, { cache: historyCache.current, onProgress: (done, total) => setProgress({ done, total }) });
     } finally {

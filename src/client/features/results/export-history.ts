@@ -59,6 +59,7 @@ export async function fetchFormHistories(
 ): Promise<Map<number, string>> {
   const names = new Map<string, string>(Object.entries(config.tables.forms.columns).map(([name, id]) => [String(id), name]));
   const unique = [...new Map(forms.filter((f) => !isLocalId(f.formId)).map((f) => [f.formId, f])).values()];
+  options.onProgress?.(0, unique.length);
   const texts = await mapWithLimit(
     unique,
     options.concurrency ?? HISTORY_CONCURRENCY,
