@@ -575,6 +575,14 @@ export const slScreens = {
       updated: 'spremenjeno',
       history: 'zgodovina sprememb',
     },
+    // Editors and readers: all farmers at once (issue 7).
+    allFarmers: 'Vsi kmetje',
+    allFarmersLead: 'Ocene vseh kmetov po poteh, travnikih in sezonah.',
+    exportProgress: (done: number, total: number): string => `Pripravljam izvoz... ${done}/${total}`,
+    summaryFarmers: 'Povzetek po kmetih',
+    summaryAreas: 'Povzetek po travnikih',
+    average: 'Povprečna ocena',
+    count: 'Obrazcev z oceno',
   },
 } as const;
 

@@ -1,17 +1,19 @@
 /**
- * Results (seed §2 '/results'): features/results over the farmer's paths (features/season) and all
- * their seasons; editors export CSV with each form's change history (GET …/detailed, DESIGN §8)
- * and GeoJSON.
+ * Results (seed §2 '/results'): features/results. Farmers see their own paths (features/season)
+ * over all their seasons; editors and readers see all farmers at once (features/results
+ * useAllFarmers: every page of every farmer's rows, kept on the device for offline use). Editors
+ * export CSV and GeoJSON of the shown rows with each form's change history (GET …/detailed,
+ * DESIGN §8), read a few forms at a time with the progress on the button.
  */
-import { useMemo } from 'react';
-import type { DetailedFeature } from '../../../common/schemas/wire';
-import { featuresApi } from '../../lib/api/features';
-import { isLocalId } from '../../lib/db/local-data';
-import { columnKey } from '../../lib/db/refs';
-import { buildResults, historyText, resultsCsv, resultsGeoJson } from '../../features/results/results-model';
+import { useMemo, useRef, useState } from 'react';
+import { fetchFormHistories } from '../../features/results/export-history';
+import { buildAllFarmersResults, buildResults, resultsCsv, resultsGeoJson, type ResultRow } from '../../features/results/results-model';
 import { ResultsScreen } from '../../features/results/results-screen';
+import { useAllFarmers } from '../../features/results/use-all-farmers';
 import { useSeasonHistory } from '../../features/results/use-season-history';
-import { useAppDispatch } from '../hooks';
+import { columnKey } from '../../lib/db/refs';
+import { selectBrowserOnline, selectServerReachable } from '../../features/sync';
+import { useAppDispatch, useAppSelector } from '../hooks';
 import type { ScreenProps } from '../router/routes';
 import { useSeasonView } from './screen-data';
 
@@ -30,37 +32,67 @@ export default function ResultsRoute(_props: ScreenProps) {
   const view = useSeasonView();
   const dispatch = useAppDispatch();
   const { config } = view;
-  const pathIds = useMemo(() => view.paths.filter((p) => !p.archived).map((p) => p.id), [view.paths]);
-  const history = useSeasonHistory(view.hasData ? config : null, pathIds, view.online, view.loadedAt);
-  const rows = useMemo(() => (config && history.data ? buildResults(config, view, history.data) : null), [config, view, history.data]);
-  if (!config) return null;
-  const farmerName = (id: number | null) => String(view.farmers.find((f) => f.id === id)?.properties[columnKey(config, 'farmers', 'name')] ?? '');
   const staff = view.role === 'editor' || view.role === 'reader';
+  // Farmers: their own paths' seasons (the season chain); editors and readers: every farmer.
+  const pathIds = useMemo(() => view.paths.filter((p) => !p.archived).map((p) => p.id), [view.paths]);
+  const history = useSeasonHistory(view.hasData && !staff ? config : null, pathIds, view.online, view.loadedAt);
+  // Like the season chain: ask the server unless it is known to be out of reach (before the first
+  // probe too, so a fresh start shows 'Nalagam...' rather than an empty device copy).
+  const browserOnline = useAppSelector(selectBrowserOnline);
+  const serverReachable = useAppSelector(selectServerReachable);
+  const all = useAllFarmers(staff ? config : null, browserOnline && serverReachable !== false, view.loadedAt);
+  const farmerRows = staff ? all.data?.farmers : view.farmers;
+  const farmerName = useMemo(() => {
+    const names = new Map((farmerRows ?? []).map((f) => [f.id, config ? String(f.properties[columnKey(config, 'farmers', 'name')] ?? '') : '']));
+    return (id: number | null) => (id === null ? '' : (names.get(id) ?? ''));
+  }, [farmerRows, config]);
+  const farmers = useMemo(
+    () =>
+      staff && all.data
+        ? all.data.farmers
+            .filter((f) => !f.archived)
+            .map((f) => ({ id: f.id, name: farmerName(f.id) || `#${f.id}` }))
+            .sort((a, b) => a.name.localeCompare(b.name, 'sl') || a.id - b.id)
+        : null,
+    [staff, all.data, farmerName],
+  );
+  // Built only when their inputs change (not on every render, e.g. each export progress step).
+  const { areas, paths, hasData } = view;
+  const staffRows = useMemo(() => (config && all.data ? buildAllFarmersResults(config, all.data, all.data, farmerName) : null), [config, all.data, farmerName]);
+  const ownRows = useMemo(() => (config && hasData && history.data ? buildResults(config, { areas, paths }, history.data) : null), [config, hasData, areas, paths, history.data]);
+  const rows = staff ? staffRows : ownRows;
+  const [progress, setProgress] = useState<{ done: number; total: number } | null>(null);
+  // History texts by form and its last change, kept between the CSV and GeoJSON exports.
+  const historyCache = useRef(new Map<string, string>());
+  if (!config) return null;
   const stamp = new Date().toISOString().slice(0, 10);
+  // Change history per form from the server (who, when, old → new); offline the file has none.
+  const histories = async (shown: ResultRow[]): Promise<Map<number, string> | undefined> => {
+    if (!view.online) return undefined;
+    try {
+      return await fetchFormHistories(dispatch, config, shown, { cache: historyCache.current, onProgress: (done, total) => setProgress({ done, total }) });
+    } finally {
+      setProgress(null);
+    }
+  };
+  const status = staff ? all.status : !view.hasData ? (view.status === 'failed' ? 'failed' : 'loading') : history.status;
   return (
     <ResultsScreen
-      rows={view.hasData ? rows : null}
-      status={!view.hasData ? (view.status === 'failed' ? 'failed' : 'loading') : history.status}
-      fromDevice={history.fromDevice || view.fromDevice}
+      rows={rows}
+      status={status}
+      fromDevice={staff ? all.fromDevice : history.fromDevice || view.fromDevice}
       canExport={view.role === 'editor'}
       online={view.online}
-      farmerName={staff ? farmerName(view.farmerId) || null : null}
+      farmers={farmers}
+      exportProgress={progress}
       onExportCsv={async (shown) => {
-        // Change history per form from the server (who, when, old → new); offline the file has none.
-        let changes: Map<number, string> | undefined;
-        if (view.online) {
-          changes = new Map();
-          const names = new Map<string, string>(Object.entries(config.tables.forms.columns).map(([name, id]) => [String(id), name]));
-          for (const row of shown) {
-            if (isLocalId(row.formId)) continue;
-            const result = await dispatch(featuresApi.endpoints.featureDetailed.initiate({ projectId: config.projectId, tableId: config.tables.forms.id, recordId: row.formId }, { subscribe: false }));
-            if (result.error) throw new Error('history failed');
-            changes.set(row.formId, historyText((result.data as DetailedFeature).history ?? [], names));
-          }
-        }
+        const changes = await histories(shown);
         download(`rezultati-${stamp}.csv`, 'text/csv;charset=utf-8', resultsCsv(shown, farmerName, changes));
       }}
-      onExportGeoJson={(shown) => download(`rezultati-${stamp}.geojson`, 'application/geo+json', resultsGeoJson(shown, farmerName))}
+      onExportGeoJson={async (shown) => {
+        const changes = await histories(shown);
+        download(`rezultati-${stamp}.geojson`, 'application/geo+json', resultsGeoJson(shown, farmerName, changes));
+      }}
     />
   );
 }

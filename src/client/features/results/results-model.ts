@@ -122,6 +122,67 @@ export function buildResults(config: AppConfig, base: { areas: readonly StoredRe
   return rows.sort((a, b) => b.seasonStart.localeCompare(a.seasonStart) || a.areaName.localeCompare(b.areaName, 'sl') || a.pathName.localeCompare(b.pathName, 'sl') || (a.kindId ?? 0) - (b.kindId ?? 0));
 }
 
+/**
+ * All farmers' results (editors and readers): rows of live paths on live areas of live farmers
+ * only (an archived area or farmer takes its paths' results with it), newest season first, then
+ * by farmer, area and path.
+ */
+export function buildAllFarmersResults(
+  config: AppConfig,
+  data: { farmers: readonly StoredRecord[]; areas: readonly StoredRecord[]; paths: readonly StoredRecord[] },
+  history: SeasonHistory,
+  farmerName: (id: number | null) => string,
+): ResultRow[] {
+  const userKey = columnKey(config, 'areas', 'user');
+  const parentKey = columnKey(config, 'paths', 'parent');
+  const archivedFarmers = new Set(data.farmers.filter((f) => f.archived).map((f) => f.id));
+  const areas = data.areas.filter((a) => !a.archived && !archivedFarmers.has(num(a.properties[userKey]) ?? -1));
+  const areaIds = new Set(areas.map((a) => a.id));
+  const paths = data.paths.filter((p) => !p.archived && areaIds.has(num(p.properties[parentKey]) ?? -1));
+  const names = new Map<number | null, string>();
+  const nameOf = (id: number | null) => {
+    if (!names.has(id)) names.set(id, farmerName(id));
+    return names.get(id)!;
+  };
+  return buildResults(config, { areas, paths }, history).sort(
+    (a, b) =>
+      b.seasonStart.localeCompare(a.seasonStart) ||
+      nameOf(a.farmerId).localeCompare(nameOf(b.farmerId), 'sl') ||
+      (a.farmerId ?? 0) - (b.farmerId ?? 0) ||
+      a.areaName.localeCompare(b.areaName, 'sl') ||
+      a.pathName.localeCompare(b.pathName, 'sl') ||
+      (a.kindId ?? 0) - (b.kindId ?? 0),
+  );
+}
+
+export interface ScoreSummary {
+  key: string;
+  name: string;
+  /** Rows (forms) in the group, and how many of them have a score. */
+  forms: number;
+  scored: number;
+  average: number | null;
+}
+
+/** Average score of rows grouped by `keyOf` (per farmer, per area), in the order first seen. */
+export function summarise(rows: readonly ResultRow[], keyOf: (row: ResultRow) => string, nameOf: (row: ResultRow) => string): ScoreSummary[] {
+  const groups = new Map<string, { name: string; forms: number; scores: number[] }>();
+  for (const row of rows) {
+    const key = keyOf(row);
+    const group = groups.get(key) ?? { name: nameOf(row), forms: 0, scores: [] };
+    group.forms += 1;
+    if (row.score !== null) group.scores.push(row.score);
+    groups.set(key, group);
+  }
+  return [...groups].map(([key, g]) => ({
+    key,
+    name: g.name,
+    forms: g.forms,
+    scored: g.scores.length,
+    average: g.scores.length ? Math.round(g.scores.reduce((a, b) => a + b, 0) / g.scores.length) : null,
+  }));
+}
+
 /** Seasons present in the rows, newest first. */
 export function seasonsOf(rows: readonly ResultRow[]): Array<{ id: number; name: string; start: string }> {
   const seen = new Map<number, { id: number; name: string; start: string }>();
@@ -178,8 +239,8 @@ export function resultsCsv(rows: readonly ResultRow[], farmerName: (id: number |
   return `\ufeff${[header.join(';'), ...lines].join('\r\n')}\r\n`;
 }
 
-/** GeoJSON of the season: each path's line with its result as properties. */
-export function resultsGeoJson(rows: readonly ResultRow[], farmerName: (id: number | null) => string): string {
+/** GeoJSON of the season: each path's line with its result (and the form's history, when given) as properties. */
+export function resultsGeoJson(rows: readonly ResultRow[], farmerName: (id: number | null) => string, history?: Map<number, string>): string {
   return JSON.stringify({
     type: 'FeatureCollection',
     features: rows
@@ -200,6 +261,7 @@ export function resultsGeoJson(rows: readonly ResultRow[], farmerName: (id: numb
           rule_version: r.ruleVersion,
           completed: r.completed,
           updated: r.updatedAt,
+          ...(history ? { history: history.get(r.formId) ?? '' } : {}),
         },
       })),
   });

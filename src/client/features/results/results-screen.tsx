@@ -2,7 +2,9 @@
  * Results (seed §2 '/results'): scores per path, meadow and season coloured by class (with the
  * class word and icon), a chart of seasons, a table with last season beside this one and the
  * explained score, filters; editors export CSV (with each form's change history from the server,
- * DESIGN §8) and GeoJSON of the chosen season.
+ * DESIGN §8) and GeoJSON of the chosen season. Given `farmers` (editors and readers), the rows are
+ * all farmers' with a farmer column, a farmer filter ('Vsi kmetje' by default) and a summary per
+ * farmer; every view has a summary per area of the shown season.
  */
 import { useMemo, useState } from 'react';
 import { sl, slScreens } from '../../../common/i18n/sl';
@@ -15,7 +17,7 @@ import { Page } from '../../components/page/page';
 import { ScoreBadge } from '../../components/score-badge/score-badge';
 import { ScoreExplanation } from '../../components/score-badge/score-explanation';
 import { OfflineNote } from '../../components/screen-state/screen-state';
-import { seasonsOf, type ResultRow } from './results-model';
+import { seasonsOf, summarise, type ResultRow, type ScoreSummary } from './results-model';
 
 export interface ResultsScreenProps {
   rows: ResultRow[] | null;
@@ -25,7 +27,12 @@ export interface ResultsScreenProps {
   online: boolean;
   /** Editors/readers: the farmer whose results are shown. */
   farmerName?: string | null;
+  /** Editors/readers, all farmers at once: who is who (the farmer column and filter). */
+  farmers?: ReadonlyArray<{ id: number; name: string }> | null;
+  /** An export under way: how many forms' histories are read of how many. */
+  exportProgress?: { done: number; total: number } | null;
   onExportCsv?: (rows: ResultRow[]) => Promise<void>;
+  /** May return a promise (the history is read first): the button is busy until it settles. */
   onExportGeoJson?: (rows: ResultRow[]) => void;
 }
 
@@ -80,6 +87,38 @@ function SeasonChart({ rows }: { rows: readonly ResultRow[] }) {
   );
 }
 
+function SummaryTable({ label, nameHeader, items, testId }: { label: string; nameHeader: string; items: ScoreSummary[]; testId: string }) {
+  const t = slScreens.results;
+  if (!items.length) return null;
+  return (
+    <section className="results-summary">
+      <h2>{label}</h2>
+      <table className="data-table" aria-label={label} data-testid={testId}>
+        <thead>
+          <tr>
+            <th scope="col">{nameHeader}</th>
+            <th scope="col">{t.count}</th>
+            <th scope="col">{t.average}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {items.map((item) => (
+            <tr key={item.key} data-testid={`${testId}-${item.key}`}>
+              <th scope="row" data-label={nameHeader}>
+                {item.name}
+              </th>
+              <td data-label={t.count}>{item.scored}</td>
+              <td data-label={t.average}>
+                <ScoreBadge score={item.average} size="small" />
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
+  );
+}
+
 function Change({ row }: { row: ResultRow }) {
   if (!row.previous || row.previous.score === null || row.score === null) return <span className="muted">–</span>;
   const d = row.score - row.previous.score;
@@ -93,37 +132,68 @@ export function ResultsScreen(props: ResultsScreenProps) {
   const [season, setSeason] = useState<number | 'all' | null>(null);
   const [area, setArea] = useState<string>('all');
   const [kind, setKind] = useState<string>('all');
-  const [busy, setBusy] = useState(false);
+  const [farmer, setFarmer] = useState<string>('all');
+  const [busy, setBusy] = useState<'csv' | 'geojson' | null>(null);
   const [exportError, setExportError] = useState<string | null>(null);
+  const allFarmers = props.farmers ? props.farmers : null;
+  const farmerNames = useMemo(() => new Map((allFarmers ?? []).map((f) => [String(f.id), f.name])), [allFarmers]);
+  const farmerOf = (r: ResultRow) => farmerNames.get(String(r.farmerId)) ?? '';
   // Until the user picks one: the newest season.
   const chosenSeason = season ?? seasons[0]?.id ?? 'all';
-  const areas = [...new Map(rows.map((r) => [String(r.areaId), r.areaName])).entries()];
-  const kinds = [...new Map(rows.map((r) => [String(r.kindId), r.kindTitle])).entries()];
-  const byFilters = rows.filter((r) => (area === 'all' || String(r.areaId) === area) && (kind === 'all' || String(r.kindId) === kind));
+  // The farmers that have results, in the order of the list given (by name).
+  const withRows = new Set(rows.map((r) => String(r.farmerId)));
+  const farmerOptions = (allFarmers ?? []).filter((f) => withRows.has(String(f.id)));
+  const byFarmer = allFarmers && farmer !== 'all' ? rows.filter((r) => String(r.farmerId) === farmer) : rows;
+  const areaFarmers = new Map<string, Set<string>>();
+  for (const r of byFarmer) areaFarmers.set(r.areaName, (areaFarmers.get(r.areaName) ?? new Set()).add(String(r.farmerId)));
+  // Two farmers' meadows may share a name: then the farmer is said beside it.
+  const areaLabel = (r: ResultRow) => (allFarmers && (areaFarmers.get(r.areaName)?.size ?? 0) > 1 ? `${r.areaName} (${farmerOf(r)})` : r.areaName);
+  const areas = [...new Map(byFarmer.map((r) => [String(r.areaId), areaLabel(r)])).entries()];
+  const chosenArea = area === 'all' || areas.some(([id]) => id === area) ? area : 'all';
+  const kinds = [...new Map(byFarmer.map((r) => [String(r.kindId), r.kindTitle])).entries()];
+  const byFilters = byFarmer.filter((r) => (chosenArea === 'all' || String(r.areaId) === chosenArea) && (kind === 'all' || String(r.kindId) === kind));
   const shown = byFilters.filter((r) => chosenSeason === 'all' || r.durationId === chosenSeason);
+  const chosenFarmerName = allFarmers && farmer !== 'all' ? (farmerNames.get(farmer) ?? null) : null;
 
-  const exportCsv = async () => {
-    if (!props.onExportCsv) return;
-    setBusy(true);
+  const runExport = async (which: 'csv' | 'geojson', run: ((rows: ResultRow[]) => unknown) | undefined) => {
+    if (!run) return;
     setExportError(null);
     try {
-      await props.onExportCsv(shown);
+      const pending = run(shown);
+      // A file made at once needs no busy state; one that reads the history first does.
+      if (!(pending instanceof Promise)) return;
+      setBusy(which);
+      await pending;
     } catch {
       setExportError(t.exportFailed);
     } finally {
-      setBusy(false);
+      setBusy(null);
     }
   };
+  const progress = props.exportProgress;
+  const busyText = progress && progress.total > 0 ? t.exportProgress(progress.done, progress.total) : t.exporting;
 
   const actions = props.canExport ? (
     <>
-      <Button icon={DownloadIcon} text={busy ? t.exporting : t.export} disabled={busy || !shown.length} onClick={() => void exportCsv()} />
-      <Button kind="secondary" icon={DownloadIcon} text={t.exportGeoJson} disabled={!shown.length} onClick={() => props.onExportGeoJson?.(shown)} />
+      <Button icon={DownloadIcon} text={busy === 'csv' ? busyText : t.export} disabled={busy !== null || !shown.length} onClick={() => void runExport('csv', props.onExportCsv)} />
+      <Button
+        kind="secondary"
+        icon={DownloadIcon}
+        text={busy === 'geojson' ? busyText : t.exportGeoJson}
+        disabled={busy !== null || !shown.length}
+        onClick={() => void runExport('geojson', props.onExportGeoJson)}
+      />
     </>
   ) : undefined;
 
+  const lead = chosenFarmerName ? `${t.farmer}: ${chosenFarmerName}` : allFarmers ? t.allFarmersLead : props.farmerName ? `${t.farmer}: ${props.farmerName}` : sl.screens.results.lead;
   return (
-    <Page title={sl.screens.results.title} lead={props.farmerName ? `${t.farmer}: ${props.farmerName}` : sl.screens.results.lead} actions={actions} className="page--desk">
+    <Page title={sl.screens.results.title} lead={lead} actions={actions} className="page--desk">
+      {busy ? (
+        <p className="muted" role="status" data-testid="export-progress">
+          {busyText}
+        </p>
+      ) : null}
       {props.fromDevice ? <OfflineNote /> : null}
       {props.canExport && !props.online ? <p className="muted">{t.exportNeedsOnline}</p> : null}
       {exportError ? <p role="alert">{exportError}</p> : null}
@@ -139,8 +209,21 @@ export function ResultsScreen(props: ResultsScreenProps) {
         </EmptyState>
       ) : (
         <>
-          <fieldset className="filters card">
+          <fieldset className={allFarmers ? 'filters filters--four card' : 'filters card'}>
             <legend>{t.filters}</legend>
+            {allFarmers ? (
+              <label className="field">
+                <span className="field__label">{t.farmer}</span>
+                <select value={farmer} onChange={(e) => setFarmer(e.target.value)}>
+                  <option value="all">{t.allFarmers}</option>
+                  {farmerOptions.map((f) => (
+                    <option key={f.id} value={String(f.id)}>
+                      {f.name}
+                    </option>
+                  ))}
+                </select>
+              </label>
+            ) : null}
             <label className="field">
               <span className="field__label">{t.season}</span>
               <select value={String(chosenSeason)} onChange={(e) => setSeason(e.target.value === 'all' ? 'all' : Number(e.target.value))}>
@@ -154,7 +237,7 @@ export function ResultsScreen(props: ResultsScreenProps) {
             </label>
             <label className="field">
               <span className="field__label">{t.area}</span>
-              <select value={area} onChange={(e) => setArea(e.target.value)}>
+              <select value={chosenArea} onChange={(e) => setArea(e.target.value)}>
                 <option value="all">{t.allAreas}</option>
                 {areas.map(([id, name]) => (
                   <option key={id} value={id}>
@@ -179,49 +262,61 @@ export function ResultsScreen(props: ResultsScreenProps) {
           {shown.length === 0 ? (
             <p className="muted">{t.none}</p>
           ) : (
-            <table className="data-table results-table" aria-label={t.table}>
-              <thead>
-                <tr>
-                  <th scope="col">{t.path}</th>
-                  <th scope="col">{t.area}</th>
-                  <th scope="col">{t.season}</th>
-                  <th scope="col">{t.kind}</th>
-                  <th scope="col">{t.score}</th>
-                  <th scope="col">{t.lastSeason}</th>
-                  <th scope="col">{t.change}</th>
-                  <th scope="col">{t.explanation}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {shown.map((r) => (
-                  <tr key={r.formId} data-testid={`result-${r.formId}`}>
-                    <th scope="row" data-label={t.path}>
-                      <a href={`#/paths/${r.pathId}`}>{r.pathName}</a>
-                    </th>
-                    <td data-label={t.area}>{r.areaName}</td>
-                    <td data-label={t.season}>{r.seasonName}</td>
-                    <td data-label={t.kind}>
-                      <a href={`#/forms/${r.formId}`}>{r.kindTitle}</a>
-                    </td>
-                    <td data-label={t.score}>
-                      <ScoreBadge score={r.score} size="small" />
-                    </td>
-                    <td data-label={t.lastSeason}>{r.previous ? <ScoreBadge score={r.previous.score} size="small" /> : <span className="muted">–</span>}</td>
-                    <td data-label={t.change}>
-                      <Change row={r} />
-                    </td>
-                    <td data-label={t.explanation}>
-                      {r.explanation ? (
-                        <details>
-                          <summary>{slScreens.forms.explain}</summary>
-                          <ScoreExplanation result={r.explanation} />
-                        </details>
-                      ) : null}
-                    </td>
+            <>
+              <table className="data-table results-table" aria-label={t.table}>
+                <thead>
+                  <tr>
+                    <th scope="col">{t.path}</th>
+                    {allFarmers ? <th scope="col">{t.farmer}</th> : null}
+                    <th scope="col">{t.area}</th>
+                    <th scope="col">{t.season}</th>
+                    <th scope="col">{t.kind}</th>
+                    <th scope="col">{t.score}</th>
+                    <th scope="col">{t.lastSeason}</th>
+                    <th scope="col">{t.change}</th>
+                    <th scope="col">{t.explanation}</th>
                   </tr>
-                ))}
-              </tbody>
-            </table>
+                </thead>
+                <tbody>
+                  {shown.map((r) => (
+                    <tr key={r.formId} data-testid={`result-${r.formId}`}>
+                      <th scope="row" data-label={t.path}>
+                        <a href={`#/paths/${r.pathId}`}>{r.pathName}</a>
+                      </th>
+                      {allFarmers ? (
+                        <td data-label={t.farmer} data-testid="result-farmer">
+                          {farmerOf(r)}
+                        </td>
+                      ) : null}
+                      <td data-label={t.area}>{r.areaName}</td>
+                      <td data-label={t.season}>{r.seasonName}</td>
+                      <td data-label={t.kind}>
+                        <a href={`#/forms/${r.formId}`}>{r.kindTitle}</a>
+                      </td>
+                      <td data-label={t.score}>
+                        <ScoreBadge score={r.score} size="small" />
+                      </td>
+                      <td data-label={t.lastSeason}>{r.previous ? <ScoreBadge score={r.previous.score} size="small" /> : <span className="muted">–</span>}</td>
+                      <td data-label={t.change}>
+                        <Change row={r} />
+                      </td>
+                      <td data-label={t.explanation}>
+                        {r.explanation ? (
+                          <details>
+                            <summary>{slScreens.forms.explain}</summary>
+                            <ScoreExplanation result={r.explanation} />
+                          </details>
+                        ) : null}
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+              {allFarmers && farmer === 'all' ? (
+                <SummaryTable label={t.summaryFarmers} nameHeader={t.farmer} testId="summary-farmer" items={summarise(shown, (r) => String(r.farmerId), farmerOf)} />
+              ) : null}
+              <SummaryTable label={t.summaryAreas} nameHeader={t.area} testId="summary-area" items={summarise(shown, (r) => String(r.areaId), areaLabel)} />
+            </>
           )}
         </>
       )}

@@ -6,16 +6,15 @@
  * from the device, so the screen is the same offline with whatever was loaded last time.
  */
 import { useEffect, useState } from 'react';
-import { PAGE_SIZE } from '../../../common/constants';
 import { and, eq, isIn, type FilterNode } from '../../../common/filter';
 import type { AppConfig } from '../../../common/schemas/config';
 import type { TableKey } from '../../../common/schemas/project';
 import type { AppExtra } from '../../app/store-types';
 import { useAppDispatch } from '../../app/hooks';
-import { recordsApi } from '../../lib/api/records';
 import type { OfflineDb, StoredRecord } from '../../lib/db/database';
 import { readRows, refreshRows } from '../../lib/db/local-data';
 import { columnKey } from '../../lib/db/refs';
+import { searchAllRecords } from './search-all';
 
 export interface SeasonHistory {
   durations: StoredRecord[];
@@ -44,9 +43,9 @@ export async function loadSeasonHistory(
   const load = async (table: TableKey, filters: FilterNode | undefined, inScope: (r: StoredRecord) => boolean) => {
     const tableId = config.tables[table].id;
     if (reachable) {
-      const body = { tableId, page: 1, perPage: PAGE_SIZE, ...(filters ? { filters } : {}) };
-      const result = await dispatch(recordsApi.endpoints.searchRecords.initiate({ projectId: config.projectId, body }, { subscribe: false, forceRefetch: true }));
-      if (result.data) await refreshRows(db, result.data.records, { projectId: config.projectId, tableId, inScope });
+      // Every page (search-all.ts), not only the first PAGE_SIZE rows.
+      const result = await searchAllRecords(dispatch, config.projectId, { tableId, ...(filters ? { filters } : {}) });
+      if (result.records) await refreshRows(db, result.records, { projectId: config.projectId, tableId, inScope });
       else reachable = false;
     }
     return (await readRows(db, tableId, inScope)).filter((r) => !r.archived);

@@ -1,0 +1,30 @@
+/**
+ * Every page of a records search: POST …/search page by page (PAGE_SIZE asked for) until the rows
+ * read reach the server's totalCount or a page comes back empty. Rows are collected by id, so a
+ * row that moved between two pages while they were read is not counted twice. The server orders
+ * by id when no sort is given (stable paging).
+ */
+import { PAGE_SIZE } from '../../../common/constants';
+import type { SearchRequest } from '../../../common/filter';
+import type { WireRecord } from '../../../common/schemas/wire';
+import type { AppDispatch } from '../../app/store-types';
+import type { ApiError } from '../../lib/api/base-query';
+import { recordsApi } from '../../lib/api/records';
+
+export type SearchAllResult = { records: WireRecord[]; pages: number; error?: undefined } | { error: ApiError; records?: undefined; pages: number };
+
+export async function searchAllRecords(dispatch: AppDispatch, projectId: number, body: Omit<SearchRequest, 'page' | 'perPage'>, perPage: number = PAGE_SIZE): Promise<SearchAllResult> {
+  const rows = new Map<number, WireRecord>();
+  let maxPages = Infinity;
+  for (let page = 1; page <= maxPages; page++) {
+    const result = await dispatch(recordsApi.endpoints.searchRecords.initiate({ projectId, body: { ...body, page, perPage } }, { subscribe: false, forceRefetch: true }));
+    if (!result.data) return { error: (result.error as ApiError | undefined) ?? { status: 'FETCH_ERROR', message: 'Generic Error' }, pages: page };
+    const { records, totalCount } = result.data;
+    for (const record of records) rows.set(record.id, record);
+    if (records.length === 0 || rows.size >= totalCount) return { records: [...rows.values()], pages: page };
+    // A server that answers fewer rows a page than asked for: as many pages as its page size needs
+    // (and one more, for rows that shifted while paging), never an endless loop.
+    if (page === 1) maxPages = Math.ceil(totalCount / records.length) + 1;
+  }
+  return { records: [...rows.values()], pages: maxPages };
+}

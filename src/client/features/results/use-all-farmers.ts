@@ -1,0 +1,80 @@
+/**
+ * Results of all farmers at once (editors and readers, issue 7): the farmers, their areas and
+ * paths, every season, every duration-path link, form and indicator of the project — the season
+ * chain (features/season) loads one farmer's current season only. Each table is read whole
+ * (non-archived rows; every page, search-all.ts), stored in the offline database like every other
+ * read (lib/db refreshRows, pending edits never overwritten), then read back from there, so the
+ * screen is the same offline with what was loaded last time, local edits included.
+ */
+import { useEffect, useState } from 'react';
+import { eq } from '../../../common/filter';
+import type { AppConfig } from '../../../common/schemas/config';
+import type { TableKey } from '../../../common/schemas/project';
+import { useAppDispatch } from '../../app/hooks';
+import type { AppDispatch, AppExtra } from '../../app/store-types';
+import { isTransientError } from '../../lib/api/base-query';
+import type { OfflineDb, StoredRecord } from '../../lib/db/database';
+import { readRows, refreshRows } from '../../lib/db/local-data';
+import { searchAllRecords } from './search-all';
+import type { SeasonHistory } from './use-season-history';
+
+export interface AllFarmersData extends SeasonHistory {
+  farmers: StoredRecord[];
+  areas: StoredRecord[];
+  paths: StoredRecord[];
+}
+
+export interface AllFarmersState {
+  status: 'loading' | 'ready' | 'failed';
+  data: AllFarmersData | null;
+  /** True when the server could not be read (offline, unreachable) and rows come from the device. */
+  fromDevice: boolean;
+}
+
+const TABLES = ['farmers', 'areas', 'paths', 'durations', 'durationPaths', 'forms', 'indicators'] as const satisfies readonly TableKey[];
+
+/** Thrown when the server answered with a refusal (not a lost connection): the screen shows the error. */
+export class AllFarmersLoadError extends Error {}
+
+export async function loadAllFarmers(dispatch: AppDispatch, db: OfflineDb, config: AppConfig, online: boolean): Promise<{ data: AllFarmersData; fromDevice: boolean }> {
+  let fromDevice = !online;
+  const live = (row: StoredRecord) => !row.archived;
+  const load = async (table: TableKey): Promise<StoredRecord[]> => {
+    const tableId = config.tables[table].id;
+    if (online) {
+      const requestedAt = Date.now();
+      const result = await searchAllRecords(dispatch, config.projectId, { tableId, filters: eq('archived', false) });
+      if (result.records) await refreshRows(db, result.records, { projectId: config.projectId, tableId, inScope: live, requestedAt });
+      else if (isTransientError(result.error) || result.error.status === 401 || result.error.status === 'ABORTED') fromDevice = true;
+      else throw new AllFarmersLoadError(result.error.message);
+    }
+    return readRows(db, tableId, live);
+  };
+  // The tables do not depend on each other (whole tables): read them side by side.
+  const [farmers, areas, paths, durations, durationPaths, forms, indicators] = await Promise.all(TABLES.map(load));
+  return { data: { farmers: farmers!, areas: areas!, paths: paths!, durations: durations!, durationPaths: durationPaths!, forms: forms!, indicators: indicators! }, fromDevice };
+}
+
+/** Loads when `config` is given (null: not an editor or reader, nothing is read). */
+export function useAllFarmers(config: AppConfig | null, online: boolean, refreshKey: unknown = null): AllFarmersState {
+  const dispatch = useAppDispatch();
+  const [state, setState] = useState<AllFarmersState>({ status: 'loading', data: null, fromDevice: false });
+  useEffect(() => {
+    if (!config) return undefined;
+    let cancelled = false;
+    const db = dispatch((_d: unknown, _g: unknown, extra: AppExtra) => extra.db);
+    setState((s) => ({ ...s, status: s.data ? s.status : 'loading' }));
+    loadAllFarmers(dispatch, db, config, online)
+      .then(({ data, fromDevice }) => {
+        if (!cancelled) setState({ status: 'ready', data, fromDevice });
+      })
+      .catch((error: unknown) => {
+        console.error('all farmers results failed', error);
+        if (!cancelled) setState((s) => ({ ...s, status: 'failed' }));
+      });
+    return () => {
+      cancelled = true;
+    };
+  }, [config, online, dispatch, refreshKey]);
+  return state;
+}

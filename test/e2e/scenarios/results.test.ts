@@ -1,0 +1,138 @@
+/**
+ * Issue 7 '/results' for editors and readers in Chromium against the real server: the editor sees
+ * every farmer's results at once (kmet1 and kmet2, no farmer chosen first), narrows them to one
+ * farmer, exports the season as CSV and GeoJSON with each form's change history (an edit the
+ * editor made through the API shows as who, when, old → new), and offline still sees the rows
+ * from the device; the reader sees the same rows and no export. Screenshots at phone and desktop
+ * size go to test-results/e2e/results/ (outside the repo) to be looked at.
+ */
+import { mkdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, expect, jest, test } from '@jest/globals';
+import type { Browser, Page } from 'playwright-core';
+import { slScreens } from '../../../src/common/i18n/sl';
+import type { WireRecord } from '../../../src/common/schemas/wire';
+import { ARTIFACTS_DIR, DEMO_USERS, launchBrowser, recordArtifacts, startServer, type E2EServer } from '../harness';
+import { ServerData, describeBuiltApp, goHash, newPatientPage, openApp } from './helpers';
+
+jest.setTimeout(180_000);
+
+const t = slScreens.results;
+const SHOTS = path.join(ARTIFACTS_DIR, 'results');
+
+describeBuiltApp('results of all farmers (Chromium)', () => {
+  let server: E2EServer;
+  let browser: Browser;
+  let data: ServerData;
+  let form1: WireRecord;
+  let form2: WireRecord;
+  let names: { farmer1: string; farmer2: string };
+  let oldScore: unknown;
+
+  beforeAll(async () => {
+    server = await startServer();
+    browser = await launchBrowser();
+    data = new ServerData(server);
+    form1 = (await data.formsOfPath((await data.pathsOf(DEMO_USERS.farmer1.email))[0]!.id))[0]!;
+    form2 = (await data.formsOfPath((await data.pathsOf(DEMO_USERS.farmer2.email))[0]!.id))[0]!;
+    const nameCol = await data.col('farmers', 'name');
+    const farmers = await data.rows('farmers');
+    const nameOf = async (email: string) => {
+      const id = await data.farmerId(email);
+      return String(farmers.find((f) => f.id === id)!.properties[nameCol]);
+    };
+    names = { farmer1: await nameOf(DEMO_USERS.farmer1.email), farmer2: await nameOf(DEMO_USERS.farmer2.email) };
+    mkdirSync(SHOTS, { recursive: true });
+    // An edit of kmet2's form by the editor (once, not per retry): its history has who, when, old → new.
+    const [formsTable, scoreCol] = [await data.tableId('forms'), await data.col('forms', 'score')];
+    oldScore = form2.properties[scoreCol];
+    const edited = await data.call<WireRecord>(DEMO_USERS.editor, `/api/Records/1/${formsTable}/${form2.id}`, {
+      method: 'PUT',
+      body: { properties: { [scoreCol]: 55 }, version: form2.version },
+    });
+    expect(edited.status).toBe(200);
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  async function download(page: Page, button: string): Promise<string> {
+    const [file] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: button, exact: true }).click()]);
+    return readFileSync((await file.path())!, 'utf8');
+  }
+
+  test('the editor sees all farmers, narrows to one, exports CSV and GeoJSON with history, and offline sees the device copy', async () => {
+    const { context, page, log } = await newPatientPage(browser);
+    try {
+      await recordArtifacts('results-editor', page, log, async () => {
+        await page.setViewportSize({ width: 1280, height: 900 });
+        await openApp(page, server, '#/', DEMO_USERS.editor);
+        await goHash(page, '#/results');
+        await page.getByTestId(`result-${form1.id}`).waitFor();
+        await page.getByTestId(`result-${form2.id}`).waitFor();
+        // The demo has more farmers than the two who sign in: all of them are listed.
+        const farmerCells = await page.getByTestId('result-farmer').allTextContents();
+        expect(farmerCells).toEqual(expect.arrayContaining([names.farmer1, names.farmer2]));
+        await page.screenshot({ path: path.join(SHOTS, 'editor-desktop.png'), fullPage: true });
+
+        // Narrow to kmet2.
+        // The wrapping label also names the chosen option ('Kmet Vsi kmetje').
+        const select = page.getByRole('combobox', { name: t.farmer });
+        await select.selectOption({ label: names.farmer2 });
+        await page.getByTestId(`result-${form1.id}`).waitFor({ state: 'detached' });
+        expect(new Set(await page.getByTestId('result-farmer').allTextContents())).toEqual(new Set([names.farmer2]));
+        await select.selectOption({ value: 'all' });
+        await page.getByTestId(`result-${form1.id}`).waitFor();
+
+        // CSV of the season: both farmers, the edit in the history column.
+        const csv = await download(page, t.export);
+        const lines = csv.replace('\ufeff', '').trim().split('\r\n');
+        expect(lines[0]).toContain(t.csv.history);
+        expect(lines.some((l) => l.startsWith(`${names.farmer1};`))).toBe(true);
+        const line2 = lines.find((l) => l.startsWith(`${names.farmer2};`) && l.includes(`;${form2.id};`))!;
+        expect(line2).toContain(`${DEMO_USERS.editor.email} spremenjeno: score ${JSON.stringify(oldScore)} → 55`);
+
+        // GeoJSON of the same rows, with the history as a property.
+        const geo = JSON.parse(await download(page, t.exportGeoJson)) as { features: Array<{ id: number; properties: Record<string, unknown> }> };
+        const farmersInGeo = new Set(geo.features.map((f) => f.properties.farmer));
+        expect(farmersInGeo.has(names.farmer1) && farmersInGeo.has(names.farmer2)).toBe(true);
+        expect(String(geo.features.find((f) => f.id === form2.id)?.properties.history)).toContain(`${DEMO_USERS.editor.email} spremenjeno`);
+
+        await page.setViewportSize({ width: 390, height: 844 });
+        await page.evaluate(() => window.scrollTo(0, 0));
+        await page.screenshot({ path: path.join(SHOTS, 'editor-phone.png') });
+        await page.getByTestId(`result-${form2.id}`).screenshot({ path: path.join(SHOTS, 'editor-phone-row.png') });
+        await page.getByTestId('summary-farmer').screenshot({ path: path.join(SHOTS, 'editor-phone-summary.png') });
+
+        // Offline: the rows from the device.
+        await context.setOffline(true);
+        await goHash(page, '#/');
+        await goHash(page, '#/results');
+        await page.getByTestId('offline-note').waitFor();
+        await page.getByTestId(`result-${form1.id}`).waitFor();
+        await page.getByTestId(`result-${form2.id}`).waitFor();
+        await page.screenshot({ path: path.join(SHOTS, 'editor-phone-offline.png') });
+      });
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('the reader sees all farmers and cannot export', async () => {
+    const { context, page, log } = await newPatientPage(browser);
+    try {
+      await recordArtifacts('results-reader', page, log, async () => {
+        await openApp(page, server, '#/', DEMO_USERS.reader);
+        await goHash(page, '#/results');
+        await page.getByTestId(`result-${form1.id}`).waitFor();
+        await page.getByTestId(`result-${form2.id}`).waitFor();
+        expect(await page.getByRole('button', { name: t.export }).count()).toBe(0);
+        expect(await page.getByRole('button', { name: t.exportGeoJson }).count()).toBe(0);
+      });
+    } finally {
+      await context.close();
+    }
+  });
+});
