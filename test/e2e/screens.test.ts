@@ -130,6 +130,9 @@ describeBuiltApp('every screen with real data (issue 7), phone and desktop', () 
         await page.getByText(first, { exact: true }).first().waitFor();
         const home = await page.locator('main').innerText();
         for (const farmer of farmers.filter((f) => !f.archived)) expect(home).toContain(String(farmer.properties[farmerName]));
+        // Each farmer with paths shows the season's progress before any farmer is chosen.
+        await page.locator('.farmer-row__progress progress').first().waitFor();
+        expect(await page.locator('.farmer-row__progress progress').count()).toBeGreaterThanOrEqual(2);
         await shoot(page, `${tag}-editor-home`);
 
         await page.locator('li, tr', { hasText: first }).getByRole('button').first().click();

@@ -10,7 +10,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { fetchFormHistories } from '../../../src/client/features/results/export-history';
 import { buildAllFarmersResults } from '../../../src/client/features/results/results-model';
-import { searchAllRecords } from '../../../src/client/features/results/search-all';
+import { searchAllRecords } from '../../../src/client/lib/api/search-all';
 import { loadAllFarmers } from '../../../src/client/features/results/use-all-farmers';
 import { USERS } from '../../server/helpers/build-test-app';
 import { farmerRows, type FarmerRows } from '../../server/helpers/demo-ids';

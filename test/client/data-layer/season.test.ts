@@ -191,6 +191,8 @@ describe('season loading chain', () => {
       expect(data.role).toBe(email === USERS.editor ? 'editor' : 'reader');
       expect(data.farmers.length).toBeGreaterThanOrEqual(2);
       expect(data.farmerId).toBeNull();
+      // The season is known before a farmer is chosen (home shows it, and each farmer's progress in it).
+      expect(data.duration!.properties[String(server.config.tables.durations.columns.name)]).toBe('Sezona 2026');
       const chosen = await store.dispatch(loadSeason({ email, farmerId: own.farmer, config: server.config })).unwrap();
       expect(chosen.areas.map((a) => a.id).sort()).toEqual([...own.areas].sort());
     }

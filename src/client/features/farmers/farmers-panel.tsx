@@ -6,13 +6,15 @@
  * the choice to features/season).
  */
 import { useEffect, useMemo, useState } from 'react';
-import { FARMERS_PAGE_SIZE, PAGE_SIZE } from '../../../common/constants';
-import { and, eq, isIn } from '../../../common/filter';
+import { FARMERS_PAGE_SIZE } from '../../../common/constants';
+import { and, eq, isIn, type FilterNode } from '../../../common/filter';
 import { slScreens } from '../../../common/i18n/sl';
 import type { AppConfig } from '../../../common/schemas/config';
 import { Button } from '../../components/button/button';
 import { Loading } from '../../components/loading/loading';
-import { useSearchRecordsQuery, useTextSearchRecordsQuery } from '../../lib/api/records';
+import { useTextSearchRecordsQuery } from '../../lib/api/records';
+import { searchAllRecords } from '../../lib/api/search-all';
+import { useAppDispatch } from '../../app/hooks';
 import type { StoredRecord } from '../../lib/db/database';
 import { columnKey } from '../../lib/db/refs';
 
@@ -39,50 +41,55 @@ const num = (v: unknown) => (typeof v === 'number' ? v : typeof v === 'string' &
 
 /**
  * Season progress per farmer, online: paths with a completed form in the current duration out of
- * all their paths. Four searches over the whole project (editors/readers see everything).
+ * all their paths. Four searches over the whole project (editors/readers see everything), every
+ * page of each, so a project with more rows than one page still counts them all.
  */
 export function useFarmersProgress(config: AppConfig, durationId: number | null, online: boolean): Map<number, FarmerProgress> | null {
-  const projectId = config.projectId;
-  const skip = !online || durationId === null;
-  const areas = useSearchRecordsQuery({ projectId, body: { tableId: config.tables.areas.id, page: 1, perPage: PAGE_SIZE } }, { skip });
-  const paths = useSearchRecordsQuery({ projectId, body: { tableId: config.tables.paths.id, page: 1, perPage: PAGE_SIZE } }, { skip });
-  const links = useSearchRecordsQuery(
-    { projectId, body: { tableId: config.tables.durationPaths.id, page: 1, perPage: PAGE_SIZE, filters: eq(config.tables.durationPaths.columns.duration_id, durationId ?? 0) } },
-    { skip },
-  );
-  const linkIds = (links.data?.records ?? []).filter((r) => !r.archived).map((r) => r.id);
-  const forms = useSearchRecordsQuery(
-    {
-      projectId,
-      body: {
-        tableId: config.tables.forms.id,
-        page: 1,
-        perPage: PAGE_SIZE,
-        filters: and(isIn(config.tables.forms.columns.parent, linkIds.length ? linkIds : [0]), eq(config.tables.forms.columns.completed, true)),
-      },
-    },
-    { skip: skip || !links.data },
-  );
-  return useMemo(() => {
-    if (!areas.data || !paths.data || !links.data || !forms.data) return null;
-    const farmerOfArea = new Map(areas.data.records.filter((a) => !a.archived).map((a) => [a.id, num(a.properties[String(config.tables.areas.columns.user)])]));
-    const farmerOfPath = new Map<number, number>();
-    for (const p of paths.data.records) {
-      if (p.archived) continue;
-      const farmer = farmerOfArea.get(num(p.properties[String(config.tables.paths.columns.parent)]));
-      if (farmer !== undefined) farmerOfPath.set(p.id, farmer);
-    }
-    const pathOfLink = new Map(links.data.records.map((l) => [l.id, num(l.properties[String(config.tables.durationPaths.columns.path_id)])]));
-    const donePaths = new Set(forms.data.records.filter((f) => !f.archived).map((f) => pathOfLink.get(num(f.properties[String(config.tables.forms.columns.parent)]))));
-    const result = new Map<number, FarmerProgress>();
-    for (const [pathId, farmer] of farmerOfPath) {
-      const entry = result.get(farmer) ?? { done: 0, total: 0 };
-      entry.total += 1;
-      if (donePaths.has(pathId)) entry.done += 1;
-      result.set(farmer, entry);
-    }
-    return result;
-  }, [areas.data, paths.data, links.data, forms.data, config]);
+  const dispatch = useAppDispatch();
+  const [progress, setProgress] = useState<Map<number, FarmerProgress> | null>(null);
+  useEffect(() => {
+    if (!online || durationId === null) return undefined;
+    let cancelled = false;
+    const { projectId, tables } = config;
+    const live = eq('archived', false);
+    const all = async (tableId: number, filters: FilterNode = live) => {
+      const result = await searchAllRecords(dispatch, projectId, { tableId, filters });
+      if (!result.records) throw new Error(result.error.message);
+      return result.records;
+    };
+    void (async () => {
+      const [areas, paths, links] = await Promise.all([
+        all(tables.areas.id),
+        all(tables.paths.id),
+        all(tables.durationPaths.id, and(eq(tables.durationPaths.columns.duration_id, durationId), live)),
+      ]);
+      const linkIds = links.map((r) => r.id);
+      const forms = linkIds.length ? await all(tables.forms.id, and(isIn(tables.forms.columns.parent, linkIds), eq(tables.forms.columns.completed, true), live)) : [];
+      const farmerOfArea = new Map(areas.map((a) => [a.id, num(a.properties[String(tables.areas.columns.user)])]));
+      const farmerOfPath = new Map<number, number>();
+      for (const p of paths) {
+        const farmer = farmerOfArea.get(num(p.properties[String(tables.paths.columns.parent)]));
+        if (farmer !== undefined) farmerOfPath.set(p.id, farmer);
+      }
+      const pathOfLink = new Map(links.map((l) => [l.id, num(l.properties[String(tables.durationPaths.columns.path_id)])]));
+      const donePaths = new Set(forms.map((f) => pathOfLink.get(num(f.properties[String(tables.forms.columns.parent)]))));
+      const result = new Map<number, FarmerProgress>();
+      for (const [pathId, farmer] of farmerOfPath) {
+        const entry = result.get(farmer) ?? { done: 0, total: 0 };
+        entry.total += 1;
+        if (donePaths.has(pathId)) entry.done += 1;
+        result.set(farmer, entry);
+      }
+      if (!cancelled) setProgress(result);
+    })().catch(() => {
+      // Progress is extra information beside the list: without it the farmers are still shown.
+      if (!cancelled) setProgress(null);
+    });
+    return () => {
+      cancelled = true;
+    };
+  }, [config, durationId, online, dispatch]);
+  return progress;
 }
 
 export interface FarmersPanelProps {

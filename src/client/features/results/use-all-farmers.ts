@@ -2,7 +2,7 @@
  * Results of all farmers at once (editors and readers, issue 7): the farmers, their areas and
  * paths, every season, every duration-path link, form and indicator of the project — the season
  * chain (features/season) loads one farmer's current season only. Each table is read whole
- * (non-archived rows; every page, search-all.ts), stored in the offline database like every other
+ * (non-archived rows; every page, lib/api/search-all.ts), stored in the offline database like every other
  * read (lib/db refreshRows, pending edits never overwritten), then read back from there, so the
  * screen is the same offline with what was loaded last time, local edits included.
  */
@@ -15,7 +15,7 @@ import type { AppDispatch, AppExtra } from '../../app/store-types';
 import { isTransientError } from '../../lib/api/base-query';
 import type { OfflineDb, StoredRecord } from '../../lib/db/database';
 import { readRows, refreshRows } from '../../lib/db/local-data';
-import { searchAllRecords } from './search-all';
+import { searchAllRecords } from '../../lib/api/search-all';
 import type { SeasonHistory } from './use-season-history';
 
 export interface AllFarmersData extends SeasonHistory {

@@ -14,7 +14,7 @@ import { useAppDispatch } from '../../app/hooks';
 import type { OfflineDb, StoredRecord } from '../../lib/db/database';
 import { readRows, refreshRows } from '../../lib/db/local-data';
 import { columnKey } from '../../lib/db/refs';
-import { searchAllRecords } from './search-all';
+import { searchAllRecords } from '../../lib/api/search-all';
 
 export interface SeasonHistory {
   durations: StoredRecord[];
@@ -43,7 +43,7 @@ export async function loadSeasonHistory(
   const load = async (table: TableKey, filters: FilterNode | undefined, inScope: (r: StoredRecord) => boolean) => {
     const tableId = config.tables[table].id;
     if (reachable) {
-      // Every page (search-all.ts), not only the first PAGE_SIZE rows.
+      // Every page (lib/api/search-all.ts), not only the first PAGE_SIZE rows.
       const result = await searchAllRecords(dispatch, config.projectId, { tableId, ...(filters ? { filters } : {}) });
       if (result.records) await refreshRows(db, result.records, { projectId: config.projectId, tableId, inScope });
       else reachable = false;

@@ -1,9 +1,10 @@
 /**
  * The loading chain of seed §4: roles → farmers (all for editors and readers, FARMERS_PAGE_SIZE;
- * a farmer's own record by e-mail, missing → the seed's error) → areas of the farmer (user
- * column) → the current duration (its window contains today) → paths of the areas → the
- * duration-path links (only non-deleted, non-archived; created through the outbox when a path
- * has none, also offline) → forms → indicators, each with PAGE_SIZE.
+ * a farmer's own record by e-mail, missing → the seed's error) → the current duration (its window
+ * contains today; read before the areas so that editors know it before choosing a farmer) → areas
+ * of the farmer (user column) → paths of the areas → the duration-path links (only non-deleted,
+ * non-archived; created through the outbox when a path has none, also offline) → forms →
+ * indicators, each every page of PAGE_SIZE rows.
  *
  * Every step reads the server when it is reachable and stores the answer in the offline database
  * (without overwriting rows with pending edits), then reads the rows from there; offline, or when
@@ -17,7 +18,7 @@ import type { AppConfig } from '../../../common/schemas/config';
 import type { TableKey } from '../../../common/schemas/project';
 import { isTransientError, type ApiError } from '../../lib/api/base-query';
 import { publicAppApi } from '../../lib/api/public-app';
-import { recordsApi } from '../../lib/api/records';
+import { searchAllRecords } from '../../lib/api/search-all';
 import type { OfflineDb, StoredRecord } from '../../lib/db/database';
 import { getMeta, isLocalId, readRows, refreshRows, setMeta } from '../../lib/db/local-data';
 import { deliveredIds, saveEdit } from '../../lib/db/outbox';
@@ -87,14 +88,14 @@ async function loadRows(
 ): Promise<StoredRecord[]> {
   const tableId = ctx.config.tables[table].id;
   if (ctx.online) {
-    const body = filters ? { tableId, page: 1, perPage, filters } : { tableId, page: 1, perPage };
     const requestedAt = Date.now();
-    const request = ctx.dispatch(recordsApi.endpoints.searchRecords.initiate({ projectId: ctx.config.projectId, body }, { subscribe: false, forceRefetch: true }));
-    const result = await request;
-    if (result.data) {
-      await refreshRows(ctx.db, result.data.records, { projectId: ctx.config.projectId, tableId, inScope, requestedAt });
+    // Every page: the device copy of the step's rows is replaced by the answer (refreshRows drops
+    // rows in scope that the server no longer lists), so one page of many would delete the rest.
+    const result = await searchAllRecords(ctx.dispatch, ctx.config.projectId, filters ? { tableId, filters } : { tableId }, perPage);
+    if (result.records) {
+      await refreshRows(ctx.db, result.records, { projectId: ctx.config.projectId, tableId, inScope, requestedAt });
     } else {
-      const error = result.error as ApiError | undefined;
+      const error: ApiError | undefined = result.error;
       if (!error || isTransientError(error) || error.status === 401) {
         ctx.online = false;
         ctx.source = 'device';
@@ -203,18 +204,18 @@ async function readChain(args: LoadSeasonArgs, { dispatch, getState, extra }: Th
       loadedAt: new Date(extra.now()).toISOString(),
       notice: null,
     };
+    // 3. The current duration (seed order: after the areas; read first here so that editors and
+    // readers, who have not chosen a farmer yet, see the season and every farmer's progress in it).
+    const durations = await loadRows(ctx, 'durations', undefined, PAGE_SIZE, () => true);
+    data.duration = currentDuration(durations, config, localDate(extra.now()));
     if (farmerId === null) {
       data.source = ctx.source;
       return data;
     }
 
-    // 3. Areas of the farmer (the `user` column links to the farmer id).
+    // 4. Areas of the farmer (the `user` column links to the farmer id).
     const userKey = columnKey(config, 'areas', 'user');
     data.areas = await loadRows(ctx, 'areas', eq(Number(userKey), farmerId), PAGE_SIZE, (row) => numberOf(row.properties[userKey]) === farmerId);
-
-    // 4. The current duration.
-    const durations = await loadRows(ctx, 'durations', undefined, PAGE_SIZE, () => true);
-    data.duration = currentDuration(durations, config, localDate(extra.now()));
 
     // 5. Paths of the areas.
     const areaIds = data.areas.map((a) => a.id);

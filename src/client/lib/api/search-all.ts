@@ -7,13 +7,16 @@
 import { PAGE_SIZE } from '../../../common/constants';
 import type { SearchRequest } from '../../../common/filter';
 import type { WireRecord } from '../../../common/schemas/wire';
-import type { AppDispatch } from '../../app/store-types';
-import type { ApiError } from '../../lib/api/base-query';
-import { recordsApi } from '../../lib/api/records';
+import type { ThunkDispatch, UnknownAction } from '@reduxjs/toolkit';
+import type { ApiError } from './base-query';
+import { recordsApi } from './records';
+
+/** Any store's dispatch that runs thunks (lib does not know the app's store type). */
+type Dispatch = ThunkDispatch<unknown, unknown, UnknownAction>;
 
 export type SearchAllResult = { records: WireRecord[]; pages: number; error?: undefined } | { error: ApiError; records?: undefined; pages: number };
 
-export async function searchAllRecords(dispatch: AppDispatch, projectId: number, body: Omit<SearchRequest, 'page' | 'perPage'>, perPage: number = PAGE_SIZE): Promise<SearchAllResult> {
+export async function searchAllRecords(dispatch: Dispatch, projectId: number, body: Omit<SearchRequest, 'page' | 'perPage'>, perPage: number = PAGE_SIZE): Promise<SearchAllResult> {
   const rows = new Map<number, WireRecord>();
   let maxPages = Infinity;
   for (let page = 1; page <= maxPages; page++) {
