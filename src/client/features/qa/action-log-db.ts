@@ -38,6 +38,7 @@ export interface IndexedDbLogSinkOptions {
 export class IndexedDbLogSink implements LogSink {
   readonly capacity: number;
   private readonly db: ActionLogDb;
+  /** For `putOne` (the bench's naive baseline) only. */
   private nextSeq: number | null = null;
 
   constructor(options: IndexedDbLogSinkOptions) {
@@ -48,19 +49,19 @@ export class IndexedDbLogSink implements LogSink {
     this.db = new ActionLogDb(options.name ?? ACTION_LOG_DB_NAME, dexieOptions);
   }
 
-  /** One transaction per batch: number, add, and drop what fell out of the ring. */
+  /**
+   * One transaction per batch: number, add, and drop what fell out of the ring. The sequence is
+   * read inside the transaction every time, not kept: another tab (or the previous page load's
+   * last batch) may have written since, and a kept counter would overwrite its entries.
+   */
   async write(entries: NewLogEntry[]): Promise<void> {
     if (entries.length === 0) return;
     await this.db.transaction('rw', this.db.entries, async () => {
-      if (this.nextSeq === null) {
-        // Continue the sequence of earlier page loads, so entries of all sessions sort in order.
-        const last = await this.db.entries.orderBy('seq').last();
-        this.nextSeq = (last?.seq ?? 0) + 1;
-      }
-      const numbered = entries.map((entry) => ({ ...entry, seq: this.nextSeq!++ }) as LogEntry);
-      await this.db.entries.bulkPut(numbered);
-      const oldestKept = this.nextSeq - this.capacity;
-      await this.db.entries.where('seq').below(oldestKept).delete();
+      const last = await this.db.entries.orderBy('seq').last();
+      let nextSeq = (last?.seq ?? 0) + 1;
+      const numbered = entries.map((entry) => ({ ...entry, seq: nextSeq++ }) as LogEntry);
+      await this.db.entries.bulkAdd(numbered);
+      await this.db.entries.where('seq').below(nextSeq - this.capacity).delete();
     });
   }
 

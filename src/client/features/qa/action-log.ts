@@ -61,6 +61,8 @@ export class ActionLogRecorder implements ActionLogHandler {
   private actionsSinceCheckpoint = 0;
   /** Entries the sink failed to take (storage full…); the app keeps working regardless. */
   droppedEntries = 0;
+  /** This page load's id, on every entry it writes (log-format.ts `sid`). */
+  readonly sid: string;
 
   constructor(options: ActionLogRecorderOptions) {
     this.sink = options.sink;
@@ -69,6 +71,7 @@ export class ActionLogRecorder implements ActionLogHandler {
     this.flushDelayMs = options.flushDelayMs ?? FLUSH_DELAY_MS;
     this.batchSize = options.batchSize ?? BATCH_SIZE;
     this.appVersion = options.appVersion;
+    this.sid = `${this.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
   }
 
   handle(action: unknown, next: (action: unknown) => unknown, getState: () => unknown): unknown {
@@ -153,7 +156,7 @@ export class ActionLogRecorder implements ActionLogHandler {
     while (this.pending.length > 0) {
       const batch = this.pending.splice(0, this.batchSize);
       const blobs: PendingBlob[] = [];
-      const entries = batch.map((item) => toEntry(item, blobs));
+      const entries = batch.map((item) => ({ ...toEntry(item, blobs), sid: this.sid }));
       await fillBlobHashes(blobs);
       try {
         await this.sink.write(entries);
