@@ -42,6 +42,7 @@ export async function exportActionLogFromAbout(page: Page): Promise<{ file: Acti
   await goHash(page, '#/about');
   const button = page.getByTestId('action-log-export').getByRole('button', { name: slQa.qa.export });
   const [download] = await Promise.all([page.waitForEvent('download'), button.click()]);
+  expect(download.suggestedFilename()).toMatch(/^moj-travnik-dnevnik-\d{4}-\d{2}-\d{2}-\d{4}\.json$/);
   const downloaded = await download.path();
   if (!downloaded) throw new Error(`the log download failed: ${await download.failure()}`);
   const text = readFileSync(downloaded, 'utf8');

@@ -28,6 +28,8 @@ interface EntryBase {
    * Absent in older logs: then an entry belongs to the session started last before it.
    */
   sid?: string;
+  /** Number of the entry within its page load (1, 2, …): a stash written twice is kept once. */
+  n?: number;
 }
 
 export interface SessionEntry extends EntryBase {
