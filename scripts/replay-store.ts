@@ -5,7 +5,7 @@
  * random sequence, no credentials. Shared by `npm run replay`, the fixture tests and the bench.
  */
 import { IDBKeyRange as FakeIDBKeyRange, indexedDB as fakeIndexedDB } from 'fake-indexeddb';
-import { makeStore } from '../src/client/app/store';
+import { makeStore, type MakeStoreOptions } from '../src/client/app/store';
 import { api } from '../src/client/lib/api';
 import { openOfflineDb } from '../src/client/lib/db';
 import { syncStopped } from '../src/client/features/sync';
@@ -24,9 +24,22 @@ export function memoryStorage(): Storage {
   };
 }
 
-export function createReplayStore(deps: ReplayStoreDeps): ReplayAppStore {
+export interface ReplayStoreOptions {
+  /**
+   * RTK's development checks (serialisable/immutable state), on by default as in any test store.
+   * Off where a replay runs beside other work (the e2e scenarios): on a large season they only
+   * print "took N ms" warnings; the reducers are the same either way.
+   */
+  devChecks?: boolean;
+  /** A root reducer other than the app's (tests proving that a changed reducer is caught). */
+  rootReducer?: MakeStoreOptions['rootReducer'];
+}
+
+export function createReplayStore(deps: ReplayStoreDeps, options: ReplayStoreOptions = {}): ReplayAppStore {
   return makeStore(deps.preloadedState as Parameters<typeof makeStore>[0], {
     persist: deps.persist ? memoryStorage() : false,
+    ...(options.devChecks === undefined ? {} : { devChecks: options.devChecks }),
+    ...(options.rootReducer ? { rootReducer: options.rootReducer } : {}),
     extra: {
       // Passed explicitly: Dexie reads the global IndexedDB when it is first loaded, which in a
       // test runner may be before any polyfill is installed.

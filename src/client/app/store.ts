@@ -51,9 +51,11 @@ export interface MakeStoreOptions {
    * builds; the bench turns them off to measure what the production build runs.
    */
   devChecks?: boolean;
+  /** The root reducer (default the app's); the QA replay tests swap in a deliberately changed one. */
+  rootReducer?: Reducer<RootState, UnknownAction>;
 }
 
-function persistedReducer(storage: Storage): Reducer<RootState, UnknownAction> {
+function persistedReducer(storage: Storage, root: Reducer<RootState, UnknownAction>): Reducer<RootState, UnknownAction> {
   const keys = Object.keys(PERSISTED_STATE) as Array<keyof RootState>;
   const pick = createTransform(
     (inbound: Record<string, unknown>, key) => {
@@ -65,7 +67,7 @@ function persistedReducer(storage: Storage): Reducer<RootState, UnknownAction> {
   );
   return persistReducer(
     { key: 'moj-travnik', version: 1, storage, whitelist: keys as string[], transforms: [pick], stateReconciler: autoMergeLevel2, timeout: 0 },
-    rootReducer as Reducer<RootState, UnknownAction>,
+    root,
   ) as unknown as Reducer<RootState, UnknownAction>;
 }
 
@@ -87,7 +89,7 @@ export function makeStore(preloadedState?: Partial<RootState>, options: MakeStor
   };
   const listener = createListenerMiddleware({ extra });
   const store = configureStore({
-    reducer: persistStorage ? persistedReducer(persistStorage) : rootReducer,
+    reducer: persistStorage ? persistedReducer(persistStorage, options.rootReducer ?? rootReducer) : (options.rootReducer ?? rootReducer),
     preloadedState: preloadedState as RootState | undefined,
     middleware: (getDefault) =>
       getDefault({

@@ -138,7 +138,8 @@ describe('photos and other binary content are replaced by size and SHA-256', () 
     const file = JSON.parse(readFileSync(path.join(process.cwd(), 'test/fixtures/action-logs/farmer-field-day.json'), 'utf8')) as { entries: Array<ActionEntry | { kind: 'net'; url: string; requestBody?: unknown }> };
     const queued = file.entries.find((e): e is ActionEntry => e.kind === 'action' && e.type === 'sync/editSaved/pending' && (e.action as unknown as { meta: { arg: { kind: string } } }).meta.arg.kind === 'attachment');
     const data = (queued!.action as unknown as { meta: { arg: { data: { $binary: string; size: number; sha256: string } } } }).meta.arg.data;
-    expect(data).toMatchObject({ $binary: 'arrayBuffer', size: expect.any(Number) });
+    // The browser queues the photo as the Blob the file input gave it.
+    expect(data).toMatchObject({ $binary: 'blob', size: expect.any(Number), mimeType: 'image/jpeg' });
     expect(data.sha256).toMatch(/^[0-9a-f]{64}$/);
     const upload = file.entries.find((e) => e.kind === 'net' && e.url.endsWith('/attachment')) as { requestBody: { $formData: Array<[string, unknown]> } };
     const part = upload.requestBody.$formData.find(([name]) => name === 'file')![1];

@@ -68,6 +68,33 @@ describe('ring buffer', () => {
     second.close();
   });
 
+  it('two tabs write into one ring buffer: no entry overwritten, each replays in its own store', async () => {
+    const name = dbName();
+    const tab = () => {
+      const sink = new IndexedDbLogSink({ capacity: 1000, name });
+      const recorder = new ActionLogRecorder({ sink, batchSize: 1000, flushDelayMs: 60_000 });
+      return { sink, recorder, store: makeCounterStore(recorder) };
+    };
+    const a = tab();
+    const b = tab();
+    // Their batches alternate in the shared database, as two open tabs' do.
+    for (const [t, n] of [[a, 5], [b, 7], [a, 5], [b, 3]] as const) {
+      for (let i = 0; i < n; i++) t.store.dispatch(counterSlice.actions.incremented());
+      await t.recorder.flush();
+    }
+    const entries = await a.sink.readAll();
+    // 2 session starts + 20 actions, numbered 1..22: none written over by the other tab.
+    expect(entries.map((entry) => entry.seq)).toEqual(Array.from({ length: 22 }, (_, i) => i + 1));
+    expect(new Set(entries.map((entry) => entry.sid))).toEqual(new Set([a.recorder.sid, b.recorder.sid]));
+    const result = await replayActionLog({ entries }, { createStore: () => plainCounterStore() });
+    expect(result.sessions).toBe(2);
+    expect(result.divergence).toBeNull();
+    // The last entry is tab B's: its store is the final state.
+    expect(result.finalState).toEqual({ counter: { value: 10 } });
+    a.sink.close();
+    b.sink.close();
+  });
+
   it('the memory sink wraps the same way', async () => {
     const sink = new MemoryLogSink(10);
     await record(sink, 25);

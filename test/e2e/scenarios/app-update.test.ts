@@ -1,10 +1,14 @@
 /**
+ * @jest-environment-options {"globalsCleanup": "off"}
+ *
  * Issue 8 scenario 6, a new app version deployed while the app is open with edits waiting, in
  * Chromium against the real server. test/e2e/shell.test.ts proves the 'Obvestilo' dialog and the
  * reload onto the new build; this adds what the field cares about: edits queued while the API is
  * out of reach survive accepting the update, and reach the server exactly once afterwards.
  * The API is cut with a Playwright route (not setOffline) so the service worker can still fetch
  * the new sw.js — the situation of a flaky link where the static files come through.
+ * The page's action log (both builds' sessions) is exported from /about and replayed headless
+ * (action-logs.ts; fixture app-update.json with UPDATE_ACTION_LOGS=1).
  */
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,6 +17,7 @@ import { afterAll, beforeAll, expect, jest, test } from '@jest/globals';
 import type { Browser } from 'playwright-core';
 import { sl, slScreens } from '../../../src/common/i18n/sl';
 import { DEMO_USERS, ROOT, launchBrowser, recordArtifacts, startServer, type E2EServer } from '../harness';
+import { exportActionLogFromAbout, replayExportedLog } from './action-logs';
 import { REQUIRED_ANSWERS, ServerData, addMeadowForm, describeBuiltApp, goHash, openApp, outboxCount, waitForOutboxEmpty, waitForServiceWorkerControl, newPatientPage } from './helpers';
 
 jest.setTimeout(180_000);
@@ -89,6 +94,11 @@ describeBuiltApp('scenario 6: a new version is deployed while edits wait (Chromi
         // The API answers again: everything is delivered.
         await context.unroute('**/api/**');
         await waitForOutboxEmpty(page);
+
+        // QA: one log across the update's reload (the ring buffer outlives the old build).
+        const exported = await exportActionLogFromAbout(page);
+        const result = await replayExportedLog('app-update', 'scenario 6 (app-update.test.ts): the farmer', exported, log);
+        expect(result.sessions).toBeGreaterThanOrEqual(2);
       });
 
       const newForms = (await data.formsOfPath(path1!.id)).filter((f) => !formsBefore.some((b) => b.id === f.id));

@@ -1,4 +1,6 @@
 /**
+ * @jest-environment-options {"globalsCleanup": "off"}
+ *
  * Issue 8 scenario 1, a farmer's field day, in Chromium against the real server:
  * kmet1 signs in online and opens home; goes offline; walks a transect on his path with a scripted
  * geolocation (Playwright's setGeolocation) and saves it; creates this season's meadow form, fills
@@ -6,6 +8,9 @@
  * browser's canvas); reloads while still offline — the walk, the form, its answers and the photo
  * are still there, queued; comes back online — the outbox drains and the server holds every edit
  * exactly once (rows counted); the editor then sees the form with its answers and photo.
+ * At the end both pages' action logs are exported from /about and replayed headless without
+ * divergence (action-logs.ts); with UPDATE_ACTION_LOGS=1 they become the fixtures
+ * farmer-field-day.json and editor-review.json.
  */
 import { afterAll, beforeAll, expect, jest, test } from '@jest/globals';
 import type { Browser, Page } from 'playwright-core';
@@ -14,6 +19,7 @@ import { slMap, slScreens } from '../../../src/common/i18n/sl';
 import { FORM_KINDS } from '../../../src/common/scheme/form-kinds';
 import type { AttachmentInfoList, WireRecord } from '../../../src/common/schemas/wire';
 import { DEMO_USERS, launchBrowser, recordArtifacts, startServer, type E2EServer } from '../harness';
+import { exportActionLogFromAbout, replayExportedLog } from './action-logs';
 import { ServerData, describeBuiltApp, goHash, makeJpeg, newFieldPage, openApp, outboxCount, waitForOutboxEmpty, waitForServiceWorkerControl, newPatientPage } from './helpers';
 
 jest.setTimeout(240_000);
@@ -186,6 +192,16 @@ describeBuiltApp("scenario 1: a farmer's field day (Chromium)", () => {
         await page.getByTestId('season-forms').waitFor();
         await page.waitForFunction(() => document.querySelector('.conn-status--online') !== null);
         expect(await outboxCount(page)).toBe(0);
+
+        // QA: the farmer's whole day (sign-in, offline work, the reload, the sync, the reload
+        // online) exported from /about and replayed headless, session by session.
+        const exported = await exportActionLogFromAbout(page);
+        const result = await replayExportedLog('farmer-field-day', 'scenario 1 (field-day.test.ts): the farmer', exported, log);
+        expect(result.sessions).toBeGreaterThanOrEqual(3);
+        const types = new Set(exported.file.entries.map((entry) => (entry.kind === 'action' ? entry.type : entry.kind)));
+        expect([...types]).toEqual(expect.arrayContaining(['session', 'net', 'connectivity/browserOnlineChanged']));
+        // The photo is in the log as its size and hash only.
+        expect(exported.text).toMatch(/"\$binary":"blob","size":\d+,"mimeType":"image\/jpeg","sha256":"[0-9a-f]{64}"/);
       });
       expect(await data.formsOfPath(path!.id)).toHaveLength(formsAfter.length);
       expect(await data.indicatorsOfForm(form.id)).toHaveLength(ANSWERS.length);
@@ -205,6 +221,9 @@ describeBuiltApp("scenario 1: a farmer's field day (Chromium)", () => {
           const card = editor.page.getByTestId(`indicator-${PHOTO_ON}`);
           await card.locator('summary').click();
           await card.locator('.photos__list img').first().waitFor();
+
+          const exported = await exportActionLogFromAbout(editor.page);
+          await replayExportedLog('editor-review', "scenario 1 (field-day.test.ts): the editor reviews the farmer's form", exported, editor.log);
         });
       } finally {
         await editor.context.close();

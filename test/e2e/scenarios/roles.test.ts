@@ -1,4 +1,6 @@
 /**
+ * @jest-environment-options {"globalsCleanup": "off"}
+ *
  * Issue 8 scenarios 2–4 in Chromium against the real server (one server and one browser for the
  * file; each scenario gets fresh browser contexts):
  *  2. two farmers cannot see each other's data, even by typing URLs with the other's ids (the
@@ -7,13 +9,16 @@
  *  3. an editor archives a path on the path screen; the farmer, back online, no longer sees it;
  *  4. a reader sees results and cannot change anything: no edit controls, forced writes → 403,
  *     the server's rows unchanged.
- * Each asserts on the server's data afterwards, not only on the page.
+ * Each asserts on the server's data afterwards, not only on the page. At the end of each, the
+ * pages' action logs are exported from /about and replayed headless (action-logs.ts; fixtures
+ * with UPDATE_ACTION_LOGS=1).
  */
 import { afterAll, beforeAll, expect, jest, test } from '@jest/globals';
 import type { Browser, Page } from 'playwright-core';
 import { sl, slAuth, slMap, slScreens } from '../../../src/common/i18n/sl';
 import type { WireRecord } from '../../../src/common/schemas/wire';
 import { DEMO_USERS, LOGIN_PAGE_PATTERN, launchBrowser, recordArtifacts, signInThroughLoginPage, startServer, type E2EServer } from '../harness';
+import { exportActionLogFromAbout, replayExportedLog } from './action-logs';
 import { ServerData, describeBuiltApp, deviceHasFeature, goHash, newPatientPage, openApp, waitForOutboxEmpty } from './helpers';
 
 jest.setTimeout(180_000);
@@ -87,6 +92,8 @@ describeBuiltApp('scenarios: who sees and changes what (Chromium)', () => {
         const after = (await data.rows('forms')).find((f) => f.id === farmer1Form.id)!;
         expect(after.version).toBe(farmer1Form.version);
         expect(after.properties).toEqual(farmer1Form.properties);
+
+        await replayExportedLog('farmers-apart', "scenario 2 (roles.test.ts): kmet2 types kmet1's ids", await exportActionLogFromAbout(page), log);
       });
     } finally {
       await context.close();
@@ -120,6 +127,10 @@ describeBuiltApp('scenarios: who sees and changes what (Chromium)', () => {
         await page.waitForSelector('main h1');
         await goHash(page, `#/paths/${target.id}`);
         await page.getByText(slScreens.paths.notFound).waitFor();
+
+        // One device, two users, a sign-out and an offline reload: every session replays.
+        const result = await replayExportedLog('shared-device', 'scenario 2b (roles.test.ts): kmet1 signs out, kmet2 signs in', await exportActionLogFromAbout(page), log);
+        expect(result.sessions).toBeGreaterThanOrEqual(3);
       });
     } finally {
       await context.close();
@@ -150,6 +161,8 @@ describeBuiltApp('scenarios: who sees and changes what (Chromium)', () => {
         await dialog.getByRole('button', { name: slScreens.archive.path }).click();
         await editor.page.waitForFunction(() => window.location.hash === '#/paths');
         await waitForOutboxEmpty(editor.page);
+
+        await replayExportedLog('editor-archive', 'scenario 3 (roles.test.ts): the editor archives a path', await exportActionLogFromAbout(editor.page), editor.log);
       });
 
       // The server holds the path archived (not deleted: its history stays).
@@ -170,6 +183,8 @@ describeBuiltApp('scenarios: who sees and changes what (Chromium)', () => {
         await goHash(farmer.page, '#/');
         await farmer.page.getByTestId(`home-path-${farmer1Paths[0]!.id}`).waitFor();
         expect(await farmer.page.getByTestId(`home-path-${target.id}`).count()).toBe(0);
+
+        await replayExportedLog('farmer-archived-path', 'scenario 3 (roles.test.ts): the farmer, offline while the path is archived', await exportActionLogFromAbout(farmer.page), farmer.log);
       });
     } finally {
       await farmer.context.close();
@@ -228,6 +243,8 @@ describeBuiltApp('scenarios: who sees and changes what (Chromium)', () => {
         expect(statuses).toEqual([403, 403, 403, 403, 403]);
         expect(await data.rows('forms')).toEqual(formsBefore);
         expect(await data.rows('paths')).toEqual(pathsBefore);
+
+        await replayExportedLog('reader-results', 'scenario 4 (roles.test.ts): the reader', await exportActionLogFromAbout(page), log);
       });
     } finally {
       await context.close();

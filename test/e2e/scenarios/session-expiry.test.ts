@@ -1,15 +1,20 @@
 /**
+ * @jest-environment-options {"globalsCleanup": "off"}
+ *
  * Issue 8 scenario 5, token expiry while offline, in Chromium against the real server. The
  * embedded provider issues 35 s access tokens and 45 s refresh tokens (instead of minutes and
  * days), so a farmer who stays offline longer than that comes back with a session that cannot be
  * renewed. Offline he keeps working after the token expired (edits queue); back online the app
  * asks him to sign in again (DESIGN §5: 401 → refresh → still refused → keep everything until
  * the user signs in); after signing in every queued edit reaches the server, once.
+ * The page's action log is exported from /about and replayed headless (action-logs.ts; fixture
+ * token-expiry-offline.json with UPDATE_ACTION_LOGS=1).
  */
 import { afterAll, beforeAll, expect, jest, test } from '@jest/globals';
 import type { Browser } from 'playwright-core';
 import { slAuth, slScreens } from '../../../src/common/i18n/sl';
 import { DEMO_USERS, LOGIN_PAGE_PATTERN, launchBrowser, recordArtifacts, type E2EServer } from '../harness';
+import { exportActionLogFromAbout, replayExportedLog } from './action-logs';
 import {
   REQUIRED_ANSWERS,
   ServerData,
@@ -111,6 +116,11 @@ describeBuiltApp('scenario 5: the session expires while offline (Chromium)', () 
         await waitForOutboxEmpty(page);
         expect(await page.locator('.sign-in-banner').count()).toBe(0);
         expect(formId).toBeGreaterThan(0);
+
+        // QA: the log spans the expiry offline, the refused refresh and the new sign-in.
+        const exported = await exportActionLogFromAbout(page);
+        await replayExportedLog('token-expiry-offline', 'scenario 5 (session-expiry.test.ts): the farmer', exported, log);
+        expect(exported.file.entries.some((entry) => entry.kind === 'net' && entry.status === 401)).toBe(true);
       });
 
       // The server: the form once, its required answers once each, and the note edit made after expiry.

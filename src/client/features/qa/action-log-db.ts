@@ -14,7 +14,7 @@
  */
 import { Dexie, type Table } from 'dexie';
 import type { LogEntry, NewLogEntry } from './log-format';
-import type { LogSink } from './sinks';
+import type { LogSink, WriteOptions } from './sinks';
 
 export const ACTION_LOG_DB_NAME = 'Moj_travnik_qa_log';
 
@@ -38,6 +38,7 @@ export interface IndexedDbLogSinkOptions {
 export class IndexedDbLogSink implements LogSink {
   readonly capacity: number;
   private readonly db: ActionLogDb;
+  /** For `putOne` (the bench's naive baseline) only. */
   private nextSeq: number | null = null;
 
   constructor(options: IndexedDbLogSinkOptions) {
@@ -48,20 +49,37 @@ export class IndexedDbLogSink implements LogSink {
     this.db = new ActionLogDb(options.name ?? ACTION_LOG_DB_NAME, dexieOptions);
   }
 
-  /** One transaction per batch: number, add, and drop what fell out of the ring. */
-  async write(entries: NewLogEntry[]): Promise<void> {
+  /**
+   * One transaction per batch: number, add, and drop what fell out of the ring. The sequence is
+   * read inside the transaction every time, not kept: another tab (or the previous page load's
+   * last batch) may have written since, and a kept counter would overwrite its entries.
+   */
+  async write(entries: NewLogEntry[], options: WriteOptions = {}): Promise<void> {
     if (entries.length === 0) return;
     await this.db.transaction('rw', this.db.entries, async () => {
-      if (this.nextSeq === null) {
-        // Continue the sequence of earlier page loads, so entries of all sessions sort in order.
-        const last = await this.db.entries.orderBy('seq').last();
-        this.nextSeq = (last?.seq ?? 0) + 1;
-      }
-      const numbered = entries.map((entry) => ({ ...entry, seq: this.nextSeq!++ }) as LogEntry);
-      await this.db.entries.bulkPut(numbered);
-      const oldestKept = this.nextSeq - this.capacity;
-      await this.db.entries.where('seq').below(oldestKept).delete();
+      if (options.skipWritten) entries = await this.notYetStored(entries);
+      if (entries.length === 0) return;
+      const last = await this.db.entries.orderBy('seq').last();
+      let nextSeq = (last?.seq ?? 0) + 1;
+      const numbered = entries.map((entry) => ({ ...entry, seq: nextSeq++ }) as LogEntry);
+      await this.db.entries.bulkAdd(numbered);
+      await this.db.entries.where('seq').below(nextSeq - this.capacity).delete();
     });
+  }
+
+  /** Entries whose page load (`sid`) has not stored their number (`n`) yet; each page writes in order. */
+  private async notYetStored(entries: NewLogEntry[]): Promise<NewLogEntry[]> {
+    const highest = new Map<string, number>();
+    for (const sid of new Set(entries.flatMap((entry) => (entry.sid && entry.n ? [entry.sid] : [])))) {
+      // The page's latest entry: near the end of the ring, found walking back from it.
+      const latest = await this.db.entries
+        .orderBy('seq')
+        .reverse()
+        .filter((entry) => entry.sid === sid)
+        .first();
+      highest.set(sid, latest?.n ?? 0);
+    }
+    return entries.filter((entry) => !(entry.sid && entry.n && entry.n <= (highest.get(entry.sid) ?? 0)));
   }
 
   async readAll(): Promise<LogEntry[]> {

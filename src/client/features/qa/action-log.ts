@@ -9,14 +9,26 @@
  *
  * Actions are logged as the reducers see them: the middleware sits last in the chain, so thunks
  * (functions) never reach it and every logged action is exactly one reducer call.
+ *
+ * A page that goes away (reload, the update's reload, closing the tab) cannot finish an
+ * IndexedDB write it starts in `pagehide`: the entries not yet written would be lost — exactly
+ * the last edits before a reload. `stashUnwritten` keeps them synchronously in localStorage
+ * instead — the batch whose write is under way too, as it may be cut off — and the next page
+ * load's recorder writes them first (`restoreStash`); the sink skips the entries (by `sid` and
+ * `n`) that did reach it. A Blob whose hash was not read yet keeps its size and type only.
  */
-import { redact, fillBlobHashes, isBlob, type PendingBlob } from './redact';
+import { redact, fillBlobHashes, hashBlobSoon, isBlob, shallowBlobs, type PendingBlob } from './redact';
 import { StateHasher } from './state-hash';
 import { DEFAULT_CHECKPOINT_EVERY, type NewLogEntry, type NetEntry } from './log-format';
 import type { LogSink } from './sinks';
 
 export const FLUSH_DELAY_MS = 1000;
 export const BATCH_SIZE = 500;
+/** localStorage key of the entries a page could not write before it went away. */
+export const UNWRITTEN_STASH_KEY = 'qa.actionLog.unwritten';
+
+/** The synchronous storage the stash uses (localStorage in the app). */
+export type StashStorage = Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
 
 /** What the middleware hands every action to (a recorder, or the replay gate). */
 export interface ActionLogHandler {
@@ -27,7 +39,9 @@ type Pending =
   | { kind: 'session'; t: number; hash: string; state: unknown; appVersion?: string }
   | { kind: 'checkpoint'; t: number; hash: string; state: unknown }
   | { kind: 'action'; t: number; action: { type: string }; hash: string }
-  | { kind: 'net'; entry: Omit<NetEntry, 'seq'>; raw: { request?: unknown; response?: unknown } };
+  | { kind: 'net'; entry: Omit<NetEntry, 'seq'>; raw: { request?: unknown; response?: unknown } }
+  /** Already redacted (an earlier page load's stash). */
+  | { kind: 'entry'; entry: NewLogEntry };
 
 export interface ActionLogRecorderOptions {
   sink: LogSink;
@@ -58,9 +72,17 @@ export class ActionLogRecorder implements ActionLogHandler {
   private started = false;
   /** A flush at the next turn is scheduled (a batch is full). */
   private urgent = false;
+  /** The batch being prepared (blob hashes) and not yet handed to the sink. */
+  private preparing: NewLogEntry[] | null = null;
+  /** The batch handed to the sink and not confirmed yet. */
+  private writing: NewLogEntry[] | null = null;
+  /** Entries numbered so far (`n`). */
+  private numbered = 0;
   private actionsSinceCheckpoint = 0;
   /** Entries the sink failed to take (storage full…); the app keeps working regardless. */
   droppedEntries = 0;
+  /** This page load's id, on every entry it writes (log-format.ts `sid`). */
+  readonly sid: string;
 
   constructor(options: ActionLogRecorderOptions) {
     this.sink = options.sink;
@@ -69,6 +91,7 @@ export class ActionLogRecorder implements ActionLogHandler {
     this.flushDelayMs = options.flushDelayMs ?? FLUSH_DELAY_MS;
     this.batchSize = options.batchSize ?? BATCH_SIZE;
     this.appVersion = options.appVersion;
+    this.sid = `${this.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
   }
 
   handle(action: unknown, next: (action: unknown) => unknown, getState: () => unknown): unknown {
@@ -78,6 +101,8 @@ export class ActionLogRecorder implements ActionLogHandler {
       const state = getState();
       const hash = this.hasher.hashState(state);
       this.push({ kind: 'action', t: this.now(), action, hash });
+      // A photo in an action: its hash is read now, in case the page goes away before the batch.
+      for (const blob of shallowBlobs(action)) hashBlobSoon(blob);
       if (++this.actionsSinceCheckpoint >= this.checkpointEvery) {
         this.actionsSinceCheckpoint = 0;
         this.push({ kind: 'checkpoint', t: this.now(), hash, state });
@@ -149,16 +174,66 @@ export class ActionLogRecorder implements ActionLogHandler {
     }
   }
 
+  /** Stashed entries keep the sid of the page load that logged them. */
+  private entryOf(item: Pending, blobs: PendingBlob[]): NewLogEntry {
+    return item.kind === 'entry' ? item.entry : { ...toEntry(item, blobs), sid: this.sid, n: ++this.numbered };
+  }
+
+  /**
+   * The page is going away (pagehide): what is not in the sink yet goes to `storage` at once,
+   * synchronously, for the next page load's recorder. Returns the number of entries stashed.
+   */
+  stashUnwritten(storage: StashStorage): number {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    const entries = [...(this.writing ?? []), ...(this.preparing ?? []), ...this.pending.map((item) => this.entryOf(item, []))];
+    // The batch being prepared is not handed to the sink any more (drain checks).
+    this.preparing = null;
+    this.pending = [];
+    if (entries.length === 0) return 0;
+    try {
+      const earlier = JSON.parse(storage.getItem(UNWRITTEN_STASH_KEY) ?? '[]') as NewLogEntry[];
+      storage.setItem(UNWRITTEN_STASH_KEY, JSON.stringify([...earlier, ...entries]));
+    } catch {
+      this.droppedEntries += entries.length;
+      return 0;
+    }
+    return entries.length;
+  }
+
+  /** Queues an earlier page load's stash ahead of everything this recorder logs. */
+  restoreStash(storage: StashStorage): number {
+    let entries: NewLogEntry[] = [];
+    try {
+      entries = JSON.parse(storage.getItem(UNWRITTEN_STASH_KEY) ?? '[]') as NewLogEntry[];
+      storage.removeItem(UNWRITTEN_STASH_KEY);
+    } catch {
+      return 0;
+    }
+    if (!Array.isArray(entries) || entries.length === 0) return 0;
+    this.pending.unshift(...entries.map((entry): Pending => ({ kind: 'entry', entry })));
+    this.timer ??= setTimeout(() => void this.flush(), this.flushDelayMs);
+    return entries.length;
+  }
+
   private async drain(): Promise<void> {
     while (this.pending.length > 0) {
       const batch = this.pending.splice(0, this.batchSize);
       const blobs: PendingBlob[] = [];
-      const entries = batch.map((item) => toEntry(item, blobs));
+      const entries = batch.map((item) => this.entryOf(item, blobs));
+      this.preparing = entries;
       await fillBlobHashes(blobs);
+      // Stashed while the hashes were computed: the next page load writes them.
+      if (this.preparing !== entries) continue;
+      this.preparing = null;
+      this.writing = entries;
       try {
-        await this.sink.write(entries);
+        // Restored entries may have reached the sink already (a write cut off by the unload).
+        await this.sink.write(entries, { skipWritten: batch.some((item) => item.kind === 'entry') });
       } catch {
         this.droppedEntries += entries.length;
+      } finally {
+        this.writing = null;
       }
       if (this.pending.length > 0) await yieldToEventLoop();
     }
@@ -167,6 +242,8 @@ export class ActionLogRecorder implements ActionLogHandler {
 
 function toEntry(item: Pending, blobs: PendingBlob[]): NewLogEntry {
   switch (item.kind) {
+    case 'entry':
+      return item.entry;
     case 'session': {
       const entry: NewLogEntry = { kind: 'session', t: item.t, hash: item.hash, state: redact(item.state, blobs) };
       if (item.appVersion) entry.appVersion = item.appVersion;

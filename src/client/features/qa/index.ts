@@ -4,8 +4,8 @@
  * fresh store (`npm run replay -- log.json`).
  */
 export { actionLogMiddleware, withActionLogHandler, getActiveActionLog } from './middleware';
-export { ActionLogRecorder, type ActionLogHandler } from './action-log';
-export { MemoryLogSink, type LogSink } from './sinks';
+export { ActionLogRecorder, UNWRITTEN_STASH_KEY, type ActionLogHandler, type StashStorage } from './action-log';
+export { MemoryLogSink, type LogSink, type WriteOptions } from './sinks';
 export { IndexedDbLogSink, ACTION_LOG_DB_NAME } from './action-log-db';
 export { StateHasher, VOLATILE_PATHS } from './state-hash';
 export { redact, redactAsync, REDACTED, SECRET_KEY, isBinaryDescriptor, type BinaryDescriptor } from './redact';

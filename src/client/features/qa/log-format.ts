@@ -22,6 +22,14 @@ interface EntryBase {
   seq: number;
   /** Epoch milliseconds (the store's clock). */
   t: number;
+  /**
+   * The page load (recorder) that wrote the entry. Two tabs share one ring buffer, so their
+   * entries interleave in `seq` order; a replay sends each entry to its own session's store.
+   * Absent in older logs: then an entry belongs to the session started last before it.
+   */
+  sid?: string;
+  /** Number of the entry within its page load (1, 2, …): a stash written twice is kept once. */
+  n?: number;
 }
 
 export interface SessionEntry extends EntryBase {

@@ -48,20 +48,39 @@ function browserRecorder(extra: { api?: ApiDeps; now?: () => number }): ActionLo
   const inBrowser = typeof window !== 'undefined' && typeof indexedDB !== 'undefined';
   if (!inBrowser || process.env.NODE_ENV === 'test') return null;
   const recorder = new ActionLogRecorder({ sink: new IndexedDbLogSink({ capacity: configuredCapacity() }), now: extra.now });
+  // What the previous page load could not write before it went away comes first.
+  const stash = safeLocalStorage();
+  if (stash) recorder.restoreStash(stash);
   if (extra.api) {
     // The api layer reads fetchFn from this object on every request (lib/api base-query), so
     // wrapping it here logs every exchange without touching lib/api.
     const inner = extra.api.fetchFn;
     extra.api.fetchFn = recorder.wrapFetch((input, init) => (inner ? inner(input, init) : globalThis.fetch(input, init)));
   }
-  // The last batch should reach IndexedDB before the page goes away (pagehide is unreliable on
-  // phones; a hidden tab may be killed without it).
-  window.addEventListener('pagehide', () => void recorder.flush());
+  // The last entries must survive the page going away: an IndexedDB write started in pagehide
+  // does not finish, so they are stashed synchronously (action-log.ts). pagehide is unreliable
+  // on phones (a hidden tab may be killed without it): a hidden page flushes as usual.
+  window.addEventListener('pagehide', () => {
+    if (stash) recorder.stashUnwritten(stash);
+    else void recorder.flush();
+  });
+  // Back from the back/forward cache: the same page goes on, its stash before what comes next.
+  window.addEventListener('pageshow', (event) => {
+    if (event.persisted && stash) recorder.restoreStash(stash);
+  });
   document.addEventListener('visibilitychange', () => {
     if (document.visibilityState === 'hidden') void recorder.flush();
   });
   activeRecorder = recorder;
   return recorder;
+}
+
+function safeLocalStorage(): Storage | null {
+  try {
+    return globalThis.localStorage ?? null;
+  } catch {
+    return null;
+  }
 }
 
 /** `extra` is the store's thunk/listener extra argument (its `api` deps and clock). */

@@ -112,6 +112,33 @@ export interface PendingBlob {
   blob: Blob;
 }
 
+/** SHA-256 of Blobs already read (a Blob's bytes never change). */
+const knownBlobHashes = new WeakMap<Blob, string>();
+
+/**
+ * Starts reading a Blob's hash now, so a descriptor made later (even synchronously, as the
+ * unload stash does) has it. The recorder calls this for Blobs near the top of an action.
+ */
+export function hashBlobSoon(blob: Blob): void {
+  if (knownBlobHashes.has(blob)) return;
+  void readBlob(blob).then(
+    (bytes) => knownBlobHashes.set(blob, sha256Hex(new Uint8Array(bytes))),
+    () => undefined,
+  );
+}
+
+/** Blobs within the first levels of a value (an action's payload or meta.arg), small lists only. */
+export function shallowBlobs(value: unknown, depth = 4, out: Blob[] = []): Blob[] {
+  if (typeof value !== 'object' || value === null || depth < 0) return out;
+  if (isBlob(value)) {
+    out.push(value);
+    return out;
+  }
+  const children = Array.isArray(value) ? (value.length <= 20 ? value : []) : Object.values(value as Record<string, unknown>).slice(0, 50);
+  for (const child of children) shallowBlobs(child, depth - 1, out);
+  return out;
+}
+
 /**
  * Synchronous redaction. Blobs cannot be read synchronously: their descriptors are listed in
  * `pending` (when given) for `fillBlobHashes`; without it they keep size and type only.
@@ -128,7 +155,9 @@ export function redact(value: unknown, pending?: PendingBlob[]): unknown {
     if (seen.has(v)) return '[cycle]';
     if (isBlob(v)) {
       const descriptor: BinaryDescriptor = { $binary: 'blob', size: v.size, mimeType: v.type || 'application/octet-stream' };
-      pending?.push({ descriptor, blob: v });
+      const known = knownBlobHashes.get(v);
+      if (known) descriptor.sha256 = known;
+      else pending?.push({ descriptor, blob: v });
       return descriptor;
     }
     if (v instanceof ArrayBuffer) return { $binary: 'arrayBuffer', size: v.byteLength, sha256: sha256Hex(bytesOf(v)) };
@@ -164,7 +193,8 @@ export function redact(value: unknown, pending?: PendingBlob[]): unknown {
 export async function fillBlobHashes(pending: PendingBlob[]): Promise<void> {
   for (const { descriptor, blob } of pending) {
     try {
-      descriptor.sha256 = sha256Hex(new Uint8Array(await readBlob(blob)));
+      descriptor.sha256 = knownBlobHashes.get(blob) ?? sha256Hex(new Uint8Array(await readBlob(blob)));
+      knownBlobHashes.set(blob, descriptor.sha256);
     } catch {
       // An unreadable Blob (revoked, or a jsdom Blob without arrayBuffer): size and type remain.
     }

@@ -6,6 +6,14 @@
  * action is dispatched to it in order. After each one the state hash is compared with the one
  * the app logged; the first mismatch is reported with its index, type and both hashes.
  *
+ * Sessions (page loads): each gets a fresh store over a fresh offline database. The device's
+ * database carried over a reload is not needed: what the new page read from it reached the
+ * reducers as logged actions (season loaded from the device, outbox summary), which are replayed.
+ * Entries carry their page load's `sid`, and go to that session's store even when two tabs'
+ * entries interleave in the shared ring buffer (or a page's last batch landed after the next
+ * page's first); entries without one (older logs) go to the session started last. A session's
+ * store is torn down after its last entry.
+ *
  * Why the listeners' own dispatches are held back (the replay gate): the log already holds every
  * action the listeners, thunks and RTK Query dispatched in the app, at the place the reducers saw
  * it. The live listeners still run for every replayed action, but what they dispatch is dropped
@@ -194,7 +202,8 @@ export async function replayActionLog<S extends ReplayStore>(file: Pick<ActionLo
   const persist = entries.some((entry) => entry.kind === 'action' && entry.type === 'persist/REHYDRATE');
   if (start < 0) throw new Error('the log has no session start or checkpoint to replay from');
   const hasher = new StateHasher();
-  const gate = new ReplayGate();
+  /** One gate per store: opening one for a teardown lets nothing through into another. */
+  const gates = new Map<S, ReplayGate>();
   const network = new RecordedFetch(entries);
   let clock = entries[start]!.t;
   let randomState = 0x2545f491;
@@ -205,6 +214,12 @@ export async function replayActionLog<S extends ReplayStore>(file: Pick<ActionLo
     randomState ^= randomState << 5;
     return (randomState >>> 0) / 4294967296;
   };
+  /** Live stores by session id ('' for entries without one). */
+  const stores = new Map<string, S>();
+  /** Where each session's entries end: its store is torn down after that one. */
+  const lastIndexOf = new Map<string, number>();
+  entries.forEach((entry, index) => lastIndexOf.set(entry.sid ?? '', index));
+  /** The store of the last checked entry: the replay's final state. */
   let store: S | null = null;
   let sessions = 0;
   let actions = 0;
@@ -212,8 +227,9 @@ export async function replayActionLog<S extends ReplayStore>(file: Pick<ActionLo
   let divergence: Divergence | null = null;
   let recordedFinalHash: string | null = null;
 
-  const check = (index: number, entry: ActionEntry | SessionEntry | CheckpointEntry, type: string) => {
-    const actual = hasher.hashState(store!.getState());
+  const check = (target: S, index: number, entry: ActionEntry | SessionEntry | CheckpointEntry, type: string) => {
+    store = target;
+    const actual = hasher.hashState(target.getState());
     recordedFinalHash = entry.hash;
     if (actual !== entry.hash) {
       divergences++;
@@ -221,6 +237,7 @@ export async function replayActionLog<S extends ReplayStore>(file: Pick<ActionLo
     }
   };
   const finish = async (current: S) => {
+    const gate = gates.get(current)!;
     gate.open = true;
     try {
       await options.teardown?.(current);
@@ -232,51 +249,74 @@ export async function replayActionLog<S extends ReplayStore>(file: Pick<ActionLo
     sessions++;
     const deps: ReplayStoreDeps = { fetchFn: network.fetch, now: () => clock, random, persist, dbName: `moj-travnik-replay-${Date.now()}-${sessions}-${Math.random().toString(36).slice(2)}` };
     if (preloadedState !== undefined) deps.preloadedState = withoutPersistKey(preloadedState);
-    return withActionLogHandler(gate, () => options.createStore(deps));
+    const gate = new ReplayGate();
+    const created = withActionLogHandler(gate, () => options.createStore(deps));
+    gates.set(created, gate);
+    return created;
+  };
+
+  const finished = new Set<S>();
+  const end = async (target: S) => {
+    if (finished.has(target)) return;
+    finished.add(target);
+    await finish(target);
   };
 
   for (let index = start; index < entries.length; index++) {
     const entry = entries[index]!;
+    const sid = entry.sid ?? '';
     clock = entry.t;
     switch (entry.kind) {
       case 'session': {
-        if (store) await finish(store);
-        store = newStore();
-        check(index, entry, '(session start)');
+        // A new page load of the same session id (entries without one): the old store ends.
+        const previous = stores.get(sid);
+        if (previous) await end(previous);
+        const created = newStore();
+        stores.set(sid, created);
+        check(created, index, entry, '(session start)');
         break;
       }
-      case 'checkpoint':
-        // Only a starting point when the log begins with it; within a session it repeats the
-        // hash of the action before it, which was checked already.
-        if (!store) {
-          store = newStore(entry.state);
-          check(index, entry, '(checkpoint)');
+      case 'checkpoint': {
+        // A starting point only for a session whose start is not in the log (a wrapped ring
+        // buffer); within a session it repeats the hash of the action before it, checked already.
+        if (!stores.has(sid)) {
+          const created = newStore(entry.state);
+          stores.set(sid, created);
+          check(created, index, entry, '(checkpoint)');
         }
         break;
+      }
       case 'net':
         break;
       case 'action': {
-        if (!store) break;
+        const target = stores.get(sid);
+        if (!target) break;
         if (!isBookkeeping(entry.type)) {
           const action = cloneAction(entry.action);
+          const gate = gates.get(target)!;
           gate.current = action;
           try {
-            store.dispatch(action);
+            target.dispatch(action);
           } finally {
             gate.current = null;
           }
           actions++;
         }
-        check(index, entry, entry.type);
+        check(target, index, entry, entry.type);
         // Let the listeners' effects run now and then, as they did between actions in the app.
         if (actions % 100 === 0) await new Promise((resolve) => setTimeout(resolve, 0));
         break;
       }
     }
+    // The session's last entry: its store (listeners, cache timers) can stop, unless it holds
+    // the final state, which is read below.
+    const current = stores.get(sid);
+    if (current && lastIndexOf.get(sid) === index && index !== entries.length - 1 && current !== store) await end(current);
   }
-  const finalState = store ? redact(store.getState()) : null;
-  const finalHash = store ? hasher.hashState(store.getState()) : null;
-  if (store) await finish(store);
+  const finalStore = store as S | null;
+  const finalState = finalStore ? redact(finalStore.getState()) : null;
+  const finalHash = finalStore ? hasher.hashState(finalStore.getState()) : null;
+  for (const live of new Set([...stores.values(), ...(finalStore ? [finalStore] : [])])) await end(live);
   return {
     finalState,
     finalHash,
@@ -285,7 +325,7 @@ export async function replayActionLog<S extends ReplayStore>(file: Pick<ActionLo
     sessions,
     divergence,
     divergences,
-    echoes: gate.echoes,
+    echoes: [...gates.values()].reduce((sum, gate) => sum + gate.echoes, 0),
     network: { answered: network.answered, unanswered: network.unanswered },
     skippedEntries: start,
   };

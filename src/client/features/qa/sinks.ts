@@ -5,10 +5,15 @@
  */
 import type { LogEntry, NewLogEntry } from './log-format';
 
+export interface WriteOptions {
+  /** Leave out entries already stored (same `sid` and `n`): a stash of a write that did finish. */
+  skipWritten?: boolean;
+}
+
 export interface LogSink {
   readonly capacity: number;
   /** Numbers the entries (continuing the stored sequence) and keeps only the newest `capacity`. */
-  write(entries: NewLogEntry[]): Promise<void>;
+  write(entries: NewLogEntry[], options?: WriteOptions): Promise<void>;
   readAll(): Promise<LogEntry[]>;
   clear(): Promise<void>;
 }
@@ -19,8 +24,12 @@ export class MemoryLogSink implements LogSink {
 
   constructor(readonly capacity: number) {}
 
-  async write(entries: NewLogEntry[]): Promise<void> {
-    for (const entry of entries) this.entries.push({ ...entry, seq: this.nextSeq++ } as LogEntry);
+  async write(entries: NewLogEntry[], options: WriteOptions = {}): Promise<void> {
+    const stored = options.skipWritten ? new Set(this.entries.map((entry) => `${entry.sid} ${entry.n}`)) : null;
+    for (const entry of entries) {
+      if (stored?.has(`${entry.sid} ${entry.n}`)) continue;
+      this.entries.push({ ...entry, seq: this.nextSeq++ } as LogEntry);
+    }
     if (this.entries.length > this.capacity) this.entries.splice(0, this.entries.length - this.capacity);
   }
 
