@@ -177,6 +177,39 @@ describe('duplicates and repeated rows inside one call', () => {
   });
 });
 
+describe('scores of forms inserted by the call', () => {
+  it('count indicators inserted under them and existing ones moved under them in the same call', async () => {
+    const f = t.tables.forms;
+    const i = t.tables.indicators;
+    const base = kind.scoring.base;
+    const form = (localId: number) => ({ opId: `sc-form-${localId}`, kind: 'insert', tableId: f.id, localId, properties: { [f.columns.parent]: own.durationPaths[0], [f.columns.form_id]: kind.id } });
+    const indicator = (opId: string, parent: number, key: string) => ({ opId, kind: 'insert', tableId: i.id, properties: { [i.columns.parent]: parent, [i.columns.key]: key, [i.columns.value]: true } });
+    const score = (r: Result) => r.record!.properties[String(f.columns.score)];
+    const stored = async (id: number) => JSON.parse((await t.app.db.selectFrom('records').select('properties').where('id', '=', id).executeTakeFirstOrThrow()).properties)[String(f.columns.score)];
+
+    const inserts = await bulk([form(1101), indicator('sc-1', 1101, 'salvia-pratensis'), form(1102), indicator('sc-2', 1101, 'solidago')]);
+    expect(inserts.statusCode).toBe(200);
+    const [a, , b] = inserts.json().results as Result[];
+    expect(score(a!)).toBe(Math.max(0, base + 7 - 20));
+    expect(score(b!)).toBe(base);
+    expect(await stored(a!.id)).toBe(score(a!));
+    expect(await stored(b!.id)).toBe(base);
+
+    // An existing indicator moved under a form inserted in the same call counts for it.
+    const moved = (await t.app.db.selectFrom('records').select('id').where('table_id', '=', i.id).where('id', 'in', own.indicators).execute()).map((r) => r.id).at(-1)!;
+    const mixed = await bulk([
+      form(1103),
+      { opId: 'sc-move', kind: 'update', tableId: i.id, id: moved, properties: { [i.columns.parent]: 1103, [i.columns.key]: 'salvia-pratensis', [i.columns.value]: true } },
+      form(1104),
+    ]);
+    expect(mixed.statusCode).toBe(200);
+    const [c, , d] = mixed.json().results as Result[];
+    expect(score(c!)).toBe(base + 7);
+    expect(await stored(c!.id)).toBe(base + 7);
+    expect(await stored(d!.id)).toBe(base);
+  });
+});
+
 describe('a failure in the middle of a batch', () => {
   it('a stale version after inserts, children and updates answers 409 with the current record and changes nothing', async () => {
     const f = t.tables.forms;
@@ -244,16 +277,28 @@ describe('bulk and single writes leave the same database', () => {
       {
         const n = 120;
         const props = (k: number) => ({ [f.columns.parent]: mine.durationPaths[k % mine.durationPaths.length], [f.columns.form_id]: kind.id, [f.columns.note]: `enako ${k}` });
-        const operations: Array<Record<string, unknown>> = [];
-        for (let k = 0; k < n; k++) operations.push({ opId: `same-${k}`, kind: 'insert', tableId: f.id, localId: 40_000 + k, properties: props(k) });
-        operations.push({ opId: 'same-ind', kind: 'insert', tableId: i.id, localId: 49_999, properties: { [i.columns.parent]: 40_000 + n - 1, [i.columns.key]: 'salvia-pratensis', [i.columns.value]: true } });
-        operations.push({ opId: 'same-upd', kind: 'update', tableId: f.id, id: mine.forms[0], properties: { [f.columns.note]: 'spremenjeno' }, geometry: { type: 'Point', coordinates: [14.5, 46.05] } });
-        // (An indicator: a bulk call scores forms at its end, so a form inserted and updated in one
-        // call has history entries without the score that single calls store at once.)
-        operations.push({ opId: 'same-upd-new', kind: 'update', tableId: i.id, id: 49_999, properties: { [i.columns.value]: false } });
-        operations.push({ opId: 'same-del', kind: 'delete', tableId: i.id, id: mine.indicators[0] });
-        const viaBulk = await a.as(F, { method: 'POST', url: '/api/Records/1/bulk', payload: { operations } });
-        expect(viaBulk.statusCode).toBe(200);
+        // First call inserts only (new forms are scored before they are written), the second mixes
+        // inserts, updates and a delete (forms are scored in the database).
+        const first: Array<Record<string, unknown>> = [];
+        for (let k = 0; k < n; k++) first.push({ opId: `same-${k}`, kind: 'insert', tableId: f.id, localId: 40_000 + k, properties: props(k) });
+        for (let k = 0; k < 5; k++) {
+          first.push({ opId: `same-i${k}`, kind: 'insert', tableId: i.id, localId: 48_000 + k, properties: { [i.columns.parent]: 40_000 + k, [i.columns.key]: k % 2 ? 'solidago' : 'salvia-pratensis', [i.columns.value]: true } });
+        }
+        first.push({ opId: 'same-i-old', kind: 'insert', tableId: i.id, properties: { [i.columns.parent]: mine.forms[1] ?? mine.forms[0], [i.columns.key]: 'salvia-pratensis', [i.columns.value]: true } });
+        const firstAnswer = await a.as(F, { method: 'POST', url: '/api/Records/1/bulk', payload: { operations: first } });
+        expect(firstAnswer.statusCode).toBe(200);
+        const lastForm = (firstAnswer.json().results as Result[])[n - 1]!.id;
+        const second: Array<Record<string, unknown>> = [
+          { opId: 'same-ind', kind: 'insert', tableId: i.id, localId: 49_999, properties: { [i.columns.parent]: lastForm, [i.columns.key]: 'salvia-pratensis', [i.columns.value]: true } },
+          { opId: 'same-upd', kind: 'update', tableId: f.id, id: mine.forms[0], properties: { [f.columns.note]: 'spremenjeno' }, geometry: { type: 'Point', coordinates: [14.5, 46.05] } },
+          // (An indicator: a bulk call scores forms at its end, so a form inserted and updated in one
+          // call has history entries without the score that single calls store at once.)
+          { opId: 'same-upd-new', kind: 'update', tableId: i.id, id: 49_999, properties: { [i.columns.value]: false } },
+          { opId: 'same-del', kind: 'delete', tableId: i.id, id: mine.indicators[0] },
+        ];
+        const secondAnswer = await a.as(F, { method: 'POST', url: '/api/Records/1/bulk', payload: { operations: second } });
+        expect(secondAnswer.statusCode).toBe(200);
+        const operations = [...first, ...second];
 
         // The same, one request per operation, local ids replaced by the ids the server gave.
         const ids = new Map<number, number>();

@@ -23,7 +23,7 @@ import type { Database, NewRecordRow, RecordRow } from '../db/types';
 import { badRequest, HttpError } from '../http/errors';
 import type { Insertable } from 'kysely';
 import type { RepoContext } from './context';
-import { keepFormScores } from './form-score';
+import { indicatorTableId, keepFormScores, rescoreHeld } from './form-score';
 import type { TableInfo } from './project-repository';
 import { rowToRecord } from './record-mapper';
 import { findVisibleRow, visibleRows } from './record-repository';
@@ -43,9 +43,33 @@ type AppliedOpValues = Insertable<Database['applied_ops']>;
 /** Columns of a records row as inserted (with its explicit id). */
 const RECORD_COLUMNS = 15;
 
+type HeldRow = NewRecordRow & { id: number };
+
+/** A new row as the database will hold it (what INSERT … RETURNING would answer). */
+function toRecordRow(row: HeldRow): RecordRow {
+  return {
+    id: row.id,
+    project_id: row.project_id,
+    table_id: row.table_id,
+    properties: row.properties,
+    geometry: row.geometry ?? null,
+    min_x: row.min_x ?? null,
+    min_y: row.min_y ?? null,
+    max_x: row.max_x ?? null,
+    max_y: row.max_y ?? null,
+    deleted: row.deleted ?? 0,
+    archived: row.archived ?? 0,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+    version: row.version ?? 1,
+    created_by: row.created_by ?? null,
+    updated_by: row.updated_by ?? null,
+  };
+}
+
 class BulkWrites implements RecordWrites {
   /** New rows not written yet, in operation order. */
-  private rows: Array<NewRecordRow & { id: number }> = [];
+  private rows: HeldRow[] = [];
   /** id → table id of the rows in `rows`. */
   private pending = new Map<number, number>();
   private texts = new Map<number, { text: string; fresh: boolean }>();
@@ -56,6 +80,8 @@ class BulkWrites implements RecordWrites {
   /** `tableId:id` → the row as it is now, for rows updates change (prefetched, then kept current). */
   private known = new Map<string, RecordRow>();
   private prefetched = false;
+  /** An existing indicator was updated (it may have moved under a form this call inserted). */
+  private indicatorsUpdated = false;
   /** The operation being applied (prefetching and id allocation look ahead from it). */
   private index = 0;
 
@@ -84,24 +110,34 @@ class BulkWrites implements RecordWrites {
     const row = { ...values, id };
     this.rows.push(row);
     this.pending.set(id, row.table_id);
-    return {
-      id,
-      project_id: row.project_id,
-      table_id: row.table_id,
-      properties: row.properties,
-      geometry: row.geometry ?? null,
-      min_x: row.min_x ?? null,
-      min_y: row.min_y ?? null,
-      max_x: row.max_x ?? null,
-      max_y: row.max_y ?? null,
-      deleted: row.deleted ?? 0,
-      archived: row.archived ?? 0,
-      created_at: row.created_at,
-      updated_at: row.updated_at,
-      version: row.version ?? 1,
-      created_by: row.created_by ?? null,
-      updated_by: row.updated_by ?? null,
-    };
+    return toRecordRow(row);
+  }
+
+  /**
+   * Scores the forms of `formIds` this call inserted and still holds, from the indicators it holds,
+   * and puts the score into the rows to be written (no UPDATE after the INSERT; the history entry
+   * and text index keep the row as inserted, as when the database is rescored). Sound because an
+   * indicator can point at a held form only if it was inserted after it (the id is new), and every
+   * insert since is held too (a flush writes them all); the one other way, an update moving an
+   * existing indicator under it, sends every form to the database instead. Answers formId → the
+   * row as it will be stored and removes the forms it scored from `formIds`.
+   */
+  scoreHeldForms(formIds: Set<number>): Map<number, RecordRow> {
+    const scored = new Map<number, RecordRow>();
+    if (this.indicatorsUpdated) return scored;
+    const forms = this.rows.filter((row) => formIds.has(row.id));
+    if (forms.length === 0) return scored;
+    const indicators = indicatorTableId(this.ctx);
+    const held = this.rows.filter((row) => row.table_id === indicators);
+    const next = rescoreHeld(this.ctx, forms.map(toRecordRow), held.map(toRecordRow));
+    for (const form of forms) {
+      const properties = next.get(form.id);
+      formIds.delete(form.id);
+      if (properties === undefined) continue;
+      form.properties = properties;
+      scored.set(form.id, toRecordRow(form));
+    }
+    return scored;
   }
 
   /** Inserts from the current operation on that are not known duplicates: the ids to ask for. */
@@ -151,6 +187,7 @@ class BulkWrites implements RecordWrites {
 
   updated(row: RecordRow): void {
     this.known.set(`${row.table_id}:${row.id}`, row);
+    if (row.table_id === indicatorTableId(this.ctx)) this.indicatorsUpdated = true;
   }
 
   /** A delete or archive changed rows behind the cache's back: read again when needed. */
@@ -233,10 +270,13 @@ export async function applyBulk(outer: RepoContext, operations: BulkOperation[])
       throw error;
     }
   }
+  // Each touched form is rescored once, after all its indicators of this call are applied; the
+  // answer then shows a form's final score. New forms still held are scored before they are
+  // written, the others in the database afterwards.
+  const toScore = new Set(ctx.rescoreLater);
+  const held = writes.scoreHeldForms(toScore);
   await writes.flush();
-  // Each touched form is rescored once, after all its indicators of this call are written; the
-  // answer then shows a form's final score.
-  const rescored = await keepFormScores(outer, ctx.rescoreLater!);
+  const rescored = new Map([...held, ...(await keepFormScores(outer, toScore))]);
   return rescored.size === 0
     ? results
     : results.map((item) => {

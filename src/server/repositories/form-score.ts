@@ -98,6 +98,39 @@ export async function keepFormScore(ctx: RepoContext, formId: number): Promise<R
 }
 
 /**
+ * keepFormScore for forms whose row and every live indicator the caller holds in memory (a bulk
+ * call's new forms, not written yet, and the indicators it inserted under them): formId → the
+ * properties text to store, for the forms whose score changes. `indicators` may hold other rows.
+ */
+export function rescoreHeld(ctx: RepoContext, forms: RecordRow[], indicators: RecordRow[]): Map<number, string> {
+  const result = new Map<number, string>();
+  const columns = scoreColumns(ctx);
+  if (!columns) return result;
+  const byForm = new Map<number, Properties[]>();
+  for (const row of [...indicators].sort((a, b) => a.id - b.id)) {
+    if (row.table_id !== columns.indicators.id || row.deleted !== 0 || row.archived !== 0) continue;
+    const properties = parseProperties(row.properties);
+    const parent = properties[String(columns.parentCol)];
+    if (typeof parent !== 'number') continue;
+    let list = byForm.get(parent);
+    if (!list) byForm.set(parent, (list = []));
+    list.push(properties);
+  }
+  for (const form of forms) {
+    const live = form.table_id === columns.forms.id ? kindOfForm(columns, form) : undefined;
+    if (!live) continue;
+    const next = rescoredProperties(columns, live, byForm.get(form.id) ?? []);
+    if (next !== null) result.set(form.id, next);
+  }
+  return result;
+}
+
+/** The table id of indicators (whose writes change form scores), if the project has them. */
+export function indicatorTableId(ctx: RepoContext): number | undefined {
+  return ctx.schema.tablesByKey.get('indicators')?.id;
+}
+
+/**
  * keepFormScore for many forms (the end of a bulk call): per run of forms one read of the forms,
  * one of their live indicators and one update of the forms whose score changed. Forms are
  * independent (an indicator has one parent), so the outcome is that of keepFormScore on each.
