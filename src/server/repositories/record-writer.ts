@@ -1,10 +1,11 @@
 /**
  * Writing records: insert, update (optimistic concurrency on `version`), delete (soft) and
- * archive; bulk calls (bulk-writer.ts) apply their operations with the same code. Every write runs inside the request's transaction (routes pass it as ctx.db), checks
- * the role policy (access/policy.ts) and the farmer scope, validates properties against the
- * column types and references against visible rows, keeps the text index and the change history
- * in step. Clients cannot set ids of existing rows, versions, timestamps or ownership columns
- * pointing at rows they cannot see.
+ * archive; bulk calls (bulk-writer.ts) apply their operations with the same code. Every write
+ * runs inside the request's transaction (routes pass it as ctx.db), checks the role policy
+ * (access/policy.ts) and the farmer scope, validates properties against the column types and
+ * references against visible rows, keeps the text index and the change history in step. Clients
+ * cannot set ids of existing rows, versions, timestamps or ownership columns pointing at rows
+ * they cannot see.
  */
 import type { Geometry } from 'geojson';
 import { sql, type Insertable } from 'kysely';
