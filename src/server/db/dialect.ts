@@ -16,6 +16,30 @@ export type Db = Kysely<Database>;
 export type Transaction = KyselyTransaction<Database>;
 export type Executor = Kysely<Database> | Transaction;
 
+/**
+ * Most values one statement binds in bulk writes: below SQLite's 32,766 (SQLITE_MAX_VARIABLE_NUMBER
+ * of current builds) and PostgreSQL's 65,535, with room for a statement's other parameters.
+ */
+export const MAX_BOUND_PARAMETERS = 30_000;
+
+/**
+ * Rows one multi-row statement writes in bulk calls (fewer when rows are wide): a 200-operation
+ * call is one statement per kind, and the statement text repeats, so prepared statements are reused.
+ */
+export const BULK_STATEMENT_ROWS = 500;
+
+/** Rows per multi-row statement for rows of `columns` bound values. */
+export function rowsPerStatement(columns: number): number {
+  return Math.max(1, Math.min(BULK_STATEMENT_ROWS, Math.floor(MAX_BOUND_PARAMETERS / columns)));
+}
+
+/** Splits `items` into runs of at most `size`. */
+export function chunksOf<T>(items: readonly T[], size: number): T[][] {
+  const chunks: T[][] = [];
+  for (let start = 0; start < items.length; start += size) chunks.push(items.slice(start, start + size));
+  return chunks;
+}
+
 export interface TextSearchHit {
   id: number;
   rank: number;
@@ -50,6 +74,18 @@ export interface DialectLayer {
   /** Replaces the indexed text of a record. */
   indexText(db: Executor, recordId: number, text: string): Promise<void>;
   removeText(db: Executor, recordId: number): Promise<void>;
+  /**
+   * indexText for many records in a few statements (bulk calls): one entry per record; `fresh`
+   * marks records inserted by this transaction (nothing indexed yet, so nothing to replace).
+   */
+  indexTexts(db: Executor, entries: ReadonlyArray<{ recordId: number; text: string; fresh: boolean }>): Promise<void>;
+  /**
+   * Ids for `count` new records, ascending, for rows a bulk call inserts with explicit ids (it
+   * needs them before the rows are written: later operations refer to them). SQLite: the ids after
+   * the highest one ever used, which the caller must insert before anything else inserts records
+   * in the transaction; PostgreSQL: drawn from the identity sequence (unused ones leave a gap).
+   */
+  nextRecordIds(db: Executor, count: number): Promise<number[]>;
   /**
    * Record ids matching a user query (accent- and case-insensitive, every word a prefix), best
    * first. `query` is plain user text; the dialect turns it into its own match syntax safely.

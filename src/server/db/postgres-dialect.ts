@@ -8,7 +8,7 @@
 import { Kysely, PostgresDialect, sql, type CreateTableBuilder, type RawBuilder } from 'kysely';
 import pg from 'pg';
 import type { Geometry } from 'geojson';
-import type { DialectLayer, Executor, TextSearchHit, ValueKind } from './dialect';
+import { chunksOf, rowsPerStatement, type DialectLayer, type Executor, type TextSearchHit, type ValueKind } from './dialect';
 import type { Database as Schema } from './types';
 
 function assertColumnId(columnId: number): void {
@@ -134,6 +134,27 @@ export class PostgresDialectLayer implements DialectLayer {
 
   async removeText(db: Executor, recordId: number): Promise<void> {
     await sql`delete from records_fts where record_id = ${recordId}`.execute(db);
+  }
+
+  async indexTexts(db: Executor, entries: ReadonlyArray<{ recordId: number; text: string; fresh: boolean }>): Promise<void> {
+    const rows: Array<{ recordId: number; words: string }> = [];
+    const cleared: number[] = [];
+    for (const entry of entries) {
+      const words = searchWords(entry.text).join(' ');
+      if (words) rows.push({ recordId: entry.recordId, words });
+      else if (!entry.fresh) cleared.push(entry.recordId);
+    }
+    for (const ids of chunksOf(cleared, rowsPerStatement(1))) await sql`delete from records_fts where record_id in (${sql.join(ids)})`.execute(db);
+    for (const chunk of chunksOf(rows, rowsPerStatement(2))) {
+      await sql`insert into records_fts (record_id, body) values ${sql.join(chunk.map((row) => sql`(${row.recordId}::integer, to_tsvector('simple', unaccent(${row.words}::text)))`))}
+        on conflict (record_id) do update set body = excluded.body`.execute(db);
+    }
+  }
+
+  async nextRecordIds(db: Executor, count: number): Promise<number[]> {
+    if (count <= 0) return [];
+    const result = await sql<{ id: number }>`select nextval(pg_get_serial_sequence('records', 'id')) as id from generate_series(1, ${count}::integer)`.execute(db);
+    return result.rows.map((row) => Number(row.id)).sort((a, b) => a - b);
   }
 
   textSearchSql(query: string): RawBuilder<TextSearchHit> | null {

@@ -6,7 +6,7 @@
 import Database from 'better-sqlite3';
 import type { Geometry } from 'geojson';
 import { Kysely, SqliteDialect, sql, type CreateTableBuilder, type RawBuilder } from 'kysely';
-import type { DialectLayer, Executor, TextSearchHit, ValueKind } from './dialect';
+import { chunksOf, rowsPerStatement, type DialectLayer, type Executor, type TextSearchHit, type ValueKind } from './dialect';
 import type { Database as Schema } from './types';
 
 function assertColumnId(columnId: number): void {
@@ -88,6 +88,23 @@ export class SqliteDialectLayer implements DialectLayer {
 
   async removeText(db: Executor, recordId: number): Promise<void> {
     await sql`delete from records_fts where rowid = ${recordId}`.execute(db);
+  }
+
+  async indexTexts(db: Executor, entries: ReadonlyArray<{ recordId: number; text: string; fresh: boolean }>): Promise<void> {
+    const stale = entries.filter((entry) => !entry.fresh).map((entry) => entry.recordId);
+    for (const ids of chunksOf(stale, rowsPerStatement(1))) await sql`delete from records_fts where rowid in (${sql.join(ids)})`.execute(db);
+    const rows = entries.filter((entry) => entry.text.trim());
+    for (const chunk of chunksOf(rows, rowsPerStatement(2))) {
+      await sql`insert into records_fts (rowid, body) values ${sql.join(chunk.map((entry) => sql`(${entry.recordId}, ${entry.text})`))}`.execute(db);
+    }
+  }
+
+  async nextRecordIds(db: Executor, count: number): Promise<number[]> {
+    // AUTOINCREMENT hands out one more than the largest id ever used (sqlite_sequence) and moves
+    // the sequence on when a larger id is inserted explicitly, so these are the ids it would give.
+    const result = await sql<{ last: number }>`select max(coalesce((select seq from sqlite_sequence where name = 'records'), 0), coalesce((select max(id) from records), 0)) as last`.execute(db);
+    const last = Number(result.rows[0]?.last ?? 0);
+    return Array.from({ length: count }, (_, i) => last + 1 + i);
   }
 
   textSearchSql(query: string): RawBuilder<TextSearchHit> | null {

@@ -10,8 +10,10 @@
  */
 import { sql } from 'kysely';
 import { formKindById } from '../../common/scheme/form-kinds';
+import type { FormKind } from '../../common/schemas/config';
 import { computeScore, valuesFromIndicators, type IndicatorRowValue } from '../../common/scheme/scoring';
 import type { Properties } from '../../common/schemas/wire';
+import { chunksOf, rowsPerStatement } from '../db/dialect';
 import type { RecordRow } from '../db/types';
 import type { RepoContext } from './context';
 import type { TableInfo } from './project-repository';
@@ -30,39 +32,152 @@ export function formIdOfWrite(table: TableInfo, properties: Properties, id: numb
   return typeof parent === 'number' ? parent : null;
 }
 
+interface ScoreColumns {
+  forms: TableInfo;
+  indicators: TableInfo;
+  kindCol: number;
+  scoreCol: number;
+  ruleCol: number;
+  parentCol: number;
+  keyCol: number;
+  valueCol: number;
+}
+
+function scoreColumns(ctx: RepoContext): ScoreColumns | null {
+  const forms = ctx.schema.tablesByKey.get('forms');
+  const indicators = ctx.schema.tablesByKey.get('indicators');
+  const [kindCol, scoreCol, ruleCol] = [columnId(forms, 'form_id'), columnId(forms, 'score'), columnId(forms, 'rule_version')];
+  const [parentCol, keyCol, valueCol] = [columnId(indicators, 'parent'), columnId(indicators, 'key'), columnId(indicators, 'value')];
+  if (!forms || !indicators || kindCol === undefined || scoreCol === undefined || ruleCol === undefined || parentCol === undefined || keyCol === undefined || valueCol === undefined) return null;
+  return { forms, indicators, kindCol, scoreCol, ruleCol, parentCol, keyCol, valueCol };
+}
+
+/** The form kind of a live form row, or undefined (deleted form, unknown kind: nothing to score). */
+function kindOfForm(columns: ScoreColumns, form: RecordRow | undefined): { properties: Properties; kind: FormKind } | undefined {
+  if (!form || form.deleted === 1) return undefined;
+  const properties = parseProperties(form.properties);
+  const kindId = properties[String(columns.kindCol)];
+  const kind = typeof kindId === 'number' ? formKindById(kindId) : undefined;
+  return kind ? { properties, kind } : undefined;
+}
+
+/** The form's properties with its score recomputed from these indicator rows, or null when they are already right. */
+function rescoredProperties(columns: ScoreColumns, form: { properties: Properties; kind: FormKind }, indicatorRows: Properties[]): string | null {
+  const values = valuesFromIndicators(
+    form.kind,
+    indicatorRows.map((p): IndicatorRowValue => ({ key: String(p[String(columns.keyCol)] ?? ''), value: p[String(columns.valueCol)] })),
+  );
+  const result = computeScore(form.kind, values);
+  const { properties } = form;
+  if (properties[String(columns.scoreCol)] === result.score && properties[String(columns.ruleCol)] === result.ruleVersion) return null;
+  return JSON.stringify({ ...properties, [String(columns.scoreCol)]: result.score, [String(columns.ruleCol)]: result.ruleVersion });
+}
+
 /**
  * Recomputes and stores the score of form `formId` from its live indicators. Returns the updated
  * row when something changed, else null (unknown form kind, deleted form, score already right).
  */
 export async function keepFormScore(ctx: RepoContext, formId: number): Promise<RecordRow | null> {
-  const forms = ctx.schema.tablesByKey.get('forms');
-  const indicators = ctx.schema.tablesByKey.get('indicators');
-  const [kindCol, scoreCol, ruleCol] = [columnId(forms, 'form_id'), columnId(forms, 'score'), columnId(forms, 'rule_version')];
-  const [parentCol, keyCol, valueCol] = [columnId(indicators, 'parent'), columnId(indicators, 'key'), columnId(indicators, 'value')];
-  if (!forms || !indicators || [kindCol, scoreCol, ruleCol, parentCol, keyCol, valueCol].includes(undefined)) return null;
-  const form = await ctx.db.selectFrom('records').selectAll().where('id', '=', formId).where('table_id', '=', forms.id).executeTakeFirst();
-  if (!form || form.deleted === 1) return null;
-  const properties = parseProperties(form.properties);
-  const kind = typeof properties[String(kindCol)] === 'number' ? formKindById(properties[String(kindCol)] as number) : undefined;
-  if (!kind) return null;
+  const columns = scoreColumns(ctx);
+  if (!columns) return null;
+  const form = await ctx.db.selectFrom('records').selectAll().where('id', '=', formId).where('table_id', '=', columns.forms.id).executeTakeFirst();
+  const live = kindOfForm(columns, form);
+  if (!live) return null;
   const rows = await ctx.db
     .selectFrom('records')
     .select(['properties'])
-    .where('table_id', '=', indicators.id)
+    .where('table_id', '=', columns.indicators.id)
     .where('deleted', '=', 0)
     .where('archived', '=', 0)
-    .where(sql<boolean>`${ctx.dialect.prop(parentCol!, 'number')} = ${formId}`)
+    .where(sql<boolean>`${ctx.dialect.prop(columns.parentCol, 'number')} = ${formId}`)
     .orderBy('id')
     .execute();
-  const values = valuesFromIndicators(
-    kind,
-    rows.map((row): IndicatorRowValue => {
-      const p = parseProperties(row.properties);
-      return { key: String(p[String(keyCol)] ?? ''), value: p[String(valueCol)] };
-    }),
-  );
-  const result = computeScore(kind, values);
-  if (properties[String(scoreCol)] === result.score && properties[String(ruleCol)] === result.ruleVersion) return null;
-  const next = JSON.stringify({ ...properties, [String(scoreCol)]: result.score, [String(ruleCol)]: result.ruleVersion });
+  const next = rescoredProperties(columns, live, rows.map((row) => parseProperties(row.properties)));
+  if (next === null) return null;
   return (await ctx.db.updateTable('records').set({ properties: next }).where('id', '=', formId).returningAll().executeTakeFirst()) ?? null;
+}
+
+/**
+ * keepFormScore for forms whose row and every live indicator the caller holds in memory (a bulk
+ * call's new forms, not written yet, and the indicators it inserted under them): formId → the
+ * properties text to store, for the forms whose score changes. `indicators` may hold other rows.
+ */
+export function rescoreHeld(ctx: RepoContext, forms: RecordRow[], indicators: RecordRow[]): Map<number, string> {
+  const result = new Map<number, string>();
+  const columns = scoreColumns(ctx);
+  if (!columns) return result;
+  const byForm = new Map<number, Properties[]>();
+  for (const row of [...indicators].sort((a, b) => a.id - b.id)) {
+    if (row.table_id !== columns.indicators.id || row.deleted !== 0 || row.archived !== 0) continue;
+    const properties = parseProperties(row.properties);
+    const parent = properties[String(columns.parentCol)];
+    if (typeof parent !== 'number') continue;
+    let list = byForm.get(parent);
+    if (!list) byForm.set(parent, (list = []));
+    list.push(properties);
+  }
+  for (const form of forms) {
+    const live = form.table_id === columns.forms.id ? kindOfForm(columns, form) : undefined;
+    if (!live) continue;
+    const next = rescoredProperties(columns, live, byForm.get(form.id) ?? []);
+    if (next !== null) result.set(form.id, next);
+  }
+  return result;
+}
+
+/** The table id of indicators (whose writes change form scores), if the project has them. */
+export function indicatorTableId(ctx: RepoContext): number | undefined {
+  return ctx.schema.tablesByKey.get('indicators')?.id;
+}
+
+/**
+ * keepFormScore for many forms (the end of a bulk call): per run of forms one read of the forms,
+ * one of their live indicators and one update of the forms whose score changed. Forms are
+ * independent (an indicator has one parent), so the outcome is that of keepFormScore on each.
+ * Returns formId → updated row for the forms that changed.
+ */
+export async function keepFormScores(ctx: RepoContext, formIds: Iterable<number>): Promise<Map<number, RecordRow>> {
+  const updated = new Map<number, RecordRow>();
+  const columns = scoreColumns(ctx);
+  if (!columns) return updated;
+  for (const ids of chunksOf([...new Set(formIds)], rowsPerStatement(2))) {
+    const forms = await ctx.db.selectFrom('records').selectAll().where('table_id', '=', columns.forms.id).where('id', 'in', ids).execute();
+    const live = new Map<number, { row: RecordRow; properties: Properties; kind: FormKind }>();
+    for (const row of forms) {
+      const found = kindOfForm(columns, row);
+      if (found) live.set(row.id, { row, ...found });
+    }
+    if (live.size === 0) continue;
+    const rows = await ctx.db
+      .selectFrom('records')
+      .select(['properties'])
+      .where('table_id', '=', columns.indicators.id)
+      .where('deleted', '=', 0)
+      .where('archived', '=', 0)
+      .where(sql<boolean>`${ctx.dialect.prop(columns.parentCol, 'number')} in (${sql.join([...live.keys()])})`)
+      .orderBy('id')
+      .execute();
+    const byForm = new Map<number, Properties[]>();
+    for (const row of rows) {
+      const properties = parseProperties(row.properties);
+      const parent = properties[String(columns.parentCol)];
+      if (typeof parent !== 'number') continue;
+      let list = byForm.get(parent);
+      if (!list) byForm.set(parent, (list = []));
+      list.push(properties);
+    }
+    const changes: Array<{ id: number; properties: string }> = [];
+    for (const [id, form] of live) {
+      const next = rescoredProperties(columns, form, byForm.get(id) ?? []);
+      if (next === null) continue;
+      changes.push({ id, properties: next });
+      updated.set(id, { ...form.row, properties: next });
+    }
+    if (changes.length === 0) continue;
+    // One statement for the run (UPDATE … FROM VALUES: SQLite 3.33+ and PostgreSQL); the casts
+    // type the VALUES columns for PostgreSQL and change nothing in SQLite.
+    const values = sql.join(changes.map((change) => sql`(cast(${change.id} as integer), ${change.properties})`));
+    await sql`update records set properties = cast(v.column2 as ${sql.raw(ctx.dialect.types.json)}) from (values ${values}) as v where records.id = v.column1`.execute(ctx.db);
+  }
+  return updated;
 }

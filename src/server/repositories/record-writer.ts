@@ -1,19 +1,20 @@
 /**
- * Writing records: insert, update (optimistic concurrency on `version`), delete (soft), archive
- * and bulk. Every write runs inside the request's transaction (routes pass it as ctx.db), checks
- * the role policy (access/policy.ts) and the farmer scope, validates properties against the
- * column types and references against visible rows, keeps the text index and the change history
- * in step. Clients cannot set ids of existing rows, versions, timestamps or ownership columns
- * pointing at rows they cannot see.
+ * Writing records: insert, update (optimistic concurrency on `version`), delete (soft) and
+ * archive; bulk calls (bulk-writer.ts) apply their operations with the same code. Every write
+ * runs inside the request's transaction (routes pass it as ctx.db), checks the role policy
+ * (access/policy.ts) and the farmer scope, validates properties against the column types and
+ * references against visible rows, keeps the text index and the change history in step. Clients
+ * cannot set ids of existing rows, versions, timestamps or ownership columns pointing at rows
+ * they cannot see.
  */
 import type { Geometry } from 'geojson';
-import { sql } from 'kysely';
+import { sql, type Insertable } from 'kysely';
 import { SERVER_ID_START } from '../../common/constants';
-import type { BulkOperation, BulkResultItem, Properties, WireRecord } from '../../common/schemas/wire';
+import type { Properties, WireRecord } from '../../common/schemas/wire';
 import { assertMayChangeColumns, assertMayWrite } from '../access/policy';
 import { addOwned, OWNERSHIP_CHAIN } from '../access/scope';
-import type { RecordRow } from '../db/types';
-import { badRequest, conflict, HttpError, notFound } from '../http/errors';
+import type { Database, NewRecordRow, RecordRow } from '../db/types';
+import { badRequest, conflict, notFound } from '../http/errors';
 import { tableInBody, type RepoContext } from './context';
 import { bboxOf, normalizeGeometry } from './geometry';
 import type { ColumnInfo, TableInfo } from './project-repository';
@@ -70,7 +71,8 @@ export function validateProperties(table: TableInfo, input: unknown, path = 'pro
  * their own rows, or a duration). Local ids of inserts earlier in the same bulk call are replaced
  * by their server ids first.
  */
-async function checkReferences(ctx: RepoContext, table: TableInfo, props: Properties, path: string, localIds?: LocalIdMap, verified?: Set<string>): Promise<void> {
+async function checkReferences(ctx: RepoContext, table: TableInfo, props: Properties, path: string, options: WriteOptions): Promise<void> {
+  const { localIds, verifiedRefs: verified } = options;
   for (const column of table.columns) {
     if (column.type !== 'reference' || column.refTableId === null) continue;
     const key = String(column.id);
@@ -85,6 +87,12 @@ async function checkReferences(ctx: RepoContext, table: TableInfo, props: Proper
     // Within one bulk call many rows point at the same parent: check each target once.
     const cacheKey = `${target.id}:${String(value)}`;
     if (verified?.has(cacheKey)) continue;
+    // A row inserted earlier in this bulk call and not written yet: the caller just inserted it
+    // (into their own chain), so it is visible and live; another table's id is not found below.
+    if (options.writes?.pendingTableOf(value as number) === target.id) {
+      verified?.add(cacheKey);
+      continue;
+    }
     const row = await visibleRows(ctx, target).select('records.id').where('records.id', '=', value as number).executeTakeFirst();
     if (!row) throw badRequest(`${path}.${key} (${column.name}): record ${String(value)} not found in table ${target.key}`);
     verified?.add(cacheKey);
@@ -120,13 +128,57 @@ function actor(ctx: RepoContext): string {
   return ctx.access.email || ctx.access.principal.subject;
 }
 
+export type HistoryValues = Insertable<Database['record_history']>;
+
+function snapshot(r: { properties: string; geometry: string | null } | null): string | null {
+  return r ? JSON.stringify({ properties: JSON.parse(r.properties) as unknown, geometry: r.geometry ? (JSON.parse(r.geometry) as unknown) : null }) : null;
+}
+
+function historyValues(ctx: RepoContext, row: { id: number; table_id: number }, action: 'insert' | 'update' | 'delete' | 'archive' | 'unarchive', before: RecordRow | null, after: { properties: string; geometry: string | null } | null): HistoryValues {
+  return { record_id: row.id, table_id: row.table_id, action, changed_by: actor(ctx), changed_at: ctx.now, old_value: snapshot(before), new_value: snapshot(after) };
+}
+
 async function recordHistory(ctx: RepoContext, row: { id: number; table_id: number }, action: 'insert' | 'update' | 'delete' | 'archive' | 'unarchive', before: RecordRow | null, after: { properties: string; geometry: string | null } | null): Promise<void> {
-  const snapshot = (r: { properties: string; geometry: string | null } | null): string | null =>
-    r ? JSON.stringify({ properties: JSON.parse(r.properties) as unknown, geometry: r.geometry ? (JSON.parse(r.geometry) as unknown) : null }) : null;
-  await ctx.db
-    .insertInto('record_history')
-    .values({ record_id: row.id, table_id: row.table_id, action, changed_by: actor(ctx), changed_at: ctx.now, old_value: snapshot(before), new_value: snapshot(after) })
-    .execute();
+  await ctx.db.insertInto('record_history').values(historyValues(ctx, row, action, before, after)).execute();
+}
+
+/**
+ * Where the writes of insertRecord and updateRecord go. Single-record calls write at once; a bulk
+ * call (bulk-writer.ts) keeps new rows, their text index and history entries and writes them with
+ * multi-row statements, and reads the rows its updates change in one go.
+ */
+export interface RecordWrites {
+  /** Inserts a new row; answers it as stored. */
+  insert(values: NewRecordRow): Promise<RecordRow>;
+  /** The row an update changes (visible to the caller, not deleted), or undefined. */
+  current(table: TableInfo, id: number): Promise<RecordRow | undefined>;
+  /** The row after an update (bulk: later operations of the call read it). */
+  updated(row: RecordRow): void;
+  /** Replaces the indexed text of a record; `fresh`: inserted by this request. */
+  indexText(recordId: number, text: string, fresh: boolean): Promise<void>;
+  history(values: HistoryValues): Promise<void>;
+  /** Before a read that must see what this call wrote (the natural-key look-up). */
+  flush(): Promise<void>;
+  /** The table id of a row inserted by this call and not written yet, else undefined. */
+  pendingTableOf(id: number): number | undefined;
+}
+
+/** Writes one statement at a time, in the caller's transaction (single-record routes). */
+export function directWrites(ctx: RepoContext): RecordWrites {
+  return {
+    insert: (values) => ctx.db.insertInto('records').values(values).returningAll().executeTakeFirstOrThrow(),
+    current: (table, id) => findVisibleRow(ctx, table, id),
+    updated: () => undefined,
+    indexText: async (recordId, text, fresh) => {
+      if (fresh && !text) return;
+      await ctx.dialect.indexText(ctx.db, recordId, text);
+    },
+    history: async (values) => {
+      await ctx.db.insertInto('record_history').values(values).execute();
+    },
+    flush: async () => undefined,
+    pendingTableOf: () => undefined,
+  };
 }
 
 /**
@@ -166,41 +218,40 @@ export interface WriteOptions {
   localIds?: LocalIdMap;
   /** Reference targets already checked in this bulk call (cleared when a row is deleted). */
   verifiedRefs?: Set<string>;
+  /** Where the writes go (default: at once, directWrites). */
+  writes?: RecordWrites;
 }
 
 export async function insertRecord(ctx: RepoContext, input: InsertInput, options: WriteOptions = {}): Promise<WireRecord> {
   const path = options.path ?? '';
   const p = (name: string) => (path ? `${path}.${name}` : name);
+  const writes = options.writes ?? directWrites(ctx);
   const table = tableInBody(ctx, input.tableId, p('tableId'));
   assertMayWrite(ctx.access, table.key, 'insert');
   const props = validateProperties(table, input.properties, p('properties'));
   const geometry = normalizeGeometry(input.geometry, p('geometry')) ?? null;
   checkOwnershipColumn(ctx, table, props, p('properties'));
-  await checkReferences(ctx, table, props, p('properties'), options.localIds, options.verifiedRefs);
+  await checkReferences(ctx, table, props, p('properties'), options);
+  if (NATURAL_KEYS[table.key]) await writes.flush();
   const existing = await findLiveNaturalDuplicate(ctx, table, props);
   if (existing) return rowToRecord(existing);
   const properties = JSON.stringify(props);
-  const row = await ctx.db
-    .insertInto('records')
-    .values({
-      project_id: ctx.schema.id,
-      table_id: table.id,
-      properties,
-      ...geometryColumns(geometry),
-      deleted: 0,
-      archived: 0,
-      created_at: ctx.now,
-      updated_at: ctx.now,
-      version: 1,
-      created_by: actor(ctx),
-      updated_by: actor(ctx),
-    })
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  const row = await writes.insert({
+    project_id: ctx.schema.id,
+    table_id: table.id,
+    properties,
+    ...geometryColumns(geometry),
+    deleted: 0,
+    archived: 0,
+    created_at: ctx.now,
+    updated_at: ctx.now,
+    version: 1,
+    created_by: actor(ctx),
+    updated_by: actor(ctx),
+  });
   addOwned(ctx.access, table.key, row.id);
-  const text = searchText(table, props);
-  if (text) await ctx.dialect.indexText(ctx.db, row.id, text);
-  await recordHistory(ctx, row, 'insert', null, row);
+  await writes.indexText(row.id, searchText(table, props), true);
+  await writes.history(historyValues(ctx, row, 'insert', null, row));
   return rowToRecord((await rescoreAfterWrite(ctx, table, props, row.id)) ?? row);
 }
 
@@ -220,8 +271,9 @@ export async function updateRecord(ctx: RepoContext, input: UpdateInput, options
   const p = (name: string) => (path ? `${path}.${name}` : name);
   const table = tableInBody(ctx, input.tableId, p('tableId'));
   assertMayWrite(ctx.access, table.key, 'update');
+  const writes = options.writes ?? directWrites(ctx);
   const id = options.localIds?.get(input.id) ?? input.id;
-  const current = await findVisibleRow(ctx, table, id);
+  const current = await writes.current(table, id);
   if (!current) throw notFound(`${path ? `${path}: ` : ''}record ${input.id} not found in table ${table.key} (${table.id})`);
   if (input.version !== undefined && input.version !== current.version) {
     throw conflict(`${path ? `${path}: ` : ''}record ${id} is at version ${current.version}, the edit was based on version ${input.version}`, rowToRecord(current));
@@ -242,7 +294,7 @@ export async function updateRecord(ctx: RepoContext, input: UpdateInput, options
   if (changedNames.length === 0 && !geometryChanged) return rowToRecord(current);
   // Only references this edit changes are checked: an unrelated edit must not fail because a row
   // referenced long ago has since been deleted.
-  await checkReferences(ctx, table, changes, p('properties'), options.localIds, options.verifiedRefs);
+  await checkReferences(ctx, table, changes, p('properties'), options);
   const merged: Properties = { ...before, ...changes };
   checkOwnershipColumn(ctx, table, merged, p('properties'));
   const properties = JSON.stringify(merged);
@@ -260,8 +312,9 @@ export async function updateRecord(ctx: RepoContext, input: UpdateInput, options
     .returningAll()
     .executeTakeFirst();
   if (!row) throw conflict(`record ${id} changed while it was being updated`, rowToRecord(current));
-  await ctx.dialect.indexText(ctx.db, row.id, searchText(table, merged));
-  await recordHistory(ctx, row, 'update', current, row);
+  writes.updated(row);
+  await writes.indexText(row.id, searchText(table, merged), false);
+  await writes.history(historyValues(ctx, row, 'update', current, row));
   // An indicator moved to another form changes the score of both.
   if (table.key === 'indicators') await rescoreAfterWrite(ctx, table, before, row.id);
   return rowToRecord((await rescoreAfterWrite(ctx, table, merged, row.id)) ?? row);
@@ -316,106 +369,4 @@ export async function archiveRecords(ctx: RepoContext, tableId: number, ids: num
     await rescoreAfterWrite(ctx, table, parseProperties(current.properties), id);
   }
   return done;
-}
-
-/**
- * Applies a bulk call in the caller's transaction. Each operation's opId is looked up first: an
- * operation applied before (by an earlier, maybe differently composed batch, or earlier in this
- * one) is answered 'duplicate' with its original result and not applied again. Applied opIds are
- * stored in the same transaction, so they commit or roll back with the changes. Any failing
- * operation rejects the whole call (nothing changes); the error names it (`opId`).
- */
-export async function applyBulk(outer: RepoContext, operations: BulkOperation[]): Promise<BulkResultItem[]> {
-  const ctx: RepoContext = { ...outer, rescoreLater: new Set() };
-  const state: WriteOptions & { localIds: LocalIdMap; verifiedRefs: Set<string> } = { localIds: new Map(), verifiedRefs: new Set() };
-  const applied = await previouslyApplied(ctx, operations);
-  const results: BulkResultItem[] = [];
-  for (let i = 0; i < operations.length; i++) {
-    const op = operations[i]!;
-    const path = `operations[${i}]`;
-    try {
-      const previous = applied.get(op.opId);
-      if (previous) {
-        if (previous.localId !== undefined) state.localIds.set(previous.localId, previous.id);
-        results.push({ ...previous, status: 'duplicate' });
-        continue;
-      }
-      const item = await applyOperation(ctx, op, path, state);
-      results.push(item);
-      const { record: _record, ...stored } = item;
-      applied.set(op.opId, stored);
-      await ctx.db.insertInto('applied_ops').values({ caller: ctx.access.caller, op_id: op.opId, result: JSON.stringify(stored), created_at: ctx.now }).execute();
-    } catch (error) {
-      if (error instanceof HttpError) {
-        const detail = error.detail?.startsWith(path) ? error.detail : `${path} (opId ${op.opId}): ${error.detail ?? error.message}`;
-        throw new HttpError(error.statusCode, detail, { ...error.extra, opId: op.opId });
-      }
-      throw error;
-    }
-  }
-  // Each touched form is rescored once, after all its indicators of this call are written; the
-  // answer then shows a form's final score.
-  const rescored = new Map<number, RecordRow>();
-  for (const formId of ctx.rescoreLater!) {
-    const row = await keepFormScore(outer, formId);
-    if (row) rescored.set(formId, row);
-  }
-  return rescored.size === 0
-    ? results
-    : results.map((item) => {
-        const row = item.record ? rescored.get(item.record.id) : undefined;
-        return row ? { ...item, record: rowToRecord(row) } : item;
-      });
-}
-
-/** The stored results of operations of this call that this caller applied before (one query per 500 opIds). */
-async function previouslyApplied(ctx: RepoContext, operations: BulkOperation[]): Promise<Map<string, BulkResultItem>> {
-  const opIds = [...new Set(operations.map((op) => op.opId))];
-  const found = new Map<string, BulkResultItem>();
-  for (let start = 0; start < opIds.length; start += 500) {
-    const rows = await ctx.db
-      .selectFrom('applied_ops')
-      .select(['op_id', 'result'])
-      .where('caller', '=', ctx.access.caller)
-      .where('op_id', 'in', opIds.slice(start, start + 500))
-      .execute();
-    for (const row of rows) found.set(row.op_id, JSON.parse(row.result) as BulkResultItem);
-  }
-  return found;
-}
-
-async function applyOperation(ctx: RepoContext, op: BulkOperation, path: string, state: WriteOptions & { localIds: LocalIdMap; verifiedRefs: Set<string> }): Promise<BulkResultItem> {
-  const { localIds } = state;
-  switch (op.kind) {
-    case 'insert': {
-      // The server assigns ids and versions: an insert naming either is refused, not ignored.
-      const raw = op as Record<string, unknown>;
-      if (raw.id !== undefined) throw badRequest(`${path}.id: not allowed on insert (send the offline id as localId)`);
-      if (raw.version !== undefined) throw badRequest(`${path}.version: not allowed on insert`);
-      if (op.localId !== undefined && (!Number.isSafeInteger(op.localId) || op.localId <= 0 || op.localId >= SERVER_ID_START)) {
-        throw badRequest(`${path}.localId: must be a positive integer below ${SERVER_ID_START}`);
-      }
-      const record = await insertRecord(ctx, op, { ...state, path });
-      if (op.localId !== undefined) localIds.set(op.localId, record.id);
-      return { opId: op.opId, status: 'applied', id: record.id, ...(op.localId !== undefined ? { localId: op.localId } : {}), record };
-    }
-    case 'update': {
-      const record = await updateRecord(ctx, op, { ...state, path });
-      return { opId: op.opId, status: 'applied', id: record.id, record };
-    }
-    case 'delete': {
-      const id = localIds.get(op.id) ?? op.id;
-      await deleteRecords(ctx, op.tableId, [id], path);
-      state.verifiedRefs.clear();
-      return { opId: op.opId, status: 'applied', id };
-    }
-    case 'archive': {
-      const id = localIds.get(op.id) ?? op.id;
-      await archiveRecords(ctx, op.tableId, [id], true, path);
-      state.verifiedRefs.clear();
-      return { opId: op.opId, status: 'applied', id };
-    }
-    default:
-      throw badRequest(`${path}.kind: unknown operation kind ${JSON.stringify((op as { kind?: unknown }).kind)}`);
-  }
 }

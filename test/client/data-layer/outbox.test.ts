@@ -361,6 +361,49 @@ describe('back-off', () => {
   });
 });
 
+describe('acknowledging a whole bulk answer', () => {
+  it('remaps every queued child of the acknowledged rows, rows with several queued edits and photos included, in one go', async () => {
+    const db = openTestDb();
+    const forms = await Promise.all(Array.from({ length: 3 }, () => saveEdit(db, { kind: 'insert', projectId: P, tableId: FORMS, properties: { '61': 10_000_500, '62': 1 }, refs: ['61'] })));
+    const children = [];
+    for (const form of forms) {
+      for (let k = 0; k < 2; k++) children.push(await saveEdit(db, { kind: 'insert', projectId: P, tableId: INDICATORS, properties: { '71': form.id, '72': `k${k}` }, refs: ['71'] }));
+    }
+    // A child edited again before it was sent (two queued items, one local row), and a photo of a child.
+    await saveEdit(db, { kind: 'update', projectId: P, tableId: INDICATORS, id: children[0]!.id, properties: { '73': 5 } });
+    await saveEdit(db, { kind: 'attachment', projectId: P, tableId: INDICATORS, recordId: children[1]!.id, tableAttachmentInfoId: 700, name: 'a.jpg', mimeType: 'image/jpeg', data: new ArrayBuffer(2) });
+    // A later edit of an acknowledged form, and a child that must stay as it is.
+    await saveEdit(db, { kind: 'update', projectId: P, tableId: FORMS, id: forms[2]!.id, properties: { '65': 'pozneje' } });
+
+    const queued = await readOutbox(db);
+    const serverIds = forms.map((_, n) => 10_000_100 + n);
+    const acks = forms.map((form, n) => ({ item: queued.find((item) => item.kind === 'insert' && item.id === form.id)!, id: serverIds[n]! }));
+    const result = await acknowledge(db, acks);
+
+    expect(result.mappings).toEqual(forms.map((form, n) => ({ tableId: FORMS, localId: form.id, id: serverIds[n], of: 'record' })));
+    const left = await readOutbox(db);
+    expect(left).toHaveLength(queued.length - forms.length);
+    const childItems = left.filter((item) => item.tableId === INDICATORS && item.kind !== 'attachment');
+    expect(childItems).toHaveLength(children.length + 1);
+    for (const item of childItems) {
+      const n = Math.floor(children.findIndex((child) => child.id === item.id) / 2);
+      expect(item.properties!['71']).toBe(serverIds[n]);
+      expect(item.refIds).toBeUndefined();
+    }
+    for (const [index, child] of children.entries()) {
+      const row = await db.features.get([INDICATORS, child.id]);
+      expect(row!.feature.properties['71']).toBe(serverIds[Math.floor(index / 2)]);
+      expect(row!.isInsert).toBe(1);
+    }
+    expect((await db.features.get([INDICATORS, children[0]!.id]))!.feature.properties).toMatchObject({ '71': serverIds[0], '73': 5 });
+    // The form with a later edit keeps its isEdit flag; the others are clean under their server ids.
+    expect(await db.features.get([FORMS, serverIds[2]!])).toMatchObject({ isInsert: 0, isEdit: 1 });
+    expect(await db.features.get([FORMS, serverIds[0]!])).toMatchObject({ isInsert: 0, isEdit: 0, feature: { id: serverIds[0] } });
+    expect(left.find((item) => item.tableId === FORMS)).toMatchObject({ kind: 'update', id: serverIds[2] });
+    expect(result.updated.map((item) => item.seq).sort((a, b) => a! - b!)).toEqual(left.filter((item) => item.tableId === INDICATORS || item.tableId === FORMS).filter((item) => item.kind !== 'attachment').map((item) => item.seq));
+  });
+});
+
 describe('storage errors', () => {
   it('reports a quota error to the caller and the user, and stores nothing', async () => {
     const db = openTestDb();

@@ -440,6 +440,8 @@ export async function acknowledge(db: OfflineDb, acks: Ack[]): Promise<AckResult
       }
       if (rowDeletes.length) await db.features.bulkDelete(rowDeletes);
       if (rowPuts.size) await db.features.bulkPut([...rowPuts.values()]);
+      /** Local rows as this transaction left them (read again only when not written here). */
+      const written = new Map(rowPuts);
 
       for (const { item, id } of acks) {
         if (item.kind === 'attachment') {
@@ -470,6 +472,9 @@ export async function acknowledge(db: OfflineDb, acks: Ack[]): Promise<AckResult
           collect(await db.outbox.where('refIds').anyOf(localIds).toArray());
         }
         if (attachmentMap.size) collect(await db.outbox.where('id').anyOf([...attachmentMap.keys()]).toArray());
+        // Rewritten in memory, then stored with one bulk request per store (a bulk answer can
+        // remap hundreds of queued children).
+        const children: OutboxItem[] = [];
         for (const item of affected.values()) {
           const isAttachmentOp = item.kind === 'attachment' || item.kind === 'attachmentDelete';
           const next: OutboxItem = { ...item };
@@ -482,23 +487,37 @@ export async function acknowledge(db: OfflineDb, acks: Ack[]): Promise<AckResult
           next.properties = remapProperties(item.properties, item.refs, recordMap);
           next.refIds = refIdsOf(next.properties, next.refs);
           if (next.refIds === undefined) delete next.refIds;
-          await db.outbox.put(next);
           updated.set(next.seq!, next);
           // The local row of a child mirrors what will be sent.
-          if (!isAttachmentOp && next.properties !== item.properties) {
-            const row = await db.features.get([next.tableId, next.id]);
-            if (row) {
-              const properties = remapProperties(row.feature.properties, next.refs, recordMap) ?? row.feature.properties;
-              await db.features.put({ ...row, feature: { ...row.feature, properties } });
-            }
+          if (!isAttachmentOp && next.properties !== item.properties) children.push(next);
+        }
+        if (updated.size) await db.outbox.bulkPut([...updated.values()]);
+        if (children.length) {
+          const keys = children.map((child): [number, number] => [child.tableId, child.id]);
+          const missing = keys.filter(([tableId, id]) => !written.has(`${tableId}:${id}`));
+          const read = missing.length ? await db.features.bulkGet(missing) : [];
+          read.forEach((row, index) => {
+            if (row) written.set(`${missing[index]![0]}:${missing[index]![1]}`, row);
+          });
+          const childRows = new Map<string, FeatureRow>();
+          for (const child of children) {
+            const key = `${child.tableId}:${child.id}`;
+            const row = written.get(key);
+            if (!row) continue;
+            const properties = remapProperties(row.feature.properties, child.refs, recordMap) ?? row.feature.properties;
+            const next = { ...row, feature: { ...row.feature, properties } };
+            written.set(key, next);
+            childRows.set(key, next);
           }
+          if (childRows.size) await db.features.bulkPut([...childRows.values()]);
         }
         if (localIds.length) {
           const attachmentRows = await db.attachments.where('featureId').anyOf(localIds).toArray();
-          for (const row of attachmentRows) {
+          const moved = attachmentRows.flatMap((row) => {
             const mapped = recordMap.get(row.featureId);
-            if (mapped !== undefined) await db.attachments.put({ ...row, featureId: mapped });
-          }
+            return mapped === undefined ? [] : [{ ...row, featureId: mapped }];
+          });
+          if (moved.length) await db.attachments.bulkPut(moved);
         }
       }
 
@@ -506,17 +525,19 @@ export async function acknowledge(db: OfflineDb, acks: Ack[]): Promise<AckResult
       // record were based on the edit just delivered, not on someone else's, so they follow.
       if (versionBumps.length) {
         const later = await db.outbox.where('[tableId+id]').anyOf(versionBumps.map((b) => [b.tableId, b.id])).toArray();
+        const bumped = new Map<number, OutboxItem>();
         for (const bump of versionBumps) {
           for (const item of later) {
             if (item.tableId !== bump.tableId || item.id !== bump.id) continue;
             const current = updated.get(item.seq!) ?? item;
             if (current.kind === 'update' && current.version !== undefined && current.version === bump.from) {
               const next = { ...current, version: bump.to };
-              await db.outbox.put(next);
               updated.set(next.seq!, next);
+              bumped.set(next.seq!, next);
             }
           }
         }
+        if (bumped.size) await db.outbox.bulkPut([...bumped.values()]);
       }
 
       // Clear flags of rows with nothing left in the queue.
@@ -524,7 +545,14 @@ export async function acknowledge(db: OfflineDb, acks: Ack[]): Promise<AckResult
         const keys = [...touched.values()];
         const left = new Set((await db.outbox.where('[tableId+id]').anyOf(keys).toArray()).map((item) => `${item.tableId}:${item.id}`));
         const clear = keys.filter(([tableId, id]) => !left.has(`${tableId}:${id}`));
-        const flagged = (await db.features.bulkGet(clear)).filter((row): row is FeatureRow => !!row && (row.isEdit === 1 || row.isInsert === 1));
+        const unread = clear.filter(([tableId, id]) => !written.has(`${tableId}:${id}`));
+        const read = unread.length ? await db.features.bulkGet(unread) : [];
+        read.forEach((row, index) => {
+          if (row) written.set(`${unread[index]![0]}:${unread[index]![1]}`, row);
+        });
+        const flagged = clear
+          .map(([tableId, id]) => written.get(`${tableId}:${id}`))
+          .filter((row): row is FeatureRow => !!row && (row.isEdit === 1 || row.isInsert === 1));
         if (flagged.length) await db.features.bulkPut(flagged.map((row) => ({ ...row, isInsert: 0 as const, isEdit: 0 as const })));
       }
       return { mappings, updated: [...updated.values()] };
@@ -542,8 +570,9 @@ export async function markItems(
 ): Promise<void> {
   await guardWrite(db, () =>
     db.transaction('rw', db.outbox, async () => {
-      for (const seq of seqs) {
-        const item = await db.outbox.get(seq);
+      const items = await db.outbox.bulkGet(seqs);
+      const changed: OutboxItem[] = [];
+      for (const item of items) {
         if (!item) continue;
         const next: OutboxItem = { ...item, attempts: item.attempts + (patch.attemptsDelta ?? 0) };
         if (patch.status) next.status = patch.status;
@@ -555,8 +584,9 @@ export async function markItems(
           if (patch.current !== undefined) next.current = patch.current;
           else delete next.current;
         }
-        await db.outbox.put(next);
+        changed.push(next);
       }
+      if (changed.length) await db.outbox.bulkPut(changed);
     }),
   );
   notifyOutboxChanged(db);

@@ -8,7 +8,8 @@ import type { BulkBody, IdsBody } from '../../../common/schemas/wire';
 import { requestContext } from '../../access/record-access';
 import { runWrite } from '../../http/idempotency';
 import { idempotencyHeaders, projectParams, writeErrorResponses } from '../../http/schemas';
-import { applyBulk, deleteRecords } from '../../repositories/record-writer';
+import { applyBulk } from '../../repositories/bulk-writer';
+import { deleteRecords } from '../../repositories/record-writer';
 
 export function registerSharedWrites(app: FastifyInstance, api: 'Records' | 'Features'): void {
   const tags = [api];

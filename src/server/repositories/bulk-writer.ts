@@ -1,0 +1,342 @@
+/**
+ * Bulk calls (`…/bulk`): up to 10,000 inserts, updates, deletes and archives in the request's one
+ * transaction, each applied exactly once per opId. The operations are checked and applied in
+ * order with the very code of single writes (insertRecord/updateRecord: validation, access
+ * policy, references, version conflicts), but the writes go through `BulkWrites`:
+ *
+ * - new rows get their ids up front (dialect.nextRecordIds: the ids the database would give),
+ *   so later operations can refer to them, and are written with multi-row INSERTs, as are their
+ *   text index entries, history entries and the applied opIds;
+ * - the rows the updates change are read in one query per table, not one per operation;
+ * - applied opIds are read in one query per run of opIds;
+ * - each touched form is rescored once at the end (keepFormScores: a few statements per 500 forms).
+ *
+ * Buffered writes are flushed before anything reads what they change: a delete or archive, an
+ * update of a row inserted in the same call, the natural-key look-up of a link (durationPaths),
+ * and the end of the call. A failing operation rejects the whole call: the transaction rolls
+ * back and whatever was still buffered is dropped, so nothing changes.
+ */
+import { SERVER_ID_START } from '../../common/constants';
+import type { BulkOperation, BulkResultItem } from '../../common/schemas/wire';
+import { chunksOf, rowsPerStatement } from '../db/dialect';
+import type { Database, NewRecordRow, RecordRow } from '../db/types';
+import { badRequest, HttpError } from '../http/errors';
+import type { Insertable } from 'kysely';
+import type { RepoContext } from './context';
+import { indicatorTableId, keepFormScores, rescoreHeld } from './form-score';
+import type { TableInfo } from './project-repository';
+import { rowToRecord } from './record-mapper';
+import { findVisibleRow, visibleRows } from './record-repository';
+import {
+  archiveRecords,
+  deleteRecords,
+  insertRecord,
+  updateRecord,
+  type HistoryValues,
+  type LocalIdMap,
+  type RecordWrites,
+  type WriteOptions,
+} from './record-writer';
+
+type AppliedOpValues = Insertable<Database['applied_ops']>;
+
+/** Columns of a records row as inserted (with its explicit id). */
+const RECORD_COLUMNS = 15;
+
+type HeldRow = NewRecordRow & { id: number };
+
+/** A new row as the database will hold it (what INSERT … RETURNING would answer). */
+function toRecordRow(row: HeldRow): RecordRow {
+  return {
+    id: row.id,
+    project_id: row.project_id,
+    table_id: row.table_id,
+    properties: row.properties,
+    geometry: row.geometry ?? null,
+    min_x: row.min_x ?? null,
+    min_y: row.min_y ?? null,
+    max_x: row.max_x ?? null,
+    max_y: row.max_y ?? null,
+    deleted: row.deleted ?? 0,
+    archived: row.archived ?? 0,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+    version: row.version ?? 1,
+    created_by: row.created_by ?? null,
+    updated_by: row.updated_by ?? null,
+  };
+}
+
+class BulkWrites implements RecordWrites {
+  /** New rows not written yet, in operation order. */
+  private rows: HeldRow[] = [];
+  /** id → table id of the rows in `rows`. */
+  private pending = new Map<number, number>();
+  private texts = new Map<number, { text: string; fresh: boolean }>();
+  private histories: HistoryValues[] = [];
+  private appliedOps: AppliedOpValues[] = [];
+  /** Ids handed out by nextRecordIds and not used yet. */
+  private freeIds: number[] = [];
+  /** `tableId:id` → the row as it is now, for rows updates change (prefetched, then kept current). */
+  private known = new Map<string, RecordRow>();
+  private prefetched = false;
+  /** An existing indicator was updated (it may have moved under a form this call inserted). */
+  private indicatorsUpdated = false;
+  /** The operation being applied (prefetching and id allocation look ahead from it). */
+  private index = 0;
+
+  constructor(
+    private readonly ctx: RepoContext,
+    private readonly operations: BulkOperation[],
+    private readonly localIds: LocalIdMap,
+    private readonly appliedBefore: Map<string, BulkResultItem>,
+  ) {}
+
+  at(index: number): void {
+    this.index = index;
+  }
+
+  pendingTableOf(id: number): number | undefined {
+    return this.pending.get(id);
+  }
+
+  async insert(values: NewRecordRow): Promise<RecordRow> {
+    if (this.freeIds.length === 0) {
+      // SQLite's ids follow the highest written one: what is buffered goes first.
+      await this.flush();
+      this.freeIds = await this.ctx.dialect.nextRecordIds(this.ctx.db, this.insertsAhead());
+    }
+    const id = this.freeIds.shift()!;
+    const row = { ...values, id };
+    this.rows.push(row);
+    this.pending.set(id, row.table_id);
+    return toRecordRow(row);
+  }
+
+  /**
+   * Scores the forms of `formIds` this call inserted and still holds, from the indicators it holds,
+   * and puts the score into the rows to be written (no UPDATE after the INSERT; the history entry
+   * and text index keep the row as inserted, as when the database is rescored). Sound because an
+   * indicator can point at a held form only if it was inserted after it (the id is new), and every
+   * insert since is held too (a flush writes them all); the one other way, an update moving an
+   * existing indicator under it, sends every form to the database instead. Answers formId → the
+   * row as it will be stored and removes the forms it scored from `formIds`.
+   */
+  scoreHeldForms(formIds: Set<number>): Map<number, RecordRow> {
+    const scored = new Map<number, RecordRow>();
+    if (this.indicatorsUpdated) return scored;
+    const forms = this.rows.filter((row) => formIds.has(row.id));
+    if (forms.length === 0) return scored;
+    const indicators = indicatorTableId(this.ctx);
+    const held = this.rows.filter((row) => row.table_id === indicators);
+    const next = rescoreHeld(this.ctx, forms.map(toRecordRow), held.map(toRecordRow));
+    for (const form of forms) {
+      const properties = next.get(form.id);
+      formIds.delete(form.id);
+      if (properties === undefined) continue;
+      form.properties = properties;
+      scored.set(form.id, toRecordRow(form));
+    }
+    return scored;
+  }
+
+  /** Inserts from the current operation on that are not known duplicates: the ids to ask for. */
+  private insertsAhead(): number {
+    const opIds = new Set<string>();
+    for (let i = this.index; i < this.operations.length; i++) {
+      const op = this.operations[i]!;
+      if (op.kind === 'insert' && !this.appliedBefore.has(op.opId)) opIds.add(op.opId);
+    }
+    return Math.max(1, opIds.size);
+  }
+
+  async current(table: TableInfo, id: number): Promise<RecordRow | undefined> {
+    if (this.pending.has(id)) {
+      // Updated in the same call it was inserted in: write it, then read it as single writes do.
+      await this.flush();
+      return findVisibleRow(this.ctx, table, id);
+    }
+    const key = `${table.id}:${id}`;
+    if (!this.known.has(key) && !this.prefetched) await this.prefetch();
+    return this.known.get(key) ?? findVisibleRow(this.ctx, table, id);
+  }
+
+  /** Reads the rows the updates from the current operation on will change: one query per table and run of ids. */
+  private async prefetch(): Promise<void> {
+    this.prefetched = true;
+    const byTable = new Map<number, Set<number>>();
+    for (let i = this.index; i < this.operations.length; i++) {
+      const op = this.operations[i]!;
+      if (op.kind !== 'update' || this.appliedBefore.has(op.opId) || typeof op.id !== 'number') continue;
+      const id = this.localIds.get(op.id) ?? op.id;
+      // Offline ids not mapped yet belong to rows this call inserts: read when needed.
+      if (id < SERVER_ID_START || this.pending.has(id) || this.known.has(`${op.tableId}:${id}`)) continue;
+      let ids = byTable.get(op.tableId);
+      if (!ids) byTable.set(op.tableId, (ids = new Set()));
+      ids.add(id);
+    }
+    for (const [tableId, ids] of byTable) {
+      const table = this.ctx.schema.tablesById.get(tableId);
+      if (!table) continue; // the operation fails with a 400 of its own
+      for (const chunk of chunksOf([...ids], rowsPerStatement(1))) {
+        const rows = await visibleRows(this.ctx, table).selectAll('records').where('records.id', 'in', chunk).execute();
+        for (const row of rows) this.known.set(`${tableId}:${row.id}`, row);
+      }
+    }
+  }
+
+  updated(row: RecordRow): void {
+    this.known.set(`${row.table_id}:${row.id}`, row);
+    if (row.table_id === indicatorTableId(this.ctx)) this.indicatorsUpdated = true;
+  }
+
+  /** A delete or archive changed rows behind the cache's back: read again when needed. */
+  forget(): void {
+    this.known.clear();
+    this.prefetched = false;
+  }
+
+  async indexText(recordId: number, text: string, fresh: boolean): Promise<void> {
+    // The last text of a record wins; a record inserted by this call has nothing indexed yet.
+    const earlier = this.texts.get(recordId);
+    this.texts.set(recordId, { text, fresh: fresh || (earlier?.fresh ?? false) });
+  }
+
+  async history(values: HistoryValues): Promise<void> {
+    this.histories.push(values);
+  }
+
+  applied(values: AppliedOpValues): void {
+    this.appliedOps.push(values);
+  }
+
+  async flush(): Promise<void> {
+    const { db, dialect } = this.ctx;
+    if (this.rows.length) {
+      for (const chunk of chunksOf(this.rows, rowsPerStatement(RECORD_COLUMNS))) await db.insertInto('records').values(chunk).execute();
+      this.rows = [];
+      this.pending.clear();
+    }
+    if (this.texts.size) {
+      await dialect.indexTexts(db, [...this.texts].map(([recordId, entry]) => ({ recordId, ...entry })));
+      this.texts.clear();
+    }
+    if (this.histories.length) {
+      for (const chunk of chunksOf(this.histories, rowsPerStatement(7))) await db.insertInto('record_history').values(chunk).execute();
+      this.histories = [];
+    }
+    if (this.appliedOps.length) {
+      for (const chunk of chunksOf(this.appliedOps, rowsPerStatement(4))) await db.insertInto('applied_ops').values(chunk).execute();
+      this.appliedOps = [];
+    }
+  }
+}
+
+/**
+ * Applies a bulk call in the caller's transaction. Each operation's opId is looked up first: an
+ * operation applied before (by an earlier, maybe differently composed batch, or earlier in this
+ * one) is answered 'duplicate' with its original result and not applied again. Applied opIds are
+ * stored in the same transaction, so they commit or roll back with the changes. Any failing
+ * operation rejects the whole call (nothing changes); the error names it (`opId`).
+ */
+export async function applyBulk(outer: RepoContext, operations: BulkOperation[]): Promise<BulkResultItem[]> {
+  const ctx: RepoContext = { ...outer, rescoreLater: new Set() };
+  const applied = await previouslyApplied(ctx, operations);
+  const localIds: LocalIdMap = new Map();
+  const writes = new BulkWrites(ctx, operations, localIds, new Map(applied));
+  const state: WriteOptions & { localIds: LocalIdMap; verifiedRefs: Set<string>; writes: BulkWrites } = { localIds, verifiedRefs: new Set(), writes };
+  const results: BulkResultItem[] = [];
+  for (let i = 0; i < operations.length; i++) {
+    const op = operations[i]!;
+    const path = `operations[${i}]`;
+    writes.at(i);
+    try {
+      const previous = applied.get(op.opId);
+      if (previous) {
+        if (previous.localId !== undefined) state.localIds.set(previous.localId, previous.id);
+        results.push({ ...previous, status: 'duplicate' });
+        continue;
+      }
+      const item = await applyOperation(ctx, op, path, state);
+      results.push(item);
+      const { record: _record, ...stored } = item;
+      applied.set(op.opId, stored);
+      writes.applied({ caller: ctx.access.caller, op_id: op.opId, result: JSON.stringify(stored), created_at: ctx.now });
+    } catch (error) {
+      if (error instanceof HttpError) {
+        const detail = error.detail?.startsWith(path) ? error.detail : `${path} (opId ${op.opId}): ${error.detail ?? error.message}`;
+        throw new HttpError(error.statusCode, detail, { ...error.extra, opId: op.opId });
+      }
+      throw error;
+    }
+  }
+  // Each touched form is rescored once, after all its indicators of this call are applied; the
+  // answer then shows a form's final score. New forms still held are scored before they are
+  // written, the others in the database afterwards.
+  const toScore = new Set(ctx.rescoreLater);
+  const held = writes.scoreHeldForms(toScore);
+  await writes.flush();
+  const rescored = new Map([...held, ...(await keepFormScores(outer, toScore))]);
+  return rescored.size === 0
+    ? results
+    : results.map((item) => {
+        const row = item.record ? rescored.get(item.record.id) : undefined;
+        return row ? { ...item, record: rowToRecord(row) } : item;
+      });
+}
+
+/** The stored results of operations of this call that this caller applied before (one query per run of opIds). */
+async function previouslyApplied(ctx: RepoContext, operations: BulkOperation[]): Promise<Map<string, BulkResultItem>> {
+  const opIds = [...new Set(operations.map((op) => op.opId))];
+  const found = new Map<string, BulkResultItem>();
+  for (const chunk of chunksOf(opIds, rowsPerStatement(1))) {
+    const rows = await ctx.db.selectFrom('applied_ops').select(['op_id', 'result']).where('caller', '=', ctx.access.caller).where('op_id', 'in', chunk).execute();
+    for (const row of rows) found.set(row.op_id, JSON.parse(row.result) as BulkResultItem);
+  }
+  return found;
+}
+
+async function applyOperation(
+  ctx: RepoContext,
+  op: BulkOperation,
+  path: string,
+  state: WriteOptions & { localIds: LocalIdMap; verifiedRefs: Set<string>; writes: BulkWrites },
+): Promise<BulkResultItem> {
+  const { localIds, writes } = state;
+  switch (op.kind) {
+    case 'insert': {
+      // The server assigns ids and versions: an insert naming either is refused, not ignored.
+      const raw = op as Record<string, unknown>;
+      if (raw.id !== undefined) throw badRequest(`${path}.id: not allowed on insert (send the offline id as localId)`);
+      if (raw.version !== undefined) throw badRequest(`${path}.version: not allowed on insert`);
+      if (op.localId !== undefined && (!Number.isSafeInteger(op.localId) || op.localId <= 0 || op.localId >= SERVER_ID_START)) {
+        throw badRequest(`${path}.localId: must be a positive integer below ${SERVER_ID_START}`);
+      }
+      const record = await insertRecord(ctx, op, { ...state, path });
+      if (op.localId !== undefined) localIds.set(op.localId, record.id);
+      return { opId: op.opId, status: 'applied', id: record.id, ...(op.localId !== undefined ? { localId: op.localId } : {}), record };
+    }
+    case 'update': {
+      const record = await updateRecord(ctx, op, { ...state, path });
+      return { opId: op.opId, status: 'applied', id: record.id, record };
+    }
+    case 'delete': {
+      const id = localIds.get(op.id) ?? op.id;
+      await writes.flush();
+      await deleteRecords(ctx, op.tableId, [id], path);
+      writes.forget();
+      state.verifiedRefs.clear();
+      return { opId: op.opId, status: 'applied', id };
+    }
+    case 'archive': {
+      const id = localIds.get(op.id) ?? op.id;
+      await writes.flush();
+      await archiveRecords(ctx, op.tableId, [id], true, path);
+      writes.forget();
+      state.verifiedRefs.clear();
+      return { opId: op.opId, status: 'applied', id };
+    }
+    default:
+      throw badRequest(`${path}.kind: unknown operation kind ${JSON.stringify((op as { kind?: unknown }).kind)}`);
+  }
+}
