@@ -15,7 +15,7 @@ import { slScreens } from '../../../src/common/i18n/sl';
 import { FORM_KINDS } from '../../../src/common/scheme/form-kinds';
 import { buildApp, type BuildAppOptions } from '../../../src/server/app';
 import type { IdentityOptions } from '../../../src/server/auth';
-import { DEMO_USERS, LOGIN_PAGE_PATTERN, ROOT, describeE2E, newPage, tokenFor, type ConsoleLog, type E2EServer } from '../harness';
+import { DEMO_USERS, ROOT, describeE2E, newPage, openAppSignedIn, tokenFor, type ConsoleLog, type E2EServer } from '../harness';
 
 export type DemoUser = { email: string; password: string };
 export type TableKey = keyof AppConfig['tables'];
@@ -66,26 +66,9 @@ export async function startServerWithSession(ttl: { accessTokenTtl: number; refr
   };
 }
 
-/** Opens the app at `hash`; signs in when the identity layer sends the browser to the login page. */
+/** Opens the app at `hash` signed in as `user` (the harness's openAppSignedIn). */
 export async function openApp(page: Page, server: E2EServer, hash: string, user: DemoUser): Promise<void> {
-  await page.goto(`${server.origin}/${hash}`);
-  // The shell may render its first heading before the identity layer redirects to the login
-  // page: done only once a token is stored, signing in whenever the login page shows up.
-  const deadline = Date.now() + 90_000;
-  for (;;) {
-    if (LOGIN_PAGE_PATTERN.test(page.url())) {
-      await page.getByLabel('E-pošta ali uporabniško ime', { exact: true }).fill(user.email);
-      await page.getByLabel('Geslo', { exact: true }).fill(user.password);
-      await Promise.all([page.waitForURL((url) => !url.pathname.startsWith('/auth/')), page.getByRole('button', { name: 'Prijava' }).click()]);
-    } else if (
-      !page.url().includes('/auth/') &&
-      (await page.evaluate(() => window.localStorage.getItem('token') !== null && document.querySelector('main h1') !== null).catch(() => false))
-    ) {
-      return;
-    }
-    if (Date.now() > deadline) throw new Error(`not signed in as ${user.email}; at ${page.url()}`);
-    await page.waitForTimeout(250);
-  }
+  await openAppSignedIn(page, `${server.origin}/${hash}`, user);
 }
 
 /**
