@@ -104,7 +104,7 @@ async function fill(app: FastifyInstance, config: AppConfig, formId: number, io:
     have += rows.length;
     if (have % 100_000 === 0) io.log(`${label}: ${have} rows (${((performance.now() - started) / 1000).toFixed(0)} s)`);
   }
-  await app.dialect.optimize(app.db);
+  await app.dialect.optimize(app.db, { full: true });
   io.log(`${label}: generated ${ROWS} rows in ${((performance.now() - started) / 1000).toFixed(0)} s`);
   return have;
 }

@@ -31,6 +31,9 @@ describe('database on a file', () => {
     expect(await loadDemoData(first.db, first.dialect)).toBe(true);
     const mode = await sql<{ journal_mode: string }>`pragma journal_mode`.execute(first.db);
     expect(mode.rows[0]?.journal_mode).toBe('wal');
+    // Reads through a memory map (counts over scattered rows of big tables; sqlite-dialect.ts).
+    const mmap = await sql<{ mmap_size: number }>`pragma mmap_size`.execute(first.db);
+    expect(mmap.rows[0]?.mmap_size).toBe(1024 * 1024 * 1024);
     const count = async (db: typeof first.db) => Number((await db.selectFrom('records').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
     const records = await count(first.db);
     await first.close();

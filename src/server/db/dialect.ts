@@ -67,8 +67,13 @@ export interface DialectLayer {
   addIdColumn<T extends string>(builder: CreateTableBuilder<T, never>): CreateTableBuilder<T, 'id'>;
   /** Makes the next generated id of `table` be `start` (records start at SERVER_ID_START). */
   setSequenceStart(db: Executor, table: string, start: number): Promise<void>;
-  /** An index on one JSON property (reference columns: the farmer chain and parent look-ups). */
-  createPropertyIndex(db: Executor, columnId: number): Promise<void>;
+  /**
+   * An expression index on one JSON property within a table: `(table_id, prop(columnId, kind))`,
+   * the very expression the filter compiler and the farmer scope emit for that column, so the
+   * planner uses it for `=`, `in (…)`, ranges, and (SQLite) `order by id` within one value.
+   * Named records_prop_<columnId>; idempotent. Which columns get one: property-indexes.ts.
+   */
+  createPropertyIndex(db: Executor, columnId: number, kind: ValueKind): Promise<void>;
   /** Creates the full-text structure (called by migration 0002). */
   createTextSearch(db: Executor): Promise<void>;
   /** Replaces the indexed text of a record. */
@@ -104,8 +109,11 @@ export interface DialectLayer {
    * retry that reaches another API node waits for the first attempt and then replays its answer.
    */
   lockWrites(db: Executor, caller: string): Promise<void>;
-  /** Refreshes the planner's statistics (cheap; after start-up and after bulk seeding). */
-  optimize(db: Executor): Promise<void>;
+  /**
+   * Refreshes the planner's statistics (cheap; after start-up and after bulk seeding). `full`:
+   * analyse the whole records table, not a sample (after new indexes and bulk loads; SQLite).
+   */
+  optimize(db: Executor, options?: { full?: boolean }): Promise<void>;
   /** Closes the underlying connection(s). */
   destroy(): Promise<void>;
 }

@@ -10,6 +10,11 @@ export interface ColumnDefinition {
   type: ColumnType;
   /** For reference columns: the table key the value points into. */
   ref?: TableKey;
+  /**
+   * Filtered often enough to deserve an expression index (records_prop_<columnId>, see
+   * property-indexes.ts). Reference columns are always indexed; this flags other columns.
+   */
+  indexed?: boolean;
 }
 
 export interface TableDefinition {
@@ -28,7 +33,8 @@ export const MONITORING_TABLES: TableDefinition[] = [
     name: 'Kmetje',
     columns: [
       { name: 'name', type: 'text' },
-      { name: 'email', type: 'text' },
+      // The farmer of a signed-in e-mail (access.ts) and the editors' farmer look-ups.
+      { name: 'email', type: 'text', indexed: true },
       { name: 'phone', type: 'text' },
       { name: 'kmg_mid', type: 'text' },
     ],
@@ -89,7 +95,8 @@ export const MONITORING_TABLES: TableDefinition[] = [
     name: 'Kazalniki',
     columns: [
       { name: 'parent', type: 'reference', ref: 'forms' },
-      { name: 'key', type: 'text' },
+      // Results and searches by indicator (key = 'k3' …): the table grows by ~100 rows per form.
+      { name: 'key', type: 'text', indexed: true },
       // presence (boolean), count/percent (number), choice/text (string): mixed, hence json.
       { name: 'value', type: 'json' },
       { name: 'note', type: 'text' },

@@ -107,14 +107,21 @@ export class PostgresDialectLayer implements DialectLayer {
     await sql.raw(`alter table ${table} alter column id restart with ${start}`).execute(db);
   }
 
-  async createPropertyIndex(db: Executor, columnId: number): Promise<void> {
+  async createPropertyIndex(db: Executor, columnId: number, kind: ValueKind): Promise<void> {
     assertColumnId(columnId);
-    // The very expression prop(id, 'number') produces, so the farmer scope's `in (…)` uses it.
-    await sql
-      .raw(
-        `create index if not exists records_prop_${columnId} on records (table_id, (case when jsonb_typeof(properties->'${columnId}') = 'number' then (properties->>'${columnId}')::double precision end))`,
-      )
-      .execute(db);
+    // The very expression prop(id, kind) produces (compiled here without the table alias), so the
+    // farmer scope's `in (…)` and the filter compiler's comparisons on that column use it.
+    const json = `properties->'${columnId}'`;
+    const text = `properties->>'${columnId}'`;
+    const expression =
+      kind === 'number'
+        ? `(case when jsonb_typeof(${json}) = 'number' then (${text})::double precision end)`
+        : kind === 'boolean'
+          ? `(case when jsonb_typeof(${json}) = 'boolean' then (${text})::boolean end)`
+          : `(${text})`;
+    // Partial (rows that have the property): small, written only by its own table's rows; any
+    // strict comparison on the expression (`=`, `= any`, ranges) implies "is not null".
+    await sql.raw(`create index if not exists records_prop_${columnId} on records (table_id, ${expression}) where ${expression} is not null`).execute(db);
   }
 
   async createTextSearch(db: Executor): Promise<void> {
@@ -199,7 +206,7 @@ export class PostgresDialectLayer implements DialectLayer {
     await sql`update records set geom = ST_SetSRID(ST_GeomFromGeoJSON(geometry), 4326) where geom is null and geometry is not null`.execute(db);
   }
 
-  async optimize(db: Executor): Promise<void> {
+  async optimize(db: Executor, _options: { full?: boolean } = {}): Promise<void> {
     // Only the tables whose statistics matter (a bare ANALYZE would visit every schema of the database).
     await sql`analyze records`.execute(db);
     await sql`analyze records_fts`.execute(db);

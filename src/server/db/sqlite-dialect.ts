@@ -70,10 +70,17 @@ export class SqliteDialectLayer implements DialectLayer {
     await sql`insert into sqlite_sequence (name, seq) values (${table}, ${start - 1})`.execute(db);
   }
 
-  async createPropertyIndex(db: Executor, columnId: number): Promise<void> {
+  async createPropertyIndex(db: Executor, columnId: number, _kind: ValueKind): Promise<void> {
     assertColumnId(columnId);
+    // prop() is one json_extract for every kind (typed values), so one index serves them all.
+    // Partial: only rows that have the property (its own table's), so the index stays small, a
+    // write touches only its own table's indexes, and ANALYZE sees real values. SQLite uses it for
+    // any comparison on the expression (`=`, `in`, ranges imply "is not null"). deleted and
+    // project_id (the rest of visibleRows' predicate) make a totalCount of index-only filters a
+    // covering-index count (≈ 6× faster than reading the rows); rows of one value stay in id order.
+    const expression = `json_extract(properties, '$."${columnId}"')`;
     await sql
-      .raw(`create index if not exists records_prop_${columnId} on records (table_id, json_extract(properties, '$."${columnId}"'))`)
+      .raw(`create index if not exists records_prop_${columnId} on records (table_id, ${expression}, deleted, project_id) where ${expression} is not null`)
       .execute(db);
   }
 
@@ -126,8 +133,16 @@ export class SqliteDialectLayer implements DialectLayer {
     // Kysely's SqliteDialect runs one transaction at a time on the one connection.
   }
 
-  async optimize(db: Executor): Promise<void> {
+  async optimize(db: Executor, options: { full?: boolean } = {}): Promise<void> {
+    if (options.full) {
+      // Every index read whole (≈ 1 s per million records): see below why samples mislead here.
+      await sql`pragma analysis_limit = 0`.execute(db);
+      await sql`analyze records`.execute(db);
+    }
     // Bounded sampling keeps this fast on big files; 0x10002 also analyses tables never analysed.
+    // A sample is the first rows of each index, so on the shared records table it sees one
+    // table_id and one property value: with it the planner can prefer records_table over a
+    // property index. Hence a whole-table analysis after bulk loads and new indexes (full).
     await sql`pragma analysis_limit = 1000`.execute(db);
     await sql`pragma optimize = 0x10002`.execute(db);
   }
@@ -163,10 +178,19 @@ export interface SqliteOpenResult {
   dialect: SqliteDialectLayer;
 }
 
+/** Size of the read memory map of a database file (1 GiB). */
+const SQLITE_MMAP_BYTES = 1024 * 1024 * 1024;
+
 /** Opens (creating if needed) the SQLite file, or ':memory:', with the pragmas the server relies on. */
 export function openSqlite(path: string): SqliteOpenResult {
   const connection = new Database(path);
-  if (path !== ':memory:') connection.pragma('journal_mode = WAL');
+  if (path !== ':memory:') {
+    connection.pragma('journal_mode = WAL');
+    // Reads through a memory map instead of a read() per page: a totalCount that visits the
+    // scattered rows of one indexed value (50,000 of 1M records) runs ≈ 4× faster. Writes still
+    // go through the WAL; files beyond 1 GiB read the rest as before.
+    connection.pragma(`mmap_size = ${SQLITE_MMAP_BYTES}`);
+  }
   // NORMAL is durable in WAL mode except for the last transactions on power loss (not on crash).
   connection.pragma('synchronous = NORMAL');
   connection.pragma('foreign_keys = ON');

@@ -298,6 +298,9 @@ export function compileSorts(sorts: Sort[] | undefined, ctx: FilterContext, alia
     if (s.direction !== 'asc' && s.direction !== 'desc') throw badRequest(`sorts[${i}].direction: must be asc or desc`);
     const kind: ValueKind = operand.type === 'number' || operand.type === 'reference' ? 'number' : operand.type === 'boolean' ? 'boolean' : 'text';
     const expr = operand.expr(kind);
+    // Record fields are never null: a bare column sorts in index order (the id order of rows of
+    // one property value in records_prop_*, the primary key), so a page of 50 stops after 50 rows.
+    if (isMeta(s.columnId)) return sql`${expr} ${sql.raw(s.direction)}`;
     return sql`(${expr} is null) asc, ${expr} ${sql.raw(s.direction)}`;
   });
   parts.push(sql`${sql.ref(`${alias}.id`)} asc`);

@@ -8,6 +8,7 @@ import { TABLE_KEYS } from '../../common/schemas/project';
 import type { TableConfig, TablesConfig } from '../../common/schemas/config';
 import type { Db, DialectLayer, Executor } from '../db/dialect';
 import type { TableDefinition } from '../db/monitoring-schema';
+import { indexKindOf, isIndexedColumn } from '../db/property-indexes';
 
 export interface ColumnInfo {
   id: number;
@@ -151,7 +152,8 @@ export async function buildProjectConfig(db: Executor, projectId: number): Promi
 
 /**
  * Creates a project with the given tables, columns, attachment slots and one search profile over
- * every table, plus expression indexes on reference columns. Returns the new project id.
+ * every table, plus expression indexes on reference columns and the columns flagged `indexed`
+ * (db/property-indexes.ts). Returns the new project id.
  */
 export async function createProject(
   db: Executor,
@@ -181,7 +183,8 @@ export async function createProject(
         .values({ table_id: tableId, name: column.name, type: column.type, ref_table_id: refTableId ?? null, position: position++ })
         .returning('id')
         .executeTakeFirstOrThrow();
-      if (column.type === 'reference') await dialect.createPropertyIndex(db, row.id);
+      const kind = indexKindOf(column.type);
+      if (kind !== null && isIndexedColumn(column)) await dialect.createPropertyIndex(db, row.id, kind);
     }
     for (const slot of table.attachments ?? []) {
       await db

@@ -63,13 +63,22 @@ function filteredQuery(ctx: RepoContext, request: SearchRequest): { table: Table
   return { table, query, fctx };
 }
 
-export async function searchRecords(ctx: RepoContext, request: SearchRequest): Promise<{ records: WireRecord[]; totalCount: number }> {
+/**
+ * The two statements of a search: the page of rows and the totalCount. Exported so tests can
+ * EXPLAIN exactly what the route runs (test/server/property-indexes.test.ts).
+ */
+export function searchQueries(ctx: RepoContext, request: SearchRequest) {
   const { query, fctx } = filteredQuery(ctx, request);
   const { limit, offset } = paging(request.page, request.perPage);
   let rowsQuery = query.selectAll('records');
   for (const part of compileSorts(request.sorts, fctx)) rowsQuery = rowsQuery.orderBy(part);
-  const rows = await rowsQuery.limit(limit).offset(offset).execute();
-  const totalCount = await countOf(query, rows.length, offset, limit);
+  return { rows: rowsQuery.limit(limit).offset(offset), count: countQuery(query), limit, offset };
+}
+
+export async function searchRecords(ctx: RepoContext, request: SearchRequest): Promise<{ records: WireRecord[]; totalCount: number }> {
+  const { rows: rowsQuery, count, limit, offset } = searchQueries(ctx, request);
+  const rows = await rowsQuery.execute();
+  const totalCount = await countOf(count, rows.length, offset, limit);
   return { records: rows.map(rowToRecord), totalCount };
 }
 
@@ -79,14 +88,19 @@ export async function searchIds(ctx: RepoContext, request: SearchRequest): Promi
   let idsQuery = query.select('records.id');
   for (const part of compileSorts(request.sorts, fctx)) idsQuery = idsQuery.orderBy(part);
   const rows = await idsQuery.limit(limit).offset(offset).execute();
-  const totalCount = await countOf(query, rows.length, offset, limit);
+  const totalCount = await countOf(countQuery(query), rows.length, offset, limit);
   return { ids: rows.map((r) => r.id), totalCount };
 }
 
+/** The count of a filtered query (no order, no paging: the planner counts over the narrowest index). */
+function countQuery(query: RecordQuery) {
+  return query.select((eb) => eb.fn.countAll<number>().as('n'));
+}
+
 /** totalCount without a second query when the page shows the result is complete. */
-async function countOf(query: RecordQuery, got: number, offset: number, limit: number): Promise<number> {
+async function countOf(count: ReturnType<typeof countQuery>, got: number, offset: number, limit: number): Promise<number> {
   if (got < limit && (got > 0 || offset === 0)) return offset + got;
-  const row = await query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const row = await count.executeTakeFirstOrThrow();
   return Number(row.n);
 }
 

@@ -2,6 +2,8 @@
  * The static list of migrations, run in name order at start-up by Kysely's Migrator. A static
  * list (rather than reading the folder) works the same under tsx, jest and a bundler.
  * H1 owns 0001–0099; identity (H2) adds 0100_* files: add one import and one entry below.
+ * Kysely refuses a new migration named before one already run, so later ones sort after 0100_*
+ * (0200_property_indexes).
  */
 import type { Kysely, Migration, MigrationProvider } from 'kysely';
 import type { DialectLayer } from '../dialect';
@@ -9,6 +11,7 @@ import * as m0001 from './0001_core';
 import * as m0002 from './0002_text_search';
 import * as m0003 from './0003_spatial';
 import * as m0100 from './0100_identity'; // H2 identity
+import * as m0200 from './0200_property_indexes';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyDb = Kysely<any>;
@@ -22,6 +25,7 @@ const MIGRATIONS: Record<string, MigrationModule> = {
   '0002_text_search': m0002,
   '0003_spatial': m0003,
   '0100_identity': m0100, // H2 identity
+  '0200_property_indexes': m0200,
 };
 
 /** Migrations receive the dialect layer as a second argument (files that don't need it ignore it). */
