@@ -118,6 +118,15 @@ export default function FormRoute({ params }: ScreenProps) {
         await saveEdits([{ kind: 'archive', projectId: config.projectId, tableId: config.tables.forms.id, id: form.id }]);
         window.location.hash = pathId !== null ? `#/paths/${pathId}` : '#/forms';
       }}
+      onArchiveIndicator={
+        editor
+          ? async (recordId) => {
+              // One archive edit through the outbox; the server rescores the form without it
+              // (server form-score.ts), the screen drops it from the live score at once.
+              await saveEdits([{ kind: 'archive', projectId: config.projectId, tableId: config.tables.indicators.id, id: recordId }]);
+            }
+          : undefined
+      }
       renderPointPicker={(initial, onPick) => <PointPicker view={view} pathId={pathId} initial={initial} onPick={onPick} />}
       editorKey={String(formId)}
       history={editor ? ((history.data as DetailedFeature | undefined)?.history ?? null) : null}
