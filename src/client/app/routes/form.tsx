@@ -23,8 +23,11 @@ function PointPicker({ view, pathId, initial, onPick }: { view: SeasonView; path
   const area = view.areas.find((a) => path && a.id === path.properties[columnKey(config, 'paths', 'parent')]);
   const items = recordsToMapItems({ areas: area ? [area] : view.areas, paths: path ? [path] : view.paths, selectedPathId: pathId }, config.tables);
   const start = useMemo<Point | null>(() => (initial ? { type: 'Point', coordinates: initial } : null), [initial]);
+  // The editor's hint and buttons go below the map, not inside it: MapView's children are overlays
+  // on the map, where the legend covered the save button (proven in Chromium, e2e form-map-location).
   return (
-    <MapView items={items} height="60vh" onReady={setEngine}>
+    <>
+      <MapView items={items} height="60vh" onReady={setEngine} />
       <GeometryEditor
         engine={engine}
         mode="point"
@@ -33,7 +36,7 @@ function PointPicker({ view, pathId, initial, onPick }: { view: SeasonView; path
           if (geometry?.type === 'Point') onPick([geometry.coordinates[0]!, geometry.coordinates[1]!]);
         }}
       />
-    </MapView>
+    </>
   );
 }
 
