@@ -117,6 +117,8 @@ describeBuiltApp('form location by a tap on the map (Chromium)', () => {
         expect(await save.isDisabled()).toBe(true);
         await dialog.locator('[data-drawing="point"]').waitFor();
         await page.mouse.click(x, y);
+        // The tap drew the point: saving is possible now (Playwright waits for the button to enable).
+        await dialog.locator('button:not([disabled])', { hasText: slMap.draw.save }).waitFor();
         await page.screenshot({ path: path.join(ARTIFACTS_DIR, 'form-map-location-tapped.png') });
         await save.click();
         await dialog.waitFor({ state: 'detached' });
