@@ -538,6 +538,9 @@ export const slScreens = {
     area: 'Arhiviraj travnik',
     areaTitle: 'Arhiviranje travnika',
     areaConfirm: 'Arhiviran travnik in njegove poti izginejo iz pogleda kmeta. Ali ga res želite arhivirati?',
+    indicator: 'Arhiviraj kazalnik',
+    indicatorTitle: 'Arhiviranje kazalnika',
+    indicatorConfirm: (name: string): string => `Arhiviran kazalnik »${name}« izgine iz obrazca in se ne šteje več v oceno. Ali ga res želite arhivirati?`,
   },
   results: {
     filters: 'Filtri',

@@ -23,8 +23,11 @@ function PointPicker({ view, pathId, initial, onPick }: { view: SeasonView; path
   const area = view.areas.find((a) => path && a.id === path.properties[columnKey(config, 'paths', 'parent')]);
   const items = recordsToMapItems({ areas: area ? [area] : view.areas, paths: path ? [path] : view.paths, selectedPathId: pathId }, config.tables);
   const start = useMemo<Point | null>(() => (initial ? { type: 'Point', coordinates: initial } : null), [initial]);
+  // The editor's hint and buttons go below the map, not inside it: MapView's children are overlays
+  // on the map, where the legend covered the save button (proven in Chromium, e2e form-map-location).
   return (
-    <MapView items={items} height="60vh" onReady={setEngine}>
+    <>
+      <MapView items={items} height="60vh" onReady={setEngine} />
       <GeometryEditor
         engine={engine}
         mode="point"
@@ -33,7 +36,7 @@ function PointPicker({ view, pathId, initial, onPick }: { view: SeasonView; path
           if (geometry?.type === 'Point') onPick([geometry.coordinates[0]!, geometry.coordinates[1]!]);
         }}
       />
-    </MapView>
+    </>
   );
 }
 
@@ -42,13 +45,15 @@ function PointPicker({ view, pathId, initial, onPick }: { view: SeasonView; path
  * time, else (a reload read it back from the server, with the server's times) the newest delivered
  * form of the same kind on the same duration-path.
  */
-function followDelivered(forms: readonly StoredRecord[], previous: StoredRecord, parentKey: string, kindKey: string): StoredRecord | null {
+function followDelivered(forms: readonly StoredRecord[], previous: StoredRecord, parentKey: string, kindKey: string, others: ReadonlySet<number>): StoredRecord | null {
   const live = forms.filter((f) => !f.archived);
   return (
     live.find((f) => f.id === previous.id) ??
     live.find((f) => f.createdAt === previous.createdAt) ??
     live
-      .filter((f) => !isLocalId(f.id) && f.properties[parentKey] === previous.properties[parentKey] && f.properties[kindKey] === previous.properties[kindKey])
+      // Never a form that was already there beside the offline one (a second form of the same
+      // kind on the path this season): the answers would be saved into that other form.
+      .filter((f) => !isLocalId(f.id) && !others.has(f.id) && f.properties[parentKey] === previous.properties[parentKey] && f.properties[kindKey] === previous.properties[kindKey])
       .sort((a, b) => b.id - a.id)[0] ??
     null
   );
@@ -65,10 +70,16 @@ export default function FormRoute({ params }: ScreenProps) {
   // creation time it was made with) so the screen and an edit in progress stay on it. Kept out of
   // Redux state on purpose: the QA action log hashes the whole state.
   const lastSeen = useRef<StoredRecord | null>(null);
+  // The other forms present while this one still had its offline id: none of them can be it.
+  const others = useRef<ReadonlySet<number>>(new Set());
   const direct = view.forms.find((f) => f.id === formId && !f.archived) ?? null;
+  if (direct && isLocalId(direct.id)) others.current = new Set(view.forms.filter((f) => f.id !== direct.id).map((f) => f.id));
   const previous = lastSeen.current;
-  const moved = !direct && previous && isLocalId(formId) && config ? followDelivered(view.forms, previous, columnKey(config, 'forms', 'parent'), columnKey(config, 'forms', 'form_id')) : null;
-  const inSeason = direct ?? moved;
+  const moved = !direct && previous && isLocalId(formId) && config ? followDelivered(view.forms, previous, columnKey(config, 'forms', 'parent'), columnKey(config, 'forms', 'form_id'), others.current) : null;
+  // Until the delivered form is among the season rows, stay on the row last shown: an edit saved
+  // meanwhile names its offline id, which the outbox turns into the server's (delivered ids).
+  const kept = !direct && !moved && previous && isLocalId(formId) ? previous : null;
+  const inSeason = direct ?? moved ?? kept;
   const stored = useStoredForm(config, formId, view.hasData && !inSeason, view.loadedAt);
   const form = inSeason ?? stored.form;
   if (form) lastSeen.current = form;
@@ -118,6 +129,15 @@ export default function FormRoute({ params }: ScreenProps) {
         await saveEdits([{ kind: 'archive', projectId: config.projectId, tableId: config.tables.forms.id, id: form.id }]);
         window.location.hash = pathId !== null ? `#/paths/${pathId}` : '#/forms';
       }}
+      onArchiveIndicator={
+        editor
+          ? async (recordId) => {
+              // One archive edit through the outbox; the server rescores the form without it
+              // (server form-score.ts), the screen drops it from the live score at once.
+              await saveEdits([{ kind: 'archive', projectId: config.projectId, tableId: config.tables.indicators.id, id: recordId }]);
+            }
+          : undefined
+      }
       renderPointPicker={(initial, onPick) => <PointPicker view={view} pathId={pathId} initial={initial} onPick={onPick} />}
       editorKey={String(formId)}
       history={editor ? ((history.data as DetailedFeature | undefined)?.history ?? null) : null}

@@ -12,7 +12,7 @@ import { columnKey } from '../../lib/db/refs';
 import type { AppConfig } from '../../../common/schemas/config';
 import { useAppDispatch } from '../hooks';
 import type { ScreenProps } from '../router/routes';
-import { useReloadSeason, useSeasonView, type SeasonView } from './screen-data';
+import { useReloadSeason, useSaveEdits, useSeasonView, type SeasonView } from './screen-data';
 
 function StaffPanel({ view, config }: { view: SeasonView; config: AppConfig }) {
   const dispatch = useAppDispatch();
@@ -23,6 +23,7 @@ function StaffPanel({ view, config }: { view: SeasonView; config: AppConfig }) {
 export default function HomeRoute(_props: ScreenProps) {
   const view = useSeasonView();
   const reload = useReloadSeason();
+  const saveEdits = useSaveEdits();
   const { config } = view;
   const areas = useMemo(() => {
     if (!config) return [];
@@ -54,6 +55,15 @@ export default function HomeRoute(_props: ScreenProps) {
       sync={{ online: view.online, pending: view.pending, lastSyncAt: view.lastSyncAt }}
       farmersPanel={staff && config ? <StaffPanel view={view} config={config} /> : undefined}
       onRetry={reload}
+      onArchiveArea={
+        view.role === 'editor' && config
+          ? async (areaId) => {
+              // One archive edit through the outbox (works offline); the area's paths leave every
+              // view with it (path-rows skips paths of archived areas), so they are not archived one by one.
+              await saveEdits([{ kind: 'archive', projectId: config.projectId, tableId: config.tables.areas.id, id: areaId }]);
+            }
+          : undefined
+      }
     />
   );
 }

@@ -54,6 +54,22 @@ export function rowsByKey(config: AppConfig, rows: readonly StoredRecord[]): Map
   return map;
 }
 
+/**
+ * Keys of indicators an editor archived (seed §4): a row of the key is archived and no live row
+ * is left. They leave the form — not shown, not validated, not scored (their draft value is
+ * blank, as initialDraft reads live rows only).
+ */
+export function archivedKeys(config: AppConfig, rows: readonly StoredRecord[]): Set<string> {
+  const key = columnKey(config, 'indicators', 'key');
+  const live = rowsByKey(config, rows);
+  const keys = new Set<string>();
+  for (const row of rows) {
+    const k = String(row.properties[key] ?? '');
+    if (row.archived && !row.deleted && !live.has(k)) keys.add(k);
+  }
+  return keys;
+}
+
 export function initialDraft(config: AppConfig, kind: FormKind, form: StoredRecord, rows: readonly StoredRecord[]): FormDraft {
   const byKey = rowsByKey(config, rows);
   const valueKey = columnKey(config, 'indicators', 'value');

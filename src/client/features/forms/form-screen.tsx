@@ -3,13 +3,15 @@
  * in its groups, each with its picture, its value (presence, count, percent, choice, date, text),
  * a note, an optional location (current position or a tap on the map) and photos; the live score
  * with its explanation; required-field validation in Slovenian; the unsaved-changes guard; saving
- * through the outbox (so it works offline). Readers see it read-only; editors may archive it.
+ * through the outbox (so it works offline). Readers see it read-only; editors may archive it, or
+ * one of its indicators (which then leaves the form and its score).
  */
 import { useMemo, useState, type ReactNode } from 'react';
 import { formatDate } from '../../../common/format';
 import { sl, slScreens } from '../../../common/i18n/sl';
 import type { IndicatorDefinition, AppConfig, FormKind } from '../../../common/schemas/config';
 import type { HistoryEntry } from '../../../common/schemas/wire';
+import { ArchiveButton } from '../../components/archive-button/archive-button';
 import { Button } from '../../components/button/button';
 import { useUnsavedChanges } from '../../components/confirm-leave/unsaved-changes';
 import { EmptyState } from '../../components/empty-state/empty-state';
@@ -22,7 +24,7 @@ import { ScreenState } from '../../components/screen-state/screen-state';
 import type { StoredRecord } from '../../lib/db/database';
 import type { SavedEdit } from '../../lib/db/outbox';
 import type { ResizeEnv } from '../../lib/image/resize';
-import { blockingErrors, initialDraft, isDirty, liveScore, planSave, rowsByKey, type EditStep, type FormDraft, type IndicatorDraft } from './form-draft';
+import { archivedKeys, blockingErrors, initialDraft, isDirty, liveScore, planSave, rowsByKey, type EditStep, type FormDraft, type IndicatorDraft } from './form-draft';
 import { IndicatorPhotos } from './indicator-photos';
 
 export interface FormScreenProps {
@@ -43,6 +45,8 @@ export interface FormScreenProps {
   onRetry?: () => void;
   saveEdits: (steps: EditStep[]) => Promise<SavedEdit[]>;
   onArchive: () => Promise<void>;
+  /** Editors: archive one indicator row of the form (seed §4), after a confirmation. */
+  onArchiveIndicator?: (recordId: number) => Promise<void>;
   /** A map to pick a point on; calls onPick with [lon, lat] (app/routes wires features/map). */
   renderPointPicker?: (initial: [number, number] | null, onPick: (lonLat: [number, number]) => void) => ReactNode;
   /** Current position; defaults to the browser's geolocation. */
@@ -154,11 +158,13 @@ interface IndicatorCardProps {
   online: boolean;
   onChange: (patch: Partial<IndicatorDraft>) => void;
   onPickOnMap?: () => void;
+  /** Editors: archive this indicator's stored row. */
+  onArchive?: () => Promise<void>;
   getPosition: () => Promise<[number, number]>;
   resizeEnv?: ResizeEnv;
 }
 
-function IndicatorCard({ config, def, draft, recordId, error, readOnly, online, onChange, onPickOnMap, getPosition, resizeEnv }: IndicatorCardProps) {
+function IndicatorCard({ config, def, draft, recordId, error, readOnly, online, onChange, onPickOnMap, onArchive, getPosition, resizeEnv }: IndicatorCardProps) {
   const t = slScreens.forms;
   const [locError, setLocError] = useState<string | null>(null);
   const errorId = error ? `err-${def.key}` : undefined;
@@ -225,19 +231,26 @@ function IndicatorCard({ config, def, draft, recordId, error, readOnly, online, 
           resizeEnv={resizeEnv}
         />
       </details>
+      {onArchive && !readOnly && recordId !== null ? (
+        <div className="indicator__archive">
+          <ArchiveButton text={slScreens.archive.indicator} title={slScreens.archive.indicatorTitle} confirm={slScreens.archive.indicatorConfirm(def.name)} onArchive={onArchive} />
+        </div>
+      ) : null}
     </li>
   );
 }
 
-function groupsOf(kind: FormKind): Array<{ key: string; title: string; description?: string; indicators: IndicatorDefinition[] }> {
-  if (!kind.groups?.length) return [{ key: 'all', title: kind.title, indicators: kind.indicators }];
+/** The kind's indicators in its groups, without the archived ones (a group left empty goes too). */
+function groupsOf(kind: FormKind, archived: ReadonlySet<string>): Array<{ key: string; title: string; description?: string; indicators: IndicatorDefinition[] }> {
+  const shown = kind.indicators.filter((d) => !archived.has(d.key));
+  if (!kind.groups?.length) return [{ key: 'all', title: kind.title, indicators: shown }];
   const result: Array<{ key: string; title: string; description?: string; indicators: IndicatorDefinition[] }> = kind.groups.map((g) => ({
     ...g,
-    indicators: kind.indicators.filter((d) => d.group === g.key),
+    indicators: shown.filter((d) => d.group === g.key),
   }));
   // Indicators whose group is not listed still show, at the end.
   const listed = new Set(result.flatMap((g) => g.indicators.map((d) => d.key)));
-  const rest = kind.indicators.filter((d) => !listed.has(d.key));
+  const rest = shown.filter((d) => !listed.has(d.key));
   if (rest.length) result.push({ key: '_rest', title: kind.title, indicators: rest });
   return result.filter((g) => g.indicators.length > 0);
 }
@@ -267,8 +280,12 @@ function FormEditor(props: FormScreenProps & { form: StoredRecord; kind: FormKin
   const [explainOpen, setExplainOpen] = useState(() => typeof window !== 'undefined' && typeof window.matchMedia === 'function' && window.matchMedia('(min-width: 900px)').matches);
   const dirty = !readOnly && isDirty(draft, base);
   useUnsavedChanges(dirty);
+  // Indicators archived by an editor: those of the stored rows, and those archived on this screen
+  // (shown gone at once, before the rows are read again).
+  const [archivedHere, setArchivedHere] = useState<ReadonlySet<string>>(() => new Set());
+  const archived = useMemo(() => new Set([...archivedKeys(config, props.indicators), ...archivedHere]), [config, props.indicators, archivedHere]);
   const score = liveScore(kind, draft);
-  const errors = blockingErrors(kind, draft);
+  const errors = blockingErrors(kind, draft).filter((e) => !archived.has(e.key));
   const errorByKey = new Map(errors.map((e) => [e.key, e.message]));
   const byKey = rowsByKey(config, props.indicators);
   const getPosition = props.getPosition ?? browserPosition;
@@ -276,6 +293,17 @@ function FormEditor(props: FormScreenProps & { form: StoredRecord; kind: FormKin
   const patch = (key: string, p: Partial<IndicatorDraft>) => {
     setMessage(null);
     setDraft((d) => ({ ...d, indicators: { ...d.indicators, [key]: { ...d.indicators[key]!, ...p } } }));
+  };
+
+  const archiveIndicator = async (key: string, recordId: number) => {
+    await props.onArchiveIndicator!(recordId);
+    // The row is archived: its answer leaves the draft and its baseline, so the live score drops
+    // it and the next save neither re-creates the row nor counts it as an unsaved change.
+    const blankAnswer: IndicatorDraft = { value: '', note: '', location: null, photos: [] };
+    const clear = (d: FormDraft): FormDraft => ({ ...d, indicators: { ...d.indicators, [key]: blankAnswer } });
+    setBase(clear);
+    setDraft(clear);
+    setArchivedHere((keys) => new Set([...keys, key]));
   };
 
   const save = async () => {
@@ -309,7 +337,7 @@ function FormEditor(props: FormScreenProps & { form: StoredRecord; kind: FormKin
             <LockIcon size={20} aria-hidden="true" /> {slScreens.states.readOnly}
           </p>
         ) : null}
-        {groupsOf(kind).map((group) => (
+        {groupsOf(kind, archived).map((group) => (
           <section key={group.key} className="indicator-group" aria-labelledby={`group-${group.key}`}>
             <h2 id={`group-${group.key}`}>{group.title}</h2>
             {group.description ? <p className="muted">{group.description}</p> : null}
@@ -326,6 +354,7 @@ function FormEditor(props: FormScreenProps & { form: StoredRecord; kind: FormKin
                   online={props.online}
                   onChange={(p) => patch(def.key, p)}
                   onPickOnMap={props.renderPointPicker ? () => setPicking(def.key) : undefined}
+                  onArchive={props.onArchiveIndicator && byKey.has(def.key) ? () => archiveIndicator(def.key, byKey.get(def.key)!.id) : undefined}
                   getPosition={getPosition}
                   resizeEnv={props.resizeEnv}
                 />

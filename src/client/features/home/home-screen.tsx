@@ -7,6 +7,7 @@
 import type { ReactNode } from 'react';
 import { formatDate, formatDateTime } from '../../../common/format';
 import { sl, slScreens } from '../../../common/i18n/sl';
+import { ArchiveButton } from '../../components/archive-button/archive-button';
 import { Button } from '../../components/button/button';
 import { EmptyState } from '../../components/empty-state/empty-state';
 import { ChevronRightIcon, FlowerIcon, NoWifiIcon, SyncIcon, WifiIcon } from '../../components/icons/icons';
@@ -51,6 +52,8 @@ export interface HomeScreenProps {
   /** Editors and readers: the farmers panel. */
   farmersPanel?: ReactNode;
   onRetry?: () => void;
+  /** Editors: archive a meadow with its paths (seed §4), after a confirmation. */
+  onArchiveArea?: (areaId: number) => Promise<void>;
 }
 
 export function StatusChip({ status }: { status: HomePathStatus }) {
@@ -122,7 +125,12 @@ export function HomeScreen(props: HomeScreenProps) {
         ) : (
           areas.map((area) => (
             <section className="card area-card" key={area.id} aria-labelledby={`area-${area.id}`} data-testid={`area-${area.id}`}>
-              <h3 id={`area-${area.id}`}>{area.name}</h3>
+              <div className="area-card__head">
+                <h3 id={`area-${area.id}`}>{area.name}</h3>
+                {props.onArchiveArea ? (
+                  <ArchiveButton text={slScreens.archive.area} title={slScreens.archive.areaTitle} confirm={slScreens.archive.areaConfirm} onArchive={() => props.onArchiveArea!(area.id)} />
+                ) : null}
+              </div>
               {area.paths.length === 0 ? (
                 <p className="muted">{t.noPaths}</p>
               ) : (

@@ -10,7 +10,7 @@ import { sl, slScreens } from '../../../common/i18n/sl';
 import { Button } from '../../components/button/button';
 import { EmptyState } from '../../components/empty-state/empty-state';
 import { BackIcon, ChevronRightIcon, PathIcon, PlusIcon } from '../../components/icons/icons';
-import { Modal } from '../../components/modal/modal';
+import { ArchiveButton } from '../../components/archive-button/archive-button';
 import { Page } from '../../components/page/page';
 import { ScoreBadge } from '../../components/score-badge/score-badge';
 import { ScreenState } from '../../components/screen-state/screen-state';
@@ -44,41 +44,6 @@ export interface PathScreenProps {
   previous?: ReactNode;
   /** Editors: archive the path (seed §4), after a confirmation. */
   onArchive?: () => Promise<void>;
-}
-
-/** An archive button with its confirmation dialog (editors; seed §4 archive action). */
-export function ArchiveButton({ text, title, confirm, onArchive }: { text: string; title: string; confirm: string; onArchive: () => Promise<void> }) {
-  const [open, setOpen] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  return (
-    <>
-      <Button kind="danger" size="small" text={text} onClick={() => setOpen(true)} />
-      {error ? <p role="alert">{error}</p> : null}
-      {open ? (
-        <Modal
-          title={title}
-          alert
-          size="small"
-          onClose={() => setOpen(false)}
-          footer={
-            <>
-              <Button kind="secondary" text={sl.common.cancel} onClick={() => setOpen(false)} />
-              <Button
-                kind="danger"
-                text={text}
-                onClick={() => {
-                  setOpen(false);
-                  onArchive().catch(() => setError(slScreens.states.saveFailed));
-                }}
-              />
-            </>
-          }
-        >
-          <p>{confirm}</p>
-        </Modal>
-      ) : null}
-    </>
-  );
 }
 
 function AddForm({ kinds, onAdd }: { kinds: PathScreenProps['formKinds']; onAdd: (kindId: number) => Promise<void> }) {

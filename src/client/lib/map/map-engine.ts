@@ -367,16 +367,50 @@ export class MapEngine {
     }
   }
 
-  /** What was drawn: one LineString, a MultiLineString for several, a Point, or null. */
+  /**
+   * What was drawn: one LineString, a MultiLineString for several, a Point, or null. Draw keeps
+   * an empty Point (coordinates []) while it waits for the tap: that is nothing drawn yet.
+   */
   drawnGeometry(): Geometry | null {
     if (!this.draw) return null;
     const geometries = this.draw.getAll().features.map((f) => f.geometry);
-    const lines = geometries.filter((g): g is LineString => g.type === 'LineString' && g.coordinates.length >= 2);
-    const point = geometries.find((g): g is Point => g.type === 'Point');
+    const isPosition = (p: unknown) => Array.isArray(p) && p.length >= 2 && Number.isFinite(p[0]) && Number.isFinite(p[1]);
+    const lines = geometries.filter((g): g is LineString => g.type === 'LineString' && g.coordinates.length >= 2 && g.coordinates.every(isPosition));
+    const point = geometries.find((g): g is Point => g.type === 'Point' && isPosition(g.coordinates));
     if (point) return point;
     if (lines.length === 1) return lines[0]!;
     if (lines.length > 1) return { type: 'MultiLineString', coordinates: lines.map((l) => l.coordinates) };
     return null;
+  }
+
+  /**
+   * Resolves once Mapbox GL Draw listens to the map. Draw connects only when the map reports every
+   * tile in view loaded (its setup.js polls map.loaded()); a tap before that is lost, so the
+   * drawing tools say "loading" until then. Never resolves after destroy().
+   */
+  whenDrawReady(): Promise<void> {
+    this.ensureDraw();
+    const cold = MapboxDraw.constants.sources.COLD;
+    return new Promise((resolve) => {
+      const check = () => {
+        if (this.draw === null) return clearInterval(timer);
+        if (this.map.getSource(cold)) {
+          clearInterval(timer);
+          resolve();
+        }
+      };
+      const timer = setInterval(check, 50);
+      check();
+    });
+  }
+
+  /** Calls `listener` whenever the user creates, changes or deletes a drawn feature; returns the unsubscribe. */
+  onDrawChange(listener: () => void): () => void {
+    const events = ['draw.create', 'draw.update', 'draw.delete'] as const;
+    for (const event of events) this.map.on(event, listener);
+    return () => {
+      for (const event of events) this.map.off(event, listener);
+    };
   }
 
   stopDrawing(): void {
@@ -388,6 +422,9 @@ export class MapEngine {
   destroy(): void {
     for (const marker of this.labels) marker.remove();
     this.labels = [];
+    // A drawing tool unmounting after the map (a closing dialog) then finds nothing to stop;
+    // Draw's own store is gone with the map, and deleteAll() on it would throw.
+    this.draw = null;
     this.map.remove();
   }
 }

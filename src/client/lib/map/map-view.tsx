@@ -112,6 +112,24 @@ export function MapView({
     }
   }, [engine, items, farmerId, fitToItems]);
 
+  // The current view as plain data on the map's element (data-view: center [lon, lat], zoom,
+  // bearing, pitch), written after every move. Never read by the app: browser tests turn a tapped
+  // pixel into lon/lat with it by Web Mercator arithmetic of their own, and it helps diagnose a map.
+  useEffect(() => {
+    const element = containerRef.current;
+    if (!engine || !element) return undefined;
+    const map = engine.map;
+    const write = () => {
+      const center = map.getCenter();
+      element.dataset.view = JSON.stringify({ center: [center.lng, center.lat], zoom: map.getZoom(), bearing: map.getBearing(), pitch: map.getPitch() });
+    };
+    write();
+    map.on('moveend', write);
+    return () => {
+      map.off('moveend', write);
+    };
+  }, [engine]);
+
   useEffect(() => {
     engine?.setOnFeatureClick(onFeatureClick);
   }, [engine, onFeatureClick]);

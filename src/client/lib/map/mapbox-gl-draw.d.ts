@@ -14,7 +14,7 @@ declare module '@mapbox/mapbox-gl-draw' {
 
   export default class MapboxDraw {
     constructor(options?: DrawOptions);
-    static constants: { classes: Record<string, string> };
+    static constants: { classes: Record<string, string>; sources: { COLD: string; HOT: string } };
     add(geojson: Feature | FeatureCollection | Geometry): string[];
     getAll(): FeatureCollection;
     deleteAll(): this;

@@ -5,7 +5,7 @@
  */
 import type { Geometry, LineString, MultiLineString, Point } from 'geojson';
 import { useEffect, useState } from 'react';
-import { slMap } from '../../../../common/i18n/sl';
+import { sl, slMap } from '../../../../common/i18n/sl';
 import { Button } from '../../../components/button/button';
 import { saveEdit } from '../../../lib/db/outbox';
 import type { MapEngine } from '../../../lib/map/map-engine';
@@ -26,13 +26,28 @@ export interface GeometryEditorProps {
 export function GeometryEditor({ engine, mode, initial, target, onDone }: GeometryEditorProps) {
   const db = useOfflineDb();
   const [message, setMessage] = useState<string | null>(null);
+  // Drawing has started on the map (the tap goes to Draw from now on) / something is drawn to save.
+  const [drawing, setDrawing] = useState(false);
+  const [drawn, setDrawn] = useState(false);
 
   useEffect(() => {
     if (!engine) return undefined;
     if (mode === 'point') engine.startPoint(initial?.type === 'Point' ? (initial as Point) : null);
     else if (initial && (initial.type === 'LineString' || initial.type === 'MultiLineString')) engine.editLine(initial as LineString | MultiLineString);
     else engine.startLine();
-    return () => engine.stopDrawing();
+    const update = () => setDrawn(engine.drawnGeometry() !== null);
+    update();
+    let live = true;
+    void engine.whenDrawReady().then(() => {
+      if (live) setDrawing(true);
+    });
+    const unsubscribe = engine.onDrawChange(update);
+    return () => {
+      live = false;
+      unsubscribe();
+      setDrawing(false);
+      engine.stopDrawing();
+    };
   }, [engine, mode, initial]);
 
   const hint = mode === 'point' ? slMap.draw.hintPoint : initial ? slMap.draw.hintEdit : slMap.draw.hintLine;
@@ -48,10 +63,12 @@ export function GeometryEditor({ engine, mode, initial, target, onDone }: Geomet
   };
 
   return (
-    <section className="mt-recorder" aria-label={mode === 'point' ? slMap.draw.placeIndicator : initial ? slMap.draw.editPath : slMap.draw.drawPath}>
-      <p>{hint}</p>
+    <section className="mt-recorder" data-drawing={drawing ? mode : undefined} aria-label={mode === 'point' ? slMap.draw.placeIndicator : initial ? slMap.draw.editPath : slMap.draw.drawPath}>
+      {/* Until Draw listens to the map a tap would be lost: say so instead of asking for one. */}
+      <p>{drawing ? hint : sl.common.loading}</p>
       <div className="mt-recorder__actions">
-        <Button text={slMap.draw.save} disabled={!engine} onClick={() => void save()} />
+        {/* Nothing to save before the tap: saving an empty point broke the form (e2e form-map-location). */}
+        <Button text={slMap.draw.save} disabled={!engine || !drawn} onClick={() => void save()} />
         <Button kind="secondary" text={slMap.draw.cancel} onClick={() => onDone?.(null)} />
       </div>
       {message ? <p role="status">{message}</p> : null}

@@ -1,0 +1,98 @@
+/**
+ * The form route follows an offline-made form to its server id (app/routes/form.tsx) — and never
+ * to another form of the same kind on the same path this season. Found in Chromium: a farmer's
+ * second meadow form of the season, saved online, had its answers written into the first one when
+ * a season reload read the forms before the new one reached the server.
+ */
+import { afterEach, describe, expect, it, jest } from '@jest/globals';
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import type { RootState } from '../../../src/client/app/root-reducer';
+import { seasonLoaded } from '../../../src/client/features/season/season-actions';
+import { openOfflineDb, type OfflineDb, type StoredRecord } from '../../../src/client/lib/db';
+import { FORM_KINDS } from '../../../src/common/scheme/form-kinds';
+import { slScreens } from '../../../src/common/i18n/sl';
+import { config, renderWithStore, row, season } from './fixtures';
+
+// The route's map needs WebGL (jsdom has none); nothing here opens it.
+jest.unstable_mockModule('../../../src/client/features/map/index', () => ({
+  MapView: () => null,
+  GeometryEditor: () => null,
+  recordsToMapItems: () => [],
+}));
+const { default: FormRoute } = await import('../../../src/client/app/routes/form');
+
+jest.setTimeout(30_000);
+
+const dbs: OfflineDb[] = [];
+afterEach(async () => {
+  cleanup();
+  for (const db of dbs.splice(0)) {
+    db.close();
+    await db.delete();
+  }
+});
+
+const fc = config.tables.forms.columns;
+const kind = FORM_KINDS.travnik;
+
+function seasonData(s: ReturnType<typeof season>, forms: StoredRecord[]) {
+  return {
+    source: 'server' as const,
+    role: 'farmer' as const,
+    farmers: [s.farmer],
+    farmerId: s.farmer.id,
+    areas: s.areas,
+    duration: s.duration,
+    paths: s.paths,
+    durationPaths: s.durationPaths,
+    forms,
+    indicators: s.indicators,
+    refKeys: {},
+    loadedAt: '2026-06-05T08:00:00.000Z',
+    notice: null,
+  };
+}
+
+const checked = (key: string, answer: string) => within(screen.getByTestId(`indicator-${key}`)).getByRole('radio', { name: answer }).getAttribute('aria-checked');
+
+describe('following an offline-made form', () => {
+  it('a reload without the new form does not switch the screen to the other form of the kind; it follows the server id once there', async () => {
+    const s = season();
+    const first = s.formDone; // kind 'travnik' on dp1, zlata rozga answered "Da"
+    const made = row(
+      config.tables.forms.id,
+      { [fc.parent]: s.durationPaths[0]!.id, [fc.form_id]: kind.id, [fc.score]: kind.scoring.base, [fc.rule_version]: kind.scoring.version, [fc.completed]: false },
+      { id: 5_000_001, version: 0, createdAt: '2026-06-05T09:00:00.000Z' },
+    );
+    const db = openOfflineDb({ name: `form-follow-${Date.now()}-${Math.random()}` });
+    dbs.push(db);
+    const preloaded = {
+      config: { status: 'ready', source: 'network', value: config },
+      connectivity: { browserOnline: false, serverReachable: false, lastProbeAt: null },
+      season: { status: 'ready', error: null, ...seasonData(s, [first, made]) },
+    } as unknown as Partial<RootState>;
+    const { store } = renderWithStore(<FormRoute params={{ formId: String(made.id) }} query={{}} />, { preloaded, db });
+    expect(checked('solidago', slScreens.forms.yes)).toBe('false');
+
+    // A reload read the forms before the new one reached the server: only the other form is there.
+    act(() => {
+      store.dispatch(seasonLoaded(seasonData(s, [first])));
+    });
+    expect(checked('solidago', slScreens.forms.yes)).toBe('false');
+
+    // Delivered: the server's copy, with the server's id and times.
+    const delivered = { ...made, id: 10_000_900, version: 1, createdAt: '2026-06-05T09:00:03.000Z', updatedAt: '2026-06-05T09:00:03.000Z' };
+    act(() => {
+      store.dispatch(seasonLoaded(seasonData(s, [first, delivered])));
+    });
+    fireEvent.click(within(screen.getByTestId('indicator-lotus-corniculatus')).getByRole('radio', { name: slScreens.forms.yes }));
+    fireEvent.click(screen.getByRole('button', { name: slScreens.forms.save }));
+    await screen.findByText(slScreens.states.saved, {}, { timeout: 5000 });
+    const queued = await db.outbox.orderBy('seq').toArray();
+    await waitFor(() => expect(queued.length).toBeGreaterThan(0));
+    // The answer and the form update go to the new form, nothing to the first one.
+    expect(queued.find((q) => q.kind === 'insert')!.properties).toMatchObject({ [config.tables.indicators.columns.parent]: delivered.id });
+    expect(queued.filter((q) => q.tableId === config.tables.forms.id).map((q) => q.id)).toEqual([delivered.id]);
+    expect(queued.some((q) => q.id === first.id || q.properties?.[config.tables.indicators.columns.parent] === first.id)).toBe(false);
+  });
+});
