@@ -166,12 +166,11 @@ describeBuiltApp('form location by a tap on the map (Chromium)', () => {
       await context.close();
     }
   });
-  // KNOWN BUG, skipped so the suite stays green (see the archive helper's report, 2026-11-22): with a
-  // first meadow form of the season on the path, the second one made in the same session loses or
-  // moves answers — the first form lost two of its three answers in 2 of 3 attempts, and once the
-  // second form's checklist never showed. The client test screens/form-follow covers one cause (the
-  // route followed the older form after a reload); this browser test still fails after that fix.
-  test.skip('a second meadow form on the path this season keeps its own answers (not saved into the first)', async () => {
+  // Found by the archive helper (2026-11-22): the route guessed which server row an offline-made
+  // form became (newest of its kind on the path) and, when the season did not list the new one
+  // yet, picked the first form; the second form's save then deleted the first one's answers.
+  // The route now asks the outbox which server id the offline id got (screens/form-follow).
+  test('a second meadow form on the path this season keeps its own answers (not saved into the first)', async () => {
     const [meadowPath] = await data.pathsOf(DEMO_USERS.farmer1.email);
     const before = new Set((await data.formsOfPath(meadowPath!.id)).map((f) => f.id));
     const { context, page, log } = await newFieldPage(browser, { longitude: 16.2, latitude: 46.8 });

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it, jest } from '@jest/globals';
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { RootState } from '../../../src/client/app/root-reducer';
 import { seasonLoaded } from '../../../src/client/features/season/season-actions';
-import { openOfflineDb, type OfflineDb, type StoredRecord } from '../../../src/client/lib/db';
+import { deliveredKey, openOfflineDb, saveEdit, type OfflineDb, type StoredRecord } from '../../../src/client/lib/db';
 import { FORM_KINDS } from '../../../src/common/scheme/form-kinds';
 import { slScreens } from '../../../src/common/i18n/sl';
 import { config, renderWithStore, row, season } from './fixtures';
@@ -80,11 +80,13 @@ describe('following an offline-made form', () => {
     });
     expect(checked('solidago', slScreens.forms.yes)).toBe('false');
 
-    // Delivered: the server's copy, with the server's id and times.
+    // Delivered: the outbox records which server row it became; the server's copy arrives.
     const delivered = { ...made, id: 10_000_900, version: 1, createdAt: '2026-06-05T09:00:03.000Z', updatedAt: '2026-06-05T09:00:03.000Z' };
+    await db.meta.put({ key: deliveredKey('record', made.id), value: delivered.id });
     act(() => {
       store.dispatch(seasonLoaded(seasonData(s, [first, delivered])));
     });
+    await waitFor(() => expect(checked('solidago', slScreens.forms.yes)).toBe('false'));
     fireEvent.click(within(screen.getByTestId('indicator-lotus-corniculatus')).getByRole('radio', { name: slScreens.forms.yes }));
     fireEvent.click(screen.getByRole('button', { name: slScreens.forms.save }));
     await screen.findByText(slScreens.states.saved, {}, { timeout: 5000 });
@@ -93,6 +95,54 @@ describe('following an offline-made form', () => {
     // The answer and the form update go to the new form, nothing to the first one.
     expect(queued.find((q) => q.kind === 'insert')!.properties).toMatchObject({ [config.tables.indicators.columns.parent]: delivered.id });
     expect(queued.filter((q) => q.tableId === config.tables.forms.id).map((q) => q.id)).toEqual([delivered.id]);
+    expect(queued.some((q) => q.id === first.id || q.properties?.[config.tables.indicators.columns.parent] === first.id)).toBe(false);
+  });
+
+  it('a form known only on the device, delivered while the season still lists only the other form of its kind, stays itself (the Chromium case)', async () => {
+    const s = season();
+    const first = s.formDone; // kind 'travnik' on dp1, zlata rozga answered "Da"
+    const db = openOfflineDb({ name: `form-follow-${Date.now()}-${Math.random()}` });
+    dbs.push(db);
+    // Made on the path screen just now: on the device, not yet in the season rows.
+    const made = await saveEdit(db, {
+      kind: 'insert',
+      projectId: config.projectId,
+      tableId: config.tables.forms.id,
+      properties: { [fc.parent]: s.durationPaths[0]!.id, [fc.form_id]: kind.id, [fc.score]: kind.scoring.base, [fc.rule_version]: kind.scoring.version, [fc.completed]: false },
+    });
+    const localId = made.record!.id;
+    const preloaded = {
+      config: { status: 'ready', source: 'network', value: config },
+      connectivity: { browserOnline: true, serverReachable: true, lastProbeAt: null },
+      season: { status: 'ready', error: null, ...seasonData(s, [first]) },
+    } as unknown as Partial<RootState>;
+    const { store } = renderWithStore(<FormRoute params={{ formId: String(localId) }} query={{}} />, { preloaded, db });
+    await screen.findByTestId('indicator-solidago');
+    expect(checked('solidago', slScreens.forms.yes)).toBe('false');
+
+    // The outbox delivered it (server id recorded, the device row moved) while the season still
+    // lists only the first form of the kind: the screen must not become the first form.
+    const serverId = 10_000_901;
+    await db.transaction('rw', [db.features, db.outbox, db.meta], async () => {
+      const stored = await db.features.where('featureId').equals(localId).first();
+      await db.features.where('featureId').equals(localId).delete();
+      await db.features.put({ ...stored!, featureId: serverId, feature: { ...stored!.feature, id: serverId }, isInsert: 0 });
+      await db.outbox.clear();
+      await db.meta.put({ key: deliveredKey('record', localId), value: serverId });
+    });
+    act(() => {
+      store.dispatch(seasonLoaded({ ...seasonData(s, [first]), loadedAt: '2026-06-05T08:00:05.000Z' }));
+    });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(checked('solidago', slScreens.forms.yes)).toBe('false');
+
+    fireEvent.click(within(screen.getByTestId('indicator-lotus-corniculatus')).getByRole('radio', { name: slScreens.forms.yes }));
+    fireEvent.click(screen.getByRole('button', { name: slScreens.forms.save }));
+    await waitFor(async () => expect(await db.outbox.count()).toBeGreaterThan(0));
+    const queued = await db.outbox.orderBy('seq').toArray();
+    // The answer and the form update name the new form (its server id), nothing names the first one.
+    expect(queued.find((q) => q.kind === 'insert')!.properties).toMatchObject({ [config.tables.indicators.columns.parent]: serverId });
+    expect(queued.filter((q) => q.tableId === config.tables.forms.id).map((q) => q.id)).toEqual([serverId]);
     expect(queued.some((q) => q.id === first.id || q.properties?.[config.tables.indicators.columns.parent] === first.id)).toBe(false);
   });
 });

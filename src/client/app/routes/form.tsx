@@ -14,7 +14,7 @@ import { GeometryEditor, MapView, recordsToMapItems, type MapEngine } from '../.
 import { FormScreen } from '../../features/forms/form-screen';
 import { useStoredForm } from '../../features/forms/use-stored-form';
 import type { ScreenProps } from '../router/routes';
-import { useReloadSeason, useSaveEdits, useSeasonView, type SeasonView } from './screen-data';
+import { useDeliveredId, useReloadSeason, useSaveEdits, useSeasonView, type SeasonView } from './screen-data';
 
 function PointPicker({ view, pathId, initial, onPick }: { view: SeasonView; pathId: number | null; initial: [number, number] | null; onPick: (lonLat: [number, number]) => void }) {
   const [engine, setEngine] = useState<MapEngine | null>(null);
@@ -40,47 +40,26 @@ function PointPicker({ view, pathId, initial, onPick }: { view: SeasonView; path
   );
 }
 
-/**
- * The row an offline-made form became: the id the season slice moved it to, else the same creation
- * time, else (a reload read it back from the server, with the server's times) the newest delivered
- * form of the same kind on the same duration-path.
- */
-function followDelivered(forms: readonly StoredRecord[], previous: StoredRecord, parentKey: string, kindKey: string, others: ReadonlySet<number>): StoredRecord | null {
-  const live = forms.filter((f) => !f.archived);
-  return (
-    live.find((f) => f.id === previous.id) ??
-    live.find((f) => f.createdAt === previous.createdAt) ??
-    live
-      // Never a form that was already there beside the offline one (a second form of the same
-      // kind on the path this season): the answers would be saved into that other form.
-      .filter((f) => !isLocalId(f.id) && !others.has(f.id) && f.properties[parentKey] === previous.properties[parentKey] && f.properties[kindKey] === previous.properties[kindKey])
-      .sort((a, b) => b.id - a.id)[0] ??
-    null
-  );
-}
-
 export default function FormRoute({ params }: ScreenProps) {
   const formId = Number(params.formId);
   const view = useSeasonView();
   const reload = useReloadSeason();
   const saveEdits = useSaveEdits();
   const { config } = view;
-  // An offline-made form keeps the local id of the address after the outbox delivered it and the
-  // season slice moved it to its server id: keep following the same row (by its server id, or the
-  // creation time it was made with) so the screen and an edit in progress stay on it. Kept out of
-  // Redux state on purpose: the QA action log hashes the whole state.
+  // An offline-made form keeps the offline id of the address after the outbox delivered it: the
+  // outbox's record of delivered ids says exactly which server row it became (a guess by kind and
+  // path once saved a second form's answers into the first). Until that row is among the season
+  // rows, stay on the row last shown: an edit saved meanwhile names the offline id, which the
+  // outbox turns into the server's. Kept out of Redux state on purpose: the QA action log hashes
+  // the whole state.
+  const deliveredId = useDeliveredId(formId, `${view.loadedAt}|${view.pending}`);
+  const ownIds = deliveredId === null ? [formId] : [formId, deliveredId];
   const lastSeen = useRef<StoredRecord | null>(null);
-  // The other forms present while this one still had its offline id: none of them can be it.
-  const others = useRef<ReadonlySet<number>>(new Set());
-  const direct = view.forms.find((f) => f.id === formId && !f.archived) ?? null;
-  if (direct && isLocalId(direct.id)) others.current = new Set(view.forms.filter((f) => f.id !== direct.id).map((f) => f.id));
+  const direct = view.forms.find((f) => ownIds.includes(f.id) && !f.archived) ?? null;
   const previous = lastSeen.current;
-  const moved = !direct && previous && isLocalId(formId) && config ? followDelivered(view.forms, previous, columnKey(config, 'forms', 'parent'), columnKey(config, 'forms', 'form_id'), others.current) : null;
-  // Until the delivered form is among the season rows, stay on the row last shown: an edit saved
-  // meanwhile names its offline id, which the outbox turns into the server's (delivered ids).
-  const kept = !direct && !moved && previous && isLocalId(formId) ? previous : null;
-  const inSeason = direct ?? moved ?? kept;
-  const stored = useStoredForm(config, formId, view.hasData && !inSeason, view.loadedAt);
+  const kept = !direct && previous && isLocalId(formId) && ownIds.includes(previous.id) ? previous : null;
+  const inSeason = direct ?? kept;
+  const stored = useStoredForm(config, deliveredId ?? formId, view.hasData && !inSeason, view.loadedAt);
   const form = inSeason ?? stored.form;
   if (form) lastSeen.current = form;
   const parentKey = config ? columnKey(config, 'indicators', 'parent') : '';
@@ -89,10 +68,10 @@ export default function FormRoute({ params }: ScreenProps) {
       if (!inSeason) return stored.indicators;
       // While a delivered form's new id spreads through the rows, its indicators may still name
       // the id it had: every id this form has had counts.
-      const ids = new Set([inSeason.id, formId, ...(previous ? [previous.id] : [])]);
+      const ids = new Set([inSeason.id, formId, ...(deliveredId === null ? [] : [deliveredId])]);
       return view.indicators.filter((i) => ids.has(i.properties[parentKey] as number));
     },
-    [inSeason, view.indicators, stored.indicators, parentKey, formId, previous],
+    [inSeason, view.indicators, stored.indicators, parentKey, formId, deliveredId],
   );
   const editor = view.role === 'editor';
   const history = useFeatureDetailedQuery(

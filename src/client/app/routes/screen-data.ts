@@ -5,7 +5,7 @@
  * every edit screen needs — save edits through the outbox, then reload the season from the device
  * copy so every screen shows the edit at once, online or offline.
  */
-import { useCallback, useEffect, useRef } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import type { AppConfig } from '../../../common/schemas/config';
 import { selectAuthUser } from '../../features/auth/auth-slice';
 import {
@@ -26,7 +26,9 @@ import {
 } from '../../features/season';
 import { editSaved, selectIsOnline, selectLastSyncAt, selectPendingCount } from '../../features/sync';
 import { selectConfig } from '../../lib/config/config-slice';
-import type { LocalEdit, SavedEdit } from '../../lib/db/outbox';
+import { isLocalId } from '../../lib/db/local-data';
+import { deliveredIds, type LocalEdit, type SavedEdit } from '../../lib/db/outbox';
+import type { AppExtra } from '../store-types';
 import { useAppDispatch, useAppSelector } from '../hooks';
 
 export function useSeasonView() {
@@ -106,4 +108,27 @@ export function useSaveEdits(): (edits: EditStep[]) => Promise<SavedEdit[]> {
     },
     [dispatch, reload],
   );
+}
+
+/**
+ * The server id an offline-made row got once the outbox delivered it (the outbox keeps that
+ * mapping on the device); null for a server id or while it waits. Read again when `refreshKey`
+ * changes (a season load, an acknowledged edit).
+ */
+export function useDeliveredId(id: number, refreshKey: unknown): number | null {
+  const dispatch = useAppDispatch();
+  const [delivered, setDelivered] = useState<{ from: number; to: number } | null>(null);
+  useEffect(() => {
+    if (!isLocalId(id)) return undefined;
+    let cancelled = false;
+    const db = dispatch((_d: unknown, _g: unknown, extra: AppExtra) => extra.db);
+    void deliveredIds(db, 'record', [id]).then((map) => {
+      const to = map.get(id);
+      if (!cancelled && to !== undefined) setDelivered({ from: id, to });
+    });
+    return () => {
+      cancelled = true;
+    };
+  }, [id, refreshKey, dispatch]);
+  return delivered?.from === id ? delivered.to : null;
 }
