@@ -106,16 +106,8 @@ export function rescoreHeld(ctx: RepoContext, forms: RecordRow[], indicators: Re
   const result = new Map<number, string>();
   const columns = scoreColumns(ctx);
   if (!columns) return result;
-  const byForm = new Map<number, Properties[]>();
-  for (const row of [...indicators].sort((a, b) => a.id - b.id)) {
-    if (row.table_id !== columns.indicators.id || row.deleted !== 0 || row.archived !== 0) continue;
-    const properties = parseProperties(row.properties);
-    const parent = properties[String(columns.parentCol)];
-    if (typeof parent !== 'number') continue;
-    let list = byForm.get(parent);
-    if (!list) byForm.set(parent, (list = []));
-    list.push(properties);
-  }
+  const live = [...indicators].sort((a, b) => a.id - b.id).filter((row) => row.table_id === columns.indicators.id && row.deleted === 0 && row.archived === 0);
+  const byForm = indicatorsByForm(live, columns.parentCol);
   for (const form of forms) {
     const live = form.table_id === columns.forms.id ? kindOfForm(columns, form) : undefined;
     if (!live) continue;
@@ -123,6 +115,20 @@ export function rescoreHeld(ctx: RepoContext, forms: RecordRow[], indicators: Re
     if (next !== null) result.set(form.id, next);
   }
   return result;
+}
+
+/** Indicator properties grouped by their form (the parent column), in the given order. */
+function indicatorsByForm(rows: ReadonlyArray<{ properties: RecordRow['properties'] }>, parentCol: number): Map<number, Properties[]> {
+  const byForm = new Map<number, Properties[]>();
+  for (const row of rows) {
+    const properties = parseProperties(row.properties);
+    const parent = properties[String(parentCol)];
+    if (typeof parent !== 'number') continue;
+    let list = byForm.get(parent);
+    if (!list) byForm.set(parent, (list = []));
+    list.push(properties);
+  }
+  return byForm;
 }
 
 /** The table id of indicators (whose writes change form scores), if the project has them. */
@@ -157,15 +163,7 @@ export async function keepFormScores(ctx: RepoContext, formIds: Iterable<number>
       .where(sql<boolean>`${ctx.dialect.prop(columns.parentCol, 'number')} in (${sql.join([...live.keys()])})`)
       .orderBy('id')
       .execute();
-    const byForm = new Map<number, Properties[]>();
-    for (const row of rows) {
-      const properties = parseProperties(row.properties);
-      const parent = properties[String(columns.parentCol)];
-      if (typeof parent !== 'number') continue;
-      let list = byForm.get(parent);
-      if (!list) byForm.set(parent, (list = []));
-      list.push(properties);
-    }
+    const byForm = indicatorsByForm(rows, columns.parentCol);
     const changes: Array<{ id: number; properties: string }> = [];
     for (const [id, form] of live) {
       const next = rescoredProperties(columns, form, byForm.get(id) ?? []);

@@ -30,3 +30,13 @@ export function ScoreExplanation({ result }: { result: ScoreResult }) {
     </div>
   );
 }
+
+/** The explanation folded under "Kaj je vplivalo na oceno" (result rows, earlier seasons). */
+export function FoldedScoreExplanation({ result }: { result: ScoreResult }) {
+  return (
+    <details>
+      <summary>{slScreens.forms.explain}</summary>
+      <ScoreExplanation result={result} />
+    </details>
+  );
+}

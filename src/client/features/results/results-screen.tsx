@@ -15,7 +15,7 @@ import { DownloadIcon, ResultsIcon } from '../../components/icons/icons';
 import { Loading } from '../../components/loading/loading';
 import { Page } from '../../components/page/page';
 import { ScoreBadge } from '../../components/score-badge/score-badge';
-import { ScoreExplanation } from '../../components/score-badge/score-explanation';
+import { FoldedScoreExplanation } from '../../components/score-badge/score-explanation';
 import { OfflineNote } from '../../components/screen-state/screen-state';
 import { seasonsOf, summarise, type ResultRow, type ScoreSummary } from './results-model';
 
@@ -301,12 +301,7 @@ export function ResultsScreen(props: ResultsScreenProps) {
                         <Change row={r} />
                       </td>
                       <td data-label={t.explanation}>
-                        {r.explanation ? (
-                          <details>
-                            <summary>{slScreens.forms.explain}</summary>
-                            <ScoreExplanation result={r.explanation} />
-                          </details>
-                        ) : null}
+                        {r.explanation ? <FoldedScoreExplanation result={r.explanation} /> : null}
                       </td>
                     </tr>
                   ))}
@@ -338,12 +333,7 @@ export function PathHistory({ rows, currentDurationId, status }: { rows: ResultR
               <span className="row-link__title">
                 {r.seasonName} · {r.kindTitle}
               </span>
-              {r.explanation ? (
-                <details>
-                  <summary>{slScreens.forms.explain}</summary>
-                  <ScoreExplanation result={r.explanation} />
-                </details>
-              ) : null}
+              {r.explanation ? <FoldedScoreExplanation result={r.explanation} /> : null}
             </span>
             <ScoreBadge score={r.score} size="small" />
           </div>
