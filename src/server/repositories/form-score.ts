@@ -78,23 +78,8 @@ function rescoredProperties(columns: ScoreColumns, form: { properties: Propertie
  * row when something changed, else null (unknown form kind, deleted form, score already right).
  */
 export async function keepFormScore(ctx: RepoContext, formId: number): Promise<RecordRow | null> {
-  const columns = scoreColumns(ctx);
-  if (!columns) return null;
-  const form = await ctx.db.selectFrom('records').selectAll().where('id', '=', formId).where('table_id', '=', columns.forms.id).executeTakeFirst();
-  const live = kindOfForm(columns, form);
-  if (!live) return null;
-  const rows = await ctx.db
-    .selectFrom('records')
-    .select(['properties'])
-    .where('table_id', '=', columns.indicators.id)
-    .where('deleted', '=', 0)
-    .where('archived', '=', 0)
-    .where(sql<boolean>`${ctx.dialect.prop(columns.parentCol, 'number')} = ${formId}`)
-    .orderBy('id')
-    .execute();
-  const next = rescoredProperties(columns, live, rows.map((row) => parseProperties(row.properties)));
-  if (next === null) return null;
-  return (await ctx.db.updateTable('records').set({ properties: next }).where('id', '=', formId).returningAll().executeTakeFirst()) ?? null;
+  // The one-form case of keepFormScores (the same reads and the same update).
+  return (await keepFormScores(ctx, [formId])).get(formId) ?? null;
 }
 
 /**
