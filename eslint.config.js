@@ -10,7 +10,7 @@ import globals from 'globals';
 const featureNames = ['auth', 'sync', 'map', 'paths', 'forms', 'results', 'download', 'qa', 'home', 'farmers', 'notifications', 'app-update', 'location', 'season'];
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'data/**', 'coverage/**', 'test-results/**'] },
+  { ignores: ['dist/**', 'node_modules/**', '.tools/**', 'data/**', 'coverage/**', 'test-results/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

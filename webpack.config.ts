@@ -9,7 +9,9 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readFileSync } from 'node:fs';
-import type { Configuration } from 'webpack';
+import { promisify } from 'node:util';
+import zlib from 'node:zlib';
+import type { Compiler, Configuration } from 'webpack';
 import HtmlWebpackPlugin from 'html-webpack-plugin';
 import MiniCssExtractPlugin from 'mini-css-extract-plugin';
 import CopyWebpackPlugin from 'copy-webpack-plugin';
@@ -22,6 +24,44 @@ const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as
 
 /** Meadow green of the header; the same value is in public/manifest.webmanifest. */
 const THEME_COLOR = '#1f5f2a';
+
+const brotli = promisify(zlib.brotliCompress);
+const gzip = promisify(zlib.gzip);
+
+/** Text assets worth compressing (source maps are for debugging, never sent to a phone). */
+const COMPRESSIBLE = /\.(?:js|css|html|json|svg|webmanifest|txt)$/;
+/** Below this size the headers cost more than compression saves. */
+const COMPRESS_MIN_BYTES = 1024;
+
+/**
+ * Writes a brotli (`.br`) and a gzip (`.gz`) copy beside every text asset, made once at build time
+ * at the highest settings, which the server's static plugin sends to browsers that accept them
+ * (src/server/plugins/static.ts). Runs at webpack's OPTIMIZE_TRANSFER stage, after Workbox wrote
+ * sw.js (OPTIMIZE_TRANSFER - 10), so sw.js gets copies and the precache list does not list them:
+ * the service worker fetches the plain URLs and the network sends it the same compressed bytes.
+ */
+class PrecompressPlugin {
+  apply(compiler: Compiler): void {
+    compiler.hooks.thisCompilation.tap('PrecompressPlugin', (compilation) => {
+      compilation.hooks.processAssets.tapPromise({ name: 'PrecompressPlugin', stage: webpack.Compilation.PROCESS_ASSETS_STAGE_OPTIMIZE_TRANSFER }, async (assets) => {
+        await Promise.all(
+          Object.entries(assets).map(async ([name, source]) => {
+            if (!COMPRESSIBLE.test(name)) return;
+            const raw = source.buffer();
+            if (raw.length < COMPRESS_MIN_BYTES) return;
+            const [br, gz] = await Promise.all([
+              brotli(raw, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: zlib.constants.BROTLI_MAX_QUALITY, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: raw.length } }),
+              gzip(raw, { level: zlib.constants.Z_BEST_COMPRESSION }),
+            ]);
+            const info = { compressed: true, development: true };
+            if (br.length < raw.length) compilation.emitAsset(`${name}.br`, new webpack.sources.RawSource(br), info);
+            if (gz.length < raw.length) compilation.emitAsset(`${name}.gz`, new webpack.sources.RawSource(gz), info);
+          }),
+        );
+      });
+    });
+  }
+}
 
 export default (_env: unknown, argv: { mode?: 'production' | 'development' }): Configuration => {
   const production = argv.mode !== 'development';
@@ -134,12 +174,13 @@ export default (_env: unknown, argv: { mode?: 'production' | 'development' }): C
         swDest: 'sw.js',
         // Precache the app shell and every chunk, lazy screens included, so the app opens with no
         // network after one visit. Source maps and licence notes are not needed offline.
-        exclude: [/\.map$/, /LICENSE\.txt$/, /^sw\.js$/],
+        exclude: [/\.map$/, /LICENSE\.txt$/, /^sw\.js$/, /\.(?:br|gz)$/],
         // The map library chunk (issue 6) is about 1 MB; allow it so maps work offline too.
         maximumFileSizeToCacheInBytes: 5 * 1024 * 1024,
         // Hashed file names bust caches by themselves; Workbox need not add a revision query.
         dontCacheBustURLsMatching: /\.[0-9a-f]{10}\.(?:chunk\.)?(?:js|css)$/,
       }),
+      ...(production ? [new PrecompressPlugin()] : []),
     ],
     stats: production ? 'normal' : 'minimal',
   };

@@ -9,12 +9,17 @@
  *
  * Figures:
  * - server.bulk_10k_ms    10,000 inserts in one POST …/bulk
+ * - server.bulk_10k_floor_ms  the same 10,000 rows by plain multi-row INSERTs in one transaction
+ *                         straight through Kysely (bench/floor.ts): the raw floor
  * - server.single_10k_ms  10,000 POST /api/Records/{projectId}, one after another (the naive way)
  * - server.search_p50_ms / server.search_p95_ms  a 3-filter And search on a 100,000-record table
  *                         over HTTP, 8 requests in flight
  * - server.search_db_ms   the same search run directly on the database (median): the floor
+ * - import.*               bulk import of 10,000 meadows from a GeoPackage (bench/import.ts)
  * - client.*               bundle sizes of the production build (bench/client-bundle.ts), when
  *                          dist/ exists
+ * - client.load_*          the meadow list's load times on a phone profile in Chromium
+ *                          (bench/client-load.ts)
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -24,15 +29,19 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../src/server/app';
 import type { Principal } from '../src/server/auth/principal';
 import type { AppConfig } from '../src/common/schemas/config';
-import type { BulkBody, BulkOperation } from '../src/common/schemas/wire';
+import type { BulkBody, BulkOperation, Properties } from '../src/common/schemas/wire';
 import type { FilterNode, SearchRequest } from '../src/common/filter';
 import { clientBundleFigures } from './client-bundle';
+import { insertFloor } from './floor';
 import { runDbSearch } from './db-search';
 import { syncFigures } from './sync'; // H4: sync.drain_10k_* figures
 import { syncBrowserFigures } from './sync-browser'; // H4: sync.dexie_* / sync.offline_paths_* (Chromium)
+import { syncDrainBrowserFigures } from './sync-drain-browser';
 import { mapFigures } from './map'; // H5: map.* figures
 import { qaFigures } from './qa'; // H7: qa.* action-log figures
 import { scaleFigures } from './scale'; // H9: sqlite.* / pg.* figures on 1M records
+import { importFigures } from './import'; // import.areas_10k_* (bench/import.ts)
+import { clientLoadFigures } from './client-load'; // client.load_* on a phone profile in Chromium
 
 const prefix = process.argv[2] ?? '';
 const want = (name: string) => name.startsWith(prefix);
@@ -95,11 +104,14 @@ function clientFigures(): void {
 
 async function main(): Promise<void> {
   clientFigures();
+  await clientLoadFigures({ want, emit, log }); // client.load_* figures (bench/client-load.ts)
   await syncFigures({ want, emit, log }); // H4: sync.drain_10k_batched_ms / _single_ms (bench/sync.ts)
   await syncBrowserFigures({ want, emit, log }); // H4: Dexie figures in Chromium (bench/sync-browser.ts)
+  await syncDrainBrowserFigures({ want, emit, log }); // sync.browser_* and peer.pouchdb_browser_* in Chromium (bench/sync-drain-browser.ts)
   await mapFigures({ want, emit, log }); // H5: map.* figures (bench/map.ts)
   await qaFigures({ want, emit, log }); // H7: qa.log_append_10k_ms vs _naive_ms, replay (bench/qa.ts)
   await scaleFigures({ want, emit, log }); // H9: 1M-record figures on SQLite and PostgreSQL (bench/scale.ts)
+  await importFigures({ want, emit, log }); // import.areas_10k_dry_run_ms / _ms / _again_ms vs the naive single POSTs (bench/import.ts)
   if (!'server.'.startsWith(prefix) && !prefix.startsWith('server')) return;
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'moj-travnik-bench-'));
   let app: FastifyInstance | undefined;
@@ -164,6 +176,11 @@ async function main(): Promise<void> {
       const ms = performance.now() - start;
       log(`bulk 10k: ${ms.toFixed(0)} ms`);
       emit('server.bulk_10k_ms', ms);
+      if (want('server.bulk_10k_floor_ms')) {
+        const floor = await insertFloor(app, projectId, body.operations.map((op) => ({ tableId: op.tableId, properties: (op as { properties: Properties }).properties })));
+        log(`the same rows by plain multi-row inserts: ${floor.toFixed(0)} ms`);
+        emit('server.bulk_10k_floor_ms', floor);
+      }
     }
 
     // --- single: 10,000 POSTs one after another -------------------------------------------------

@@ -14,16 +14,17 @@ import { chromium } from 'playwright-core';
 import webpack from 'webpack';
 import type { BenchIo } from './sync';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const FLAGS = ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--use-angle=swiftshader', '--enable-unsafe-swiftshader'];
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const FLAGS = ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--use-angle=swiftshader', '--enable-unsafe-swiftshader'];
 const COUNT = Number(process.env.SYNC_BENCH_EDITS ?? 10_000);
 
-function bundle(outDir: string): Promise<void> {
+/** Builds bench pages' scripts in production mode, as the app is built: name → entry file, into outDir/<name>.js. */
+export function bundle(outDir: string, entries: Record<string, string>): Promise<void> {
   const compiler = webpack({
     mode: 'production',
     target: 'web',
-    entry: path.resolve('bench/browser/sync-bench-entry.ts'),
-    output: { path: outDir, filename: 'bench.js' },
+    entry: Object.fromEntries(Object.entries(entries).map(([name, file]) => [name, path.resolve(file)])),
+    output: { path: outDir, filename: '[name].js' },
     resolve: { extensions: ['.ts', '.tsx', '.js'] },
     module: { rules: [{ test: /\.[jt]sx?$/, exclude: /node_modules/, use: { loader: 'babel-loader', options: { envName: 'browser' } } }] },
     performance: { hints: false },
@@ -54,7 +55,7 @@ export async function syncBrowserFigures({ want, emit, log }: BenchIo): Promise<
     }
   });
   const browser = await (async () => {
-    await bundle(dir);
+    await bundle(dir, { bench: 'bench/browser/sync-bench-entry.ts' });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     return chromium.launch({ executablePath: CHROMIUM, headless: true, args: FLAGS });
   })();

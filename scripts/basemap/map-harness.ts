@@ -15,7 +15,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { basemapRoutes } from '../../src/server/routes/basemap/index';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-export const CHROMIUM_ARGS = [
+const CHROMIUM_ARGS = [
   '--no-sandbox',
   '--disable-background-networking',
   '--disable-component-update',

@@ -27,8 +27,8 @@ export const OWN_BASEMAP_STYLE_PATH = '/basemap/style.json';
 export const OWN_BASEMAP_TILES_PATH = '/basemap/tiles/{z}/{x}/{y}.pbf';
 /** Highest zoom the server cuts; MapLibre over-zooms beyond it (1:10m data has no more detail). */
 export const OWN_BASEMAP_MAX_ZOOM = 10;
-export const OWN_BASEMAP_SOURCE = 'basemap';
-export const OWN_BASEMAP_ATTRIBUTION = 'Natural Earth';
+const OWN_BASEMAP_SOURCE = 'basemap';
+const OWN_BASEMAP_ATTRIBUTION = 'Natural Earth';
 
 /** The entry of config.json → basemaps for the own base map (H1b's config route puts it first). */
 export const OWN_BASEMAP: BaseMapEntry = {
@@ -45,7 +45,7 @@ export const OWN_BASEMAP: BaseMapEntry = {
 };
 
 /** Meadow palette (DESIGN §7a), shared by the base style and the feature layers. */
-export const MAP_COLORS = {
+const MAP_COLORS = {
   water: '#b9d7e8',
   land: '#eef1e4',
   home: '#e3ebd2',

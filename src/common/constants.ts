@@ -19,7 +19,10 @@ export const LOCATION_POLL_MS = 30_000;
 export const REACHABILITY_POLL_MS = 10_000;
 /** Refresh the token when it expires within this many seconds (seed §4, §9). */
 export const TOKEN_REFRESH_MARGIN_S = 30;
-/** Identity provider session check interval (seed §9). */
+/**
+ * Identity provider session check interval (seed §9).
+ * @public A spec constant, kept with its spec name though nothing reads it yet.
+ */
 export const SESSION_CHECK_MS = 5_000;
 /** Identity client message timeout (seed §9). */
 export const IDENTITY_MESSAGE_TIMEOUT_MS = 10_000;
@@ -29,7 +32,10 @@ export const LOGIN_STATE_TTL_MS = 60 * 60 * 1000;
 /** Notification default timeouts; null = stays until closed (seed §3, §9). */
 export const NOTICE_TIMEOUT_MS = { info: 3_000, success: 2_000, error: null } as const;
 
-/** Mobile layout breakpoint (seed §9). */
+/**
+ * Mobile layout breakpoint (seed §9).
+ * @public A spec constant, kept with its spec name though nothing reads it yet.
+ */
 export const MOBILE_BREAKPOINT_PX = 480;
 
 /** Offline database name (seed §9). */
@@ -53,3 +59,10 @@ export const FILE_SIZE_DECIMALS = 2;
 /** Outbox retry back-off: 1 s doubling to 60 s, with jitter (DESIGN §5). */
 export const SYNC_BACKOFF_START_MS = 1_000;
 export const SYNC_BACKOFF_MAX_MS = 60_000;
+
+/**
+ * How far a transect may leave its meadow before saving asks for confirmation (metres). Drawn
+ * lines follow a meadow's edge loosely and GPS drifts a few metres, so a small margin is not a
+ * mistake; more than this usually is (a line drawn on the neighbour's field).
+ */
+export const PATH_OUTSIDE_AREA_MARGIN_M = 10;

@@ -2,7 +2,7 @@
  * The error catalogue of seed §8. The server answers errors as `{status, message}` with these
  * messages; the client maps any failed request to the same texts.
  */
-export const ERROR_MESSAGES: Readonly<Record<number, string>> = {
+const ERROR_MESSAGES: Readonly<Record<number, string>> = {
   400: 'Bad Request',
   401: 'Unauthorized',
   403: 'Forbidden',
@@ -13,8 +13,6 @@ export const ERROR_MESSAGES: Readonly<Record<number, string>> = {
 };
 export const GENERIC_ERROR = 'Generic Error';
 export const REQUEST_ABORTED = 'Request aborted';
-/** Logged (not shown) when config.json cannot be loaded (seed §8). */
-export const CONFIG_LOAD_ERROR = 'error loading config';
 
 /** Message of the seed catalogue for an HTTP status; any other non-ok status is 'Generic Error'. */
 export function errorMessageForStatus(status: number): string {
@@ -30,4 +28,6 @@ export interface ApiErrorBody {
   current?: unknown;
   /** Bulk calls: the opId of the operation that failed (the whole call was rejected). */
   opId?: string;
+  /** 409 on an insert: the live row that already holds the same unique values (e.g. a form's indicator key); `current` is that row. */
+  duplicateOf?: number;
 }

@@ -30,12 +30,7 @@ export const COMPARISONS = [
 export type Comparison = (typeof COMPARISONS)[number];
 
 export const LOGICAL_OPERATORS = ['And', 'Or'] as const;
-export type LogicalOperator = (typeof LOGICAL_OPERATORS)[number];
-
-/** Comparisons that take no value. */
-export const VALUELESS_COMPARISONS: readonly Comparison[] = ['IsNull', 'IsNotNull', 'AfterNow', 'BeforeNow', 'EqualsUserEmail'];
-/** Comparisons whose value is an array. */
-export const LIST_COMPARISONS: readonly Comparison[] = ['In', 'NotIn', 'SelectInRange', 'SelectNotInRange'];
+type LogicalOperator = (typeof LOGICAL_OPERATORS)[number];
 
 export type FilterValue = string | number | boolean | null | Array<string | number | boolean>;
 
@@ -47,7 +42,7 @@ export interface FilterLeaf {
   value?: FilterValue;
 }
 
-export interface FilterExpression {
+interface FilterExpression {
   kind: 'expression';
   operator: LogicalOperator;
   nodes: FilterNode[];

@@ -9,9 +9,10 @@ import type { Authenticate } from './auth/principal';
 import { registerIdentity } from './auth';
 import { openDatabase } from './db/database';
 import { S3Storage } from './attachments/s3-storage';
-import { readDatabaseEnv, readS3Env, type PostgresSettings } from './env';
+import { readDatabaseEnv, readS3Env, type PostgresSettings, type UploadLimits } from './env';
 import { loadDemoData } from './db/seed-demo';
 import { registerApiHeaders } from './http/api-headers';
+import { registerJsonCompression } from './http/compress-json';
 import { registerErrorHandling } from './http/errors';
 import './http/fastify-types';
 import { purgeIdempotencyKeys } from './http/idempotency';
@@ -23,9 +24,12 @@ import featureRoutes from './routes/api/features';
 import publicAppRoutes from './routes/api/public-app';
 import recordRoutes from './routes/api/records';
 import testRoutes from './routes/api/test';
+import accountRoutes from './routes/api/accounts';
+import importRoutes from './routes/api/import';
+import { ensureFarmerAccount } from './idp/activations';
 
 /** JSON bodies up to this size (a 10,000-record bulk call fits); uploads have their own limits. */
-export const DEFAULT_BODY_LIMIT = 16 * 1024 * 1024;
+const DEFAULT_BODY_LIMIT = 16 * 1024 * 1024;
 
 export interface BuildAppOptions {
   /** Folder for the database file and attachments (default `data`). */
@@ -94,10 +98,13 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
 
   registerErrorHandling(app);
   registerApiHeaders(app);
+  registerJsonCompression(app);
   registerSharedSchemas(app);
 
   // The authentication in use; the identity registration (H2) may supply it when the options don't.
-  const { authenticate } = await registerIdentity(app, { ...options, db: database.db }); // H2: embedded IdP / keycloak / basic / none; options.authenticate wins
+  const { authenticate, mode: authMode } = await registerIdentity(app, { ...options, db: database.db }); // H2: embedded IdP / keycloak / basic / none; options.authenticate wins
+  // Farmers' sign-in accounts are ours unless an external Keycloak holds them.
+  app.decorate('farmerAccounts', authMode === 'keycloak' ? undefined : ensureFarmerAccount);
   registerAccessHooks(app, () => authenticate);
   // Attachments in an object store when S3_BUCKET is set (issue 9), unless the caller passed a storage.
   const s3 = options.attachmentStorage === undefined ? readS3Env() : undefined;
@@ -107,5 +114,7 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
   await app.register(publicAppRoutes);
   await app.register(recordRoutes);
   await app.register(featureRoutes);
+  await app.register(accountRoutes, { mode: authMode, publicUrl: options.publicUrl as string | undefined }); // farmers' accounts + activation page
+  await app.register(importRoutes, { dataDir, projectId: options.projectId as number | undefined, limits: options.limits as Partial<UploadLimits> | undefined }); // bulk import of farmers and meadows
   return app;
 }

@@ -7,7 +7,7 @@
 import path from 'node:path';
 
 export type AuthSetting = 'embedded' | 'keycloak' | 'basic' | 'none';
-export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
 /** Limits on request bodies and uploads; all sizes in bytes. */
 export interface UploadLimits {

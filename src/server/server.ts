@@ -92,7 +92,8 @@ export async function main(): Promise<void> {
   // The bound port (PORT=0 picks a free one).
   const address = app.server.address();
   const port = address && typeof address === 'object' ? address.port : env.port;
-  logger.info({ port }, `Moj travnik: http://${shown}:${port}/ (podatki v ${env.dataDir})`);
+  // Which Node runs it: the project needs the one named in .nvmrc (docs/architecture.md, "Runtime and install").
+  logger.info({ port, node: process.version }, `Moj travnik: http://${shown}:${port}/ (podatki v ${env.dataDir})`);
 }
 
 // Run only when executed directly (tsx src/server/server.ts), not when imported by a test.

@@ -24,7 +24,7 @@ export function setHash(hash: string): void {
  * page that shows the route's name and parameters: router and layout tests then do not depend on
  * what the screens (issue 7) contain. The real screens are checked in Chromium (test/e2e).
  */
-export function stubRoutes(): CompiledRoute[] {
+function stubRoutes(): CompiledRoute[] {
   return compileRoutes(
     routeDefinitions.map((def) => ({
       ...def,

@@ -14,7 +14,6 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe } from '@jest/globals';
 import type { FastifyInstance } from 'fastify';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { buildApp, type BuildAppOptions } from '../../src/server/app';
@@ -22,8 +21,8 @@ import type { IdentityOptions } from '../../src/server/auth';
 import { OidcTestClient } from '../server/auth/oidc-client';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-export const CHROMIUM_FLAGS = [
+const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const CHROMIUM_FLAGS = [
   '--no-sandbox',
   '--disable-background-networking',
   '--disable-component-update',
@@ -42,7 +41,7 @@ export const DEMO_USERS = {
 } as const;
 
 /** Whether the browser suite can run here; in CI a missing browser is a failure, not a skip. */
-export function browserAvailability(): { ok: true } | { ok: false; reason: string } {
+function browserAvailability(): { ok: true } | { ok: false; reason: string } {
   if (existsSync(CHROMIUM_PATH)) return { ok: true };
   return {
     ok: false,
@@ -55,6 +54,8 @@ export function browserAvailability(): { ok: true } | { ok: false; reason: strin
  * printed — except in CI, where the suite runs and fails on the missing browser.
  */
 export function describeE2E(name: string, fn: () => void): void {
+  // jest's global `describe`, not an import of @jest/globals: this module also serves scripts run
+  // outside jest (`npm run chaos -- --browser`), where that import cannot load.
   const availability = browserAvailability();
   if (!availability.ok && !process.env.CI) {
     console.warn(`[e2e] skipping "${name}": ${availability.reason}`);
@@ -203,7 +204,7 @@ export async function openAppSignedIn(page: Page, url: string, user: { email: st
  * An access token for a demo user, obtained through the same login page over plain HTTP (no
  * browser): for checking the server's data after a scenario, as that user would see it.
  */
-export async function tokenFor(server: E2EServer, user: { email: string; password: string }): Promise<string> {
+export async function tokenFor(server: Pick<E2EServer, 'origin'>, user: { email: string; password: string }): Promise<string> {
   const tokens = await new OidcTestClient(server.origin).signIn(user.email, user.password);
   return tokens.access_token;
 }

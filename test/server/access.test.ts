@@ -225,6 +225,24 @@ describe('farmers see only their own chain', () => {
     expect(removed.json()).toEqual({ ids: [indicator.json().id] });
   });
 
+  it('may add a transect to an own meadow, never to another farmer\'s (nothing changed)', async () => {
+    const u = USERS.farmer1;
+    const cols = t.tables.paths.columns;
+    const line = { type: 'LineString', coordinates: [[16.154, 46.835], [16.156, 46.837]] };
+    const created = await t.as(u, {
+      method: 'POST',
+      url: `/api/Features/1/${t.tables.paths.id}`,
+      payload: { type: 'Feature', geometry: line, properties: { [cols.name]: 'Nova pot', [cols.parent]: own.areas[0], [cols.length_m]: 260 } },
+    });
+    expect(created.statusCode).toBe(201);
+    expect((await search(u, t.tables.paths.id)).json().records.map((r: { id: number }) => r.id)).toContain(created.json().id);
+    const foreign = await expectUnchanged(
+      () => t.as(u, { method: 'POST', url: `/api/Features/1/${t.tables.paths.id}`, payload: { type: 'Feature', geometry: line, properties: { [cols.name]: 'Tuja', [cols.parent]: other.areas[0] } } }),
+      400,
+    );
+    expect(foreign.body).toMatch(/not found in table areas/);
+  });
+
   it('may not create areas, rename paths, delete paths or archive anything (403, nothing changed)', async () => {
     const u = USERS.farmer1;
     const area = await expectUnchanged(() => t.as(u, { method: 'POST', url: '/api/Records/1', payload: { tableId: t.tables.areas.id, properties: { [t.tables.areas.columns.user]: own.farmer } } }), 403);

@@ -115,7 +115,7 @@ describe('duplicates and repeated rows inside one call', () => {
     expect(response.statusCode).toBe(200);
     const results: Result[] = response.json().results;
     expect(results.map((r) => r.status)).toEqual(['applied', 'duplicate', 'applied', 'duplicate']);
-    expect(results[1]).toEqual({ opId: 'dup-ins', status: 'duplicate', id: results[0]!.id, localId: 701 });
+    expect(results[1]).toEqual({ opId: 'dup-ins', status: 'duplicate', id: results[0]!.id, localId: 701, record: expect.objectContaining({ id: results[0]!.id, version: results[0]!.record!.version }) });
     expect(results[2]!.record!.properties[String(i.columns.parent)]).toBe(results[0]!.id);
     expect(results[3]!.id).toBe(results[2]!.id);
     const rows = await t.app.db.selectFrom('records').select('id').where('id', 'in', [results[0]!.id, results[2]!.id]).execute();

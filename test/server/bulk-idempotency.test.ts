@@ -65,7 +65,8 @@ describe('bulk', () => {
     ]);
     expect(retry.statusCode).toBe(200);
     expect(retry.json().results).toEqual([
-      { opId: 'b2-a', status: 'duplicate', id, localId: 77 },
+      // The first answer again, with the record (the client takes the version from it).
+      { opId: 'b2-a', status: 'duplicate', id, localId: 77, record: expect.objectContaining({ id, version: first.json().results[0].record.version }) },
       expect.objectContaining({ opId: 'b2-b', status: 'applied', id }),
     ]);
     expect(await countRows(f.id)).toBe(before + 1);
@@ -75,6 +76,7 @@ describe('bulk', () => {
       { opId: 'b2-c', kind: 'update', tableId: f.id, id, properties: { [f.columns.note]: 'enkrat' } },
     ]);
     expect(twice.json().results.map((r: { status: string }) => r.status)).toEqual(['applied', 'duplicate']);
+    expect(twice.json().results[1].record).toMatchObject({ id, version: 3 });
     expect((await t.as(USERS.farmer1, { method: 'GET', url: `/api/Records/1/${f.id}/${id}` })).json().version).toBe(3);
   });
 

@@ -53,8 +53,11 @@ async function post(user: string | null, url: string, parts: Part[], headers: Re
 const ind = () => t.tables.indicators.columns;
 const photoSlot = () => t.tables.indicators.attachments!.photos!;
 
+/** Indicators made so far: each gets a key of its own (a form holds one live indicator per key). */
+let indicatorsMade = 0;
+
 function indicator(form: number, extra: Record<string, unknown> = {}) {
-  return { tableId: t.tables.indicators.id, properties: { [ind().parent]: form, [ind().key]: 'invazivke', [ind().note]: 'ob robu travnika' }, ...extra };
+  return { tableId: t.tables.indicators.id, properties: { [ind().parent]: form, [ind().key]: `invazivke-${++indicatorsMade}`, [ind().note]: 'ob robu travnika' }, ...extra };
 }
 
 async function photo(name: string, field = 'photos'): Promise<Part> {

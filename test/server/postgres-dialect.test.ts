@@ -7,6 +7,7 @@
  * never fail on values of another JSON type, text search ignores accents and case.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { Point } from 'geojson';
 import { sql } from 'kysely';
 import { searchWords, tsQuery } from '../../src/server/db/postgres-dialect';
 import { buildTestApp, USERS, type TestApp } from './helpers/build-test-app';
@@ -33,13 +34,24 @@ const onPostgres = Boolean(process.env.DATABASE_URL);
     await bboxOnly?.close();
   });
 
-  it('uses PostGIS where installed (geom column, GiST index) and the bbox index when told not to', async () => {
+  it('uses PostGIS where installed (geom column, exact test in the database), else the bbox path; the bbox path when told not to', async () => {
     expect(withGis.app.dialect.name).toBe('postgres');
+    // Asked of the database itself, not of the app: an app that failed to set PostGIS up where
+    // it is installed must fail here, not pass as "bbox only".
+    const available = (await sql<{ n: number }>`select count(*)::int as n from pg_available_extensions where name = 'postgis'`.execute(withGis.app.db)).rows[0]!.n > 0;
     // This app's own schema (Kysely's introspection lists every schema's tables).
     const columns = async (t: TestApp) =>
       (await sql<{ column_name: string }>`select column_name from information_schema.columns where table_schema = current_schema() and table_name = 'records'`.execute(t.app.db)).rows.map((r) => r.column_name);
-    expect(await columns(withGis)).toContain('geom');
+    const point: Point = { type: 'Point', coordinates: [16.2, 46.8] };
+    if (available) {
+      expect(await columns(withGis)).toContain('geom');
+      expect(withGis.app.dialect.intersectsSql(point)).not.toBeNull();
+    } else {
+      expect(await columns(withGis)).not.toContain('geom');
+      expect(withGis.app.dialect.intersectsSql(point)).toBeNull();
+    }
     expect(await columns(bboxOnly)).not.toContain('geom');
+    expect(bboxOnly.app.dialect.intersectsSql(point)).toBeNull();
   });
 
   it('answers spatial and extent queries identically with and without PostGIS', async () => {

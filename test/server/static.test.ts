@@ -2,17 +2,25 @@
  * The built client served by the real app: cache headers that keep the PWA correct (hashed assets
  * immutable; index.html, sw.js and other unhashed files revalidated), Service-Worker-Allowed on
  * sw.js, the SPA fallback for deep links but never for /api or missing code files, no way out of
- * dist/, and a clear page when the client has not been built.
+ * dist/, a clear page when the client has not been built, and the build's compressed copies sent
+ * to browsers that accept them (never a copy older than its file).
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { buildTestApp, TEST_USER_HEADER, USERS, type TestApp } from './helpers/build-test-app';
 import { sl } from '../../src/common/i18n/sl';
 
 const INDEX = '<!doctype html><html lang="sl"><body><div id="root">Nalagam...</div></body></html>';
 const HASHED = 'static/js/main.0123456789.js';
+/** A chunk with the build's compressed copies beside it (webpack.config.ts, PrecompressPlugin). */
+const BIG = 'static/js/route-home.0123456789.chunk.js';
+const BIG_TEXT = `${'export const rows = [];\n'.repeat(400)}console.log("home");`;
+/** A file changed after the build: its copies are older than it. */
+const STALE = 'static/js/route-form.0123456789.chunk.js';
 
 let root: string;
 let t: TestApp;
@@ -26,6 +34,14 @@ beforeAll(async () => {
   writeFileSync(path.join(dist, HASHED), 'console.log("main");');
   writeFileSync(path.join(dist, 'manifest.webmanifest'), '{"name":"Moj travnik"}');
   writeFileSync(path.join(dist, '.env'), 'SECRET=1');
+  for (const file of [BIG, STALE]) {
+    writeFileSync(path.join(dist, file), BIG_TEXT);
+    writeFileSync(path.join(dist, `${file}.br`), zlib.brotliCompressSync(BIG_TEXT));
+    writeFileSync(path.join(dist, `${file}.gz`), zlib.gzipSync(BIG_TEXT));
+  }
+  writeFileSync(path.join(dist, STALE), `${BIG_TEXT}\nconsole.log("changed");`);
+  const past = new Date(Date.now() - 60_000);
+  for (const copy of [`${STALE}.br`, `${STALE}.gz`]) utimesSync(path.join(dist, copy), past, past);
   writeFileSync(path.join(root, 'outside.txt'), 'outside dist');
   t = await buildTestApp({ clientDir: dist, dataDir: root });
 });
@@ -100,6 +116,49 @@ describe('static client', () => {
       expect(text).not.toContain('outside dist');
       expect(text).not.toContain('SECRET');
     }
+  });
+});
+
+/** A GET whose body is not decoded (fetch would decompress it): the bytes and headers as sent. */
+function rawGet(url: string, headers: Record<string, string>): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(`${t.origin}${url}`, { headers }, (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => resolve({ status: response.statusCode!, headers: response.headers, body: Buffer.concat(chunks) }));
+      })
+      .on('error', reject);
+  });
+}
+
+describe('compressed static files', () => {
+  it('sends the brotli copy to a browser that accepts br, with the type of the file and Vary', async () => {
+    const response = await rawGet(`/${BIG}`, { 'accept-encoding': 'gzip, deflate, br' });
+    expect(response.status).toBe(200);
+    expect(response.headers['content-encoding']).toBe('br');
+    expect(response.headers['content-type']).toMatch(/javascript/);
+    expect(response.headers.vary).toMatch(/accept-encoding/i);
+    expect(response.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(response.body.length).toBeLessThan(BIG_TEXT.length / 4);
+    expect(zlib.brotliDecompressSync(response.body).toString()).toBe(BIG_TEXT);
+  });
+
+  it('sends the gzip copy when only gzip is accepted, the file itself when nothing is', async () => {
+    const gz = await rawGet(`/${BIG}`, { 'accept-encoding': 'gzip' });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(zlib.gunzipSync(gz.body).toString()).toBe(BIG_TEXT);
+    const plain = await rawGet(`/${BIG}`, {});
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.headers.vary).toMatch(/accept-encoding/i);
+    expect(plain.body.toString()).toBe(BIG_TEXT);
+  });
+
+  it('never sends a copy older than its file (the file changed after the build)', async () => {
+    const response = await rawGet(`/${STALE}`, { 'accept-encoding': 'gzip, deflate, br' });
+    expect(response.status).toBe(200);
+    expect(response.headers['content-encoding']).toBeUndefined();
+    expect(response.body.toString()).toContain('changed');
   });
 });
 

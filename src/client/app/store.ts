@@ -35,7 +35,7 @@ import type { AppExtra, AppStartListening } from './store-types';
 const autoMergeLevel2 = ((autoMergeLevel2Import as unknown as { default?: typeof autoMergeLevel2Import }).default ?? autoMergeLevel2Import) as typeof autoMergeLevel2Import;
 
 /** Slices (and their keys) that survive a reload through redux-persist. Add one line per slice. */
-export const PERSISTED_STATE: Partial<Record<keyof RootState, readonly string[]>> = {
+const PERSISTED_STATE: Partial<Record<keyof RootState, readonly string[]>> = {
   sync: ['lastSyncAt'],
 };
 

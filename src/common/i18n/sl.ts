@@ -175,8 +175,6 @@ export const sl = {
   },
 } as const;
 
-export type Strings = typeof sl;
-
 /** Slovenian plural forms: 1 (and 101, …) singular, 2 dual, 3–4 few, else plural. */
 function slPlural(n: number, one: string, two: string, few: string, other: string): string {
   const mod = Math.abs(n) % 100;
@@ -227,6 +225,74 @@ export const slAuth = {
     signOutAnyway: 'Vseeno se odjavi in izbriši',
   },
 } as const;
+
+/**
+ * A season without a developer, server side: the refusals of record writes (seasons, farmers,
+ * meadows), farmers' sign-in accounts and activation links, and bulk import. `{name}` marks are
+ * replaced with `fillText`.
+ */
+export const slSeasonServer = {
+  rules: {
+    seasonDatesOrder: 'Začetek sezone ({start}) je po njenem koncu ({end}).',
+    seasonOverlap: 'Sezona se prekriva s sezono »{name}« ({start} – {end}). Sezone se ne smejo prekrivati.',
+    farmerEmailTaken: 'Kmet z e-poštnim naslovom {email} že obstaja (»{name}«).',
+    farmerKmgMidTaken: 'Kmet s KMG-MID {kmgMid} že obstaja (»{name}«).',
+    farmerEmailInvalid: 'E-poštni naslov »{email}« ni veljaven.',
+    meadowNotPolygon: 'Meja travnika mora biti mnogokotnik (Polygon ali MultiPolygon), ne {type}.',
+    meadowSelfIntersects: 'Meja travnika seka samo sebe (pri {lon}, {lat}). Popravite oglišča.',
+    meadowNoArea: 'Meja travnika nima površine.',
+  },
+  accounts: {
+    keycloak: 'Računi za prijavo so v Keycloaku: tam jih ustvarite in aktivirate. Aplikacija zapiše le podatke kmeta.',
+    notEmbedded: 'Ta način prijave ({mode}) ne podpira aktivacijskih povezav.',
+    noEmail: 'Kmet nima e-poštnega naslova, zato zanj ni mogoče ustvariti računa.',
+    notAFarmer: 'Zapis {id} ni kmet tega projekta.',
+    alreadyActive: 'Račun {email} je že aktiviran.',
+  },
+  activation: {
+    title: 'Nastavitev gesla — Moj travnik',
+    heading: 'Nastavite geslo',
+    intro: 'Račun: {email}. Izberite geslo z vsaj {min} znaki in ga vpišite dvakrat.',
+    passwordLabel: 'Novo geslo',
+    repeatLabel: 'Ponovite geslo',
+    submit: 'Shrani geslo',
+    missing: 'Vpišite geslo v obe polji.',
+    tooShort: 'Geslo mora imeti vsaj {min} znakov.',
+    tooLong: 'Geslo je predolgo (največ {max} znakov).',
+    mismatch: 'Gesli se ne ujemata.',
+    tooManyAttempts: 'Preveč poskusov. Počakajte minuto in poskusite znova.',
+    doneHeading: 'Geslo je nastavljeno',
+    done: 'Zdaj se lahko prijavite s svojim e-poštnim naslovom in novim geslom.',
+    toApp: 'Odpri aplikacijo',
+    invalidHeading: 'Povezava ni veljavna',
+    invalid: 'Ta aktivacijska povezava ne obstaja, je bila že uporabljena ali nadomeščena z novo. Za novo povezavo prosite svojega svetovalca.',
+    expiredHeading: 'Povezava je potekla',
+    expired: 'Aktivacijska povezava je veljala 7 dni in je potekla. Za novo povezavo prosite svojega svetovalca.',
+  },
+  import: {
+    fileMissing: 'Manjka datoteka (polje »file«).',
+    kindInvalid: 'Vrsta uvoza mora biti »farmers« (kmetje) ali »areas« (travniki).',
+    mappingInvalid: 'Preslikava stolpcev ni veljavna: {reason}',
+    unknownFormat: 'Neznana oblika datoteke. Kmetje: CSV; travniki: GeoJSON, GeoPackage (.gpkg) ali stisnjen Shapefile (.zip).',
+    unreadable: 'Datoteke ni mogoče prebrati: {reason}',
+    emptyFile: 'Datoteka nima vrstic.',
+    refusedRows: 'Uvoz ni izveden: {count} vrstic je zavrnjenih. Popravite jih in poskusite znova.',
+    unknownCrs: 'Neznan koordinatni sistem {crs}. Podprta sta WGS84 (EPSG:4326) in D96/TM (EPSG:3794).',
+    noGeometry: 'Vrstica nima geometrije.',
+    badGeometry: 'Neveljavna geometrija: {reason}',
+    missingKey: 'Manjka {column}.',
+    missingFarmer: 'Kmet s KMG-MID {kmgMid} ne obstaja (ne v bazi ne v uvozu kmetov).',
+    duplicateInFile: '{column} {value} se v datoteki ponovi (tudi v vrstici {first}).',
+    wrongType: 'Stolpec {column}: vrednost »{value}« ni {type}.',
+    rowRefused: '{reason}',
+    progress: 'Uvoz',
+  },
+} as const;
+
+/** Replaces each `{name}` in a Slovenian text with its value. */
+export function fillText(text: string, values: Readonly<Record<string, string | number>>): string {
+  return text.replace(/\{(\w+)\}/g, (mark, name: string) => (name in values ? String(values[name]) : mark));
+}
 
 /** Map, walk recording, drawing and offline downloads (H5: features map, location, download). */
 export const slMap = {
@@ -404,6 +470,67 @@ export const slLocalLayers = {
     errorCoordinates: 'Datoteka vsebuje neveljavne koordinate (pričakovane so geografske dolžine in širine WGS84).',
     errorStorage: 'Sloja ni bilo mogoče shraniti na napravo.',
     colors: { red: 'rdeča', blue: 'modra', orange: 'oranžna', black: 'črna' },
+  },
+} as const;
+
+// ── The field on a phone: the form's states and help, editors' home, offline history ──
+export const slPhone = {
+  form: {
+    /** A form with nothing answered yet has no score (not a bad 0). */
+    noScoreYet: 'Še ni ocene',
+    /** Read by screen readers after a required indicator's name. */
+    required: '(obvezno)',
+    /** Saved although required answers are missing (the form is not marked completed). */
+    missingTitle: 'Shranjeno, a manjkajo obvezni odgovori:',
+    /** The error summary's heading when a completed form cannot be saved. */
+    summaryHint: 'Izberite napako, da skočite na polje.',
+  },
+  staff: {
+    /** Home of editors and readers: what they see there. */
+    homeLead: 'Travniki, poti in obrazci kmetov v trenutni sezoni. Izberite kmeta, da vidite njegove travnike.',
+    areasOf: (name: string): string => `Travniki: ${name}`,
+    /** Hidden after "Odpri" / "Izbran" on a farmer's button, so screen readers hear whose it is. */
+    openFarmer: (name: string): string => `travnike: ${name}`,
+    chosenFarmer: (name: string): string => `: ${name}`,
+    /** Paths, forms and results of editors and readers before a farmer is chosen. */
+    chooseFarmerFirst: 'Najprej na domači strani izberite kmeta; tu bodo nato njegove poti in obrazci.',
+  },
+  /** MapLibre's own control labels (its `locale` option), in Slovenian. */
+  mapLocale: {
+    'AttributionControl.ToggleAttribution': 'Pokaži ali skrij avtorstvo zemljevida',
+    'AttributionControl.MapFeedback': 'Povratne informacije o zemljevidu',
+    'FullscreenControl.Enter': 'Celozaslonski prikaz',
+    'FullscreenControl.Exit': 'Izhod iz celozaslonskega prikaza',
+    'GeolocateControl.FindMyLocation': 'Poišči mojo lokacijo',
+    'GeolocateControl.LocationNotAvailable': 'Lokacija ni na voljo',
+    'LogoControl.Title': 'Logotip MapLibre',
+    'Map.Title': 'Zemljevid',
+    'Marker.Title': 'Oznaka na zemljevidu',
+    'NavigationControl.ResetBearing': 'Obrni zemljevid proti severu',
+    'NavigationControl.ZoomIn': 'Povečaj',
+    'NavigationControl.ZoomOut': 'Pomanjšaj',
+    'Popup.Close': 'Zapri',
+    'ScaleControl.Feet': 'ft',
+    'ScaleControl.Meters': 'm',
+    'ScaleControl.Kilometers': 'km',
+    'ScaleControl.Miles': 'mi',
+    'ScaleControl.NauticalMiles': 'nmi',
+    'GlobeControl.Enable': 'Prikaz globusa',
+    'GlobeControl.Disable': 'Izklopi prikaz globusa',
+    'TerrainControl.Enable': 'Vklopi teren',
+    'TerrainControl.Disable': 'Izklopi teren',
+    'CooperativeGesturesHandler.WindowsHelpText': 'Za povečavo zemljevida uporabite Ctrl in kolešček miške',
+    'CooperativeGesturesHandler.MacHelpText': 'Za povečavo zemljevida uporabite ⌘ in kolešček miške',
+    'CooperativeGesturesHandler.MobileHelpText': 'Zemljevid premikate z dvema prstoma',
+  },
+  secondForm: {
+    /** Creating a form of a kind the path already has this season asks first. */
+    question: (title: string): string => `Ta pot ima v tej sezoni že obrazec »${title}«. Želite ustvariti še enega?`,
+    confirm: 'Ustvari še enega',
+  },
+  history: {
+    /** A path's earlier seasons offline, when the device holds none of them. */
+    onlineOnly: 'Na napravi ni rezultatov preteklih sezon za to pot. Morebitni starejši rezultati so na voljo s povezavo.',
   },
 } as const;
 
@@ -586,6 +713,149 @@ export const slScreens = {
     summaryAreas: 'Povzetek po travnikih',
     average: 'Povprečna ocena',
     count: 'Obrazcev z oceno',
+  },
+} as const;
+
+// ── Season set-up by editors (seasons, farmers, accounts, meadows, transects, import) and farmers' own transects ──
+export const slSetup = {
+  nav: 'Urejanje',
+  blockedFarmer: 'Ta stran je namenjena svetovalcem. Svoje travnike in poti najdete na začetni strani.',
+  blockedEditorsOnly: 'To stran lahko odpre le urednik.',
+  hub: {
+    title: 'Urejanje sezone',
+    lead: 'Sezone, kmetje, travniki, poti in uvoz iz datotek.',
+    readOnly: 'Kot bralec nastavitve le pregledujete.',
+  },
+  common: {
+    archive: 'Arhiviraj',
+    archived: 'arhivirano',
+    edit: 'Uredi',
+    add: 'Dodaj',
+    required: (label: string): string => `Vpišite polje »${label}«.`,
+    onlineOnly: 'To je na voljo le s povezavo s strežnikom.',
+    refused: 'Strežnik je zavrnil spremembo',
+    savedOffline: 'Shranjeno na napravo. Poslano bo, ko bo povezava na voljo.',
+    saved: 'Shranjeno.',
+    none: 'Ni vnosov.',
+    back: 'Nazaj na urejanje',
+    finishDrawing: 'Končaj risanje',
+  },
+  seasons: {
+    title: 'Sezone',
+    lead: 'Obdobja spremljanja. Trenutna je sezona, ki vsebuje današnji dan.',
+    add: 'Nova sezona',
+    name: 'Ime sezone',
+    start: 'Začetek',
+    end: 'Konec',
+    current: 'trenutna',
+    currentRule: 'Trenutna sezona je tista, katere obdobje (od začetka do konca) vsebuje današnji dan.',
+    noCurrent: 'Danes ni odprte sezone.',
+    badOrder: 'Konec sezone ne sme biti pred začetkom.',
+    overlap: (name: string): string => `Sezona se prekriva s sezono »${name}«. Obdobja sezon se ne smejo prekrivati.`,
+    archiveConfirm: (name: string): string => `Arhiviram sezono »${name}«? Kmetje je ne bodo več videli.`,
+  },
+  farmers: {
+    title: 'Kmetje',
+    lead: 'Kmetje v shemi in njihov dostop do aplikacije.',
+    add: 'Nov kmet',
+    name: 'Ime in priimek',
+    email: 'E-pošta',
+    phone: 'Telefon',
+    kmgMid: 'KMG-MID',
+    badEmail: 'E-poštni naslov ni veljaven.',
+    duplicateEmail: 'Kmet s tem e-poštnim naslovom že obstaja.',
+    duplicateKmg: 'Kmet s to številko KMG-MID že obstaja.',
+    archiveConfirm: (name: string): string => `Arhiviram kmeta »${name}«?`,
+    account: 'Dostop do aplikacije',
+    accountButton: 'Račun',
+    accountUnavailable: 'Stanja računa ni bilo mogoče prebrati s strežnika.',
+    accountOffline: 'Stanje računa in povezave za aktivacijo so na voljo le s povezavo s strežnikom.',
+    accountNotYet: 'Kmet še ni na strežniku. Ko bo sprememba poslana, boste tukaj ustvarili povezavo za aktivacijo.',
+    accountActive: 'Račun je aktiviran. Kmet se prijavi s svojim geslom.',
+    accountPending: (until: string): string => `Povezava za aktivacijo čaka na uporabo (velja do ${until}).`,
+    accountNone: 'Račun še ni aktiviran.',
+    accountKeycloak: 'Račun kmeta se upravlja v sistemu Keycloak, ne v tej aplikaciji.',
+    newLink: 'Nova povezava',
+    createLink: 'Ustvari povezavo za aktivacijo',
+    linkLead: 'Povezavo predajte kmetu (sporočilo, e-pošta). Velja enkrat, do',
+    linkReplaces: 'Nova povezava nadomesti neuporabljeno prejšnjo.',
+    copy: 'Kopiraj',
+    copied: 'Kopirano.',
+  },
+  areas: {
+    title: 'Travniki',
+    lead: 'Travniki kmetov: obris na zemljevidu, GERK-PID in lastnik.',
+    add: 'Nov travnik',
+    name: 'Ime travnika',
+    gerkPid: 'GERK-PID',
+    owner: 'Kmet (lastnik)',
+    chooseOwner: 'Izberite kmeta',
+    allOwners: 'Vsi kmetje',
+    areaHa: 'Površina',
+    ha: (value: string): string => `${value} ha`,
+    draw: 'Obris travnika',
+    drawHint: 'Tapnite oglišča travnika na zemljevidu; zadnje tapnite dvakrat. Oglišča lahko nato premikate.',
+    noPolygon: 'Na zemljevidu narišite obris travnika.',
+    tooFew: 'Obris travnika potrebuje vsaj tri oglišča.',
+    selfIntersecting: 'Obris travnika seka samega sebe. Popravite oglišča, da se robovi ne križajo.',
+    archiveConfirm: (name: string): string => `Arhiviram travnik »${name}« z vsemi potmi?`,
+  },
+  paths: {
+    title: 'Poti',
+    lead: 'Poti (transekti) na travnikih. Pot lahko narišete ali jo pustite kmetu, da jo prehodi.',
+    add: 'Nova pot',
+    name: 'Ime poti',
+    area: 'Travnik',
+    chooseArea: 'Izberite travnik',
+    allAreas: 'Vsi travniki',
+    how: 'Kako nastane pot',
+    howDraw: 'Narišem jo na zemljevidu',
+    howWalk: 'Kmet jo bo prehodil',
+    howWalkSelf: 'Prehodim jo',
+    drawHint: 'Tapnite točke poti na zemljevidu; zadnjo tapnite dvakrat.',
+    noLine: 'Na zemljevidu narišite pot.',
+    notDrawn: 'še ni narisana',
+    outside: (meters: number, margin: number): string =>
+      `Pot sega ${meters} m zunaj travnika (dovoljeno je ${margin} m). Jo vseeno shranim?`,
+    saveAnyway: 'Vseeno shrani',
+    archiveConfirm: (name: string): string => `Arhiviram pot »${name}«?`,
+    newForFarmer: 'Nova pot na mojem travniku',
+    newForFarmerLead: 'Pot narišite na zemljevidu ali jo prehodite. Shrani se na napravo in pošlje, ko je povezava na voljo.',
+    walkNext: 'Začnite hojo. Pot se shrani, ko shranite hojo.',
+    correct: 'Popravi pot',
+    correctHint: 'Premaknite oglišča; tapnite oglišče in ga izbrišite, tudi na koncih poti. Surove točke GPS ostanejo shranjene.',
+    deleteVertex: 'Izbriši izbrano oglišče',
+    corrected: 'Popravljena pot je shranjena.',
+    noAreas: 'Nimate travnika, na katerem bi lahko dodali pot.',
+  },
+  import: {
+    title: 'Uvoz',
+    lead: 'Uvoz kmetov iz CSV in travnikov iz GeoJSON, GeoPackage ali stisnjene datoteke Shapefile.',
+    kind: 'Kaj uvažam',
+    kindFarmers: 'Kmetje (CSV)',
+    kindAreas: 'Travniki (GeoJSON, GeoPackage, Shapefile v ZIP)',
+    file: 'Datoteka',
+    preview: 'Preberi datoteko',
+    mapping: 'Povezava stolpcev',
+    mappingLead: 'Za vsak stolpec datoteke izberite stolpec tabele ali »ne uvozi«.',
+    source: 'Stolpec v datoteki',
+    target: 'Stolpec v tabeli',
+    skip: '— ne uvozi —',
+    sample: 'Primer',
+    crs: 'Koordinatni sistem',
+    dryRun: 'Preveri uvoz',
+    report: 'Kaj se bo zgodilo',
+    counts: (created: number, updated: number, refused: number): string => `Novih: ${created}, posodobljenih: ${updated}, zavrnjenih: ${refused}`,
+    row: 'Vrstica',
+    action: 'Dejanje',
+    key: 'Ključ',
+    reason: 'Razlog',
+    actions: { create: 'nov', update: 'posodobitev', refuse: 'zavrnjeno' },
+    commit: 'Uvozi',
+    committed: (created: number, updated: number): string => `Uvoženo. Novih: ${created}, posodobljenih: ${updated}.`,
+    refusedRows: 'Uvoz ni bil izveden, ker so nekatere vrstice zavrnjene. Popravite datoteko ali povezavo stolpcev.',
+    failed: 'Uvoz ni uspel.',
+    chooseFile: 'Izberite datoteko.',
   },
 } as const;
 

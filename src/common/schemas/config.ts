@@ -15,10 +15,10 @@ export interface TableConfig<T extends TableKey = TableKey> {
 export type TablesConfig = { [T in TableKey]: TableConfig<T> };
 
 /** `date` (added for management questions) holds a calendar date as 'YYYY-MM-DD'. */
-export type IndicatorValueKind = 'presence' | 'count' | 'choice' | 'percent' | 'text' | 'date';
+type IndicatorValueKind = 'presence' | 'count' | 'choice' | 'percent' | 'text' | 'date';
 
 /** Flower colour groups of the scheme, used to group indicator plants in the checklist. */
-export type FlowerColour = 'bela' | 'modro-vijolicna' | 'rdece-rozna' | 'rumeno-oranzna';
+type FlowerColour = 'bela' | 'modro-vijolicna' | 'rdece-rozna' | 'rumeno-oranzna';
 
 export interface IndicatorDefinition {
   key: string;

@@ -12,7 +12,7 @@ export type { SearchRequest };
 export type Properties = Record<string, unknown>;
 
 /** Fields every stored row carries. */
-export interface RowMeta {
+interface RowMeta {
   id: number;
   tableId: number;
   deleted: boolean;
@@ -158,28 +158,6 @@ export interface FullResult {
   localId?: number;
 }
 
-/**
- * The JSON part of POST …/full (field `record` for Records, `feature` for Features). Without
- * `id` (or with an offline id below LOCAL_ID_BOUND) a new record is created; with a server id the
- * record is updated (`version` = the version the edit was based on). Files go in parts named by
- * their attachment slot: its tableAttachmentInfoId or name (config.json → tables → attachments).
- */
-export interface FullRecordPart {
-  tableId: number;
-  id?: number;
-  properties: Properties;
-  geometry?: Geometry | null;
-  version?: number;
-}
-
-export interface FullFeaturePart {
-  type: 'Feature';
-  id?: number;
-  geometry: Geometry | null;
-  properties: Properties;
-  version?: number;
-}
-
 /** GET /api/PublicApp/{projectId}/roles — anyone who is neither is a farmer (seed §6). */
 export interface RolesResult {
   roles: Array<'editor' | 'reader'>;
@@ -217,4 +195,22 @@ export interface DetailedFeature extends WireFeature {
 /** POST /api/Records/{projectId}/archive; `archived: false` restores an archived record (editors only). */
 export interface ArchiveBody extends IdsBody {
   archived?: boolean;
+}
+
+/** One row of an import's dry run or commit: what happens to it, and why when it is refused. */
+interface ImportRowReport {
+  /** 1-based number of the data row (CSV: the line after the header is row 1; features in file order). */
+  row: number;
+  action: 'create' | 'update' | 'refuse';
+  reason?: string;
+  /** The row's KMG-MID (farmers) or GERK-PID (meadows). */
+  key?: string;
+}
+
+/** POST /api/Import/dry-run and /commit: the report per file. */
+export interface ImportReport {
+  created: number;
+  updated: number;
+  refused: number;
+  rows: ImportRowReport[];
 }

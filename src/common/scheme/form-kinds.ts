@@ -14,7 +14,7 @@
 import type { FormKind, IndicatorDefinition, IndicatorGroup } from '../schemas/config';
 
 /** Where an indicator's illustration is served from (public/indicators/, precached). */
-export function indicatorImage(key: string): string {
+function indicatorImage(key: string): string {
   return `/indicators/${key}.svg`;
 }
 
@@ -397,8 +397,6 @@ const upravljanje: FormKind = {
  * change; rule versions are stored in forms.rule_version with each score.
  */
 export const FORM_KINDS = { travnik, upravljanje } as const;
-
-export type FormKindName = keyof typeof FORM_KINDS;
 
 /** The form kinds as config.json serves them. */
 export const formKinds: Record<string, FormKind> = FORM_KINDS;

@@ -12,18 +12,18 @@ import { sl } from '../i18n/sl';
 import type { FormKind, IndicatorDefinition, ScoringRule } from '../schemas/config';
 import { classifyScore, type ScoreClass } from '../score';
 
-export type IndicatorValue = boolean | number | string;
+type IndicatorValue = boolean | number | string;
 /** Indicator values of one form keyed by indicator key, as they come from storage or the UI. */
 export type FormValues = Record<string, unknown>;
 
-export const SCORE_MIN = 0;
-export const SCORE_MAX = 100;
+const SCORE_MIN = 0;
+const SCORE_MAX = 100;
 /** Longest free text an indicator note may hold. */
-export const TEXT_VALUE_MAX_LENGTH = 2000;
+const TEXT_VALUE_MAX_LENGTH = 2000;
 /** Upper bound of a count when its definition sets none. */
-export const COUNT_VALUE_MAX = 1_000_000;
+const COUNT_VALUE_MAX = 1_000_000;
 
-export interface ScoreExplanationItem {
+interface ScoreExplanationItem {
   key: string;
   /** Slovenian name of the indicator. */
   name: string;

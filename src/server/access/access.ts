@@ -10,7 +10,7 @@ import type { Executor, DialectLayer } from '../db/dialect';
 import type { ProjectSchema } from '../repositories/project-repository';
 import { loadOwnedChain, type OwnedChain } from './scope';
 
-export type Role = 'editor' | 'reader' | 'farmer';
+type Role = 'editor' | 'reader' | 'farmer';
 
 export interface Access {
   principal: Principal;
@@ -31,7 +31,7 @@ export interface Access {
 /** The message of the 403 answered to a user who is neither editor, reader nor a known farmer. */
 export const NO_FARMER_RECORD = 'No farmer record for this user';
 
-export function callerKey(principal: Principal): string {
+function callerKey(principal: Principal): string {
   return `${principal.via}:${principal.subject}`;
 }
 

@@ -3,7 +3,8 @@
  * - readers never write (403);
  * - editors may do everything, and only editors archive;
  * - farmers write only inside their own chain, and per table only what their field work needs:
- *   paths: update the walked line (geometry, `walk`, `length_m`) — not create, rename or move;
+ *   paths: create a transect on their own meadow (walked or drawn in the field) and update its
+ *   line (geometry, `walk`, `length_m`) — not rename or move an existing one;
  *   durationPaths: create (the loading chain creates the link when missing, seed §4) and update;
  *   forms and indicators: create, update and delete. Deleting is allowed to farmers for these two
  *   because removing a wrongly entered observation or a form created by mistake is part of filling
@@ -24,7 +25,7 @@ interface FarmerTableRule {
 }
 
 const FARMER_RULES: Record<string, FarmerTableRule> = {
-  paths: { insert: false, update: { columns: ['walk', 'length_m'], geometry: true }, delete: false },
+  paths: { insert: true, update: { columns: ['walk', 'length_m'], geometry: true }, delete: false },
   durationPaths: { insert: true, update: true, delete: false },
   forms: { insert: true, update: true, delete: true },
   indicators: { insert: true, update: true, delete: true },

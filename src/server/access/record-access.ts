@@ -16,7 +16,15 @@ import { assertMayWrite, type WriteAction } from './policy';
 /** Repository context of a request (after the access hooks ran). `db` may be a transaction. */
 export function requestContext(request: FastifyRequest, db?: Executor): RepoContext {
   if (!request.access || !request.projectSchema) throw unauthorized('authentication required');
-  return { db: db ?? request.server.db, dialect: request.server.dialect, schema: request.projectSchema, access: request.access, now: new Date().toISOString() };
+  const { farmerAccounts } = request.server;
+  return {
+    db: db ?? request.server.db,
+    dialect: request.server.dialect,
+    schema: request.projectSchema,
+    access: request.access,
+    now: new Date().toISOString(),
+    ...(farmerAccounts ? { farmerAccounts } : {}),
+  };
 }
 
 /**

@@ -31,7 +31,7 @@ export const OWNERSHIP_CHAIN: Record<string, { column: string; parent: string }>
 const LOADED_CHAIN = ['areas', 'paths', 'durationPaths', 'forms'] as const;
 
 /** Tables every role may read in full. */
-export const SHARED_TABLES = ['durations'];
+const SHARED_TABLES = ['durations'];
 
 /** table key → ids of the farmer's own rows. */
 export type OwnedChain = Map<string, Set<number>>;
@@ -97,9 +97,4 @@ export function scopePredicate(access: Access, schema: ProjectSchema, dialect: D
   const parents = link ? access.owned.get(link.parent) : undefined;
   if (!column || !parents) return FALSE;
   return inList(dialect.prop(column.id, 'number', alias), parents);
-}
-
-/** Whether the caller sees every row of the table (no predicate needed). */
-export function seesWholeTable(access: Access, table: TableInfo): boolean {
-  return access.role !== 'farmer' || SHARED_TABLES.includes(table.key);
 }

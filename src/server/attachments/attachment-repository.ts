@@ -106,24 +106,6 @@ export async function countInSlot(db: Executor, recordId: number, tableAttachmen
   return Number(row?.n ?? 0);
 }
 
-/** The attachment slot `slotId` of `tableId`, or undefined when the table has no such slot. */
-export async function findSlot(db: Executor, tableId: number, slotId: number): Promise<AttachmentSlot | undefined> {
-  const row = await db
-    .selectFrom('table_attachment_infos')
-    .selectAll()
-    .where('id', '=', slotId)
-    .where('table_id', '=', tableId)
-    .executeTakeFirst();
-  if (!row) return undefined;
-  const mimeTypes = row.mime_types
-    ? row.mime_types
-        .split(',')
-        .map((type) => type.trim())
-        .filter(Boolean)
-    : null;
-  return { id: row.id, tableId: row.table_id, name: row.name, mimeTypes, maxFiles: row.max_files };
-}
-
 /** Bytes of live attachments uploaded by `createdBy` (the per-user quota). */
 export async function usedBytes(db: Executor, createdBy: string): Promise<number> {
   const row = await db
@@ -159,10 +141,4 @@ export async function insertAttachment(db: Executor, attachment: NewAttachment):
 
 export async function markAttachmentDeleted(db: Executor, id: number): Promise<void> {
   await db.updateTable('attachments').set({ deleted: 1 }).where('id', '=', id).execute();
-}
-
-/** Live attachments of records (when records are deleted their files may be released). */
-export async function attachmentsOfRecords(db: Executor, recordIds: number[]): Promise<AttachmentRow[]> {
-  if (recordIds.length === 0) return [];
-  return selectAttachments(db).where('attachments.record_id', 'in', recordIds).execute();
 }

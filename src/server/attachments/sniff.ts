@@ -9,7 +9,7 @@
  */
 
 /** Canonical MIME types the server stores. */
-export const ALLOWED_MIME_TYPES = [
+const ALLOWED_MIME_TYPES = [
   'image/jpeg',
   'image/png',
   'image/webp',
@@ -23,7 +23,7 @@ export const ALLOWED_MIME_TYPES = [
 ] as const;
 export type AllowedMimeType = (typeof ALLOWED_MIME_TYPES)[number];
 
-export const IMAGE_MIME_TYPES: readonly AllowedMimeType[] = ['image/jpeg', 'image/png', 'image/webp', 'image/gif'];
+const IMAGE_MIME_TYPES: readonly AllowedMimeType[] = ['image/jpeg', 'image/png', 'image/webp', 'image/gif'];
 
 /** Names clients (phones, browsers, old tools) use for the same types. */
 const ALIASES: Record<string, AllowedMimeType> = {
@@ -88,7 +88,7 @@ export function sniffBinary(head: Uint8Array): AllowedMimeType | null {
 }
 
 /** Text is UTF-8 without NUL or other control bytes (tab, newline, carriage return, form feed excepted). */
-export function isText(content: Uint8Array): boolean {
+function isText(content: Uint8Array): boolean {
   for (const byte of content) {
     if (byte < 0x20 && byte !== 0x09 && byte !== 0x0a && byte !== 0x0d && byte !== 0x0c) return false;
     if (byte === 0x7f) return false;

@@ -56,7 +56,7 @@ export function describeBytes(bytes: number): string {
 }
 
 export const tooLarge = (detail: string): HttpError => new HttpError(413, detail);
-export const unsupportedType = (detail: string): HttpError => new HttpError(415, detail);
+const unsupportedType = (detail: string): HttpError => new HttpError(415, detail);
 
 /** Removes temporary files; never throws (called from `finally`). */
 export async function discard(files: Array<{ tempPath: string }>): Promise<void> {

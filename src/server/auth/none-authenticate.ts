@@ -8,7 +8,7 @@ import type { Authenticate, Principal } from './principal';
 
 const LOOPBACK = /^(?:127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$/;
 
-export const NONE_PRINCIPAL: Principal = { subject: 'demo-none', email: 'kmet1@example.si', name: 'Janez Novak', via: 'none' };
+const NONE_PRINCIPAL: Principal = { subject: 'demo-none', email: 'kmet1@example.si', name: 'Janez Novak', via: 'none' };
 
 export function createNoneAuthenticate(principal: Principal = NONE_PRINCIPAL): Authenticate {
   return async (request) => {

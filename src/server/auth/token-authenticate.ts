@@ -29,8 +29,8 @@ import { unauthorized } from '../http/errors';
 import type { Authenticate, Principal } from './principal';
 import { credentialsOf } from './credentials';
 
-export const ALLOWED_ALGORITHMS = ['RS256', 'ES256', 'PS256'] as const;
-export const CLOCK_SKEW_S = 30;
+const ALLOWED_ALGORITHMS = ['RS256', 'ES256', 'PS256'] as const;
+const CLOCK_SKEW_S = 30;
 
 export interface TokenAuthenticateOptions {
   /** Key resolution. */

@@ -33,15 +33,15 @@ export interface DatabaseHandle {
   close(): Promise<void>;
 }
 
-export const DEFAULT_DATABASE_FILE = 'moj-travnik.sqlite';
+const DEFAULT_DATABASE_FILE = 'moj-travnik.sqlite';
 
-export function resolveDatabasePath(options: DatabaseOptions): string {
+function resolveDatabasePath(options: DatabaseOptions): string {
   const name = options.database ?? DEFAULT_DATABASE_FILE;
   if (name === ':memory:') return name;
   return isAbsolute(name) ? name : join(options.dataDir, name);
 }
 
-export function isPostgresUrl(url: string | undefined): url is string {
+function isPostgresUrl(url: string | undefined): url is string {
   return typeof url === 'string' && /^postgres(ql)?:\/\//i.test(url);
 }
 

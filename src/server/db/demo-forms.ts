@@ -4,15 +4,11 @@
  * management questions 'upravljanje'), and so is the score (src/common/scheme/scoring.ts, the same
  * code the client runs). This module keeps the names the demo seed imports.
  */
-import type { FormKind, IndicatorDefinition, ScoringRule } from '../../common/schemas/config';
+import type { FormKind, ScoringRule } from '../../common/schemas/config';
 import type { ScoreClass } from '../../common/score';
 import { exampleFormValues } from '../../common/scheme/examples';
 import { FORM_KINDS, formKinds } from '../../common/scheme/form-kinds';
 import { computeScore, type FormValues } from '../../common/scheme/scoring';
-
-export const MEADOW_INDICATORS: IndicatorDefinition[] = FORM_KINDS.travnik.indicators;
-
-export const MEADOW_SCORING: ScoringRule = FORM_KINDS.travnik.scoring;
 
 export const DEMO_FORM_KINDS: Record<string, FormKind> = formKinds;
 

@@ -20,7 +20,7 @@ export type Executor = Kysely<Database> | Transaction;
  * Most values one statement binds in bulk writes: below SQLite's 32,766 (SQLITE_MAX_VARIABLE_NUMBER
  * of current builds) and PostgreSQL's 65,535, with room for a statement's other parameters.
  */
-export const MAX_BOUND_PARAMETERS = 30_000;
+const MAX_BOUND_PARAMETERS = 30_000;
 
 /**
  * Rows one multi-row statement writes in bulk calls (fewer when rows are wide): a 200-operation
@@ -74,6 +74,12 @@ export interface DialectLayer {
    * Named records_prop_<columnId>; idempotent. Which columns get one: property-indexes.ts.
    */
   createPropertyIndex(db: Executor, columnId: number, kind: ValueKind): Promise<void>;
+  /**
+   * A partial unique index over the live (not deleted) rows of one table on the text values of
+   * `columnIds` (rows lacking any of them are outside it). Named records_live_unique_<tableId>;
+   * idempotent. Which tables get one: live-unique-rules.ts.
+   */
+  createLiveUniqueIndex(db: Executor, tableId: number, columnIds: readonly number[]): Promise<void>;
   /** Creates the full-text structure (called by migration 0002). */
   createTextSearch(db: Executor): Promise<void>;
   /** Replaces the indexed text of a record. */

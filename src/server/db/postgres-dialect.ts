@@ -52,7 +52,7 @@ export interface PostgresOptions {
   schema?: string;
 }
 
-export class PostgresDialectLayer implements DialectLayer {
+class PostgresDialectLayer implements DialectLayer {
   readonly name = 'postgres' as const;
   readonly types = { json: 'jsonb', double: 'double precision' } as const;
   /** PostGIS is installed in this database and records.geom exists (set at start-up). */
@@ -122,6 +122,16 @@ export class PostgresDialectLayer implements DialectLayer {
     // Partial (rows that have the property): small, written only by its own table's rows; any
     // strict comparison on the expression (`=`, `= any`, ranges) implies "is not null".
     await sql.raw(`create index if not exists records_prop_${columnId} on records (table_id, ${expression}) where ${expression} is not null`).execute(db);
+  }
+
+  async createLiveUniqueIndex(db: Executor, tableId: number, columnIds: readonly number[]): Promise<void> {
+    assertColumnId(tableId);
+    columnIds.forEach(assertColumnId);
+    // Text values (->>): a number and its digits are the same value here, as for the writers' check.
+    const values = columnIds.map((id) => `(properties->>'${id}')`);
+    await sql
+      .raw(`create unique index if not exists records_live_unique_${tableId} on records (${values.join(', ')}) where table_id = ${tableId} and deleted = 0 and ${values.map((v) => `${v} is not null`).join(' and ')}`)
+      .execute(db);
   }
 
   async createTextSearch(db: Executor): Promise<void> {

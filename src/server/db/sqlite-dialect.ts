@@ -19,7 +19,7 @@ function assertIdentifier(name: string): void {
 }
 
 /** FTS5 query from plain user text: each word becomes a quoted prefix term, all words required. */
-export function ftsQuery(text: string): string | null {
+function ftsQuery(text: string): string | null {
   const words = text
     .normalize('NFC')
     .split(/[^\p{L}\p{N}]+/u)
@@ -29,7 +29,7 @@ export function ftsQuery(text: string): string | null {
   return words.map((word) => `"${word}"*`).join(' ');
 }
 
-export class SqliteDialectLayer implements DialectLayer {
+class SqliteDialectLayer implements DialectLayer {
   readonly name = 'sqlite' as const;
   readonly types = { json: 'text', double: 'real' } as const;
 
@@ -81,6 +81,15 @@ export class SqliteDialectLayer implements DialectLayer {
     const expression = `json_extract(properties, '$."${columnId}"')`;
     await sql
       .raw(`create index if not exists records_prop_${columnId} on records (table_id, ${expression}, deleted, project_id) where ${expression} is not null`)
+      .execute(db);
+  }
+
+  async createLiveUniqueIndex(db: Executor, tableId: number, columnIds: readonly number[]): Promise<void> {
+    assertColumnId(tableId);
+    columnIds.forEach(assertColumnId);
+    const values = columnIds.map((id) => `json_extract(properties, '$."${id}"')`);
+    await sql
+      .raw(`create unique index if not exists records_live_unique_${tableId} on records (${values.join(', ')}) where table_id = ${tableId} and deleted = 0 and ${values.map((v) => `${v} is not null`).join(' and ')}`)
       .execute(db);
   }
 

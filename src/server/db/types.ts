@@ -6,13 +6,13 @@
  */
 import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
 
-export interface ProjectsTable {
+interface ProjectsTable {
   id: Generated<number>;
   name: string;
   created_at: string;
 }
 
-export interface ProjectTablesTable {
+interface ProjectTablesTable {
   id: Generated<number>;
   project_id: number;
   /** Stable name of the table (farmers, areas, …): what config.json is keyed by. */
@@ -20,7 +20,7 @@ export interface ProjectTablesTable {
   name: string;
 }
 
-export interface TableColumnsTable {
+interface TableColumnsTable {
   id: Generated<number>;
   table_id: number;
   name: string;
@@ -31,7 +31,7 @@ export interface TableColumnsTable {
   position: number;
 }
 
-export interface RecordsTable {
+interface RecordsTable {
   /** Starts at 10,000,000 (SERVER_ID_START) so it never collides with offline ids. */
   id: Generated<number>;
   project_id: number;
@@ -53,7 +53,7 @@ export interface RecordsTable {
   updated_by: string | null;
 }
 
-export interface TableAttachmentInfosTable {
+interface TableAttachmentInfosTable {
   id: Generated<number>;
   table_id: number;
   name: string;
@@ -62,7 +62,7 @@ export interface TableAttachmentInfosTable {
   max_files: number | null;
 }
 
-export interface AttachmentsTable {
+interface AttachmentsTable {
   id: Generated<number>;
   record_id: number;
   table_id: number;
@@ -77,14 +77,14 @@ export interface AttachmentsTable {
   deleted: ColumnType<number, number | undefined, number>;
 }
 
-export interface ProjectRolesTable {
+interface ProjectRolesTable {
   project_id: number;
   /** Lower-case e-mail of the user. */
   email: string;
   role: 'editor' | 'reader';
 }
 
-export interface IdempotencyKeysTable {
+interface IdempotencyKeysTable {
   caller: string;
   key: string;
   /** Method + path + body hash: the same key reused for another request is rejected. */
@@ -94,7 +94,7 @@ export interface IdempotencyKeysTable {
   created_at: string;
 }
 
-export interface AppliedOpsTable {
+interface AppliedOpsTable {
   caller: string;
   op_id: string;
   /** JSON of the BulkResultItem given when the operation was applied. */
@@ -102,7 +102,7 @@ export interface AppliedOpsTable {
   created_at: string;
 }
 
-export interface RecordHistoryTable {
+interface RecordHistoryTable {
   id: Generated<number>;
   record_id: number;
   table_id: number;
@@ -114,7 +114,7 @@ export interface RecordHistoryTable {
   new_value: string | null;
 }
 
-export interface SearchProfilesTable {
+interface SearchProfilesTable {
   id: Generated<number>;
   project_id: number;
   name: string;
@@ -138,4 +138,3 @@ export interface Database {
 
 export type RecordRow = Selectable<RecordsTable>;
 export type NewRecordRow = Insertable<RecordsTable>;
-export type ColumnRow = Selectable<TableColumnsTable>;

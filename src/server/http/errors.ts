@@ -6,6 +6,7 @@
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { errorMessageForStatus, type ApiErrorBody } from '../../common/errors';
+import { isLiveUniqueViolation } from '../db/live-unique-rules';
 
 export class HttpError extends Error {
   readonly statusCode: number;
@@ -67,6 +68,12 @@ export function registerErrorHandling(app: FastifyInstance): void {
       if (error.statusCode >= 500) request.log.error({ err: error }, 'request failed');
       const body = error.statusCode >= 500 ? errorBody(error.statusCode) : errorBody(error.statusCode, error.detail, error.extra);
       return reply.status(error.statusCode).send(body);
+    }
+    if (isLiveUniqueViolation(error)) {
+      // Two rows of one bulk call broke a one-live-row rule (the writers check each row against
+      // the database, the index also sees rows of the same call): the call is refused as a
+      // conflict without naming an operation, and the client sends them one by one.
+      return reply.status(409).send(errorBody(409, 'a row with the same unique values is already live (one live indicator per key on a form)'));
     }
     const fe = error as FastifyError & { validation?: ValidationIssue[]; validationContext?: string };
     if (fe.validation) {

@@ -5,6 +5,7 @@
 import type { Access } from '../access/access';
 import type { Principal } from '../auth/principal';
 import type { Db, DialectLayer } from '../db/dialect';
+import type { FarmerAccounts } from '../repositories/context';
 import type { ProjectRepository, ProjectSchema } from '../repositories/project-repository';
 
 declare module 'fastify' {
@@ -13,6 +14,8 @@ declare module 'fastify' {
     db: Db;
     dialect: DialectLayer;
     projects: ProjectRepository;
+    /** Set when farmers' sign-in accounts live in our users table (see repositories/context.ts). */
+    farmerAccounts: FarmerAccounts | undefined;
   }
   interface FastifyRequest {
     /** Set by the authentication hook for /api/* (null only on public routes). */

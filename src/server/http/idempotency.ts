@@ -10,16 +10,16 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Db, Transaction } from '../db/dialect';
 import { badRequest, HttpError } from './errors';
 
-export const IDEMPOTENCY_HEADER = 'idempotency-key';
-export const REPLAYED_HEADER = 'idempotent-replayed';
+const IDEMPOTENCY_HEADER = 'idempotency-key';
+const REPLAYED_HEADER = 'idempotent-replayed';
 /**
  * Stored responses are kept this long (a phone may stay offline for weeks before it retries).
  * Applied bulk opIds are small and kept for good: they are what guarantees exactly-once sync.
  */
-export const IDEMPOTENCY_TTL_MS = 90 * 24 * 60 * 60 * 1000;
+const IDEMPOTENCY_TTL_MS = 90 * 24 * 60 * 60 * 1000;
 const KEY_PATTERN = /^[A-Za-z0-9._:-]{1,200}$/;
 
-export function idempotencyKeyOf(request: FastifyRequest): string | null {
+function idempotencyKeyOf(request: FastifyRequest): string | null {
   const raw = request.headers[IDEMPOTENCY_HEADER];
   if (raw === undefined) return null;
   const key = Array.isArray(raw) ? raw[0] : raw;
@@ -28,7 +28,7 @@ export function idempotencyKeyOf(request: FastifyRequest): string | null {
 }
 
 /** Method, path and body: what makes two requests "the same request". */
-export function fingerprintOf(request: FastifyRequest, bodyOverride?: string): string {
+function fingerprintOf(request: FastifyRequest, bodyOverride?: string): string {
   const body = bodyOverride ?? (request.body === undefined ? '' : JSON.stringify(request.body));
   return createHash('sha256').update(`${request.method} ${request.url}\n${body}`).digest('hex');
 }

@@ -24,8 +24,8 @@ export const attachmentInfoProperties = {
   hasThumb: { type: 'boolean' },
 } as const;
 
-export const MAX_BULK_OPERATIONS = 10_000;
-export const MAX_IDS = 10_000;
+const MAX_BULK_OPERATIONS = 10_000;
+const MAX_IDS = 10_000;
 
 const id = { type: 'integer', minimum: 1 } as const;
 const properties = {
@@ -54,7 +54,7 @@ const columnId = {
   description: `A column id of the table or a record field: ${META_COLUMNS.join(', ')}.`,
 } as const;
 
-export const sharedSchemas = [
+const sharedSchemas = [
   {
     $id: 'ApiError',
     type: 'object',
@@ -65,6 +65,7 @@ export const sharedSchemas = [
       detail: { type: 'string' },
       current: { description: '409 only: the current server version of the record.' },
       opId: { type: 'string', description: 'bulk only: the operation that failed.' },
+      duplicateOf: { type: 'integer', description: '409 on an insert only: the live row that already holds the same unique values (one live indicator per key on a form); `current` is that row.' },
     },
     required: ['status', 'message'],
   },

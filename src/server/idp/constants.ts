@@ -22,7 +22,7 @@ export const APP_SCOPES = 'openid profile email';
 /** Path (on any origin) under which the realm lives: /auth/realms/moj-travnik */
 export const REALM_PATH = `${AUTH_SERVER_PATH}/realms/${REALM}`;
 /** Keycloak's protocol endpoints, relative to the realm path. */
-export const OIDC_PATH = '/protocol/openid-connect';
+const OIDC_PATH = '/protocol/openid-connect';
 export const ROUTES = {
   authorization: `${OIDC_PATH}/auth`,
   token: `${OIDC_PATH}/token`,
@@ -35,6 +35,13 @@ export const ROUTES = {
 } as const;
 /** Our login page (Keycloak serves its forms under /login-actions too). */
 export const LOGIN_ACTIONS_PATH = '/login-actions';
+
+/** A farmer's one-time activation link (`…/login-actions/activate/<token>`): valid this long, single use. */
+export const ACTIVATION_PATH = `${LOGIN_ACTIONS_PATH}/activate`;
+export const ACTIVATION_TTL_S = 7 * 24 * 60 * 60;
+/** Passwords set on the activation page: at least this long; the upper bound keeps scrypt's input sane. */
+export const PASSWORD_MIN_LENGTH = 8;
+export const PASSWORD_MAX_LENGTH = 200;
 
 /** Default token lifetimes (seconds); tests shorten the access token to see a refresh. */
 export const DEFAULT_TTL = {

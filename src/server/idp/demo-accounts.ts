@@ -5,7 +5,7 @@
  */
 import type { UserStore } from './store';
 
-export const DEMO_PASSWORD = 'demo';
+const DEMO_PASSWORD = 'demo';
 
 export const DEMO_ACCOUNTS = [
   // Names as in the demo farmers records (db/seed-demo.ts).
@@ -15,7 +15,7 @@ export const DEMO_ACCOUNTS = [
   { email: 'bralec@example.si', name: 'Peter Zupan', role: 'reader' },
 ] as const;
 
-export class DemoAccountsInProductionError extends Error {
+class DemoAccountsInProductionError extends Error {
   override name = 'DemoAccountsInProductionError';
 }
 

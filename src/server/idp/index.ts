@@ -22,8 +22,8 @@ import { loginPage, messagePage } from './pages';
 import { createProvider, type TokenTtls } from './provider';
 import { SecretStore, UserStore, normaliseLogin, type IdentityDb } from './store';
 
-export { API_AUDIENCE, CLIENT_ID, REALM, issuerFor } from './constants';
-export type { IdentityDb } from './store';
+;
+;
 
 export interface EmbeddedIdpOptions {
   db: IdentityDb;

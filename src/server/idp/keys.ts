@@ -25,7 +25,7 @@ async function newSigningKey(): Promise<JWK> {
   return { ...jwk, kid: randomUUID(), alg: 'RS256', use: 'sig' };
 }
 
-export function publicPart(jwk: JWK): JWK {
+function publicPart(jwk: JWK): JWK {
   const { kty, n, e, crv, x, y, kid, alg, use } = jwk;
   return Object.fromEntries(Object.entries({ kty, n, e, crv, x, y, kid, alg, use }).filter(([, v]) => v !== undefined)) as JWK;
 }

@@ -3,7 +3,8 @@
  * external assets (the first sign-in may happen on a weak connection and nothing here may come
  * from the internet), labelled inputs and an error announced to screen readers (role="alert").
  */
-import { slAuth } from '../../common/i18n/sl';
+import { fillText, slAuth, slSeasonServer } from '../../common/i18n/sl';
+import { PASSWORD_MIN_LENGTH } from './constants';
 
 export function escapeHtml(value: unknown): string {
   return String(value ?? '')
@@ -106,5 +107,32 @@ export function logoutPage(form: string): string {
 ${form}
 <button type="submit" form="op.logoutForm" value="yes" name="logout" autofocus>${escapeHtml(t.confirm)}</button>
 <button type="submit" form="op.logoutForm" class="secondary">${escapeHtml(t.cancel)}</button>`,
+  );
+}
+
+export interface ActivationPageInput {
+  action: string;
+  email: string;
+  error?: string;
+}
+
+/** The farmer's "set your password" page behind a one-time activation link (same look as the login page). */
+export function activationPage({ action, email, error }: ActivationPageInput): string {
+  const t = slSeasonServer.activation;
+  const errorId = 'activation-error';
+  const described = error ? ` aria-describedby="${errorId}" aria-invalid="true"` : '';
+  return layout(
+    t.title,
+    `<h1>${escapeHtml(t.heading)}</h1>
+<p>${escapeHtml(fillText(t.intro, { email, min: PASSWORD_MIN_LENGTH }))}</p>
+${error ? `<p class="error" id="${errorId}" role="alert">${escapeHtml(error)}</p>` : ''}
+<form method="post" action="${escapeHtml(action)}" novalidate>
+<input type="hidden" name="username" autocomplete="username" value="${escapeHtml(email)}">
+<label for="password">${escapeHtml(t.passwordLabel)}</label>
+<input id="password" name="password" type="password" autocomplete="new-password" minlength="${PASSWORD_MIN_LENGTH}" required${described} autofocus>
+<label for="repeat">${escapeHtml(t.repeatLabel)}</label>
+<input id="repeat" name="repeat" type="password" autocomplete="new-password" minlength="${PASSWORD_MIN_LENGTH}" required${described}>
+<button type="submit" id="activate">${escapeHtml(t.submit)}</button>
+</form>`,
   );
 }

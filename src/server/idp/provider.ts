@@ -44,7 +44,7 @@ export interface ProviderSetup {
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 
 /** May the app at this URL receive codes (redirect_uri) or be sent back after logout? */
-export function redirectAllowed(value: string, setup: Pick<ProviderSetup, 'origin' | 'demo' | 'appOrigins'>): boolean {
+function redirectAllowed(value: string, setup: Pick<ProviderSetup, 'origin' | 'demo' | 'appOrigins'>): boolean {
   const url = URL.parse(value);
   if (!url || url.hash || url.username || url.password) return false;
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return false;

@@ -17,13 +17,13 @@ const HEADER = Buffer.from(JSON.stringify({ alg: 'none', typ: 'JWT' })).toString
 const BODY_LIMIT = 56 * 1024;
 const OPAQUE = /^[A-Za-z0-9_-]+$/;
 
-export function wrapRefreshToken(opaque: string, claims: { exp?: number; iat?: number; azp?: string; sub?: string }): string {
+function wrapRefreshToken(opaque: string, claims: { exp?: number; iat?: number; azp?: string; sub?: string }): string {
   const payload = Buffer.from(JSON.stringify({ typ: 'Refresh', ...claims })).toString('base64url');
   return `${HEADER}.${payload}.${opaque}`;
 }
 
 /** The opaque token inside an envelope; anything else is returned unchanged (oidc-provider rejects it). */
-export function unwrapRefreshToken(value: string): string {
+function unwrapRefreshToken(value: string): string {
   const parts = value.split('.');
   if (parts.length === 3 && parts[0] === HEADER && OPAQUE.test(parts[2]!)) return parts[2]!;
   return value;

@@ -70,7 +70,9 @@ export class UserStore {
       .selectAll()
       .where((eb) => eb.or([eb('email', '=', key), eb('username', '=', key)]))
       .executeTakeFirst();
-    const ok = await verifyPassword(password, row?.password_hash ?? (await dummyPasswordHash()));
+    // An account waiting for activation has no password: checked against the dummy like an unknown login.
+    const usable = row && row.password_hash.startsWith('scrypt$') ? row.password_hash : undefined;
+    const ok = (await verifyPassword(password, usable ?? (await dummyPasswordHash()))) && usable !== undefined;
     if (!row || !ok || row.disabled) return undefined;
     return toAccount(row);
   }

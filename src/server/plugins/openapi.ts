@@ -14,8 +14,8 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import { API_VERSION } from '../../common/constants';
 
-export const OPENAPI_JSON_URL = '/api/openapi.json';
-export const OPENAPI_DOCS_PREFIX = '/api/docs';
+const OPENAPI_JSON_URL = '/api/openapi.json';
+const OPENAPI_DOCS_PREFIX = '/api/docs';
 
 export interface OpenApiOptions {
   /** Product version shown in the document (package.json version). */

@@ -6,7 +6,11 @@
  * - `index.html`, `sw.js` and every other unhashed file: `no-cache` (the browser revalidates with
  *   the ETag each time), so a new release is picked up on the next visit and the service worker's
  *   update check always sees the newest `sw.js` (config.json is a route and sets its own header);
- * - `sw.js` carries `Service-Worker-Allowed: /` so it may control the whole origin (seed §7: scope /).
+ * - `sw.js` carries `Service-Worker-Allowed: /` so it may control the whole origin (seed §7: scope /);
+ * - text files are sent compressed when the browser accepts it: the build writes a brotli `.br` and
+ *   a gzip `.gz` copy beside each (webpack.config.ts, PrecompressPlugin), sent with
+ *   `Content-Encoding` and `Vary: Accept-Encoding` and the original's type. A copy older than its
+ *   file (the file was changed after the build) is never sent for it.
  *
  * Unknown GETs outside /api fall back to index.html (the router is hash-based, but a reload of a
  * deep link or a stale bookmark must still open the app). Unknown files with an extension and
@@ -28,13 +32,13 @@ export interface StaticOptions {
   clientDir: string;
 }
 
-export const HASHED_CACHE_CONTROL = 'public, max-age=31536000, immutable';
-export const NO_CACHE = 'no-cache';
+const HASHED_CACHE_CONTROL = 'public, max-age=31536000, immutable';
+const NO_CACHE = 'no-cache';
 
 /** webpack names hashed outputs `[name].[contenthash:10](.chunk)?.ext` (webpack.config.ts). */
 const HASHED_FILE = /\.[0-9a-f]{8,32}(?:\.chunk)?\.[a-z0-9]+(?:\.map)?$/i;
 
-export function isHashedAsset(urlPath: string): boolean {
+function isHashedAsset(urlPath: string): boolean {
   return HASHED_FILE.test(urlPath);
 }
 
@@ -42,7 +46,7 @@ function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 }
 
-export function buildMissingPage(): string {
+function buildMissingPage(): string {
   const t = sl.server.buildMissing;
   return `<!doctype html>
 <html lang="sl"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
@@ -61,6 +65,12 @@ async function isFile(file: string): Promise<boolean> {
   }
 }
 
+/** Whether a compressed copy (`.br`, `.gz`) of `file` is older than the file itself. */
+async function hasStaleCopy(file: string): Promise<boolean> {
+  const [original, br, gz] = await Promise.all([file, `${file}.br`, `${file}.gz`].map((f) => stat(f).catch(() => null)));
+  return Boolean(original) && [br, gz].some((copy) => copy && copy.mtimeMs < original!.mtimeMs);
+}
+
 function isApiPath(urlPath: string): boolean {
   return urlPath === '/api' || urlPath.startsWith('/api/');
 }
@@ -71,10 +81,12 @@ export async function registerStatic(app: FastifyInstance, options: StaticOption
 
   // serve: false — only the reply.sendFile decorator (safe path resolution, ETag, ranges); the
   // routing below decides what is served and with which headers.
-  await app.register(fastifyStatic, { root, serve: false, dotfiles: 'ignore' });
+  // preCompressed: sendFile picks `<file>.br` / `<file>.gz` by Accept-Encoding, else the file.
+  await app.register(fastifyStatic, { root, serve: false, dotfiles: 'ignore', preCompressed: true });
 
-  function send(reply: FastifyReply, relative: string): FastifyReply {
+  async function send(request: FastifyRequest, reply: FastifyReply, relative: string): Promise<FastifyReply> {
     const name = path.posix.basename(relative);
+    if (await hasStaleCopy(path.join(root, relative))) delete request.headers['accept-encoding'];
     reply.header('x-content-type-options', 'nosniff');
     if (name === 'sw.js') reply.header('service-worker-allowed', '/');
     reply.header('cache-control', isHashedAsset(relative) ? HASHED_CACHE_CONTROL : NO_CACHE);
@@ -98,12 +110,12 @@ export async function registerStatic(app: FastifyInstance, options: StaticOption
     const relative = path.posix.normalize(urlPath).replace(/^(\.\.(\/|$))+/, '').replace(/^\/+/, '');
     const candidate = path.join(root, relative);
     if (relative !== '' && !relative.split('/').some((part) => part.startsWith('.')) && candidate.startsWith(root + path.sep) && (await isFile(candidate))) {
-      return send(reply, relative);
+      return send(request, reply, relative);
     }
 
     const hasExtension = /\.[a-z0-9]+$/i.test(path.posix.basename(relative));
     if (relative.startsWith('static/') || (hasExtension && relative !== 'index.html')) return reply.callNotFound();
-    return send(reply, 'index.html');
+    return send(request, reply, 'index.html');
   }
 
   app.get('/*', { schema: { hide: true }, logLevel: 'warn' }, handler);

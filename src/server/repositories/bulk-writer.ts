@@ -7,13 +7,14 @@
  * - new rows get their ids up front (dialect.nextRecordIds: the ids the database would give),
  *   so later operations can refer to them, and are written with multi-row INSERTs, as are their
  *   text index entries, history entries and the applied opIds;
- * - the rows the updates change are read in one query per table, not one per operation;
+ * - the rows the updates change are read in one query per table, not one per operation; a row
+ *   inserted earlier in the same call and not written yet is updated where it is held, so it is
+ *   written once, as it ends up (its history still has the insert and the update);
  * - applied opIds are read in one query per run of opIds;
  * - each touched form is rescored once at the end (keepFormScores: a few statements per 500 forms).
  *
- * Buffered writes are flushed before anything reads what they change: a delete or archive, an
- * update of a row inserted in the same call, the natural-key look-up of a link (durationPaths),
- * and the end of the call. A failing operation rejects the whole call: the transaction rolls
+ * Buffered writes are flushed before anything reads what they change: a delete or archive, the
+ * natural-key look-up of a link (durationPaths), and the end of the call. A failing operation rejects the whole call: the transaction rolls
  * back and whatever was still buffered is dropped, so nothing changes.
  */
 import { SERVER_ID_START } from '../../common/constants';
@@ -32,8 +33,10 @@ import {
   deleteRecords,
   insertRecord,
   updateRecord,
+  updateRow,
   type HistoryValues,
   type LocalIdMap,
+  type RecordUpdate,
   type RecordWrites,
   type WriteOptions,
 } from './record-writer';
@@ -70,8 +73,8 @@ function toRecordRow(row: HeldRow): RecordRow {
 class BulkWrites implements RecordWrites {
   /** New rows not written yet, in operation order. */
   private rows: HeldRow[] = [];
-  /** id → table id of the rows in `rows`. */
-  private pending = new Map<number, number>();
+  /** id → the row in `rows`. */
+  private pending = new Map<number, HeldRow>();
   private texts = new Map<number, { text: string; fresh: boolean }>();
   private histories: HistoryValues[] = [];
   private appliedOps: AppliedOpValues[] = [];
@@ -97,7 +100,7 @@ class BulkWrites implements RecordWrites {
   }
 
   pendingTableOf(id: number): number | undefined {
-    return this.pending.get(id);
+    return this.pending.get(id)?.table_id;
   }
 
   async insert(values: NewRecordRow): Promise<RecordRow> {
@@ -109,7 +112,7 @@ class BulkWrites implements RecordWrites {
     const id = this.freeIds.shift()!;
     const row = { ...values, id };
     this.rows.push(row);
-    this.pending.set(id, row.table_id);
+    this.pending.set(id, row);
     return toRecordRow(row);
   }
 
@@ -151,11 +154,9 @@ class BulkWrites implements RecordWrites {
   }
 
   async current(table: TableInfo, id: number): Promise<RecordRow | undefined> {
-    if (this.pending.has(id)) {
-      // Updated in the same call it was inserted in: write it, then read it as single writes do.
-      await this.flush();
-      return findVisibleRow(this.ctx, table, id);
-    }
+    // Updated in the same call it was inserted in: the row is still held (a live row of the caller).
+    const held = this.pending.get(id);
+    if (held) return held.table_id === table.id ? toRecordRow(held) : undefined;
     const key = `${table.id}:${id}`;
     if (!this.known.has(key) && !this.prefetched) await this.prefetch();
     return this.known.get(key) ?? findVisibleRow(this.ctx, table, id);
@@ -185,7 +186,17 @@ class BulkWrites implements RecordWrites {
     }
   }
 
+  async update(current: RecordRow, values: RecordUpdate): Promise<RecordRow | undefined> {
+    const held = this.pending.get(current.id);
+    if (!held) return updateRow(this.ctx, current, values);
+    // Not written yet: the row is written once, as it ends up (its history keeps both entries).
+    Object.assign(held, values);
+    return toRecordRow(held);
+  }
+
   updated(row: RecordRow): void {
+    // A held row is changed in place and scored with the held rows (scoreHeldForms).
+    if (this.pending.has(row.id)) return;
     this.known.set(`${row.table_id}:${row.id}`, row);
     if (row.table_id === indicatorTableId(this.ctx)) this.indicatorsUpdated = true;
   }
@@ -244,7 +255,7 @@ export async function applyBulk(outer: RepoContext, operations: BulkOperation[])
   const applied = await previouslyApplied(ctx, operations);
   const localIds: LocalIdMap = new Map();
   const writes = new BulkWrites(ctx, operations, localIds, new Map(applied));
-  const state: WriteOptions & { localIds: LocalIdMap; verifiedRefs: Set<string>; writes: BulkWrites } = { localIds, verifiedRefs: new Set(), writes };
+  const state: WriteOptions & { localIds: LocalIdMap; verifiedRefs: Set<string>; writes: BulkWrites } = { localIds, verifiedRefs: await visibleTargets(ctx, operations), writes };
   const results: BulkResultItem[] = [];
   for (let i = 0; i < operations.length; i++) {
     const op = operations[i]!;
@@ -259,9 +270,11 @@ export async function applyBulk(outer: RepoContext, operations: BulkOperation[])
       }
       const item = await applyOperation(ctx, op, path, state);
       results.push(item);
-      const { record: _record, ...stored } = item;
-      applied.set(op.opId, stored);
-      writes.applied({ caller: ctx.access.caller, op_id: op.opId, result: JSON.stringify(stored), created_at: ctx.now });
+      // Stored with its record: a resent operation's answer is the first one, version included
+      // (the client moves its row and its later queued updates on to that version; without it
+      // the next update of the row is refused as a stale-version conflict).
+      applied.set(op.opId, item);
+      writes.applied({ caller: ctx.access.caller, op_id: op.opId, result: JSON.stringify(item), created_at: ctx.now });
     } catch (error) {
       if (error instanceof HttpError) {
         const detail = error.detail?.startsWith(path) ? error.detail : `${path} (opId ${op.opId}): ${error.detail ?? error.message}`;
@@ -283,6 +296,36 @@ export async function applyBulk(outer: RepoContext, operations: BulkOperation[])
         const row = item.record ? rescored.get(item.record.id) : undefined;
         return row ? { ...item, record: rowToRecord(row) } : item;
       });
+}
+
+/**
+ * The server ids the operations' reference columns name that are visible to the caller, as
+ * `tableId:id` keys of checkReferences' verified targets: one query per target table and run of
+ * ids instead of one per target. Ids not found are left out (checkReferences then looks them up
+ * and refuses them with its own message).
+ */
+async function visibleTargets(ctx: RepoContext, operations: BulkOperation[]): Promise<Set<string>> {
+  const byTable = new Map<number, Set<number>>();
+  for (const op of operations) {
+    if ((op.kind !== 'insert' && op.kind !== 'update') || typeof op.properties !== 'object' || op.properties === null) continue;
+    const table = ctx.schema.tablesById.get(op.tableId);
+    for (const column of table?.columns ?? []) {
+      const value = (op.properties as Record<string, unknown>)[String(column.id)];
+      if (column.type !== 'reference' || column.refTableId === null || typeof value !== 'number' || !Number.isSafeInteger(value) || value < SERVER_ID_START) continue;
+      let ids = byTable.get(column.refTableId);
+      if (!ids) byTable.set(column.refTableId, (ids = new Set()));
+      ids.add(value);
+    }
+  }
+  const verified = new Set<string>();
+  for (const [tableId, ids] of byTable) {
+    const target = ctx.schema.tablesById.get(tableId);
+    if (!target) continue;
+    for (const chunk of chunksOf([...ids], rowsPerStatement(1))) {
+      for (const row of await visibleRows(ctx, target).select('records.id').where('records.id', 'in', chunk).execute()) verified.add(`${tableId}:${row.id}`);
+    }
+  }
+  return verified;
 }
 
 /** The stored results of operations of this call that this caller applied before (one query per run of opIds). */

@@ -19,7 +19,15 @@ export interface RepoContext {
    * instead of after every indicator write (which grows with the square of a form's indicators).
    */
   rescoreLater?: Set<number>;
+  /**
+   * Set when sign-in accounts live in our own users table (embedded provider, Basic): a farmer
+   * written with an e-mail gets a pending account, in the write's transaction (record-rules.ts).
+   */
+  farmerAccounts?: FarmerAccounts;
 }
+
+/** Makes sure a sign-in account exists for a farmer's e-mail (idp/activations.ts ensureFarmerAccount). */
+export type FarmerAccounts = (db: Executor, email: string, name: string) => Promise<void>;
 
 /** The table with this id in the project, or 404. */
 export function tableOf(ctx: RepoContext, tableId: number): TableInfo {

@@ -71,7 +71,7 @@ function isMeta(value: unknown): value is MetaColumn {
   return typeof value === 'string' && (META_COLUMNS as readonly string[]).includes(value);
 }
 
-export function resolveOperand(columnId: unknown, ctx: FilterContext, path: string, alias = 'records'): Operand {
+function resolveOperand(columnId: unknown, ctx: FilterContext, path: string, alias = 'records'): Operand {
   if (isMeta(columnId)) {
     const meta = META_SQL[columnId];
     const ref = sql.ref(`${alias}.${meta.column}`);

@@ -139,16 +139,17 @@ export async function keepFormScores(ctx: RepoContext, formIds: Iterable<number>
       if (found) live.set(row.id, { row, ...found });
     }
     if (live.size === 0) continue;
+    // Sorted here, not by the database: an ORDER BY id lets SQLite prefer walking every indicator
+    // in id order over the index on the parent column (a scan of the whole table per call).
     const rows = await ctx.db
       .selectFrom('records')
-      .select(['properties'])
+      .select(['id', 'properties'])
       .where('table_id', '=', columns.indicators.id)
       .where('deleted', '=', 0)
       .where('archived', '=', 0)
       .where(sql<boolean>`${ctx.dialect.prop(columns.parentCol, 'number')} in (${sql.join([...live.keys()])})`)
-      .orderBy('id')
       .execute();
-    const byForm = indicatorsByForm(rows, columns.parentCol);
+    const byForm = indicatorsByForm(rows.sort((a, b) => a.id - b.id), columns.parentCol);
     const changes: Array<{ id: number; properties: string }> = [];
     for (const [id, form] of live) {
       const next = rescoredProperties(columns, form, byForm.get(id) ?? []);

@@ -8,6 +8,7 @@ import { TABLE_KEYS } from '../../common/schemas/project';
 import type { TableConfig, TablesConfig } from '../../common/schemas/config';
 import type { Db, DialectLayer, Executor } from '../db/dialect';
 import type { TableDefinition } from '../db/monitoring-schema';
+import { ensureLiveUniqueRules } from '../db/live-unique-rules';
 import { indexKindOf, isIndexedColumn } from '../db/property-indexes';
 
 export interface ColumnInfo {
@@ -138,7 +139,7 @@ export async function buildTablesConfig(db: Executor, projectId: number): Promis
 }
 
 /** The text-search profile config.json names (the first profile of the project). */
-export async function defaultSearchProfileId(db: Executor, projectId: number): Promise<number | null> {
+async function defaultSearchProfileId(db: Executor, projectId: number): Promise<number | null> {
   const row = await db.selectFrom('search_profiles').select('id').where('project_id', '=', projectId).orderBy('id').executeTakeFirst();
   return row?.id ?? null;
 }
@@ -153,7 +154,8 @@ export async function buildProjectConfig(db: Executor, projectId: number): Promi
 /**
  * Creates a project with the given tables, columns, attachment slots and one search profile over
  * every table, plus expression indexes on reference columns and the columns flagged `indexed`
- * (db/property-indexes.ts). Returns the new project id.
+ * (db/property-indexes.ts), and the one-live-row rules of db/live-unique-rules.ts. Returns the new
+ * project id.
  */
 export async function createProject(
   db: Executor,
@@ -194,5 +196,6 @@ export async function createProject(
     }
   }
   await db.insertInto('search_profiles').values({ project_id: projectId, name: 'Vse tabele', table_ids: null }).execute();
+  await ensureLiveUniqueRules(db, dialect, { now });
   return projectId;
 }

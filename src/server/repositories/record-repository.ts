@@ -18,11 +18,11 @@ import type { TableInfo } from './project-repository';
 import { historyRowToEntry, rowToRecord } from './record-mapper';
 
 /** Upper bound of rows an extent query answers (the rest is counted in totalCount). */
-export const MAX_EXTENT_RESULTS = 50_000;
+const MAX_EXTENT_RESULTS = 50_000;
 
 type RecordQuery = SelectQueryBuilder<Database, 'records', object>;
 
-export function filterContext(ctx: RepoContext, table: TableInfo): FilterContext {
+function filterContext(ctx: RepoContext, table: TableInfo): FilterContext {
   return { table, dialect: ctx.dialect, email: ctx.access.email, now: ctx.now };
 }
 
@@ -194,7 +194,7 @@ export async function spatialSearch(
   return { records: rows.slice(offset, offset + limit).map(rowToRecord), totalCount: rows.length };
 }
 
-export function validateExtent(extent: Extent): BBox {
+function validateExtent(extent: Extent): BBox {
   const { minX, minY, maxX, maxY } = extent;
   for (const [name, value] of Object.entries({ minX, minY, maxX, maxY })) {
     if (typeof value !== 'number' || !Number.isFinite(value)) throw badRequest(`extent.${name}: must be a number`);

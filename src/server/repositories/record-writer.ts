@@ -13,6 +13,8 @@ import { SERVER_ID_START } from '../../common/constants';
 import type { Properties, WireRecord } from '../../common/schemas/wire';
 import { assertMayChangeColumns, assertMayWrite } from '../access/policy';
 import { addOwned, OWNERSHIP_CHAIN } from '../access/scope';
+import { LIVE_UNIQUE_RULES } from '../db/live-unique-rules';
+import { indexKindOf } from '../db/property-indexes';
 import type { Database, NewRecordRow, RecordRow } from '../db/types';
 import { badRequest, conflict, notFound } from '../http/errors';
 import { tableInBody, type RepoContext } from './context';
@@ -21,6 +23,7 @@ import type { ColumnInfo, TableInfo } from './project-repository';
 import { parseProperties, rowToRecord } from './record-mapper';
 import { findVisibleRow, visibleRows } from './record-repository';
 import { formIdOfWrite, keepFormScore } from './form-score'; // H8: stored form score kept in step
+import { applyRecordRules } from './record-rules'; // per-table rules: seasons, farmers, meadows
 
 const MAX_TEXT_LENGTH = 100_000;
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/;
@@ -28,25 +31,26 @@ const ISO_DATE = /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/;
 /** Offline ids (below SERVER_ID_START) of inserts in this batch → their new server ids. */
 export type LocalIdMap = Map<number, number>;
 
-function checkValue(column: ColumnInfo, value: unknown, path: string): unknown {
+function checkValue(column: ColumnInfo, value: unknown, path: string, key: string): unknown {
   if (value === null) return null;
-  const where = `${path} (${column.name})`;
+  // The message is made only for a refused value (a bulk call checks tens of thousands).
+  const refuse = (why: string) => badRequest(`${path}.${key} (${column.name}): ${why}`);
   switch (column.type) {
     case 'text':
-      if (typeof value !== 'string') throw badRequest(`${where}: must be a string`);
-      if (value.length > MAX_TEXT_LENGTH) throw badRequest(`${where}: longer than ${MAX_TEXT_LENGTH} characters`);
+      if (typeof value !== 'string') throw refuse('must be a string');
+      if (value.length > MAX_TEXT_LENGTH) throw refuse(`longer than ${MAX_TEXT_LENGTH} characters`);
       return value;
     case 'number':
-      if (typeof value !== 'number' || !Number.isFinite(value)) throw badRequest(`${where}: must be a number`);
+      if (typeof value !== 'number' || !Number.isFinite(value)) throw refuse('must be a number');
       return value;
     case 'reference':
-      if (typeof value !== 'number' || !Number.isSafeInteger(value) || value <= 0) throw badRequest(`${where}: must be a record id (positive integer)`);
+      if (typeof value !== 'number' || !Number.isSafeInteger(value) || value <= 0) throw refuse('must be a record id (positive integer)');
       return value;
     case 'boolean':
-      if (typeof value !== 'boolean') throw badRequest(`${where}: must be true or false`);
+      if (typeof value !== 'boolean') throw refuse('must be true or false');
       return value;
     case 'date':
-      if (typeof value !== 'string' || !ISO_DATE.test(value) || Number.isNaN(Date.parse(value))) throw badRequest(`${where}: must be an ISO 8601 date`);
+      if (typeof value !== 'string' || !ISO_DATE.test(value) || Number.isNaN(Date.parse(value))) throw refuse('must be an ISO 8601 date');
       return value;
     default:
       return value;
@@ -54,14 +58,14 @@ function checkValue(column: ColumnInfo, value: unknown, path: string): unknown {
 }
 
 /** Checks keys (column ids of the table) and value types; returns a clean copy. */
-export function validateProperties(table: TableInfo, input: unknown, path = 'properties'): Properties {
+function validateProperties(table: TableInfo, input: unknown, path = 'properties'): Properties {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) throw badRequest(`${path}: must be an object keyed by column id`);
   const result: Properties = {};
   for (const [key, value] of Object.entries(input as Record<string, unknown>)) {
     const id = /^\d+$/.test(key) ? Number(key) : NaN;
     const column = table.columnsById.get(id);
     if (!column) throw badRequest(`${path}.${key}: unknown column of table ${table.key} (${table.id})`);
-    result[key] = checkValue(column, value, `${path}.${key}`);
+    result[key] = checkValue(column, value, path, key);
   }
   return result;
 }
@@ -152,6 +156,8 @@ export interface RecordWrites {
   insert(values: NewRecordRow): Promise<RecordRow>;
   /** The row an update changes (visible to the caller, not deleted), or undefined. */
   current(table: TableInfo, id: number): Promise<RecordRow | undefined>;
+  /** Writes an update of `current` if it is still at its version; answers the row after it, or undefined. */
+  update(current: RecordRow, values: RecordUpdate): Promise<RecordRow | undefined>;
   /** The row after an update (bulk: later operations of the call read it). */
   updated(row: RecordRow): void;
   /** Replaces the indexed text of a record; `fresh`: inserted by this request. */
@@ -163,11 +169,20 @@ export interface RecordWrites {
   pendingTableOf(id: number): number | undefined;
 }
 
+/** The columns an update sets. */
+export type RecordUpdate = Pick<RecordRow, 'properties' | 'updated_at' | 'updated_by' | 'version'> & Partial<ReturnType<typeof geometryColumns>>;
+
+/** The update as one statement, checked against the version it was based on. */
+export function updateRow(ctx: RepoContext, current: RecordRow, values: RecordUpdate): Promise<RecordRow | undefined> {
+  return ctx.db.updateTable('records').set(values).where('id', '=', current.id).where('version', '=', current.version).returningAll().executeTakeFirst();
+}
+
 /** Writes one statement at a time, in the caller's transaction (single-record routes). */
-export function directWrites(ctx: RepoContext): RecordWrites {
+function directWrites(ctx: RepoContext): RecordWrites {
   return {
     insert: (values) => ctx.db.insertInto('records').values(values).returningAll().executeTakeFirstOrThrow(),
     current: (table, id) => findVisibleRow(ctx, table, id),
+    update: (current, values) => updateRow(ctx, current, values),
     updated: () => undefined,
     indexText: async (recordId, text, fresh) => {
       if (fresh && !text) return;
@@ -206,6 +221,32 @@ async function findLiveNaturalDuplicate(ctx: RepoContext, table: TableInfo, prop
   return query.orderBy('records.id').executeTakeFirst();
 }
 
+/**
+ * One live row per value of a table's rule columns (db/live-unique-rules.ts: a form holds one
+ * live indicator per key). A second insert is refused with 409, `current` = the row the form
+ * holds and `duplicateOf` = its id, so the client turns its insert into an update of that row
+ * (nothing lost, no duplicate). The database's unique index is the last line behind this check.
+ */
+async function refuseSecondLiveRow(ctx: RepoContext, table: TableInfo, props: Properties, path: string, writes: RecordWrites): Promise<void> {
+  const names = LIVE_UNIQUE_RULES[table.key];
+  if (!names) return;
+  const columns = names.map((name) => table.columnsByName.get(name));
+  if (columns.some((column) => !column)) return;
+  const values = columns.map((column) => props[String(column!.id)]);
+  if (values.some((value) => value === undefined || value === null)) return;
+  // A parent inserted earlier in this bulk call has no rows in the database yet.
+  if (values.some((value) => typeof value === 'number' && writes.pendingTableOf(value) !== undefined)) return;
+  let query = ctx.db.selectFrom('records').selectAll().where('table_id', '=', table.id).where('deleted', '=', 0);
+  columns.forEach((column, i) => {
+    const kind = indexKindOf(column!.type) ?? 'text';
+    query = query.where(sql<boolean>`${ctx.dialect.prop(column!.id, kind)} = ${ctx.dialect.param(values[i] as string | number | boolean, kind)}`);
+  });
+  const existing = await query.orderBy('id').executeTakeFirst();
+  if (!existing) return;
+  const described = names.map((name, i) => `${name} ${JSON.stringify(values[i])}`).join(', ');
+  throw conflict(`${path ? `${path}: ` : ''}${table.key} already holds a live row with ${described}: record ${existing.id}`, rowToRecord(existing), { duplicateOf: existing.id });
+}
+
 export interface InsertInput {
   tableId: number;
   properties: unknown;
@@ -232,9 +273,11 @@ export async function insertRecord(ctx: RepoContext, input: InsertInput, options
   const geometry = normalizeGeometry(input.geometry, p('geometry')) ?? null;
   checkOwnershipColumn(ctx, table, props, p('properties'));
   await checkReferences(ctx, table, props, p('properties'), options);
+  await applyRecordRules(ctx, table, { props, changed: new Set(Object.keys(props)), geometry, flush: () => writes.flush() });
   if (NATURAL_KEYS[table.key]) await writes.flush();
   const existing = await findLiveNaturalDuplicate(ctx, table, props);
   if (existing) return rowToRecord(existing);
+  await refuseSecondLiveRow(ctx, table, props, path, writes);
   const properties = JSON.stringify(props);
   const row = await writes.insert({
     project_id: ctx.schema.id,
@@ -297,20 +340,15 @@ export async function updateRecord(ctx: RepoContext, input: UpdateInput, options
   await checkReferences(ctx, table, changes, p('properties'), options);
   const merged: Properties = { ...before, ...changes };
   checkOwnershipColumn(ctx, table, merged, p('properties'));
+  await applyRecordRules(ctx, table, { props: merged, changed: new Set(Object.keys(changes)), geometry: geometryChanged ? (geometry ?? null) : undefined, id: current.id, flush: () => writes.flush() });
   const properties = JSON.stringify(merged);
-  const row = await ctx.db
-    .updateTable('records')
-    .set({
-      properties,
-      ...(geometryChanged ? geometryColumns(geometry ?? null) : {}),
-      updated_at: ctx.now,
-      updated_by: actor(ctx),
-      version: current.version + 1,
-    })
-    .where('id', '=', current.id)
-    .where('version', '=', current.version)
-    .returningAll()
-    .executeTakeFirst();
+  const row = await writes.update(current, {
+    properties,
+    ...(geometryChanged ? geometryColumns(geometry ?? null) : {}),
+    updated_at: ctx.now,
+    updated_by: actor(ctx),
+    version: current.version + 1,
+  });
   if (!row) throw conflict(`record ${id} changed while it was being updated`, rowToRecord(current));
   writes.updated(row);
   await writes.indexText(row.id, searchText(table, merged), false);

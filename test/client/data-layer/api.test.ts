@@ -9,7 +9,8 @@
  */
 import { afterEach, describe, expect, it, jest } from '@jest/globals';
 import { errorMessageOf, featuresApi, performRequest, publicAppApi, recordsApi, setCredentialsProvider, testApi, type ApiError } from '../../../src/client/lib/api';
-import { makeTestStore, openTestDb, response, settleStores } from './helpers';
+import { searchAllRecords } from '../../../src/client/lib/api/search-all';
+import { makeTestStore, openTestDb, response, settleStores, until } from './helpers';
 
 // A budget for a loaded shared machine (several suites, real IndexedDB emulation, a real server); nothing here asserts time.
 jest.setTimeout(30_000);
@@ -185,5 +186,25 @@ describe('errors', () => {
     const offline = await store.dispatch(recordsApi.endpoints.recordsByIds.initiate({ projectId: 1, body: { tableId: 1, ids: [1] } }));
     expect(offline.error).toMatchObject({ status: 'FETCH_ERROR', message: 'Generic Error' });
     expect(errorMessageOf(offline.error)).toBe('Generic Error');
+  });
+});
+
+describe('searchAllRecords', () => {
+  it('sends its own request while an identical read is in flight (whose answer may predate an acknowledgement)', async () => {
+    const versions: number[] = [];
+    const held: Array<() => void> = [];
+    const store = makeTestStore(openTestDb(), async () => {
+      // The server's row moves on between the two reads: the first read sees version 1, the second 2.
+      const version = versions.push(versions.length + 1);
+      if (version === 1) await new Promise<void>((resolve) => held.push(resolve));
+      return response({ body: { records: [{ id: 10_000_001, tableId: 5, version, properties: {} }], totalCount: 1 } });
+    });
+    const first = searchAllRecords(store.dispatch, 1, { tableId: 5 });
+    await until(() => held.length === 1, 'first read sent');
+    const second = searchAllRecords(store.dispatch, 1, { tableId: 5 });
+    await until(() => versions.length === 2, 'second read sent');
+    held[0]!();
+    expect((await first).records?.[0]?.version).toBe(1);
+    expect((await second).records?.[0]?.version).toBe(2);
   });
 });

@@ -131,11 +131,13 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
         if (MARKER[table]) properties[col(table, MARKER[table]!)] = marker;
         for (const [column, parent] of Object.entries(parents)) properties[col(table, column)] = parent.id;
         if (table === 'durations') {
-          properties[col(table, 'filter_start')] = '2030-01-01';
-          properties[col(table, 'filter_end')] = '2030-12-31';
+          // Seasons may not overlap (the server refuses it): each gets a year of its own.
+          properties[col(table, 'filter_start')] = `${2100 + n}-01-01`;
+          properties[col(table, 'filter_end')] = `${2100 + n}-12-31`;
         }
         if (table === 'forms') properties[col(table, 'form_id')] = 1;
-        if (table === 'indicators') properties[col(table, 'key')] = 'k';
+        // A key of its own: a form holds one live indicator per key (a second would become an update of the first).
+        if (table === 'indicators') properties[col(table, 'key')] = `k${n}`;
         const saved = await saveEdit(db, { kind: 'insert', projectId: p, tableId: config.tables[table].id, properties, refs: refKeysFor(config, table) });
         const entity: Entity = { table, id: saved.id, marker, parents, deleted: false, photos: 0, children: 0, created: true };
         Object.values(parents).forEach((parent) => parent.children++);

@@ -90,7 +90,15 @@ export async function until(predicate: () => boolean | Promise<boolean>, label =
  * In-memory stand-in of POST …/bulk: applies each operation once per opId (DESIGN §5), returns
  * 'applied' or 'duplicate'; server ids from 10,000,000. `fail` can inject answers per call.
  */
+/**
+ * Reference columns (property keys) per table id of the outbox tests' tables: durationPaths 5,
+ * forms 6, indicators 7. Like the real server, the fake resolves offline ids only in these.
+ */
+const FAKE_REFERENCE_COLUMNS: Readonly<Record<number, readonly string[]>> = { 5: ['51', '52'], 6: ['61'], 7: ['71'] };
+
 export class FakeBulkServer {
+  constructor(private readonly references: Readonly<Record<number, readonly string[]>> = FAKE_REFERENCE_COLUMNS) {}
+
   rows = new Map<number, WireRecord>();
   applied = new Map<string, BulkResultItem>();
   calls: BulkOperation[][] = [];
@@ -132,7 +140,10 @@ export class FakeBulkServer {
       if (seen.localId !== undefined) this.callIds.set(seen.localId, seen.id);
       return { ...seen, status: 'duplicate' };
     }
-    if ('properties' in op) op.properties = Object.fromEntries(Object.entries(op.properties).map(([k, v]) => [k, this.resolve(v)]));
+    if ('properties' in op) {
+      const refs = this.references[op.tableId] ?? [];
+      op.properties = Object.fromEntries(Object.entries(op.properties).map(([k, v]) => [k, refs.includes(k) ? this.resolve(v) : v]));
+    }
     if ('id' in op) op.id = this.resolve(op.id) as number;
     const now = new Date().toISOString();
     let item: BulkResultItem;

@@ -10,7 +10,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import sharp from 'sharp';
 import { drainOnce, rtkQueryTransport } from '../../../src/client/features/sync';
-import { readOutbox, refKeysFor, saveEdit, type OfflineDb } from '../../../src/client/lib/db';
+import { readOutbox, refKeysFor, resolveIds, saveEdit, type OfflineDb } from '../../../src/client/lib/db';
 import { USERS } from '../../server/helpers/build-test-app';
 import { farmerRows, type FarmerRows } from '../../server/helpers/demo-ids';
 import { openTestDb, settleStores, uniqueDbName } from './helpers';
@@ -170,5 +170,41 @@ describe('draining ~50 offline edits into the real server', () => {
     expect(await db.features.where('isInsert').equals(1).count()).toBe(0);
     expect((await db.features.toArray()).every((row) => row.featureId >= 10_000_000)).toBe(true);
     expect((await db.attachments.toArray()).every((row) => row.id >= 1 && row.featureId >= 10_000_000)).toBe(true);
+  });
+});
+
+describe('an insert of a row the server already holds', () => {
+  it('becomes an update of that row: the new value wins, one row per indicator key, the offline id follows it', async () => {
+    const { config } = server;
+    const { forms, indicators } = config.tables;
+    const ic = (name: string) => String((indicators.columns as Record<string, number>)[name]);
+    // The form and its answer "Ne" are on the server already (sent by another tab, or an answer that was lost).
+    const made = await server.t.as(USERS.farmer1, {
+      method: 'POST',
+      url: '/api/Records/1/bulk',
+      payload: {
+        operations: [
+          { opId: 'held-form', kind: 'insert', tableId: forms.id, localId: 801, properties: { [forms.columns.parent]: own.durationPaths[0], [forms.columns.form_id]: 1 } },
+          { opId: 'held-answer', kind: 'insert', tableId: indicators.id, localId: 802, properties: { [ic('parent')]: 801, [ic('key')]: 'salvia-pratensis', [ic('value')]: false } },
+        ],
+      },
+    });
+    const [form, held] = made.json().results as Array<{ id: number }>;
+    // This device answers "Da" as a new row, edits its note, and answers another key.
+    const db = openTestDb();
+    const answer = await saveEdit(db, { kind: 'insert', projectId: config.projectId, tableId: indicators.id, properties: { [ic('parent')]: form!.id, [ic('key')]: 'salvia-pratensis', [ic('value')]: true }, refs: refKeysFor(config, 'indicators') });
+    await saveEdit(db, { kind: 'update', projectId: config.projectId, tableId: indicators.id, id: answer.id, properties: { [ic('note')]: 'ob robu' } });
+    await saveEdit(db, { kind: 'insert', projectId: config.projectId, tableId: indicators.id, properties: { [ic('parent')]: form!.id, [ic('key')]: 'briza-media', [ic('value')]: true }, refs: refKeysFor(config, 'indicators') });
+
+    const store = server.storeFor(db, USERS.farmer1);
+    expect(await drainOnce({ db, transport: rtkQueryTransport(store.dispatch) })).toMatchObject({ kind: 'done' });
+
+    const live = (await serverRows(indicators.id)).filter((row) => !row.deleted && row.properties[ic('parent')] === form!.id);
+    expect(live.map((row) => row.properties[ic('key')]).sort()).toEqual(['briza-media', 'salvia-pratensis']);
+    expect(live.find((row) => row.properties[ic('key')] === 'salvia-pratensis')).toMatchObject({ id: held!.id, properties: { [ic('value')]: true, [ic('note')]: 'ob robu' } });
+    expect(await readOutbox(db)).toEqual([]);
+    expect(await db.features.get([indicators.id, answer.id])).toBeUndefined();
+    expect(await db.features.get([indicators.id, held!.id])).toMatchObject({ isInsert: 0, isEdit: 0, feature: { properties: { [ic('value')]: true, [ic('note')]: 'ob robu' } } });
+    expect((await resolveIds(db, 'record', [answer.id])).get(answer.id)).toBe(held!.id);
   });
 });

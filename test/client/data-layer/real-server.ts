@@ -9,7 +9,7 @@ import type { OfflineDb } from '../../../src/client/lib/db';
 import type { AppExtra } from '../../../src/client/app/store-types';
 import { makeTestStore } from './helpers';
 
-export type Fault = 'drop-before' | 'drop-after' | undefined;
+type Fault = 'drop-before' | 'drop-after' | undefined;
 
 export interface RealServer {
   t: TestApp;

@@ -79,6 +79,38 @@ describe('season loading chain', () => {
     expect(offline.forms.map((f) => f.id).sort()).toEqual(online.forms.map((f) => f.id).sort());
   });
 
+  it('shows the device copy at once and refreshes behind it; roles, own record and durations are asked together', async () => {
+    const db = openTestDb();
+    let now = JUNE_2025;
+    const store = server.storeFor(db, USERS.farmer1, { now: () => now });
+    const first = await store.dispatch(loadSeason({ email: USERS.farmer1, config: server.config })).unwrap();
+    const ids = (rows: Array<{ id: number }>) => rows.map((r) => r.id).sort();
+
+    // Every server read waits: the season must show from the device without them.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    server.gate = () => held;
+    const before = server.requests.length;
+    now = JUNE_2025 + 60_000;
+    const loading = store.dispatch(loadSeason({ email: USERS.farmer1, config: server.config }));
+    try {
+      await until(() => store.getState().season.loadedAt === new Date(now).toISOString(), 'the device copy shown');
+      const shown = store.getState().season;
+      expect(ids(shown.indicators)).toEqual(ids(first.indicators));
+      expect(ids(shown.forms)).toEqual(ids(first.forms));
+      // Not marked as read from the device while the server is still answering (no note flickers).
+      expect(shown.source).toBe('server');
+      // The chain's first three reads need no earlier answer: all in flight before any is answered.
+      await until(() => server.requests.length - before >= 3, 'three reads in flight');
+    } finally {
+      server.gate = () => undefined;
+      release();
+    }
+    const refreshed = await loading.unwrap();
+    expect(refreshed.source).toBe('server');
+    expect(ids(refreshed.indicators)).toEqual(ids(first.indicators));
+  });
+
   it('creates the links of a new season offline, and they reach the server once online', async () => {
     const db = openTestDb();
     let now = JUNE_2025;
@@ -132,7 +164,7 @@ describe('season loading chain', () => {
     expect(b.durationPaths.map((x) => x.id).sort()).toEqual(a.durationPaths.map((x) => x.id).sort());
   });
 
-  it('a load that straddles the delivery of offline-made rows is read again, so the screen gets the server ids and every child', async () => {
+  it('a load that straddles the delivery of offline-made rows gives the screen the server ids and every child (resolved through identity, not read again)', async () => {
     const db = openTestDb();
     const { forms, indicators } = server.config.tables;
     const store = server.storeFor(db, USERS.farmer1, { now: () => JUNE_2026 });

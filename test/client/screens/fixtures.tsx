@@ -85,8 +85,8 @@ export function season() {
   };
 }
 
-export function renderWithStore(ui: ReactNode, { preloaded, db }: { preloaded?: Partial<RootState>; db?: OfflineDb } = {}) {
-  const store = makeStore(preloaded, db ? { extra: { db } } : undefined);
+export function renderWithStore(ui: ReactNode, { preloaded, db, fetchFn }: { preloaded?: Partial<RootState>; db?: OfflineDb; fetchFn?: typeof fetch } = {}) {
+  const store = makeStore(preloaded, db || fetchFn ? { extra: { ...(db ? { db } : {}), ...(fetchFn ? { api: { baseUrl: 'http://server.test', fetchFn } } : {}) } } : undefined);
   const utils = render(
     <Provider store={store}>
       <UnsavedChangesProvider>{ui}</UnsavedChangesProvider>

@@ -1,5 +1,6 @@
 /**
- * The form route follows an offline-made form to its server id (app/routes/form.tsx) — and never
+ * The form route follows an offline-made form to its server id (app/routes/form.tsx, through
+ * lib/db/identity) — and never
  * to another form of the same kind on the same path this season. Found in Chromium: a farmer's
  * second meadow form of the season, saved online, had its answers written into the first one when
  * a season reload read the forms before the new one reached the server.
@@ -8,10 +9,11 @@ import { afterEach, describe, expect, it, jest } from '@jest/globals';
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { RootState } from '../../../src/client/app/root-reducer';
 import { seasonLoaded } from '../../../src/client/features/season/season-actions';
-import { deliveredKey, openOfflineDb, saveEdit, type OfflineDb, type StoredRecord } from '../../../src/client/lib/db';
+import { acknowledge, openOfflineDb, readOutbox, saveEdit, type OfflineDb, type StoredRecord } from '../../../src/client/lib/db';
 import { FORM_KINDS } from '../../../src/common/scheme/form-kinds';
 import { slScreens } from '../../../src/common/i18n/sl';
-import { config, renderWithStore, row, season } from './fixtures';
+import { response } from '../data-layer/helpers';
+import { config, renderWithStore, season } from './fixtures';
 
 // The route's map needs WebGL (jsdom has none); nothing here opens it.
 jest.unstable_mockModule('../../../src/client/features/map/index', () => ({
@@ -59,13 +61,16 @@ describe('following an offline-made form', () => {
   it('a reload without the new form does not switch the screen to the other form of the kind; it follows the server id once there', async () => {
     const s = season();
     const first = s.formDone; // kind 'travnik' on dp1, zlata rozga answered "Da"
-    const made = row(
-      config.tables.forms.id,
-      { [fc.parent]: s.durationPaths[0]!.id, [fc.form_id]: kind.id, [fc.score]: kind.scoring.base, [fc.rule_version]: kind.scoring.version, [fc.completed]: false },
-      { id: 5_000_001, version: 0, createdAt: '2026-06-05T09:00:00.000Z' },
-    );
     const db = openOfflineDb({ name: `form-follow-${Date.now()}-${Math.random()}` });
     dbs.push(db);
+    // Made on the path screen: on the device and queued.
+    const saved = await saveEdit(db, {
+      kind: 'insert',
+      projectId: config.projectId,
+      tableId: config.tables.forms.id,
+      properties: { [fc.parent]: s.durationPaths[0]!.id, [fc.form_id]: kind.id, [fc.score]: kind.scoring.base, [fc.rule_version]: kind.scoring.version, [fc.completed]: false },
+    });
+    const made = saved.record!;
     const preloaded = {
       config: { status: 'ready', source: 'network', value: config },
       connectivity: { browserOnline: false, serverReachable: false, lastProbeAt: null },
@@ -74,15 +79,17 @@ describe('following an offline-made form', () => {
     const { store } = renderWithStore(<FormRoute params={{ formId: String(made.id) }} query={{}} />, { preloaded, db });
     expect(checked('solidago', slScreens.forms.yes)).toBe('false');
 
-    // A reload read the forms before the new one reached the server: only the other form is there.
+    // Rows without the new form (a read older than it): the screen reads it from the device, never the other form.
     act(() => {
       store.dispatch(seasonLoaded(seasonData(s, [first])));
     });
-    expect(checked('solidago', slScreens.forms.yes)).toBe('false');
+    await waitFor(() => expect(checked('solidago', slScreens.forms.yes)).toBe('false'));
 
-    // Delivered: the outbox records which server row it became; the server's copy arrives.
+    // Delivered (acknowledged by the server: the outbox records which server row it became); the server's copy arrives.
     const delivered = { ...made, id: 10_000_900, version: 1, createdAt: '2026-06-05T09:00:03.000Z', updatedAt: '2026-06-05T09:00:03.000Z' };
-    await db.meta.put({ key: deliveredKey('record', made.id), value: delivered.id });
+    await act(async () => {
+      await acknowledge(db, [{ item: (await readOutbox(db))[0]!, id: delivered.id }]);
+    });
     act(() => {
       store.dispatch(seasonLoaded(seasonData(s, [first, delivered])));
     });
@@ -123,18 +130,13 @@ describe('following an offline-made form', () => {
     // The outbox delivered it (server id recorded, the device row moved) while the season still
     // lists only the first form of the kind: the screen must not become the first form.
     const serverId = 10_000_901;
-    await db.transaction('rw', [db.features, db.outbox, db.meta], async () => {
-      const stored = await db.features.where('featureId').equals(localId).first();
-      await db.features.where('featureId').equals(localId).delete();
-      await db.features.put({ ...stored!, featureId: serverId, feature: { ...stored!.feature, id: serverId }, isInsert: 0 });
-      await db.outbox.clear();
-      await db.meta.put({ key: deliveredKey('record', localId), value: serverId });
+    await act(async () => {
+      await acknowledge(db, [{ item: (await readOutbox(db))[0]!, id: serverId }]);
     });
     act(() => {
       store.dispatch(seasonLoaded({ ...seasonData(s, [first]), loadedAt: '2026-06-05T08:00:05.000Z' }));
     });
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(checked('solidago', slScreens.forms.yes)).toBe('false');
+    await waitFor(() => expect(checked('solidago', slScreens.forms.yes)).toBe('false'));
 
     fireEvent.click(within(screen.getByTestId('indicator-lotus-corniculatus')).getByRole('radio', { name: slScreens.forms.yes }));
     fireEvent.click(screen.getByRole('button', { name: slScreens.forms.save }));
@@ -144,5 +146,26 @@ describe('following an offline-made form', () => {
     expect(queued.find((q) => q.kind === 'insert')!.properties).toMatchObject({ [config.tables.indicators.columns.parent]: serverId });
     expect(queued.filter((q) => q.tableId === config.tables.forms.id).map((q) => q.id)).toEqual([serverId]);
     expect(queued.some((q) => q.id === first.id || q.properties?.[config.tables.indicators.columns.parent] === first.id)).toBe(false);
+  });
+});
+
+describe('an earlier season\'s form opened by its address on a fresh device', () => {
+  it('is read from the server when online, shown with its answers, and kept on the device', async () => {
+    const s = season();
+    const db = openOfflineDb({ name: `form-fresh-${Date.now()}-${Math.random()}` });
+    dbs.push(db);
+    const fetchFn = (async (_input: RequestInfo | URL, init?: RequestInit) => {
+      const { tableId } = JSON.parse(String(init?.body)) as { tableId: number };
+      const records = tableId === config.tables.forms.id ? [s.formOld] : tableId === config.tables.indicators.id ? s.oldIndicators : [];
+      return response({ body: { records, totalCount: records.length } });
+    }) as typeof fetch;
+    const preloaded = {
+      config: { status: 'ready', source: 'network', value: config },
+      connectivity: { browserOnline: true, serverReachable: true, lastProbeAt: null },
+      season: { status: 'ready', error: null, ...seasonData(s, [s.formDone]) },
+    } as unknown as Partial<RootState>;
+    renderWithStore(<FormRoute params={{ formId: String(s.formOld.id) }} query={{}} />, { preloaded, db, fetchFn });
+    await waitFor(() => expect(checked('salvia-pratensis', slScreens.forms.yes)).toBe('true'));
+    expect((await db.features.where('tableId').equals(config.tables.forms.id).toArray()).map((r) => r.featureId)).toEqual([s.formOld.id]);
   });
 });

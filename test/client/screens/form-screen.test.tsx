@@ -12,7 +12,7 @@ import { PHOTO_MAX_SIDE } from '../../../src/client/features/forms/indicator-pho
 import type { ResizeEnv } from '../../../src/client/lib/image/resize';
 import { openOfflineDb, type OfflineDb, type StoredRecord } from '../../../src/client/lib/db';
 import { FORM_KINDS } from '../../../src/common/scheme/form-kinds';
-import { sl, slScreens } from '../../../src/common/i18n/sl';
+import { sl, slPhone, slScreens } from '../../../src/common/i18n/sl';
 import { config, renderWithStore, season } from './fixtures';
 
 const dbs: OfflineDb[] = [];
@@ -103,6 +103,53 @@ describe('FormScreen', () => {
       expect(within(screen.getByTestId(`indicator-${def.key}`)).getByRole('alert').textContent).toBe(sl.scheme.validation.required(def.name));
     }
     expect(await db.outbox.count()).toBe(0);
+  });
+
+  it('a new form has no score yet until something is answered (not a bad 0)', () => {
+    const s = season();
+    const fresh = { ...s.formDone, properties: { ...s.formDone.properties, [String(config.tables.forms.columns.completed)]: false, [String(config.tables.forms.columns.score)]: null } };
+    renderWithStore(<Harness {...props(fresh, [])} />, { db: newDb() });
+    expect(liveScore()).toBe(slPhone.form.noScoreYet);
+    fireEvent.click(within(screen.getByTestId('indicator-solidago')).getByRole('radio', { name: slScreens.forms.no }));
+    expect(liveScore()).toContain(String(FORM_KINDS.travnik.scoring.base));
+  });
+
+  it('saving a form not marked completed with required answers missing saves and warns; the warning links focus the field', async () => {
+    const s = season();
+    const db = newDb();
+    const fresh = { ...s.formDone, properties: { ...s.formDone.properties, [String(config.tables.forms.columns.completed)]: false } };
+    renderWithStore(<Harness {...props(fresh, [])} />, { db });
+    fireEvent.click(within(screen.getByTestId('indicator-solidago')).getByRole('radio', { name: slScreens.forms.no }));
+    fireEvent.click(screen.getByRole('button', { name: slScreens.forms.save }));
+    const warning = await screen.findByTestId('form-missing');
+    expect(warning.textContent).toContain(slPhone.form.missingTitle);
+    await waitFor(() => expect(document.activeElement).toBe(warning));
+    expect(await db.outbox.count()).toBeGreaterThan(0); // saved all the same
+    const required = FORM_KINDS.travnik.indicators.filter((d) => d.required);
+    expect(required.length).toBeGreaterThan(0);
+    const first = required[0]!;
+    fireEvent.click(within(warning).getByRole('link', { name: sl.scheme.validation.required(first.name) }));
+    expect(screen.getByTestId(`indicator-${first.key}`).contains(document.activeElement)).toBe(true);
+  });
+
+  it('radio groups are one Tab stop; arrow keys move the choice; required is announced', () => {
+    const s = season();
+    renderWithStore(<Harness {...props(s.formDone, s.indicators)} />, { db: newDb() });
+    const group = within(screen.getByTestId('indicator-lotus-corniculatus')).getByRole('radiogroup');
+    const [yes, no] = within(group).getAllByRole('radio');
+    expect([yes!.tabIndex, no!.tabIndex]).toEqual([0, -1]);
+    fireEvent.keyDown(yes!, { key: 'ArrowRight' });
+    expect(no!.getAttribute('aria-checked')).toBe('true');
+    expect([yes!.tabIndex, no!.tabIndex]).toEqual([-1, 0]);
+    expect(document.activeElement).toBe(no);
+    fireEvent.keyDown(no!, { key: 'ArrowLeft' });
+    expect(yes!.getAttribute('aria-checked')).toBe('true');
+    const required = FORM_KINDS.travnik.indicators.find((d) => d.required && d.valueKind === 'presence');
+    if (required) {
+      const card = screen.getByTestId(`indicator-${required.key}`);
+      expect(within(card).getByRole('radiogroup').getAttribute('aria-required')).toBe('true');
+      expect(card.textContent).toContain(slPhone.form.required);
+    }
   });
 
   it('an invalid value is refused even for a draft', async () => {

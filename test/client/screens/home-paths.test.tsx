@@ -6,7 +6,7 @@ import { buildPathRows, groupByArea } from '../../../src/client/features/paths/p
 import { PathsScreen } from '../../../src/client/features/paths/paths-screen';
 import { PathScreen, type PathScreenProps } from '../../../src/client/features/paths/path-screen';
 import { ScoreBadge } from '../../../src/client/components/score-badge/score-badge';
-import { sl, slScreens } from '../../../src/common/i18n/sl';
+import { sl, slPhone, slScreens } from '../../../src/common/i18n/sl';
 import { config, season } from './fixtures';
 
 afterEach(cleanup);
@@ -46,6 +46,12 @@ describe('season rows (features/paths)', () => {
       ['Senožet', 1],
       ['Travnik pod gozdom', 2],
     ]);
+  });
+
+  it('a form with nothing answered has no score yet (not a bad 0 on the home screen)', () => {
+    const s = season();
+    expect(buildPathRows({ ...s, indicators: s.indicators }, config).find((r) => r.id === s.pathDone.id)!.score).toBe(72);
+    expect(buildPathRows({ ...s, indicators: [] }, config).find((r) => r.id === s.pathDone.id)!.score).toBeNull();
   });
 
   it('archived paths, links and forms do not count', () => {
@@ -121,6 +127,24 @@ describe('HomeScreen', () => {
   });
 });
 
+describe('HomeScreen of editors and readers', () => {
+  it('says what they see, and choosing a farmer moves to that farmer’s meadows', () => {
+    const s = season();
+    const staff = homeProps({ role: 'reader', hasFarmer: false, farmerName: null, farmersPanel: <div data-testid="panel" /> }, s);
+    const { rerender } = render(<HomeScreen {...staff} />);
+    expect(screen.getByText(slPhone.staff.homeLead)).toBeTruthy();
+    expect(screen.queryByText(slScreens.home.areas)).toBeNull();
+    rerender(<HomeScreen {...staff} hasFarmer farmerName="Ana Kovač" />);
+    const heading = screen.getByRole('heading', { level: 2, name: slPhone.staff.areasOf('Ana Kovač') });
+    expect(document.activeElement).toBe(heading);
+  });
+
+  it('lists before a farmer is chosen say so', () => {
+    render(<PathsScreen rows={[]} status="ready" error={null} fromDevice={false} hasData emptyText={slPhone.staff.chooseFarmerFirst} />);
+    expect(screen.getByText(slPhone.staff.chooseFarmerFirst)).toBeTruthy();
+  });
+});
+
 describe('PathsScreen', () => {
   it('lists paths with area, length, last walk, status and score', () => {
     const s = season();
@@ -176,6 +200,22 @@ describe('PathScreen', () => {
     fireEvent.click(screen.getByRole('button', { name: slScreens.paths.create }));
     await waitFor(() => expect(onOpenForm).toHaveBeenCalledWith(77));
     expect(onAddForm).toHaveBeenCalledWith(2);
+  });
+
+  it('a second form of a kind the path already has this season asks first', async () => {
+    const onAddForm = jest.fn(async (_kind: number) => 78);
+    const onOpenForm = jest.fn();
+    const base = pathProps({ onAddForm, onOpenForm });
+    const kind = base.formKinds[0]!;
+    const existing = { id: 5, kindTitle: kind.title, completed: false, score: null, updatedAt: '2026-06-02T10:00:00.000Z' };
+    render(<PathScreen {...base} forms={[existing]} />);
+    fireEvent.change(screen.getByLabelText(slScreens.paths.formKind), { target: { value: String(kind.id) } });
+    fireEvent.click(screen.getByRole('button', { name: slScreens.paths.create }));
+    expect(screen.getByTestId('second-form-question').textContent).toContain(slPhone.secondForm.question(kind.title));
+    expect(onAddForm).not.toHaveBeenCalled();
+    fireEvent.click(screen.getByRole('button', { name: slPhone.secondForm.confirm }));
+    await waitFor(() => expect(onOpenForm).toHaveBeenCalledWith(78));
+    expect(onAddForm).toHaveBeenCalledWith(kind.id);
   });
 
   it('readers get no recorder and no new form', () => {

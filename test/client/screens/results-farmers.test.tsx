@@ -5,7 +5,7 @@ import { buildResults, historyText, resultsCsv, resultsGeoJson } from '../../../
 import { PathHistory, ResultsScreen, seasonAverages } from '../../../src/client/features/results/results-screen';
 import { FarmersPanel, matchesFarmer } from '../../../src/client/features/farmers/farmers-panel';
 import { FORM_KINDS } from '../../../src/common/scheme/form-kinds';
-import { sl, slScreens } from '../../../src/common/i18n/sl';
+import { sl, slPhone, slScreens } from '../../../src/common/i18n/sl';
 import { config, renderWithStore, row, season } from './fixtures';
 
 afterEach(cleanup);
@@ -17,7 +17,7 @@ function results() {
 }
 
 describe('results model', () => {
-  it('one row per path, season and kind with last season beside it and the explained score', () => {
+  it('a row per form with last season beside it and the explained score', () => {
     const { s, rows } = results();
     expect(rows.map((r) => [r.pathName, r.seasonName, r.score])).toEqual([
       ['Pot 1', '2026', 72],
@@ -34,6 +34,24 @@ describe('results model', () => {
       { name: '2025', average: 40, count: 1 },
       { name: '2026', average: 72, count: 1 },
     ]);
+  });
+
+  it('every form is a result: a second form of a kind on a path in a season is its own row and counts', () => {
+    const s = season();
+    const second = { ...s.formDone, id: s.formDone.id + 100_000, properties: { ...s.formDone.properties, [String(config.tables.forms.columns.score)]: 50 }, updatedAt: '2026-06-20T10:00:00.000Z' };
+    const history = { durations: s.durations, durationPaths: s.allDurationPaths, forms: [s.formDone, second, s.formOld], indicators: [...s.indicators, ...s.oldIndicators] };
+    const rows = buildResults(config, s, history);
+    expect(rows.map((r) => [r.formId, r.seasonName, r.score])).toEqual([
+      [s.formDone.id, '2026', 72],
+      [second.id, '2026', 50],
+      [s.formOld.id, '2025', 40],
+    ]);
+    // Both compare with last season's form.
+    expect(rows.slice(0, 2).map((r) => r.previous)).toEqual([
+      { score: 40, seasonName: '2025' },
+      { score: 40, seasonName: '2025' },
+    ]);
+    expect(seasonAverages(rows).find((a) => a.name === '2026')).toEqual({ name: '2026', average: 61, count: 2 });
   });
 
   it('archived forms are left out', () => {
@@ -121,6 +139,13 @@ describe('ResultsScreen', () => {
     render(<PathHistory rows={[]} currentDurationId={s.duration.id} status="ready" />);
     expect(screen.getByText(slScreens.paths.noPrevious)).toBeTruthy();
   });
+
+  it('offline, a path with no earlier seasons on the device does not claim there are none', () => {
+    const { s } = results();
+    render(<PathHistory rows={[]} currentDurationId={s.duration.id} status="ready" fromDevice />);
+    expect(screen.queryByText(slScreens.paths.noPrevious)).toBeNull();
+    expect(screen.getByText(slPhone.history.onlineOnly)).toBeTruthy();
+  });
 });
 
 describe('farmers panel', () => {
@@ -145,7 +170,7 @@ describe('farmers panel', () => {
     expect(screen.getByTestId(`farmer-${farmers[0]!.id}`).textContent).toContain(slScreens.farmers.progressValue(1, 3));
     fireEvent.change(screen.getByLabelText(slScreens.farmers.search), { target: { value: 'štef' } });
     await waitFor(() => expect(screen.queryByTestId(`farmer-${farmers[0]!.id}`)).toBeNull());
-    fireEvent.click(within(screen.getByTestId(`farmer-${farmers[1]!.id}`)).getByRole('button', { name: slScreens.farmers.choose }));
+    fireEvent.click(within(screen.getByTestId(`farmer-${farmers[1]!.id}`)).getByRole('button', { name: new RegExp(`^${slScreens.farmers.choose} `) }));
     expect(onChoose).toHaveBeenCalledWith(farmers[1]!.id);
     fireEvent.change(screen.getByLabelText(slScreens.farmers.search), { target: { value: 'nihče' } });
     expect(await screen.findByText(slScreens.farmers.none)).toBeTruthy();

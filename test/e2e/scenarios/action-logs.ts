@@ -19,11 +19,11 @@ import { createReplayStore, teardownReplayStore } from '../../../scripts/replay-
 import { ROOT, type ConsoleLog } from '../harness';
 import { goHash } from './helpers';
 
-export const ACTION_LOG_FIXTURES_DIR = path.join(ROOT, 'test', 'fixtures', 'action-logs');
+const ACTION_LOG_FIXTURES_DIR = path.join(ROOT, 'test', 'fixtures', 'action-logs');
 /** `UPDATE_ACTION_LOGS=1`: the scenarios rewrite their fixtures (and expected.json). */
-export const UPDATE_ACTION_LOGS = process.env.UPDATE_ACTION_LOGS === '1';
+const UPDATE_ACTION_LOGS = process.env.UPDATE_ACTION_LOGS === '1';
 
-export interface ExpectedReplay {
+interface ExpectedReplay {
   /** The state hash the browser logged after its last action (and the replay reaches). */
   finalHash: string;
   /** Action entries in the file. */

@@ -6,12 +6,11 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { describe } from '@jest/globals';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { AppConfig } from '../../../src/common/schemas/config';
 import type { RecordPage, WireRecord } from '../../../src/common/schemas/wire';
 import { OFFLINE_DB_NAME } from '../../../src/common/constants';
-import { slScreens } from '../../../src/common/i18n/sl';
+import { slScreens, slPhone } from '../../../src/common/i18n/sl';
 import { FORM_KINDS } from '../../../src/common/scheme/form-kinds';
 import { buildApp, type BuildAppOptions } from '../../../src/server/app';
 import type { IdentityOptions } from '../../../src/server/auth';
@@ -22,6 +21,7 @@ export type TableKey = keyof AppConfig['tables'];
 
 /** The scenarios drive the built app (dist/): skipped with a message when it has not been built. */
 export function describeBuiltApp(name: string, fn: () => void): void {
+  // jest's global `describe` (see describeE2E): this module also serves scripts outside jest.
   if (!existsSync(path.join(ROOT, 'dist', 'index.html'))) {
     console.warn(`[e2e] skipping "${name}": dist/ is missing (run \`npm run build\`).`);
     describe.skip(name, fn);
@@ -150,7 +150,8 @@ export class ServerData {
   private tokens = new Map<string, string>();
   private configPromise: Promise<AppConfig> | null = null;
 
-  constructor(private readonly server: E2EServer) {}
+  /** Any server with an origin: the harness's in-process one or a separate process. */
+  constructor(private readonly server: Pick<E2EServer, 'origin'>) {}
 
   config(): Promise<AppConfig> {
     this.configPromise ??= fetch(`${this.server.origin}/config.json`).then((r) => r.json() as Promise<AppConfig>);
@@ -261,15 +262,29 @@ export const REQUIRED_ANSWERS = [
 ] as const;
 
 /**
+ * On the path screen: creates this season's meadow walk form (confirming when the path already has
+ * one this season) and opens it, nothing answered. Returns the form id in the hash (a local id when
+ * made offline).
+ */
+export async function openNewMeadowForm(page: Page, pathId: number): Promise<number> {
+  await goHash(page, `#/paths/${pathId}`);
+  await page.getByLabel(slScreens.paths.formKind).selectOption({ label: FORM_KINDS.travnik.title });
+  await page.getByRole('button', { name: slScreens.paths.create }).click();
+  const opened = page.waitForFunction(() => /^#\/forms\/\d+$/.test(window.location.hash)).then(() => 'opened' as const);
+  const asked = page.getByTestId('second-form-question').waitFor().then(() => 'asked' as const);
+  if ((await Promise.race([opened, asked.catch(() => 'opened' as const)])) === 'asked') {
+    await page.getByRole('button', { name: slPhone.secondForm.confirm }).click();
+    await opened;
+  }
+  return Number((await page.evaluate(() => window.location.hash)).split('/').pop());
+}
+
+/**
  * On the path screen: creates this season's meadow walk form, gives the required answers and saves
  * it (through the outbox). Returns the form id in the hash (a local id when made offline).
  */
 export async function addMeadowForm(page: Page, pathId: number): Promise<number> {
-  await goHash(page, `#/paths/${pathId}`);
-  await page.getByLabel(slScreens.paths.formKind).selectOption({ label: FORM_KINDS.travnik.title });
-  await page.getByRole('button', { name: slScreens.paths.create }).click();
-  await page.waitForFunction(() => /^#\/forms\/\d+$/.test(window.location.hash));
-  const formId = Number((await page.evaluate(() => window.location.hash)).split('/').pop());
+  const formId = await openNewMeadowForm(page, pathId);
   for (const answer of REQUIRED_ANSWERS) {
     const card = page.getByTestId(`indicator-${answer.key}`);
     if ('label' in answer) await card.getByRole('radio', { name: answer.label, exact: true }).click();

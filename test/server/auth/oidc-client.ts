@@ -5,9 +5,9 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 
-export const CLIENT_ID = 'moj-travnik-app';
+const CLIENT_ID = 'moj-travnik-app';
 
-export class CookieJar {
+class CookieJar {
   private readonly cookies = new Map<string, string>();
 
   store(response: Response): void {

@@ -168,5 +168,5 @@ describe('key rotation', () => {
     } finally {
       await own.close();
     }
-  });
+  }, 30_000); // Builds its own app (migrations, signing keys): over 5 s on a loaded 2-core machine.
 });

@@ -29,7 +29,7 @@ export const USERS = {
   stranger: 'neznanec@example.si',
 } as const;
 
-export interface RequestOptions {
+interface RequestOptions {
   method: string;
   url: string;
   /** An object is sent as JSON; a string is sent as it is (content-type JSON unless given). */

@@ -10,7 +10,7 @@
 import { useEffect, type ReactNode } from 'react';
 import { useAppDispatch } from '../hooks';
 import { configLoaded } from '../../lib/config/config-slice';
-import { loadConfig } from '../../lib/config/load-config';
+import { loadConfig, readLastGoodConfig } from '../../lib/config/load-config';
 import { HashRouter } from '../router/router';
 import type { CompiledRoute } from '../router/routes';
 import { useRouteAccess } from './route-access';
@@ -26,12 +26,19 @@ export interface AppBootstrapProps {
 export function AppBootstrap({ routes, children, skipStartup = false }: AppBootstrapProps) {
   const dispatch = useAppDispatch();
 
-  // Step 1 (H3): configuration.
+  // Step 1 (H3): configuration. The device's last good copy first, so the screens read the device
+  // database at once (an online start is never slower than an offline one); the server's copy
+  // follows and replaces it only when it differs (the same object otherwise, so nothing reloads).
   useEffect(() => {
     if (skipStartup) return undefined;
     let cancelled = false;
-    void loadConfig({ fetch: window.fetch.bind(window), storage: safeLocalStorage() }).then((result) => {
-      if (!cancelled) dispatch(configLoaded(result));
+    const storage = safeLocalStorage();
+    const saved = readLastGoodConfig(storage);
+    if (saved) dispatch(configLoaded({ config: saved, source: 'last-good' }));
+    void loadConfig({ fetch: window.fetch.bind(window), storage }).then((result) => {
+      if (cancelled) return;
+      const unchanged = saved !== null && result.config !== null && JSON.stringify(result.config) === JSON.stringify(saved);
+      dispatch(configLoaded(unchanged ? { config: saved, source: result.source } : result));
     });
     return () => {
       cancelled = true;

@@ -15,6 +15,7 @@ import { NotificationArea } from '../../features/notifications/notification-area
 import { LocationWarning } from '../../features/location';
 import { SyncPanel } from '../../features/sync/components/sync-panel';
 import { drainRequested } from '../../features/sync/sync-listeners';
+import { useRouteAccess } from '../bootstrap/route-access';
 import { useAppDispatch } from '../hooks';
 import { RouteOutlet, useLocation } from '../router/router';
 import { MainNav } from './bottom-nav';
@@ -25,6 +26,7 @@ export function AppLayout() {
   const dispatch = useAppDispatch();
   const { online, reachable, pendingEdits } = useConnectionInfo();
   const [syncPanelOpen, setSyncPanelOpen] = useState(false);
+  const { role } = useRouteAccess();
   return (
     <div className="app-shell">
       {/* A button, not an anchor: '#main' would be read as a route by the hash router. */}
@@ -34,7 +36,7 @@ export function AppLayout() {
       <Header online={online} pendingEdits={pendingEdits} currentPath={location.path} onStatusClick={() => setSyncPanelOpen(true)} />
       <SignInBanner reachable={reachable} />
       <LocationWarning />
-      <MainNav currentPath={location.path} />
+      <MainNav currentPath={location.path} role={role} />
       <main id="main" className="app-main" tabIndex={-1}>
         <RouteOutlet />
       </main>

@@ -1,9 +1,11 @@
 /**
  * The main navigation: a bar at the thumb on phones, a row under the header on wider screens.
- * Four large targets; the current one is marked with aria-current and a bar, not by colour alone.
+ * Four large targets (five for editors and readers, who also get the season set-up); the current
+ * one is marked with aria-current and a bar, not by colour alone.
  */
-import { sl } from '../../../common/i18n/sl';
-import { FormIcon, HomeIcon, PathIcon, ResultsIcon } from '../../components/icons/icons';
+import { sl, slSetup } from '../../../common/i18n/sl';
+import { FormIcon, HomeIcon, MapIcon, PathIcon, ResultsIcon } from '../../components/icons/icons';
+import type { Role } from '../router/guards';
 
 const items = [
   { href: '#/', match: (p: string) => p === '/', label: sl.nav.home, icon: HomeIcon },
@@ -12,11 +14,15 @@ const items = [
   { href: '#/results', match: (p: string) => p.startsWith('/results'), label: sl.nav.results, icon: ResultsIcon },
 ];
 
-export function MainNav({ currentPath }: { currentPath: string }) {
+/** Farmers never see the set-up screens (their route guard blocks them too). */
+const setupItem = { href: '#/setup', match: (p: string) => p.startsWith('/setup'), label: slSetup.nav, icon: MapIcon };
+
+export function MainNav({ currentPath, role = null }: { currentPath: string; role?: Role | null }) {
+  const shown = role === 'editor' || role === 'reader' ? [...items, setupItem] : items;
   return (
     <nav className="main-nav" aria-label={sl.nav.label}>
       <ul className="main-nav__list">
-        {items.map(({ href, match, label, icon: Icon }) => {
+        {shown.map(({ href, match, label, icon: Icon }) => {
           const current = match(currentPath);
           return (
             <li key={href}>

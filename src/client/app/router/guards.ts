@@ -4,7 +4,7 @@
  * route, and returns why the screen cannot open, or null. The server enforces the same rules
  * (DESIGN §6); guards only keep the UI from offering what would be refused.
  */
-import { sl } from '../../../common/i18n/sl';
+import { sl, slSetup } from '../../../common/i18n/sl';
 import { queryValue, type Params, type Query } from './match';
 
 export type Role = 'editor' | 'reader' | 'farmer';
@@ -25,7 +25,7 @@ export interface GuardInput {
 }
 
 export interface Blocked {
-  reason: 'reader-cannot-edit' | 'farmer-record-missing';
+  reason: 'reader-cannot-edit' | 'farmer-record-missing' | 'staff-only' | 'editors-only';
   message: string;
 }
 
@@ -48,6 +48,16 @@ export const farmerRecordRequired: RouteGuard = ({ access }) => {
   }
   return null;
 };
+
+/** Setting up the season is the advisers' work: farmers never open those screens. */
+export const staffOnly: RouteGuard = ({ access }) => (access.role === 'farmer' ? { reason: 'staff-only', message: slSetup.blockedFarmer } : null);
+
+/** Screens that only change data and have nothing to show a reader (the import). */
+export const editorsOnly: RouteGuard = ({ access }) =>
+  access.role === 'farmer' ? { reason: 'staff-only', message: slSetup.blockedFarmer } : access.role === 'reader' ? { reason: 'editors-only', message: slSetup.blockedEditorsOnly } : null;
+
+/** Creating a path on one's own meadow is field work: readers are refused (they change nothing). */
+export const readersCannotCreate: RouteGuard = ({ access }) => (access.role === 'reader' ? { reason: 'reader-cannot-edit', message: sl.router.blockedReader } : null);
 
 export function firstBlock(guards: readonly RouteGuard[] | undefined, input: GuardInput): Blocked | null {
   for (const guard of guards ?? []) {

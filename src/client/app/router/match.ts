@@ -44,13 +44,13 @@ export function parseHash(hash: string): Location {
   return { path, query: parseQuery(search), search, href: search ? `${path}?${search}` : path };
 }
 
-export function normalisePath(path: string): string {
+function normalisePath(path: string): string {
   const segments = path.split('/').filter((s) => s !== '');
   return `/${segments.join('/')}`;
 }
 
 /** Repeated keys become arrays (the shared encoder of src/common writes arrays that way). */
-export function parseQuery(search: string): Query {
+function parseQuery(search: string): Query {
   const out: Record<string, string | string[]> = {};
   for (const [key, value] of new URLSearchParams(search)) {
     const prev = out[key];

@@ -4,16 +4,32 @@
  * app/routes/, one file each; they are the only place that combines features (DESIGN §3).
  */
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
-import { sl } from '../../../common/i18n/sl';
+import { sl, slSetup } from '../../../common/i18n/sl';
 import { compilePattern, matchPattern, type CompiledPattern, type Params, type Query } from './match';
-import { farmerRecordRequired, readersCannotEdit, type RouteGuard } from './guards';
+import { editorsOnly, farmerRecordRequired, readersCannotCreate, readersCannotEdit, staffOnly, type RouteGuard } from './guards';
 
 export interface ScreenProps {
   params: Params;
   query: Query;
 }
 
-export type RouteName = 'home' | 'about' | 'results' | 'paths' | 'path' | 'forms' | 'form' | 'download' | 'download-new';
+export type RouteName =
+  | 'home'
+  | 'about'
+  | 'results'
+  | 'paths'
+  | 'path-new'
+  | 'path'
+  | 'forms'
+  | 'form'
+  | 'download'
+  | 'download-new'
+  | 'setup'
+  | 'setup-seasons'
+  | 'setup-farmers'
+  | 'setup-areas'
+  | 'setup-paths'
+  | 'setup-import';
 
 export interface RouteDefinition {
   name: RouteName;
@@ -60,6 +76,14 @@ export const routeDefinitions: readonly RouteDefinition[] = [
     guards: dataScreen,
   },
   {
+    // Before '/paths/{pathId}', which would read 'new' as an id.
+    name: 'path-new',
+    pattern: '/paths/new',
+    title: slSetup.paths.newForFarmer,
+    load: () => import(/* webpackChunkName: "route-path-new" */ '../routes/path-new'),
+    guards: [farmerRecordRequired, readersCannotCreate],
+  },
+  {
     name: 'path',
     pattern: '/paths/{pathId}',
     title: sl.screens.path.title,
@@ -93,6 +117,48 @@ export const routeDefinitions: readonly RouteDefinition[] = [
     load: () => import(/* webpackChunkName: "route-download-new" */ '../routes/download-new'),
     guards: dataScreen,
   },
+  {
+    name: 'setup',
+    pattern: '/setup',
+    title: slSetup.hub.title,
+    load: () => import(/* webpackChunkName: "route-setup" */ '../routes/setup'),
+    guards: [staffOnly],
+  },
+  {
+    name: 'setup-seasons',
+    pattern: '/setup/seasons',
+    title: slSetup.seasons.title,
+    load: () => import(/* webpackChunkName: "route-setup-seasons" */ '../routes/setup-seasons'),
+    guards: [staffOnly],
+  },
+  {
+    name: 'setup-farmers',
+    pattern: '/setup/farmers',
+    title: slSetup.farmers.title,
+    load: () => import(/* webpackChunkName: "route-setup-farmers" */ '../routes/setup-farmers'),
+    guards: [staffOnly],
+  },
+  {
+    name: 'setup-areas',
+    pattern: '/setup/areas',
+    title: slSetup.areas.title,
+    load: () => import(/* webpackChunkName: "route-setup-areas" */ '../routes/setup-areas'),
+    guards: [staffOnly],
+  },
+  {
+    name: 'setup-paths',
+    pattern: '/setup/paths',
+    title: slSetup.paths.title,
+    load: () => import(/* webpackChunkName: "route-setup-paths" */ '../routes/setup-paths'),
+    guards: [staffOnly],
+  },
+  {
+    name: 'setup-import',
+    pattern: '/setup/import',
+    title: slSetup.import.title,
+    load: () => import(/* webpackChunkName: "route-setup-import" */ '../routes/setup-import'),
+    guards: [editorsOnly],
+  },
 ];
 
 /** Compiles the table once; React.lazy wrappers load nothing until a screen renders. */
@@ -114,4 +180,4 @@ export function matchRoute(routes: readonly CompiledRoute[], path: string): Rout
 }
 
 /** Href of a named route, e.g. routeHref('path', {pathId: 12}) → '#/paths/12'. */
-export { buildHref } from './match';
+;

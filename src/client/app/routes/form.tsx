@@ -3,42 +3,19 @@
  * features/season (or the device copy for an earlier season), saved through the outbox
  * (features/sync), with features/map for picking an indicator's location on the map.
  */
-import { useMemo, useRef, useState } from 'react';
-import type { Point } from 'geojson';
+import { lazy, Suspense, useMemo } from 'react';
+import { sl } from '../../../common/i18n/sl';
 import type { DetailedFeature } from '../../../common/schemas/wire';
-import type { StoredRecord } from '../../lib/db/database';
 import { useFeatureDetailedQuery } from '../../lib/api/features';
 import { isLocalId } from '../../lib/db/local-data';
 import { columnKey } from '../../lib/db/refs';
-import { GeometryEditor, MapView, recordsToMapItems, type MapEngine } from '../../features/map';
 import { FormScreen } from '../../features/forms/form-screen';
 import { useStoredForm } from '../../features/forms/use-stored-form';
 import type { ScreenProps } from '../router/routes';
-import { useDeliveredId, useReloadSeason, useSaveEdits, useSeasonView, type SeasonView } from './screen-data';
+import { useRecordId, useReloadSeason, useSaveEdits, useSeasonView } from './screen-data';
 
-function PointPicker({ view, pathId, initial, onPick }: { view: SeasonView; pathId: number | null; initial: [number, number] | null; onPick: (lonLat: [number, number]) => void }) {
-  const [engine, setEngine] = useState<MapEngine | null>(null);
-  const config = view.config!;
-  const path = view.paths.find((p) => p.id === pathId);
-  const area = view.areas.find((a) => path && a.id === path.properties[columnKey(config, 'paths', 'parent')]);
-  const items = recordsToMapItems({ areas: area ? [area] : view.areas, paths: path ? [path] : view.paths, selectedPathId: pathId }, config.tables);
-  const start = useMemo<Point | null>(() => (initial ? { type: 'Point', coordinates: initial } : null), [initial]);
-  // The editor's hint and buttons go below the map, not inside it: MapView's children are overlays
-  // on the map, where the legend covered the save button (proven in Chromium, e2e form-map-location).
-  return (
-    <>
-      <MapView items={items} height="60vh" onReady={setEngine} />
-      <GeometryEditor
-        engine={engine}
-        mode="point"
-        initial={start}
-        onDone={(geometry) => {
-          if (geometry?.type === 'Point') onPick([geometry.coordinates[0]!, geometry.coordinates[1]!]);
-        }}
-      />
-    </>
-  );
-}
+// The map library loads with the picker, not with the form (form-point-picker.tsx).
+const PointPicker = lazy(() => import(/* webpackChunkName: "form-point-picker" */ './form-point-picker'));
 
 export default function FormRoute({ params }: ScreenProps) {
   const formId = Number(params.formId);
@@ -46,32 +23,17 @@ export default function FormRoute({ params }: ScreenProps) {
   const reload = useReloadSeason();
   const saveEdits = useSaveEdits();
   const { config } = view;
-  // An offline-made form keeps the offline id of the address after the outbox delivered it: the
-  // outbox's record of delivered ids says exactly which server row it became (a guess by kind and
-  // path once saved a second form's answers into the first). Until that row is among the season
-  // rows, stay on the row last shown: an edit saved meanwhile names the offline id, which the
-  // outbox turns into the server's. Kept out of Redux state on purpose: the QA action log hashes
-  // the whole state.
-  const deliveredId = useDeliveredId(formId, `${view.loadedAt}|${view.pending}`);
-  const ownIds = deliveredId === null ? [formId] : [formId, deliveredId];
-  const lastSeen = useRef<StoredRecord | null>(null);
-  const direct = view.forms.find((f) => ownIds.includes(f.id) && !f.archived) ?? null;
-  const previous = lastSeen.current;
-  const kept = !direct && previous && isLocalId(formId) && ownIds.includes(previous.id) ? previous : null;
-  const inSeason = direct ?? kept;
-  const stored = useStoredForm(config, deliveredId ?? formId, view.hasData && !inSeason, view.loadedAt);
+  // An offline-made form keeps the offline id of the address; once the outbox delivered it, the
+  // row goes by the server's id (lib/db/identity says which, in the render the delivery commits).
+  // Season rows read before or after the delivery name either id: both are this form's.
+  const recordId = useRecordId(formId);
+  const inSeason = view.forms.find((f) => (f.id === recordId || f.id === formId) && !f.archived) ?? null;
+  const stored = useStoredForm(config, recordId, view.hasData && !inSeason, view.loadedAt, view.online);
   const form = inSeason ?? stored.form;
-  if (form) lastSeen.current = form;
   const parentKey = config ? columnKey(config, 'indicators', 'parent') : '';
   const indicators = useMemo(
-    () => {
-      if (!inSeason) return stored.indicators;
-      // While a delivered form's new id spreads through the rows, its indicators may still name
-      // the id it had: every id this form has had counts.
-      const ids = new Set([inSeason.id, formId, ...(deliveredId === null ? [] : [deliveredId])]);
-      return view.indicators.filter((i) => ids.has(i.properties[parentKey] as number));
-    },
-    [inSeason, view.indicators, stored.indicators, parentKey, formId, deliveredId],
+    () => (inSeason ? view.indicators.filter((i) => i.properties[parentKey] === recordId || i.properties[parentKey] === formId) : stored.indicators),
+    [inSeason, view.indicators, stored.indicators, parentKey, formId, recordId],
   );
   const editor = view.role === 'editor';
   const history = useFeatureDetailedQuery(
@@ -117,7 +79,11 @@ export default function FormRoute({ params }: ScreenProps) {
             }
           : undefined
       }
-      renderPointPicker={(initial, onPick) => <PointPicker view={view} pathId={pathId} initial={initial} onPick={onPick} />}
+      renderPointPicker={(initial, onPick) => (
+        <Suspense fallback={<p role="status">{sl.common.loading}</p>}>
+          <PointPicker view={view} pathId={pathId} initial={initial} onPick={onPick} />
+        </Suspense>
+      )}
       editorKey={String(formId)}
       history={editor ? ((history.data as DetailedFeature | undefined)?.history ?? null) : null}
     />

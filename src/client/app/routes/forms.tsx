@@ -4,7 +4,7 @@ import { FormsScreen, type FormListItem } from '../../features/forms/forms-scree
 import { buildPathRows } from '../../features/paths/path-rows';
 import { columnKey } from '../../lib/db/refs';
 import type { ScreenProps } from '../router/routes';
-import { useReloadSeason, useSeasonView } from './screen-data';
+import { useReloadSeason, useSeasonView, chooseFarmerFirst } from './screen-data';
 
 export default function FormsRoute(_props: ScreenProps) {
   const view = useSeasonView();
@@ -28,5 +28,5 @@ export default function FormsRoute(_props: ScreenProps) {
     );
   }, [config, view]);
   const seasonName = config && view.duration ? String(view.duration.properties[columnKey(config, 'durations', 'name')] ?? '') : null;
-  return <FormsScreen items={items} seasonName={seasonName} status={config ? view.status : 'loading'} error={view.error} fromDevice={view.fromDevice} hasData={view.hasData} onRetry={reload} />;
+  return <FormsScreen items={items} seasonName={seasonName} status={config ? view.status : 'loading'} error={view.error} fromDevice={view.fromDevice} hasData={view.hasData} onRetry={reload} emptyText={chooseFarmerFirst(view)} />;
 }

@@ -64,6 +64,7 @@ export default function HomeRoute(_props: ScreenProps) {
             }
           : undefined
       }
+      newPathHref={view.role === 'farmer' || view.role === 'editor' ? (areaId) => `#/paths/new?area=${areaId}` : undefined}
     />
   );
 }

@@ -4,9 +4,12 @@
  * new forms saved through the outbox (features/sync).
  */
 import { useCallback, useMemo, useState } from 'react';
-import type { MultiLineString } from 'geojson';
+import type { Geometry, MultiLineString } from 'geojson';
+import { slSetup } from '../../../common/i18n/sl';
+import { Button } from '../../components/button/button';
+import { useUnsavedChanges } from '../../components/confirm-leave/unsaved-changes';
 import { columnKey, refKeysFor } from '../../lib/db/refs';
-import { MapView, recordsToMapItems, WalkRecorderPanel, type MapItem } from '../../features/map';
+import { GeometryEditor, MapView, recordsToMapItems, WalkRecorderPanel, type MapEngine, type MapItem } from '../../features/map';
 import { PathScreen, type PathFormItem } from '../../features/paths/path-screen';
 import { buildPathRows } from '../../features/paths/path-rows';
 import { buildResults } from '../../features/results/results-model';
@@ -27,6 +30,18 @@ export default function PathRoute({ params }: ScreenProps) {
   const history = useSeasonHistory(config, pathIds, view.online, view.loadedAt);
   const results = useMemo(() => (config && history.data ? buildResults(config, view, history.data).filter((r) => r.pathId === pathId) : null), [config, view, history.data, pathId]);
   const onTrack = useCallback((segments: number[][][]) => setTrack(segments), []);
+  const [engine, setEngine] = useState<MapEngine | null>(null);
+  // Correcting the line with Draw: the line as it was when correcting began (a reload meanwhile
+  // must not restart the drawing), and whether the drawing differs from it (the leave guard).
+  const [correcting, setCorrecting] = useState<Geometry | null>(null);
+  const [corrected, setCorrected] = useState(false);
+  const [correctionSaved, setCorrectionSaved] = useState(false);
+  const [walkCorrected, setWalkCorrected] = useState(false);
+  useUnsavedChanges((correcting !== null && corrected) || walkCorrected);
+  const onCorrection = useCallback(
+    (geometry: Geometry | null) => setCorrected(correcting !== null && JSON.stringify(geometry) !== JSON.stringify(correcting)),
+    [correcting],
+  );
 
   if (!config) return <PathScreen {...emptyProps()} />;
   const kinds = Object.values(config.forms).map((k) => ({ id: k.id, title: k.title }));
@@ -40,7 +55,8 @@ export default function PathRoute({ params }: ScreenProps) {
   }));
   const path = view.paths.find((p) => p.id === pathId);
   const area = view.areas.find((a) => a.id === row?.areaId);
-  const items: MapItem[] = recordsToMapItems({ areas: area ? [area] : [], paths: path ? [path] : [], selectedPathId: pathId }, config.tables);
+  // While correcting, Draw shows the line; the stored one would sit under it.
+  const items: MapItem[] = recordsToMapItems({ areas: area ? [area] : [], paths: path && !correcting ? [path] : [], selectedPathId: pathId }, config.tables);
   if (track.some((s) => s.length > 1)) {
     items.push({ kind: 'path', id: -1, name: '', selected: true, geometry: { type: 'MultiLineString', coordinates: track.filter((s) => s.length > 1) } as MultiLineString });
   }
@@ -78,19 +94,51 @@ export default function PathRoute({ params }: ScreenProps) {
       onOpenForm={(id) => {
         window.location.hash = `#/forms/${id}`;
       }}
-      map={<MapView items={items} height="min(55vh, 420px)" />}
+      map={<MapView items={items} height="min(55vh, 420px)" onReady={setEngine} />}
       recorder={
-        row ? (
+        row && correcting && path ? (
+          <GeometryEditor
+            engine={engine}
+            mode="line"
+            initial={correcting}
+            hint={slSetup.paths.correctHint}
+            target={{ projectId: config.projectId, tableId: config.tables.paths.id, id: path.id }}
+            onChange={onCorrection}
+            onDone={(geometry) => {
+              setCorrecting(null);
+              setCorrected(false);
+              setCorrectionSaved(geometry !== null);
+              if (geometry) reload();
+            }}
+          />
+        ) : row ? (
+          <>
+            {path?.geometry && (path.geometry.type === 'LineString' || path.geometry.type === 'MultiLineString') && track.length === 0 ? (
+              <div className="mt-recorder__actions">
+                <Button
+                  kind="secondary"
+                  text={slSetup.paths.correct}
+                  onClick={() => {
+                    setCorrectionSaved(false);
+                    setCorrecting(path.geometry ?? null);
+                  }}
+                />
+              </div>
+            ) : null}
+            {correctionSaved ? <p role="status">{slSetup.paths.corrected}</p> : null}
           <WalkRecorderPanel
             pathId={pathId}
             pathName={row.name}
             table={{ projectId: config.projectId, tableId: config.tables.paths.id, columns: { walk: config.tables.paths.columns.walk, length_m: config.tables.paths.columns.length_m } }}
             onTrack={onTrack}
+            engine={engine}
+            onCorrecting={setWalkCorrected}
             onSaved={() => {
               setTrack([]);
               reload();
             }}
           />
+          </>
         ) : null
       }
       onArchive={
@@ -101,7 +149,7 @@ export default function PathRoute({ params }: ScreenProps) {
             }
           : undefined
       }
-      previous={<PathHistory rows={results} currentDurationId={view.duration?.id ?? null} status={history.status} />}
+      previous={<PathHistory rows={results} currentDurationId={view.duration?.id ?? null} status={history.status} fromDevice={history.fromDevice} />}
     />
   );
 }

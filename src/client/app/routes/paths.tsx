@@ -3,12 +3,12 @@ import { useMemo } from 'react';
 import { PathsScreen } from '../../features/paths/paths-screen';
 import { buildPathRows } from '../../features/paths/path-rows';
 import type { ScreenProps } from '../router/routes';
-import { useReloadSeason, useSeasonView } from './screen-data';
+import { useReloadSeason, useSeasonView, chooseFarmerFirst } from './screen-data';
 
 export default function PathsRoute(_props: ScreenProps) {
   const view = useSeasonView();
   const reload = useReloadSeason();
   const { config } = view;
   const rows = useMemo(() => (config ? buildPathRows(view, config) : []), [config, view]);
-  return <PathsScreen rows={rows} status={config ? view.status : 'loading'} error={view.error} fromDevice={view.fromDevice} hasData={view.hasData} onRetry={reload} />;
+  return <PathsScreen rows={rows} status={config ? view.status : 'loading'} error={view.error} fromDevice={view.fromDevice} hasData={view.hasData} onRetry={reload} emptyText={chooseFarmerFirst(view)} />;
 }

@@ -5,7 +5,8 @@
  * every edit screen needs — save edits through the outbox, then reload the season from the device
  * copy so every screen shows the edit at once, online or offline.
  */
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useSyncExternalStore } from 'react';
+import { slPhone } from '../../../common/i18n/sl';
 import type { AppConfig } from '../../../common/schemas/config';
 import { selectAuthUser } from '../../features/auth/auth-slice';
 import {
@@ -26,8 +27,8 @@ import {
 } from '../../features/season';
 import { editSaved, selectIsOnline, selectLastSyncAt, selectPendingCount } from '../../features/sync';
 import { selectConfig } from '../../lib/config/config-slice';
-import { isLocalId } from '../../lib/db/local-data';
-import { deliveredIds, type LocalEdit, type SavedEdit } from '../../lib/db/outbox';
+import { isLocalId, knownId, onIdentityChange, resolveIds } from '../../lib/db/identity';
+import { onOutboxChange, type LocalEdit, type SavedEdit } from '../../lib/db/outbox';
 import type { AppExtra } from '../store-types';
 import { useAppDispatch, useAppSelector } from '../hooks';
 
@@ -71,6 +72,11 @@ export function useSeasonView() {
 
 export type SeasonView = ReturnType<typeof useSeasonView>;
 
+/** Editors and readers see a farmer's rows once they chose one: until then the lists say so. */
+export function chooseFarmerFirst(view: SeasonView): string | undefined {
+  return (view.role === 'editor' || view.role === 'reader') && view.farmerId === null ? slPhone.staff.chooseFarmerFirst : undefined;
+}
+
 /** Reloads the season (the device copy includes every saved edit; online it also refreshes). */
 export function useReloadSeason(): () => void {
   const dispatch = useAppDispatch();
@@ -111,24 +117,28 @@ export function useSaveEdits(): (edits: EditStep[]) => Promise<SavedEdit[]> {
 }
 
 /**
- * The server id an offline-made row got once the outbox delivered it (the outbox keeps that
- * mapping on the device); null for a server id or while it waits. Read again when `refreshKey`
- * changes (a season load, an acknowledged edit).
+ * The id a record has now: the server's id once the outbox delivered an offline-made row (through
+ * lib/db/identity, the one owner of that mapping), the given id otherwise. Follows the delivery in
+ * the same render in which this tab's acknowledgement commits, and deliveries by other tabs at
+ * their next outbox notification.
  */
-export function useDeliveredId(id: number, refreshKey: unknown): number | null {
+export function useRecordId(id: number): number {
   const dispatch = useAppDispatch();
-  const [delivered, setDelivered] = useState<{ from: number; to: number } | null>(null);
-  useEffect(() => {
-    if (!isLocalId(id)) return undefined;
-    let cancelled = false;
-    const db = dispatch((_d: unknown, _g: unknown, extra: AppExtra) => extra.db);
-    void deliveredIds(db, 'record', [id]).then((map) => {
-      const to = map.get(id);
-      if (!cancelled && to !== undefined) setDelivered({ from: id, to });
-    });
-    return () => {
-      cancelled = true;
-    };
-  }, [id, refreshKey, dispatch]);
-  return delivered?.from === id ? delivered.to : null;
+  const db = useMemo(() => dispatch((_d: unknown, _g: unknown, extra: AppExtra) => extra.db), [dispatch]);
+  const subscribe = useCallback(
+    (changed: () => void) => {
+      const resolve = () => {
+        if (isLocalId(id) && knownId(db, 'record', id) === undefined) void resolveIds(db, 'record', [id]);
+      };
+      const stopIdentity = onIdentityChange(db, changed);
+      const stopOutbox = onOutboxChange(db, resolve);
+      resolve();
+      return () => {
+        stopIdentity();
+        stopOutbox();
+      };
+    },
+    [db, id],
+  );
+  return useSyncExternalStore(subscribe, () => knownId(db, 'record', id) ?? id);
 }

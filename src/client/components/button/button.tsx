@@ -9,9 +9,9 @@
 import type { AnchorHTMLAttributes, ButtonHTMLAttributes, ComponentType, ReactNode, Ref } from 'react';
 import type { IconProps } from '../icons/icons';
 
-export type ButtonKind = 'primary' | 'secondary' | 'danger' | 'ghost';
-export type ButtonSize = 'small' | 'medium' | 'large';
-export type ButtonRadius = 'none' | 'small' | 'medium' | 'round';
+type ButtonKind = 'primary' | 'secondary' | 'danger' | 'ghost';
+type ButtonSize = 'small' | 'medium' | 'large';
+type ButtonRadius = 'none' | 'small' | 'medium' | 'round';
 
 interface CommonProps {
   text?: ReactNode;

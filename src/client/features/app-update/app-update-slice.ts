@@ -5,7 +5,7 @@
  */
 import { createSlice } from '@reduxjs/toolkit';
 
-export interface AppUpdateState {
+interface AppUpdateState {
   updateReady: boolean;
   accepted: boolean;
 }

@@ -56,11 +56,6 @@ export interface AuthSessionDeps {
 let activeClient: AuthClient | null = null;
 let activeSession: ActiveSession | null = null;
 
-/** The running session's keycloak-js client (token mode); null before start or in other modes. */
-export function getAuthClient(): AuthClient | null {
-  return activeClient;
-}
-
 /** The running session, whatever the mode; null before start. */
 export function getActiveSession(): ActiveSession | null {
   return activeSession;

@@ -14,9 +14,9 @@ import type { RolesResult } from '../../../common/schemas/wire';
 import { publicAppApi } from '../../lib/api/public-app';
 import type { AuthUser } from '../../lib/auth';
 
-export type AuthStatus = 'unknown' | 'offline' | 'authenticated' | 'needs-sign-in' | 'signed-out';
+type AuthStatus = 'unknown' | 'offline' | 'authenticated' | 'needs-sign-in' | 'signed-out';
 
-export interface AuthState {
+interface AuthState {
   status: AuthStatus;
   user: AuthUser | null;
   token: string | null;
@@ -87,12 +87,12 @@ export const authSlice = createSlice({
 export const { identityRestored, authenticated, tokenRefreshed, tokenCleared, signInRequired, authOffline, signOutBlocked, signOutCancelled, signedOut } =
   authSlice.actions;
 export const {
-  selectAuthStatus,
+  
   selectAuthUser,
-  selectAuthToken,
+  
   selectRoles,
-  selectIsEditor,
-  selectIsReader,
+  
+  
   selectSignInNeeded,
   selectSignOutPendingEdits,
 } = authSlice.selectors;

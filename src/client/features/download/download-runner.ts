@@ -21,9 +21,9 @@ import { countTiles, DEFAULT_TILE_BYTES, enumerateTiles, estimateBytes, tileUrl 
 
 /** More tiles than this in one extent is refused: at ~25 kB per orthophoto tile it is 0.5 GB. */
 export const MAX_DOWNLOAD_TILES = 20_000;
-export const DOWNLOAD_CONCURRENCY = 4;
+const DOWNLOAD_CONCURRENCY = 4;
 
-export type ExtentStatus = 'downloading' | 'paused' | 'complete' | 'partial';
+type ExtentStatus = 'downloading' | 'paused' | 'complete' | 'partial';
 
 /** The extents row as this feature writes it (ExtentRow plus the download's bookkeeping). */
 export interface DownloadExtent extends ExtentRow {
@@ -50,7 +50,7 @@ export interface TileJob {
 }
 
 /** The zoom range actually fetched for a base map (no tiles exist beyond its own limits). */
-export function zoomRangeFor(basemap: BaseMapEntry, minZoom: number, maxZoom: number): [number, number] | null {
+function zoomRangeFor(basemap: BaseMapEntry, minZoom: number, maxZoom: number): [number, number] | null {
   const lo = Math.max(minZoom, basemap.minZoom ?? 0);
   const hi = Math.min(maxZoom, basemap.maxZoom ?? maxZoom);
   return lo <= hi ? [lo, hi] : null;

@@ -5,15 +5,6 @@
  *   app/routes/download-new.tsx:  export default () => <DownloadNewScreen items={…optional meadows…} />
  */
 export { DownloadListScreen } from './components/download-list-screen';
-export { DownloadNewScreen, type DownloadNewScreenProps } from './components/download-new-screen';
-export {
-  createExtent,
-  deleteExtent,
-  listExtents,
-  planDownload,
-  runDownload,
-  storedTileLookup,
-  MAX_DOWNLOAD_TILES,
-  type DownloadExtent,
-} from './download-runner';
-export { downloadControllerFor } from './download-controller';
+export { DownloadNewScreen,  } from './components/download-new-screen';
+;
+;

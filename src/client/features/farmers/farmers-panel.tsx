@@ -8,7 +8,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import { FARMERS_PAGE_SIZE } from '../../../common/constants';
 import { and, eq, isIn, type FilterNode } from '../../../common/filter';
-import { slScreens } from '../../../common/i18n/sl';
+import { slPhone, slScreens } from '../../../common/i18n/sl';
 import type { AppConfig } from '../../../common/schemas/config';
 import { Button } from '../../components/button/button';
 import { Loading } from '../../components/loading/loading';
@@ -144,11 +144,12 @@ export function FarmersPanel({ config, farmers, selectedId, onChoose, online, pr
           {sorted.map((f) => {
             const p = progress?.get(f.id);
             const chosen = f.id === selectedId;
+            const name = String(f.properties[nameKey] ?? `#${f.id}`);
             return (
               <li key={f.id} data-testid={`farmer-${f.id}`}>
                 <div className={chosen ? 'farmer-row farmer-row--chosen' : 'farmer-row'}>
                   <span className="row-link__main">
-                    <span className="row-link__title">{String(f.properties[nameKey] ?? `#${f.id}`)}</span>
+                    <span className="row-link__title">{name}</span>
                     <span className="muted small">{String(f.properties[emailKey] ?? '')}</span>
                     {p ? (
                       <span className="farmer-row__progress">
@@ -157,7 +158,18 @@ export function FarmersPanel({ config, farmers, selectedId, onChoose, online, pr
                       </span>
                     ) : null}
                   </span>
-                  <Button size="small" kind={chosen ? 'primary' : 'secondary'} active={chosen} text={chosen ? t.chosen : t.choose} onClick={() => onChoose(f.id)} />
+                  <Button
+                    size="small"
+                    kind={chosen ? 'primary' : 'secondary'}
+                    active={chosen}
+                    text={
+                      <>
+                        {chosen ? t.chosen : t.choose}
+                        <span className="visually-hidden">{chosen ? slPhone.staff.chosenFarmer(name) : ` ${slPhone.staff.openFarmer(name)}`}</span>
+                      </>
+                    }
+                    onClick={() => onChoose(f.id)}
+                  />
                 </div>
               </li>
             );

@@ -93,7 +93,7 @@ export function initialDraft(config: AppConfig, kind: FormKind, form: StoredReco
 }
 
 /** The values the score and the validation see: normalised where valid, raw where not, blanks left out. */
-export function draftValues(kind: FormKind, draft: FormDraft): FormValues {
+function draftValues(kind: FormKind, draft: FormDraft): FormValues {
   const values: FormValues = {};
   for (const def of kind.indicators) {
     const raw = draft.indicators[def.key]?.value;
@@ -106,6 +106,20 @@ export function draftValues(kind: FormKind, draft: FormDraft): FormValues {
 
 export function liveScore(kind: FormKind, draft: FormDraft) {
   return computeScore(kind, draftValues(kind, draft));
+}
+
+/** Whether any indicator has an answer: before that a form has no score yet (not a bad 0). */
+export function hasAnswers(draft: FormDraft): boolean {
+  return Object.values(draft.indicators).some((d) => !blank(d.value));
+}
+
+/**
+ * Required answers still missing. Not a reason to refuse a save while the form is not marked
+ * completed (field work is often interrupted), but the user is told on every save.
+ */
+export function missingAnswers(kind: FormKind, draft: FormDraft): ValidationError[] {
+  const values = draftValues(kind, draft);
+  return validateForm(kind, values).errors.filter((e) => blank(values[e.key]));
 }
 
 /**

@@ -6,9 +6,10 @@
  * through the outbox (so it works offline). Readers see it read-only; editors may archive it, or
  * one of its indicators (which then leaves the form and its score).
  */
-import { useMemo, useState, type ReactNode } from 'react';
+import { useEffect, useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { formatDate } from '../../../common/format';
-import { sl, slScreens } from '../../../common/i18n/sl';
+import { sl, slPhone, slScreens } from '../../../common/i18n/sl';
+import type { ValidationError } from '../../../common/scheme/scoring';
 import type { IndicatorDefinition, AppConfig, FormKind } from '../../../common/schemas/config';
 import type { HistoryEntry } from '../../../common/schemas/wire';
 import { ArchiveButton } from '../../components/archive-button/archive-button';
@@ -24,7 +25,7 @@ import { ScreenState } from '../../components/screen-state/screen-state';
 import type { StoredRecord } from '../../lib/db/database';
 import type { SavedEdit } from '../../lib/db/outbox';
 import type { ResizeEnv } from '../../lib/image/resize';
-import { archivedKeys, blockingErrors, initialDraft, isDirty, liveScore, planSave, rowsByKey, type EditStep, type FormDraft, type IndicatorDraft } from './form-draft';
+import { archivedKeys, blockingErrors, hasAnswers, initialDraft, isDirty, liveScore, missingAnswers, planSave, rowsByKey, type EditStep, type FormDraft, type IndicatorDraft } from './form-draft';
 import { IndicatorPhotos } from './indicator-photos';
 
 export interface FormScreenProps {
@@ -70,33 +71,84 @@ function browserPosition(): Promise<[number, number]> {
   });
 }
 
+/** Id of an indicator's answer field (the error summary's links move focus there). */
+const fieldId = (key: string) => `field-${key}`;
+
+/** Moves focus to an indicator's answer: the radio group's selectable radio, or the input. */
+function focusField(key: string): void {
+  const field = document.getElementById(fieldId(key));
+  const target = field?.getAttribute('role') === 'radiogroup' ? field.querySelector<HTMLElement>('[role="radio"][tabindex="0"]') : field;
+  target?.focus();
+}
+
+interface RadioOption {
+  value: unknown;
+  text: string;
+  on: boolean;
+  className?: string;
+}
+
+/**
+ * A radio group as the ARIA pattern has it: one Tab stop (the chosen radio, else the first), the
+ * arrow keys move the choice, Space or a tap on the chosen one clears it (a value may stay unknown).
+ */
+function RadioGroup({ id, label, options, readOnly, required, errorId, className, onChange }: { id: string; label: string; options: RadioOption[]; readOnly: boolean; required: boolean; errorId?: string; className: string; onChange: (v: unknown) => void }) {
+  const refs = useRef<Array<HTMLButtonElement | null>>([]);
+  const chosen = options.findIndex((o) => o.on);
+  const tabStop = chosen >= 0 ? chosen : 0;
+  const onKeyDown = (event: KeyboardEvent<HTMLButtonElement>, index: number) => {
+    const step = event.key === 'ArrowRight' || event.key === 'ArrowDown' ? 1 : event.key === 'ArrowLeft' || event.key === 'ArrowUp' ? -1 : 0;
+    if (!step || readOnly) return;
+    event.preventDefault();
+    const next = (index + step + options.length) % options.length;
+    refs.current[next]?.focus();
+    onChange(options[next]!.value);
+  };
+  return (
+    <div className={className} role="radiogroup" id={id} aria-label={label} aria-required={required || undefined} aria-invalid={errorId ? true : undefined} aria-describedby={errorId}>
+      {options.map((o, index) => (
+        <button
+          key={String(o.value)}
+          ref={(el) => {
+            refs.current[index] = el;
+          }}
+          type="button"
+          role="radio"
+          aria-checked={o.on}
+          tabIndex={index === tabStop ? 0 : -1}
+          className={o.on ? `choice choice--on ${o.className ?? ''}`.trim() : 'choice'}
+          disabled={readOnly}
+          onKeyDown={(event) => onKeyDown(event, index)}
+          onClick={() => onChange(o.on ? '' : o.value)}
+        >
+          {o.text}
+        </button>
+      ))}
+    </div>
+  );
+}
+
 function ValueInput({ def, value, readOnly, onChange, errorId }: { def: IndicatorDefinition; value: unknown; readOnly: boolean; onChange: (v: unknown) => void; errorId?: string }) {
   const t = slScreens.forms;
   const label = def.name;
+  const required = Boolean(def.required);
+  const common = { id: fieldId(def.key), 'aria-describedby': errorId, 'aria-required': required || undefined, 'aria-invalid': errorId ? true : undefined };
   switch (def.valueKind) {
     case 'presence':
       return (
-        <div className="choice-row" role="radiogroup" aria-label={label} aria-describedby={errorId}>
-          {[
-            { v: true, text: t.yes },
-            { v: false, text: t.no },
-          ].map((o) => {
-            const on = value === o.v || value === String(o.v);
-            return (
-              <button
-                key={String(o.v)}
-                type="button"
-                role="radio"
-                aria-checked={on}
-                className={on ? `choice choice--on choice--${o.v ? 'yes' : 'no'}` : 'choice'}
-                disabled={readOnly}
-                onClick={() => onChange(on ? '' : o.v)}
-              >
-                {o.text}
-              </button>
-            );
-          })}
-        </div>
+        <RadioGroup
+          id={fieldId(def.key)}
+          className="choice-row"
+          label={label}
+          required={required}
+          errorId={errorId}
+          readOnly={readOnly}
+          onChange={onChange}
+          options={[
+            { value: true, text: t.yes, on: value === true || value === 'true', className: 'choice--yes' },
+            { value: false, text: t.no, on: value === false || value === 'false', className: 'choice--no' },
+          ]}
+        />
       );
     case 'count':
     case 'percent':
@@ -111,7 +163,7 @@ function ValueInput({ def, value, readOnly, onChange, errorId }: { def: Indicato
             step={def.valueKind === 'count' ? 1 : 'any'}
             value={typeof value === 'string' || typeof value === 'number' ? value : ''}
             readOnly={readOnly}
-            aria-describedby={errorId}
+            {...common}
             onChange={(e) => onChange(e.target.value)}
           />
           <span className="field__unit">{def.valueKind === 'percent' ? '%' : (def.unit ?? '')}</span>
@@ -119,22 +171,22 @@ function ValueInput({ def, value, readOnly, onChange, errorId }: { def: Indicato
       );
     case 'choice':
       return (
-        <div className="choice-list" role="radiogroup" aria-label={label} aria-describedby={errorId}>
-          {(def.choices ?? []).map((c) => {
-            const on = value === c.value;
-            return (
-              <button key={c.value} type="button" role="radio" aria-checked={on} className={on ? 'choice choice--on' : 'choice'} disabled={readOnly} onClick={() => onChange(on ? '' : c.value)}>
-                {c.label}
-              </button>
-            );
-          })}
-        </div>
+        <RadioGroup
+          id={fieldId(def.key)}
+          className="choice-list"
+          label={label}
+          required={required}
+          errorId={errorId}
+          readOnly={readOnly}
+          onChange={onChange}
+          options={(def.choices ?? []).map((c) => ({ value: c.value, text: c.label, on: value === c.value }))}
+        />
       );
     case 'date':
       return (
         <label className="field field--inline">
           <span className="visually-hidden">{label}</span>
-          <input type="date" value={typeof value === 'string' ? value : ''} readOnly={readOnly} aria-describedby={errorId} onChange={(e) => onChange(e.target.value)} />
+          <input type="date" value={typeof value === 'string' ? value : ''} readOnly={readOnly} {...common} onChange={(e) => onChange(e.target.value)} />
         </label>
       );
     case 'text':
@@ -142,7 +194,7 @@ function ValueInput({ def, value, readOnly, onChange, errorId }: { def: Indicato
       return (
         <label className="field">
           <span className="visually-hidden">{label}</span>
-          <textarea rows={3} value={typeof value === 'string' ? value : ''} readOnly={readOnly} aria-describedby={errorId} onChange={(e) => onChange(e.target.value)} />
+          <textarea rows={3} value={typeof value === 'string' ? value : ''} readOnly={readOnly} {...common} onChange={(e) => onChange(e.target.value)} />
         </label>
       );
   }
@@ -177,7 +229,14 @@ function IndicatorCard({ config, def, draft, recordId, error, readOnly, online, 
         <div className="indicator__names">
           <span className="indicator__name">
             {def.name}
-            {def.required ? <span className="required" aria-label="obvezno"> *</span> : null}
+            {def.required ? (
+              <>
+                <span className="required" aria-hidden="true">
+                  {' '}*
+                </span>
+                <span className="visually-hidden"> {slPhone.form.required}</span>
+              </>
+            ) : null}
           </span>
           {def.latin ? <i className="indicator__latin">{def.latin}</i> : null}
         </div>
@@ -285,7 +344,28 @@ function FormEditor(props: FormScreenProps & { form: StoredRecord; kind: FormKin
   const [archivedHere, setArchivedHere] = useState<ReadonlySet<string>>(() => new Set());
   const archived = useMemo(() => new Set([...archivedKeys(config, props.indicators), ...archivedHere]), [config, props.indicators, archivedHere]);
   const score = liveScore(kind, draft);
+  const answered = hasAnswers(draft);
   const errors = blockingErrors(kind, draft).filter((e) => !archived.has(e.key));
+  // The summary at the top of the form: what blocks a save, or what a save left unanswered.
+  const [summary, setSummary] = useState<{ kind: 'error' | 'warning'; items: ValidationError[] } | null>(null);
+  const summaryRef = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (summary) summaryRef.current?.focus();
+  }, [summary]);
+  // On a phone the score/save bar is sticky at the bottom: the page's scroll-padding follows its
+  // real height (--form-bar-h, field-screens.css), so a focused field never ends up under it.
+  const sideRef = useRef<HTMLElement>(null);
+  useEffect(() => {
+    const side = sideRef.current;
+    if (!side || typeof ResizeObserver === 'undefined') return undefined;
+    const root = document.documentElement;
+    const observer = new ResizeObserver(() => root.style.setProperty('--form-bar-h', `${Math.ceil(side.getBoundingClientRect().height)}px`));
+    observer.observe(side);
+    return () => {
+      observer.disconnect();
+      root.style.removeProperty('--form-bar-h');
+    };
+  }, []);
   const errorByKey = new Map(errors.map((e) => [e.key, e.message]));
   const byKey = rowsByKey(config, props.indicators);
   const getPosition = props.getPosition ?? browserPosition;
@@ -310,8 +390,11 @@ function FormEditor(props: FormScreenProps & { form: StoredRecord; kind: FormKin
     setShowErrors(true);
     if (errors.length) {
       setMessage({ kind: 'error', text: t.errorsTitle });
+      setSummary({ kind: 'error', items: errors });
       return;
     }
+    const missing = draft.completed ? [] : missingAnswers(kind, draft).filter((e) => !archived.has(e.key));
+    setSummary(null);
     setSaving(true);
     setMessage(null);
     try {
@@ -322,6 +405,7 @@ function FormEditor(props: FormScreenProps & { form: StoredRecord; kind: FormKin
       setDraft(saved);
       setShowErrors(false);
       setMessage({ kind: 'ok', text: props.online ? slScreens.states.savedOnline : slScreens.states.saved });
+      if (missing.length) setSummary({ kind: 'warning', items: missing });
     } catch (error) {
       setMessage({ kind: 'error', text: typeof error === 'string' ? error : slScreens.states.saveFailed });
     } finally {
@@ -336,6 +420,35 @@ function FormEditor(props: FormScreenProps & { form: StoredRecord; kind: FormKin
           <p className="read-only-note" role="note">
             <LockIcon size={20} aria-hidden="true" /> {slScreens.states.readOnly}
           </p>
+        ) : null}
+        {summary && summary.items.length ? (
+          <div
+            ref={summaryRef}
+            tabIndex={-1}
+            className={summary.kind === 'error' ? 'card form-errors' : 'card form-errors form-errors--warning'}
+            role={summary.kind === 'error' ? 'alert' : 'status'}
+            data-testid={summary.kind === 'error' ? 'form-errors' : 'form-missing'}
+          >
+            <p>
+              <strong>{summary.kind === 'error' ? t.errorsTitle : slPhone.form.missingTitle}</strong> <span className="muted">{slPhone.form.summaryHint}</span>
+            </p>
+            <ul>
+              {summary.items.map((e) => (
+                <li key={e.key}>
+                  <a
+                    className="form-errors__link"
+                    href={`#${fieldId(e.key)}`}
+                    onClick={(ev) => {
+                      ev.preventDefault();
+                      focusField(e.key);
+                    }}
+                  >
+                    {e.message}
+                  </a>
+                </li>
+              ))}
+            </ul>
+          </div>
         ) : null}
         {groupsOf(kind, archived).map((group) => (
           <section key={group.key} className="indicator-group" aria-labelledby={`group-${group.key}`}>
@@ -374,33 +487,23 @@ function FormEditor(props: FormScreenProps & { form: StoredRecord; kind: FormKin
             </label>
           ) : null}
         </section>
+        {/* Archiving is far from saving: never the button beside "Shrani". */}
+        {!readOnly && props.canArchive ? (
+          <div className="form-archive">
+            <Button type="button" kind="danger" text={t.archive} onClick={() => setArchiving(true)} />
+          </div>
+        ) : null}
       </div>
-      <aside className="desk-layout__side">
+      <aside className="desk-layout__side" ref={sideRef}>
         <div className="score-panel card" aria-live="polite" data-testid="live-score">
           <h2>{t.liveScore}</h2>
-          <ScoreBadge score={score.score} size="large" />
+          <ScoreBadge score={answered ? score.score : null} size="large" noneText={slPhone.form.noScoreYet} />
           <details className="score-panel__explain" open={explainOpen} onToggle={(e) => setExplainOpen((e.target as HTMLDetailsElement).open)}>
             <summary>{t.explain}</summary>
             <ScoreExplanation result={score} />
           </details>
         </div>
-        {showErrors && errors.length ? (
-          <div className="card form-errors" role="alert" data-testid="form-errors">
-            <p>
-              <strong>{t.errorsTitle}</strong>
-            </p>
-            <ul>
-              {errors.map((e) => (
-                <li key={e.key}>
-                  <a href={`#/forms/${form.id}`} onClick={(ev) => { ev.preventDefault(); document.querySelector(`[data-testid="indicator-${e.key}"]`)?.scrollIntoView?.({ block: 'center' }); }}>
-                    {e.message}
-                  </a>
-                </li>
-              ))}
-            </ul>
-          </div>
-        ) : null}
-        {message && !(message.kind === 'error' && showErrors && errors.length) ? (
+        {message && !(message.kind === 'error' && summary?.kind === 'error') ? (
           <p className={message.kind === 'ok' ? 'save-message save-message--ok' : 'save-message save-message--error'} role={message.kind === 'ok' ? 'status' : 'alert'}>
             {message.text}
           </p>
@@ -408,7 +511,6 @@ function FormEditor(props: FormScreenProps & { form: StoredRecord; kind: FormKin
         {!readOnly ? (
           <div className="form-actions">
             <Button type="button" block size="large" text={saving ? t.saving : t.save} disabled={saving} onClick={() => void save()} />
-            {props.canArchive ? <Button type="button" block kind="danger" text={t.archive} onClick={() => setArchiving(true)} /> : null}
           </div>
         ) : null}
         {props.history ? (
@@ -464,7 +566,7 @@ function FormEditor(props: FormScreenProps & { form: StoredRecord; kind: FormKin
   );
 }
 
-export function kindOfForm(config: AppConfig, form: StoredRecord | null): FormKind | undefined {
+function kindOfForm(config: AppConfig, form: StoredRecord | null): FormKind | undefined {
   if (!form) return undefined;
   const id = form.properties[String(config.tables.forms.columns.form_id)];
   return Object.values(config.forms).find((k) => k.id === id);

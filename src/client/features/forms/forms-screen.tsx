@@ -30,9 +30,11 @@ export interface FormsScreenProps {
   fromDevice: boolean;
   hasData: boolean;
   onRetry?: () => void;
+  /** What the empty list says instead (editors and readers before they chose a farmer). */
+  emptyText?: string;
 }
 
-export function FormsScreen({ items, seasonName, status, error, fromDevice, hasData, onRetry }: FormsScreenProps) {
+export function FormsScreen({ items, seasonName, status, error, fromDevice, hasData, onRetry, emptyText }: FormsScreenProps) {
   const t = slScreens.forms;
   const byPath = new Map<number, FormListItem[]>();
   for (const item of items) byPath.set(item.pathId, [...(byPath.get(item.pathId) ?? []), item]);
@@ -41,7 +43,7 @@ export function FormsScreen({ items, seasonName, status, error, fromDevice, hasD
       <ScreenState status={status} hasData={hasData} error={error} fromDevice={fromDevice} onRetry={onRetry}>
         {items.length === 0 ? (
           <EmptyState icon={FormIcon}>
-            <p>{sl.screens.forms.empty}</p>
+            <p>{emptyText ?? sl.screens.forms.empty}</p>
             <p>
               <a href="#/paths">{sl.nav.paths}</a>
             </p>

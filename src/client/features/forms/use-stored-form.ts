@@ -1,17 +1,27 @@
 /**
  * A form that is not in the current season (opened from results or a path's earlier seasons):
- * read from the device copy, which features/results keeps refreshed for earlier seasons.
+ * read from the device copy, which features/results keeps refreshed for earlier seasons. A device
+ * that has not read that season yet (opened by its address on a fresh device) asks the server
+ * when online and keeps the answer on the device, so the form opens offline next time.
  */
 import { useEffect, useState } from 'react';
+import { eq } from '../../../common/filter';
 import type { AppConfig } from '../../../common/schemas/config';
 import { useAppDispatch } from '../../app/hooks';
 import type { AppExtra } from '../../app/store-types';
 import type { StoredRecord } from '../../lib/db/database';
-import { readRows } from '../../lib/db/local-data';
+import { searchAllRecords } from '../../lib/api/search-all';
+import { readRows, refreshRows } from '../../lib/db/local-data';
 import { columnKey } from '../../lib/db/refs';
 
 /** `refreshKey`: read again when it changes (e.g. the season was reloaded after a delivery). */
-export function useStoredForm(config: AppConfig | null, formId: number, enabled: boolean, refreshKey: unknown = null): { form: StoredRecord | null; indicators: StoredRecord[]; done: boolean } {
+export function useStoredForm(
+  config: AppConfig | null,
+  formId: number,
+  enabled: boolean,
+  refreshKey: unknown = null,
+  online = false,
+): { form: StoredRecord | null; indicators: StoredRecord[]; done: boolean } {
   const dispatch = useAppDispatch();
   const [state, setState] = useState<{ form: StoredRecord | null; indicators: StoredRecord[]; done: boolean }>({ form: null, indicators: [], done: false });
   useEffect(() => {
@@ -19,16 +29,33 @@ export function useStoredForm(config: AppConfig | null, formId: number, enabled:
     let cancelled = false;
     const db = dispatch((_d: unknown, _g: unknown, extra: AppExtra) => extra.db);
     const parent = columnKey(config, 'indicators', 'parent');
-    void (async () => {
+    const readDevice = async () => {
       const [form] = await readRows(db, config.tables.forms.id, (r) => r.id === formId && !r.archived);
       const indicators = form ? await readRows(db, config.tables.indicators.id, (r) => r.properties[parent] === formId) : [];
-      if (!cancelled) setState({ form: form ?? null, indicators, done: true });
+      return { form: form ?? null, indicators };
+    };
+    void (async () => {
+      let found = await readDevice();
+      if (!found.form && online && !cancelled) {
+        const { projectId, tables } = config;
+        const requestedAt = Date.now();
+        const [forms, indicators] = await Promise.all([
+          searchAllRecords(dispatch, projectId, { tableId: tables.forms.id, filters: eq('id', formId) }),
+          searchAllRecords(dispatch, projectId, { tableId: tables.indicators.id, filters: eq(tables.indicators.columns.parent, formId) }),
+        ]);
+        if (forms.records?.length && indicators.records) {
+          await refreshRows(db, forms.records, { projectId, tableId: tables.forms.id, inScope: (r) => r.id === formId, requestedAt });
+          await refreshRows(db, indicators.records, { projectId, tableId: tables.indicators.id, inScope: (r) => r.properties[parent] === formId, requestedAt });
+          found = await readDevice();
+        }
+      }
+      if (!cancelled) setState({ ...found, done: true });
     })().catch(() => {
       if (!cancelled) setState({ form: null, indicators: [], done: true });
     });
     return () => {
       cancelled = true;
     };
-  }, [config, formId, enabled, dispatch, refreshKey]);
+  }, [config, formId, enabled, dispatch, refreshKey, online]);
   return state;
 }

@@ -4,20 +4,20 @@
  * (search, season progress) beside it on a desk and above it on a phone. Pure props: app/routes
  * feeds the season rows (features/season), the sync state (features/sync) and the farmers panel.
  */
-import type { ReactNode } from 'react';
+import { useEffect, useRef, type ReactNode } from 'react';
 import { formatDate, formatDateTime } from '../../../common/format';
-import { sl, slScreens } from '../../../common/i18n/sl';
+import { sl, slPhone, slScreens, slSetup } from '../../../common/i18n/sl';
 import { ArchiveButton } from '../../components/archive-button/archive-button';
 import { Button } from '../../components/button/button';
 import { EmptyState } from '../../components/empty-state/empty-state';
-import { ChevronRightIcon, FlowerIcon, NoWifiIcon, SyncIcon, WifiIcon } from '../../components/icons/icons';
+import { ChevronRightIcon, FlowerIcon, NoWifiIcon, PlusIcon, SyncIcon, WifiIcon } from '../../components/icons/icons';
 import { Page } from '../../components/page/page';
 import { ScoreBadge } from '../../components/score-badge/score-badge';
 import { ScreenState } from '../../components/screen-state/screen-state';
 
-export type HomePathStatus = 'not-walked' | 'walked' | 'form-done';
+type HomePathStatus = 'not-walked' | 'walked' | 'form-done';
 
-export interface HomePath {
+interface HomePath {
   id: number;
   name: string;
   lengthM: number | null;
@@ -25,13 +25,13 @@ export interface HomePath {
   score: number | null;
 }
 
-export interface HomeArea {
+interface HomeArea {
   id: number;
   name: string;
   paths: HomePath[];
 }
 
-export interface HomeSeason {
+interface HomeSeason {
   name: string;
   /** 'YYYY-MM-DD' */
   from: string;
@@ -54,9 +54,11 @@ export interface HomeScreenProps {
   onRetry?: () => void;
   /** Editors: archive a meadow with its paths (seed §4), after a confirmation. */
   onArchiveArea?: (areaId: number) => Promise<void>;
+  /** Who may add a transect on a meadow (farmers on their own, editors): the "Nova pot" link of each meadow. */
+  newPathHref?: (areaId: number) => string;
 }
 
-export function StatusChip({ status }: { status: HomePathStatus }) {
+function StatusChip({ status }: { status: HomePathStatus }) {
   return (
     <span className={`status-chip status-chip--${status}`} data-status={status}>
       {slScreens.status[status]}
@@ -88,6 +90,15 @@ export function HomeScreen(props: HomeScreenProps) {
   const staff = role === 'editor' || role === 'reader';
   const paths = areas.flatMap((a) => a.paths);
   const done = paths.filter((p) => p.status === 'form-done').length;
+  // Editors and readers: choosing a farmer opens that farmer's meadows (on a phone the list of
+  // farmers is above them): focus moves to their heading once they are there.
+  const areasHeading = useRef<HTMLHeadingElement>(null);
+  const shownFarmer = useRef(props.farmerName);
+  useEffect(() => {
+    if (!staff || props.farmerName === shownFarmer.current || props.status !== 'ready') return;
+    shownFarmer.current = props.farmerName;
+    if (props.farmerName) areasHeading.current?.focus();
+  }, [staff, props.farmerName, props.status]);
   const content =
     staff && !props.hasFarmer ? (
       <EmptyState icon={FlowerIcon}>
@@ -117,7 +128,9 @@ export function HomeScreen(props: HomeScreenProps) {
             {t.viewingFarmer}: <strong>{props.farmerName}</strong>
           </p>
         ) : null}
-        <h2 className="section-title">{t.areas}</h2>
+        <h2 className="section-title" ref={areasHeading} tabIndex={-1}>
+          {staff && props.farmerName ? slPhone.staff.areasOf(props.farmerName) : t.areas}
+        </h2>
         {areas.length === 0 ? (
           <EmptyState icon={FlowerIcon}>
             <p>{t.noAreas}</p>
@@ -131,6 +144,7 @@ export function HomeScreen(props: HomeScreenProps) {
                   <ArchiveButton text={slScreens.archive.area} title={slScreens.archive.areaTitle} confirm={slScreens.archive.areaConfirm} onArchive={() => props.onArchiveArea!(area.id)} />
                 ) : null}
               </div>
+              {props.newPathHref ? <Button href={props.newPathHref(area.id)} kind="secondary" size="small" icon={PlusIcon} text={slSetup.paths.add} /> : null}
               {area.paths.length === 0 ? (
                 <p className="muted">{t.noPaths}</p>
               ) : (
@@ -155,7 +169,7 @@ export function HomeScreen(props: HomeScreenProps) {
       </>
     );
   return (
-    <Page title={sl.screens.home.title} lead={sl.screens.home.lead} className={staff ? 'page--desk' : undefined}>
+    <Page title={sl.screens.home.title} lead={staff ? slPhone.staff.homeLead : sl.screens.home.lead} className={staff ? 'page--desk' : undefined}>
       <ScreenState status={props.status} hasData={props.status === 'ready' || areas.length > 0} error={props.error} fromDevice={props.fromDevice} onRetry={props.onRetry}>
         <div className={staff ? 'desk-layout' : undefined}>
           {staff ? <aside className="desk-layout__side">{props.farmersPanel}</aside> : null}

@@ -25,7 +25,7 @@ export function browserLocationEnv(): LocationEnv {
 }
 
 /** Reads the permission once. */
-export async function queryLocationPermission(env: LocationEnv): Promise<LocationPermission> {
+async function queryLocationPermission(env: LocationEnv): Promise<LocationPermission> {
   if (!env.geolocation) return 'unsupported';
   if (!env.permissions?.query) return 'unknown';
   try {

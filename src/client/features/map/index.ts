@@ -7,12 +7,12 @@
  * - recordsToMapItems: turn season rows into MapItems using config.json column ids.
  */
 export { MapView } from './components/app-map-view';
-export type { FarmerOption, MapViewProps } from '../../lib/map/map-view';
-export { WalkRecorderPanel, type WalkRecorderPanelProps } from './components/walk-recorder-panel';
-export { GeometryEditor, type GeometryEditorMode, type GeometryEditorProps } from './components/geometry-editor';
-export { recordsToMapItems, type MapRows } from './map-items-from-records';
-export type { MapItem, MapItemKind } from '../../lib/map/map-items';
+;
+export { WalkRecorderPanel,  } from './components/walk-recorder-panel';
+export { GeometryEditor,   } from './components/geometry-editor';
+export { recordsToMapItems,  } from './map-items-from-records';
+export type { MapItem,  } from '../../lib/map/map-items';
 export type { MapEngine } from '../../lib/map/map-engine';
-export { registerOfflineTiles } from '../../lib/map/offline-tiles';
-export { LocalLayersPanel } from './components/local-layers-panel';
-export { parseLayerFile, LayerParseError } from './local-layers/parse-layer';
+;
+;
+;

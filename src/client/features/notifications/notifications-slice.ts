@@ -7,7 +7,7 @@
 import { createSlice, nanoid, type PayloadAction } from '@reduxjs/toolkit';
 import { NOTICE_TIMEOUT_MS } from '../../../common/constants';
 
-export type NoticeKind = 'info' | 'success' | 'error';
+type NoticeKind = 'info' | 'success' | 'error';
 
 export interface Notice {
   id: string;
@@ -31,7 +31,7 @@ export interface NoticeInput {
   id?: string;
 }
 
-export interface NotificationsState {
+interface NotificationsState {
   items: Notice[];
 }
 
@@ -67,5 +67,5 @@ export const notificationsSlice = createSlice({
   },
 });
 
-export const { noticeShown, noticeDismissed, noticesCleared } = notificationsSlice.actions;
+export const { noticeShown, noticeDismissed,  } = notificationsSlice.actions;
 export const { selectNotices } = notificationsSlice.selectors;

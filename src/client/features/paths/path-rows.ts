@@ -16,6 +16,8 @@ export interface SeasonRows {
   duration: StoredRecord | null;
   durationPaths: readonly StoredRecord[];
   forms: readonly StoredRecord[];
+  /** The forms' indicator rows: a form with none answered has no score yet (not a bad 0). */
+  indicators?: readonly StoredRecord[];
 }
 
 export interface PathRow {
@@ -34,17 +36,17 @@ export interface PathRow {
   score: number | null;
 }
 
-export const numberOf = (value: unknown): number | null => {
+const numberOf = (value: unknown): number | null => {
   const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
   return typeof n === 'number' && Number.isFinite(n) ? n : null;
 };
 
-export function textOf(value: unknown): string {
+function textOf(value: unknown): string {
   return value === null || value === undefined ? '' : String(value);
 }
 
 /** The walk's time from the `walk` column written by the recorder (features/map save-walk). */
-export function walkTime(value: unknown): string | null {
+function walkTime(value: unknown): string | null {
   if (value && typeof value === 'object' && typeof (value as { recordedAt?: unknown }).recordedAt === 'string') {
     return (value as { recordedAt: string }).recordedAt;
   }
@@ -54,7 +56,7 @@ export function walkTime(value: unknown): string | null {
 const day = (value: unknown) => (typeof value === 'string' ? value.slice(0, 10) : '');
 
 /** The form that stands for a set of forms: the latest completed one, else the latest one. */
-export function representativeForm(forms: readonly StoredRecord[], config: AppConfig): StoredRecord | null {
+function representativeForm(forms: readonly StoredRecord[], config: AppConfig): StoredRecord | null {
   const completed = columnKey(config, 'forms', 'completed');
   const live = forms.filter((f) => !f.deleted && !f.archived);
   const done = live.filter((f) => f.properties[completed] === true);
@@ -81,6 +83,9 @@ export function buildPathRows(rows: SeasonRows, config: AppConfig): PathRow[] {
   const durationId = rows.duration?.id ?? null;
   const from = rows.duration ? day(rows.duration.properties[c.start]) : '';
   const to = rows.duration ? day(rows.duration.properties[c.end]) : '';
+  const indicatorParent = columnKey(config, 'indicators', 'parent');
+  const formsWithAnswers = rows.indicators ? new Set(rows.indicators.filter((i) => !i.deleted && !i.archived).map((i) => numberOf(i.properties[indicatorParent]))) : null;
+  const answered = (form: StoredRecord) => formsWithAnswers === null || formsWithAnswers.has(form.id);
   const result: PathRow[] = [];
   for (const path of rows.paths) {
     if (path.archived || path.deleted) continue;
@@ -105,7 +110,7 @@ export function buildPathRows(rows: SeasonRows, config: AppConfig): PathRow[] {
       durationPathId: link?.id ?? null,
       forms,
       status: done ? 'form-done' : walkedThisSeason ? 'walked' : 'not-walked',
-      score: shown ? numberOf(shown.properties[c.score]) : null,
+      score: shown && answered(shown) ? numberOf(shown.properties[c.score]) : null,
     });
   }
   return result.sort((a, b) => a.areaName.localeCompare(b.areaName, 'sl') || a.name.localeCompare(b.name, 'sl') || a.id - b.id);

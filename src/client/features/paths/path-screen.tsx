@@ -6,7 +6,7 @@
  */
 import { useState, type ReactNode } from 'react';
 import { formatDate, formatDateTime } from '../../../common/format';
-import { sl, slScreens } from '../../../common/i18n/sl';
+import { sl, slPhone, slScreens } from '../../../common/i18n/sl';
 import { Button } from '../../components/button/button';
 import { EmptyState } from '../../components/empty-state/empty-state';
 import { BackIcon, ChevronRightIcon, PathIcon, PlusIcon } from '../../components/icons/icons';
@@ -46,22 +46,30 @@ export interface PathScreenProps {
   onArchive?: () => Promise<void>;
 }
 
-function AddForm({ kinds, onAdd }: { kinds: PathScreenProps['formKinds']; onAdd: (kindId: number) => Promise<void> }) {
+/** Adds a form of the chosen kind; a kind the path already has this season (`existing` titles) asks first. */
+function AddForm({ kinds, existing, onAdd }: { kinds: PathScreenProps['formKinds']; existing: readonly string[]; onAdd: (kindId: number) => Promise<void> }) {
   const t = slScreens.paths;
   const [kind, setKind] = useState<number>(kinds[0]?.id ?? 0);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const [asking, setAsking] = useState<string | null>(null);
+  const add = () => {
+    setAsking(null);
+    setBusy(true);
+    setError(null);
+    onAdd(kind).catch((err: unknown) => {
+      setError(typeof err === 'string' ? err : slScreens.states.saveFailed);
+      setBusy(false);
+    });
+  };
   return (
     <form
       className="add-form"
       onSubmit={(e) => {
         e.preventDefault();
-        setBusy(true);
-        setError(null);
-        onAdd(kind).catch((err: unknown) => {
-          setError(typeof err === 'string' ? err : slScreens.states.saveFailed);
-          setBusy(false);
-        });
+        const title = kinds.find((k) => k.id === kind)?.title ?? '';
+        if (existing.includes(title)) setAsking(title);
+        else add();
       }}
     >
       <label className="field">
@@ -75,6 +83,13 @@ function AddForm({ kinds, onAdd }: { kinds: PathScreenProps['formKinds']; onAdd:
         </select>
       </label>
       <Button type="submit" icon={PlusIcon} text={t.create} disabled={busy || !kinds.length} />
+      {asking ? (
+        <div className="add-form__ask" role="alert" data-testid="second-form-question">
+          <p>{slPhone.secondForm.question(asking)}</p>
+          <Button kind="secondary" text={sl.common.cancel} onClick={() => setAsking(null)} />
+          <Button text={slPhone.secondForm.confirm} onClick={add} />
+        </div>
+      ) : null}
       {error ? <p role="alert">{error}</p> : null}
     </form>
   );
@@ -151,7 +166,7 @@ export function PathScreen(props: PathScreenProps) {
                     {props.canEdit ? (
                       <>
                         <h3>{t.addForm}</h3>
-                        <AddForm kinds={props.formKinds} onAdd={async (kind) => props.onOpenForm(await props.onAddForm(kind))} />
+                        <AddForm kinds={props.formKinds} existing={props.forms.map((f) => f.kindTitle)} onAdd={async (kind) => props.onOpenForm(await props.onAddForm(kind))} />
                       </>
                     ) : null}
                   </>

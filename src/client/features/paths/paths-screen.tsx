@@ -32,16 +32,18 @@ export interface PathsScreenProps {
   fromDevice: boolean;
   hasData: boolean;
   onRetry?: () => void;
+  /** What the empty list says instead (editors and readers before they chose a farmer). */
+  emptyText?: string;
 }
 
-export function PathsScreen({ rows, status, error, fromDevice, hasData, onRetry }: PathsScreenProps) {
+export function PathsScreen({ rows, status, error, fromDevice, hasData, onRetry, emptyText }: PathsScreenProps) {
   const t = slScreens.paths;
   return (
     <Page title={sl.screens.paths.title} lead={sl.screens.paths.lead}>
       <ScreenState status={status} hasData={hasData} error={error} fromDevice={fromDevice} onRetry={onRetry}>
         {rows.length === 0 ? (
           <EmptyState icon={PathIcon}>
-            <p>{sl.screens.paths.empty}</p>
+            <p>{emptyText ?? sl.screens.paths.empty}</p>
           </EmptyState>
         ) : (
           <table className="data-table paths-table">

@@ -16,7 +16,7 @@ import { Dexie, type Table } from 'dexie';
 import type { LogEntry, NewLogEntry } from './log-format';
 import type { LogSink, WriteOptions } from './sinks';
 
-export const ACTION_LOG_DB_NAME = 'Moj_travnik_qa_log';
+const ACTION_LOG_DB_NAME = 'Moj_travnik_qa_log';
 
 class ActionLogDb extends Dexie {
   entries!: Table<LogEntry, number>;

@@ -12,14 +12,14 @@ import { getActiveActionLog } from './middleware';
 import { IndexedDbLogSink } from './action-log-db';
 import type { LogSink } from './sinks';
 
-export interface BuildActionLogFileOptions {
+interface BuildActionLogFileOptions {
   sink: LogSink;
   now?: Date;
   appVersion?: string;
 }
 
 /** The export file of a sink's current contents. */
-export async function buildActionLogFile({ sink, now = new Date(), appVersion }: BuildActionLogFileOptions): Promise<ActionLogFile> {
+async function buildActionLogFile({ sink, now = new Date(), appVersion }: BuildActionLogFileOptions): Promise<ActionLogFile> {
   const file: ActionLogFile = {
     format: ACTION_LOG_FORMAT,
     version: ACTION_LOG_VERSION,

@@ -22,8 +22,8 @@ import { StateHasher } from './state-hash';
 import { DEFAULT_CHECKPOINT_EVERY, type NewLogEntry, type NetEntry } from './log-format';
 import type { LogSink } from './sinks';
 
-export const FLUSH_DELAY_MS = 1000;
-export const BATCH_SIZE = 500;
+const FLUSH_DELAY_MS = 1000;
+const BATCH_SIZE = 500;
 /** localStorage key of the entries a page could not write before it went away. */
 export const UNWRITTEN_STASH_KEY = 'qa.actionLog.unwritten';
 

@@ -15,7 +15,7 @@
 import { sha256Hex } from './sha256';
 
 export const REDACTED = '[redacted]';
-export const SECRET_KEY = /token|password|secret|authorization/i;
+const SECRET_KEY = /token|password|secret|authorization/i;
 /** Bearer/Basic credentials and JWTs inside free text. */
 const SECRET_IN_TEXT = /\b(?:Bearer|Basic)\s+[A-Za-z0-9._~+/=-]{6,}|eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*/g;
 /** OAuth values in URLs (an OIDC callback's code, implicit-flow tokens, passwords in a query). */
@@ -23,7 +23,7 @@ const SECRET_IN_URL = /([?&#](?:code|access_token|id_token|refresh_token|token|p
 const DATA_URL = /^data:([^;,]*)(;base64)?,/;
 const MAX_DEPTH = 64;
 
-export type BinaryKind = 'blob' | 'arrayBuffer' | 'bytes' | 'dataUrl';
+type BinaryKind = 'blob' | 'arrayBuffer' | 'bytes' | 'dataUrl';
 
 /** Stands in the log for binary content. */
 export interface BinaryDescriptor {

@@ -40,7 +40,7 @@ const isBookkeeping = (type: string) => SKIPPED_TYPES.has(type);
 const isOwnPersistence = (type: string) => type.startsWith('persist/') || type === 'api/config/middlewareRegistered';
 
 /** Passes the replayed action; drops what the live middleware/listeners dispatch on their own. */
-export class ReplayGate implements ActionLogHandler {
+class ReplayGate implements ActionLogHandler {
   current: unknown = null;
   open = false;
   echoes = 0;
@@ -161,7 +161,7 @@ export interface ReplayOptions<S extends ReplayStore> {
   teardown?(store: S): void | Promise<void>;
 }
 
-export interface Divergence {
+interface Divergence {
   /** Position of the entry in `entries`. */
   index: number;
   seq: number;

@@ -18,7 +18,7 @@
 import { binarySize, isBinaryDescriptor, isBlob, isDataUrl, isSecretKey, redactSecretValue, redactText } from './redact';
 
 /** Top-level paths left out of the hash (see the header). */
-export const VOLATILE_PATHS: ReadonlyArray<readonly string[]> = [['_persist'], ['api', 'config']];
+const VOLATILE_PATHS: ReadonlyArray<readonly string[]> = [['_persist'], ['api', 'config']];
 
 function cyrb53(text: string, seed = 0): number {
   let h1 = 0xdeadbeef ^ seed;

@@ -12,7 +12,7 @@ import { isLocalId } from '../../lib/db/local-data';
 import { historyText } from './results-model';
 
 /** How many history requests run at once during an export. */
-export const HISTORY_CONCURRENCY = 6;
+const HISTORY_CONCURRENCY = 6;
 
 /**
  * Runs `fn` over `items` with at most `limit` calls under way; results in the order of `items`.

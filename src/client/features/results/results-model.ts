@@ -1,6 +1,6 @@
 /**
- * Results as rows: one per path, season and form kind, standing for that season's form (the latest
- * completed one, else the latest), with its stored score, the explanation recomputed from its
+ * Results as rows: one per form (a path may have two forms of a kind in a season; each is a
+ * result and counts in the summaries), with its stored score, the explanation recomputed from its
  * indicators (src/common/scheme), and the same path's score in the season before. Pure, so the
  * screen, the path screen and the exports share it.
  */
@@ -40,12 +40,12 @@ const num = (v: unknown): number | null => {
   return typeof n === 'number' && Number.isFinite(n) ? n : null;
 };
 
-export function kindById(config: AppConfig, id: number | null): FormKind | undefined {
+function kindById(config: AppConfig, id: number | null): FormKind | undefined {
   return id === null ? undefined : Object.values(config.forms).find((k) => k.id === id);
 }
 
 /** The explained score of a form from its indicators rows (null for an unknown kind). */
-export function explainForm(config: AppConfig, form: StoredRecord, indicators: readonly StoredRecord[]): ScoreResult | null {
+function explainForm(config: AppConfig, form: StoredRecord, indicators: readonly StoredRecord[]): ScoreResult | null {
   const kind = kindById(config, num(form.properties[columnKey(config, 'forms', 'form_id')]));
   if (!kind) return null;
   const parent = columnKey(config, 'indicators', 'parent');
@@ -64,7 +64,7 @@ export function buildResults(config: AppConfig, base: { areas: readonly StoredRe
   const paths = new Map(base.paths.filter((p) => !p.archived).map((p) => [p.id, p]));
   const durations = new Map(history.durations.map((d) => [d.id, d]));
   const links = new Map(history.durationPaths.filter((d) => !d.archived && !d.deleted).map((d) => [d.id, d]));
-  const best = new Map<string, StoredRecord>();
+  const live: Array<{ form: StoredRecord; pathId: number; durationId: number }> = [];
   for (const form of history.forms) {
     if (form.archived || form.deleted) continue;
     const link = links.get(num(form.properties[k('forms', 'parent')]) ?? -1);
@@ -72,14 +72,10 @@ export function buildResults(config: AppConfig, base: { areas: readonly StoredRe
     const pathId = num(link.properties[k('durationPaths', 'path_id')]);
     const durationId = num(link.properties[k('durationPaths', 'duration_id')]);
     if (pathId === null || durationId === null || !paths.has(pathId) || !durations.has(durationId)) continue;
-    const key = `${pathId}:${durationId}:${num(form.properties[k('forms', 'form_id')])}`;
-    const current = best.get(key);
-    const done = (f: StoredRecord) => f.properties[k('forms', 'completed')] === true;
-    if (!current || (done(form) && !done(current)) || (done(form) === done(current) && form.updatedAt >= current.updatedAt)) best.set(key, form);
+    live.push({ form, pathId, durationId });
   }
   const rows: ResultRow[] = [];
-  for (const [key, form] of best) {
-    const [pathId, durationId] = key.split(':').map(Number) as [number, number];
+  for (const { form, pathId, durationId } of live) {
     const path = paths.get(pathId)!;
     const duration = durations.get(durationId)!;
     const areaId = num(path.properties[k('paths', 'parent')]);
@@ -108,7 +104,7 @@ export function buildResults(config: AppConfig, base: { areas: readonly StoredRe
       geometry: path.geometry ?? null,
     });
   }
-  // The season before, per path and kind.
+  // The season before, per path and kind (its latest form when it had several).
   const byPathKind = new Map<string, ResultRow[]>();
   for (const row of rows) {
     const list = byPathKind.get(`${row.pathId}:${row.kindId}`) ?? [];
@@ -116,10 +112,13 @@ export function buildResults(config: AppConfig, base: { areas: readonly StoredRe
     byPathKind.set(`${row.pathId}:${row.kindId}`, list);
   }
   for (const list of byPathKind.values()) {
-    list.sort((a, b) => a.seasonStart.localeCompare(b.seasonStart));
-    for (let i = 1; i < list.length; i++) list[i]!.previous = { score: list[i - 1]!.score, seasonName: list[i - 1]!.seasonName };
+    list.sort((a, b) => a.seasonStart.localeCompare(b.seasonStart) || a.updatedAt.localeCompare(b.updatedAt) || a.formId - b.formId);
+    for (const row of list) {
+      const before = list.filter((r) => r.seasonStart < row.seasonStart).at(-1);
+      if (before) row.previous = { score: before.score, seasonName: before.seasonName };
+    }
   }
-  return rows.sort((a, b) => b.seasonStart.localeCompare(a.seasonStart) || a.areaName.localeCompare(b.areaName, 'sl') || a.pathName.localeCompare(b.pathName, 'sl') || (a.kindId ?? 0) - (b.kindId ?? 0));
+  return rows.sort((a, b) => b.seasonStart.localeCompare(a.seasonStart) || a.areaName.localeCompare(b.areaName, 'sl') || a.pathName.localeCompare(b.pathName, 'sl') || (a.kindId ?? 0) - (b.kindId ?? 0) || a.formId - b.formId);
 }
 
 /**

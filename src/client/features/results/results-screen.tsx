@@ -7,7 +7,7 @@
  * farmer; every view has a summary per area of the shown season.
  */
 import { useMemo, useState } from 'react';
-import { sl, slScreens } from '../../../common/i18n/sl';
+import { sl, slPhone, slScreens } from '../../../common/i18n/sl';
 import { classifyScore } from '../../../common/score';
 import { Button } from '../../components/button/button';
 import { EmptyState } from '../../components/empty-state/empty-state';
@@ -320,10 +320,12 @@ export function ResultsScreen(props: ResultsScreenProps) {
 }
 
 /** A path's earlier seasons on the path screen: each season's score beside the current one. */
-export function PathHistory({ rows, currentDurationId, status }: { rows: ResultRow[] | null; currentDurationId: number | null; status: 'loading' | 'ready' | 'failed' }) {
+export function PathHistory({ rows, currentDurationId, status, fromDevice = false }: { rows: ResultRow[] | null; currentDurationId: number | null; status: 'loading' | 'ready' | 'failed'; fromDevice?: boolean }) {
   if (!rows) return status === 'failed' ? <p role="alert">{slScreens.states.error}</p> : <Loading inline />;
   const earlier = rows.filter((r) => r.durationId !== currentDurationId);
-  if (!earlier.length) return <p className="muted">{slScreens.paths.noPrevious}</p>;
+  // Read from the device only (offline): an empty list says what the device holds, not that the
+  // server has nothing.
+  if (!earlier.length) return <p className="muted">{fromDevice ? slPhone.history.onlineOnly : slScreens.paths.noPrevious}</p>;
   return (
     <ul className="row-list" data-testid="path-history">
       {earlier.map((r) => (

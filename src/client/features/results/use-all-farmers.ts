@@ -34,7 +34,7 @@ export interface AllFarmersState {
 const TABLES = ['farmers', 'areas', 'paths', 'durations', 'durationPaths', 'forms', 'indicators'] as const satisfies readonly TableKey[];
 
 /** Thrown when the server answered with a refusal (not a lost connection): the screen shows the error. */
-export class AllFarmersLoadError extends Error {}
+class AllFarmersLoadError extends Error {}
 
 export async function loadAllFarmers(dispatch: AppDispatch, db: OfflineDb, config: AppConfig, online: boolean): Promise<{ data: AllFarmersData; fromDevice: boolean }> {
   let fromDevice = !online;

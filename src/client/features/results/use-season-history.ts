@@ -32,7 +32,7 @@ export interface SeasonHistoryState {
 
 const num = (v: unknown) => (typeof v === 'number' ? v : typeof v === 'string' && v !== '' ? Number(v) : NaN);
 
-export async function loadSeasonHistory(
+async function loadSeasonHistory(
   dispatch: ReturnType<typeof useAppDispatch>,
   db: OfflineDb,
   config: AppConfig,

@@ -4,14 +4,15 @@
  * duration-path links, forms and indicators. Rows come from the offline database (refreshed from
  * the server when online), so this slice is the same online and offline.
  */
-import { createSelector, createSlice, type PayloadAction } from '@reduxjs/toolkit';
+import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import type { StoredRecord } from '../../lib/db/database';
 import { localIdsRemapped } from '../../lib/db/actions';
+import { followIds } from '../../lib/db/identity';
 import { seasonLoaded, seasonLoadFailed, seasonLoadStarted, type SeasonData } from './season-actions';
 
 export type SeasonRole = 'editor' | 'reader' | 'farmer';
 
-export interface SeasonState extends SeasonData {
+interface SeasonState extends SeasonData {
   status: 'idle' | 'loading' | 'ready' | 'failed';
   /** Slovenian message for the user (e.g. the missing farmer record, seed §8). */
   error: string | null;
@@ -63,20 +64,13 @@ export const seasonSlice = createSlice({
         if (action.payload.role !== undefined) state.role = action.payload.role;
       })
       .addCase(localIdsRemapped, (state, action) => {
-        // Rows made offline got server ids: follow them here, in ids and in reference columns.
+        // Rows made offline got server ids: the loaded rows follow (lib/db/identity's rule).
         const map = new Map(action.payload.filter((m) => m.of === 'record').map((m) => [m.localId, m.id]));
         if (!map.size) return;
-        const remap = (row: StoredRecord) => {
-          const mapped = map.get(row.id);
-          if (mapped !== undefined) row.id = mapped;
-          for (const key of state.refKeys[row.tableId] ?? []) {
-            const value = row.properties[key];
-            if (typeof value === 'number' && map.has(value)) row.properties[key] = map.get(value);
-          }
-        };
-        for (const list of ROW_LISTS) state[list].forEach(remap);
-        if (state.duration) remap(state.duration);
-        if (state.farmerId !== null && map.has(state.farmerId)) state.farmerId = map.get(state.farmerId)!;
+        const follow = (row: StoredRecord) => followIds(row, state.refKeys[row.tableId], map);
+        for (const list of ROW_LISTS) state[list] = state[list].map(follow);
+        if (state.duration) state.duration = follow(state.duration);
+        if (state.farmerId !== null) state.farmerId = map.get(state.farmerId) ?? state.farmerId;
       });
   },
   selectors: {
@@ -102,7 +96,6 @@ export const {
   selectSeasonStatus,
   selectSeasonError,
   selectSeasonSource,
-  selectSeasonNotice,
   selectRole,
   selectFarmers,
   selectFarmerId,
@@ -114,12 +107,3 @@ export const {
   selectIndicators,
   selectSeasonLoadedAt,
 } = seasonSlice.selectors;
-
-export const selectCurrentFarmer = createSelector([selectFarmers, selectFarmerId], (farmers, id) => farmers.find((f) => f.id === id) ?? null);
-export const selectCanEdit = createSelector([selectRole], (role) => role === 'editor' || role === 'farmer');
-
-function byId(rows: StoredRecord[]): Map<number, StoredRecord> {
-  return new Map(rows.map((row) => [row.id, row]));
-}
-export const selectPathsById = createSelector([selectPaths], byId);
-export const selectFormsById = createSelector([selectForms], byId);

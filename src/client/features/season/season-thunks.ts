@@ -20,8 +20,9 @@ import { isTransientError, type ApiError } from '../../lib/api/base-query';
 import { publicAppApi } from '../../lib/api/public-app';
 import { searchAllRecords } from '../../lib/api/search-all';
 import type { OfflineDb, StoredRecord } from '../../lib/db/database';
-import { getMeta, isLocalId, readRows, refreshRows, setMeta } from '../../lib/db/local-data';
-import { deliveredIds, saveEdit } from '../../lib/db/outbox';
+import { followIds, isLocalId, resolveIds } from '../../lib/db/identity';
+import { getMeta, readRows, refreshRows, setMeta } from '../../lib/db/local-data';
+import { saveEdit } from '../../lib/db/outbox';
 import { columnKey, refKeysFor } from '../../lib/db/refs';
 import { createAppAsyncThunk, type AppDispatch, type RootState } from '../../app/store-types';
 import { seasonLoaded, seasonLoadFailed, seasonLoadStarted, type SeasonData } from './season-actions';
@@ -57,6 +58,20 @@ export function currentDuration(durations: StoredRecord[], config: AppConfig, to
   return matching[0] ?? null;
 }
 
+type Settled<T> = { ok: true; value: T } | { ok: false; error: unknown };
+
+/** A read started ahead of its turn: its failure is looked at when its answer is needed, not before. */
+function settle<T>(promise: Promise<T>): Promise<Settled<T>> {
+  return promise.then(
+    (value) => ({ ok: true, value }),
+    (error: unknown) => ({ ok: false, error }),
+  );
+}
+
+const rolesKeyOf = (config: AppConfig, email: string) => `roles:${config.projectId}:${email.toLowerCase()}`;
+
+const isOnline = (connectivity: RootState['connectivity']) => connectivity.browserOnline && connectivity.serverReachable !== false;
+
 class ChainError extends Error {
   /** The user's role as far as the chain got (null before the roles step). */
   role: SeasonData['role'] | undefined;
@@ -85,6 +100,8 @@ async function loadRows(
   filters: FilterNode | undefined,
   perPage: number,
   inScope: (row: StoredRecord) => boolean,
+  /** The parent ids `inScope` checks: before the device read they gain the server ids of parents delivered meanwhile. */
+  parentIds?: Set<number>,
 ): Promise<StoredRecord[]> {
   const tableId = ctx.config.tables[table].id;
   if (ctx.online) {
@@ -104,6 +121,9 @@ async function loadRows(
       }
     }
   }
+  // The outbox drains while the chain reads: a parent read under its offline id may have been
+  // delivered since, and its children on the device now name its server id (lib/db/identity).
+  if (parentIds) for (const id of (await resolveIds(ctx.db, 'record', [...parentIds])).values()) parentIds.add(id);
   return readRows(ctx.db, tableId, inScope);
 }
 
@@ -133,7 +153,7 @@ export const loadSeason = createAppAsyncThunk<SeasonData, LoadSeasonArgs>('seaso
 type ThunkApi = Parameters<Parameters<typeof createAppAsyncThunk<SeasonData, LoadSeasonArgs>>[1]>[1];
 
 /** One read of the chain; throws a ChainError (with the role, when known) for the seed's errors. */
-async function readChain(args: LoadSeasonArgs, { dispatch, getState, extra }: ThunkApi): Promise<SeasonData> {
+async function readChain(args: LoadSeasonArgs, { dispatch, getState, extra }: ThunkApi, pass: 'device-first' | 'full' = 'full'): Promise<SeasonData> {
   const state = getState() as RootState & { config?: { value: AppConfig | null } };
   const config = args.config ?? state.config?.value ?? null;
   if (!config) throw new ChainError(slSync.season.loadFailed);
@@ -143,14 +163,22 @@ async function readChain(args: LoadSeasonArgs, { dispatch, getState, extra }: Th
     dispatch,
     db,
     config,
-    online: connectivity.browserOnline && connectivity.serverReachable !== false,
+    online: pass === 'full' && isOnline(connectivity),
     source: 'server',
   };
   ctx.source = ctx.online ? 'server' : 'device';
   let role: SeasonData['role'] = null;
   try {
+    // Roles, the farmer's own record (by e-mail) and the durations need no earlier answer: they
+    // are read together; the rest of the chain waits only for the ids it filters by.
+    const emailKey = columnKey(config, 'farmers', 'email');
+    const email = args.email.trim().toLowerCase();
+    const mine = (row: StoredRecord) => String(row.properties[emailKey] ?? '').trim().toLowerCase() === email;
+    const ownRead = settle(loadRows(ctx, 'farmers', eq(Number(emailKey), args.email.trim()), FARMERS_PAGE_SIZE, mine));
+    const durationsRead = settle(loadRows(ctx, 'durations', undefined, PAGE_SIZE, () => true));
+
     // 1. Roles (seed §6); kept on the device for offline starts.
-    const rolesKey = `roles:${config.projectId}:${args.email.toLowerCase()}`;
+    const rolesKey = rolesKeyOf(config, args.email);
     let roles: { editor: boolean; reader: boolean } | undefined;
     if (ctx.online) {
       const result = await dispatch(publicAppApi.endpoints.roles.initiate({ projectId: config.projectId }, { subscribe: false, forceRefetch: true }));
@@ -166,20 +194,17 @@ async function readChain(args: LoadSeasonArgs, { dispatch, getState, extra }: Th
     role = roles?.editor ? 'editor' : roles?.reader ? 'reader' : 'farmer';
 
     // 2. Farmers.
-    const emailKey = columnKey(config, 'farmers', 'email');
     let farmers: StoredRecord[];
     let farmerId: number | null;
     if (role === 'farmer') {
-      const email = args.email.trim().toLowerCase();
-      const mine = (row: StoredRecord) => String(row.properties[emailKey] ?? '').trim().toLowerCase() === email;
-      try {
-        farmers = await loadRows(ctx, 'farmers', eq(Number(emailKey), args.email.trim()), FARMERS_PAGE_SIZE, mine);
-      } catch (error) {
+      const own = await ownRead;
+      if (!own.ok) {
         // The server refuses a user with neither a role nor a farmer record: that is the
         // missing-farmer case of seed §6/§8, not a generic failure.
-        if (error instanceof ChainError && error.status === 403) throw new ChainError(sl.farmer.missing);
-        throw error;
+        if (own.error instanceof ChainError && own.error.status === 403) throw new ChainError(sl.farmer.missing);
+        throw own.error;
       }
+      farmers = own.value;
       if (!farmers.length) throw new ChainError(sl.farmer.missing);
       farmerId = farmers[0]!.id;
     } else {
@@ -206,8 +231,9 @@ async function readChain(args: LoadSeasonArgs, { dispatch, getState, extra }: Th
     };
     // 3. The current duration (seed order: after the areas; read first here so that editors and
     // readers, who have not chosen a farmer yet, see the season and every farmer's progress in it).
-    const durations = await loadRows(ctx, 'durations', undefined, PAGE_SIZE, () => true);
-    data.duration = currentDuration(durations, config, localDate(extra.now()));
+    const durations = await durationsRead;
+    if (!durations.ok) throw durations.error;
+    data.duration = currentDuration(durations.value, config, localDate(extra.now()));
     if (farmerId === null) {
       data.source = ctx.source;
       return data;
@@ -218,11 +244,11 @@ async function readChain(args: LoadSeasonArgs, { dispatch, getState, extra }: Th
     data.areas = await loadRows(ctx, 'areas', eq(Number(userKey), farmerId), PAGE_SIZE, (row) => numberOf(row.properties[userKey]) === farmerId);
 
     // 5. Paths of the areas.
-    const areaIds = data.areas.map((a) => a.id);
+    const areaIds = await idsNow(db, data.areas);
     const areaSet = new Set(areaIds);
     const pathParent = columnKey(config, 'paths', 'parent');
     data.paths = areaIds.length
-      ? await loadRows(ctx, 'paths', isIn(Number(pathParent), areaIds), PAGE_SIZE, (row) => areaSet.has(numberOf(row.properties[pathParent]) ?? -1))
+      ? await loadRows(ctx, 'paths', isIn(Number(pathParent), areaIds), PAGE_SIZE, (row) => areaSet.has(numberOf(row.properties[pathParent]) ?? -1), areaSet)
       : [];
 
     if (!data.duration) {
@@ -235,17 +261,19 @@ async function readChain(args: LoadSeasonArgs, { dispatch, getState, extra }: Th
     const durationId = data.duration.id;
     const dpDuration = columnKey(config, 'durationPaths', 'duration_id');
     const dpPath = columnKey(config, 'durationPaths', 'path_id');
-    const pathIds = data.paths.map((p) => p.id);
+    const pathIds = await idsNow(db, data.paths);
     const pathSet = new Set(pathIds);
     const inDp = (row: StoredRecord) => numberOf(row.properties[dpDuration]) === durationId && pathSet.has(numberOf(row.properties[dpPath]) ?? -1);
     let links = pathIds.length
-      ? await loadRows(ctx, 'durationPaths', and(eq(Number(dpDuration), durationId), isIn(Number(dpPath), pathIds), eq('archived', false)), PAGE_SIZE, inDp)
+      ? await loadRows(ctx, 'durationPaths', and(eq(Number(dpDuration), durationId), isIn(Number(dpPath), pathIds), eq('archived', false)), PAGE_SIZE, inDp, pathSet)
       : [];
     links = links.filter((row) => !row.deleted && !row.archived);
     const linked = new Set(links.map((row) => numberOf(row.properties[dpPath])));
     const dpTableId = config.tables.durationPaths.id;
-    for (const pathId of pathIds) {
-      if (linked.has(pathId)) continue;
+    // Each path once, by the id it has now (a path delivered during this read has two).
+    for (const pathId of await currentIds(db, data.paths)) {
+      // A device-first read shows what the device has; the refresh behind it creates what is missing.
+      if (linked.has(pathId) || pass === 'device-first') continue;
       // Through the outbox: offline it waits there, online the drain sends it right away.
       const saved = await saveEdit(db, {
         kind: 'insert',
@@ -260,19 +288,19 @@ async function readChain(args: LoadSeasonArgs, { dispatch, getState, extra }: Th
     data.durationPaths = links.sort((a, b) => a.id - b.id);
 
     // 7. Forms of the links.
-    const dpIds = data.durationPaths.map((d) => d.id);
+    const dpIds = await idsNow(db, data.durationPaths);
     const dpSet = new Set(dpIds);
     const formParent = columnKey(config, 'forms', 'parent');
     data.forms = dpIds.length
-      ? await loadRows(ctx, 'forms', isIn(Number(formParent), dpIds), PAGE_SIZE, (row) => dpSet.has(numberOf(row.properties[formParent]) ?? -1))
+      ? await loadRows(ctx, 'forms', isIn(Number(formParent), dpIds), PAGE_SIZE, (row) => dpSet.has(numberOf(row.properties[formParent]) ?? -1), dpSet)
       : [];
 
     // 8. Indicators of the forms.
-    const formIds = data.forms.map((f) => f.id);
+    const formIds = await idsNow(db, data.forms);
     const formSet = new Set(formIds);
     const indicatorParent = columnKey(config, 'indicators', 'parent');
     data.indicators = formIds.length
-      ? await loadRows(ctx, 'indicators', isIn(Number(indicatorParent), formIds), PAGE_SIZE, (row) => formSet.has(numberOf(row.properties[indicatorParent]) ?? -1))
+      ? await loadRows(ctx, 'indicators', isIn(Number(indicatorParent), formIds), PAGE_SIZE, (row) => formSet.has(numberOf(row.properties[indicatorParent]) ?? -1), formSet)
       : [];
 
     data.source = ctx.source;
@@ -285,23 +313,63 @@ async function readChain(args: LoadSeasonArgs, { dispatch, getState, extra }: Th
   }
 }
 
-/** Whether rows of a finished read still carry offline ids the outbox has delivered meanwhile. */
-async function straddledDelivery(db: OfflineDb, data: SeasonData): Promise<boolean> {
-  const ids = ROW_LISTS.flatMap((list) => data[list].flatMap((row) => [row.id, ...(data.refKeys[row.tableId] ?? []).map((key) => row.properties[key])]));
-  return (await deliveredIds(db, 'record', ids.filter(isLocalId))).size > 0;
+/**
+ * The ids of `rows` and, for rows the outbox delivered meanwhile, their server ids too: the chain
+ * reads while the outbox drains, so a parent read under its offline id may have children that
+ * already name its server id. Resolved through lib/db/identity, never by reading again.
+ */
+async function idsNow(db: OfflineDb, rows: readonly StoredRecord[]): Promise<number[]> {
+  const ids = rows.map((row) => row.id);
+  return [...ids, ...(await resolveIds(db, 'record', ids)).values()];
 }
 
-/** Reads of one chain before the screen is given whatever it has (a delivery at every read is not a state to wait out). */
-const MAX_CHAIN_READS = 3;
+/** The ids `rows` have now (server ids for delivered offline ids). */
+async function currentIds(db: OfflineDb, rows: readonly StoredRecord[]): Promise<number[]> {
+  const map = await resolveIds(db, 'record', rows.map((row) => row.id));
+  return [...new Set(rows.map((row) => map.get(row.id) ?? row.id))];
+}
+
+/** The read with every delivered offline id replaced, in ids and reference columns. */
+async function followDeliveries(db: OfflineDb, data: SeasonData): Promise<SeasonData> {
+  const lists = [...ROW_LISTS.map((list) => data[list]), data.duration ? [data.duration] : []];
+  const named = lists.flatMap((rows) => rows.flatMap((row) => [row.id, ...(data.refKeys[row.tableId] ?? []).map((key) => row.properties[key])]));
+  const map = await resolveIds(db, 'record', named.filter(isLocalId));
+  if (!map.size) return data;
+  const follow = (row: StoredRecord) => followIds(row, data.refKeys[row.tableId], map);
+  const next: SeasonData = { ...data, duration: data.duration ? follow(data.duration) : null };
+  for (const list of ROW_LISTS) next[list] = data[list].map(follow);
+  if (next.farmerId !== null) next.farmerId = map.get(next.farmerId) ?? next.farmerId;
+  return next;
+}
+
+/**
+ * Device first: when the device holds this user's season and the server is to be read, the device
+ * copy is shown at once and the server's answer replaces it when it arrives (the screens keep what
+ * the user is typing; an online start is never slower than an offline one). Its source stays what
+ * the screen showed before, so no "from the device" note flickers while the server answers.
+ */
+async function showDeviceCopy(args: LoadSeasonArgs, thunkApi: ThunkApi): Promise<void> {
+  const { dispatch, getState, extra } = thunkApi;
+  const state = getState() as RootState & { config?: { value: AppConfig | null } };
+  const config = args.config ?? state.config?.value ?? null;
+  if (!config || !isOnline(state.connectivity) || !(await getMeta(extra.db, rolesKeyOf(config, args.email)))) return;
+  try {
+    const data = await followDeliveries(extra.db, await readChain(args, thunkApi, 'device-first'));
+    // A farmer chosen for the first time has nothing here: "no meadows" until the server answers would be false.
+    if (data.farmerId !== null && data.areas.length === 0) return;
+    dispatch(seasonLoaded({ ...data, source: state.season.source }));
+  } catch {
+    // Whatever the device copy lacks, the full read below reports.
+  }
+}
 
 async function runChain(args: LoadSeasonArgs, thunkApi: ThunkApi) {
   const { dispatch, extra, rejectWithValue } = thunkApi;
   dispatch(seasonLoadStarted());
   try {
-    let data = await readChain(args, thunkApi);
-    // The outbox delivered rows this read saw under their offline ids (it drains while the chain
-    // reads): their children were then read under the server ids and missed. Read again.
-    for (let reads = 1; reads < MAX_CHAIN_READS && (await straddledDelivery(extra.db, data)); reads++) data = await readChain(args, thunkApi);
+    await showDeviceCopy(args, thunkApi);
+    // Rows the outbox delivered while the chain read them carry their server ids from here on.
+    const data = await followDeliveries(extra.db, await readChain(args, thunkApi));
     dispatch(seasonLoaded(data));
     return data;
   } catch (error) {

@@ -5,7 +5,7 @@
  */
 import { SYNC_BACKOFF_MAX_MS, SYNC_BACKOFF_START_MS } from '../../../common/constants';
 
-export const BACKOFF_JITTER = 0.2;
+const BACKOFF_JITTER = 0.2;
 
 /** Delay before attempt number `failures + 1`; `failures` ≥ 1 is the count of failures so far. */
 export function backoffDelay(failures: number, random: () => number = Math.random): number {

@@ -5,7 +5,7 @@
  */
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
 
-export interface ConnectivityState {
+interface ConnectivityState {
   browserOnline: boolean;
   /** null until the first probe answered. */
   serverReachable: boolean | null;
@@ -37,4 +37,4 @@ export const connectivitySlice = createSlice({
 });
 
 export const { browserOnlineChanged, reachabilityProbed } = connectivitySlice.actions;
-export const { selectIsOnline, selectBrowserOnline, selectServerReachable, selectLastProbeAt } = connectivitySlice.selectors;
+export const { selectIsOnline, selectBrowserOnline, selectServerReachable } = connectivitySlice.selectors;

@@ -1,5 +1,5 @@
 /**
- * One drain pass over the outbox (DESIGN §5). Pure logic over lib/db and a transport, so the same
+ * One drain pass over the outbox (docs/architecture.md, "Sync"). Pure logic over lib/db and a transport, so the same
  * code runs in the app (transport = RTK Query endpoints), in tests against the real server and in
  * the bench.
  *
@@ -13,15 +13,18 @@
  *   referring to it, its attachments) waits too; unrelated later edits still go.
  * - Network/5xx: stop, the caller backs off. 401: one refresh and retry, else stop until sign-in.
  *   409 / other 4xx: the server rejects the whole call and names the operation (`opId`); that one
- *   becomes a conflict / failed item with the server's message and the rest is sent again. When
- *   the answer names none, the batch is split until the offending operation is found.
+ *   becomes a conflict / failed item with the server's message and the rest is sent again — except
+ *   an insert answered 409 with `duplicateOf` (the row already lives on the server, e.g. a form's
+ *   indicator of that key), which becomes an update of that row and goes again. When the answer
+ *   names no operation, the batch is split until the offending operation is found.
  * - An item is removed only by `acknowledge`, after the server answered for it.
  */
 import { MODIFY_CHUNK_SIZE } from '../../../common/constants';
 import { GENERIC_ERROR } from '../../../common/errors';
-import type { AttachmentInfo, BulkOperation, BulkResult } from '../../../common/schemas/wire';
+import type { AttachmentInfo, BulkOperation, BulkResult, WireRecord } from '../../../common/schemas/wire';
 import { isTransientError, type ApiError } from '../../lib/api/base-query';
-import { acknowledge, markItems, readOutbox, type Ack, type IdMapping } from '../../lib/db/outbox';
+import type { IdMapping } from '../../lib/db/identity';
+import { acknowledge, insertBecameUpdate, markItems, readOutbox, type Ack } from '../../lib/db/outbox';
 import { isLocalId } from '../../lib/db/local-data';
 import type { OfflineDb, OutboxItem } from '../../lib/db/database';
 
@@ -57,6 +60,11 @@ export type DrainOutcome =
 
 const BULK_KINDS = new Set(['insert', 'update', 'delete', 'archive']);
 
+function isWireRecord(value: unknown): value is WireRecord {
+  const record = value as Partial<WireRecord> | null;
+  return typeof record?.id === 'number' && typeof record.version === 'number' && typeof record.tableId === 'number';
+}
+
 function isAttachmentOp(item: OutboxItem): boolean {
   return item.kind === 'attachment' || item.kind === 'attachmentDelete';
 }
@@ -85,7 +93,7 @@ function dependencyKeys(item: OutboxItem): string[] {
   return keys;
 }
 
-export function toBulkOperation(item: OutboxItem): BulkOperation {
+function toBulkOperation(item: OutboxItem): BulkOperation {
   switch (item.kind) {
     case 'insert': {
       const op: BulkOperation = { opId: item.opId, kind: 'insert', tableId: item.tableId, properties: item.properties ?? {}, localId: item.id };
@@ -150,6 +158,16 @@ export async function drainOnce(options: DrainOptions): Promise<DrainOutcome> {
     const named = error.opId !== undefined ? batch.find((candidate) => candidate.opId === error.opId) : undefined;
     if (!named && batch.length > 1) return 'isolate';
     const item = named ?? batch[0];
+    if (error.status === 409 && error.duplicateOf !== undefined && item!.kind === 'insert' && isWireRecord(error.current)) {
+      // The server already holds this row (one live indicator per key on a form): the insert
+      // becomes an update of it, with the user's values, and goes again.
+      const converted = await insertBecameUpdate(db, item!.seq!, error.current);
+      if (converted) {
+        applyUpdates(converted.updated);
+        options.onAcknowledged?.(converted.mappings, 0);
+        return 'resend';
+      }
+    }
     if (error.status === 409) {
       await markItems(db, [item!.seq!], { status: 'conflict', error: failureOf(error), current: error.current, attemptsDelta: 1 });
     } else {

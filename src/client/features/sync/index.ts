@@ -9,6 +9,6 @@ export * from './sync-slice';
 export * from './sync-listeners';
 export * from './sync-thunks';
 export { backoffDelay } from './backoff';
-export { drainOnce, type DrainOutcome, type DrainTransport } from './drain';
+export { drainOnce,   } from './drain';
 export { rtkQueryTransport } from './transport';
 export { SyncPanel } from './components/sync-panel';

@@ -24,7 +24,7 @@ export interface AttentionItem {
   createdAt: string;
 }
 
-export interface SyncState {
+interface SyncState {
   pendingCount: number;
   attention: AttentionItem[];
   lastSyncAt: string | null;
@@ -130,7 +130,6 @@ export const {
   drainHeldForSignIn,
   drainStopped,
   storageErrorReported,
-  storageErrorDismissed,
   reloadRequired,
 } = syncSlice.actions;
 
@@ -138,11 +137,9 @@ export const {
   selectPendingCount,
   selectLastSyncAt,
   selectAttentionItems,
-  selectIsDraining,
   selectSyncAuthRequired,
   selectStorageError,
   selectRetryAt,
-  selectReloadRequired,
 } = syncSlice.selectors;
 
 export const selectFailedItems = createSelector([selectAttentionItems], (items) => items.filter((item) => item.status === 'failed'));

@@ -32,7 +32,7 @@ export interface ApiRequest {
 }
 
 /** 'FETCH_ERROR': no answer (offline, dropped connection); 'ABORTED': cancelled by the app. */
-export type ApiErrorStatus = number | 'FETCH_ERROR' | 'ABORTED' | 'PARSE_ERROR';
+type ApiErrorStatus = number | 'FETCH_ERROR' | 'ABORTED' | 'PARSE_ERROR';
 
 export interface ApiError {
   status: ApiErrorStatus;
@@ -44,6 +44,8 @@ export interface ApiError {
   current?: unknown;
   /** Bulk calls: the operation that made the server reject the call. */
   opId?: string;
+  /** 409 on an insert: the live row that already holds the same unique values (`current` is that row). */
+  duplicateOf?: number;
 }
 
 export interface ApiMeta {
@@ -109,6 +111,7 @@ export async function performRequest(
     if (errorBody.current !== undefined) error.current = errorBody.current;
     const opId = (errorBody as { opId?: unknown }).opId;
     if (typeof opId === 'string') error.opId = opId;
+    if (typeof errorBody.duplicateOf === 'number') error.duplicateOf = errorBody.duplicateOf;
     return { error, meta };
   }
   try {
@@ -135,7 +138,7 @@ export function errorMessageOf(error: unknown): string {
 }
 
 /** Reads the api deps from the thunk extra argument the store was made with. */
-export function apiDepsFromExtra(extra: unknown): ApiDeps | undefined {
+function apiDepsFromExtra(extra: unknown): ApiDeps | undefined {
   return (extra as { api?: ApiDeps } | undefined)?.api;
 }
 

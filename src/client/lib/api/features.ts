@@ -95,13 +95,13 @@ export const featuresApi = api.injectEndpoints({
 });
 
 export const {
-  useFeatureQuery,
+  
   useFeatureDetailedQuery,
-  useCreateFeatureMutation,
-  useUpdateFeatureMutation,
-  useDeleteFeaturesMutation,
-  useFeaturesInExtentQuery,
-  useCreateFeatureFullMutation,
-  useSearchFeaturesQuery,
-  useBulkFeaturesMutation,
+  
+  
+  
+  
+  
+  
+  
 } = featuresApi;

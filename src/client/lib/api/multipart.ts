@@ -4,7 +4,7 @@
  */
 import type { CreateRecordBody, FeatureBody } from '../../../common/schemas/wire';
 
-export interface FilePart {
+interface FilePart {
   /** The attachment slot of the table (config.json → tables.*.attachments). */
   tableAttachmentInfoId: number;
   name: string;

@@ -79,8 +79,12 @@ export const recordsApi = api.injectEndpoints({
       }),
       invalidatesTags: ['Record'],
     }),
-    /** POST /api/Records/{projectId}/search */
-    searchRecords: build.query<RecordPage, Project & { body: SearchRequest }>({
+    /**
+     * POST /api/Records/{projectId}/search. `readNo` is not sent: a new number is a new cache entry,
+     * so the request leaves now even while an identical one is in flight (RTK Query hands a caller
+     * the in-flight answer otherwise, forceRefetch or not).
+     */
+    searchRecords: build.query<RecordPage, Project & { body: SearchRequest; readNo?: number }>({
       query: ({ projectId, body }) => ({ url: `/api/Records/${projectId}/search`, method: 'POST', body }),
       providesTags: ['Record'],
     }),
@@ -171,21 +175,21 @@ export const recordsApi = api.injectEndpoints({
 });
 
 export const {
-  useRecordQuery,
-  useUpdateRecordMutation,
-  useRecordsByIdsQuery,
-  useDeleteRecordsMutation,
-  useArchiveRecordsMutation,
-  useCreateRecordMutation,
-  useSearchRecordsQuery,
-  useSearchRecordIdsQuery,
+  
+  
+  
+  
+  
+  
+  
+  
   useTextSearchRecordsQuery,
-  useBulkRecordsMutation,
-  useUploadAttachmentMutation,
-  useDeleteAttachmentMutation,
-  useAttachmentQuery,
+  
+  
+  
+  
   useAttachmentInfoQuery,
-  useSpatialRecordsQuery,
-  useRecordsInExtentQuery,
-  useCreateRecordFullMutation,
+  
+  
+  
 } = recordsApi;

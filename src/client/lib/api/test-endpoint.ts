@@ -10,4 +10,3 @@ export const testApi = api.injectEndpoints({
   }),
 });
 
-export const { useReachabilityQuery } = testApi;

@@ -23,7 +23,7 @@ export interface StoredTokens {
   idToken: string | null;
 }
 
-export const STORAGE_KEYS = { user: 'user', token: 'token', refreshToken: 'refreshToken', idToken: 'idToken' } as const;
+const STORAGE_KEYS = { user: 'user', token: 'token', refreshToken: 'refreshToken', idToken: 'idToken' } as const;
 const LOGIN_STATE_PREFIX = 'kc-callback-';
 
 function get(storage: Storage | null, key: string): string | null {

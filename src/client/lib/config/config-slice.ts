@@ -7,7 +7,7 @@ import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import type { AppConfig } from '../../../common/schemas/config';
 import type { ConfigSource } from './load-config';
 
-export interface ConfigState {
+interface ConfigState {
   status: 'loading' | 'ready' | 'failed';
   source: ConfigSource | null;
   value: AppConfig | null;
@@ -33,4 +33,4 @@ export const configSlice = createSlice({
 });
 
 export const { configLoaded } = configSlice.actions;
-export const { selectConfig, selectConfigStatus, selectConfigSource } = configSlice.selectors;
+export const { selectConfig, selectConfigStatus,  } = configSlice.selectors;

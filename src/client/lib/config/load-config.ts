@@ -43,12 +43,13 @@ export async function loadConfig({ fetch: doFetch, storage, log = console.error,
     return { config: body, source: 'network' };
   } catch (error) {
     log(CONFIG_LOAD_ERROR_LOG, error);
-    const saved = readLastGood(storage);
+    const saved = readLastGoodConfig(storage);
     return { config: saved, source: saved ? 'last-good' : null };
   }
 }
 
-function readLastGood(storage: LoadConfigDeps['storage']): AppConfig | null {
+/** The last good copy on this device, or null (none, unreadable, blocked storage). */
+export function readLastGoodConfig(storage: LoadConfigDeps['storage']): AppConfig | null {
   try {
     const raw = storage?.getItem(CONFIG_STORAGE_KEY);
     if (!raw) return null;

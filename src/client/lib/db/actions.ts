@@ -4,7 +4,7 @@
  * do not import each other.
  */
 import { createAction } from '@reduxjs/toolkit';
-import type { IdMapping } from './outbox';
+import type { IdMapping } from './identity';
 
 /** Offline-made ids were replaced by server ids (in Dexie already); slices holding ids follow. */
 export const localIdsRemapped = createAction<IdMapping[]>('offlineDb/localIdsRemapped');

@@ -22,7 +22,7 @@ import type { Geometry } from 'geojson';
 import { OFFLINE_DB_NAME } from '../../../common/constants';
 import type { Properties } from '../../../common/schemas/wire';
 
-export type Flag = 0 | 1;
+type Flag = 0 | 1;
 
 /** A row as the app keeps it offline: the server's record (or the local draft of one). */
 export interface StoredRecord {
@@ -107,8 +107,8 @@ export interface LocalLayerRow {
   data?: unknown;
 }
 
-export type OutboxKind = 'insert' | 'update' | 'delete' | 'archive' | 'attachment' | 'attachmentDelete';
-export type OutboxStatus = 'pending' | 'failed' | 'conflict';
+type OutboxKind = 'insert' | 'update' | 'delete' | 'archive' | 'attachment' | 'attachmentDelete';
+type OutboxStatus = 'pending' | 'failed' | 'conflict';
 
 export interface OutboxError {
   status: number | string;
@@ -222,7 +222,7 @@ export function onVersionChange(db: OfflineDb, listener: VersionChangeListener):
 }
 
 /** True for QuotaExceededError however it arrives (directly, or as the inner error of an abort). */
-export function isQuotaError(error: unknown): boolean {
+function isQuotaError(error: unknown): boolean {
   let current: unknown = error;
   for (let depth = 0; depth < 5 && current; depth++) {
     const e = current as { name?: string; code?: number; inner?: unknown; cause?: unknown };

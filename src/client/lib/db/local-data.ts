@@ -6,9 +6,10 @@
 import { LOCAL_ID_BOUND, MODIFY_CHUNK_SIZE } from '../../../common/constants';
 import type { WireFeature, WireRecord } from '../../../common/schemas/wire';
 import { guardWrite, type FeatureRow, type OfflineDb, type StoredRecord } from './database';
+import { deliveredKey, isLocalId } from './identity';
 
 /** Splits a list into chunks of MODIFY_CHUNK_SIZE (seed §9) for bulk writes. */
-export function chunks<T>(items: readonly T[], size: number = MODIFY_CHUNK_SIZE): T[][] {
+function chunks<T>(items: readonly T[], size: number = MODIFY_CHUNK_SIZE): T[][] {
   const result: T[][] = [];
   for (let i = 0; i < items.length; i += size) result.push(items.slice(i, i + size));
   return result;
@@ -28,20 +29,13 @@ export function toStoredRecord(row: WireRecord | WireFeature): StoredRecord {
   };
 }
 
-export function isPending(row: FeatureRow): boolean {
+function isPending(row: FeatureRow): boolean {
   return row.isInsert === 1 || row.isEdit === 1 || row.isDelete === 1;
 }
 
-export function isLocalId(id: unknown): id is number {
-  return typeof id === 'number' && Number.isInteger(id) && id > 0 && id < LOCAL_ID_BOUND;
-}
+export { isLocalId };
 
 /** A random id below LOCAL_ID_BOUND (seed §3), unused by any local row of any table. */
-/** Meta key remembering the server id an offline id was given (see outbox.ts, withDeliveredIds). */
-export function deliveredKey(of: 'record' | 'attachment', localId: number): string {
-  return `delivered:${of}:${localId}`;
-}
-
 export async function newLocalId(db: OfflineDb, random: () => number = Math.random): Promise<number> {
   for (;;) {
     const id = 1 + Math.floor(random() * (LOCAL_ID_BOUND - 1));

@@ -6,7 +6,7 @@
 import type { AppConfig } from '../../../common/schemas/config';
 import type { TableKey } from '../../../common/schemas/project';
 
-export const REFERENCE_COLUMNS: { readonly [T in TableKey]?: readonly string[] } = {
+const REFERENCE_COLUMNS: { readonly [T in TableKey]?: readonly string[] } = {
   areas: ['user'],
   paths: ['parent'],
   durationPaths: ['duration_id', 'path_id'],

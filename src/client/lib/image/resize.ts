@@ -38,7 +38,7 @@ export interface ResizeEnv {
   createCanvas: (width: number, height: number) => { canvas: Drawable; toBlob: (type: string, quality: number) => Promise<Blob> };
 }
 
-export function browserResizeEnv(): ResizeEnv {
+function browserResizeEnv(): ResizeEnv {
   return {
     createImageBitmap: (blob, options) => createImageBitmap(blob, options),
     createCanvas(width, height) {

@@ -58,8 +58,3 @@ export async function loadBaseStyle(basemap: BaseMapEntry = OWN_BASEMAP, fetchIm
   }
   return withOfflineTiles(style);
 }
-
-/** The tile URL templates a base map needs stored for offline use (Download screen). */
-export function tileTemplates(basemap: BaseMapEntry): string[] {
-  return basemap.tiles ?? [];
-}

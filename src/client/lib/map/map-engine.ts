@@ -10,18 +10,19 @@
  * nodes).
  */
 import MapboxDraw from '@mapbox/mapbox-gl-draw';
-import type { FeatureCollection, Geometry, LineString, MultiLineString, Point } from 'geojson';
+import type { FeatureCollection, Geometry, LineString, MultiLineString, MultiPolygon, Point, Polygon } from 'geojson';
 import maplibregl, { type GeoJSONSource, type LngLatBoundsLike, type Map as MlMap, type StyleSpecification } from 'maplibre-gl';
+import { slPhone } from '../../../common/i18n/sl';
 import type { Extent } from '../../../common/schemas/wire';
 import { circlePolygon, extentOf, filterByFarmer, labelPoint, toFeatureCollection, type LocalOverlay, type MapItem, type MapItemKind } from './map-items';
 
-export const LABEL_MIN_ZOOM = 13;
-export const LABEL_LIMIT = 150;
+const LABEL_MIN_ZOOM = 13;
+const LABEL_LIMIT = 150;
 /** Touch tolerance around a tap (px): fingers are not mouse pointers (DESIGN §7a). */
-export const TAP_TOLERANCE_PX = 10;
+const TAP_TOLERANCE_PX = 10;
 
 /** Meadow palette for the feature layers; the legend uses the same values. */
-export const LAYER_COLORS = {
+const LAYER_COLORS = {
   area: '#4d7c2a',
   areaFill: 'rgba(124, 179, 66, 0.28)',
   path: '#8a4b08',
@@ -97,6 +98,7 @@ export class MapEngine {
       center: options.center ?? [16.2, 46.8],
       zoom: options.zoom ?? 11,
       attributionControl: { compact: true },
+      locale: slPhone.mapLocale,
       // Keep the drawing buffer so screenshots (tests, "share map") see the rendered map.
       canvasContextAttributes: { preserveDrawingBuffer: true },
     });
@@ -318,6 +320,13 @@ export class MapEngine {
       const anchor = item.kind === 'area' ? 'top' : item.kind === 'indicator' ? 'bottom' : 'center';
       const offset: [number, number] = item.kind === 'indicator' ? [0, -10] : item.kind === 'area' ? [0, 4] : [0, 0];
       this.labels.push(new maplibregl.Marker({ element: el, anchor, offset }).setLngLat(at).addTo(this.map));
+      // A name drawn on the map, not a control: MapLibre's marker label ("Oznaka na zemljevidu")
+      // would hide the name from screen readers and contradict the text (the items are listed
+      // beside the map anyway).
+      el.removeAttribute('aria-label');
+      el.removeAttribute('role');
+      el.removeAttribute('tabindex');
+      el.setAttribute('aria-hidden', 'true');
       count += 1;
     }
   }
@@ -355,6 +364,44 @@ export class MapEngine {
     if (ids[0]) draw.changeMode('direct_select', { featureId: ids[0] });
   }
 
+  /** Start drawing a new polygon (tap the corners, double-tap the last). */
+  startPolygon(): void {
+    const draw = this.ensureDraw();
+    draw.deleteAll();
+    draw.changeMode('draw_polygon');
+  }
+
+  /** Edit an existing polygon (the outer ring of a MultiPolygon's parts): its vertices become draggable. */
+  editPolygon(geometry: Polygon | MultiPolygon): void {
+    const draw = this.ensureDraw();
+    draw.deleteAll();
+    const polygons = geometry.type === 'Polygon' ? [geometry] : geometry.coordinates.map((coordinates) => ({ type: 'Polygon' as const, coordinates }));
+    const ids = polygons.flatMap((polygon) => draw.add({ type: 'Feature', properties: {}, geometry: polygon }));
+    if (ids[0]) draw.changeMode('direct_select', { featureId: ids[0] });
+  }
+
+  /**
+   * Deletes the selected vertices of the feature being edited (Draw's trash): how a walked line
+   * loses a stray point or gets its ends trimmed on a phone, where there is no Delete key.
+   */
+  deleteSelectedVertices(): void {
+    this.draw?.trash();
+  }
+
+  /**
+   * Ends a line or outline being drawn with the corners tapped so far, as a double tap on the last
+   * one does — which on a phone may zoom the page instead, and which hits the last corner only
+   * once the map has drawn it. The result stays editable (vertices draggable).
+   */
+  finishDrawing(): void {
+    const draw = this.draw;
+    if (!draw || (draw.getMode() !== 'draw_line_string' && draw.getMode() !== 'draw_polygon')) return;
+    // Leaving the drawing mode completes the feature (Draw fires draw.create) or drops an unfinished one.
+    draw.changeMode('simple_select');
+    const [feature] = draw.getAll().features;
+    if (feature?.id !== undefined) draw.changeMode('direct_select', { featureId: String(feature.id) });
+  }
+
   /** Place (or move) a point. */
   startPoint(existing?: Point | null): void {
     const draw = this.ensureDraw();
@@ -368,7 +415,8 @@ export class MapEngine {
   }
 
   /**
-   * What was drawn: one LineString, a MultiLineString for several, a Point, or null. Draw keeps
+   * What was drawn: one LineString, a MultiLineString for several, a Point, a Polygon (a
+   * MultiPolygon for several), or null. Draw keeps
    * an empty Point (coordinates []) while it waits for the tap: that is nothing drawn yet.
    */
   drawnGeometry(): Geometry | null {
@@ -378,6 +426,10 @@ export class MapEngine {
     const lines = geometries.filter((g): g is LineString => g.type === 'LineString' && g.coordinates.length >= 2 && g.coordinates.every(isPosition));
     const point = geometries.find((g): g is Point => g.type === 'Point' && isPosition(g.coordinates));
     if (point) return point;
+    // Draw keeps a polygon being drawn as a ring closed on the last tap; fewer than three corners is nothing yet.
+    const polygons = geometries.filter((g): g is Polygon => g.type === 'Polygon' && (g.coordinates[0]?.length ?? 0) >= 4 && g.coordinates[0]!.every(isPosition));
+    if (polygons.length === 1) return polygons[0]!;
+    if (polygons.length > 1) return { type: 'MultiPolygon', coordinates: polygons.map((p) => p.coordinates) };
     if (lines.length === 1) return lines[0]!;
     if (lines.length > 1) return { type: 'MultiLineString', coordinates: lines.map((l) => l.coordinates) };
     return null;

@@ -18,7 +18,7 @@ import { MapEngine, type Position2 } from './map-engine';
 import type { LocalOverlay, MapItem, MapItemKind } from './map-items';
 import { onMissingTile } from './offline-tiles';
 
-export interface FarmerOption {
+interface FarmerOption {
   id: number;
   name: string;
 }
@@ -39,6 +39,8 @@ export interface MapViewProps {
   localLayers?: LocalOverlay[];
   /** Zoom to the items when they first arrive (default true). */
   fitToItems?: boolean;
+  /** Zoom to the items again whenever this changes (a form choosing another meadow). */
+  fitKey?: string | number;
   onReady?: (engine: MapEngine) => void;
   height?: string;
   children?: ReactNode;
@@ -55,6 +57,7 @@ export function MapView({
   localLayers,
   followUser = false,
   fitToItems = true,
+  fitKey,
   onReady,
   height,
   children,
@@ -62,6 +65,7 @@ export function MapView({
   const containerRef = useRef<HTMLDivElement>(null);
   const engineRef = useRef<MapEngine | null>(null);
   const fittedRef = useRef(false);
+  const fitKeyRef = useRef(fitKey);
   const [engine, setEngine] = useState<MapEngine | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [missingTiles, setMissingTiles] = useState(false);
@@ -106,11 +110,15 @@ export function MapView({
   useEffect(() => {
     if (!engine) return;
     engine.setItems(items, farmerId);
+    if (fitKey !== fitKeyRef.current) {
+      fitKeyRef.current = fitKey;
+      fittedRef.current = false;
+    }
     if (fitToItems && !fittedRef.current && items.some((i) => i.geometry)) {
       fittedRef.current = true;
       engine.fitTo();
     }
-  }, [engine, items, farmerId, fitToItems]);
+  }, [engine, items, farmerId, fitToItems, fitKey]);
 
   // The current view as plain data on the map's element (data-view: center [lon, lat], zoom,
   // bearing, pitch), written after every move. Never read by the app: browser tests turn a tapped

@@ -20,6 +20,7 @@ declare module '@mapbox/mapbox-gl-draw' {
     deleteAll(): this;
     changeMode(mode: string, options?: object): this;
     getMode(): string;
+    trash(): this;
     onAdd(map: unknown): HTMLElement;
     onRemove(map: unknown): void;
   }

@@ -15,10 +15,10 @@
 import maplibregl from 'maplibre-gl';
 import { OFFLINE_PROTOCOL } from './urls';
 
-export { absoluteUrl, OFFLINE_PROTOCOL, withOfflineTiles } from './urls';
+;
 
 /** How long a tile may take from the network before the stored copy answers instead. */
-export const NETWORK_TIMEOUT_MS = 8_000;
+const NETWORK_TIMEOUT_MS = 8_000;
 const PREFIX = `${OFFLINE_PROTOCOL}://`;
 
 /** Returns the stored bytes of a tile by its absolute URL, or undefined. */

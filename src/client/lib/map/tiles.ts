@@ -11,7 +11,7 @@ export interface TileId {
 }
 
 /** Web Mercator is undefined at the poles; tiles stop at ±85.0511°. */
-export const MAX_MERCATOR_LAT = 85.0511287798066;
+const MAX_MERCATOR_LAT = 85.0511287798066;
 
 /** Highest zoom the Download screen offers (z18 ≈ 0.6 m/px: more than any orthophoto needs). */
 export const MAX_DOWNLOAD_ZOOM = 18;
@@ -38,7 +38,7 @@ export function tileBounds({ z, x, y }: TileId): Extent {
 }
 
 /** Tile index range covering the extent at zoom z (inclusive). */
-export function tileRange(extent: Extent, z: number): { minX: number; maxX: number; minY: number; maxY: number } {
+function tileRange(extent: Extent, z: number): { minX: number; maxX: number; minY: number; maxY: number } {
   return {
     minX: lonToTileX(extent.minX, z),
     maxX: lonToTileX(extent.maxX, z),

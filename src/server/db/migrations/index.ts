@@ -12,6 +12,8 @@ import * as m0002 from './0002_text_search';
 import * as m0003 from './0003_spatial';
 import * as m0100 from './0100_identity'; // H2 identity
 import * as m0200 from './0200_property_indexes';
+import * as m0300 from './0300_one_live_indicator_per_key';
+import * as m0400 from './0400_account_activations'; // farmers' activation links
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyDb = Kysely<any>;
@@ -26,6 +28,8 @@ const MIGRATIONS: Record<string, MigrationModule> = {
   '0003_spatial': m0003,
   '0100_identity': m0100, // H2 identity
   '0200_property_indexes': m0200,
+  '0300_one_live_indicator_per_key': m0300,
+  '0400_account_activations': m0400, // farmers' activation links
 };
 
 /** Migrations receive the dialect layer as a second argument (files that don't need it ignore it). */

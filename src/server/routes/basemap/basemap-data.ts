@@ -18,7 +18,7 @@ import type { GeometryCollection, Topology } from 'topojson-specification';
 import { OWN_BASEMAP_MAX_ZOOM } from '../../../common/basemap';
 
 /** Grid extent: Slovenia with a margin (13.3–16.7 E, 45.4–46.9 N). */
-export const GRID_EXTENT = { minX: 13.3, minY: 45.4, maxX: 16.7, maxY: 46.9 } as const;
+const GRID_EXTENT = { minX: 13.3, minY: 45.4, maxX: 16.7, maxY: 46.9 } as const;
 
 export interface BaseMapTiles {
   /** The tile as an MVT protobuf; an empty buffer where there is nothing (e.g. open sea). */
@@ -39,7 +39,7 @@ function gridLines(): Feature<LineString, { major: boolean }>[] {
 }
 
 /** Countries with any part in this box get 1:10m detail (Central Europe and the Balkans). */
-export const DETAIL_EXTENT = { minX: 5, minY: 40, maxX: 28, maxY: 52 } as const;
+const DETAIL_EXTENT = { minX: 5, minY: 40, maxX: 28, maxY: 52 } as const;
 
 function touchesDetail(f: Feature): boolean {
   let hit = false;

@@ -10,7 +10,7 @@ import { OWN_BASEMAP_MAX_ZOOM, OWN_BASEMAP_STYLE_PATH, OWN_BASEMAP_TILES_PATH, o
 import { errorBody } from '../../http/errors';
 import { loadBaseMapTiles, type BaseMapTiles } from './basemap-data';
 
-export const BASEMAP_CACHE_CONTROL = 'public, max-age=86400';
+const BASEMAP_CACHE_CONTROL = 'public, max-age=86400';
 
 const tileParams = {
   type: 'object',

@@ -28,7 +28,7 @@ export interface ConfigJsonOptions {
 
 const looseObject = { type: 'object', additionalProperties: true } as const;
 
-export const appConfigSchema = {
+const appConfigSchema = {
   type: 'object',
   required: ['version', 'projectId', 'searchProfileId', 'tables', 'forms', 'basemaps', 'auth'],
   properties: {
@@ -62,7 +62,7 @@ export const appConfigSchema = {
   },
 } as const;
 
-export async function loadAppConfig(options: ConfigJsonOptions): Promise<AppConfig> {
+async function loadAppConfig(options: ConfigJsonOptions): Promise<AppConfig> {
   const project = await buildProjectConfig(options.db, options.projectId);
   return {
     version: options.version,

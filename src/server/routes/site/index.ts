@@ -40,7 +40,7 @@ export interface EdgeOptions {
   attachmentStorage?: AttachmentStorage;
 }
 
-export function clientAuthMode(auth: AuthSetting | undefined): AuthMode {
+function clientAuthMode(auth: AuthSetting | undefined): AuthMode {
   if (auth === 'basic' || auth === 'none') return auth;
   return 'keycloak';
 }

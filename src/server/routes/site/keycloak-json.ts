@@ -18,7 +18,7 @@ export interface KeycloakSettings {
   publicUrl?: string;
 }
 
-export const keycloakJsonSchema = {
+const keycloakJsonSchema = {
   type: 'object',
   required: ['auth-server-url', 'realm', 'resource'],
   properties: {
@@ -31,12 +31,12 @@ export const keycloakJsonSchema = {
 } as const;
 
 /** The origin the browser used: PUBLIC_URL when configured, else the request's protocol and Host. */
-export function requestOrigin(request: FastifyRequest, publicUrl?: string): string {
+function requestOrigin(request: FastifyRequest, publicUrl?: string): string {
   if (publicUrl) return publicUrl.replace(/\/+$/, '');
   return `${request.protocol}://${request.host}`;
 }
 
-export function keycloakJsonFor(request: FastifyRequest, settings: KeycloakSettings): KeycloakJson {
+function keycloakJsonFor(request: FastifyRequest, settings: KeycloakSettings): KeycloakJson {
   const external = Boolean(settings.url);
   return {
     'auth-server-url': external ? settings.url!.replace(/\/+$/, '') : `${requestOrigin(request, settings.publicUrl)}${AUTH_SERVER_PATH}`,

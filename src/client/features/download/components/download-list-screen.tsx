@@ -18,7 +18,7 @@ import { deleteExtent, listExtents, resetExtentTiles, type DownloadExtent } from
 import { useOfflineDb } from '../use-offline-db';
 import { DownloadProgressPanel } from './download-progress';
 
-export function formatArea(m2: number): string {
+function formatArea(m2: number): string {
   if (m2 >= 1_000_000) return `${(m2 / 1_000_000).toFixed(2).replace('.', ',')} km²`;
   return `${(m2 / 10_000).toFixed(1).replace('.', ',')} ha`;
 }

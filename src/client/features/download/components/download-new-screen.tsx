@@ -25,7 +25,7 @@ import { DownloadProgressPanel } from './download-progress';
 
 /** Share of the map box the dashed frame leaves free on each side (matches .mt-map__frame). */
 const FRAME_INSET = 0.12;
-export const AREAS_BUFFER_M = 200;
+const AREAS_BUFFER_M = 200;
 
 function frameExtent(engine: MapEngine): Extent {
   const canvas = engine.map.getCanvas();

@@ -1,17 +1,20 @@
 /**
- * Drawing by hand with Mapbox GL Draw (through MapEngine): draw a new path, correct an existing
- * one (vertices draggable, midpoints add vertices), or place an indicator point. With `target`
- * the result is saved as that record's geometry through the outbox; either way `onDone` gets it.
+ * Drawing by hand with Mapbox GL Draw (through MapEngine): draw a new path or meadow outline,
+ * correct an existing one (vertices draggable, midpoints add vertices, the selected vertex
+ * deletable — how a walked line loses a stray fix or gets its ends trimmed), or place an
+ * indicator point. With `target` the result is saved as that record's geometry through the
+ * outbox; either way `onDone` gets it. `embedded` leaves saving to the form around it, which
+ * follows the drawing through `onChange`.
  */
-import type { Geometry, LineString, MultiLineString, Point } from 'geojson';
-import { useEffect, useState } from 'react';
-import { sl, slMap } from '../../../../common/i18n/sl';
+import type { Geometry, LineString, MultiLineString, MultiPolygon, Point, Polygon } from 'geojson';
+import { useEffect, useRef, useState } from 'react';
+import { sl, slMap, slSetup } from '../../../../common/i18n/sl';
 import { Button } from '../../../components/button/button';
 import { saveEdit } from '../../../lib/db/outbox';
 import type { MapEngine } from '../../../lib/map/map-engine';
 import { useOfflineDb } from '../use-offline-db';
 
-export type GeometryEditorMode = 'line' | 'point';
+type GeometryEditorMode = 'line' | 'point' | 'polygon';
 
 export interface GeometryEditorProps {
   engine: MapEngine | null;
@@ -21,21 +24,37 @@ export interface GeometryEditorProps {
   /** Save into this record through the outbox. */
   target?: { projectId: number; tableId: number; id: number };
   onDone?: (geometry: Geometry | null) => void;
+  /** Every change of the drawing (null while nothing complete is drawn). */
+  onChange?: (geometry: Geometry | null) => void;
+  /** No save/cancel buttons: the surrounding form saves what `onChange` reported. */
+  embedded?: boolean;
+  /** Replaces the default hint of the mode. */
+  hint?: string;
 }
 
-export function GeometryEditor({ engine, mode, initial, target, onDone }: GeometryEditorProps) {
+export function GeometryEditor({ engine, mode, initial, target, onDone, onChange, embedded, hint: hintText }: GeometryEditorProps) {
   const db = useOfflineDb();
   const [message, setMessage] = useState<string | null>(null);
   // Drawing has started on the map (the tap goes to Draw from now on) / something is drawn to save.
   const [drawing, setDrawing] = useState(false);
   const [drawn, setDrawn] = useState(false);
+  // The latest callback without restarting the drawing when the parent re-renders.
+  const onChangeRef = useRef(onChange);
+  onChangeRef.current = onChange;
 
   useEffect(() => {
     if (!engine) return undefined;
     if (mode === 'point') engine.startPoint(initial?.type === 'Point' ? (initial as Point) : null);
-    else if (initial && (initial.type === 'LineString' || initial.type === 'MultiLineString')) engine.editLine(initial as LineString | MultiLineString);
+    else if (mode === 'polygon') {
+      if (initial && (initial.type === 'Polygon' || initial.type === 'MultiPolygon')) engine.editPolygon(initial as Polygon | MultiPolygon);
+      else engine.startPolygon();
+    } else if (initial && (initial.type === 'LineString' || initial.type === 'MultiLineString')) engine.editLine(initial as LineString | MultiLineString);
     else engine.startLine();
-    const update = () => setDrawn(engine.drawnGeometry() !== null);
+    const update = () => {
+      const geometry = engine.drawnGeometry();
+      setDrawn(geometry !== null);
+      onChangeRef.current?.(geometry);
+    };
     update();
     let live = true;
     void engine.whenDrawReady().then(() => {
@@ -50,7 +69,12 @@ export function GeometryEditor({ engine, mode, initial, target, onDone }: Geomet
     };
   }, [engine, mode, initial]);
 
-  const hint = mode === 'point' ? slMap.draw.hintPoint : initial ? slMap.draw.hintEdit : slMap.draw.hintLine;
+  const editing = Boolean(initial) && mode !== 'point';
+  const hint = hintText ?? (mode === 'point' ? slMap.draw.hintPoint : editing ? slMap.draw.hintEdit : slMap.draw.hintLine);
+  const deleteVertex = editing && engine ? <Button kind="secondary" text={slSetup.paths.deleteVertex} onClick={() => engine.deleteSelectedVertices()} /> : null;
+  // Drawing a new line or outline: finish it without the double tap (see MapEngine.finishDrawing).
+  const finish = !editing && mode !== 'point' && engine && drawing && !drawn ? <Button kind="secondary" text={slSetup.common.finishDrawing} onClick={() => engine.finishDrawing()} /> : null;
+  const tools = deleteVertex ?? finish;
 
   const save = async () => {
     const geometry = engine?.drawnGeometry() ?? null;
@@ -63,14 +87,19 @@ export function GeometryEditor({ engine, mode, initial, target, onDone }: Geomet
   };
 
   return (
-    <section className="mt-recorder" data-drawing={drawing ? mode : undefined} aria-label={mode === 'point' ? slMap.draw.placeIndicator : initial ? slMap.draw.editPath : slMap.draw.drawPath}>
+    <section className="mt-recorder" data-drawing={drawing ? mode : undefined} aria-label={mode === 'point' ? slMap.draw.placeIndicator : mode === 'polygon' ? slSetup.areas.draw : initial ? slMap.draw.editPath : slMap.draw.drawPath}>
       {/* Until Draw listens to the map a tap would be lost: say so instead of asking for one. */}
       <p>{drawing ? hint : sl.common.loading}</p>
-      <div className="mt-recorder__actions">
-        {/* Nothing to save before the tap: saving an empty point broke the form (e2e form-map-location). */}
-        <Button text={slMap.draw.save} disabled={!engine || !drawn} onClick={() => void save()} />
-        <Button kind="secondary" text={slMap.draw.cancel} onClick={() => onDone?.(null)} />
-      </div>
+      {embedded ? (
+        tools && <div className="mt-recorder__actions">{tools}</div>
+      ) : (
+        <div className="mt-recorder__actions">
+          {tools}
+          {/* Nothing to save before the tap: saving an empty point broke the form (e2e form-map-location). */}
+          <Button text={slMap.draw.save} disabled={!engine || !drawn} onClick={() => void save()} />
+          <Button kind="secondary" text={slMap.draw.cancel} onClick={() => onDone?.(null)} />
+        </div>
+      )}
       {message ? <p role="status">{message}</p> : null}
     </section>
   );

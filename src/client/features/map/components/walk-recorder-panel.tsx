@@ -1,18 +1,22 @@
 /**
  * Walk recording for one path (issue 6): start, pause/resume, finish with the quality summary,
- * save the simplified line through the outbox, or discard. An interrupted recording (reload,
- * crash) is offered for resumption first. The screen of a path renders this beside MapView and
+ * save the simplified line through the outbox (optionally corrected with Draw first: stray
+ * points moved or deleted, ends trimmed; the raw fixes are kept as recorded), or discard. An
+ * interrupted recording (reload, crash) is offered for resumption first. The screen of a path renders this beside MapView and
  * passes `onTrack` to draw the live track.
  */
 import { useEffect, useMemo, useState } from 'react';
-import { slMap } from '../../../../common/i18n/sl';
+import { slMap, slSetup } from '../../../../common/i18n/sl';
+import type { LineString, MultiLineString } from 'geojson';
 import { Button } from '../../../components/button/button';
+import type { MapEngine } from '../../../lib/map/map-engine';
 import type { LonLat } from '../../../lib/map/geo';
 import { formatDistance, formatDuration, formatPercent } from '../recording/format';
 import { saveWalk, type PathsTableRef } from '../recording/save-walk';
 import { distanceWalked, durationMs, type RecorderOptions, type WalkResult } from '../recording/track-recorder';
 import { useWalkRecorder, type WalkRecorderEnv } from '../recording/use-walk-recorder';
 import { useOfflineDb } from '../use-offline-db';
+import { GeometryEditor } from './geometry-editor';
 
 export interface WalkRecorderPanelProps {
   pathId: number;
@@ -23,10 +27,19 @@ export interface WalkRecorderPanelProps {
   /** The live track (segments of accepted fixes) for the map. */
   onTrack?: (segments: LonLat[][]) => void;
   /** Called after the walk was saved locally (the outbox sends it when online). */
-  onSaved?: (result: WalkResult) => void;
+  onSaved?: (result: WalkResult, pathId: number) => void;
+  /**
+   * A path that does not exist yet (a farmer walking a new transect): called when the walk is
+   * saved, it creates the path through the outbox and returns its id; the walk is saved onto it.
+   */
+  createPath?: () => Promise<number>;
+  /** The map's engine: with it the walked line can be corrected with Draw before it is saved. */
+  engine?: MapEngine | null;
+  /** Whether a correction of the finished walk is drawn and not saved yet (for the leave-page guard). */
+  onCorrecting?: (unsaved: boolean) => void;
 }
 
-export function WalkRecorderPanel({ pathId, pathName, table, options, env, onTrack, onSaved }: WalkRecorderPanelProps) {
+export function WalkRecorderPanel({ pathId, pathName, table, options, env, onTrack, onSaved, createPath, engine = null, onCorrecting }: WalkRecorderPanelProps) {
   const db = useOfflineDb();
   const stableOptions = useMemo(() => options ?? {}, [options]);
   const recorder = useWalkRecorder(db, stableOptions, env);
@@ -34,6 +47,10 @@ export function WalkRecorderPanel({ pathId, pathName, table, options, env, onTra
   const [result, setResult] = useState<WalkResult | null>(null);
   const [message, setMessage] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
+  // Correcting the walked line before saving: the drawing tool is open / the line it holds now.
+  const [correcting, setCorrecting] = useState(false);
+  const [corrected, setCorrected] = useState<LineString | MultiLineString | null>(null);
+  useEffect(() => onCorrecting?.(corrected !== null), [corrected, onCorrecting]);
 
   useEffect(() => {
     onTrack?.(state.segments);
@@ -59,11 +76,15 @@ export function WalkRecorderPanel({ pathId, pathName, table, options, env, onTra
     const save = async () => {
       setSaving(true);
       try {
-        await saveWalk(db, table, recorder.pathId ?? pathId, result, state.raw, state.startedAt ?? Date.now());
+        const target = createPath ? await createPath() : (recorder.pathId ?? pathId);
+        // A corrected line replaces the simplified one; the raw fixes are saved as recorded.
+        await saveWalk(db, table, target, corrected ? { ...result, geometry: corrected } : result, state.raw, state.startedAt ?? Date.now());
+        setCorrecting(false);
+        setCorrected(null);
         await recorder.clear();
         setResult(null);
         setMessage(slMap.recording.saved);
-        onSaved?.(result);
+        onSaved?.(result, target);
       } catch {
         setMessage(slMap.recording.saveFailed);
       } finally {
@@ -96,13 +117,26 @@ export function WalkRecorderPanel({ pathId, pathName, table, options, env, onTra
           </dd>
         </dl>
         {result.geometry ? null : <p role="alert">{slMap.recording.noGeometry}</p>}
+        {correcting && result.geometry ? (
+          <GeometryEditor
+            engine={engine}
+            mode="line"
+            initial={result.geometry}
+            hint={slSetup.paths.correctHint}
+            embedded
+            onChange={(g) => setCorrected(g && (g.type === 'LineString' || g.type === 'MultiLineString') ? g : null)}
+          />
+        ) : null}
         <div className="mt-recorder__actions">
+          {engine && result.geometry && !correcting ? <Button kind="secondary" text={slSetup.paths.correct} onClick={() => setCorrecting(true)} /> : null}
           <Button text={slMap.recording.save} disabled={!result.geometry || saving} onClick={() => void save()} />
           <Button
             kind="danger"
             text={slMap.recording.discard}
             onClick={() => {
               setResult(null);
+              setCorrecting(false);
+              setCorrected(null);
               void recorder.discard();
             }}
           />

@@ -18,9 +18,9 @@ export class LayerParseError extends Error {
   }
 }
 
-export type LayerFormat = 'geojson' | 'gpx' | 'kml';
+type LayerFormat = 'geojson' | 'gpx' | 'kml';
 
-export function detectFormat(fileName: string, text: string): LayerFormat | null {
+function detectFormat(fileName: string, text: string): LayerFormat | null {
   const name = fileName.toLowerCase();
   if (name.endsWith('.gpx')) return 'gpx';
   if (name.endsWith('.kml')) return 'kml';

@@ -16,15 +16,15 @@ export interface PathsTableRef {
 }
 
 /** Raw fixes compactly: [lon, lat, accuracy m, time ms, verdict]. */
-export type RawFixTuple = [number, number, number, number, RawFix['verdict']];
+type RawFixTuple = [number, number, number, number, RawFix['verdict']];
 
-export interface StoredWalk {
+interface StoredWalk {
   recordedAt: string;
   summary: WalkResult['summary'];
   raw: RawFixTuple[];
 }
 
-export function toStoredWalk(result: WalkResult, raw: readonly RawFix[], recordedAt: number): StoredWalk {
+function toStoredWalk(result: WalkResult, raw: readonly RawFix[], recordedAt: number): StoredWalk {
   return {
     recordedAt: new Date(recordedAt).toISOString(),
     summary: result.summary,

@@ -27,7 +27,7 @@ export interface Fix {
   timestamp: number;
 }
 
-export type FixVerdict = 'good' | 'still' | 'accuracy' | 'jump' | 'ignored';
+type FixVerdict = 'good' | 'still' | 'accuracy' | 'jump' | 'ignored';
 
 export interface RawFix extends Fix {
   verdict: FixVerdict;
@@ -43,7 +43,7 @@ export interface RecorderOptions {
   reanchorAfter: number;
 }
 
-export const DEFAULT_RECORDER_OPTIONS: RecorderOptions = {
+const DEFAULT_RECORDER_OPTIONS: RecorderOptions = {
   maxAccuracyM: 20,
   // Brisk walking is ~1.5 m/s; 5 m/s leaves room for a jog and timestamp jitter, while the GPS
   // jumps seen in forests and near buildings (tens of metres within a second) stay far above.
@@ -53,7 +53,7 @@ export const DEFAULT_RECORDER_OPTIONS: RecorderOptions = {
   reanchorAfter: 3,
 };
 
-export type RecorderStatus = 'idle' | 'recording' | 'paused' | 'finished';
+type RecorderStatus = 'idle' | 'recording' | 'paused' | 'finished';
 
 export interface RecorderState {
   status: RecorderStatus;
@@ -239,7 +239,7 @@ function median(values: number[]): number {
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
-export interface WalkSummary {
+interface WalkSummary {
   totalFixes: number;
   goodFixes: number;
   /** Share of received fixes that were usable (good or standing still), 0..1. */

@@ -16,7 +16,7 @@ export interface WalkRecorderEnv {
   now: () => number;
 }
 
-export function browserRecorderEnv(): WalkRecorderEnv {
+function browserRecorderEnv(): WalkRecorderEnv {
   const nav = globalThis.navigator as (Navigator & { wakeLock?: WalkRecorderEnv['wakeLock'] }) | undefined;
   return { geolocation: nav?.geolocation, wakeLock: nav?.wakeLock, document: globalThis.document, now: () => Date.now() };
 }

@@ -12,7 +12,7 @@
 import { guardWrite, type OfflineDb } from '../../../lib/db/database';
 import type { RecorderEvent, RecorderOptions } from './track-recorder';
 
-export const WALK_HEADER_KEY = 'walk:active';
+const WALK_HEADER_KEY = 'walk:active';
 export const CHUNK_SIZE = 50;
 const chunkKey = (n: number) => `walk:chunk:${n}`;
 

@@ -49,7 +49,7 @@ export interface AttachmentRoutesOptions {
 
 const tags = ['Attachments'];
 /** Attachment ids never point at other bytes, so a browser may keep them (private: they are the user's). */
-export const ATTACHMENT_CACHE_CONTROL = 'private, max-age=31536000, immutable';
+const ATTACHMENT_CACHE_CONTROL = 'private, max-age=31536000, immutable';
 
 const attachmentParams = {
   type: 'object',
@@ -64,7 +64,7 @@ const thumbQuery = {
 const uploadErrors = { ...writeErrorResponses, 415: { $ref: 'ApiError#' } } as const;
 
 /** The attachment slot `slotId` of `table`, or 400 (ids in a form body are the client's input). */
-export function slotOf(table: TableInfo, slotId: number, path = 'tableAttachmentInfoId') {
+function slotOf(table: TableInfo, slotId: number, path = 'tableAttachmentInfoId') {
   const slot = table.attachmentSlots.find((s) => s.id === slotId);
   if (!slot) throw badRequest(`${path}: ${slotId} is not an attachment slot of table ${table.key} (${table.id})`);
   return slot;

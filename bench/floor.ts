@@ -1,0 +1,38 @@
+/**
+ * The raw insert floor of a bulk figure: the same rows written by plain multi-row INSERTs into
+ * `records` in one transaction, straight through Kysely — no validation, no access checks, no
+ * text index, history or applied opIds. What the server's share of a bulk call is compared with.
+ */
+import { performance } from 'node:perf_hooks';
+import type { FastifyInstance } from 'fastify';
+import type { Properties } from '../src/common/schemas/wire';
+import { chunksOf, rowsPerStatement } from '../src/server/db/dialect';
+import type { NewRecordRow } from '../src/server/db/types';
+
+export interface FloorRow {
+  tableId: number;
+  properties: Properties;
+}
+
+/** Writes the rows (and leaves them); answers the milliseconds of the transaction. */
+export async function insertFloor(app: FastifyInstance, projectId: number, rows: readonly FloorRow[]): Promise<number> {
+  const now = new Date().toISOString();
+  const values = rows.map((row): NewRecordRow => ({
+    project_id: projectId,
+    table_id: row.tableId,
+    properties: JSON.stringify(row.properties),
+    geometry: null,
+    deleted: 0,
+    archived: 0,
+    created_at: now,
+    updated_at: now,
+    version: 1,
+    created_by: 'bench-floor',
+    updated_by: 'bench-floor',
+  }));
+  const start = performance.now();
+  await app.db.transaction().execute(async (trx) => {
+    for (const chunk of chunksOf(values, rowsPerStatement(Object.keys(values[0] ?? {}).length || 1))) await trx.insertInto('records').values(chunk).execute();
+  });
+  return performance.now() - start;
+}

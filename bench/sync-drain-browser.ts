@@ -1,0 +1,212 @@
+/**
+ * Sync figures where sync runs: in Chromium, on its real IndexedDB, with the production build of
+ * the app's sync code (lib/db outbox, features/sync drainOnce + RTK Query transport), against the
+ * real server (buildApp over a fresh SQLite file in a temp DATA_DIR, demo project) on loopback.
+ * The page is served by that server, so its calls are same-origin like the app's; it signs in as
+ * the server tests do (the test Authenticate and its header, for the demo editor).
+ *
+ * The edits: bench/browser/field-day-edits.ts (forms, their indicators naming the form's offline
+ * id, changed answers, changed forms; 28 per form, so calls cut across forms).
+ * - sync.browser_drain_10k_ms          10,000 queued edits drained in bulk calls of MODIFY_CHUNK_SIZE
+ * - sync.browser_drain_10k_server_ms   the server's share: its time on the bulk calls, from the
+ *                                      request's arrival to the answer's serialisation (Fastify
+ *                                      onRequest → onSend), summed
+ * - sync.browser_drain_10k_client_ms   the rest (total − server): HTTP on loopback, the transport,
+ *                                      reading the outbox, acknowledging each answer in IndexedDB
+ * - sync.browser_drain_10k_ack_ms      of the client's share: the acknowledgements (and composing
+ *                                      the next call), everything between an answer and the next call
+ * - sync.browser_drain_10k_floor_ms    the same 10,000 rows (one per edit) written by plain
+ *                                      multi-row INSERTs in one transaction on the same database
+ * - sync.browser_drain_300_ms          a field day's worth (300 edits, 11 forms)
+ * - sync.browser_drain_300_per_edit_ms the same 300 edits one request each (the naive way)
+ * - peer.pouchdb_browser_10k_ms        PouchDB (pouchdb-browser, idb adapter) in the same Chromium
+ *                                      replicating 10,000 documents to express-pouchdb (in memory)
+ *                                      on loopback (bench/pouch-peer.ts)
+ * Progress and where the client's time goes (IndexedDB requests per acknowledgement, by store and
+ * method) are logged on stderr. Skipped with a message when /usr/bin/chromium is missing.
+ */
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { chromium, type Page } from 'playwright-core';
+import { buildApp } from '../src/server/app';
+import type { AppConfig } from '../src/common/schemas/config';
+import type { SearchRequest } from '../src/common/filter';
+import { TEST_USER_HEADER, testAuthenticate, USERS } from '../test/server/helpers/build-test-app';
+import type { DrainFigures, DrainSetup } from './browser/sync-drain-entry';
+import { fieldDayEdits } from './browser/field-day-edits';
+import { insertFloor } from './floor';
+import { startPouchPeer } from './pouch-peer';
+import { bundle, CHROMIUM, FLAGS } from './sync-browser';
+import type { BenchIo } from './sync';
+
+const EDITS = 10_000;
+const FIELD_DAY = 300;
+const PEER_DOCS = 10_000;
+
+const NAMES = {
+  drain: 'sync.browser_drain_10k_ms',
+  server: 'sync.browser_drain_10k_server_ms',
+  client: 'sync.browser_drain_10k_client_ms',
+  ack: 'sync.browser_drain_10k_ack_ms',
+  floor: 'sync.browser_drain_10k_floor_ms',
+  day: 'sync.browser_drain_300_ms',
+  dayPerEdit: 'sync.browser_drain_300_per_edit_ms',
+  pouch: 'peer.pouchdb_browser_10k_ms',
+} as const;
+
+type DrainApi = { drain(setup: DrainSetup, count: number, maxBatch: number, tag: string): Promise<DrainFigures> };
+
+/** Server time of the bulk calls (onRequest → onSend), summed since the last reset. */
+function timeBulkCalls(app: FastifyInstance): { take(): { ms: number; calls: number } } {
+  const started = new WeakMap<FastifyRequest, number>();
+  let ms = 0;
+  let calls = 0;
+  app.addHook('onRequest', async (request) => {
+    if (request.method === 'POST' && request.url.endsWith('/bulk')) started.set(request, performance.now());
+  });
+  app.addHook('onSend', async (request) => {
+    const start = started.get(request);
+    if (start === undefined) return;
+    ms += performance.now() - start;
+    calls += 1;
+  });
+  return {
+    take: () => {
+      const taken = { ms, calls };
+      ms = 0;
+      calls = 0;
+      return taken;
+    },
+  };
+}
+
+function describeAck(figures: DrainFigures): string {
+  const calls = Math.max(1, figures.requests);
+  const total = Object.values(figures.ackRequests).reduce((a, b) => a + b, 0);
+  const top = Object.entries(figures.ackRequests)
+    .sort((a, b) => b[1] - a[1])
+    .map(([key, n]) => `${key} ${Math.round(n / calls)}`)
+    .join(', ');
+  return `acknowledgements ${figures.ackMs.toFixed(0)} ms (${(figures.ackMs / calls).toFixed(1)} ms per call, max ${figures.maxAckMs.toFixed(0)} ms), ` +
+    `${Math.round(total / calls)} IndexedDB requests per call (max ${figures.maxAckRequests}): ${top}; ` +
+    `reading the outbox ${figures.readMs.toFixed(0)} ms, ${figures.readRequests} requests`;
+}
+
+export async function syncDrainBrowserFigures({ want, emit, log }: BenchIo): Promise<void> {
+  const drainWanted = [NAMES.drain, NAMES.server, NAMES.client, NAMES.ack, NAMES.floor].some(want);
+  const dayWanted = want(NAMES.day) || want(NAMES.dayPerEdit);
+  const pouchWanted = want(NAMES.pouch);
+  if (!drainWanted && !dayWanted && !pouchWanted) return;
+  if (!existsSync(CHROMIUM)) {
+    log(`Chromium not found at ${CHROMIUM}: sync.browser_* and peer.pouchdb_browser_* figures skipped`);
+    return;
+  }
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'moj-travnik-bench-drain-'));
+  const bundleDir = path.join(dataDir, 'bundle');
+  let app: FastifyInstance | undefined;
+  const browser = await (async () => {
+    log('building the bench pages (production mode)');
+    await bundle(bundleDir, { drain: 'bench/browser/sync-drain-entry.ts', pouch: 'bench/browser/pouch-peer-entry.ts' });
+    return chromium.launch({ executablePath: CHROMIUM, headless: true, args: FLAGS });
+  })();
+  try {
+    app = await buildApp({
+      dataDir,
+      database: path.join(dataDir, 'bench.sqlite'),
+      demo: true,
+      logger: false,
+      clientDir: path.join(dataDir, 'no-client'),
+      authenticate: testAuthenticate,
+    });
+    app.get('/bench/drain.js', async (_request, reply) => reply.type('text/javascript').send(readFileSync(path.join(bundleDir, 'drain.js'))));
+    app.get('/bench/drain', async (_request, reply) => reply.type('text/html').send('<!doctype html><meta charset="utf-8"><script src="/bench/drain.js"></script>'));
+    const bulkTimes = timeBulkCalls(app);
+    const origin = (await app.listen({ port: 0, host: '127.0.0.1' })).replace('localhost', '127.0.0.1');
+    const headers = { [TEST_USER_HEADER]: USERS.editor, 'content-type': 'application/json' };
+    const config = (await (await fetch(`${origin}/config.json`)).json()) as AppConfig;
+    const search: SearchRequest = { tableId: config.tables.durationPaths.id, page: 1, perPage: 1 };
+    const links = (await (await fetch(`${origin}/api/Records/${config.projectId}/search`, { method: 'POST', headers, body: JSON.stringify(search) })).json()) as { records?: Array<{ id: number }> };
+    const linkId = links.records?.[0]?.id;
+    if (!linkId) throw new Error('the demo project has no durationPath link to put forms under');
+    const setup: DrainSetup = { config, linkId, user: USERS.editor, userHeader: TEST_USER_HEADER };
+
+    const page = await browser.newPage();
+    page.on('pageerror', (error) => log(`page error: ${error.message}`));
+    await page.goto(`${origin}/bench/drain`);
+    await page.waitForFunction(() => 'drainBench' in window);
+    const drain = (count: number, maxBatch: number, tag: string) =>
+      page.evaluate(([s, n, b, t]) => (window as unknown as { drainBench: DrainApi }).drainBench.drain(s, n, b, t), [setup, count, maxBatch, tag] as const);
+
+    // A short drain first: the server's and the page's code paths warm up, as in a running app.
+    await drain(100, 200, 'warm-up');
+    bulkTimes.take();
+
+    if (dayWanted) {
+      const day = await drain(FIELD_DAY, 200, 'day');
+      const server = bulkTimes.take();
+      log(`drain ${day.edits} edits: ${day.requests} requests, ${day.ms.toFixed(0)} ms (server ${server.ms.toFixed(0)} ms); ${describeAck(day)}`);
+      emit(NAMES.day, day.ms);
+      if (want(NAMES.dayPerEdit)) {
+        const single = await drain(FIELD_DAY, 1, 'day-single');
+        const singleServer = bulkTimes.take();
+        log(`drain ${single.edits} edits one per request: ${single.requests} requests, ${single.ms.toFixed(0)} ms (server ${singleServer.ms.toFixed(0)} ms)`);
+        emit(NAMES.dayPerEdit, single.ms);
+      }
+    }
+
+    if (drainWanted) {
+      // CPU time of this process (the server; the bench driver idles meanwhile): steadier than
+      // wall time on a shared machine, logged to compare with the floor's.
+      const cpuBefore = process.cpuUsage();
+      const figures = await drain(EDITS, 200, 'drain');
+      const cpu = process.cpuUsage(cpuBefore);
+      const server = bulkTimes.take();
+      if (figures.edits !== EDITS) throw new Error(`queued ${figures.edits} edits, expected ${EDITS}`);
+      log(`drain ${figures.edits} edits: ${figures.requests} requests, ${figures.ms.toFixed(0)} ms; server ${server.ms.toFixed(0)} ms over ${server.calls} calls, ` +
+        `waiting for answers ${figures.waitMs.toFixed(0)} ms (HTTP + transport beyond the server: ${(figures.waitMs - server.ms).toFixed(0)} ms); ${describeAck(figures)}`);
+      emit(NAMES.drain, figures.ms);
+      emit(NAMES.server, server.ms);
+      emit(NAMES.client, figures.ms - server.ms);
+      emit(NAMES.ack, figures.ackMs);
+      if (want(NAMES.floor)) {
+        const rows = fieldDayEdits(config, linkId, EDITS, 'floor').map((edit) => ({ tableId: edit.tableId, properties: edit.properties }));
+        const floorCpuBefore = process.cpuUsage();
+        const ms = await insertFloor(app, config.projectId, rows);
+        const floorCpu = process.cpuUsage(floorCpuBefore);
+        const cpuMs = (usage: NodeJS.CpuUsage) => (usage.user + usage.system) / 1000;
+        log(`floor: ${rows.length} rows by plain multi-row inserts in one transaction, ${ms.toFixed(0)} ms (CPU ${cpuMs(floorCpu).toFixed(0)} ms; ` +
+          `the server's CPU during the drain ${cpuMs(cpu).toFixed(0)} ms, ${(cpuMs(cpu) / Math.max(1, cpuMs(floorCpu))).toFixed(1)}× the floor's)`);
+        emit(NAMES.floor, ms);
+      }
+    }
+
+    if (pouchWanted) await pouchFigure(browser.newPage.bind(browser), dataDir, bundleDir, emit, log);
+  } finally {
+    await browser.close();
+    await app?.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+async function pouchFigure(newPage: () => Promise<Page>, dataDir: string, bundleDir: string, emit: BenchIo['emit'], log: BenchIo['log']): Promise<void> {
+  const peer = await startPouchPeer(bundleDir, dataDir);
+  try {
+    const page = await newPage();
+    page.on('pageerror', (error) => log(`page error: ${error.message}`));
+    await page.goto(`${peer.origin}/bench/pouch`);
+    await page.waitForFunction(() => 'pouchBench' in window);
+    type PouchApi = { replicate(count: number, remote: string): Promise<{ ms: number; written: number; adapter: string }> };
+    const replicate = (count: number, remote: string) => page.evaluate(([n, r]) => (window as unknown as { pouchBench: PouchApi }).pouchBench.replicate(n, r), [count, remote] as const);
+    await replicate(100, '/bench-warm-up'); // as the drain: code paths warm
+    const result = await replicate(PEER_DOCS, '/bench-peer');
+    const held = await peer.docCount('bench-peer');
+    if (result.written !== PEER_DOCS || held !== PEER_DOCS) throw new Error(`PouchDB wrote ${result.written} documents, the server holds ${held}; expected ${PEER_DOCS}`);
+    log(`PouchDB (${result.adapter}) replicated ${PEER_DOCS} documents to express-pouchdb: ${result.ms.toFixed(0)} ms`);
+    emit(NAMES.pouch, result.ms);
+  } finally {
+    await peer.close();
+  }
+}

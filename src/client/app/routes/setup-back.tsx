@@ -1,0 +1,8 @@
+/** The link from a set-up screen back to the set-up menu. */
+import { slSetup } from '../../../common/i18n/sl';
+import { Button } from '../../components/button/button';
+import { BackIcon } from '../../components/icons/icons';
+
+export function SetupBack() {
+  return <Button href="#/setup" kind="ghost" icon={BackIcon} text={slSetup.common.back} />;
+}

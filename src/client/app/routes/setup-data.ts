@@ -1,0 +1,42 @@
+/**
+ * What the set-up screens (routes setup-*.tsx) read from several features, gathered once: the
+ * rows of one table (features/setup), the user's role (readers get the screens read-only),
+ * connectivity and the outbox (features/sync) — saves through the outbox, and the table's edits
+ * the server refused, with its reason.
+ */
+import { useCallback, useMemo, useState } from 'react';
+import type { TableKey } from '../../../common/schemas/project';
+import { selectAttentionItems } from '../../features/sync';
+import { useTableRows, type RefusedEdit, type SetupScreenProps } from '../../features/setup';
+import type { LocalEdit, SavedEdit } from '../../lib/db/outbox';
+import { useRouteAccess } from '../bootstrap/route-access';
+import { useAppSelector } from '../hooks';
+import { useSaveEdits, useSeasonView } from './screen-data';
+
+export function useSetupTable(table: TableKey): (Omit<SetupScreenProps, 'config'> & { config: SetupScreenProps['config'] | null }) {
+  const view = useSeasonView();
+  const { role } = useRouteAccess();
+  const saveEdits = useSaveEdits();
+  const { config } = view;
+  // Read again after each save here, and when a delivery (or another screen's save) changes the
+  // pending count or a season load ran.
+  const [saves, setSaves] = useState(0);
+  const { rows, loaded } = useTableRows(config, table, view.online, `${saves}|${view.pending}|${view.loadedAt}`);
+  const attention = useAppSelector(selectAttentionItems);
+  const tableId = config?.tables[table].id;
+  const refused = useMemo<RefusedEdit[]>(
+    () => attention.filter((item) => item.tableId === tableId && item.status === 'failed').map((item) => ({ id: item.id, message: item.detail ?? item.message })),
+    [attention, tableId],
+  );
+  const save = useCallback(
+    async (edits: LocalEdit[]): Promise<SavedEdit[]> => {
+      try {
+        return await saveEdits(edits);
+      } finally {
+        setSaves((n) => n + 1);
+      }
+    },
+    [saveEdits],
+  );
+  return { config, rows, loaded, readOnly: role !== 'editor', online: view.online, save, refused };
+}

@@ -1,0 +1,115 @@
+/**
+ * Transects (the `paths` table) for editors: by meadow, with whether each has a line yet; create
+ * one (drawn, or left for the farmer to walk), correct its line or name, archive it.
+ */
+import type { LineString, MultiLineString } from 'geojson';
+import { useState } from 'react';
+import { slSetup } from '../../../common/i18n/sl';
+import { Button } from '../../components/button/button';
+import type { StoredRecord } from '../../lib/db/database';
+import type { LocalEdit } from '../../lib/db/outbox';
+import { columnKey, refKeysFor } from '../../lib/db/refs';
+import type { AppConfig } from '../../../common/schemas/config';
+import type { DrawSlots } from './draw-slots';
+import { PathForm, type PathDraft } from './path-form';
+import { RefusedNotes, RowActions, SaveMessage, SelectField, SetupSection, prop, type SetupScreenProps } from './setup-parts';
+
+export interface PathsSetupScreenProps extends SetupScreenProps, DrawSlots {
+  areas: StoredRecord[];
+}
+
+/** The outbox edit that creates or updates a path from the form (shared with farmers' own paths). */
+export function pathEdit(config: AppConfig, draft: PathDraft, geometry: LineString | MultiLineString | null): LocalEdit {
+  const col = (name: string) => columnKey(config, 'paths', name);
+  const base = { projectId: config.projectId, tableId: config.tables.paths.id, isRecord: false, refs: refKeysFor(config, 'paths') };
+  if (draft.id === undefined) return { ...base, kind: 'insert', properties: { [col('name')]: draft.name, [col('parent')]: Number(draft.areaId) }, geometry };
+  // A correction leaves the walk (raw GPS fixes) as it is: only the line and the name change.
+  return { ...base, kind: 'update', id: draft.id, properties: { [col('name')]: draft.name, [col('parent')]: Number(draft.areaId) }, ...(geometry ? { geometry } : {}) };
+}
+
+export function PathsSetupScreen({ config, rows, loaded, readOnly, online, save, refused, areas, renderMap, renderDraw }: PathsSetupScreenProps) {
+  const [draft, setDraft] = useState<PathDraft | null>(null);
+  const [areaFilter, setAreaFilter] = useState('');
+  const [saved, setSaved] = useState(false);
+  const parentKey = columnKey(config, 'paths', 'parent');
+  const liveAreas = areas.filter((a) => !a.archived);
+  const live = rows.filter((r) => !r.archived && (areaFilter === '' || String(r.properties[parentKey]) === areaFilter));
+  const areaName = (id: unknown) => prop(config, 'areas', liveAreas.find((a) => a.id === Number(id)), 'name');
+
+  if (draft) {
+    return (
+      <PathForm
+        config={config}
+        areas={liveAreas}
+        draft={draft}
+        walkLabel={slSetup.paths.howWalk}
+        renderMap={renderMap}
+        renderDraw={renderDraw}
+        onCancel={() => setDraft(null)}
+        onSave={async (d, geometry) => {
+          await save([pathEdit(config, d, geometry)]);
+          setDraft(null);
+          setSaved(true);
+        }}
+      />
+    );
+  }
+
+  const open = (row?: StoredRecord) => {
+    setSaved(false);
+    setDraft(
+      row
+        ? { id: row.id, name: prop(config, 'paths', row, 'name'), areaId: String(row.properties[parentKey] ?? ''), how: 'draw', initial: row.geometry ?? null }
+        : { name: '', areaId: areaFilter, how: 'draw', initial: null },
+    );
+  };
+
+  return (
+    <div className="setup setup--map">
+      <div className="setup__map">{renderMap({ areas: areaFilter ? liveAreas.filter((a) => String(a.id) === areaFilter) : liveAreas, paths: live })}</div>
+      <div className="setup__panel">
+        <RefusedNotes refused={refused} />
+        <SaveMessage error={null} saved={saved} online={online} />
+        <SetupSection title={slSetup.paths.title} actions={readOnly ? null : <Button text={slSetup.paths.add} onClick={() => open()} />}>
+          <SelectField
+            label={slSetup.paths.area}
+            name="filter-area"
+            value={areaFilter}
+            placeholder={slSetup.paths.allAreas}
+            options={liveAreas.map((a) => ({ value: String(a.id), label: prop(config, 'areas', a, 'name') }))}
+            onChange={setAreaFilter}
+          />
+          {!loaded ? null : live.length === 0 ? (
+            <p>{slSetup.common.none}</p>
+          ) : (
+            <ul className="setup__list">
+              {live.map((row) => {
+                const name = prop(config, 'paths', row, 'name');
+                return (
+                  <li key={row.id} className="setup__item" data-testid={`setup-path-${row.id}`}>
+                    <div>
+                      <strong>{name}</strong>
+                      <span>
+                        {areaName(row.properties[parentKey])}
+                        {row.geometry ? '' : ` · ${slSetup.paths.notDrawn}`}
+                      </span>
+                    </div>
+                    {readOnly ? null : (
+                      <RowActions
+                        onEdit={() => open(row)}
+                        archiveConfirm={slSetup.paths.archiveConfirm(name)}
+                        onArchive={async () => {
+                          await save([{ kind: 'archive', projectId: config.projectId, tableId: config.tables.paths.id, id: row.id }]);
+                        }}
+                      />
+                    )}
+                  </li>
+                );
+              })}
+            </ul>
+          )}
+        </SetupSection>
+      </div>
+    </div>
+  );
+}

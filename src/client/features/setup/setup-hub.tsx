@@ -1,0 +1,28 @@
+/** The editors' set-up menu: one card per set-up screen (readers see the same screens read-only). */
+import { slSetup } from '../../../common/i18n/sl';
+
+const SETUP_LINKS = [
+  { href: '#/setup/seasons', label: slSetup.seasons.title, lead: slSetup.seasons.lead },
+  { href: '#/setup/farmers', label: slSetup.farmers.title, lead: slSetup.farmers.lead },
+  { href: '#/setup/areas', label: slSetup.areas.title, lead: slSetup.areas.lead },
+  { href: '#/setup/paths', label: slSetup.paths.title, lead: slSetup.paths.lead },
+  { href: '#/setup/import', label: slSetup.import.title, lead: slSetup.import.lead, editorsOnly: true },
+] as const;
+
+export function SetupHub({ readOnly }: { readOnly: boolean }) {
+  return (
+    <div className="setup">
+      {readOnly ? <p role="status">{slSetup.hub.readOnly}</p> : null}
+      <ul className="setup__hub">
+        {SETUP_LINKS.filter((link) => !(readOnly && 'editorsOnly' in link)).map((link) => (
+          <li key={link.href}>
+            <a className="card setup__hub-link" href={link.href}>
+              <strong>{link.label}</strong>
+              <span>{link.lead}</span>
+            </a>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}

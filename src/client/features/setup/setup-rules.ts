@@ -1,0 +1,135 @@
+/**
+ * The checks the set-up screens make before an edit goes to the outbox. The server makes the
+ * same refusals (overlapping seasons, duplicate e-mail / KMG-MID, invalid geometry); checking here
+ * too means an editor working offline hears about a mistake at once, not when the outbox is sent
+ * hours later. Pure functions over rows and geometries, so they are tested without a screen.
+ */
+import area from '@turf/area';
+import booleanPointInPolygon from '@turf/boolean-point-in-polygon';
+import kinks from '@turf/kinks';
+import pointToLineDistance from '@turf/point-to-line-distance';
+import polygonToLine from '@turf/polygon-to-line';
+import type { Feature, Geometry, LineString, MultiLineString, MultiPolygon, Polygon, Position } from 'geojson';
+import { slSetup } from '../../../common/i18n/sl';
+import type { StoredRecord } from '../../lib/db/database';
+import { distanceM, type LonLat } from '../../lib/map/geo';
+
+const text = (value: unknown): string => (typeof value === 'string' ? value : value === null || value === undefined ? '' : String(value));
+const day = (value: unknown): string => text(value).slice(0, 10);
+
+export interface SeasonDraft {
+  id?: number;
+  name: string;
+  start: string;
+  end: string;
+}
+
+export interface SeasonColumns {
+  name: string;
+  start: string;
+  end: string;
+}
+
+/** Whether `today` (YYYY-MM-DD) lies in the season's window: the app's rule for "current season". */
+export function isCurrentSeason(row: StoredRecord, columns: SeasonColumns, today: string): boolean {
+  const from = day(row.properties[columns.start]);
+  const to = day(row.properties[columns.end]);
+  return from !== '' && to !== '' && from <= today && today <= to;
+}
+
+/** The Slovenian reason a season cannot be saved, or null. Archived seasons do not count. */
+export function seasonProblem(draft: SeasonDraft, seasons: readonly StoredRecord[], columns: SeasonColumns): string | null {
+  if (!draft.name.trim()) return slSetup.common.required(slSetup.seasons.name);
+  if (!draft.start) return slSetup.common.required(slSetup.seasons.start);
+  if (!draft.end) return slSetup.common.required(slSetup.seasons.end);
+  if (draft.end < draft.start) return slSetup.seasons.badOrder;
+  for (const other of seasons) {
+    if (other.id === draft.id || other.archived || other.deleted) continue;
+    const from = day(other.properties[columns.start]);
+    const to = day(other.properties[columns.end]);
+    if (from && to && draft.start <= to && from <= draft.end) return slSetup.seasons.overlap(text(other.properties[columns.name]));
+  }
+  return null;
+}
+
+export interface FarmerDraft {
+  id?: number;
+  name: string;
+  email: string;
+  phone: string;
+  kmgMid: string;
+}
+
+export interface FarmerColumns {
+  email: string;
+  kmgMid: string;
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const fold = (value: unknown) => text(value).trim().toLowerCase();
+
+/** The Slovenian reason a farmer cannot be saved, or null (e-mail and KMG-MID unique per project). */
+export function farmerProblem(draft: FarmerDraft, farmers: readonly StoredRecord[], columns: FarmerColumns): string | null {
+  if (!draft.name.trim()) return slSetup.common.required(slSetup.farmers.name);
+  if (!draft.email.trim()) return slSetup.common.required(slSetup.farmers.email);
+  if (!EMAIL.test(draft.email.trim())) return slSetup.farmers.badEmail;
+  const others = farmers.filter((f) => f.id !== draft.id && !f.deleted);
+  if (others.some((f) => fold(f.properties[columns.email]) === fold(draft.email))) return slSetup.farmers.duplicateEmail;
+  const kmg = fold(draft.kmgMid);
+  if (kmg && others.some((f) => fold(f.properties[columns.kmgMid]) === kmg)) return slSetup.farmers.duplicateKmg;
+  return null;
+}
+
+/** A meadow outline's problem in Slovenian, or null when it can be saved. */
+export function polygonProblem(geometry: Geometry | null): string | null {
+  if (!geometry) return slSetup.areas.noPolygon;
+  if (geometry.type !== 'Polygon' && geometry.type !== 'MultiPolygon') return slSetup.areas.noPolygon;
+  const rings = geometry.type === 'Polygon' ? geometry.coordinates : geometry.coordinates.flat();
+  // A closed ring of three corners has four positions (the first repeated).
+  if (rings.some((ring) => new Set(ring.map((p) => `${p[0]},${p[1]}`)).size < 3)) return slSetup.areas.tooFew;
+  if (kinks(geometry).features.length > 0) return slSetup.areas.selfIntersecting;
+  return null;
+}
+
+/** Area in hectares, rounded to two decimals (GERK areas are given that way). */
+export function areaHa(geometry: Polygon | MultiPolygon): number {
+  return Math.round(area(geometry) / 100) / 100;
+}
+
+/** Points along a line no further apart than `stepM`, so a segment cutting a meadow's corner is seen. */
+function densify(line: readonly Position[], stepM: number): LonLat[] {
+  const out: LonLat[] = [];
+  for (let i = 0; i < line.length; i++) {
+    const a = line[i]! as LonLat;
+    out.push([a[0], a[1]]);
+    const b = line[i + 1] as LonLat | undefined;
+    if (!b) break;
+    const steps = Math.ceil(distanceM(a, b) / stepM);
+    for (let k = 1; k < steps; k++) out.push([a[0] + ((b[0] - a[0]) * k) / steps, a[1] + ((b[1] - a[1]) * k) / steps]);
+  }
+  return out;
+}
+
+/**
+ * How far (metres, rounded up) a transect strays outside its meadow at its worst point; 0 when it
+ * stays inside. Points are checked every metre along the line.
+ */
+export function metresOutside(line: LineString | MultiLineString, meadow: Polygon | MultiPolygon): number {
+  const lines = line.type === 'LineString' ? [line.coordinates] : line.coordinates;
+  const boundary = polygonToLine(meadow);
+  const edges: Feature<LineString | MultiLineString>[] = boundary.type === 'FeatureCollection' ? boundary.features : [boundary];
+  let worst = 0;
+  for (const coordinates of lines) {
+    for (const point of densify(coordinates, 1)) {
+      if (booleanPointInPolygon(point, meadow)) continue;
+      const nearest = Math.min(...edges.map((edge) => nearestEdgeM(point, edge)));
+      worst = Math.max(worst, nearest);
+    }
+  }
+  return Math.ceil(worst);
+}
+
+function nearestEdgeM(point: LonLat, edge: Feature<LineString | MultiLineString>): number {
+  const parts = edge.geometry.type === 'LineString' ? [edge.geometry.coordinates] : edge.geometry.coordinates;
+  return Math.min(...parts.map((coordinates) => pointToLineDistance(point, { type: 'LineString', coordinates }, { units: 'meters' })));
+}

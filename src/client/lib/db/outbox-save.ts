@@ -1,0 +1,231 @@
+/**
+ * Saving an edit: the local row (features/attachments with isInsert/isEdit/isDelete) and its
+ * queued operation in ONE strict-durability transaction, resolved only after it committed — once
+ * the UI says "saved", the edit survives a crash, a reload and a closed tab. Offline ids the
+ * outbox already delivered are resolved to the server's ids first (identity.ts).
+ */
+import type { Geometry } from 'geojson';
+import type { Properties } from '../../../common/schemas/wire';
+import { guardWrite, type AttachmentRow, type OfflineDb, type StoredRecord } from './database';
+import { localRefIds, remapRefs, resolveIds } from './identity';
+import { newLocalId } from './local-data';
+import { notifyOutboxChanged } from './outbox-notify';
+
+/** A v4 UUID; crypto.randomUUID where available (secure contexts), getRandomValues otherwise. */
+export function newOpId(): string {
+  const c = globalThis.crypto;
+  if (c?.randomUUID) return c.randomUUID();
+  const bytes = new Uint8Array(16);
+  if (c?.getRandomValues) c.getRandomValues(bytes);
+  else for (let i = 0; i < 16; i++) bytes[i] = Math.floor(Math.random() * 256);
+  bytes[6] = (bytes[6]! & 0x0f) | 0x40;
+  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
+  const hex = Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+interface EditBase {
+  projectId: number;
+  tableId: number;
+  /** Records API (default) or Features API. */
+  isRecord?: boolean;
+}
+
+export type LocalEdit =
+  | (EditBase & { kind: 'insert'; properties: Properties; geometry?: Geometry | null; refs?: string[] })
+  | (EditBase & { kind: 'update'; id: number; properties: Properties; geometry?: Geometry | null; refs?: string[] })
+  | (EditBase & { kind: 'delete'; id: number })
+  | (EditBase & { kind: 'archive'; id: number })
+  | (EditBase & {
+      kind: 'attachment';
+      recordId: number;
+      tableAttachmentInfoId: number;
+      name: string;
+      mimeType: string;
+      data: ArrayBuffer | Blob;
+    })
+  | (EditBase & { kind: 'attachmentDelete'; attachmentId: number });
+
+export interface SavedEdit {
+  opId: string;
+  /** The row's id: a new local id for inserts and attachments. */
+  id: number;
+  record?: StoredRecord;
+}
+
+function nowIso(): string {
+  return new Date().toISOString();
+}
+
+async function toArrayBuffer(data: ArrayBuffer | Blob): Promise<ArrayBuffer> {
+  if (data instanceof ArrayBuffer) return data;
+  if (typeof data.arrayBuffer === 'function') return data.arrayBuffer();
+  // Older engines (and jsdom) without Blob.arrayBuffer.
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(reader.result as ArrayBuffer);
+    reader.onerror = () => reject(reader.error);
+    reader.readAsArrayBuffer(data);
+  });
+}
+
+/**
+ * The edit with every delivered offline id it names replaced by the server's id: a screen may
+ * still hold the offline id of a row the outbox delivered meanwhile, and the server would refuse
+ * it as an unknown row.
+ */
+async function resolveEdit(db: OfflineDb, edit: LocalEdit): Promise<LocalEdit> {
+  switch (edit.kind) {
+    case 'insert':
+    case 'update': {
+      const named = (edit.refs ?? []).map((key) => edit.properties[key]);
+      const records = await resolveIds(db, 'record', edit.kind === 'update' ? [edit.id, ...named] : named);
+      if (!records.size) return edit;
+      const properties = remapRefs(edit.properties, edit.refs, records) ?? edit.properties;
+      return edit.kind === 'update' ? { ...edit, id: records.get(edit.id) ?? edit.id, properties } : { ...edit, properties };
+    }
+    case 'delete':
+    case 'archive': {
+      const records = await resolveIds(db, 'record', [edit.id]);
+      return { ...edit, id: records.get(edit.id) ?? edit.id };
+    }
+    case 'attachment': {
+      const records = await resolveIds(db, 'record', [edit.recordId]);
+      return { ...edit, recordId: records.get(edit.recordId) ?? edit.recordId };
+    }
+    case 'attachmentDelete': {
+      const attachments = await resolveIds(db, 'attachment', [edit.attachmentId]);
+      return { ...edit, attachmentId: attachments.get(edit.attachmentId) ?? edit.attachmentId };
+    }
+  }
+}
+
+/**
+ * Saves an edit locally and queues it for the server, atomically. Resolves after the commit;
+ * rejects (with a StorageError, also announced to onStorageError listeners) when it could not
+ * be stored — then nothing was stored and the UI must not say "saved".
+ */
+export async function saveEdit(db: OfflineDb, given: LocalEdit): Promise<SavedEdit> {
+  const fileData = given.kind === 'attachment' ? await toArrayBuffer(given.data) : undefined;
+  const result = await guardWrite(db, () =>
+    db.transaction('rw', [db.features, db.attachments, db.outbox, db.meta], async (): Promise<SavedEdit> => {
+      const edit = await resolveEdit(db, given);
+      const opId = newOpId();
+      const api = edit.isRecord === false ? 'Features' : 'Records';
+      const base = { opId, projectId: edit.projectId, api, tableId: edit.tableId, status: 'pending', attempts: 0, createdAt: nowIso() } as const;
+      switch (edit.kind) {
+        case 'insert': {
+          const id = await newLocalId(db);
+          const record: StoredRecord = {
+            id,
+            tableId: edit.tableId,
+            properties: edit.properties,
+            geometry: edit.geometry ?? null,
+            deleted: false,
+            archived: false,
+            createdAt: nowIso(),
+            updatedAt: nowIso(),
+            version: 0,
+          };
+          await db.features.put({
+            tableId: edit.tableId,
+            featureId: id,
+            projectId: edit.projectId,
+            feature: record,
+            isInsert: 1,
+            isEdit: 0,
+            isDelete: 0,
+            isRecord: edit.isRecord === false ? 0 : 1,
+          });
+          await db.outbox.add({
+            ...base,
+            kind: 'insert',
+            id,
+            properties: edit.properties,
+            geometry: edit.geometry ?? null,
+            refs: edit.refs,
+            refIds: localRefIds(edit.properties, edit.refs),
+          });
+          return { opId, id, record };
+        }
+        case 'update': {
+          const row = await db.features.get([edit.tableId, edit.id]);
+          const properties = { ...(row?.feature.properties ?? {}), ...edit.properties };
+          const geometry = edit.geometry !== undefined ? edit.geometry : (row?.feature.geometry ?? null);
+          const record: StoredRecord = row
+            ? { ...row.feature, properties, geometry, updatedAt: nowIso() }
+            : { id: edit.id, tableId: edit.tableId, properties, geometry, deleted: false, archived: false, createdAt: nowIso(), updatedAt: nowIso(), version: 0 };
+          await db.features.put({
+            tableId: edit.tableId,
+            featureId: edit.id,
+            projectId: edit.projectId,
+            feature: record,
+            isInsert: row?.isInsert ?? 0,
+            isEdit: 1,
+            isDelete: row?.isDelete ?? 0,
+            isRecord: edit.isRecord === false ? 0 : 1,
+          });
+          const refs = edit.refs ?? (row && (await db.outbox.where('[tableId+id]').equals([edit.tableId, edit.id]).first())?.refs);
+          await db.outbox.add({
+            ...base,
+            kind: 'update',
+            id: edit.id,
+            properties,
+            geometry,
+            // Offline-born rows have no server version yet: the server skips the check for them.
+            version: row && row.isInsert !== 1 && row.feature.version > 0 ? row.feature.version : undefined,
+            refs: refs || undefined,
+            refIds: localRefIds(properties, refs || undefined),
+          });
+          return { opId, id: edit.id, record };
+        }
+        case 'delete':
+        case 'archive': {
+          const row = await db.features.get([edit.tableId, edit.id]);
+          if (row) {
+            if (edit.kind === 'delete') await db.features.put({ ...row, isDelete: 1 });
+            else await db.features.put({ ...row, isEdit: 1, feature: { ...row.feature, archived: true } });
+          }
+          await db.outbox.add({ ...base, kind: edit.kind, id: edit.id });
+          return { opId, id: edit.id };
+        }
+        case 'attachment': {
+          const id = await newLocalId(db);
+          const row: AttachmentRow = {
+            id,
+            projectId: edit.projectId,
+            tableId: edit.tableId,
+            featureId: edit.recordId,
+            tableAttachmentInfoId: edit.tableAttachmentInfoId,
+            name: edit.name,
+            mimeType: edit.mimeType,
+            size: fileData!.byteLength,
+            data: fileData,
+            isInsert: 1,
+            isEdit: 0,
+            isDelete: 0,
+          };
+          await db.attachments.put(row);
+          await db.outbox.add({
+            ...base,
+            kind: 'attachment',
+            id,
+            recordId: edit.recordId,
+            tableAttachmentInfoId: edit.tableAttachmentInfoId,
+            name: edit.name,
+            mimeType: edit.mimeType,
+          });
+          return { opId, id };
+        }
+        case 'attachmentDelete': {
+          const row = await db.attachments.get(edit.attachmentId);
+          if (row) await db.attachments.put({ ...row, isDelete: 1 });
+          await db.outbox.add({ ...base, kind: 'attachmentDelete', id: edit.attachmentId });
+          return { opId, id: edit.attachmentId };
+        }
+      }
+    }),
+  );
+  notifyOutboxChanged(db);
+  return result;
+}

@@ -1,0 +1,47 @@
+/**
+ * The set-up checks on their own: how far a transect strays from its meadow (including a straight
+ * segment that cuts across a concave meadow's notch with both ends inside), meadow outlines, and
+ * season windows touching at a day.
+ */
+import { describe, expect, it } from '@jest/globals';
+import type { Polygon } from 'geojson';
+import { metresOutside, polygonProblem, seasonProblem } from '../../../src/client/features/setup/setup-rules';
+import type { StoredRecord } from '../../../src/client/lib/db/database';
+import { slSetup } from '../../../src/common/i18n/sl';
+
+// A "U": 0.002° wide, 0.002° tall, with a notch 0.001° wide from the top down to half height.
+const u: Polygon = {
+  type: 'Polygon',
+  coordinates: [[[14.5, 46.05], [14.502, 46.05], [14.502, 46.052], [14.5015, 46.052], [14.5015, 46.051], [14.5005, 46.051], [14.5005, 46.052], [14.5, 46.052], [14.5, 46.05]]],
+};
+
+describe('metresOutside', () => {
+  it('is 0 for a line inside, and sees a segment crossing the notch although both its ends are inside', () => {
+    expect(metresOutside({ type: 'LineString', coordinates: [[14.5002, 46.0505], [14.5018, 46.0505]] }, u)).toBe(0);
+    // Across the notch, 0.0005° above its floor: its middle is half the notch's width from the
+    // nearest side (0.0005° of longitude at 46° N ≈ 39 m; the floor is 0.0005° of latitude ≈ 56 m).
+    const across = metresOutside({ type: 'LineString', coordinates: [[14.5002, 46.0515], [14.5018, 46.0515]] }, u);
+    expect(across).toBeGreaterThan(35);
+    expect(across).toBeLessThan(45);
+  });
+});
+
+describe('polygonProblem', () => {
+  it('refuses nothing drawn, fewer than three corners and a crossing outline; accepts the U', () => {
+    expect(polygonProblem(null)).toBe(slSetup.areas.noPolygon);
+    expect(polygonProblem({ type: 'Polygon', coordinates: [[[14.5, 46.05], [14.501, 46.05], [14.5, 46.05], [14.5, 46.05]]] })).toBe(slSetup.areas.tooFew);
+    expect(polygonProblem({ type: 'Polygon', coordinates: [[[14.5, 46.05], [14.502, 46.052], [14.502, 46.05], [14.5, 46.052], [14.5, 46.05]]] })).toBe(slSetup.areas.selfIntersecting);
+    expect(polygonProblem(u)).toBeNull();
+  });
+});
+
+describe('seasonProblem', () => {
+  const columns = { name: '1', start: '2', end: '3' };
+  const season = (name: string, start: string, end: string, archived = false) => ({ id: Math.random(), properties: { 1: name, 2: start, 3: end }, archived, deleted: false }) as unknown as StoredRecord;
+
+  it('windows sharing a day overlap; the day after does not; archived seasons do not count', () => {
+    const seasons = [season('2026', '2026-01-01', '2026-12-31'), season('Stara', '2027-01-01', '2027-12-31', true)];
+    expect(seasonProblem({ name: 'X', start: '2026-12-31', end: '2027-06-30' }, seasons, columns)).toBe(slSetup.seasons.overlap('2026'));
+    expect(seasonProblem({ name: 'X', start: '2027-01-01', end: '2027-06-30' }, seasons, columns)).toBeNull();
+  });
+});

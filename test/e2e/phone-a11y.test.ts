@@ -1,0 +1,241 @@
+/**
+ * The app on a 390×844 phone in Chromium (the built client, the real server):
+ * - axe-core (injected into the page) on every screen for each role, the login page, the leave
+ *   dialog and the form's error state: no critical and no serious violations;
+ * - no screen wider than the viewport at 360 px, also with the offline pill and waiting edits;
+ * - a keyboard-only run that answers a form and saves it, every focused element visible (inside
+ *   the viewport and not under the sticky score/save bar, the header or the bottom menu).
+ * Screenshots of every screen at 390×844 go to test-results/e2e/phone/ for a person to look at.
+ */
+import { afterAll, beforeAll, expect, jest, test } from '@jest/globals';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { sl, slPhone, slScreens } from '../../src/common/i18n/sl';
+import { ARTIFACTS_DIR, DEMO_USERS, LOGIN_PAGE_PATTERN, launchBrowser, recordArtifacts, startServer, type ConsoleLog, type E2EServer } from './harness';
+import { ServerData, describeBuiltApp, goHash, openApp, openNewMeadowForm } from './scenarios/helpers';
+
+jest.setTimeout(600_000);
+
+/** axe-core's browser build, evaluated in the page (a script tag would be refused by the login page's CSP). */
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+const PHONE = { width: 390, height: 844 };
+const NARROW = { width: 360, height: 800 };
+const SHOTS = path.join(ARTIFACTS_DIR, 'phone');
+
+interface Violation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: Array<{ target: unknown[]; failureSummary?: string }>;
+}
+
+/** Critical and serious axe-core violations of the page as it is now. */
+async function axeViolations(page: Page): Promise<string[]> {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
+  const violations = (await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (context: Document, options: object) => Promise<{ violations: unknown[] }> } }).axe;
+    return (await axe.run(document, { resultTypes: ['violations'] })).violations;
+  })) as Violation[];
+  return violations
+    .filter((v) => v.impact === 'critical' || v.impact === 'serious')
+    .map((v) => `${v.impact} ${v.id}: ${v.help} — ${v.nodes.map((n) => JSON.stringify(n.target)).slice(0, 4).join(', ')}`);
+}
+
+/** Whether the page is wider than its viewport at 360 px (it pans sideways then). */
+async function overflowAt360(page: Page): Promise<number> {
+  await page.setViewportSize(NARROW);
+  const extra = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  await page.setViewportSize(PHONE);
+  return extra;
+}
+
+async function screenReady(page: Page): Promise<void> {
+  await page.waitForFunction(() => document.querySelector('main h1') !== null && document.querySelector('main .loading:not(.loading--inline)') === null);
+}
+
+async function newPhonePage(browser: Browser): Promise<{ context: BrowserContext; page: Page; log: ConsoleLog }> {
+  // Reduced motion settles colours at once: buttons fade between their disabled and enabled colours
+  // (0.12 s), and axe measuring contrast in the middle of that fade reported the half-way colours.
+  const context = await browser.newContext({ locale: 'sl-SI', serviceWorkers: 'allow', viewport: PHONE, deviceScaleFactor: 1, reducedMotion: 'reduce' });
+  context.setDefaultTimeout(60_000);
+  const page = await context.newPage();
+  const log: ConsoleLog = { lines: [] };
+  page.on('console', (message) => log.lines.push(`[${message.type()}] ${message.text()}`));
+  page.on('pageerror', (error) => log.lines.push(`[pageerror] ${error.message}`));
+  return { context, page, log };
+}
+
+/** Creates this season's meadow walk form on the path (nothing answered) and opens it. */
+async function newMeadowForm(page: Page, pathId: number): Promise<void> {
+  await openNewMeadowForm(page, pathId);
+  await page.getByTestId('live-score').waitFor();
+}
+
+describeBuiltApp('phone: accessibility, width and keyboard', () => {
+  let server: E2EServer;
+  let browser: Browser;
+  let data: ServerData;
+  let pathId: number;
+  let formId: number;
+
+  beforeAll(async () => {
+    mkdirSync(SHOTS, { recursive: true });
+    server = await startServer();
+    browser = await launchBrowser();
+    data = new ServerData(server);
+    const [first] = await data.pathsOf(DEMO_USERS.farmer1.email);
+    pathId = first!.id;
+    formId = (await data.formsOfPath(pathId))[0]!.id;
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  /** Visits a screen, checks it with axe and at 360 px, and saves its screenshot. */
+  async function check(page: Page, name: string, problems: string[]): Promise<void> {
+    await screenReady(page);
+    for (const v of await axeViolations(page)) problems.push(`${name}: ${v}`);
+    const extra = await overflowAt360(page);
+    if (extra > 0) problems.push(`${name}: ${extra} px wider than a 360 px screen`);
+    await page.screenshot({ path: path.join(SHOTS, `${name}.png`) });
+  }
+
+  for (const role of ['farmer1', 'editor', 'reader'] as const) {
+    test(`every screen of ${role}: 0 critical, 0 serious; never wider than 360 px`, async () => {
+      const { context, page, log } = await newPhonePage(browser);
+      const problems: string[] = [];
+      try {
+        await recordArtifacts(`phone-a11y-${role}`, page, log, async () => {
+          if (role === 'farmer1') {
+            await page.goto(`${server.origin}/`);
+            await page.waitForURL(LOGIN_PAGE_PATTERN);
+            for (const v of await axeViolations(page)) problems.push(`login: ${v}`);
+            await page.screenshot({ path: path.join(SHOTS, 'login.png') });
+          }
+          await openApp(page, server, '#/', DEMO_USERS[role]);
+          if (role !== 'farmer1') {
+            await screenReady(page);
+            await check(page, `${role}-home-no-farmer`, problems);
+            const farmerId = await data.farmerId(DEMO_USERS.farmer1.email);
+            const row = page.getByTestId(`farmer-${farmerId}`);
+            await row.getByRole('button', { name: slScreens.farmers.choose }).click();
+            await row.getByRole('button', { name: slScreens.farmers.chosen }).waitFor();
+          }
+          await page.getByTestId(`home-path-${pathId}`).waitFor();
+          const screens: Array<[string, string]> = [
+            ['home', '#/'],
+            ['paths', '#/paths'],
+            ['path', `#/paths/${pathId}`],
+            ['forms', '#/forms'],
+            ['form', `#/forms/${formId}`],
+            ['results', '#/results'],
+            ['about', '#/about'],
+            ['download', '#/download'],
+          ];
+          for (const [name, hash] of screens) {
+            await goHash(page, hash);
+            if (name === 'path') await page.getByTestId('season-forms').waitFor();
+            if (name === 'form') await page.getByTestId('live-score').waitFor();
+            await check(page, `${role}-${name}`, problems);
+          }
+        });
+      } finally {
+        await context.close();
+      }
+      expect(problems).toEqual([]);
+    });
+  }
+
+  test("the form's error state and the leave dialog: 0 critical, 0 serious", async () => {
+    const { context, page, log } = await newPhonePage(browser);
+    const problems: string[] = [];
+    try {
+      await recordArtifacts('phone-a11y-form-states', page, log, async () => {
+        await openApp(page, server, '#/', DEMO_USERS.farmer1);
+        await newMeadowForm(page, pathId);
+        // A new form has no score yet (not a bad 0).
+        expect(await page.getByTestId('live-score').textContent()).toContain(slPhone.form.noScoreYet);
+        // Marked completed with the required answers missing: the error summary.
+        await page.getByRole('checkbox', { name: slScreens.forms.markCompleted }).check();
+        await page.getByRole('button', { name: slScreens.forms.save }).click();
+        const summary = page.getByTestId('form-errors');
+        await summary.waitFor();
+        expect(await summary.evaluate((el) => el === document.activeElement)).toBe(true);
+        await check(page, 'form-errors', problems);
+        // Its first link moves focus to the field it names.
+        await summary.getByRole('link').first().click();
+        expect(await page.evaluate(() => document.activeElement?.closest('[role="radiogroup"], input, textarea') !== null)).toBe(true);
+
+        await page.getByRole('link', { name: sl.nav.paths }).first().click();
+        const dialog = page.getByRole('alertdialog').or(page.getByRole('dialog'));
+        await dialog.first().waitFor();
+        for (const v of await axeViolations(page)) problems.push(`leave dialog: ${v}`);
+        await page.screenshot({ path: path.join(SHOTS, 'leave-dialog.png') });
+      });
+    } finally {
+      await context.close();
+    }
+    expect(problems).toEqual([]);
+  });
+
+  test('keyboard only: answer a form offline and save it, every focused element visible; the offline pill fits 360 px', async () => {
+    const { context, page, log } = await newPhonePage(browser);
+    try {
+      await recordArtifacts('phone-keyboard-form', page, log, async () => {
+        await openApp(page, server, '#/', DEMO_USERS.farmer1);
+        // The season is on the device before the network goes.
+        await page.getByTestId(`home-path-${pathId}`).waitFor();
+        await goHash(page, `#/paths/${pathId}`);
+        await page.getByLabel(slScreens.paths.formKind).waitFor();
+        await context.setOffline(true);
+        await newMeadowForm(page, pathId);
+        await page.locator('main h1').focus();
+        const hidden: string[] = [];
+        let answered = 0;
+        let saved = false;
+        for (let presses = 0; presses < 400 && !saved; presses++) {
+          await page.keyboard.press('Tab');
+          const focus = await page.evaluate(() => {
+            const el = document.activeElement as HTMLElement | null;
+            if (!el || el === document.body) return null;
+            el.scrollIntoView({ block: 'nearest' }); // what the browser does; scroll-padding keeps it clear of the bars
+            const r = el.getBoundingClientRect();
+            const x = Math.min(Math.max(r.left + r.width / 2, 0), window.innerWidth - 1);
+            const y = Math.min(Math.max(r.top + Math.min(r.height, 40) / 2, 0), window.innerHeight - 1);
+            const top = document.elementFromPoint(x, y);
+            const visible = r.bottom > 0 && r.top < window.innerHeight && top !== null && (el === top || el.contains(top) || top.contains(el));
+            const over = top ? `${top.tagName}.${String(top.className).split(' ')[0]}` : 'nothing';
+            return { visible, role: el.getAttribute('role'), text: (el.textContent ?? '').trim().slice(0, 40), tag: el.tagName, name: el.getAttribute('aria-label') ?? '', where: `${Math.round(r.top)}–${Math.round(r.bottom)} of ${window.innerHeight}, under ${over}` };
+          });
+          if (!focus) continue;
+          if (!focus.visible) hidden.push(`${focus.tag} ${focus.role ?? ''} "${focus.text || focus.name}" at ${focus.where}`);
+          if (focus.role === 'radio' && answered < 3) {
+            await page.keyboard.press('ArrowRight');
+            answered++;
+          }
+          if (focus.tag === 'BUTTON' && focus.text === slScreens.forms.save) {
+            await page.keyboard.press('Enter');
+            saved = true;
+          }
+        }
+        expect(saved).toBe(true);
+        expect(answered).toBeGreaterThan(0);
+        await page.getByText(slScreens.states.saved, { exact: false }).or(page.getByTestId('form-missing')).first().waitFor();
+        expect(hidden).toEqual([]);
+        // Offline with waiting edits: the header's pill must not widen the page.
+        await page.locator('[data-testid="conn-status"] .conn-status__badge').waitFor();
+        expect(await overflowAt360(page)).toBeLessThanOrEqual(0);
+        await goHash(page, '#/');
+        await screenReady(page);
+        expect(await overflowAt360(page)).toBeLessThanOrEqual(0);
+        await page.screenshot({ path: path.join(SHOTS, 'home-offline-pending.png') });
+      });
+    } finally {
+      await context.close();
+    }
+  });
+});

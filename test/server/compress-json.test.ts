@@ -1,0 +1,71 @@
+/**
+ * JSON answers above the threshold are compressed for clients that accept it (brotli first, else
+ * gzip, never an encoding refused with q=0), with Vary; small answers and clients without
+ * Accept-Encoding get the plain JSON.
+ */
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import http from 'node:http';
+import zlib from 'node:zlib';
+import { buildTestApp, type TestApp } from './helpers/build-test-app';
+import { chooseEncoding, COMPRESS_JSON_MIN_BYTES } from '../../src/server/http/compress-json';
+
+let t: TestApp;
+
+beforeAll(async () => {
+  t = await buildTestApp();
+});
+
+afterAll(async () => {
+  await t.close();
+});
+
+/** A GET whose body is not decoded (fetch would decompress it). */
+function rawGet(url: string, headers: Record<string, string>): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(`${t.origin}${url}`, { headers }, (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => resolve({ status: response.statusCode!, headers: response.headers, body: Buffer.concat(chunks) }));
+      })
+      .on('error', reject);
+  });
+}
+
+describe('JSON compression', () => {
+  it('compresses a large JSON answer with brotli, the same JSON once decoded', async () => {
+    const plain = await rawGet('/config.json', {});
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body.length).toBeGreaterThan(COMPRESS_JSON_MIN_BYTES);
+    expect(plain.headers.vary).toMatch(/accept-encoding/i);
+
+    const br = await rawGet('/config.json', { 'accept-encoding': 'gzip, deflate, br' });
+    expect(br.status).toBe(200);
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers['content-type']).toMatch(/^application\/json/);
+    expect(br.headers.vary).toMatch(/accept-encoding/i);
+    expect(br.body.length).toBeLessThan(plain.body.length / 2);
+    expect(JSON.parse(zlib.brotliDecompressSync(br.body).toString())).toEqual(JSON.parse(plain.body.toString()));
+
+    const gz = await rawGet('/config.json', { 'accept-encoding': 'gzip, br;q=0' });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(JSON.parse(zlib.gunzipSync(gz.body).toString())).toEqual(JSON.parse(plain.body.toString()));
+  });
+
+  it('leaves small answers as they are', async () => {
+    const response = await rawGet('/api/Test', { 'accept-encoding': 'br' });
+    expect(response.status).toBe(200);
+    expect(response.body.length).toBeLessThan(COMPRESS_JSON_MIN_BYTES);
+    expect(response.headers['content-encoding']).toBeUndefined();
+    expect(() => JSON.parse(response.body.toString())).not.toThrow();
+  });
+
+  it('reads Accept-Encoding with its weights', () => {
+    expect(chooseEncoding(undefined)).toBeNull();
+    expect(chooseEncoding('identity')).toBeNull();
+    expect(chooseEncoding('gzip, deflate, br')).toBe('br');
+    expect(chooseEncoding('br;q=0, gzip;q=0.5')).toBe('gzip');
+    expect(chooseEncoding('*')).toBe('br');
+    expect(chooseEncoding('*, br;q=0, gzip;q=0')).toBeNull();
+  });
+});
