@@ -14,7 +14,7 @@ import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { sl, slPhone, slScreens } from '../../src/common/i18n/sl';
 import { ARTIFACTS_DIR, DEMO_USERS, LOGIN_PAGE_PATTERN, launchBrowser, recordArtifacts, startServer, type ConsoleLog, type E2EServer } from './harness';
-import { ServerData, describeBuiltApp, goHash, openApp, openNewMeadowForm } from './scenarios/helpers';
+import { ServerData, describeBuiltApp, goHash, openApp, openNewMeadowForm, waitForServiceWorkerControl } from './scenarios/helpers';
 
 jest.setTimeout(600_000);
 
@@ -187,8 +187,11 @@ describeBuiltApp('phone: accessibility, width and keyboard', () => {
     try {
       await recordArtifacts('phone-keyboard-form', page, log, async () => {
         await openApp(page, server, '#/', DEMO_USERS.farmer1);
-        // The season is on the device before the network goes.
+        // The season is on the device before the network goes, and so is the app: until the
+        // service worker has precached it, the form screen's code cannot load offline (a busy
+        // machine took longer to precache than this test took to get here).
         await page.getByTestId(`home-path-${pathId}`).waitFor();
+        await waitForServiceWorkerControl(page);
         await goHash(page, `#/paths/${pathId}`);
         await page.getByLabel(slScreens.paths.formKind).waitFor();
         await context.setOffline(true);

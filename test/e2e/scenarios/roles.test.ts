@@ -19,7 +19,7 @@ import { sl, slAuth, slMap, slScreens } from '../../../src/common/i18n/sl';
 import type { WireRecord } from '../../../src/common/schemas/wire';
 import { DEMO_USERS, LOGIN_PAGE_PATTERN, launchBrowser, recordArtifacts, signInThroughLoginPage, startServer, type E2EServer } from '../harness';
 import { exportActionLogFromAbout, replayExportedLog } from './action-logs';
-import { ServerData, describeBuiltApp, deviceHasFeature, goHash, newPatientPage, openApp, waitForOutboxEmpty } from './helpers';
+import { ServerData, describeBuiltApp, deviceHasFeature, goHash, newPatientPage, openApp, waitForOutboxEmpty, waitForServiceWorkerControl } from './helpers';
 
 jest.setTimeout(180_000);
 
@@ -122,6 +122,8 @@ describeBuiltApp('scenarios: who sees and changes what (Chromium)', () => {
         await page.getByText(slScreens.paths.notFound).waitFor();
         // Nor does the device still hold his rows.
         expect(await deviceHasFeature(page, await data.tableId('paths'), target.id)).toBe(false);
+        // An offline reload is served by the service worker: it must have installed first.
+        await waitForServiceWorkerControl(page);
         await context.setOffline(true);
         await page.reload();
         await page.waitForSelector('main h1');
