@@ -52,7 +52,12 @@ export default tseslint.config(
     },
   },
   {
-    files: ['test/**', '**/*.test.{ts,tsx}', 'bench/**', 'scripts/**'],
+    files: ['test/**', 'bench/**', 'scripts/**'],
     rules: { 'import/no-restricted-paths': 'off' },
+  },
+  {
+    // Tests live under test/ (jest looks only there): one in src/ would never run.
+    files: ['src/**/*.test.{ts,tsx}', 'src/**/__tests__/**'],
+    rules: { 'no-restricted-syntax': ['error', { selector: 'Program', message: 'tests live under test/, where jest finds them' }] },
   },
 );

@@ -21,20 +21,20 @@ const config = {
       ...shared,
       displayName: 'common',
       testEnvironment: 'node',
-      testMatch: ['<rootDir>/src/common/**/*.test.ts', '<rootDir>/test/common/**/*.test.ts'],
+      testMatch: ['<rootDir>/test/common/**/*.test.ts'],
     },
     {
       ...shared,
       displayName: 'server',
       testEnvironment: 'node',
-      testMatch: ['<rootDir>/src/server/**/*.test.ts', '<rootDir>/test/server/**/*.test.ts'],
+      testMatch: ['<rootDir>/test/server/**/*.test.ts'],
     },
     {
       ...shared,
       displayName: 'client',
       testEnvironment: 'jsdom',
       setupFiles: ['fake-indexeddb/auto'],
-      testMatch: ['<rootDir>/src/client/**/*.test.ts?(x)', '<rootDir>/test/client/**/*.test.ts?(x)'],
+      testMatch: ['<rootDir>/test/client/**/*.test.ts?(x)'],
     },
     {
       ...shared,

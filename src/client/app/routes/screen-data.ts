@@ -5,7 +5,7 @@
  * every edit screen needs — save edits through the outbox, then reload the season from the device
  * copy so every screen shows the edit at once, online or offline.
  */
-import { useCallback, useEffect, useMemo, useRef, useSyncExternalStore } from 'react';
+import { useCallback, useEffect, useRef, useSyncExternalStore } from 'react';
 import { slPhone } from '../../../common/i18n/sl';
 import type { AppConfig } from '../../../common/schemas/config';
 import { selectAuthUser } from '../../features/auth/auth-slice';
@@ -29,8 +29,7 @@ import { editSaved, selectIsOnline, selectLastSyncAt, selectPendingCount } from 
 import { selectConfig } from '../../lib/config/config-slice';
 import { isLocalId, knownId, onIdentityChange, resolveIds } from '../../lib/db/identity';
 import { onOutboxChange, type LocalEdit, type SavedEdit } from '../../lib/db/outbox';
-import type { AppExtra } from '../store-types';
-import { useAppDispatch, useAppSelector } from '../hooks';
+import { useAppDispatch, useAppSelector, useOfflineDb } from '../hooks';
 
 export function useSeasonView() {
   const config = useAppSelector(selectConfig) as AppConfig | null;
@@ -123,8 +122,7 @@ export function useSaveEdits(): (edits: EditStep[]) => Promise<SavedEdit[]> {
  * their next outbox notification.
  */
 export function useRecordId(id: number): number {
-  const dispatch = useAppDispatch();
-  const db = useMemo(() => dispatch((_d: unknown, _g: unknown, extra: AppExtra) => extra.db), [dispatch]);
+  const db = useOfflineDb();
   const subscribe = useCallback(
     (changed: () => void) => {
       const resolve = () => {

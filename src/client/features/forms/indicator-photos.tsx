@@ -7,8 +7,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import { slScreens } from '../../../common/i18n/sl';
 import type { AppConfig } from '../../../common/schemas/config';
-import { useAppDispatch } from '../../app/hooks';
-import type { AppExtra } from '../../app/store-types';
+import { useOfflineDb } from '../../app/hooks';
 import { useAttachmentInfoQuery } from '../../lib/api/records';
 import type { AttachmentRow } from '../../lib/db/database';
 import { isLocalId } from '../../lib/db/local-data';
@@ -25,12 +24,11 @@ function useObjectUrls(blobs: Blob[]): string[] {
 }
 
 function useDeviceAttachments(tableId: number, recordId: number | null): AttachmentRow[] {
-  const dispatch = useAppDispatch();
+  const db = useOfflineDb();
   const [rows, setRows] = useState<AttachmentRow[]>([]);
   useEffect(() => {
     if (recordId === null) return undefined;
     let cancelled = false;
-    const db = dispatch((_d: unknown, _g: unknown, extra: AppExtra) => extra.db);
     void db.attachments
       .where('[tableId+featureId]')
       .equals([tableId, recordId])
@@ -42,7 +40,7 @@ function useDeviceAttachments(tableId: number, recordId: number | null): Attachm
     return () => {
       cancelled = true;
     };
-  }, [dispatch, tableId, recordId]);
+  }, [tableId, recordId, db]);
   return rows;
 }
 

@@ -7,8 +7,7 @@
 import { useEffect, useState } from 'react';
 import { eq } from '../../../common/filter';
 import type { AppConfig } from '../../../common/schemas/config';
-import { useAppDispatch } from '../../app/hooks';
-import type { AppExtra } from '../../app/store-types';
+import { useAppDispatch, useOfflineDb } from '../../app/hooks';
 import type { StoredRecord } from '../../lib/db/database';
 import { searchAllRecords } from '../../lib/api/search-all';
 import { readRows, refreshRows } from '../../lib/db/local-data';
@@ -23,11 +22,11 @@ export function useStoredForm(
   online = false,
 ): { form: StoredRecord | null; indicators: StoredRecord[]; done: boolean } {
   const dispatch = useAppDispatch();
+  const db = useOfflineDb();
   const [state, setState] = useState<{ form: StoredRecord | null; indicators: StoredRecord[]; done: boolean }>({ form: null, indicators: [], done: false });
   useEffect(() => {
     if (!config || !enabled) return undefined;
     let cancelled = false;
-    const db = dispatch((_d: unknown, _g: unknown, extra: AppExtra) => extra.db);
     const parent = columnKey(config, 'indicators', 'parent');
     const readDevice = async () => {
       const [form] = await readRows(db, config.tables.forms.id, (r) => r.id === formId && !r.archived);
@@ -56,6 +55,6 @@ export function useStoredForm(
     return () => {
       cancelled = true;
     };
-  }, [config, formId, enabled, dispatch, refreshKey, online]);
+  }, [config, formId, enabled, dispatch, refreshKey, online, db]);
   return state;
 }

@@ -10,8 +10,8 @@ import { useEffect, useState } from 'react';
 import { eq } from '../../../common/filter';
 import type { AppConfig } from '../../../common/schemas/config';
 import type { TableKey } from '../../../common/schemas/project';
-import { useAppDispatch } from '../../app/hooks';
-import type { AppDispatch, AppExtra } from '../../app/store-types';
+import { useAppDispatch, useOfflineDb } from '../../app/hooks';
+import type { AppDispatch } from '../../app/store-types';
 import { isTransientError } from '../../lib/api/base-query';
 import type { OfflineDb, StoredRecord } from '../../lib/db/database';
 import { readRows, refreshRows } from '../../lib/db/local-data';
@@ -58,11 +58,11 @@ export async function loadAllFarmers(dispatch: AppDispatch, db: OfflineDb, confi
 /** Loads when `config` is given (null: not an editor or reader, nothing is read). */
 export function useAllFarmers(config: AppConfig | null, online: boolean, refreshKey: unknown = null): AllFarmersState {
   const dispatch = useAppDispatch();
+  const db = useOfflineDb();
   const [state, setState] = useState<AllFarmersState>({ status: 'loading', data: null, fromDevice: false });
   useEffect(() => {
     if (!config) return undefined;
     let cancelled = false;
-    const db = dispatch((_d: unknown, _g: unknown, extra: AppExtra) => extra.db);
     setState((s) => ({ ...s, status: s.data ? s.status : 'loading' }));
     loadAllFarmers(dispatch, db, config, online)
       .then(({ data, fromDevice }) => {
@@ -75,6 +75,6 @@ export function useAllFarmers(config: AppConfig | null, online: boolean, refresh
     return () => {
       cancelled = true;
     };
-  }, [config, online, dispatch, refreshKey]);
+  }, [config, online, dispatch, refreshKey, db]);
   return state;
 }

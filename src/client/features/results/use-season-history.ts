@@ -9,8 +9,7 @@ import { useEffect, useState } from 'react';
 import { and, eq, isIn, type FilterNode } from '../../../common/filter';
 import type { AppConfig } from '../../../common/schemas/config';
 import type { TableKey } from '../../../common/schemas/project';
-import type { AppExtra } from '../../app/store-types';
-import { useAppDispatch } from '../../app/hooks';
+import { useAppDispatch, useOfflineDb } from '../../app/hooks';
 import type { OfflineDb, StoredRecord } from '../../lib/db/database';
 import { readRows, refreshRows } from '../../lib/db/local-data';
 import { columnKey } from '../../lib/db/refs';
@@ -67,12 +66,12 @@ async function loadSeasonHistory(
 
 export function useSeasonHistory(config: AppConfig | null, pathIds: readonly number[], online: boolean, refreshKey: unknown = null): SeasonHistoryState {
   const dispatch = useAppDispatch();
+  const db = useOfflineDb();
   const [state, setState] = useState<SeasonHistoryState>({ status: 'loading', data: null, fromDevice: false });
   const key = pathIds.join(',');
   useEffect(() => {
     if (!config) return undefined;
     let cancelled = false;
-    const db = dispatch((_d: unknown, _g: unknown, extra: AppExtra) => extra.db);
     setState((s) => ({ ...s, status: s.data ? s.status : 'loading' }));
     loadSeasonHistory(dispatch, db, config, key ? key.split(',').map(Number) : [], online)
       .then(({ data, fromDevice }) => {
@@ -85,6 +84,6 @@ export function useSeasonHistory(config: AppConfig | null, pathIds: readonly num
     return () => {
       cancelled = true;
     };
-  }, [config, key, online, dispatch, refreshKey]);
+  }, [config, key, online, dispatch, refreshKey, db]);
   return state;
 }

@@ -8,8 +8,7 @@
 import { useEffect, useState } from 'react';
 import type { AppConfig } from '../../../common/schemas/config';
 import type { TableKey } from '../../../common/schemas/project';
-import { useAppDispatch } from '../../app/hooks';
-import type { AppExtra } from '../../app/store-types';
+import { useAppDispatch, useOfflineDb } from '../../app/hooks';
 import { searchAllRecords } from '../../lib/api/search-all';
 import type { StoredRecord } from '../../lib/db/database';
 import { readRows, refreshRows } from '../../lib/db/local-data';
@@ -22,11 +21,11 @@ export interface TableRows {
 
 export function useTableRows(config: AppConfig | null, table: TableKey, online: boolean, refreshKey: unknown): TableRows {
   const dispatch = useAppDispatch();
+  const db = useOfflineDb();
   const [state, setState] = useState<TableRows>({ rows: [], loaded: false });
   useEffect(() => {
     if (!config) return undefined;
     let cancelled = false;
-    const db = dispatch((_d: unknown, _g: unknown, extra: AppExtra) => extra.db);
     const { projectId } = config;
     const tableId = config.tables[table].id;
     void (async () => {
@@ -42,6 +41,6 @@ export function useTableRows(config: AppConfig | null, table: TableKey, online: 
     return () => {
       cancelled = true;
     };
-  }, [config, table, online, refreshKey, dispatch]);
+  }, [config, table, online, refreshKey, dispatch, db]);
   return state;
 }

@@ -15,7 +15,7 @@ import { bboxAreaM2 } from '../../../lib/map/geo';
 import { useDownloadContext } from '../download-deps';
 import { downloadControllerFor } from '../download-controller';
 import { deleteExtent, listExtents, resetExtentTiles, type DownloadExtent } from '../download-runner';
-import { useOfflineDb } from '../use-offline-db';
+import { useOfflineDb } from '../../../app/hooks';
 import { DownloadProgressPanel } from './download-progress';
 
 function formatArea(m2: number): string {

@@ -20,7 +20,7 @@ import { bufferExtent, isValidExtent, MAX_DOWNLOAD_ZOOM } from '../../../lib/map
 import { useDownloadContext } from '../download-deps';
 import { downloadControllerFor } from '../download-controller';
 import { createExtent, freeSpace, MAX_DOWNLOAD_TILES, planDownload, storedTileLookup } from '../download-runner';
-import { useOfflineDb } from '../use-offline-db';
+import { useOfflineDb } from '../../../app/hooks';
 import { DownloadProgressPanel } from './download-progress';
 
 /** Share of the map box the dashed frame leaves free on each side (matches .mt-map__frame). */

@@ -5,13 +5,12 @@
  */
 import { useState } from 'react';
 import type { BaseMapEntry } from '../../../../common/basemap';
-import { useAppSelector } from '../../../app/hooks';
+import { useAppSelector, useOfflineDb } from '../../../app/hooks';
 import { selectConfig } from '../../../lib/config/config-slice';
 import type { OfflineDb } from '../../../lib/db/database';
 import { MapView as BaseMapView, type MapViewProps } from '../../../lib/map/map-view';
 import { registerOfflineTiles } from '../../../lib/map/offline-tiles';
 import { useLocalLayers } from '../local-layers/use-local-layers';
-import { useOfflineDb } from '../use-offline-db';
 
 function lookup(db: OfflineDb) {
   return async (url: string) => (await db.baseMapTiles.get(url))?.data ?? (await db.rasters.get(url))?.data;

@@ -12,7 +12,7 @@ import { sl, slMap, slSetup } from '../../../../common/i18n/sl';
 import { Button } from '../../../components/button/button';
 import { saveEdit } from '../../../lib/db/outbox';
 import type { MapEngine } from '../../../lib/map/map-engine';
-import { useOfflineDb } from '../use-offline-db';
+import { useOfflineDb } from '../../../app/hooks';
 
 type GeometryEditorMode = 'line' | 'point' | 'polygon';
 

@@ -9,7 +9,7 @@ import { Button } from '../../../components/button/button';
 import { addLocalLayer, deleteLocalLayer, LAYER_COLORS, setLocalLayerVisible, type LayerColor } from '../local-layers/local-layers-store';
 import { LayerParseError, parseLayerFile } from '../local-layers/parse-layer';
 import { useLocalLayers } from '../local-layers/use-local-layers';
-import { useOfflineDb } from '../use-offline-db';
+import { useOfflineDb } from '../../../app/hooks';
 
 const t = slLocalLayers.localLayers;
 

@@ -15,7 +15,7 @@ import { formatDistance, formatDuration, formatPercent } from '../recording/form
 import { saveWalk, type PathsTableRef } from '../recording/save-walk';
 import { distanceWalked, durationMs, type RecorderOptions, type WalkResult } from '../recording/track-recorder';
 import { useWalkRecorder, type WalkRecorderEnv } from '../recording/use-walk-recorder';
-import { useOfflineDb } from '../use-offline-db';
+import { useOfflineDb } from '../../../app/hooks';
 import { GeometryEditor } from './geometry-editor';
 
 export interface WalkRecorderPanelProps {

@@ -8,12 +8,12 @@ import { afterEach, beforeEach, describe, expect, jest, test } from '@jest/globa
 import { act, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Provider } from 'react-redux';
-import { slAuth } from '../../../common/i18n/sl';
-import type { AppConfig } from '../../../common/schemas/config';
-import { makeStore } from '../../app/store';
-import { getCredentialsProvider } from '../../lib/api/credentials';
-import { startAuthSession } from './auth-session';
-import { SignInBanner } from './components/sign-in-banner';
+import { slAuth } from '../../../src/common/i18n/sl';
+import type { AppConfig } from '../../../src/common/schemas/config';
+import { makeStore } from '../../../src/client/app/store';
+import { getCredentialsProvider } from '../../../src/client/lib/api/credentials';
+import { startAuthSession } from '../../../src/client/features/auth/auth-session';
+import { SignInBanner } from '../../../src/client/features/auth/components/sign-in-banner';
 
 // jsdom has no TextEncoder; browsers do (the Basic header encodes UTF-8 with it).
 globalThis.TextEncoder ??= TextEncoder as typeof globalThis.TextEncoder;

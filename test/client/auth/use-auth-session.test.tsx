@@ -4,10 +4,10 @@ import type { UnknownAction } from '@reduxjs/toolkit';
 import { render } from '@testing-library/react';
 import { StrictMode } from 'react';
 import { Provider } from 'react-redux';
-import type { AppConfig } from '../../../common/schemas/config';
-import { makeStore } from '../../app/store';
-import { getActiveSession } from './auth-session';
-import { useAuthSession } from './use-auth-session';
+import type { AppConfig } from '../../../src/common/schemas/config';
+import { makeStore } from '../../../src/client/app/store';
+import { getActiveSession } from '../../../src/client/features/auth/auth-session';
+import { useAuthSession } from '../../../src/client/features/auth/use-auth-session';
 
 function Starter() {
   useAuthSession();

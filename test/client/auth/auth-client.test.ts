@@ -5,8 +5,8 @@
  */
 import { afterEach, beforeEach, describe, expect, jest, test } from '@jest/globals';
 import Keycloak from 'keycloak-js';
-import { LOGIN_STATE_TTL_MS, TOKEN_REFRESH_MARGIN_S } from '../../../common/constants';
-import { AuthClient, type AuthEvent, type KeycloakLike } from './auth-client';
+import { LOGIN_STATE_TTL_MS, TOKEN_REFRESH_MARGIN_S } from '../../../src/common/constants';
+import { AuthClient, type AuthEvent, type KeycloakLike } from '../../../src/client/lib/auth/auth-client';
 
 // keycloak-js 26 uses Promise.withResolvers (Node 22+, every current browser); Node 20 lacks it.
 if (!('withResolvers' in Promise)) {

@@ -6,12 +6,12 @@
  */
 import { afterEach, beforeEach, describe, expect, jest, test } from '@jest/globals';
 import Keycloak from 'keycloak-js';
-import { makeStore } from '../../app/store';
-import type { RootState } from '../../app/store-types';
-import { AuthClient, type KeycloakLike } from '../../lib/auth';
-import { getCredentialsProvider } from '../../lib/api/credentials';
-import { startAuthSession } from './auth-session';
-import { signOut } from './sign-out';
+import { makeStore } from '../../../src/client/app/store';
+import type { RootState } from '../../../src/client/app/store-types';
+import { AuthClient, type KeycloakLike } from '../../../src/client/lib/auth';
+import { getCredentialsProvider } from '../../../src/client/lib/api/credentials';
+import { startAuthSession } from '../../../src/client/features/auth/auth-session';
+import { signOut } from '../../../src/client/features/auth/sign-out';
 
 if (!('withResolvers' in Promise)) {
   Object.assign(Promise, {
