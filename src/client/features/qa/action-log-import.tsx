@@ -11,6 +11,7 @@ import { DownloadIcon } from '../../components/icons/icons';
 import { isReplayImportEnabled, replayInApp, type MakeStoreLike } from './browser-replay';
 import { parseActionLogFile } from './log-format';
 import type { ReplayResult } from './replay';
+import { readBlobText } from '../../lib/file/read-blob';
 
 export interface ActionLogImportProps {
   makeStore: MakeStoreLike;
@@ -18,16 +19,6 @@ export interface ActionLogImportProps {
   enabled?: boolean;
   /** Replaces the browser download of the final state (tests). */
   onDownloadState?: (json: string) => void;
-}
-
-async function readText(file: Blob): Promise<string> {
-  if (typeof file.text === 'function') return file.text();
-  return new Promise((resolve, reject) => {
-    const reader = new FileReader();
-    reader.onload = () => resolve(String(reader.result));
-    reader.onerror = () => reject(reader.error);
-    reader.readAsText(file);
-  });
 }
 
 function downloadJson(json: string): void {
@@ -53,7 +44,7 @@ export function ActionLogImport({ makeStore, enabled = isReplayImportEnabled(), 
     if (!picked) return;
     setView({ status: 'running' });
     try {
-      const file = parseActionLogFile(JSON.parse(await readText(picked)));
+      const file = parseActionLogFile(JSON.parse(await readBlobText(picked)));
       setView({ status: 'done', result: await replayInApp(file, makeStore) });
     } catch {
       setView({ status: 'invalid' });

@@ -13,6 +13,7 @@
  * log hashes like the state the app had.
  */
 import { sha256Hex } from './sha256';
+import { readBlobBytes } from '../../lib/file/read-blob';
 
 export const REDACTED = '[redacted]';
 const SECRET_KEY = /token|password|secret|authorization/i;
@@ -121,7 +122,7 @@ const knownBlobHashes = new WeakMap<Blob, string>();
  */
 export function hashBlobSoon(blob: Blob): void {
   if (knownBlobHashes.has(blob)) return;
-  void readBlob(blob).then(
+  void readBlobBytes(blob).then(
     (bytes) => knownBlobHashes.set(blob, sha256Hex(new Uint8Array(bytes))),
     () => undefined,
   );
@@ -193,22 +194,12 @@ export function redact(value: unknown, pending?: PendingBlob[]): unknown {
 export async function fillBlobHashes(pending: PendingBlob[]): Promise<void> {
   for (const { descriptor, blob } of pending) {
     try {
-      descriptor.sha256 = knownBlobHashes.get(blob) ?? sha256Hex(new Uint8Array(await readBlob(blob)));
+      descriptor.sha256 = knownBlobHashes.get(blob) ?? sha256Hex(new Uint8Array(await readBlobBytes(blob)));
       knownBlobHashes.set(blob, descriptor.sha256);
     } catch {
       // An unreadable Blob (revoked, or a jsdom Blob without arrayBuffer): size and type remain.
     }
   }
-}
-
-async function readBlob(blob: Blob): Promise<ArrayBuffer> {
-  if (typeof blob.arrayBuffer === 'function') return blob.arrayBuffer();
-  return new Promise((resolve, reject) => {
-    const reader = new FileReader();
-    reader.onload = () => resolve(reader.result as ArrayBuffer);
-    reader.onerror = () => reject(reader.error);
-    reader.readAsArrayBuffer(blob);
-  });
 }
 
 /** Redaction including Blob hashes. */

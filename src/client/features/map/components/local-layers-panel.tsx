@@ -10,18 +10,9 @@ import { addLocalLayer, deleteLocalLayer, LAYER_COLORS, setLocalLayerVisible, ty
 import { LayerParseError, parseLayerFile } from '../local-layers/parse-layer';
 import { useLocalLayers } from '../local-layers/use-local-layers';
 import { useOfflineDb } from '../../../app/hooks';
+import { readBlobText } from '../../../lib/file/read-blob';
 
 const t = slLocalLayers.localLayers;
-
-async function readText(file: File): Promise<string> {
-  if (typeof file.text === 'function') return file.text();
-  return new Promise((resolve, reject) => {
-    const reader = new FileReader();
-    reader.onload = () => resolve(String(reader.result));
-    reader.onerror = () => reject(reader.error);
-    reader.readAsText(file);
-  });
-}
 
 export function LocalLayersPanel() {
   const db = useOfflineDb();
@@ -34,7 +25,7 @@ export function LocalLayersPanel() {
     if (!file) return;
     setMessage(null);
     try {
-      const data = parseLayerFile(file.name, await readText(file), file.size);
+      const data = parseLayerFile(file.name, await readBlobText(file), file.size);
       await addLocalLayer(db, { name: name.trim() || file.name.replace(/\.[^.]+$/, ''), color, data });
       setName('');
       setMessage({ kind: 'ok', text: t.added.replace('{count}', String(data.features.length)) });
