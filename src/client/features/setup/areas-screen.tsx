@@ -6,13 +6,12 @@
  */
 import type { Geometry, MultiPolygon, Polygon } from 'geojson';
 import { useState } from 'react';
-import { slScreens, slSetup } from '../../../common/i18n/sl';
+import { slSetup } from '../../../common/i18n/sl';
 import { Button } from '../../components/button/button';
-import { useUnsavedChanges } from '../../components/confirm-leave/unsaved-changes';
 import type { StoredRecord } from '../../lib/db/database';
 import { columnKey, refKeysFor } from '../../lib/db/refs';
 import type { DrawSlots } from './draw-slots';
-import { DraftForm, RefusedNotes, RowActions, SaveMessage, SelectField, SetupSection, TextField, prop, type SetupScreenProps } from './setup-parts';
+import { DraftForm, RefusedNotes, RowActions, SaveMessage, SelectField, SetupListItem, SetupSection, TextField, archiveEdit, prop, useSetupDraft, type SetupScreenProps } from './setup-parts';
 import { areaHa, polygonProblem } from './setup-rules';
 
 export interface AreasScreenProps extends SetupScreenProps, DrawSlots {
@@ -33,54 +32,30 @@ const haText = (geometry: Geometry | null): string =>
 
 export function AreasScreen({ config, rows, loaded, readOnly, online, save, refused, farmers, renderMap, renderDraw }: AreasScreenProps) {
   const col = (name: string) => columnKey(config, 'areas', name);
-  const [draft, setDraft] = useState<AreaDraft | null>(null);
+  const { draft, setDraft, error, saved, busy, open, close, submit } = useSetupDraft<AreaDraft>();
   const [geometry, setGeometry] = useState<Geometry | null>(null);
   const [owner, setOwner] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [saved, setSaved] = useState(false);
-  const [busy, setBusy] = useState(false);
-  useUnsavedChanges(draft !== null);
   const liveFarmers = farmers.filter((f) => !f.archived);
   const farmerName = (id: unknown) => prop(config, 'farmers', liveFarmers.find((f) => f.id === Number(id)), 'name');
   const live = rows.filter((r) => !r.archived && (owner === '' || String(r.properties[col('user')]) === owner));
 
-  const open = (row?: StoredRecord) => {
-    setSaved(false);
-    setError(null);
+  const edit = (row?: StoredRecord) => {
     setGeometry(row?.geometry ?? null);
-    setDraft(
+    open(
       row
         ? { id: row.id, name: prop(config, 'areas', row, 'name'), gerkPid: prop(config, 'areas', row, 'gerk_pid'), owner: prop(config, 'areas', row, 'user'), initial: row.geometry ?? null }
         : { name: '', gerkPid: '', owner, initial: null },
     );
   };
 
-  const submit = async () => {
-    if (!draft) return;
-    const problem = !draft.name.trim()
-      ? slSetup.common.required(slSetup.areas.name)
-      : !draft.owner
-        ? slSetup.common.required(slSetup.areas.owner)
-        : polygonProblem(geometry);
-    setError(problem);
-    if (problem || !geometry) return;
-    const properties = {
-      [col('name')]: draft.name.trim(),
-      [col('gerk_pid')]: draft.gerkPid.trim(),
-      [col('user')]: Number(draft.owner),
-      [col('area_ha')]: areaHa(geometry as Polygon | MultiPolygon),
-    };
-    setBusy(true);
-    try {
-      const base = { projectId: config.projectId, tableId: config.tables.areas.id, isRecord: false, geometry, refs: refKeysFor(config, 'areas') };
-      await save([draft.id === undefined ? { ...base, kind: 'insert', properties } : { ...base, kind: 'update', id: draft.id, properties }]);
-      setDraft(null);
-      setSaved(true);
-    } catch (e) {
-      setError(e instanceof Error && e.message ? e.message : slScreens.states.saveFailed);
-    } finally {
-      setBusy(false);
-    }
+  const store = (d: AreaDraft) => {
+    const problem = !d.name.trim() ? slSetup.common.required(slSetup.areas.name) : !d.owner ? slSetup.common.required(slSetup.areas.owner) : polygonProblem(geometry);
+    return submit(problem, () => {
+      const outline = geometry as Polygon | MultiPolygon;
+      const properties = { [col('name')]: d.name.trim(), [col('gerk_pid')]: d.gerkPid.trim(), [col('user')]: Number(d.owner), [col('area_ha')]: areaHa(outline) };
+      const base = { projectId: config.projectId, tableId: config.tables.areas.id, isRecord: false, geometry: outline, refs: refKeysFor(config, 'areas') };
+      return save([d.id === undefined ? { ...base, kind: 'insert', properties } : { ...base, kind: 'update', id: d.id, properties }]);
+    });
   };
 
   const farmerOptions = liveFarmers.map((f) => ({ value: String(f.id), label: prop(config, 'farmers', f, 'name') }));
@@ -92,7 +67,7 @@ export function AreasScreen({ config, rows, loaded, readOnly, online, save, refu
         <SaveMessage error={draft ? null : error} saved={saved && !draft} online={online} />
         {draft ? (
           <SetupSection title={draft.id === undefined ? slSetup.areas.add : draft.name || slSetup.areas.title}>
-            <DraftForm onSubmit={() => void submit()} onCancel={() => setDraft(null)} busy={busy} error={error} online={online}>
+            <DraftForm onSubmit={() => void store(draft)} onCancel={close} busy={busy} error={error} online={online}>
               <TextField label={slSetup.areas.name} name="name" value={draft.name} onChange={(name) => setDraft({ ...draft, name })} />
               <TextField label={slSetup.areas.gerkPid} name="gerk_pid" value={draft.gerkPid} onChange={(gerkPid) => setDraft({ ...draft, gerkPid })} />
               <SelectField label={slSetup.areas.owner} name="owner" value={draft.owner} placeholder={slSetup.areas.chooseOwner} options={farmerOptions} onChange={(o) => setDraft({ ...draft, owner: o })} />
@@ -103,7 +78,7 @@ export function AreasScreen({ config, rows, loaded, readOnly, online, save, refu
             </DraftForm>
           </SetupSection>
         ) : (
-          <SetupSection title={slSetup.areas.title} actions={readOnly ? null : <Button text={slSetup.areas.add} onClick={() => open()} />}>
+          <SetupSection title={slSetup.areas.title} actions={readOnly ? null : <Button text={slSetup.areas.add} onClick={() => edit()} />}>
             <SelectField label={slSetup.areas.owner} name="filter-owner" value={owner} placeholder={slSetup.areas.allOwners} options={farmerOptions} onChange={setOwner} />
             {!loaded ? null : live.length === 0 ? (
               <p>{slSetup.common.none}</p>
@@ -112,23 +87,13 @@ export function AreasScreen({ config, rows, loaded, readOnly, online, save, refu
                 {live.map((row) => {
                   const name = prop(config, 'areas', row, 'name');
                   return (
-                    <li key={row.id} className="setup__item" data-testid={`setup-area-${row.id}`}>
-                      <div>
-                        <strong>{name}</strong>
-                        <span>
-                          {farmerName(row.properties[col('user')])} · {slSetup.areas.gerkPid} {prop(config, 'areas', row, 'gerk_pid') || '–'} · {haText(row.geometry ?? null)}
-                        </span>
-                      </div>
-                      {readOnly ? null : (
-                        <RowActions
-                          onEdit={() => open(row)}
-                          archiveConfirm={slSetup.areas.archiveConfirm(name)}
-                          onArchive={async () => {
-                            await save([{ kind: 'archive', projectId: config.projectId, tableId: config.tables.areas.id, id: row.id }]);
-                          }}
-                        />
-                      )}
-                    </li>
+                    <SetupListItem
+                      key={row.id}
+                      testId={`setup-area-${row.id}`}
+                      name={name}
+                      details={`${farmerName(row.properties[col('user')])} · ${slSetup.areas.gerkPid} ${prop(config, 'areas', row, 'gerk_pid') || '–'} · ${haText(row.geometry ?? null)}`}
+                      actions={readOnly ? null : <RowActions onEdit={() => edit(row)} archiveConfirm={slSetup.areas.archiveConfirm(name)} onArchive={() => save([archiveEdit(config, 'areas', row.id)]).then(() => undefined)} />}
+                    />
                   );
                 })}
               </ul>

@@ -12,7 +12,7 @@ import { columnKey, refKeysFor } from '../../lib/db/refs';
 import type { AppConfig } from '../../../common/schemas/config';
 import type { DrawSlots } from './draw-slots';
 import { PathForm, type PathDraft } from './path-form';
-import { RefusedNotes, RowActions, SaveMessage, SelectField, SetupSection, prop, type SetupScreenProps } from './setup-parts';
+import { RefusedNotes, RowActions, SaveMessage, SelectField, SetupListItem, SetupSection, archiveEdit, prop, type SetupScreenProps } from './setup-parts';
 
 export interface PathsSetupScreenProps extends SetupScreenProps, DrawSlots {
   areas: StoredRecord[];
@@ -86,24 +86,13 @@ export function PathsSetupScreen({ config, rows, loaded, readOnly, online, save,
               {live.map((row) => {
                 const name = prop(config, 'paths', row, 'name');
                 return (
-                  <li key={row.id} className="setup__item" data-testid={`setup-path-${row.id}`}>
-                    <div>
-                      <strong>{name}</strong>
-                      <span>
-                        {areaName(row.properties[parentKey])}
-                        {row.geometry ? '' : ` · ${slSetup.paths.notDrawn}`}
-                      </span>
-                    </div>
-                    {readOnly ? null : (
-                      <RowActions
-                        onEdit={() => open(row)}
-                        archiveConfirm={slSetup.paths.archiveConfirm(name)}
-                        onArchive={async () => {
-                          await save([{ kind: 'archive', projectId: config.projectId, tableId: config.tables.paths.id, id: row.id }]);
-                        }}
-                      />
-                    )}
-                  </li>
+                  <SetupListItem
+                    key={row.id}
+                    testId={`setup-path-${row.id}`}
+                    name={name}
+                    details={`${areaName(row.properties[parentKey])}${row.geometry ? '' : ` · ${slSetup.paths.notDrawn}`}`}
+                    actions={readOnly ? null : <RowActions onEdit={() => open(row)} archiveConfirm={slSetup.paths.archiveConfirm(name)} onArchive={() => save([archiveEdit(config, 'paths', row.id)]).then(() => undefined)} />}
+                  />
                 );
               })}
             </ul>

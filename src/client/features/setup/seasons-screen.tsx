@@ -3,14 +3,12 @@
  * filter_start..filter_end, the rule the loading chain uses), create, rename, change dates and
  * archive. Overlapping windows are refused here and by the server.
  */
-import { useState } from 'react';
 import { formatDate } from '../../../common/format';
-import { slScreens, slSetup } from '../../../common/i18n/sl';
+import { slSetup } from '../../../common/i18n/sl';
 import { Button } from '../../components/button/button';
-import { useUnsavedChanges } from '../../components/confirm-leave/unsaved-changes';
 import type { StoredRecord } from '../../lib/db/database';
 import { columnKey } from '../../lib/db/refs';
-import { DraftForm, RefusedNotes, RowActions, SaveMessage, SetupSection, TextField, prop, type SetupScreenProps } from './setup-parts';
+import { DraftForm, RefusedNotes, RowActions, SaveMessage, SetupSection, SetupTable, TextField, archiveEdit, prop, useSetupDraft, type SetupScreenProps } from './setup-parts';
 import { isCurrentSeason, seasonProblem, type SeasonDraft } from './setup-rules';
 
 export interface SeasonsScreenProps extends SetupScreenProps {
@@ -22,98 +20,58 @@ const EMPTY: SeasonDraft = { name: '', start: '', end: '' };
 
 export function SeasonsScreen({ config, rows, loaded, readOnly, online, save, refused, today }: SeasonsScreenProps) {
   const columns = { name: columnKey(config, 'durations', 'name'), start: columnKey(config, 'durations', 'filter_start'), end: columnKey(config, 'durations', 'filter_end') };
-  const [draft, setDraft] = useState<SeasonDraft | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [saved, setSaved] = useState(false);
-  const [busy, setBusy] = useState(false);
-  useUnsavedChanges(draft !== null);
+  const { draft, setDraft, error, saved, busy, open, close, submit } = useSetupDraft<SeasonDraft>();
   const live = rows.filter((r) => !r.archived).sort((a, b) => prop(config, 'durations', b, 'filter_start').localeCompare(prop(config, 'durations', a, 'filter_start')));
   const current = live.find((r) => isCurrentSeason(r, columns, today));
+  const name = (row: StoredRecord) => prop(config, 'durations', row, 'name');
 
-  const open = (row?: StoredRecord) => {
-    setSaved(false);
-    setError(null);
-    setDraft(
-      row
-        ? { id: row.id, name: prop(config, 'durations', row, 'name'), start: prop(config, 'durations', row, 'filter_start').slice(0, 10), end: prop(config, 'durations', row, 'filter_end').slice(0, 10) }
-        : EMPTY,
-    );
-  };
+  const edit = (row?: StoredRecord) =>
+    open(row ? { id: row.id, name: name(row), start: prop(config, 'durations', row, 'filter_start').slice(0, 10), end: prop(config, 'durations', row, 'filter_end').slice(0, 10) } : EMPTY);
 
-  const submit = async () => {
-    if (!draft) return;
-    const problem = seasonProblem(draft, rows, columns);
-    setError(problem);
-    if (problem) return;
-    const properties = { [columns.name]: draft.name.trim(), [columns.start]: draft.start, [columns.end]: draft.end };
-    setBusy(true);
-    try {
+  const store = (d: SeasonDraft) =>
+    submit(seasonProblem(d, rows, columns), () => {
+      const properties = { [columns.name]: d.name.trim(), [columns.start]: d.start, [columns.end]: d.end };
       const base = { projectId: config.projectId, tableId: config.tables.durations.id };
-      await save([draft.id === undefined ? { ...base, kind: 'insert', properties } : { ...base, kind: 'update', id: draft.id, properties }]);
-      setDraft(null);
-      setSaved(true);
-    } catch (e) {
-      setError(e instanceof Error && e.message ? e.message : slScreens.states.saveFailed);
-    } finally {
-      setBusy(false);
-    }
-  };
+      return save([d.id === undefined ? { ...base, kind: 'insert', properties } : { ...base, kind: 'update', id: d.id, properties }]);
+    });
 
   return (
     <div className="setup">
       <p className="setup__rule" data-testid="current-season">
-        {slSetup.seasons.currentRule} {current ? <strong>{prop(config, 'durations', current, 'name')}</strong> : slSetup.seasons.noCurrent}
+        {slSetup.seasons.currentRule} {current ? <strong>{name(current)}</strong> : slSetup.seasons.noCurrent}
       </p>
       <RefusedNotes refused={refused} />
       <SaveMessage error={draft ? null : error} saved={saved && !draft} online={online} />
       {draft ? (
         <SetupSection title={draft.id === undefined ? slSetup.seasons.add : prop(config, 'durations', rows.find((r) => r.id === draft.id), 'name')}>
-          <DraftForm onSubmit={() => void submit()} onCancel={() => setDraft(null)} busy={busy} error={error} online={online}>
-            <TextField label={slSetup.seasons.name} name="name" value={draft.name} onChange={(name) => setDraft({ ...draft, name })} />
+          <DraftForm onSubmit={() => void store(draft)} onCancel={close} busy={busy} error={error} online={online}>
+            <TextField label={slSetup.seasons.name} name="name" value={draft.name} onChange={(n) => setDraft({ ...draft, name: n })} />
             <TextField label={slSetup.seasons.start} name="start" type="date" value={draft.start} onChange={(start) => setDraft({ ...draft, start })} />
             <TextField label={slSetup.seasons.end} name="end" type="date" value={draft.end} onChange={(end) => setDraft({ ...draft, end })} />
           </DraftForm>
         </SetupSection>
       ) : null}
-      <SetupSection title={slSetup.seasons.title} actions={readOnly || draft ? null : <Button text={slSetup.seasons.add} onClick={() => open()} />}>
+      <SetupSection title={slSetup.seasons.title} actions={readOnly || draft ? null : <Button text={slSetup.seasons.add} onClick={() => edit()} />}>
         {!loaded ? null : live.length === 0 ? (
           <p>{slSetup.common.none}</p>
         ) : (
-          <table className="data-table setup__table">
-            <thead>
-              <tr>
-                <th scope="col">{slSetup.seasons.name}</th>
-                <th scope="col">{slSetup.seasons.start}</th>
-                <th scope="col">{slSetup.seasons.end}</th>
-                {readOnly ? null : <th scope="col"><span className="visually-hidden">{slSetup.common.edit}</span></th>}
-              </tr>
-            </thead>
-            <tbody>
-              {live.map((row) => {
-                const name = prop(config, 'durations', row, 'name');
-                return (
-                  <tr key={row.id} data-testid={`season-${row.id}`}>
-                    <th scope="row">
-                      {name} {row === current ? <span className="setup__badge">{slSetup.seasons.current}</span> : null}
-                    </th>
-                    <td data-label={slSetup.seasons.start}>{formatDay(prop(config, 'durations', row, 'filter_start'))}</td>
-                    <td data-label={slSetup.seasons.end}>{formatDay(prop(config, 'durations', row, 'filter_end'))}</td>
-                    {readOnly ? null : (
-                      <td className="setup__actions-cell">
-                        <RowActions
-                          onEdit={() => open(row)}
-                          archiveConfirm={slSetup.seasons.archiveConfirm(name)}
-                          onArchive={async () => {
-                            await save([{ kind: 'archive', projectId: config.projectId, tableId: config.tables.durations.id, id: row.id }]);
-                          }}
-                        />
-                      </td>
-                    )}
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
+          <SetupTable
+            columns={[slSetup.seasons.name, slSetup.seasons.start, slSetup.seasons.end]}
+            rows={live}
+            testId={(row) => `season-${row.id}`}
+            cells={(row) => [
+              <>
+                {name(row)} {row === current ? <span className="setup__badge">{slSetup.seasons.current}</span> : null}
+              </>,
+              formatDay(prop(config, 'durations', row, 'filter_start')),
+              formatDay(prop(config, 'durations', row, 'filter_end')),
+            ]}
+            actions={
+              readOnly
+                ? undefined
+                : (row) => <RowActions onEdit={() => edit(row)} archiveConfirm={slSetup.seasons.archiveConfirm(name(row))} onArchive={() => save([archiveEdit(config, 'durations', row.id)]).then(() => undefined)} />
+            }
+          />
         )}
       </SetupSection>
     </div>

@@ -1,6 +1,6 @@
 /** What every set-up screen shares: its props from the route, labelled fields, messages. */
-import type { ReactNode } from 'react';
-import { sl, slSetup } from '../../../common/i18n/sl';
+import { useState, type ReactNode } from 'react';
+import { sl, slScreens, slSetup } from '../../../common/i18n/sl';
 import type { AppConfig } from '../../../common/schemas/config';
 import type { TableKey } from '../../../common/schemas/project';
 import type { StoredRecord } from '../../lib/db/database';
@@ -8,6 +8,7 @@ import type { LocalEdit, SavedEdit } from '../../lib/db/outbox';
 import { columnKey } from '../../lib/db/refs';
 import { ArchiveButton } from '../../components/archive-button/archive-button';
 import { Button } from '../../components/button/button';
+import { useUnsavedChanges } from '../../components/confirm-leave/unsaved-changes';
 
 /** An outbox item of this screen's table the server refused, with its (Slovenian) reason. */
 export interface RefusedEdit {
@@ -25,6 +26,44 @@ export interface SetupScreenProps {
   /** Saves the edits in order through the outbox; resolves once they are stored on the device. */
   save: (edits: LocalEdit[]) => Promise<SavedEdit[]>;
   refused: RefusedEdit[];
+}
+
+/** The outbox edit that archives a row of a set-up table. */
+export function archiveEdit(config: AppConfig, table: TableKey, id: number): LocalEdit {
+  return { kind: 'archive', projectId: config.projectId, tableId: config.tables[table].id, id };
+}
+
+/**
+ * The draft a set-up screen edits and the state of its save: leaving with a draft open asks first,
+ * and the draft closes only once its edits are stored on the device.
+ */
+export function useSetupDraft<D>() {
+  const [draft, setDraft] = useState<D | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [saved, setSaved] = useState(false);
+  const [busy, setBusy] = useState(false);
+  useUnsavedChanges(draft !== null);
+  const open = (next: D) => {
+    setSaved(false);
+    setError(null);
+    setDraft(next);
+  };
+  /** Shows the draft's problem (Slovenian, or null) and saves only without one. */
+  const submit = async (problem: string | null, store: () => Promise<unknown>) => {
+    setError(problem);
+    if (problem) return;
+    setBusy(true);
+    try {
+      await store();
+      setDraft(null);
+      setSaved(true);
+    } catch (e) {
+      setError(e instanceof Error && e.message ? e.message : slScreens.states.saveFailed);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return { draft, setDraft, error, saved, busy, open, close: () => setDraft(null), submit };
 }
 
 /** A row's text property by column name. */
@@ -110,6 +149,61 @@ export function DraftForm(props: { onSubmit: () => void; onCancel: () => void; b
         <Button kind="secondary" text={sl.common.cancel} onClick={props.onCancel} />
       </div>
     </form>
+  );
+}
+
+/**
+ * The list of a set-up table without a map: a table on a wide screen, cards on a phone (each cell
+ * labelled by its column). The first column heads its row; editors get an actions cell.
+ */
+export function SetupTable(props: { columns: string[]; rows: StoredRecord[]; testId: (row: StoredRecord) => string; cells: (row: StoredRecord) => ReactNode[]; actions?: (row: StoredRecord) => ReactNode }) {
+  const { columns, rows, testId, cells, actions } = props;
+  return (
+    <table className="data-table setup__table">
+      <thead>
+        <tr>
+          {columns.map((c) => (
+            <th key={c} scope="col">
+              {c}
+            </th>
+          ))}
+          {actions ? (
+            <th scope="col">
+              <span className="visually-hidden">{slSetup.common.edit}</span>
+            </th>
+          ) : null}
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((row) => {
+          const [head, ...rest] = cells(row);
+          return (
+            <tr key={row.id} data-testid={testId(row)}>
+              <th scope="row">{head}</th>
+              {rest.map((cell, i) => (
+                <td key={columns[i + 1]} data-label={columns[i + 1]}>
+                  {cell}
+                </td>
+              ))}
+              {actions ? <td className="setup__actions-cell">{actions(row)}</td> : null}
+            </tr>
+          );
+        })}
+      </tbody>
+    </table>
+  );
+}
+
+/** An item of a set-up list beside the map: its name, a line of details, and the editor's actions. */
+export function SetupListItem(props: { testId: string; name: string; details: ReactNode; actions: ReactNode }) {
+  return (
+    <li className="setup__item" data-testid={props.testId}>
+      <div>
+        <strong>{props.name}</strong>
+        <span>{props.details}</span>
+      </div>
+      {props.actions}
+    </li>
   );
 }
 
