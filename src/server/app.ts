@@ -1,16 +1,18 @@
 /**
  * The application as a Fastify instance that never listens (server.ts owns the process; tests
  * use app.inject). It opens and migrates the database, loads the demo project on first run when
- * asked, installs the error handling, the access hooks of /api/* and the routes.
+ * asked, installs the error handling and the access hooks of /api/*, then registers every /api
+ * route family here, in one place, and the public site (config, base map, the built client).
  */
+import path from 'node:path';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { registerAccessHooks } from './access/hooks';
-import type { Authenticate } from './auth/principal';
-import { registerIdentity } from './auth';
-import { openDatabase } from './db/database';
+import { createAttachmentService } from './attachments/service';
 import { S3Storage } from './attachments/s3-storage';
-import { readDatabaseEnv, readS3Env, type PostgresSettings, type UploadLimits } from './env';
-import { loadDemoData } from './db/seed-demo';
+import type { AttachmentStorage } from './attachments/storage';
+import { registerIdentity, type IdentityOptions } from './auth';
+import { openDatabase } from './db/database';
+import { DEFAULT_LIMITS, readDatabaseEnv, readS3Env, type PostgresSettings, type UploadLimits } from './env';
 import { registerApiHeaders } from './http/api-headers';
 import { registerJsonCompression } from './http/compress-json';
 import { registerErrorHandling } from './http/errors';
@@ -18,26 +20,31 @@ import './http/fastify-types';
 import { purgeIdempotencyKeys } from './http/idempotency';
 import { parseQueryString } from './http/querystring';
 import { registerSharedSchemas } from './http/schemas';
-import { registerServerEdge } from './routes/site'; // H1b
+import { ensureFarmerAccount } from './idp/activations';
+import { registerOpenApi } from './plugins/openapi';
 import { ProjectRepository } from './repositories/project-repository';
+import accountRoutes from './routes/api/accounts';
+import attachmentRoutes from './routes/api/attachments';
 import featureRoutes from './routes/api/features';
+import fullRoutes from './routes/api/full';
+import importRoutes from './routes/api/import';
 import publicAppRoutes from './routes/api/public-app';
 import recordRoutes from './routes/api/records';
 import testRoutes from './routes/api/test';
-import accountRoutes from './routes/api/accounts';
-import importRoutes from './routes/api/import';
-import { ensureFarmerAccount } from './idp/activations';
+import { registerSite } from './routes/site';
+import { packageVersion } from './routes/site/version';
+import { loadDemoData } from './seed/seed-demo';
 
 /** JSON bodies up to this size (a 10,000-record bulk call fits); uploads have their own limits. */
 const DEFAULT_BODY_LIMIT = 16 * 1024 * 1024;
 
-export interface BuildAppOptions {
+export interface BuildAppOptions extends Omit<IdentityOptions, 'db'> {
   /** Folder for the database file and attachments (default `data`). */
   dataDir?: string;
   /** SQLite file path (relative to dataDir) or ':memory:' (default moj-travnik.sqlite in dataDir). */
   database?: string;
   /**
-   * `postgres://…` runs on PostgreSQL (issue 9); null forces SQLite; undefined follows DATABASE_URL.
+   * `postgres://…` runs on PostgreSQL; null forces SQLite; undefined follows DATABASE_URL.
    * With `database: ':memory:'` a PostgreSQL app gets a throwaway schema (tests).
    */
   databaseUrl?: string | null;
@@ -45,28 +52,26 @@ export interface BuildAppOptions {
   databaseSchema?: string;
   /** PostgreSQL pool size and statement timeout (default: PG_POOL_SIZE / PG_STATEMENT_TIMEOUT). */
   postgres?: Partial<PostgresSettings> & { postgis?: boolean };
-  /** Turns a request into a Principal (see auth/principal.ts). Without one, every /api call is 401. */
-  authenticate?: Authenticate;
   /** The built client (default dist/). */
   clientDir?: string;
-  /** Load the demo project on first run. */
-  demo?: boolean;
   logger?: FastifyServerOptions['logger'];
-  /** Largest accepted JSON body in bytes (default DEFAULT_BODY_LIMIT). */
+  /** Largest accepted JSON body in bytes (default: limits.bodyLimit, else DEFAULT_BODY_LIMIT). */
   bodyLimit?: number;
-  /**
-   * Settings of the parts registered by other modules (identity: auth, keycloak, publicUrl;
-   * edge: limits, version, production): they read and type them themselves.
-   */
-  [setting: string]: unknown;
+  /** Upload limits; missing members take DEFAULT_LIMITS (env.ts). */
+  limits?: Partial<UploadLimits>;
+  /** Product version in config.json and the OpenAPI document (default: package.json's). */
+  version?: string;
+  /** The project config.json describes and imports go to by default (default 1, the demo project). */
+  projectId?: number;
+  /** Attachment storage other than the local disk (default: S3 when S3_BUCKET is set, else dataDir). */
+  attachmentStorage?: AttachmentStorage;
 }
 
 export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyInstance> {
   const dataDir = options.dataDir ?? 'data';
   const app = Fastify({
     logger: options.logger ?? false,
-    // BODY_LIMIT arrives as limits.bodyLimit from env.ts (server.ts passes the upload limits whole).
-    bodyLimit: options.bodyLimit ?? (options.limits as { bodyLimit?: number } | undefined)?.bodyLimit ?? DEFAULT_BODY_LIMIT,
+    bodyLimit: options.bodyLimit ?? options.limits?.bodyLimit ?? DEFAULT_BODY_LIMIT,
     routerOptions: {
       querystringParser: parseQueryString,
       // Text search puts the user's query in the path.
@@ -101,20 +106,30 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
   registerJsonCompression(app);
   registerSharedSchemas(app);
 
-  // The authentication in use; the identity registration (H2) may supply it when the options don't.
-  const { authenticate, mode: authMode } = await registerIdentity(app, { ...options, db: database.db }); // H2: embedded IdP / keycloak / basic / none; options.authenticate wins
+  // Sign-in (embedded provider, Keycloak, basic or none); a test's own `authenticate` wins.
+  const { authenticate, mode: authMode } = await registerIdentity(app, { ...options, db: database.db });
   // Farmers' sign-in accounts are ours unless an external Keycloak holds them.
   app.decorate('farmerAccounts', authMode === 'keycloak' ? undefined : ensureFarmerAccount);
   registerAccessHooks(app, () => authenticate);
-  // Attachments in an object store when S3_BUCKET is set (issue 9), unless the caller passed a storage.
-  const s3 = options.attachmentStorage === undefined ? readS3Env() : undefined;
-  await registerServerEdge(app, s3 ? { ...options, attachmentStorage: new S3Storage(s3) } : options); // H1b: OpenAPI first (sees every later route), attachments + full, config.json, keycloak.json, static client
 
+  // The OpenAPI document first: it collects the routes registered after it.
+  const version = options.version ?? packageVersion();
+  await registerOpenApi(app, { version });
+
+  // Every /api route family.
+  const limits: UploadLimits = { ...DEFAULT_LIMITS, ...(options.limits ?? {}) };
+  const s3 = options.attachmentStorage === undefined ? readS3Env() : undefined;
+  const attachments = createAttachmentService(path.resolve(dataDir), limits, options.attachmentStorage ?? (s3 ? new S3Storage(s3) : undefined));
   await app.register(testRoutes);
   await app.register(publicAppRoutes);
   await app.register(recordRoutes);
   await app.register(featureRoutes);
-  await app.register(accountRoutes, { mode: authMode, publicUrl: options.publicUrl as string | undefined }); // farmers' accounts + activation page
-  await app.register(importRoutes, { dataDir, projectId: options.projectId as number | undefined, limits: options.limits as Partial<UploadLimits> | undefined }); // bulk import of farmers and meadows
+  await app.register(attachmentRoutes, { service: attachments });
+  await app.register(fullRoutes, { service: attachments });
+  await app.register(accountRoutes, { mode: authMode, publicUrl: options.publicUrl });
+  await app.register(importRoutes, { dataDir, projectId: options.projectId, limits });
+
+  // The public site: no token needed.
+  await registerSite(app, { ...options, version });
   return app;
 }

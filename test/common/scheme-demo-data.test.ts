@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { openDatabase, type DatabaseHandle } from '../../src/server/db/database';
-import { DEMO_PROJECT_ID, loadDemoData } from '../../src/server/db/seed-demo';
+import { DEMO_PROJECT_ID, loadDemoData } from '../../src/server/seed/seed-demo';
 import { loadProjectSchema, type TableInfo } from '../../src/server/repositories/project-repository';
 import { formKindById } from '../../src/common/scheme/form-kinds';
 import { computeScore, validateForm, valuesFromIndicators } from '../../src/common/scheme/scoring';

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { AppConfig } from '../../src/common/schemas/config';
-import { parseSeedArgs as parseArgs, seedLargeProject, type LargeSeedResult } from '../../src/server/db/seed-large';
+import { parseSeedArgs as parseArgs, seedLargeProject, type LargeSeedResult } from '../../src/server/seed/seed-large';
 import { buildTestApp, USERS, type TestApp } from './helpers/build-test-app';
 
 let t: TestApp;

@@ -11,7 +11,7 @@ import { sql } from 'kysely';
 import { SERVER_ID_START } from '../../src/common/constants';
 import { TABLE_COLUMNS, TABLE_KEYS } from '../../src/common/schemas/project';
 import { openDatabase } from '../../src/server/db/database';
-import { DEMO_FARMERS, DEMO_PROJECT_ID, loadDemoData } from '../../src/server/db/seed-demo';
+import { DEMO_FARMERS, DEMO_PROJECT_ID, loadDemoData } from '../../src/server/seed/seed-demo';
 import { parseQueryString } from '../../src/server/http/querystring';
 import { buildProjectConfig, buildTablesConfig } from '../../src/server/repositories/project-repository';
 

@@ -35,7 +35,7 @@ function run(args: string[]): Promise<{ code: number | null; stdout: string; std
   const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: path.join(dir, 'data'), NODE_OPTIONS: '' };
   delete env.DATABASE_URL;
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(process.cwd(), 'src/server/import/cli.ts'), ...args], { env });
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(process.cwd(), 'src/server/cli/import.ts'), ...args], { env });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

@@ -9,9 +9,9 @@
 import area from '@turf/area';
 import length from '@turf/length';
 import type { LineString, Polygon, Position } from 'geojson';
-import type { Db, DialectLayer } from './dialect';
+import type { Db, DialectLayer } from '../db/dialect';
 import { DEMO_FORM_KINDS, demoFormValues, scoreForm } from './demo-forms';
-import { MONITORING_TABLES } from './monitoring-schema';
+import { MONITORING_TABLES } from '../db/monitoring-schema';
 import { createProject, loadProjectSchema } from '../repositories/project-repository';
 import { insertSeedRecord, round6 } from './seed-util';
 import { seededRandom as random } from '../../common/seeded-random';

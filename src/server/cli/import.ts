@@ -14,12 +14,12 @@ import { readFile } from 'node:fs/promises';
 import os from 'node:os';
 import type { Access } from '../access/access';
 import { openDatabase } from '../db/database';
-import { loadDemoData } from '../db/seed-demo';
+import { loadDemoData } from '../seed/seed-demo';
 import { readEnv } from '../env';
 import { ensureFarmerAccount } from '../idp/activations';
 import type { RepoContext } from '../repositories/context';
 import { ProjectRepository } from '../repositories/project-repository';
-import { ImportRefused, runImport, UnreadableFile, type ImportFile, type ImportKind, type ImportReport } from './index';
+import { ImportRefused, runImport, UnreadableFile, type ImportFile, type ImportKind, type ImportReport } from '../import';
 
 const USAGE = 'usage: npm run import -- [--farmers <file.csv>] [--areas <file.gpkg|.geojson|.zip>] [--dry-run] [--project <id>]';
 

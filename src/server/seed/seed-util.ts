@@ -5,7 +5,7 @@
 import type { Geometry } from 'geojson';
 import { bboxOf } from '../repositories/geometry';
 import type { TableInfo } from '../repositories/project-repository';
-import type { DialectLayer, Executor } from './dialect';
+import type { DialectLayer, Executor } from '../db/dialect';
 
 export interface SeedRecordInput {
   /** Property values keyed by column name. */

@@ -7,9 +7,9 @@
 import { mkdirSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { readEnv } from '../env';
-import { openDatabase } from './database';
-import { loadDemoData } from './seed-demo';
-import { parseSeedArgs, seedLargeProject } from './seed-large';
+import { openDatabase } from '../db/database';
+import { loadDemoData } from '../seed/seed-demo';
+import { parseSeedArgs, seedLargeProject } from '../seed/seed-large';
 
 const USAGE = 'usage: npm run seed -- --farmers <n> [--project <id>] [--seed <n>]';
 
