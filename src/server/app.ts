@@ -18,7 +18,7 @@ import './http/fastify-types';
 import { purgeIdempotencyKeys } from './http/idempotency';
 import { parseQueryString } from './http/querystring';
 import { registerSharedSchemas } from './http/schemas';
-import { registerServerEdge } from './routes/site'; // H1b
+import { registerServerEdge } from './routes/site';
 import { ProjectRepository } from './repositories/project-repository';
 import featureRoutes from './routes/api/features';
 import publicAppRoutes from './routes/api/public-app';
@@ -37,7 +37,7 @@ export interface BuildAppOptions {
   /** SQLite file path (relative to dataDir) or ':memory:' (default moj-travnik.sqlite in dataDir). */
   database?: string;
   /**
-   * `postgres://…` runs on PostgreSQL (issue 9); null forces SQLite; undefined follows DATABASE_URL.
+   * `postgres://…` runs on PostgreSQL; null forces SQLite; undefined follows DATABASE_URL.
    * With `database: ':memory:'` a PostgreSQL app gets a throwaway schema (tests).
    */
   databaseUrl?: string | null;
@@ -101,14 +101,14 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
   registerJsonCompression(app);
   registerSharedSchemas(app);
 
-  // The authentication in use; the identity registration (H2) may supply it when the options don't.
-  const { authenticate, mode: authMode } = await registerIdentity(app, { ...options, db: database.db }); // H2: embedded IdP / keycloak / basic / none; options.authenticate wins
+  // The authentication in use; the identity registration may supply it when the options don't.
+  const { authenticate, mode: authMode } = await registerIdentity(app, { ...options, db: database.db }); // embedded IdP / keycloak / basic / none; options.authenticate wins
   // Farmers' sign-in accounts are ours unless an external Keycloak holds them.
   app.decorate('farmerAccounts', authMode === 'keycloak' ? undefined : ensureFarmerAccount);
   registerAccessHooks(app, () => authenticate);
-  // Attachments in an object store when S3_BUCKET is set (issue 9), unless the caller passed a storage.
+  // Attachments in an object store when S3_BUCKET is set (docs/deploy.md), unless the caller passed a storage.
   const s3 = options.attachmentStorage === undefined ? readS3Env() : undefined;
-  await registerServerEdge(app, s3 ? { ...options, attachmentStorage: new S3Storage(s3) } : options); // H1b: OpenAPI first (sees every later route), attachments + full, config.json, keycloak.json, static client
+  await registerServerEdge(app, s3 ? { ...options, attachmentStorage: new S3Storage(s3) } : options); // OpenAPI first (sees every later route), attachments + full, config.json, keycloak.json, static client
 
   await app.register(testRoutes);
   await app.register(publicAppRoutes);

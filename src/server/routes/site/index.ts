@@ -4,8 +4,8 @@
  * - the OpenAPI document and docs (first, so @fastify/swagger sees every later route);
  * - attachment and `full` multipart routes (/api/Records/…/attachment…, …/full);
  * - the public site: /config.json, /keycloak.json, the own base map (/basemap/…) and the built
- *   client with /sw.js. None of these needs a token (DESIGN §6: "no token → /api/Test,
- *   /config.json, /keycloak.json, static files"); the static catch-all only answers what no other
+ *   client with /sw.js. None of these needs a token (docs/architecture.md, Roles, "no token");
+ *   the static catch-all only answers what no other
  *   route matches, whenever those are registered.
  */
 import path from 'node:path';
@@ -36,7 +36,7 @@ export interface EdgeOptions {
   version?: string;
   /** The project config.json describes (default 1, the demo project). */
   projectId?: number;
-  /** Attachment storage other than the local disk (issue 9: S3). */
+  /** Attachment storage other than the local disk (e.g. S3). */
   attachmentStorage?: AttachmentStorage;
 }
 
