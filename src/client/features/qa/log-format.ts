@@ -1,5 +1,5 @@
 /**
- * The action log as it is stored and exported (issue 8, "Action log for QA"). One JSON file:
+ * The action log as it is stored and exported. One JSON file:
  * `{ format, version, exportedAt, appVersion, capacity, entries }`, entries in `seq` order.
  *
  * - `session`: a store was created (page load); `hash` is the hash of its initial state and
