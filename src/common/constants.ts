@@ -21,7 +21,7 @@ export const REACHABILITY_POLL_MS = 10_000;
 export const TOKEN_REFRESH_MARGIN_S = 30;
 /**
  * Identity provider session check interval.
- * @public A spec constant, kept with its spec name though nothing reads it yet.
+ * @public A product constant (docs/architecture.md, Constants), kept though nothing reads it yet.
  */
 export const SESSION_CHECK_MS = 5_000;
 /** Identity client message timeout. */
@@ -34,7 +34,7 @@ export const NOTICE_TIMEOUT_MS = { info: 3_000, success: 2_000, error: null } as
 
 /**
  * Mobile layout breakpoint.
- * @public A spec constant, kept with its spec name though nothing reads it yet.
+ * @public A product constant (docs/architecture.md, Constants), kept though nothing reads it yet.
  */
 export const MOBILE_BREAKPOINT_PX = 480;
 
