@@ -1,4 +1,4 @@
-// Lint with zero warnings (npm run lint). The import rules enforce the architecture of DESIGN §3:
+// Lint with zero warnings (npm run lint). The import rules enforce the layers of docs/architecture.md:
 // common ← lib/components ← features ← app; client and server never import each other, and
 // features do not import each other (only app/routes combines them).
 import js from '@eslint/js';

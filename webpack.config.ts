@@ -1,5 +1,5 @@
 /**
- * Client build (DESIGN §2): webpack 5, Babel (.babelrc, env "browser") strips TypeScript and JSX,
+ * Client build: webpack 5, Babel (.babelrc, env "browser") strips TypeScript and JSX,
  * `tsc --noEmit` checks types separately. Output in dist/: index.html, content-hashed chunks, one
  * lazy chunk per screen, extracted CSS, the public/ assets and the Workbox service worker dist/sw.js.
  *
@@ -134,7 +134,7 @@ export default (_env: unknown, argv: { mode?: 'production' | 'development' }): C
       },
     },
     performance: {
-      // The map library (lazy, issue 6) is large by nature; the initial bundle is watched by the bench.
+      // The map library (lazy) is large by nature; the initial bundle is watched by the bench.
       hints: false,
     },
     plugins: [
@@ -175,7 +175,7 @@ export default (_env: unknown, argv: { mode?: 'production' | 'development' }): C
         // Precache the app shell and every chunk, lazy screens included, so the app opens with no
         // network after one visit. Source maps and licence notes are not needed offline.
         exclude: [/\.map$/, /LICENSE\.txt$/, /^sw\.js$/, /\.(?:br|gz)$/],
-        // The map library chunk (issue 6) is about 1 MB; allow it so maps work offline too.
+        // The map library chunk is about 1 MB; allow it so maps work offline too.
         maximumFileSizeToCacheInBytes: 5 * 1024 * 1024,
         // Hashed file names bust caches by themselves; Workbox need not add a revision query.
         dontCacheBustURLsMatching: /\.[0-9a-f]{10}\.(?:chunk\.)?(?:js|css)$/,

@@ -1,5 +1,5 @@
 /**
- * Client bundle figures (issue 4), from the production build in dist/ (run `npm run build` first):
+ * Client bundle figures, from the production build in dist/ (run `npm run build` first):
  * - client.initial_js_gz_kb        the JavaScript index.html loads before any lazy chunk, gzipped
  * - client.chunk_<name>_gz_kb      each lazy chunk (route screens, workbox-window, the map …), gzipped
  * - client.precache_kb             what the service worker precaches at install (uncompressed)

@@ -1,5 +1,5 @@
 /**
- * Map figures (issue 6), one JSON line each through bench/run.ts:
+ * Map figures, one JSON line each through bench/run.ts:
  * - map.simplify_10k_points_ms   Douglas–Peucker (lib/map/simplify) on a noisy 10,000-point walk
  * - map.simplify_10k_naive_ms    the textbook baseline on the same walk: recursive, haversine
  *                                cross-track distance, arrays sliced per call

@@ -1,5 +1,5 @@
 /**
- * QA action-log figures (issue 8): what logging costs while the app runs.
+ * QA action-log figures: what logging costs while the app runs.
  *
  * - qa.log_append_10k_ms        10,000 actions dispatched to a real app store (makeStore, the
  *                               state of a recorded field day preloaded) with the action log on,

@@ -34,12 +34,12 @@ import type { FilterNode, SearchRequest } from '../src/common/filter';
 import { clientBundleFigures } from './client-bundle';
 import { insertFloor } from './floor';
 import { runDbSearch } from './db-search';
-import { syncFigures } from './sync'; // H4: sync.drain_10k_* figures
-import { syncBrowserFigures } from './sync-browser'; // H4: sync.dexie_* / sync.offline_paths_* (Chromium)
+import { syncFigures } from './sync'; // sync.drain_10k_* figures
+import { syncBrowserFigures } from './sync-browser'; // sync.dexie_* / sync.offline_paths_* (Chromium)
 import { syncDrainBrowserFigures } from './sync-drain-browser';
-import { mapFigures } from './map'; // H5: map.* figures
-import { qaFigures } from './qa'; // H7: qa.* action-log figures
-import { scaleFigures } from './scale'; // H9: sqlite.* / pg.* figures on 1M records
+import { mapFigures } from './map'; // map.* figures
+import { qaFigures } from './qa'; // qa.* action-log figures
+import { scaleFigures } from './scale'; // sqlite.* / pg.* figures on 1M records
 import { importFigures } from './import'; // import.areas_10k_* (bench/import.ts)
 import { clientLoadFigures } from './client-load'; // client.load_* on a phone profile in Chromium
 
@@ -105,12 +105,12 @@ function clientFigures(): void {
 async function main(): Promise<void> {
   clientFigures();
   await clientLoadFigures({ want, emit, log }); // client.load_* figures (bench/client-load.ts)
-  await syncFigures({ want, emit, log }); // H4: sync.drain_10k_batched_ms / _single_ms (bench/sync.ts)
-  await syncBrowserFigures({ want, emit, log }); // H4: Dexie figures in Chromium (bench/sync-browser.ts)
+  await syncFigures({ want, emit, log }); // sync.drain_10k_batched_ms / _single_ms (bench/sync.ts)
+  await syncBrowserFigures({ want, emit, log }); // Dexie figures in Chromium (bench/sync-browser.ts)
   await syncDrainBrowserFigures({ want, emit, log }); // sync.browser_* and peer.pouchdb_browser_* in Chromium (bench/sync-drain-browser.ts)
-  await mapFigures({ want, emit, log }); // H5: map.* figures (bench/map.ts)
-  await qaFigures({ want, emit, log }); // H7: qa.log_append_10k_ms vs _naive_ms, replay (bench/qa.ts)
-  await scaleFigures({ want, emit, log }); // H9: 1M-record figures on SQLite and PostgreSQL (bench/scale.ts)
+  await mapFigures({ want, emit, log }); // map.* figures (bench/map.ts)
+  await qaFigures({ want, emit, log }); // qa.log_append_10k_ms vs _naive_ms, replay (bench/qa.ts)
+  await scaleFigures({ want, emit, log }); // 1M-record figures on SQLite and PostgreSQL (bench/scale.ts)
   await importFigures({ want, emit, log }); // import.areas_10k_dry_run_ms / _ms / _again_ms vs the naive single POSTs (bench/import.ts)
   if (!'server.'.startsWith(prefix) && !prefix.startsWith('server')) return;
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'moj-travnik-bench-'));

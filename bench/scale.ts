@@ -1,5 +1,5 @@
 /**
- * Scale figures on a 1,000,000-record project, for both databases (issue 9): `sqlite.*` (the
+ * Scale figures on a 1,000,000-record project, for both databases: `sqlite.*` (the
  * embedded file) and `pg.*` (PostgreSQL on 127.0.0.1; PostGIS when installed). Per database:
  * - search_p50_ms / search_p95_ms  the 3-filter And search of bench/run.ts (key = 'k3' And
  *   value > 50 And note contains 'travnik', 50 per page, with totalCount) over HTTP, 50 clients

@@ -1,5 +1,5 @@
 /**
- * Offline database figures in Chromium (issue 5), on its real IndexedDB with the real lib/db code:
+ * Offline database figures in Chromium, on its real IndexedDB with the real lib/db code:
  * - sync.dexie_bulk_10k_ms      10,000 outbox rows (+ their local rows) in one transaction
  * - sync.dexie_per_row_10k_ms   the same through saveEdit, one strict transaction per edit
  * - sync.offline_paths_10k_ms   reading 10,000 paths from Dexie, as the paths list opens offline

@@ -1,11 +1,11 @@
 /**
- * Sync figures (issue 5): draining 10,000 queued edits through the real outbox code (lib/db +
+ * Sync figures: draining 10,000 queued edits through the real outbox code (lib/db +
  * features/sync drainOnce + the RTK Query transport) into the real server over HTTP.
  *
  * 10,000 queued form inserts:
  * - sync.drain_10k_batched_ms   bulk calls of MODIFY_CHUNK_SIZE (200) operations, as the app drains
  * - sync.drain_10k_single_ms    the naive way: one request per edit (bulk calls of 1), same run
- *   (also printed as sync.drain_10k_per_edit_ms, the name issue 5 uses)
+ *   (also printed as sync.drain_10k_per_edit_ms, its earlier name)
  * - sync.drain_10k_batched_server_ms / _client_ms (and the same for _single_): the split of each
  *   figure into waiting for the server (HTTP, the server's transaction, the RTK Query transport)
  *   and the client's own work (reading the outbox, acknowledging each answer in Dexie)

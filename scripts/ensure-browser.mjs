@@ -1,4 +1,4 @@
-// The browser tests drive Debian's Chromium (no browser download is possible here, DESIGN §11).
+// The browser tests drive Debian's Chromium (the build machines cannot download a browser).
 // Before `npm test`: when it is missing and this is Debian with root rights, install it with
 // apt-get; otherwise say exactly what is missing (the browser suites then skip, except in CI).
 import { execSync } from 'node:child_process';

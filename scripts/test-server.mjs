@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The server test suite on both databases (issue 9): first on SQLite (DATABASE_URL removed from
+// The server test suite on both databases: first on SQLite (DATABASE_URL removed from
 // the environment), then — when DATABASE_URL names a PostgreSQL database — the same files again
 // on PostgreSQL, each test app in its own throwaway schema. `--pg-only` runs just the second pass
 // (npm test runs every project on SQLite first, then this).

@@ -1,7 +1,7 @@
 /**
  * Serves the map preview page (preview-page.tsx, bundled with esbuild) and the own base map
  * routes on 127.0.0.1:<ephemeral>, and opens it in Debian's Chromium through playwright-core with
- * WebGL on SwiftShader (flags of TEAM.md / DESIGN §2). Used by `npm run map:preview` (screenshot)
+ * WebGL on SwiftShader (`--use-angle=swiftshader --enable-unsafe-swiftshader`). Used by `npm run map:preview` (screenshot)
  * and bench/map.ts (render time). Loopback only; closes everything it opened.
  */
 import { build } from 'esbuild';

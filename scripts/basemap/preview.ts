@@ -1,6 +1,6 @@
 /**
  * Screenshot of the map with the own offline base map: `npx tsx scripts/basemap/preview.ts
- * [out.png] [paths]`. Lets a person look at what the map shows (DESIGN §9: screenshots looked at).
+ * [out.png] [paths]`. Lets a person look at what the map shows: a screenshot is looked at, not only measured.
  */
 import { renderPaths, startMapHarness } from './map-harness';
 

@@ -9,7 +9,7 @@ import { App } from './app/app';
 import { makeStore } from './app/store';
 import { createBrowserAppUpdater, type AppUpdater } from './features/app-update/app-updater';
 
-// browser: persistence, window events, Web Locks, and the sync loop (store.ts, H4).
+// browser: persistence, window events, Web Locks, and the sync loop (store.ts).
 const store = makeStore(undefined, { browser: true });
 const container = document.getElementById('root');
 if (!container) throw new Error('#root is missing from index.html');

@@ -1,5 +1,5 @@
 /**
- * The project's own base map (DESIGN §7): vector tiles cut by our server from Natural Earth data
+ * The project's own base map (docs/maps.md): vector tiles cut by our server from Natural Earth data
  * shipped in the `world-atlas` npm package (country land and borders at 1:10m) plus a generated
  * 0.1°/0.01° grid over Slovenia, so the map works on a machine with no internet at all.
  *
@@ -30,7 +30,7 @@ export const OWN_BASEMAP_MAX_ZOOM = 10;
 const OWN_BASEMAP_SOURCE = 'basemap';
 const OWN_BASEMAP_ATTRIBUTION = 'Natural Earth';
 
-/** The entry of config.json → basemaps for the own base map (H1b's config route puts it first). */
+/** The entry of config.json → basemaps for the own base map (the config.json route puts it first). */
 export const OWN_BASEMAP: BaseMapEntry = {
   id: OWN_BASEMAP_ID,
   name: 'Osnovna karta (deluje brez interneta)',
@@ -44,7 +44,7 @@ export const OWN_BASEMAP: BaseMapEntry = {
   tileBytes: 6_144,
 };
 
-/** Meadow palette (DESIGN §7a), shared by the base style and the feature layers. */
+/** Meadow palette (docs/architecture.md, Look and feel), shared by the base style and the feature layers. */
 const MAP_COLORS = {
   water: '#b9d7e8',
   land: '#eef1e4',

@@ -1,62 +1,62 @@
 /**
- * Every business constant of the seed (§4, §9) in one place, under its seed name.
+ * Every business constant in one place, each under one name (docs/architecture.md, Constants).
  * Client and server import them from here; nothing else hard-codes these numbers.
  */
 
-/** API version (seed §9). */
+/** API version. */
 export const API_VERSION = 1;
-/** Base path of the API: empty, i.e. same origin (seed §9). */
+/** Base path of the API: empty, i.e. same origin. */
 export const API_BASE_PATH = '';
 
-/** Page size for paths, forms, indicators, durations (seed §9). */
+/** Page size for paths, forms, indicators, durations. */
 export const PAGE_SIZE = 10000;
-/** Page size for farmers (seed §9). */
+/** Page size for farmers. */
 export const FARMERS_PAGE_SIZE = 1000;
 
-/** Location permission poll (seed §4, §9). */
+/** Location permission poll. */
 export const LOCATION_POLL_MS = 30_000;
-/** Server reachability probe, GET /api/Test (seed §4, §9). */
+/** Server reachability probe, GET /api/Test. */
 export const REACHABILITY_POLL_MS = 10_000;
-/** Refresh the token when it expires within this many seconds (seed §4, §9). */
+/** Refresh the token when it expires within this many seconds. */
 export const TOKEN_REFRESH_MARGIN_S = 30;
 /**
- * Identity provider session check interval (seed §9).
- * @public A spec constant, kept with its spec name though nothing reads it yet.
+ * Identity provider session check interval.
+ * @public A product constant (docs/architecture.md, Constants), kept though nothing reads it yet.
  */
 export const SESSION_CHECK_MS = 5_000;
-/** Identity client message timeout (seed §9). */
+/** Identity client message timeout. */
 export const IDENTITY_MESSAGE_TIMEOUT_MS = 10_000;
-/** Login state entries expire after this long (seed §9). */
+/** Login state entries expire after this long. */
 export const LOGIN_STATE_TTL_MS = 60 * 60 * 1000;
 
-/** Notification default timeouts; null = stays until closed (seed §3, §9). */
+/** Notification default timeouts; null = stays until closed. */
 export const NOTICE_TIMEOUT_MS = { info: 3_000, success: 2_000, error: null } as const;
 
 /**
- * Mobile layout breakpoint (seed §9).
- * @public A spec constant, kept with its spec name though nothing reads it yet.
+ * Mobile layout breakpoint.
+ * @public A product constant (docs/architecture.md, Constants), kept though nothing reads it yet.
  */
 export const MOBILE_BREAKPOINT_PX = 480;
 
-/** Offline database name (seed §9). */
+/** Offline database name. */
 export const OFFLINE_DB_NAME = 'Moj_travnik_0.2';
-/** Default chunk size for bulk changes of the offline store and bulk sync calls (seed §9). */
+/** Default chunk size for bulk changes of the offline store and bulk sync calls. */
 export const MODIFY_CHUNK_SIZE = 200;
-/** Ids made offline are random integers below this bound (seed §3, §9). */
+/** Ids made offline are random integers below this bound (docs/architecture.md, Sync rules). */
 export const LOCAL_ID_BOUND = 10_000_000;
-/** Server ids start here, so they never collide with offline ids (DESIGN §4). */
+/** Server ids start here, so they never collide with offline ids. */
 export const SERVER_ID_START = LOCAL_ID_BOUND;
 
-/** Score classes: above 66 good, above 33 medium, else bad (seed §9). */
+/** Score classes: above 66 good, above 33 medium, else bad. */
 export const SCORE_GOOD_ABOVE = 66;
 export const SCORE_MEDIUM_ABOVE = 33;
 
-/** File size formatter: 1024 steps, 2 decimals by default (seed §9). */
+/** File size formatter: 1024 steps, 2 decimals by default. */
 export const FILE_SIZE_STEP = 1024;
 export const FILE_SIZE_UNITS = ['Bytes', 'KB', 'MB', 'GB', 'TB', 'PB', 'EB', 'ZB', 'YB'] as const;
 export const FILE_SIZE_DECIMALS = 2;
 
-/** Outbox retry back-off: 1 s doubling to 60 s, with jitter (DESIGN §5). */
+/** Outbox retry back-off: 1 s doubling to 60 s, with jitter (docs/architecture.md, Sync rules). */
 export const SYNC_BACKOFF_START_MS = 1_000;
 export const SYNC_BACKOFF_MAX_MS = 60_000;
 

@@ -1,5 +1,5 @@
 /**
- * The error catalogue of seed §8. The server answers errors as `{status, message}` with these
+ * The error catalogue (docs/architecture.md, Error catalogue). The server answers errors as `{status, message}` with these
  * messages; the client maps any failed request to the same texts.
  */
 const ERROR_MESSAGES: Readonly<Record<number, string>> = {
@@ -14,7 +14,7 @@ const ERROR_MESSAGES: Readonly<Record<number, string>> = {
 export const GENERIC_ERROR = 'Generic Error';
 export const REQUEST_ABORTED = 'Request aborted';
 
-/** Message of the seed catalogue for an HTTP status; any other non-ok status is 'Generic Error'. */
+/** Message of the catalogue for an HTTP status; any other non-ok status is 'Generic Error'. */
 export function errorMessageForStatus(status: number): string {
   return ERROR_MESSAGES[status] ?? GENERIC_ERROR;
 }

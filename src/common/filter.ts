@@ -1,5 +1,5 @@
 /**
- * The query filter model of seed §5 / DESIGN §4. A filter tree is made of expression nodes
+ * The query filter model (docs/architecture.md, Wire contract). A filter tree is made of expression nodes
  * (And/Or over child nodes, any depth) and filter leaves (one column compared to a value).
  * The server evaluates all 21 comparisons; the app itself uses Equals, In, Contains, LessThan
  * and GreaterThan.
@@ -59,7 +59,7 @@ export interface Sort {
   direction: 'asc' | 'desc';
 }
 
-/** Body of POST …/search and …/search/ids (DESIGN §4). */
+/** Body of POST …/search and …/search/ids. */
 export interface SearchRequest {
   tableId: number;
   /** 1-based page number. */

@@ -1,6 +1,6 @@
 import { FILE_SIZE_DECIMALS, FILE_SIZE_STEP, FILE_SIZE_UNITS } from './constants';
 
-/** File size in 1024 steps from Bytes to YB, 2 decimals by default (seed §9). */
+/** File size in 1024 steps from Bytes to YB, 2 decimals by default. */
 export function formatFileSize(bytes: number, decimals: number = FILE_SIZE_DECIMALS): string {
   if (!Number.isFinite(bytes) || bytes <= 0) return '0 Bytes';
   const exponent = Math.min(Math.floor(Math.log(bytes) / Math.log(FILE_SIZE_STEP)), FILE_SIZE_UNITS.length - 1);

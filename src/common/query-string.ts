@@ -1,5 +1,5 @@
 /**
- * The one query-string encoder (seed §7): arrays expand into repeated keys
+ * The one query-string encoder (docs/architecture.md, Wire contract): arrays expand into repeated keys
  * (`tableIds=1&tableIds=2`), nested objects into bracketed keys (`extent[minX]=13.1`).
  * Undefined and null values are left out.
  */

@@ -43,7 +43,7 @@ export interface PostgresSettings {
 }
 
 /**
- * The database settings alone (issue 9). buildApp falls back to these when its options name no
+ * The database settings alone. buildApp falls back to these when its options name no
  * database URL, so every app a process builds — the server's, the seed CLI's, each test file's —
  * follows DATABASE_URL the same way.
  */
@@ -72,7 +72,7 @@ export interface S3Settings {
 }
 
 /**
- * Attachment object store (issue 9): S3_BUCKET switches attachments from DATA_DIR/attachments to
+ * Attachment object store (docs/deploy.md): S3_BUCKET switches attachments from DATA_DIR/attachments to
  * an S3-compatible store. S3_ENDPOINT (MinIO, Ceph…; omit for AWS), S3_REGION (default us-east-1),
  * S3_ACCESS_KEY_ID + S3_SECRET_ACCESS_KEY (else the SDK's default chain: AWS_* variables, instance
  * roles), S3_FORCE_PATH_STYLE (default true when S3_ENDPOINT is set), S3_PREFIX.

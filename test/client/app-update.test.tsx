@@ -32,7 +32,7 @@ function fakeWorkbox() {
   return { workbox: wb as unknown as WorkboxLike, emit, calls };
 }
 
-describe('app update flow (seed §2, §4)', () => {
+describe('app update flow', () => {
   it('registers the worker; a waiting worker sets updateReady and shows the required Obvestilo dialog; accepting skips waiting and reloads on controllerchange', async () => {
     const fake = fakeWorkbox();
     const reload = jest.fn();

@@ -6,7 +6,7 @@ import { DownloadIcon } from '../../src/client/components/icons/icons';
 
 afterEach(cleanup);
 
-describe('Button (seed §2: text, icon, size, kind, radius, tooltip, disabled, active)', () => {
+describe('Button (text, icon, size, kind, radius, tooltip, disabled, active)', () => {
   it('defaults: primary kind, medium size, medium radius, type=button, not a toggle', () => {
     render(<Button text="Shrani" />);
     const button = screen.getByRole('button', { name: 'Shrani' });

@@ -9,10 +9,10 @@ import { Page } from '../../src/client/components/page/page';
 
 afterEach(cleanup);
 
-describe('Icons (seed §2: logo, comment info, no wifi, download, …)', () => {
+describe('Icons (logo, comment info, no wifi, download, …)', () => {
   const icons = Object.entries(Icons).filter(([name]) => name.endsWith('Icon')) as Array<[string, (p: Icons.IconProps) => ReactElement]>;
 
-  it('include the four icons the seed names', () => {
+  it('include the logo, comment-info, no-wifi and download icons', () => {
     expect(icons.map(([name]) => name)).toEqual(expect.arrayContaining(['LogoIcon', 'CommentInfoIcon', 'NoWifiIcon', 'DownloadIcon']));
   });
 

@@ -5,7 +5,7 @@ import { Header } from '../../src/client/components/header/header';
 
 afterEach(cleanup);
 
-describe('Header (seed §2)', () => {
+describe('Header', () => {
   it('logo links home; About and Download buttons link to their screens', () => {
     render(<Header online pendingEdits={0} />);
     expect(screen.getByRole('link', { name: sl.header.home }).getAttribute('href')).toBe('#/');

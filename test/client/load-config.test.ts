@@ -11,7 +11,7 @@ const config = { version: '1', projectId: 1, searchProfileId: 1, tables: {}, for
 // jsdom has no Response class; the loader only reads ok, status and json().
 const jsonResponse = (body: unknown, status = 200) => ({ ok: status >= 200 && status < 300, status, json: async () => body });
 
-describe('loadConfig (seed §7, §8)', () => {
+describe('loadConfig', () => {
   it('loads /config.json and keeps it as the last good copy', async () => {
     const storage = memoryStorage();
     const fetch = jest.fn(async (_url: string, _init?: RequestInit) => jsonResponse(config));

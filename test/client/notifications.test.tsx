@@ -7,7 +7,7 @@ import { makeStore } from '../../src/client/app/store';
 import { NotificationArea } from '../../src/client/features/notifications/notification-area';
 import { noticeDismissed, noticeShown, notificationsSlice } from '../../src/client/features/notifications/notifications-slice';
 
-describe('notifications slice (seed §3: kind, message, timeout, hasClose)', () => {
+describe('notifications slice (kind, message, timeout, hasClose)', () => {
   const reduce = notificationsSlice.reducer;
 
   it('fills defaults per kind from NOTICE_TIMEOUT_MS: info 3 s, success 2 s, error stays and is closable', () => {

@@ -22,7 +22,7 @@ export function setHash(hash: string): void {
 /**
  * The app's route table (patterns, titles, guards, lazy loading) with each screen replaced by a
  * page that shows the route's name and parameters: router and layout tests then do not depend on
- * what the screens (issue 7) contain. The real screens are checked in Chromium (test/e2e).
+ * what the screens contain. The real screens are checked in Chromium (test/e2e).
  */
 function stubRoutes(): CompiledRoute[] {
   return compileRoutes(

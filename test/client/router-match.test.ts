@@ -72,7 +72,7 @@ describe('matchPattern', () => {
   });
 });
 
-describe('route table (seed §2)', () => {
+describe('route table', () => {
   const routes = compileRoutes(routeDefinitions);
 
   it.each([

@@ -17,7 +17,7 @@ function heading(): string {
   return screen.getByRole('heading', { level: 1 }).textContent ?? '';
 }
 
-describe('app routes render their screens (seed §2)', () => {
+describe('app routes render their screens', () => {
   it.each([
     ['#/', 'home', {}, {}],
     ['#/about', 'about', {}, {}],
@@ -137,7 +137,7 @@ describe('guards block routes with a clear Slovenian screen', () => {
   });
 });
 
-describe('leaving a screen with unsaved data (seed §2, §5)', () => {
+describe('leaving a screen with unsaved data', () => {
   function Editor() {
     const [text, setText] = useState('');
     useUnsavedChanges(text !== '');
@@ -157,7 +157,7 @@ describe('leaving a screen with unsaved data (seed §2, §5)', () => {
     { name: 'about', pattern: '/other', title: 'O', load: async () => ({ default: () => <h1>drugo</h1> }) },
   ]);
 
-  it('asks with the exact seed text when a link changes the hash; staying keeps the data and the address', async () => {
+  it('asks with the exact leave text when a link changes the hash; staying keeps the data and the address', async () => {
     renderRouter({ hash: '#/edit', routes });
     fireEvent.change(await screen.findByLabelText('opomba'), { target: { value: 'travniška kadulja' } });
     act(() => {
@@ -189,7 +189,7 @@ describe('leaving a screen with unsaved data (seed §2, §5)', () => {
     expect(screen.queryByRole('alertdialog')).toBeNull();
   });
 
-  it('closing the tab with unsaved data triggers beforeunload with the seed text; without, nothing', async () => {
+  it('closing the tab with unsaved data triggers beforeunload with the exact leave text; without, nothing', async () => {
     renderRouter({ hash: '#/edit', routes });
     const input = await screen.findByLabelText('opomba');
     const clean = new Event('beforeunload', { cancelable: true }) as BeforeUnloadEvent;

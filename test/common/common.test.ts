@@ -48,7 +48,7 @@ describe('dates', () => {
 });
 
 describe('error catalogue', () => {
-  it('maps statuses to the seed messages and anything else to Generic Error', () => {
+  it('maps statuses to the catalogue messages and anything else to Generic Error', () => {
     expect(errorMessageForStatus(400)).toBe('Bad Request');
     expect(errorMessageForStatus(503)).toBe('Service Unavailable');
     expect(errorMessageForStatus(418)).toBe('Generic Error');
@@ -56,7 +56,7 @@ describe('error catalogue', () => {
 });
 
 describe('filter model', () => {
-  it('has the 21 comparisons of the seed and builds And nodes', () => {
+  it('has the 21 comparisons of the filter model and builds And nodes', () => {
     expect(COMPARISONS).toHaveLength(21);
     expect(and(eq(1, 'a'))).toEqual({ kind: 'filter', columnId: 1, comparison: 'Equals', value: 'a' });
     expect(and(eq(1, 'a'), isIn(2, [1, 2]))).toMatchObject({ kind: 'expression', operator: 'And' });

@@ -1,5 +1,5 @@
 /**
- * The built app (dist/, H3's webpack build) signs a farmer in the way a farmer meets it: open the
+ * The built app (dist/, the webpack build) signs a farmer in the way a farmer meets it: open the
  * app → keycloak-js sends the browser to the Slovenian login page (login-required) → back in the
  * app with `user` and `token` stored on the device → API calls carry the bearer token → the token
  * is refreshed before it expires (35 s access tokens: refresh at 30 s margin = after ~5 s,

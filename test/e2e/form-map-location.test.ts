@@ -1,5 +1,5 @@
 /**
- * A form's optional location picked by a tap on the map (issue 7, seed §2 '/forms/{formId}'), in
+ * A form's optional location picked by a tap on the map ('/forms/{formId}'), in
  * Chromium against the real server: a farmer opens this season's meadow form, gives an indicator a
  * location with "Izberi na zemljevidu", taps the map at a pixel away from the centre, saves, and —
  * once the outbox has drained — the server's indicator row holds a Point at the lon/lat of that

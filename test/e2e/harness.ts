@@ -1,5 +1,5 @@
 /**
- * End-to-end harness (issue 8): the real server and a real browser.
+ * End-to-end harness: the real server and a real browser.
  *
  * - startServer(): buildApp (src/server/app.ts) with a fresh temporary DATA_DIR, the demo project
  *   and the embedded identity provider, listening on 127.0.0.1 port 0 (never a fixed port).

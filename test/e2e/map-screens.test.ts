@@ -3,7 +3,7 @@
  * served with the real base map routes (scripts/basemap/preview-page.tsx, mode=screens):
  * - /download/new: estimate shown before, download with progress, then listed on /download;
  * - drawing a path by hand with Mapbox GL Draw on MapLibre;
- * - location permission denied → the seed §8 warning, gone once granted.
+ * - location permission denied → the location warning, gone once granted.
  */
 import { afterAll, beforeAll, expect, it, jest } from '@jest/globals';
 import { mkdirSync } from 'node:fs';

@@ -1,5 +1,5 @@
 /**
- * An edit reported saved survives the page being closed at once (DESIGN §5): lib/db's saveEdit
+ * An edit reported saved survives the page being closed at once (docs/architecture.md, Sync rules): lib/db's saveEdit
  * on Chromium's real IndexedDB (strict durability), the page closed the moment the promise
  * resolved, then reopened. No server is involved: this is about the browser's storage.
  */

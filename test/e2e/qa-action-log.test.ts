@@ -1,7 +1,7 @@
 /**
  * @jest-environment-options {"globalsCleanup": "off"}
  *
- * The QA action log in the built app (issue 8), in Chromium: a farmer signs in and the app
+ * The QA action log in the built app, in Chromium: a farmer signs in and the app
  * works; /about → "Izvozi dnevnik" downloads the log; the file holds the session's actions and
  * HTTP exchanges, no token, and replays headless (the same engine as `npm run replay`) into a
  * fresh store with every state hash matching the one the browser logged.

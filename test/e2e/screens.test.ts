@@ -1,5 +1,5 @@
 /**
- * Every screen of issue 7 with real data, in Chromium against the real server, at phone and
+ * Every field screen with real data, in Chromium against the real server, at phone and
  * desktop size: a farmer (home, paths, a path with its map, a new form filled in, forms, results,
  * about, downloads) and an editor (farmers with progress, a chosen farmer's meadows, results, the
  * farmer's form). Each screen is checked against the server's rows for that user, then
@@ -32,7 +32,7 @@ async function screenTitle(page: Page, title: string): Promise<void> {
   await page.locator('main h1').first().waitFor();
 }
 
-describeBuiltApp('every screen with real data (issue 7), phone and desktop', () => {
+describeBuiltApp('every screen with real data, phone and desktop', () => {
   let browser: Browser;
 
   beforeAll(async () => {

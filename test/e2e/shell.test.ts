@@ -1,6 +1,6 @@
 /**
- * The client shell in headless Chromium against the real server (issue 4):
- * - every route of seed §2 renders its screen (and the not-found screen), at phone and desktop
+ * The client shell in headless Chromium against the real server:
+ * - every route of the route table renders its screen (and the not-found screen), at phone and desktop
  *   size; screenshots go to test-results/e2e/shell/ (outside the repo) to be looked at;
  * - after one visit the app reloads with the server gone, from the service worker's precache,
  *   lazy screens included;
@@ -64,7 +64,7 @@ async function waitForServiceWorkerControl(page: Page): Promise<void> {
   await page.waitForFunction(() => Boolean(navigator.serviceWorker.controller));
 }
 
-/** Route → the screen's document title, from the route table (screen contents belong to issue 7). */
+/** Route → the screen's document title, from the route table (screen contents are tested in screens.test.ts). */
 function titleOf(name: RouteName): string {
   const title = routeDefinitions.find((def) => def.name === name)!.title;
   return title === sl.common.appName ? title : `${title} – ${sl.common.appName}`;

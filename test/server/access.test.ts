@@ -1,5 +1,5 @@
 /**
- * Roles enforced on the server (DESIGN §6, issue 3): authentication required, the roles call,
+ * Roles enforced on the server (docs/architecture.md, Roles): authentication required, the roles call,
  * farmers confined to their own chain (another farmer's row is a 404 on every route family,
  * filters cannot widen the scope), readers never write, only editors archive, mass assignment
  * impossible. Every denied write is checked to have changed nothing.

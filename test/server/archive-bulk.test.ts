@@ -1,6 +1,6 @@
 /**
  * Editors' archive edits as the outbox delivers them (one `archive` operation in a bulk call,
- * client features/sync/drain.ts), issue 7 / seed §4: an archived indicator no longer counts in its
+ * client features/sync/drain.ts): an archived indicator no longer counts in its
  * form's stored score; an archived area stays readable for its farmer with archived: true (the
  * client leaves it, and its paths, out of every view); farmers cannot archive.
  */

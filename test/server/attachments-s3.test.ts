@@ -1,5 +1,5 @@
 /**
- * Attachments in an S3-compatible object store (issue 9), against a real S3 server over HTTP:
+ * Attachments in an S3-compatible object store (docs/deploy.md), against a real S3 server over HTTP:
  * s3rver (npm), an S3 REST implementation storing on disk, on 127.0.0.1:0. The app's own routes
  * upload, download (original and thumbnail) and delete; the test checks the objects in the bucket
  * with its own S3 client, and that no bytes land under DATA_DIR/attachments. The S3 client sends

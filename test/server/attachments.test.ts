@@ -1,6 +1,6 @@
 /**
  * Attachment routes over real HTTP (upload, download, thumbnail, list, delete) with the upload
- * rules of issue 3: size 413, magic bytes vs declared type 415, pixel flood 413, quota 413, another
+ * rules: size 413, magic bytes vs declared type 415, pixel flood 413, quota 413, another
  * farmer's record 404, readers 403. Every refused request is checked to have changed nothing: no
  * row (database snapshot), no stored file, no temporary file left.
  */

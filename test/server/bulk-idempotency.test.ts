@@ -1,5 +1,5 @@
 /**
- * Exactly-once writes (DESIGN §5): bulk operations deduplicated per opId in the same transaction
+ * Exactly-once writes (docs/architecture.md, Sync rules): bulk operations deduplicated per opId in the same transaction
  * (a retried or recomposed batch never applies an operation twice), local → server id mapping,
  * atomic rejection, Idempotency-Key replay on every write route, key reuse for another request,
  * and 409 on a stale version with the current record.

@@ -1,5 +1,5 @@
 /**
- * The filter model (seed §5): every one of the 21 comparisons with matching and non-matching rows,
+ * The filter model (docs/architecture.md, Wire contract): every one of the 21 comparisons with matching and non-matching rows,
  * And/Or nesting, meta columns, sorts with nulls last, paging and totalCount, and the 400s for
  * unknown comparisons, operators, columns and wrongly typed values — each leaving data unchanged.
  */

@@ -1,5 +1,5 @@
 /**
- * GeoJSON validation of every seed geometry type (seed §3) with clear messages, bbox computation
+ * GeoJSON validation of every GeoJSON geometry type with clear messages, bbox computation
  * and the exact intersection test behind the bbox prefilter.
  */
 import { describe, expect, it } from '@jest/globals';
@@ -7,7 +7,7 @@ import { bboxOf, intersects, normalizeGeometry } from '../../src/server/reposito
 
 const square = [[[16.1, 46.8], [16.2, 46.8], [16.2, 46.9], [16.1, 46.9], [16.1, 46.8]]];
 
-describe('normalizeGeometry accepts every seed geometry type', () => {
+describe('normalizeGeometry accepts every GeoJSON geometry type', () => {
   const valid: Array<[string, unknown]> = [
     ['Point', { type: 'Point', coordinates: [16.15, 46.83] }],
     ['Point with elevation', { type: 'Point', coordinates: [16.15, 46.83, 250] }],

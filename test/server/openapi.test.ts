@@ -1,12 +1,12 @@
 /**
- * /api/openapi.json documents every call of seed §7 from the routes' own schemas (a route added
+ * /api/openapi.json documents every API call (docs/architecture.md, Wire contract) from the routes' own schemas (a route added
  * without schemas, or registered before the OpenAPI plugin, would be missing here), and /api/docs
  * is a browsable UI whose assets are all served locally.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { buildTestApp, type TestApp } from './helpers/build-test-app';
 
-/** Seed §7, call by call (method, OpenAPI path). */
+/** The API's calls, one by one (method, OpenAPI path). */
 const SEED_CALLS: Array<[string, string]> = [
   ['get', '/api/Features/{projectId}/{tableId}/{recordId}'],
   ['get', '/api/Features/{projectId}/{tableId}/{recordId}/detailed'],
@@ -60,7 +60,7 @@ beforeAll(async () => {
 afterAll(async () => t.close());
 
 describe('OpenAPI document', () => {
-  it('is public OpenAPI 3 and lists every seed call', () => {
+  it('is public OpenAPI 3 and lists every API call', () => {
     expect(doc.openapi).toMatch(/^3\./);
     const missing = SEED_CALLS.filter(([method, path]) => !doc.paths[path]?.[method]);
     expect(missing).toEqual([]);

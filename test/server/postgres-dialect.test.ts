@@ -1,5 +1,5 @@
 /**
- * The PostgreSQL dialect's own parts (issue 9). The query text builders are checked everywhere;
+ * The PostgreSQL dialect's own parts. The query text builders are checked everywhere;
  * the database checks need PostgreSQL and run in the PostgreSQL pass (DATABASE_URL, see
  * scripts/test-server.mjs) — the rest of the server suite runs there unchanged, which is what
  * shows the two dialects answer alike. Here: PostGIS and the bbox fallback give the same spatial

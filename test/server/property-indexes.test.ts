@@ -1,5 +1,5 @@
 /**
- * Indexed property filters (issue 9 follow-up): every column the screens filter on (the reference
+ * Indexed property filters (docs/deploy.md, Indexed properties): every column the screens filter on (the reference
  * chain areas.user → paths.parent → durationPaths.duration_id/path_id → forms.parent →
  * indicators.parent, plus farmers.email and indicators.key) has an expression index, and the SQL
  * the search route runs — rows and totalCount, editor filters and the farmer scope — is planned

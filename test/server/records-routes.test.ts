@@ -1,5 +1,5 @@
 /**
- * Every JSON route of seed §7 that H1 owns, through real HTTP: success, 404, and bad input
+ * Every JSON record and feature route, through real HTTP: success, 404, and bad input
  * (malformed JSON, invalid GeoJSON, wrong types, unknown fields) — each bad request asserted to
  * have changed nothing. Roles are covered in access.test.ts, filters in filters.test.ts.
  */

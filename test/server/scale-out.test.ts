@@ -1,5 +1,5 @@
 /**
- * Stateless API nodes (issue 9): two apps (node A and node B, each its own buildApp on its own
+ * Stateless API nodes (docs/deploy.md): two apps (node A and node B, each its own buildApp on its own
  * port) on one database, behind a tiny reverse proxy whose routing the test steers. With
  * DATABASE_URL they share one PostgreSQL schema; without it they share one SQLite file (WAL,
  * two connections), so the same properties are checked on both databases:

@@ -7,20 +7,20 @@ import { api } from '../lib/api/api';
 import { connectivitySlice } from '../features/sync/connectivity-slice';
 import { syncSlice } from '../features/sync/sync-slice';
 import { seasonSlice } from '../features/season/season-slice';
-import { notificationsSlice } from '../features/notifications/notifications-slice'; // H3
-import { appUpdateSlice } from '../features/app-update/app-update-slice'; // H3
-import { configSlice } from '../lib/config/config-slice'; // H3
-import { authSlice } from '../features/auth/auth-slice'; // H2
+import { notificationsSlice } from '../features/notifications/notifications-slice';
+import { appUpdateSlice } from '../features/app-update/app-update-slice';
+import { configSlice } from '../lib/config/config-slice';
+import { authSlice } from '../features/auth/auth-slice';
 
 export const rootReducer = combineReducers({
   [api.reducerPath]: api.reducer,
   [connectivitySlice.reducerPath]: connectivitySlice.reducer,
   [syncSlice.reducerPath]: syncSlice.reducer,
   [seasonSlice.reducerPath]: seasonSlice.reducer,
-  [notificationsSlice.reducerPath]: notificationsSlice.reducer, // H3
-  [appUpdateSlice.reducerPath]: appUpdateSlice.reducer, // H3
-  [configSlice.reducerPath]: configSlice.reducer, // H3
-  [authSlice.reducerPath]: authSlice.reducer, // H2
+  [notificationsSlice.reducerPath]: notificationsSlice.reducer,
+  [appUpdateSlice.reducerPath]: appUpdateSlice.reducer,
+  [configSlice.reducerPath]: configSlice.reducer,
+  [authSlice.reducerPath]: authSlice.reducer,
 });
 
 export type RootState = ReturnType<typeof rootReducer>;

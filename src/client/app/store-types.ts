@@ -1,6 +1,6 @@
 /**
  * Types features may import from app/ (eslint allows hooks.ts and store-types.ts only): the
- * store's extra argument (non-serialisable handles stay out of Redux state, CONVENTIONS habit 3),
+ * store's extra argument (non-serialisable handles stay out of Redux state, docs/architecture.md, Layers),
  * the typed listener start function and the typed async thunk creator. Type-only imports of the
  * store, so no runtime cycle exists.
  */

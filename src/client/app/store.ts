@@ -1,9 +1,9 @@
 /**
  * makeStore builds a fresh store; nothing is created on import, so tests build their own
- * (CONVENTIONS: makeStore(preloadedState)). The app's single store is made in main.tsx with
+ * (`makeStore(preloadedState)`). The app's single store is made in main.tsx with
  * `makeStore(undefined, { browser: true })`.
  *
- * Storage split (CONVENTIONS habit 10):
+ * Storage split (docs/architecture.md, Layers):
  * - Offline data and the outbox live in Dexie (lib/db): written before the UI says "saved",
  *   strict durability, the source of truth for sync.
  * - redux-persist (localforage) keeps only small session state, listed in PERSISTED_STATE. Never
@@ -27,7 +27,7 @@ import { reachabilityProbed } from '../features/sync/connectivity-slice';
 import { farmerChosen } from '../features/season/season-slice';
 import { loadSeason } from '../features/season/season-thunks';
 import { storageErrorReported } from '../features/sync/sync-slice';
-import { actionLogMiddleware } from '../features/qa/middleware'; // H7
+import { actionLogMiddleware } from '../features/qa/middleware';
 import { rootReducer, type RootState } from './root-reducer';
 import type { AppExtra, AppStartListening } from './store-types';
 
@@ -105,7 +105,7 @@ export function makeStore(preloadedState?: Partial<RootState>, options: MakeStor
         },
       })
         .prepend(listener.middleware)
-        .concat(api.middleware, actionLogMiddleware(extra)), // H7: QA action log; last, so it logs what the reducers see
+        .concat(api.middleware, actionLogMiddleware(extra)), // QA action log; last, so it logs what the reducers see
   });
   const startAppListening = listener.startListening.withTypes<RootState, typeof store.dispatch, AppExtra>() as AppStartListening;
   addSyncListeners(startAppListening);
@@ -128,7 +128,7 @@ function addAppNoticeListeners(startAppListening: AppStartListening): void {
 }
 
 /**
- * Cross-feature glue: the season loads (seed §4 chain) once both the config and the signed-in
+ * Cross-feature glue: the season loads (the loading chain) once both the config and the signed-in
  * user's e-mail are known, again when an editor chooses a farmer, and again when the server comes
  * back after a load that had to read the device.
  */

@@ -5,7 +5,7 @@
  * Guarantees:
  * - the app shell (index.html, runtime, framework, main, CSS, icons, manifest) and every code
  *   chunk, lazy screens included, are precached at install, so after one visit the app opens
- *   with no network (DESIGN §5);
+ *   with no network;
  * - a navigation to the app ('/' or '/index.html', with any query) is answered with the precached
  *   index.html; other navigations (the identity provider's login pages, /api) go to the network;
  * - /config.json and /keycloak.json are network-first with the last good copy as the fallback, so
@@ -14,7 +14,7 @@
  *   a running page is never switched to new code under its feet.
  * Map tiles are not cached here: downloads are explicit per area and live in Dexie, served to
  * MapLibre by its offline protocol (lib/map/offline-tiles.ts explains the choice).
- * API calls are not cached here: offline data lives in IndexedDB (DESIGN §5).
+ * API calls are not cached here: offline data lives in IndexedDB (lib/db).
  */
 import { clientsClaim } from 'workbox-core';
 import { ExpirationPlugin } from 'workbox-expiration';

@@ -1,6 +1,6 @@
 /**
  * Every user-facing Slovenian text of the product, client and server (login page) alike, so a
- * reviewer can read the whole UI in one file. Seed texts are quoted exactly.
+ * reviewer can read the whole UI in one file. Texts the product fixes word for word are marked "exact".
  * Add new strings here under the screen or component that shows them.
  */
 export const sl = {
@@ -16,25 +16,25 @@ export const sl = {
     retry: 'Poskusi znova',
   },
   leavePage: {
-    /** Seed §2, exact. */
+    /** Leaving a page with unsaved data; exact. */
     confirm: 'Ali ste prepričani, da želite zapustiti to stran? Vnešeni podatki bodo izgubljeni',
   },
   location: {
-    /** Seed §8, exact. */
+    /** Location denied; exact. */
     denied: 'Pozor! Za snemanje poti in lociranje indikatorjev aplikacija potrebuje dostop do vaše lokacije.',
   },
   update: {
-    /** Seed §2: the notice dialog title. */
+    /** The notice dialog title; exact. */
     title: 'Obvestilo',
-    /** Seed §8: a new version was released, a refresh is needed, the app is briefly unresponsive. */
+    /** A new version was released, a refresh is needed, the app is briefly unresponsive. */
     message: 'Izšla je nova različica aplikacije. Potrebna je osvežitev strani, zato se aplikacija za trenutek ne bo odzivala.',
     accept: 'Osveži',
   },
   farmer: {
-    /** Seed §6/§8: raised when no farmers record matches the user's e-mail. */
+    /** Raised when no farmers record matches the user's e-mail. */
     missing: 'Za vaš e-poštni naslov ni zapisa kmeta. Obrnite se na svetovalca.',
   },
-  // ── Client shell (issue 4, H3): app frame, header, navigation, router, dialogs, screens ──
+  // ── Client shell: app frame, header, navigation, router, dialogs, screens ──
   app: {
     description: 'Spremljanje vrstno bogatih travnikov: poti, obrazci in kazalniki, tudi brez povezave.',
     noscript: 'Za uporabo aplikacije Moj travnik v brskalniku omogočite JavaScript.',
@@ -139,7 +139,7 @@ export const sl = {
       signedInAs: 'Prijavljeni ste kot',
     },
   },
-  /** Server-rendered texts (H1b server-edge): the page shown when the client was not built. */
+  /** Server-rendered texts: the page shown when the client was not built. */
   server: {
     buildMissing: {
       title: 'Aplikacija še ni zgrajena',
@@ -147,7 +147,7 @@ export const sl = {
       hint: 'Nato osvežite to stran. Ukaz npm start aplikacijo zgradi sam.',
     },
   },
-  /** Scheme content (H6): form validation messages and the score explanation of src/common/scheme. */
+  /** Scheme content: form validation messages and the score explanation of src/common/scheme. */
   scheme: {
     scoreClass: { good: 'dobro', medium: 'srednje', bad: 'slabo' },
     /** '1 točka', '2 točki', '3 točke', '5 točk'; decimals with a comma take 'točke' ('0,5 točke'). */
@@ -184,7 +184,7 @@ function slPlural(n: number, one: string, two: string, few: string, other: strin
   return other;
 }
 
-/** Sign-in (H2): the login page of the embedded identity provider and the client's session texts. */
+/** Sign-in: the login page of the embedded identity provider and the client's session texts. */
 export const slAuth = {
   login: {
     title: 'Prijava — Moj travnik',
@@ -294,7 +294,7 @@ export function fillText(text: string, values: Readonly<Record<string, string | 
   return text.replace(/\{(\w+)\}/g, (mark, name: string) => (name in values ? String(values[name]) : mark));
 }
 
-/** Map, walk recording, drawing and offline downloads (H5: features map, location, download). */
+/** Map, walk recording, drawing and offline downloads (features map, location, download). */
 export const slMap = {
   map: {
     label: 'Karta',
@@ -400,7 +400,7 @@ export const slMap = {
   },
 } as const;
 
-/** Sync, offline data and the season loading chain (H4, issue 5). */
+/** Sync, offline data and the season loading chain. */
 export const slSync = {
   sync: {
     panelTitle: 'Pošiljanje sprememb',
@@ -436,7 +436,7 @@ export const slSync = {
   },
 } as const;
 
-// ── QA action log (issue 8, H7): export on /about ──
+// ── QA action log: export on /about ──
 export const slQa = {
   qa: {
     title: 'Dnevnik dejanj za preverjanje',
@@ -451,7 +451,7 @@ export const slQa = {
   },
 } as const;
 
-/** Local layers: GeoJSON/GPX/KML files kept on the device and shown on the map (H5). */
+/** Local layers: GeoJSON/GPX/KML files kept on the device and shown on the map. */
 export const slLocalLayers = {
   localLayers: {
     title: 'Lastni sloji',
@@ -534,7 +534,7 @@ export const slPhone = {
   },
 } as const;
 
-// ── Screens of issue 7 (H8): home, paths, forms, results, farmers ──
+// ── Field screens: home, paths, forms, results, farmers ──
 export const slScreens = {
   score: {
     label: 'Ocena',
@@ -705,7 +705,7 @@ export const slScreens = {
       updated: 'spremenjeno',
       history: 'zgodovina sprememb',
     },
-    // Editors and readers: all farmers at once (issue 7).
+    // Editors and readers: all farmers at once.
     allFarmers: 'Vsi kmetje',
     allFarmersLead: 'Ocene vseh kmetov po poteh, travnikih in sezonah.',
     exportProgress: (done: number, total: number): string => `Pripravljam izvoz... ${done}/${total}`,
@@ -859,7 +859,7 @@ export const slSetup = {
   },
 } as const;
 
-// ── QA action log in test builds (issue 8, H7): importing a log and replaying it on /about ──
+// ── QA action log in test builds: importing a log and replaying it on /about ──
 export const slQaReplay = {
   replay: {
     title: 'Ponovitev dnevnika (preverjanje)',

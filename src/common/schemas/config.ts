@@ -1,5 +1,5 @@
 /**
- * Shape of GET /config.json (seed §3, DESIGN §4): the project, its table and column ids, the form
+ * Shape of GET /config.json (docs/architecture.md, Data model): the project, its table and column ids, the form
  * kinds of the scheme with their indicator definitions and scoring rules, base maps and auth mode.
  */
 import type { ColumnName, TableKey } from './project';
@@ -99,7 +99,7 @@ export interface AppConfig {
   /** Profile used by GET …/search/{profileId}/… text search. */
   searchProfileId: number;
   tables: TablesConfig;
-  /** Form kinds keyed by name, each with an id (seed §3). */
+  /** Form kinds keyed by name, each with an id. */
   forms: Record<string, FormKind>;
   basemaps: BaseMapConfig[];
   auth: { mode: AuthMode };

@@ -1,11 +1,11 @@
 /**
- * The seven tables of the monitoring scheme (seed §3) and the column names each has. Column ids
+ * The seven tables of the monitoring scheme (docs/architecture.md, Data model) and the column names each has. Column ids
  * are assigned by the server's database; `config.json` maps these names to the ids, and the
  * client never hard-codes an id.
  */
 export const TABLE_COLUMNS = {
   farmers: ['name', 'email', 'phone', 'kmg_mid'],
-  /** `user` links the area to the farmer record id (seed §3). */
+  /** `user` links the area to the farmer record id. */
   areas: ['name', 'user', 'gerk_pid', 'area_ha'],
   /** `parent` is the area id. */
   paths: ['name', 'parent', 'length_m', 'walk'],

@@ -1,6 +1,6 @@
 /**
- * The wire contract between client and server (DESIGN §4). The seed leaves payload field names
- * "not shown"; these are ours. Server JSON schemas (src/server) and RTK Query endpoints
+ * The wire contract between client and server (docs/architecture.md, Wire contract); the
+ * payload field names are ours. Server JSON schemas (src/server) and RTK Query endpoints
  * (src/client/lib/api) are both typed from this file.
  */
 import type { Geometry } from 'geojson';
@@ -84,7 +84,7 @@ export interface IdsResult {
   ids: number[];
 }
 
-/** One operation of a bulk call; `opId` is a client-made UUID the server dedups on (DESIGN §5). */
+/** One operation of a bulk call; `opId` is a client-made UUID the server dedups on (docs/architecture.md, Sync rules). */
 export type BulkOperation =
   | { opId: string; kind: 'insert'; tableId: number; properties: Properties; geometry?: Geometry | null; localId?: number }
   | { opId: string; kind: 'update'; tableId: number; id: number; properties: Properties; geometry?: Geometry | null; version?: number }
@@ -158,14 +158,14 @@ export interface FullResult {
   localId?: number;
 }
 
-/** GET /api/PublicApp/{projectId}/roles — anyone who is neither is a farmer (seed §6). */
+/** GET /api/PublicApp/{projectId}/roles — anyone who is neither is a farmer. */
 export interface RolesResult {
   roles: Array<'editor' | 'reader'>;
   editor: boolean;
   reader: boolean;
 }
 
-/** GET /keycloak.json (seed §7). */
+/** GET /keycloak.json. */
 export interface KeycloakJson {
   'auth-server-url': string;
   realm: string;
@@ -174,7 +174,7 @@ export interface KeycloakJson {
   'ssl-required'?: string;
 }
 
-/** One change of a record (DESIGN §8: who, when, old → new). */
+/** One change of a record (who, when, old → new). */
 export interface HistoryEntry {
   id: number;
   recordId: number;

@@ -1,6 +1,6 @@
 /**
  * The form kinds of the result-based scheme for species-rich grasslands ("vrstno bogati travniki",
- * extensive meadows), served in config.json → forms (seed §3, DESIGN §4) and scored by scoring.ts.
+ * extensive meadows), served in config.json → forms and scored by scoring.ts.
  *
  * The content follows how result-based grassland schemes work in practice: the farmer walks the
  * transect (path) in the flowering season and ticks the indicator plants seen along it; positive

@@ -1,6 +1,6 @@
 /**
- * The score of a form (DESIGN §1, §8): 0–100 from the form kind's scoring rule, classified by
- * seed §9 and explained indicator by indicator. The client shows it live while the farmer fills
+ * The score of a form (docs/architecture.md, Data model): 0–100 from the form kind's scoring rule, classified by
+ * score.ts and explained indicator by indicator. The client shows it live while the farmer fills
  * the form and the server recomputes it on save, so this module is pure and deterministic: no
  * clock, no locale, no randomness, the same numbers on every machine.
  *

@@ -1,5 +1,5 @@
 /**
- * Who may do what in a project (DESIGN §6). `resolveAccess` turns a principal into the caller's
+ * Who may do what in a project (docs/architecture.md, Roles). `resolveAccess` turns a principal into the caller's
  * role in a project: editor or reader from `project_roles` (by lower-case e-mail), otherwise a
  * farmer identified by the farmers record whose `email` matches. Everything else in this folder
  * derives from the resulting Access.

@@ -1,7 +1,7 @@
 /**
  * The access hooks of /api/*: `onRequest` authenticates (no principal → 401) and, once the params
  * are parsed, `preHandler` resolves the caller's role in the project of `:projectId` into
- * `request.access` — for every route with that param, including H1b's attachment and `full`
+ * `request.access` — for every route with that param, including the attachment and `full`
  * routes. A user who is neither editor nor reader and has no farmers record gets 403
  * ('No farmer record for this user'; the client shows sl.farmer.missing), except on routes
  * marked `config.allowNoFarmer` (the roles call).

@@ -1,14 +1,14 @@
 /**
- * Write rules per role and table (DESIGN §6), decided here once for every route:
+ * Write rules per role and table (docs/architecture.md, Roles), decided here once for every route:
  * - readers never write (403);
  * - editors may do everything, and only editors archive;
  * - farmers write only inside their own chain, and per table only what their field work needs:
  *   paths: create a transect on their own meadow (walked or drawn in the field) and update its
  *   line (geometry, `walk`, `length_m`) — not rename or move an existing one;
- *   durationPaths: create (the loading chain creates the link when missing, seed §4) and update;
+ *   durationPaths: create (the loading chain creates the link when missing) and update;
  *   forms and indicators: create, update and delete. Deleting is allowed to farmers for these two
  *   because removing a wrongly entered observation or a form created by mistake is part of filling
- *   them in (DESIGN says editors delete: we read that as "editors delete anything"); everything
+ *   them in (editors delete anything); everything
  *   else (farmers, areas, durations, paths, durationPaths) only editors delete.
  * A farmer addressing a row outside their chain gets 404 (see scope.ts), never 403.
  */

@@ -1,5 +1,5 @@
 /**
- * "May this caller read / write record R?" for code outside the record repositories (H1b's
+ * "May this caller read / write record R?" for code outside the record repositories (the
  * attachment routes). Same rules as every record route: a row outside the caller's scope is a
  * 404; a visible row the role may not change is a 403.
  */

@@ -1,7 +1,7 @@
 /**
  * The farmer's view of a project as an SQL predicate, ANDed into every query a farmer makes
  * (search, ids, spatial, extent, text search, single reads, writes): user filters are compiled
- * separately and can only narrow it. The chain (seed §3, §6):
+ * separately and can only narrow it. The chain (docs/architecture.md, Roles):
  *   farmers.id = me → areas.user → paths.parent → durationPaths.path_id → forms.parent → indicators.parent
  * Durations are readable by everyone. Tables outside the chain are invisible to farmers.
  * Editors and readers see the whole project (no predicate).

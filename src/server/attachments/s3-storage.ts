@@ -1,5 +1,5 @@
 /**
- * Attachment bytes in an S3-compatible object store (issue 9): AWS S3, MinIO, Ceph RGW, Garage,
+ * Attachment bytes in an S3-compatible object store (docs/deploy.md): AWS S3, MinIO, Ceph RGW, Garage,
  * SeaweedFS… configured by S3_* environment variables (env.ts readS3Env). With it, API nodes keep
  * no files of their own, so any node serves any attachment. Keys are the same random keys as the
  * local backend's, under an optional prefix.

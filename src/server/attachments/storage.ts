@@ -1,6 +1,6 @@
 /**
  * Where attachment bytes live. Rows in the database hold name, MIME type, size and a storage key;
- * the bytes sit behind this interface so an object store (issue 9: S3) can replace the local disk
+ * the bytes sit behind this interface so an object store (S3) can replace the local disk
  * without touching routes. Keys are random (never derived from user input), so a file name can
  * never become a path.
  *

@@ -1,5 +1,5 @@
 /**
- * AUTH=basic (seed §6: "basic credentials if configured"): `Authorization: Basic` checked against
+ * AUTH=basic (basic credentials when configured; docs/architecture.md, Roles): `Authorization: Basic` checked against
  * the users table (scrypt). A successful check is remembered for a minute (keyed by a hash of the
  * header) so every API call does not pay for scrypt; failures are throttled per login.
  */

@@ -8,7 +8,7 @@ import type { FastifyRequest } from 'fastify';
 export interface Principal {
   /** Stable subject id from the identity provider (`sub`), or the basic-auth user name. */
   subject: string;
-  /** E-mail, used to match the farmers record (seed §6) and EqualsUserEmail filters. */
+  /** E-mail, used to match the farmers record and EqualsUserEmail filters. */
   email: string;
   name?: string;
   via: 'token' | 'basic' | 'none';

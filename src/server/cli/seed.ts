@@ -23,7 +23,7 @@ async function main(): Promise<void> {
   }
   const env = readEnv();
   mkdirSync(env.dataDir, { recursive: true });
-  const { db, dialect, close } = await openDatabase({ dataDir: env.dataDir, database: env.database, databaseUrl: env.databaseUrl, postgres: env.postgres }); // H9: DATABASE_URL seeds PostgreSQL
+  const { db, dialect, close } = await openDatabase({ dataDir: env.dataDir, database: env.database, databaseUrl: env.databaseUrl, postgres: env.postgres }); // DATABASE_URL seeds PostgreSQL
   try {
     // The demo project first, as on the server's first run, so project 1 stays the demo.
     if (env.demo) await loadDemoData(db, dialect);

@@ -2,7 +2,7 @@
  * The dialect layer: everything SQL-dialect-specific lives behind this interface (JSON property
  * access, case folding, id sequences, expression indexes, full-text search, connection set-up).
  * Repositories and routes build queries with Kysely and these helpers only, so a PostgreSQL
- * implementation (issue 9: `properties->>'12'`, tsvector + unaccent, identity columns starting at
+ * implementation (`properties->>'12'`, tsvector + unaccent, identity columns starting at
  * 10,000,000) can be added as a sibling of sqlite-dialect.ts without touching them.
  */
 import type { Geometry } from 'geojson';

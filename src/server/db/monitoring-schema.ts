@@ -1,5 +1,5 @@
 /**
- * Column types and references of the seven monitoring tables (seed §3, src/common/schemas/project.ts).
+ * Column types and references of the seven monitoring tables (src/common/schemas/project.ts).
  * Used to create a project (demo seed, large benchmark seed) and by the access layer to walk the
  * farmer ownership chain.
  */

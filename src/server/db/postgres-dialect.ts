@@ -1,5 +1,5 @@
 /**
- * PostgreSQL implementation of the dialect layer (issue 9), selected by DATABASE_URL. Properties
+ * PostgreSQL implementation of the dialect layer (docs/deploy.md), selected by DATABASE_URL. Properties
  * are jsonb read with `->`/`->>`; full-text search is a tsvector table (the `simple` configuration
  * over unaccent()ed text, GIN index) so "travnik" finds "Travník" as SQLite's FTS5 does; spatial
  * queries use PostGIS (geometry column kept in step with the GeoJSON text by a trigger, GiST index,

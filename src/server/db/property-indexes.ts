@@ -1,5 +1,5 @@
 /**
- * Which record properties are indexed (issue 9 follow-up: a filtered search on a 1M-record table
+ * Which record properties are indexed (without them a filtered search on a 1M-record table
  * read every row of the table). Properties live in one JSON (SQLite) / jsonb (PostgreSQL) column
  * of `records`, so an index is an expression index `records_prop_<columnId>` on
  * `(table_id, <the property expression>)` (DialectLayer.createPropertyIndex), and the expression is

@@ -57,7 +57,7 @@ interface TableAttachmentInfosTable {
   id: Generated<number>;
   table_id: number;
   name: string;
-  /** Comma-separated list of accepted MIME types; null = any (H1b checks uploads against it). */
+  /** Comma-separated list of accepted MIME types; null = any (uploads are checked against it). */
   mime_types: string | null;
   max_files: number | null;
 }

@@ -1,6 +1,6 @@
 /**
  * HTTP errors of the API. Every failure leaves the server as JSON `{status, message, detail?}`
- * (src/common/errors.ts): `message` is always the seed §8 catalogue text for the status, `detail`
+ * (src/common/errors.ts): `message` is always the catalogue text for the status (docs/architecture.md, Error catalogue), `detail`
  * names the problem (field, column, operator, id) so a client developer can fix the request.
  * 5xx answers never carry internals: the handler logs them and sends the bare catalogue text.
  */

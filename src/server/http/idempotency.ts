@@ -1,5 +1,5 @@
 /**
- * One transaction per write request, with Idempotency-Key support (DESIGN §5): the first request
+ * One transaction per write request, with Idempotency-Key support (docs/architecture.md, Sync rules): the first request
  * with a key applies and its response is stored in the same transaction; a later request with the
  * same key from the same caller gets the stored response replayed (header `Idempotent-Replayed:
  * true`) and applies nothing. Reusing a key for a different request (method, URL or body differ)
@@ -62,7 +62,7 @@ export async function runWrite<T>(
   const fingerprint = key ? (options.fingerprint ?? fingerprintOf(request)) : '';
   const outcome = await db.transaction().execute(async (trx) => {
     if (key) {
-      // Several API nodes (issue 9): the lost-response retry may reach another node while the first
+      // Several API nodes (docs/deploy.md): the lost-response retry may reach another node while the first
       // attempt still runs; the lock makes it wait and then find the stored answer.
       await request.server.dialect.lockWrites(trx, caller);
       const stored = await trx.selectFrom('idempotency_keys').selectAll().where('caller', '=', caller).where('key', '=', key).executeTakeFirst();

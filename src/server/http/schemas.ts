@@ -1,7 +1,7 @@
 /**
  * JSON schemas of the wire contract (src/common/schemas/wire.ts), registered once with
  * app.addSchema so routes reference them by $id (`{ $ref: 'WireRecord#' }`) and the OpenAPI
- * document (H1b's plugin) lists them as components. Bodies reject unknown top-level fields (no
+ * document (routes/site) lists them as components. Bodies reject unknown top-level fields (no
  * mass assignment of id, version or timestamps); `properties` is checked against the table's
  * columns by the repositories, and filters by the filter compiler (clearer messages than a
  * recursive schema).
@@ -58,7 +58,7 @@ const sharedSchemas = [
   {
     $id: 'ApiError',
     type: 'object',
-    description: 'Every error: the seed §8 catalogue message for the status, and what was wrong.',
+    description: 'Every error: the catalogue message for the status, and what was wrong.',
     properties: {
       status: { type: 'integer' },
       message: { type: 'string' },

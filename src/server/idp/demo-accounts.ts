@@ -1,5 +1,5 @@
 /**
- * Demo sign-in accounts (issue 3): created in demo mode only, password "demo", stored hashed like
+ * Demo sign-in accounts: created in demo mode only, password "demo", stored hashed like
  * any other. A production server refuses to start while any of them exists, so a demo database
  * cannot be promoted to production by accident.
  */

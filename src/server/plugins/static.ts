@@ -6,7 +6,7 @@
  * - `index.html`, `sw.js` and every other unhashed file: `no-cache` (the browser revalidates with
  *   the ETag each time), so a new release is picked up on the next visit and the service worker's
  *   update check always sees the newest `sw.js` (config.json is a route and sets its own header);
- * - `sw.js` carries `Service-Worker-Allowed: /` so it may control the whole origin (seed §7: scope /);
+ * - `sw.js` carries `Service-Worker-Allowed: /` so it may control the whole origin (its scope is /);
  * - text files are sent compressed when the browser accepts it: the build writes a brotli `.br` and
  *   a gzip `.gz` copy beside each (webpack.config.ts, PrecompressPlugin), sent with
  *   `Content-Encoding` and `Vary: Accept-Encoding` and the original's type. A copy older than its

@@ -1,10 +1,10 @@
 /**
- * Compiles the filter model of src/common/filter.ts (seed §5, DESIGN §4) to an SQL predicate over
+ * Compiles the filter model of src/common/filter.ts to an SQL predicate over
  * `records`. Values are always bound parameters; column ids are validated against the table's
  * metadata and only then written as literals. Unknown columns, operators, comparisons and values
  * of the wrong type are 400s naming the node (`filters.nodes[1].comparison: unknown comparison X`).
  *
- * Semantics (decided here; the seed names the operators only):
+ * Semantics (decided here; the model names only the operators):
  * - Equals / NotEqual: equality by the column type (text, number, boolean, date as text). NotEqual,
  *   NotContains, NotIn, SelectNotInRange and DateNotEquals also match rows whose value is missing
  *   or null (they are the negation of the positive comparison).

@@ -1,5 +1,5 @@
 /**
- * The stored score of a form is derived data (DESIGN §1, §8): whenever a form or one of its
+ * The stored score of a form is derived data (docs/architecture.md, Data model): whenever a form or one of its
  * indicators is written, the server recomputes `score` and `rule_version` with the same code the
  * client shows live (src/common/scheme/scoring.ts), so a score in the database never disagrees
  * with its indicators, whatever a client sent.

@@ -1,5 +1,5 @@
 /**
- * GeoJSON validation (RFC 7946) for every geometry type of seed §3, bounding boxes, and the exact
+ * GeoJSON validation (RFC 7946) for every GeoJSON geometry type, bounding boxes, and the exact
  * intersection test behind the bbox prefilter. A Feature body is unwrapped to its geometry and a
  * FeatureCollection to a GeometryCollection of its members' geometries. Errors are 400s naming
  * the offending position (e.g. `geometry.coordinates[0][3]: latitude 95 out of range`).

@@ -1,7 +1,7 @@
 /**
  * Project metadata: tables, columns and attachment slots, cached per project (they change only
  * when a project is created), plus the tables part of config.json (`buildTablesConfig`, served
- * by H1b's /config.json route) and project creation for the demo and benchmark seeds.
+ * by the /config.json route) and project creation for the demo and benchmark seeds.
  */
 import type { ColumnType, TableKey } from '../../common/schemas/project';
 import { TABLE_KEYS } from '../../common/schemas/project';

@@ -176,7 +176,7 @@ function bboxFilter(query: RecordQuery, box: BBox): RecordQuery {
 /** Rows of the given tables whose geometry intersects `geometry`: bbox index prefilter, then an exact test. */
 async function intersecting(ctx: RepoContext, tables: TableInfo[], geometry: Geometry): Promise<RecordRow[]> {
   const box = bboxOf(geometry);
-  // PostGIS (issue 9): the GiST index and ST_Intersects do both steps in the database.
+  // PostGIS: the GiST index and ST_Intersects do both steps in the database.
   const exact = ctx.dialect.intersectsSql(geometry);
   if (exact) return visibleInTables(ctx, tables).where(exact).selectAll('records').orderBy('records.id').execute();
   const candidates = await bboxFilter(visibleInTables(ctx, tables), box).selectAll('records').orderBy('records.id').execute();
@@ -231,7 +231,7 @@ export async function extentSearch(
   return { records, totalCount: rows.length };
 }
 
-/** Change history of a record, oldest first (DESIGN §8). */
+/** Change history of a record, oldest first (who, when, old → new). */
 export async function historyOf(ctx: RepoContext, recordId: number): Promise<HistoryEntry[]> {
   const rows = await ctx.db.selectFrom('record_history').selectAll().where('record_id', '=', recordId).orderBy('id').execute();
   return rows.map(historyRowToEntry);

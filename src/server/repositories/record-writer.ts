@@ -22,7 +22,7 @@ import { bboxOf, normalizeGeometry } from './geometry';
 import type { ColumnInfo, TableInfo } from './project-repository';
 import { parseProperties, rowToRecord } from './record-mapper';
 import { findVisibleRow, visibleRows } from './record-repository';
-import { formIdOfWrite, keepFormScore } from './form-score'; // H8: stored form score kept in step
+import { formIdOfWrite, keepFormScore } from './form-score'; // stored form score kept in step
 import { applyRecordRules } from './record-rules'; // per-table rules: seasons, farmers, meadows
 
 const MAX_TEXT_LENGTH = 100_000;
@@ -198,7 +198,7 @@ function directWrites(ctx: RepoContext): RecordWrites {
 
 /**
  * Tables whose rows are links identified by these columns: one live (not deleted, not archived)
- * row per combination (DESIGN §3: one live durationPath per path per duration). Two phones that
+ * row per combination (one live durationPath per path per duration). Two phones that
  * both created the missing link offline must not end up with two links, so inserting an existing
  * link answers the live row instead of a new one — the client then maps its local id to it and
  * the forms it made under the link land on the same row.
@@ -358,7 +358,7 @@ export async function updateRecord(ctx: RepoContext, input: UpdateInput, options
   return rowToRecord((await rescoreAfterWrite(ctx, table, merged, row.id)) ?? row);
 }
 
-/** H8: recompute the stored score of the form this write touched (form-score.ts); the form row when it changed. */
+/** Recompute the stored score of the form this write touched (form-score.ts); the form row when it changed. */
 async function rescoreAfterWrite(ctx: RepoContext, table: TableInfo, props: Properties, id: number): Promise<RecordRow | null> {
   const formId = formIdOfWrite(table, props, id);
   if (formId === null) return null;

@@ -1,5 +1,5 @@
 /**
- * Form kinds of the demo project (config.json → forms, keyed by name; seed §3). The content is the
+ * Form kinds of the demo project (config.json → forms, keyed by name). The content is the
  * scheme's own (src/common/scheme/form-kinds.ts: the indicator-plant walk 'travnik' and the
  * management questions 'upravljanje'), and so is the score (src/common/scheme/scoring.ts, the same
  * code the client runs). This module keeps the names the demo seed imports.

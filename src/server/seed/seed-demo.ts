@@ -1,6 +1,6 @@
 /**
  * The demo project (project id 1), loaded on first run in demo mode: five farmers in Goričko
- * (kmet1@example.si and kmet2@example.si sign in; H2 seeds the accounts), their meadows as
+ * (kmet1@example.si and kmet2@example.si sign in; the identity provider seeds their accounts), their meadows as
  * polygons, one or two transects per meadow, the seasons 2025 and 2026, and for 2025 a completed
  * meadow walk form ('travnik') on every transect plus the management form ('upravljanje') on each
  * meadow's first transect, with indicators whose answers span good, medium and bad scores. urednik@example.si is the editor and

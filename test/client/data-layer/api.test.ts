@@ -2,8 +2,8 @@
  * @jest-environment node
  * @jest-environment-options {"globalsCleanup": "off"}
  *
- * lib/api: URLs and query strings of the seed §7 calls, credentials (none by default, bearer or
- * basic when configured), the Idempotency-Key header, and errors mapped to the seed §8 catalogue.
+ * lib/api: URLs and query strings of the API calls, credentials (none by default, bearer or
+ * basic when configured), the Idempotency-Key header, and errors mapped to the error catalogue.
  * The server is a recording fetch: these tests are about what the client sends and how it reads
  * answers.
  */
@@ -37,7 +37,7 @@ function recordingStore(answer: (sent: Sent) => Response | Promise<Response> = (
   return { store, sent };
 }
 
-describe('calls of seed §7', () => {
+describe('the API calls', () => {
   it('builds every Records, Features and PublicApp path under /api, with the shared query encoder', async () => {
     const { store, sent } = recordingStore();
     const d = store.dispatch;

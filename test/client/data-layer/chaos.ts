@@ -1,5 +1,5 @@
 /**
- * Seeded fault injection for the outbox against the real server (issue 5): random edits made
+ * Seeded fault injection for the outbox against the real server: random edits made
  * offline across all seven tables — children of offline-made parents, updates, deletes and photos
  * — then drained while the harness drops requests before and after the server committed, answers
  * 500/502/503 itself, delivers requests twice, restarts the server (same database file) and

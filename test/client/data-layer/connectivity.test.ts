@@ -2,7 +2,7 @@
  * @jest-environment node
  * @jest-environment-options {"globalsCleanup": "off"}
  *
- * Online/offline (seed §4): browser events plus GET /api/Test every REACHABILITY_POLL_MS; 200 means
+ * Online/offline: browser events plus GET /api/Test every REACHABILITY_POLL_MS; 200 means
  * reachable. The "browser" is an EventTarget standing in for window (the events are what matters).
  */
 import { afterEach, describe, expect, it, jest } from '@jest/globals';

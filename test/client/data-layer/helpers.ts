@@ -87,7 +87,7 @@ export async function until(predicate: () => boolean | Promise<boolean>, label =
 }
 
 /**
- * In-memory stand-in of POST …/bulk: applies each operation once per opId (DESIGN §5), returns
+ * In-memory stand-in of POST …/bulk: applies each operation once per opId (docs/architecture.md, Sync rules), returns
  * 'applied' or 'duplicate'; server ids from 10,000,000. `fail` can inject answers per call.
  */
 /**

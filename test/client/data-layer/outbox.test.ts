@@ -2,7 +2,7 @@
  * @jest-environment node
  * @jest-environment-options {"globalsCleanup": "off"}
  *
- * The outbox as the client sees it (DESIGN §5). The server here is an in-memory stand-in of the
+ * The outbox as the client sees it (docs/architecture.md, Sync rules). The server here is an in-memory stand-in of the
  * bulk endpoint with the same per-opId dedup contract: these tests are about the client's queue
  * (what is stored, in what order, how it is batched and remapped, what the user sees), and the
  * real server is exercised in outbox-real-server.test.ts.

@@ -1,5 +1,5 @@
 /**
- * The real Fastify server (H1's buildApp, in-memory SQLite, demo project) on an ephemeral port,
+ * The real Fastify server (buildApp, in-memory SQLite, demo project) on an ephemeral port,
  * and client stores that talk to it over real HTTP as a given demo user, with hooks to drop a
  * request before it reaches the server or its response after the server committed.
  */

@@ -2,7 +2,7 @@
  * @jest-environment node
  * @jest-environment-options {"globalsCleanup": "off"}
  *
- * The loading chain of seed §4 against the real server (demo project): roles → farmer by e-mail →
+ * The loading chain against the real server (demo project): roles → farmer by e-mail →
  * areas → current duration → paths → durationPaths (created through the outbox when missing, also
  * offline) → forms → indicators; offline reads from the offline database; the missing-farmer error.
  */
@@ -208,7 +208,7 @@ describe('season loading chain', () => {
     expect(data.indicators.filter((i) => i.properties[String(indicators.columns.parent)] === serverForm)).toHaveLength(2);
   });
 
-  it('raises the seed’s error when no farmer record matches the e-mail', async () => {
+  it('raises the missing-farmer error when no farmer record matches the e-mail', async () => {
     const store = server.storeFor(openTestDb(), USERS.stranger, { now: () => JUNE_2026 });
     const result = await store.dispatch(loadSeason({ email: USERS.stranger, config: server.config }));
     expect(result.payload).toBe(sl.farmer.missing);

@@ -31,7 +31,7 @@ describe('download against the real server', () => {
     const db = openTestDb();
     const store = server.storeFor(db, USERS.farmer1);
     const { config } = server;
-    // Goričko, where the demo meadows lie (DESIGN: around 16.2E 46.8N).
+    // Goričko, where the demo meadows lie (around 16.2E 46.8N).
     const bounds = { minX: 15.9, minY: 46.5, maxX: 16.6, maxY: 47.0 };
     const tableIds = [config.tables.areas.id, config.tables.paths.id];
     const extent = await createExtent(db, { name: 'Goričko', bounds, minZoom: 8, maxZoom: 10, projectId: config.projectId, tableIds }, [OWN_BASEMAP]);

@@ -35,8 +35,8 @@ async function flush() {
   });
 }
 
-describe('location permission warning (seed §4, §8)', () => {
-  it('shows the exact seed warning while denied and removes it once granted at the next poll', async () => {
+describe('location permission warning', () => {
+  it('shows the exact location warning while denied and removes it once granted at the next poll', async () => {
     jest.useFakeTimers();
     const browser = scriptedEnv('denied');
     render(<LocationWarning env={browser.env} />);

@@ -1,5 +1,5 @@
 /**
- * Editors archive meadows and single indicators (issue 7, seed §4), tested on the route screens
+ * Editors archive meadows and single indicators, tested on the route screens
  * with a real store over a fake-indexeddb device database, offline: the control shows for editors
  * only, nothing happens without the confirmation, cancel changes nothing, and confirming queues
  * exactly one archive edit in the outbox. An archived meadow (with its paths) and an archived

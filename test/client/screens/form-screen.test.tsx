@@ -1,5 +1,5 @@
 /**
- * The form screen (issue 7): checklist in the kind's groups, live explained score, Slovenian
+ * The form screen: checklist in the kind's groups, live explained score, Slovenian
  * validation, saving offline into the outbox (fake-indexeddb, no server), read-only for readers,
  * archive for editors, the unsaved-changes guard, and its states.
  */

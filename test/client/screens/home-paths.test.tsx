@@ -1,4 +1,4 @@
-/** Home, paths list and path screen: their states, statuses and score badges (issue 7). */
+/** Home, paths list and path screen: their states, statuses and score badges. */
 import { afterEach, describe, expect, it, jest } from '@jest/globals';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { HomeScreen, type HomeScreenProps } from '../../../src/client/features/home/home-screen';

@@ -1,5 +1,5 @@
 /**
- * Results of all farmers for editors and readers (issue 7): the route reads every page of every
+ * Results of all farmers for editors and readers: the route reads every page of every
  * farmer's rows from the server (a stand-in answering POST …/search with filters and paging),
  * keeps them on the device for offline use, shows a farmer column and filter, and exports CSV with
  * each form's change history, read a few forms at a time. Farmers still see their own rows only.

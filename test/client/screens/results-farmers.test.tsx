@@ -1,4 +1,4 @@
-/** Results (model, exports, screen states, filters) and the farmers panel (issue 7). */
+/** Results (model, exports, screen states, filters) and the farmers panel. */
 import { afterEach, describe, expect, it, jest } from '@jest/globals';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { buildResults, historyText, resultsCsv, resultsGeoJson } from '../../../src/client/features/results/results-model';

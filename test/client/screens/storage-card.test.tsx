@@ -1,4 +1,4 @@
-/** /about's storage and sync card (issue 7). */
+/** /about's storage and sync card. */
 import { describe, expect, it } from '@jest/globals';
 import { render, screen } from '@testing-library/react';
 import { StorageCard } from '../../../src/client/features/home/storage-card';

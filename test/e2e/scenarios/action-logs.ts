@@ -1,6 +1,6 @@
 /**
- * The QA action log of a scenario's page (issue 8, "Logs of the e2e scenarios are kept as
- * fixtures"): at the end of a scenario the log is exported the way a QA engineer does it — /about
+ * The QA action log of a scenario's page (the logs of the e2e scenarios are kept as
+ * fixtures): at the end of a scenario the log is exported the way a QA engineer does it — /about
  * → "Izvozi dnevnik", the downloaded file — and replayed headless right away (the engine of
  * `npm run replay`: the app's makeStore, network answered from the log) with every state hash
  * matching and the final hash equal to the last one the browser logged.

@@ -1,7 +1,7 @@
 /**
  * @jest-environment-options {"globalsCleanup": "off"}
  *
- * Issue 8 scenario 6, a new app version deployed while the app is open with edits waiting, in
+ * Scenario: a new app version deployed while the app is open with edits waiting, in
  * Chromium against the real server. test/e2e/shell.test.ts proves the 'Obvestilo' dialog and the
  * reload onto the new build; this adds what the field cares about: edits queued while the API is
  * out of reach survive accepting the update, and reach the server exactly once afterwards.

@@ -1,7 +1,7 @@
 /**
  * @jest-environment-options {"globalsCleanup": "off"}
  *
- * Issue 8 scenario 1, a farmer's field day, in Chromium against the real server:
+ * Scenario: a farmer's field day, in Chromium against the real server:
  * kmet1 signs in online and opens home; goes offline; walks a transect on his path with a scripted
  * geolocation (Playwright's setGeolocation) and saves it; creates this season's meadow form, fills
  * indicators (presence, count, choices, percent) and adds a photo (a small JPEG made by the

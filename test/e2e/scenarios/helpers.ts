@@ -1,5 +1,5 @@
 /**
- * Shared steps of the issue 8 scenarios: open the built app as a demo user, look at the device's
+ * Shared steps of the end-to-end scenarios: open the built app as a demo user, look at the device's
  * outbox, and read the server's data afterwards through the API (as the editor, who sees all),
  * with table and column ids taken from the server's own /config.json.
  */

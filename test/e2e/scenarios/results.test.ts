@@ -1,5 +1,5 @@
 /**
- * Issue 7 '/results' for editors and readers in Chromium against the real server: the editor sees
+ * '/results' for editors and readers in Chromium against the real server: the editor sees
  * every farmer's results at once (kmet1 and kmet2, no farmer chosen first), narrows them to one
  * farmer, exports the season as CSV and GeoJSON with each form's change history (an edit the
  * editor made through the API shows as who, when, old → new), and offline still sees the rows

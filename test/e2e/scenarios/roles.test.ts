@@ -1,10 +1,10 @@
 /**
  * @jest-environment-options {"globalsCleanup": "off"}
  *
- * Issue 8 scenarios 2–4 in Chromium against the real server (one server and one browser for the
+ * Role scenarios 2–4 (test/e2e/README.md) in Chromium against the real server (one server and one browser for the
  * file; each scenario gets fresh browser contexts):
  *  2. two farmers cannot see each other's data, even by typing URLs with the other's ids (the
- *     screens say "not yours", the API answers 404 — DESIGN §6, no existence leak); also on one
+ *     screens say "not yours", the API answers 404 — no existence leak, docs/architecture.md, Roles); also on one
  *     shared phone after the first signs out (his rows leave the device);
  *  3. an editor archives a path on the path screen; the farmer, back online, no longer sees it;
  *  4. a reader sees results and cannot change anything: no edit controls, forced writes → 403,

@@ -1,11 +1,11 @@
 /**
  * @jest-environment-options {"globalsCleanup": "off"}
  *
- * Issue 8 scenario 5, token expiry while offline, in Chromium against the real server. The
+ * Scenario: token expiry while offline, in Chromium against the real server. The
  * embedded provider issues 35 s access tokens and 45 s refresh tokens (instead of minutes and
  * days), so a farmer who stays offline longer than that comes back with a session that cannot be
  * renewed. Offline he keeps working after the token expired (edits queue); back online the app
- * asks him to sign in again (DESIGN §5: 401 → refresh → still refused → keep everything until
+ * asks him to sign in again (docs/architecture.md, Sync rules: 401 → refresh → still refused → keep everything until
  * the user signs in); after signing in every queued edit reaches the server, once.
  * The page's action log is exported from /about and replayed headless (action-logs.ts; fixture
  * token-expiry-offline.json with UPDATE_ACTION_LOGS=1).

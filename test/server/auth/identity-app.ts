@@ -1,5 +1,5 @@
 /**
- * A small Fastify app with the real database (H1's openDatabase, all migrations), the real error
+ * A small Fastify app with the real database (openDatabase, all migrations), the real error
  * handling and registerIdentity, plus one protected probe route. Used by the authentication tests
  * so they test exactly the sign-in layer; the API's own routes are covered through buildApp.
  */

@@ -2,7 +2,7 @@
  * Builds a fresh app on an in-memory database with the demo project for each test file. The
  * test Authenticate trusts the `x-test-user: <email>` header: it exists only here, passed in
  * through buildApp's `authenticate` option, never in production code paths. Real token checks
- * are H2's tests (test/server/auth).
+ * are in test/server/auth.
  *
  * Requests go over real HTTP on 127.0.0.1 (port 0) rather than app.inject: inject loads the
  * ESM-only `cookie` package, which jest's CommonJS require cannot load on Node 20.

@@ -1,8 +1,8 @@
 /**
  * Start-up work that has to happen once per app instance, before or beside the first screen:
- * load config.json (seed §7, falls back to the last good copy), and — as they land — the
- * identity client (H2) and the loading chain (H4). Each step is a clearly named effect here so
- * the owners add theirs without touching the rest of the shell.
+ * load config.json (falls back to the last good copy), the identity client and the loading
+ * chain. Each step is a clearly named effect here, so a new start-up step is added beside them
+ * without touching the rest of the shell.
  *
  * The first screen renders at once; screens show 'Nalagam...' for data that is not there yet,
  * so a slow or missing server never leaves the user at a blank page.
@@ -14,7 +14,7 @@ import { loadConfig, readLastGoodConfig } from '../../lib/config/load-config';
 import { HashRouter } from '../router/router';
 import type { CompiledRoute } from '../router/routes';
 import { useRouteAccess } from './route-access';
-import { useAuthSession } from '../../features/auth/use-auth-session'; // H2
+import { useAuthSession } from '../../features/auth/use-auth-session';
 
 export interface AppBootstrapProps {
   routes: readonly CompiledRoute[];
@@ -26,7 +26,7 @@ export interface AppBootstrapProps {
 export function AppBootstrap({ routes, children, skipStartup = false }: AppBootstrapProps) {
   const dispatch = useAppDispatch();
 
-  // Step 1 (H3): configuration. The device's last good copy first, so the screens read the device
+  // Step 1: configuration. The device's last good copy first, so the screens read the device
   // database at once (an online start is never slower than an offline one); the server's copy
   // follows and replaces it only when it differs (the same object otherwise, so nothing reloads).
   useEffect(() => {
@@ -45,9 +45,9 @@ export function AppBootstrap({ routes, children, skipStartup = false }: AppBoots
     };
   }, [dispatch, skipStartup]);
 
-  // Step 2 (H2): identity — keycloak-js session (login-required, token refresh, offline identity).
+  // Step 2: identity — keycloak-js session (login-required, token refresh, offline identity).
   useAuthSession({ skip: skipStartup });
-  // Step 3 (H4): data — start connectivity probing, outbox drain and the loading chain here.
+  // Step 3: data — start connectivity probing, outbox drain and the loading chain here.
 
   const access = useRouteAccess();
   return (

@@ -1,9 +1,9 @@
 /**
  * Who the user is, as far as route guards care (router/guards.ts), from two sources:
  * - the roles of GET /api/PublicApp/{projectId}/roles kept by the auth feature (editor/reader
- *   flags; a user with neither is a farmer, seed §6);
+ *   flags; a user with neither is a farmer);
  * - the season loading chain, which finds the farmer record by e-mail and fails with
- *   sl.farmer.missing when there is none (seed §6, §8); it also knows the role when the roles
+ *   sl.farmer.missing when there is none (docs/architecture.md, Roles); it also knows the role when the roles
  *   came from the offline copy.
  * While neither has answered, nothing is blocked (the screens show 'Nalagam...').
  */

@@ -1,8 +1,8 @@
 /**
- * The shared layout of seed §2: header, main navigation, the current screen, the notification
+ * The shared layout (docs/architecture.md, Screens and routes): header, main navigation, the current screen, the notification
  * area and the update notice — plus what other features hang on the frame: the sign-in banner
  * and sign-out dialog (auth), the location-denied warning (location) and the sync panel the header's connection indicator opens (sync).
- * Features meet here and in routes/ only (DESIGN §3).
+ * Features meet here and in routes/ only (docs/architecture.md, Layers).
  */
 import { useState } from 'react';
 import { sl, slSync } from '../../../common/i18n/sl';

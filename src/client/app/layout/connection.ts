@@ -1,5 +1,5 @@
 /**
- * What the header shows about the connection (DESIGN §5): online/offline from the sync feature's
+ * What the header shows about the connection (docs/architecture.md, Sync rules): online/offline from the sync feature's
  * connectivity slice (browser events plus the 10 s GET /api/Test probe) and the number of edits
  * waiting in the outbox.
  *

@@ -1,8 +1,8 @@
 /**
- * Conditions that block a route (seed §2 "a route may carry conditions that block it"). A guard
+ * Conditions that block a route. A guard
  * looks at who the user is (RouteAccess, filled by the auth and data layers) and at the matched
  * route, and returns why the screen cannot open, or null. The server enforces the same rules
- * (DESIGN §6); guards only keep the UI from offering what would be refused.
+ * (docs/architecture.md, Roles); guards only keep the UI from offering what would be refused.
  */
 import { sl, slSetup } from '../../../common/i18n/sl';
 import { queryValue, type Params, type Query } from './match';
@@ -12,7 +12,7 @@ export type Role = 'editor' | 'reader' | 'farmer';
 export interface RouteAccess {
   /** null while not known yet (signed out, roles not loaded): no role-based block applies. */
   role: Role | null;
-  /** For farmers: whether a farmers record matches their e-mail (seed §6). */
+  /** For farmers: whether a farmers record matches their e-mail. */
   farmerRecord: 'found' | 'missing' | 'unknown';
 }
 
@@ -33,7 +33,7 @@ export type RouteGuard = (input: GuardInput) => Blocked | null;
 
 /**
  * Edit screens: a parameter 'new' (creating a record) or `?edit` in the query. Readers see
- * everything but change nothing (DESIGN §6).
+ * everything but change nothing.
  */
 export const readersCannotEdit: RouteGuard = ({ access, params, query }) => {
   const editing = Object.values(params).includes('new') || queryValue(query, 'edit') !== undefined;
@@ -41,7 +41,7 @@ export const readersCannotEdit: RouteGuard = ({ access, params, query }) => {
   return null;
 };
 
-/** A farmer without a farmers record has no data to show (seed §6, §8: "missing farmer record"). */
+/** A farmer without a farmers record has no data to show (the missing-farmer error). */
 export const farmerRecordRequired: RouteGuard = ({ access }) => {
   if (access.role === 'farmer' && access.farmerRecord === 'missing') {
     return { reason: 'farmer-record-missing', message: sl.router.blockedNoFarmer };

@@ -1,5 +1,5 @@
 /**
- * Hash routing without a library (seed §2): '#/paths/12?tab=forms' → path '/paths/12' and query
+ * Hash routing without a library: '#/paths/12?tab=forms' → path '/paths/12' and query
  * {tab: 'forms'}; patterns name their parameters in braces ('/paths/{pathId}'), which are
  * URL-decoded. Pure functions, so they are tested without a browser.
  */

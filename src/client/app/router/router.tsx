@@ -1,5 +1,5 @@
 /**
- * The hash router (seed §2). It owns the current location in React state, reads `#/…` from the
+ * The hash router. It owns the current location in React state, reads `#/…` from the
  * address bar and keeps the two in step:
  * - in-app links are plain `href="#/…"` anchors; `navigate()` is there for code;
  * - leaving a screen that holds unsaved data asks first (ConfirmLeave). A hashchange we did not

@@ -1,7 +1,7 @@
 /**
- * The routes of seed §2, in match order. Each screen is its own lazily loaded chunk (the magic
+ * The routes (docs/architecture.md, Screens and routes), in match order. Each screen is its own lazily loaded chunk (the magic
  * comment names it, so `npm run bench` reports `client.chunk_route_<name>_gz_kb`). Screens live in
- * app/routes/, one file each; they are the only place that combines features (DESIGN §3).
+ * app/routes/, one file each; they are the only place that combines features.
  */
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
 import { sl, slSetup } from '../../../common/i18n/sl';

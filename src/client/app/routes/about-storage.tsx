@@ -1,4 +1,4 @@
-/** /about's storage and sync card (H8, issue 7): features/home's StorageCard fed from features/sync. */
+/** /about's storage and sync card: features/home's StorageCard fed from features/sync. */
 import { selectIsOnline, selectLastSyncAt, selectPendingCount } from '../../features/sync';
 import { StorageCard } from '../../features/home/storage-card';
 import { useAppSelector } from '../hooks';

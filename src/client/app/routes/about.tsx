@@ -1,6 +1,6 @@
 /**
- * About (seed §2 '/about'): version, what the app is for, how offline work goes, whom to contact.
- * and who is signed in, with sign-out. Issue 7 adds storage used, sync state and the QA export.
+ * About ('/about'): version, what the app is for, how offline work goes, whom to contact.
+ * and who is signed in, with sign-out, storage used, sync state and the QA export.
  */
 import { sl, slAuth } from '../../../common/i18n/sl';
 import { Button } from '../../components/button/button';
@@ -10,9 +10,9 @@ import { signOut } from '../../features/auth/sign-out';
 import { useAppDispatch, useAppSelector } from '../hooks';
 import { Page } from '../../components/page/page';
 import { APP_VERSION } from '../version';
-import { ActionLogExport, ActionLogImport } from '../../features/qa'; // H7
-import { AboutStorage } from './about-storage'; // H8
-import { makeStore } from '../store'; // H7: the log import replays into stores made like the app's
+import { ActionLogExport, ActionLogImport } from '../../features/qa';
+import { AboutStorage } from './about-storage';
+import { makeStore } from '../store'; // the log import replays into stores made like the app's
 import type { ScreenProps } from '../router/routes';
 
 export default function AboutScreen(_props: ScreenProps) {
@@ -53,9 +53,9 @@ export default function AboutScreen(_props: ScreenProps) {
           {about.contact} <a href={`mailto:${about.contactEmail}`}>{about.contactEmail}</a>.
         </p>
       </div>
-      <AboutStorage /> {/* H8: storage used and sync state (issue 7) */}
-      <ActionLogExport appVersion={APP_VERSION} /> {/* H7: QA action log export (issue 8) */}
-      <ActionLogImport makeStore={makeStore} /> {/* H7: replay an imported log; test builds / qa.replayImport only */}
+      <AboutStorage /> {/* storage used and sync state */}
+      <ActionLogExport appVersion={APP_VERSION} /> {/* QA action log export */}
+      <ActionLogImport makeStore={makeStore} /> {/* replay an imported log; test builds / qa.replayImport only */}
     </Page>
   );
 }

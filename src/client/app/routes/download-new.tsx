@@ -1,5 +1,5 @@
 /**
- * New download (seed §2 '/download/new'): the download feature's screen, given the user's meadows
+ * New download ('/download/new'): the download feature's screen, given the user's meadows
  * and paths from the season so "my meadows" can be chosen as the extent.
  */
 import { DownloadNewScreen } from '../../features/download';

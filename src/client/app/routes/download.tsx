@@ -1,4 +1,4 @@
-/** Download (seed §2 '/download'): the stored extents, from the download feature (issue 6). */
+/** Download ('/download'): the stored extents, from the download feature. */
 import { DownloadListScreen } from '../../features/download';
 import type { ScreenProps } from '../router/routes';
 

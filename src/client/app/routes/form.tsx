@@ -1,5 +1,5 @@
 /**
- * One form (seed §2 '/forms/{formId}'): features/forms' checklist over the season rows of
+ * One form ('/forms/{formId}'): features/forms' checklist over the season rows of
  * features/season (or the device copy for an earlier season), saved through the outbox
  * (features/sync), with features/map for picking an indicator's location on the map.
  */

@@ -1,4 +1,4 @@
-/** Forms (seed §2 '/forms'): features/forms' list of this season's forms (features/season rows). */
+/** Forms ('/forms'): features/forms' list of this season's forms (features/season rows). */
 import { useMemo } from 'react';
 import { FormsScreen, type FormListItem } from '../../features/forms/forms-screen';
 import { buildPathRows } from '../../features/paths/path-rows';

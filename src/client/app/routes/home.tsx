@@ -1,5 +1,5 @@
 /**
- * Home (seed §2 '/'): the current season per meadow with its paths (features/home), built from the
+ * Home ('/'): the current season per meadow with its paths (features/home), built from the
  * season rows (features/season) by features/paths; editors and readers also get the farmers panel
  * (features/farmers), and choosing a farmer loads that farmer's season.
  */

@@ -1,5 +1,5 @@
 /**
- * One path (seed §2 '/paths/{pathId}'): features/paths' screen with the map and the walk recorder
+ * One path ('/paths/{pathId}'): features/paths' screen with the map and the walk recorder
  * of features/map, the season rows of features/season, earlier seasons from features/results, and
  * new forms saved through the outbox (features/sync).
  */

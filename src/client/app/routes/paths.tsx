@@ -1,4 +1,4 @@
-/** Paths (seed §2 '/paths'): features/paths' list over the season rows of features/season. */
+/** Paths ('/paths'): features/paths' list over the season rows of features/season. */
 import { useMemo } from 'react';
 import { PathsScreen } from '../../features/paths/paths-screen';
 import { buildPathRows } from '../../features/paths/path-rows';

@@ -1,9 +1,9 @@
 /**
- * Results (seed §2 '/results'): features/results. Farmers see their own paths (features/season)
+ * Results ('/results'): features/results. Farmers see their own paths (features/season)
  * over all their seasons; editors and readers see all farmers at once (features/results
  * useAllFarmers: every page of every farmer's rows, kept on the device for offline use). Editors
- * export CSV and GeoJSON of the shown rows with each form's change history (GET …/detailed,
- * DESIGN §8), read a few forms at a time with the progress on the button.
+ * export CSV and GeoJSON of the shown rows with each form's change history (GET …/detailed),
+ * read a few forms at a time with the progress on the button.
  */
 import { useMemo, useRef, useState } from 'react';
 import { fetchFormHistories } from '../../features/results/export-history';

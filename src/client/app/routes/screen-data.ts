@@ -1,6 +1,6 @@
 /**
- * What the data screens of issue 7 (H8) read from several features, gathered once for the route
- * files (the only place that combines features, DESIGN §3): the config, who the user is, the
+ * What the data screens read from several features, gathered once for the route
+ * files (the only place that combines features): the config, who the user is, the
  * season rows (features/season), connectivity and the outbox (features/sync), and the two actions
  * every edit screen needs — save edits through the outbox, then reload the season from the device
  * copy so every screen shows the edit at once, online or offline.

@@ -1,5 +1,5 @@
 /**
- * An archive button with its confirmation dialog (editors; seed §4 archive action): nothing
+ * An archive button with its confirmation dialog (editors archive records): nothing
  * happens until the dialog's own archive button is pressed; cancel, Escape or the backdrop close
  * it with nothing changed. A failed `onArchive` shows the Slovenian save-failed message.
  */

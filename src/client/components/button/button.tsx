@@ -1,9 +1,9 @@
 /**
- * The reusable button of seed §2: text, icon, size, kind (default primary), radius, tooltip,
+ * The reusable button: text, icon, size, kind (default primary), radius, tooltip,
  * disabled and active states. With `href` it renders a link that looks the same (header and
  * navigation go through hash links, so the router's leave-confirmation sees them).
  *
- * Every size keeps a touch target of at least 48 px (DESIGN §7a, gloves); `small` only looks
+ * Every size keeps a touch target of at least 48 px (docs/architecture.md, Look and feel; gloves); `small` only looks
  * smaller. An icon-only button takes its accessible name from `tooltip`.
  */
 import type { AnchorHTMLAttributes, ButtonHTMLAttributes, ComponentType, ReactNode, Ref } from 'react';

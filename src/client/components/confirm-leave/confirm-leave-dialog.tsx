@@ -1,4 +1,4 @@
-/** The leave-confirmation dialog: the exact seed text, "stay" focused first so Enter is safe. */
+/** The leave-confirmation dialog: the exact leave text (sl.ts), "stay" focused first so Enter is safe. */
 import { useRef } from 'react';
 import { sl } from '../../../common/i18n/sl';
 import { Button } from '../button/button';

@@ -1,8 +1,8 @@
 /**
- * Leaving a page with unsaved entered data asks for confirmation (seed §2, §5) with exactly
+ * Leaving a page with unsaved entered data asks for confirmation with exactly
  * sl.leavePage.confirm. A screen declares its state with `useUnsavedChanges(dirty)`; the router
  * asks `useLeaveConfirmation()` before it changes the screen, and closing or reloading the tab is
- * caught by `beforeunload` (browsers show their own wording there; the seed text is set as the
+ * caught by `beforeunload` (browsers show their own wording there; the exact text is set as the
  * return value where a browser still displays it).
  *
  * The registry lives in a provider, not in a module variable, so every test and every app

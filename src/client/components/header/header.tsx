@@ -1,6 +1,6 @@
 /**
- * The header of seed §2: logo (to home), About and Download buttons, and the connection state of
- * DESIGN §5 (no-wifi icon when offline, the number of edits waiting to be sent). It takes plain
+ * The header: logo (to home), About and Download buttons, and the connection state of
+ * docs/architecture.md, Sync rules (no-wifi icon when offline, the number of edits waiting to be sent). It takes plain
  * props; the app layout feeds it from the sync feature's selectors.
  */
 import { sl } from '../../../common/i18n/sl';
@@ -13,7 +13,7 @@ export interface HeaderProps {
   pendingEdits: number;
   /** Current route path, to mark the About/Download button of the open screen. */
   currentPath?: string;
-  /** Opens the sync panel (DESIGN §5: waiting, failed and conflicting edits). */
+  /** Opens the sync panel (waiting, failed and conflicting edits). */
   onStatusClick?: () => void;
 }
 

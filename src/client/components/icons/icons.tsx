@@ -1,5 +1,5 @@
 /**
- * Inline SVG icons (DESIGN §7a: nothing is loaded from the internet, so the first offline start
+ * Inline SVG icons (docs/architecture.md, Look and feel: nothing is loaded from the internet, so the first offline start
  * looks like an online one). Every icon is decorative (aria-hidden) unless it gets a `title`,
  * which then names it for screen readers. Icons draw with currentColor so they follow the text.
  */
@@ -81,7 +81,7 @@ export function LogoIcon({ size = 40, title, ...rest }: IconProps) {
   );
 }
 
-/** Speech bubble with an "i": information and notes (seed §2 "comment info"). */
+/** Speech bubble with an "i": information and notes ("comment info"). */
 export const CommentInfoIcon = makeIcon(
   'comment-info',
   <>
@@ -91,7 +91,7 @@ export const CommentInfoIcon = makeIcon(
   </>,
 );
 
-/** Wi-Fi crossed out: offline (seed §2 "no wifi"). */
+/** Wi-Fi crossed out: offline ("no wifi"). */
 export const NoWifiIcon = makeIcon(
   'no-wifi',
   <>
@@ -116,7 +116,7 @@ export const WifiIcon = makeIcon(
   </>,
 );
 
-/** Arrow into a tray: download offline data (seed §2 "download"). */
+/** Arrow into a tray: download offline data ("download"). */
 export const DownloadIcon = makeIcon(
   'download',
   <>

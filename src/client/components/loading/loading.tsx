@@ -1,4 +1,4 @@
-/** The loading state of seed §8: 'Nalagam...', announced politely to screen readers. */
+/** The loading state: 'Nalagam...', announced politely to screen readers. */
 import { sl } from '../../../common/i18n/sl';
 
 export function Loading({ text = sl.common.loading, inline = false }: { text?: string; inline?: boolean }) {

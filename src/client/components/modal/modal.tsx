@@ -1,5 +1,5 @@
 /**
- * Modal dialog of seed §2: a header with an optional back button and a close button, and a
+ * Modal dialog: a header with an optional back button and a close button, and a
  * required mode that cannot be closed (no close button; Escape and backdrop clicks are ignored),
  * used by the update notice. Focus moves into the dialog, Tab stays inside it, and focus returns
  * to where it was when the dialog closes. Rendered into document.body so it sits above the layout.

@@ -1,7 +1,7 @@
 /**
- * A form score 0–100 with its class (seed §9: above 66 good, above 33 medium, else bad) as a word,
- * a colour and an icon (DESIGN §7a: never colour alone, for colour-blind users). Added by H8 for
- * the screens of issue 7; home, paths, forms and results all show it.
+ * A form score 0–100 with its class (above 66 good, above 33 medium, else bad) as a word,
+ * a colour and an icon (never colour alone, for colour-blind users). Home, paths, forms and
+ * results all show it.
  */
 import { sl, slScreens } from '../../../common/i18n/sl';
 import { classifyScore, type ScoreClass } from '../../../common/score';

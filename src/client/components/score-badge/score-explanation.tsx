@@ -1,7 +1,7 @@
 /**
- * Why a form scored what it did (DESIGN §8): the rule's starting points, then each indicator that
+ * Why a form scored what it did (docs/architecture.md, Beyond the basics): the rule's starting points, then each indicator that
  * raised or lowered the score with its reason, as src/common/scheme/scoring.ts explains it.
- * Added by H8: the form screen shows it live, results and a path's earlier seasons show it too.
+ * The form screen shows it live, results and a path's earlier seasons show it too.
  */
 import { sl, slScreens } from '../../../common/i18n/sl';
 import type { ScoreResult } from '../../../common/scheme/scoring';

@@ -1,8 +1,8 @@
 /**
- * The designed states every data screen shares (DESIGN §7a): loading ('Nalagam...') while nothing
+ * The designed states every data screen shares (docs/architecture.md, Look and feel): loading ('Nalagam...') while nothing
  * is loaded yet, an error with a retry, and a note when the data comes from the device because the
  * server is out of reach. A reload that runs while data is shown keeps the screen (and any form
- * the user is filling in) where it is. Added by H8 for the screens of issue 7.
+ * the user is filling in) where it is.
  */
 import type { ReactNode } from 'react';
 import { sl, slScreens } from '../../../common/i18n/sl';

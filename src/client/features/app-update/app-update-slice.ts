@@ -1,5 +1,5 @@
 /**
- * Update-ready flag of seed §4: set when a new service worker is installed and waiting; the
+ * Update-ready flag: set when a new service worker is installed and waiting; the
  * notice dialog 'Obvestilo' shows while it is set. `updateAccepted` marks that the user agreed,
  * so the dialog can say it is working while the new worker takes over and the page reloads.
  */

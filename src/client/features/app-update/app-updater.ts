@@ -1,10 +1,10 @@
 /**
- * Service worker registration and the update hand-over (seed §4, §7: /sw.js with scope '/').
+ * Service worker registration and the update hand-over (/sw.js with scope '/').
  *
  * - A new worker that is installed and waiting dispatches `updateBecameReady` (the dialog shows).
  * - `accept()` asks the waiting worker to skip waiting (message {type: 'SKIP_WAITING'}, handled
  *   in service-worker/sw.ts) and reloads once it controls the page (controllerchange).
- * Unsent edits survive the reload: they are in IndexedDB, not in memory (DESIGN §5).
+ * Unsent edits survive the reload: they are in IndexedDB, not in memory.
  *
  * The Workbox instance is passed in, so tests use a fake and the instance stays out of Redux.
  */

@@ -1,5 +1,5 @@
 /**
- * The notice dialog of seed §2: titled 'Obvestilo', shown in required mode (it cannot be
+ * The notice dialog: titled 'Obvestilo', shown in required mode (it cannot be
  * dismissed) while a new version waits. Accepting activates it and reloads the page.
  */
 import { createContext, useContext } from 'react';

@@ -2,7 +2,7 @@
  * Runs the sign-in session of the app: connects the keycloak-js wrapper (lib/auth) to the store,
  * the API layer (bearer credentials, refresh on 401) and the browser (online, visibility).
  *
- * Rules (seed §4, §6, §8; issue 3):
+ * Rules (docs/architecture.md, States and timers, Roles):
  * - login-required: a device with nobody on it goes straight to the login page when online;
  * - offline, the last identity is used and nothing redirects — field work never waits for sign-in;
  * - back online (browser event, the app's reachability probe, or the tab shown again) the session

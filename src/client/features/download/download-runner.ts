@@ -1,5 +1,5 @@
 /**
- * Stores an extent for offline use (DESIGN §7, §8): the base map tiles over a zoom range, raster
+ * Stores an extent for offline use (docs/architecture.md, Maps, walks and downloads): the base map tiles over a zoom range, raster
  * tiles of raster base maps, and the project's features inside the extent. What it guarantees:
  * - every tile is written to Dexie as it arrives (baseMapTiles for vector base maps, rasters for
  *   raster ones), keyed by its absolute URL — the same key the map's offline protocol reads;

@@ -1,5 +1,5 @@
 /**
- * features/download — the Download screens (seed §2 /download and /download/new) for H3's routes,
+ * features/download — the Download screens (/download and /download/new) for app/routes,
  * and the engine behind them:
  *   app/routes/download.tsx:      export default () => <DownloadListScreen />
  *   app/routes/download-new.tsx:  export default () => <DownloadNewScreen items={…optional meadows…} />

@@ -1,5 +1,5 @@
 /**
- * Editors and readers (seed §6: all farmers loaded): the farmers with a text search and each
+ * Editors and readers (all farmers loaded): the farmers with a text search and each
  * farmer's progress in the current season. Online the search uses the server's text index
  * (GET …/search/{profileId}/{limit}/{page}/{query}, accent-insensitive); offline it filters the
  * farmers stored on the device. Choosing a farmer loads that farmer's season (app/routes wires

@@ -55,7 +55,7 @@ export function rowsByKey(config: AppConfig, rows: readonly StoredRecord[]): Map
 }
 
 /**
- * Keys of indicators an editor archived (seed §4): a row of the key is archived and no live row
+ * Keys of indicators an editor archived: a row of the key is archived and no live row
  * is left. They leave the form — not shown, not validated, not scored (their draft value is
  * blank, as initialDraft reads live rows only).
  */

@@ -1,5 +1,5 @@
 /**
- * One form (seed §2 '/forms/{formId}'): a phone-friendly checklist of the form kind's indicators
+ * One form ('/forms/{formId}'): a phone-friendly checklist of the form kind's indicators
  * in its groups, each with its picture, its value (presence, count, percent, choice, date, text),
  * a note, an optional location (current position or a tap on the map) and photos; the live score
  * with its explanation; required-field validation in Slovenian; the unsaved-changes guard; saving
@@ -46,7 +46,7 @@ export interface FormScreenProps {
   onRetry?: () => void;
   saveEdits: (steps: EditStep[]) => Promise<SavedEdit[]>;
   onArchive: () => Promise<void>;
-  /** Editors: archive one indicator row of the form (seed §4), after a confirmation. */
+  /** Editors: archive one indicator row of the form, after a confirmation. */
   onArchiveIndicator?: (recordId: number) => Promise<void>;
   /** A map to pick a point on; calls onPick with [lon, lat] (app/routes wires features/map). */
   renderPointPicker?: (initial: [number, number] | null, onPick: (lonLat: [number, number]) => void) => ReactNode;
@@ -56,7 +56,7 @@ export interface FormScreenProps {
   resizeEnv?: ResizeEnv;
   /** Keeps the editor (and an edit in progress) when the form's id changes under it (offline id → server id). */
   editorKey?: string;
-  /** Editors: the server's change history of the form (DESIGN §8). */
+  /** Editors: the server's change history of the form. */
   history?: HistoryEntry[] | null;
 }
 

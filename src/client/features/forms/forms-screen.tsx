@@ -1,5 +1,5 @@
 /**
- * Forms (seed §2 '/forms'): this season's forms of every path, newest first per path, with their
+ * Forms ('/forms'): this season's forms of every path, newest first per path, with their
  * kind, state (completed or in progress), last change and score. New forms are added on a path's
  * screen, where the season's duration-path is.
  */

@@ -1,5 +1,5 @@
 /**
- * Home (seed §2 '/'): the current season with its window and, per meadow, its paths with this
+ * Home ('/'): the current season with its window and, per meadow, its paths with this
  * season's status and score, and the sync state. Editors and readers get the farmers panel
  * (search, season progress) beside it on a desk and above it on a phone. Pure props: app/routes
  * feeds the season rows (features/season), the sync state (features/sync) and the farmers panel.
@@ -52,7 +52,7 @@ export interface HomeScreenProps {
   /** Editors and readers: the farmers panel. */
   farmersPanel?: ReactNode;
   onRetry?: () => void;
-  /** Editors: archive a meadow with its paths (seed §4), after a confirmation. */
+  /** Editors: archive a meadow with its paths, after a confirmation. */
   onArchiveArea?: (areaId: number) => Promise<void>;
   /** Who may add a transect on a meadow (farmers on their own, editors): the "Nova pot" link of each meadow. */
   newPathHref?: (areaId: number) => string;

@@ -1,5 +1,5 @@
 /**
- * For /about (issue 7): how much the device stores for the app (navigator.storage.estimate: the
+ * For /about: how much the device stores for the app (navigator.storage.estimate: the
  * offline database, downloaded maps, the app itself) and the sync state, so a farmer can see
  * whether a phone full of photos is the problem before going into the field.
  */

@@ -1,5 +1,5 @@
 /**
- * Location permission state (seed §4, §8): polled every LOCATION_POLL_MS through the Permissions
+ * Location permission state (docs/architecture.md, States and timers): polled every LOCATION_POLL_MS through the Permissions
  * API, and also updated at once by its `change` event and by any geolocation call that fails with
  * PERMISSION_DENIED (some browsers lack the Permissions API for geolocation, and a user can revoke
  * the permission while the app runs). Pure of React: the hook in use-location.ts wraps it.

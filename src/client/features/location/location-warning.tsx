@@ -1,5 +1,5 @@
 /**
- * The warning of seed §8, for the layout (H3 renders it once, under the header): while location
+ * The location-denied warning, for the layout (rendered once, under the header): while location
  * permission is denied it stays visible — no close button — until the permission is granted.
  */
 import { sl } from '../../../common/i18n/sl';

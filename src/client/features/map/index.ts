@@ -1,5 +1,5 @@
 /**
- * features/map — what screens use (issue 7 wires them in app/routes):
+ * features/map — what screens use (app/routes wires them in):
  * - MapView: base map + areas/paths/indicators with labels, legend, farmer filter, position, tap.
  * - WalkRecorderPanel: record a walk for a path, quality summary, save through the outbox.
  * - GeometryEditor: draw/correct a path or place an indicator point (Mapbox GL Draw).

@@ -1,5 +1,5 @@
 /**
- * The notification area of seed §2. Errors go to an assertive live region (role=alert), the rest
+ * The notification area. Errors go to an assertive live region (role=alert), the rest
  * to a polite one (role=status), so screen readers announce them without stealing focus.
  */
 import { useCallback, useEffect } from 'react';

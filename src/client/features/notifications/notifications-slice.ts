@@ -1,5 +1,5 @@
 /**
- * Notifications of seed §3: kind (info, success, error), message, timeout, hasClose. Several can
+ * Notifications: kind (info, success, error), message, timeout, hasClose. Several can
  * be shown at once. Default timeouts come from NOTICE_TIMEOUT_MS (info 3 s, success 2 s, error
  * stays until closed). The timer runs in the notification area while it is on screen; the state
  * holds only plain data.

@@ -1,5 +1,5 @@
 /**
- * One path (seed §2 '/paths/{pathId}'): the map with the path, the walk recorder, this season's
+ * One path ('/paths/{pathId}'): the map with the path, the walk recorder, this season's
  * duration-path with its forms, adding a form (a kind of config.json → forms), and the path's
  * results from earlier seasons. The map, the recorder and the earlier results come from other
  * features, so app/routes passes them in as slots.
@@ -42,7 +42,7 @@ export interface PathScreenProps {
   map?: ReactNode;
   recorder?: ReactNode;
   previous?: ReactNode;
-  /** Editors: archive the path (seed §4), after a confirmation. */
+  /** Editors: archive the path, after a confirmation. */
   onArchive?: () => Promise<void>;
 }
 

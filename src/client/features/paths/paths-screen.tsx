@@ -1,7 +1,7 @@
 /**
- * Paths (seed §2 '/paths'): every path of the farmer with its meadow, length, last walk, this
+ * Paths ('/paths'): every path of the farmer with its meadow, length, last walk, this
  * season's status and score. A list of cards on a phone, a table on a desk (CSS switches at the
- * seed's 480 px breakpoint). Pure props; app/routes passes the rows.
+ * 480 px mobile breakpoint). Pure props; app/routes passes the rows.
  */
 import { formatDate } from '../../../common/format';
 import { sl, slScreens } from '../../../common/i18n/sl';

@@ -1,6 +1,6 @@
 /**
  * "Izvozi dnevnik" on /about: flushes the running recorder, reads the ring buffer and downloads
- * it as moj-travnik-dnevnik-<date>.json (issue 8). The file is already redacted: it holds no
+ * it as moj-travnik-dnevnik-<date>.json. The file is already redacted: it holds no
  * tokens, passwords or photos, only their size and hash.
  */
 import { useState } from 'react';

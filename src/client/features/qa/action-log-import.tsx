@@ -1,6 +1,6 @@
 /**
- * "Ponovitev dnevnika" on /about in test builds (issue 8: "a QA engineer imports it in a test
- * build"): pick an exported log, it is replayed into a separate store (browser-replay.ts), and
+ * "Ponovitev dnevnika" on /about in test builds (a QA engineer imports a log in a test
+ * build): pick an exported log, it is replayed into a separate store (browser-replay.ts), and
  * the result is shown — actions replayed, the final state hash against the logged one, the first
  * divergence — with the final state to download. Renders nothing where import is not enabled.
  */

@@ -1,5 +1,5 @@
 /**
- * features/qa: the action log for QA (issue 8) — every action with its time and state hash in a
+ * features/qa: the action log for QA — every action with its time and state hash in a
  * persisted ring buffer (redacted), its export from /about, and a deterministic replay into a
  * fresh store (`npm run replay -- log.json`).
  */

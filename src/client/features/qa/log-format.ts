@@ -1,5 +1,5 @@
 /**
- * The action log as it is stored and exported (issue 8, "Action log for QA"). One JSON file:
+ * The action log as it is stored and exported. One JSON file:
  * `{ format, version, exportedAt, appVersion, capacity, entries }`, entries in `seq` order.
  *
  * - `session`: a store was created (page load); `hash` is the hash of its initial state and
@@ -12,7 +12,7 @@
  */
 export const ACTION_LOG_FORMAT = 'moj-travnik-action-log';
 export const ACTION_LOG_VERSION = 1;
-/** Entries kept by default (seed-independent QA setting; see README.md). */
+/** Entries kept by default (our own QA setting; see README.md). */
 export const DEFAULT_LOG_CAPACITY = 5000;
 /** A checkpoint every this many actions. */
 export const DEFAULT_CHECKPOINT_EVERY = 1000;

@@ -1,5 +1,5 @@
 /**
- * What the action log may keep (issue 8): a JSON-safe copy of any value with
+ * What the action log may keep: a JSON-safe copy of any value with
  * - secrets removed: every value under a key like /token|password|secret|authorization/i (the
  *   auth slice's token, refresh/ID tokens, Authorization headers, basic credentials) becomes
  *   REDACTED, and bearer/basic header values or JWT-shaped strings inside any other string are

@@ -1,5 +1,5 @@
 /**
- * Replays an action log into fresh stores, deterministically (issue 8; DESIGN §8 "QA replay").
+ * Replays an action log into fresh stores, deterministically (docs/architecture.md, Beyond the basics).
  *
  * How: for every `session` entry a new store is made by the caller's `createStore` (in practice
  * the app's own `makeStore`: same reducers, same middleware and listeners), and every logged

@@ -1,5 +1,5 @@
 /**
- * The change history of the exported forms (GET …/detailed per form, DESIGN §8), a few requests
+ * The change history of the exported forms (GET …/detailed per form), a few requests
  * at a time instead of one after the other: hundreds of forms of all farmers would otherwise take
  * minutes. The first failure stops new requests and fails the export (a file without part of its
  * history would look complete).

@@ -1,8 +1,8 @@
 /**
- * Results (seed §2 '/results'): scores per path, meadow and season coloured by class (with the
+ * Results ('/results'): scores per path, meadow and season coloured by class (with the
  * class word and icon), a chart of seasons, a table with last season beside this one and the
  * explained score, filters; editors export CSV (with each form's change history from the server,
- * DESIGN §8) and GeoJSON of the chosen season. Given `farmers` (editors and readers), the rows are
+ * who, when, old → new) and GeoJSON of the chosen season. Given `farmers` (editors and readers), the rows are
  * all farmers' with a farmer column, a farmer filter ('Vsi kmetje' by default) and a summary per
  * farmer; every view has a summary per area of the shown season.
  */

@@ -1,5 +1,5 @@
 /**
- * Results of all farmers at once (editors and readers, issue 7): the farmers, their areas and
+ * Results of all farmers at once (editors and readers): the farmers, their areas and
  * paths, every season, every duration-path link, form and indicator of the project — the season
  * chain (features/season) loads one farmer's current season only. Each table is read whole
  * (non-archived rows; every page, lib/api/search-all.ts), stored in the offline database like every other

@@ -1,4 +1,4 @@
-/** features/season: the loading chain of seed §4 and the selectors screens read the season with. */
+/** features/season: the loading chain and the selectors screens read the season with. */
 export * from './season-slice';
 export * from './season-actions';
 export * from './season-thunks';

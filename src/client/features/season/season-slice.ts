@@ -1,5 +1,5 @@
 /**
- * The season the user works in (seed §4 loading chain, DESIGN §1): who they are (editor, reader,
+ * The season the user works in (the loading chain): who they are (editor, reader,
  * farmer), the farmers, and for one farmer the areas, the current duration, the paths, the
  * duration-path links, forms and indicators. Rows come from the offline database (refreshed from
  * the server when online), so this slice is the same online and offline.
@@ -14,7 +14,7 @@ export type SeasonRole = 'editor' | 'reader' | 'farmer';
 
 interface SeasonState extends SeasonData {
   status: 'idle' | 'loading' | 'ready' | 'failed';
-  /** Slovenian message for the user (e.g. the missing farmer record, seed §8). */
+  /** Slovenian message for the user (e.g. the missing farmer record). */
   error: string | null;
 }
 

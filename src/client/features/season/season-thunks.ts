@@ -1,6 +1,6 @@
 /**
- * The loading chain of seed §4: roles → farmers (all for editors and readers, FARMERS_PAGE_SIZE;
- * a farmer's own record by e-mail, missing → the seed's error) → the current duration (its window
+ * The loading chain (docs/architecture.md, States and timers): roles → farmers (all for editors and readers, FARMERS_PAGE_SIZE;
+ * a farmer's own record by e-mail, missing → the missing-farmer error) → the current duration (its window
  * contains today; read before the areas so that editors know it before choosing a farmer) → areas
  * of the farmer (user column) → paths of the areas → the duration-path links (only non-deleted,
  * non-archived; created through the outbox when a path has none, also offline) → forms →
@@ -29,7 +29,7 @@ import { seasonLoaded, seasonLoadFailed, seasonLoadStarted, type SeasonData } fr
 import { ROW_LISTS } from './season-slice';
 
 export interface LoadSeasonArgs {
-  /** The signed-in user's e-mail (farmers are found by it, seed §6). */
+  /** The signed-in user's e-mail (farmers are found by it). */
   email: string;
   /** Editors/readers: the farmer whose season to load; omitted → only the farmers list. */
   farmerId?: number | null;
@@ -152,7 +152,7 @@ export const loadSeason = createAppAsyncThunk<SeasonData, LoadSeasonArgs>('seaso
 
 type ThunkApi = Parameters<Parameters<typeof createAppAsyncThunk<SeasonData, LoadSeasonArgs>>[1]>[1];
 
-/** One read of the chain; throws a ChainError (with the role, when known) for the seed's errors. */
+/** One read of the chain; throws a ChainError (with the role, when known) for the chain's own errors. */
 async function readChain(args: LoadSeasonArgs, { dispatch, getState, extra }: ThunkApi, pass: 'device-first' | 'full' = 'full'): Promise<SeasonData> {
   const state = getState() as RootState & { config?: { value: AppConfig | null } };
   const config = args.config ?? state.config?.value ?? null;
@@ -177,7 +177,7 @@ async function readChain(args: LoadSeasonArgs, { dispatch, getState, extra }: Th
     const ownRead = settle(loadRows(ctx, 'farmers', eq(Number(emailKey), args.email.trim()), FARMERS_PAGE_SIZE, mine));
     const durationsRead = settle(loadRows(ctx, 'durations', undefined, PAGE_SIZE, () => true));
 
-    // 1. Roles (seed §6); kept on the device for offline starts.
+    // 1. Roles; kept on the device for offline starts.
     const rolesKey = rolesKeyOf(config, args.email);
     let roles: { editor: boolean; reader: boolean } | undefined;
     if (ctx.online) {
@@ -200,7 +200,7 @@ async function readChain(args: LoadSeasonArgs, { dispatch, getState, extra }: Th
       const own = await ownRead;
       if (!own.ok) {
         // The server refuses a user with neither a role nor a farmer record: that is the
-        // missing-farmer case of seed §6/§8, not a generic failure.
+        // missing-farmer case, not a generic failure.
         if (own.error instanceof ChainError && own.error.status === 403) throw new ChainError(sl.farmer.missing);
         throw own.error;
       }
@@ -229,7 +229,7 @@ async function readChain(args: LoadSeasonArgs, { dispatch, getState, extra }: Th
       loadedAt: new Date(extra.now()).toISOString(),
       notice: null,
     };
-    // 3. The current duration (seed order: after the areas; read first here so that editors and
+    // 3. The current duration (the chain's order puts it after the areas; read first here so that editors and
     // readers, who have not chosen a farmer yet, see the season and every farmer's progress in it).
     const durations = await durationsRead;
     if (!durations.ok) throw durations.error;
@@ -257,7 +257,7 @@ async function readChain(args: LoadSeasonArgs, { dispatch, getState, extra }: Th
       return data;
     }
 
-    // 6. Duration-path links: only non-deleted, non-archived ones (seed §5); create missing ones.
+    // 6. Duration-path links: only non-deleted, non-archived ones; create missing ones.
     const durationId = data.duration.id;
     const dpDuration = columnKey(config, 'durationPaths', 'duration_id');
     const dpPath = columnKey(config, 'durationPaths', 'path_id');

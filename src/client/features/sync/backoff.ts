@@ -1,5 +1,5 @@
 /**
- * Retry delays after network/5xx failures (DESIGN §5): SYNC_BACKOFF_START_MS doubling per
+ * Retry delays after network/5xx failures (docs/architecture.md, Sync rules): SYNC_BACKOFF_START_MS doubling per
  * consecutive failure up to SYNC_BACKOFF_MAX_MS, with ±20 % jitter so many phones coming back
  * into coverage do not retry in lockstep. Pure: the caller passes its random source.
  */

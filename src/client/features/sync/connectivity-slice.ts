@@ -1,5 +1,5 @@
 /**
- * Online/offline as the whole app reads it (seed §4): the browser's online/offline events plus
+ * Online/offline as the whole app reads it (docs/architecture.md, States and timers): the browser's online/offline events plus
  * the GET /api/Test probe every REACHABILITY_POLL_MS. Online = the browser says online AND the
  * last probe got a 200.
  */

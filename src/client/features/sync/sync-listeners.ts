@@ -1,5 +1,5 @@
 /**
- * Side effects of sync, as listeners (CONVENTIONS: addXListeners(startAppListening)).
+ * Side effects of sync, as listeners (`addXListeners(startAppListening)`, docs/architecture.md, Layers).
  *
  * syncStarted (dispatched once by main.tsx) wires: browser online/offline events, the GET
  * /api/Test probe every REACHABILITY_POLL_MS, outbox change notifications (this tab and others),

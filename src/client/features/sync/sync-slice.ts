@@ -1,5 +1,5 @@
 /**
- * What the user sees of sync (DESIGN §5): how many edits wait, the items that need them (failed,
+ * What the user sees of sync (docs/architecture.md, Sync rules): how many edits wait, the items that need them (failed,
  * conflicts), the last successful sync, whether sync waits for sign-in, and storage errors.
  * A mirror of the outbox in Dexie (the source of truth), refreshed whenever it changes.
  */
@@ -14,7 +14,7 @@ export interface AttentionItem {
   tableId: number;
   id: number;
   status: 'failed' | 'conflict';
-  /** Seed §8 catalogue message and the server's detail. */
+  /** Catalogue message and the server's detail. */
   message: string;
   detail?: string;
   httpStatus?: number | string;

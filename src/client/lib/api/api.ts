@@ -1,5 +1,5 @@
 /**
- * The single RTK Query api of the app (CONVENTIONS: one createApi, endpoints injected per
+ * The single RTK Query api of the app (one createApi, endpoints injected per
  * resource). Endpoints live in records.ts, features.ts, public-app.ts and test.ts; importing
  * lib/api (index.ts) injects them all.
  */
@@ -15,7 +15,7 @@ export const api = createApi({
   endpoints: () => ({}),
 });
 
-/** Adds the Idempotency-Key header of an outbox operation (DESIGN §5) when there is one. */
+/** Adds the Idempotency-Key header of an outbox operation (docs/architecture.md, Sync rules) when there is one. */
 export function idempotencyHeaders(idempotencyKey: string | undefined): Record<string, string> | undefined {
   return idempotencyKey ? { 'Idempotency-Key': idempotencyKey } : undefined;
 }

@@ -2,8 +2,8 @@
  * The one base query of the app. Like fetchBaseQuery, but:
  * - base URL, fetch and credentials come from the store's extra argument (`extra.api`), so tests
  *   and the bench run it against a real server on an ephemeral port and nothing is global;
- * - query strings go through the shared encoder (seed §7: repeated keys, bracketed keys);
- * - every failure becomes an `ApiError` whose message is from the seed §8 catalogue, keeping the
+ * - query strings go through the shared encoder (repeated keys, bracketed keys);
+ * - every failure becomes an `ApiError` whose message is from the error catalogue, keeping the
  *   server's `detail` and, for 409, the server's `current` row so a conflict can be shown.
  */
 import type { BaseQueryFn } from '@reduxjs/toolkit/query';
@@ -36,7 +36,7 @@ type ApiErrorStatus = number | 'FETCH_ERROR' | 'ABORTED' | 'PARSE_ERROR';
 
 export interface ApiError {
   status: ApiErrorStatus;
-  /** Seed §8 catalogue text ('Bad Request' … 'Generic Error', 'Request aborted'). */
+  /** Catalogue text ('Bad Request' … 'Generic Error', 'Request aborted'). */
   message: string;
   /** The server's explanation (which field, which id), when it sent one. */
   detail?: string;
@@ -126,7 +126,7 @@ export async function performRequest(
 }
 
 /**
- * The seed §8 message for any error a call can end with: an ApiError from the base query, or the
+ * The catalogue message for any error a call can end with: an ApiError from the base query, or the
  * error RTK Query reports itself when the app cancelled the request ('Request aborted').
  */
 export function errorMessageOf(error: unknown): string {

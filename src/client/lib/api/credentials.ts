@@ -1,5 +1,5 @@
 /**
- * How requests authenticate (seed §6, §9: bearer token or basic credentials when configured,
+ * How requests authenticate (docs/architecture.md, Roles: bearer token or basic credentials when configured,
  * none by default). The auth feature (lib/auth, features/auth) owns the session; it registers a
  * provider here so the api layer never imports it (lib must not know features).
  */
@@ -15,7 +15,7 @@ export type AuthRefresher = () => Promise<boolean>;
 let credentialsProvider: CredentialsProvider = () => null;
 let authRefresher: AuthRefresher | null = null;
 
-/** Called once by the auth layer; the default sends no credentials (seed §9). */
+/** Called once by the auth layer; the default sends no credentials. */
 export function setCredentialsProvider(provider: CredentialsProvider | null): void {
   credentialsProvider = provider ?? (() => null);
 }

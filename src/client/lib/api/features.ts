@@ -1,4 +1,4 @@
-/** Features calls of seed §7 (a feature is a record with a GeoJSON geometry, DESIGN §4). */
+/** Features calls (a feature is a record with a GeoJSON geometry; docs/architecture.md, Wire contract). */
 import type {
   BulkBody,
   BulkResult,

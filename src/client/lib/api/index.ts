@@ -1,6 +1,6 @@
 /**
- * lib/api: the single RTK Query api (api.ts) with every call of seed §7 injected, the base query
- * (errors mapped to the seed §8 catalogue) and the credentials hook the auth layer fills in.
+ * lib/api: the single RTK Query api (api.ts) with every API call injected, the base query
+ * (errors mapped to the error catalogue) and the credentials hook the auth layer fills in.
  */
 export { api,  } from './api';
 export { testApi } from './test-endpoint';

@@ -1,5 +1,5 @@
 /**
- * Multipart bodies of the attachment and `full` calls (seed §7). Field names are the contract
+ * Multipart bodies of the attachment and `full` calls. Field names are the contract
  * with the server's multipart routes (src/server/routes/api/attachments, …/full).
  */
 import type { CreateRecordBody, FeatureBody } from '../../../common/schemas/wire';

@@ -1,4 +1,4 @@
-/** Records calls of seed §7, typed with the wire contract (src/common/schemas/wire.ts). */
+/** Records calls, typed with the wire contract (src/common/schemas/wire.ts). */
 import type {
   AttachmentInfo,
   AttachmentInfoList,
@@ -59,7 +59,7 @@ export const recordsApi = api.injectEndpoints({
       }),
       invalidatesTags: ['Record'],
     }),
-    /** POST /api/Records/{projectId}/archive (seed §4: the archive action) */
+    /** POST /api/Records/{projectId}/archive (the editors' archive action) */
     archiveRecords: build.mutation<IdsResult, Project & Idempotent & { body: IdsBody }>({
       query: ({ projectId, body, idempotencyKey }) => ({
         url: `/api/Records/${projectId}/archive`,
@@ -104,7 +104,7 @@ export const recordsApi = api.injectEndpoints({
       }),
       providesTags: ['Record'],
     }),
-    /** POST /api/Records/{projectId}/bulk — each operation carries its own opId (DESIGN §5). */
+    /** POST /api/Records/{projectId}/bulk — each operation carries its own opId (docs/architecture.md, Sync rules). */
     bulkRecords: build.mutation<BulkResult, Project & { body: BulkBody }>({
       query: ({ projectId, body }) => ({ url: `/api/Records/${projectId}/bulk`, method: 'POST', body }),
       invalidatesTags: ['Record'],

@@ -1,4 +1,4 @@
-/** GET /api/Test: the reachability probe (seed §4, §7): any 200 means the server is reachable. */
+/** GET /api/Test: the reachability probe: any 200 means the server is reachable. */
 import { api } from './api';
 
 export const testApi = api.injectEndpoints({

@@ -1,5 +1,5 @@
 /**
- * The one wrapper around keycloak-js (CONVENTIONS: wrap each heavy library once). It signs in
+ * The one wrapper around keycloak-js (each heavy library is wrapped once). It signs in
  * with the authorization code flow and PKCE S256 against whatever /keycloak.json names — the
  * embedded provider or a real Keycloak — and keeps the session alive:
  *
@@ -14,7 +14,7 @@
  * (checkLoginIframe: false): it needs the identity server every 5 s, which an offline-first app
  * in the field does not have, keycloak-js waits on it without a timeout during init, and it
  * relies on third-party cookies that browsers now block. A session ended elsewhere is noticed at
- * the next refresh instead (400 → token cleared), which is the seed's own rule (§4, §8).
+ * the next refresh instead (400 → token cleared), as the token rule says (docs/architecture.md, States and timers).
  */
 import Keycloak, { type KeycloakInitOptions } from 'keycloak-js';
 import { IDENTITY_MESSAGE_TIMEOUT_MS, TOKEN_REFRESH_MARGIN_S } from '../../../common/constants';
@@ -59,7 +59,7 @@ export type AuthEvent =
 export type StartResult = 'authenticated' | 'offline' | 'needs-sign-in' | 'redirecting';
 
 export interface AuthClientOptions {
-  /** Where keycloak-js reads auth-server-url, realm and resource (seed §7). */
+  /** Where keycloak-js reads auth-server-url, realm and resource. */
   configUrl?: string;
   storage?: Storage | null;
   createKeycloak?: (configUrl: string) => KeycloakLike;

@@ -1,5 +1,5 @@
 /**
- * AUTH=basic on the client (seed §6: "basic credentials if configured"). The password is kept
+ * AUTH=basic on the client (basic credentials when configured). The password is kept
  * for this tab only (sessionStorage) — never in localStorage, where it would outlive the visit;
  * the user (`user`) is stored like in the token mode so the app still opens offline as them.
  */

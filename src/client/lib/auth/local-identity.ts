@@ -1,12 +1,12 @@
 /**
- * The identity kept on the device (seed §3: "User info is stored locally as user and token"), so
+ * The identity kept on the device (user and token), so
  * the app opens offline with the last signed-in user. localStorage keys: `user` (JSON), `token`
  * (the access token), and `refreshToken`/`idToken` so a returning user is renewed without a
  * redirect. They are bearer secrets in origin storage, like keycloak-js's own callback state; the
  * app has no third-party scripts and a strict CSP is the defence that matters here.
  *
  * Also purges keycloak-js's login state entries (`kc-callback-*`) older than LOGIN_STATE_TTL_MS
- * (seed §9: login state entries expire after 1 h), which a sign-in abandoned halfway leaves behind.
+ * (login state entries expire after 1 h), which a sign-in abandoned halfway leaves behind.
  */
 import { LOGIN_STATE_TTL_MS } from '../../../common/constants';
 

@@ -1,12 +1,12 @@
 /**
- * Loads GET /config.json at start (seed §7). A failure is logged as 'error loading config'
- * (seed §8) and the last good copy is used, kept in localStorage (small, synchronous, survives
+ * Loads GET /config.json at start. A failure is logged as 'error loading config'
+ * (docs/architecture.md, Error catalogue) and the last good copy is used, kept in localStorage (small, synchronous, survives
  * reloads and updates). The service worker also answers /config.json network-first from its
  * cache, so offline starts usually get a copy from there before this fallback is needed.
  */
 import type { AppConfig } from '../../../common/schemas/config';
 
-/** Seed §8, exact: what the log says when config.json cannot be loaded. */
+/** Exact: what the log says when config.json cannot be loaded. */
 export const CONFIG_LOAD_ERROR_LOG = 'error loading config';
 export const CONFIG_STORAGE_KEY = 'moj-travnik:config';
 

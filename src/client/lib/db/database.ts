@@ -1,8 +1,8 @@
 /**
- * The offline database "Moj_travnik_0.2" (seed §3, §9), the only module that opens IndexedDB.
+ * The offline database "Moj_travnik_0.2" (docs/architecture.md, Data model), the only module that opens IndexedDB.
  *
  * What it guarantees:
- * - The stores of seed §3 with their indexes, plus `outbox` (queued edits, the source of truth for
+ * - The offline stores with their indexes, plus `outbox` (queued edits, the source of truth for
  *   sync) and `meta` (small key/value facts such as the time of the last full refresh).
  * - Every transaction is opened with `durability: 'strict'` (Chrome's default is `relaxed`, which
  *   may lose a committed outbox write on power loss); an edit is reported saved only after its
@@ -119,7 +119,7 @@ export interface OutboxError {
 /** One queued edit. Order of `seq` is the order edits were made and are sent. */
 export interface OutboxItem {
   seq?: number;
-  /** Client-made UUID: Idempotency-Key of a single call, opId inside a bulk call (DESIGN §5). */
+  /** Client-made UUID: Idempotency-Key of a single call, opId inside a bulk call (docs/architecture.md, Sync rules). */
   opId: string;
   projectId: number;
   /** Which bulk endpoint carries the operation. */
@@ -268,7 +268,7 @@ export function openOfflineDb(options: OpenOfflineDbOptions = {}): OfflineDb {
 }
 
 /**
- * Asks the browser to keep our data under storage pressure (DESIGN §5). Resolves whether the
+ * Asks the browser to keep our data under storage pressure. Resolves whether the
  * storage is persistent; false when the API is missing or the browser said no.
  */
 export async function requestPersistentStorage(storage: StorageManager | undefined = globalThis.navigator?.storage): Promise<boolean> {

@@ -1,5 +1,5 @@
 /**
- * Reads and refreshes of the offline copy of project tables (DESIGN §5: online reads refresh the
+ * Reads and refreshes of the offline copy of project tables (online reads refresh the
  * local copy, offline reads come from it). Rows with pending local changes are never overwritten
  * by a refresh: the local edit wins until the outbox delivered it.
  */
@@ -8,7 +8,7 @@ import type { WireFeature, WireRecord } from '../../../common/schemas/wire';
 import { guardWrite, type FeatureRow, type OfflineDb, type StoredRecord } from './database';
 import { deliveredKey, isLocalId } from './identity';
 
-/** Splits a list into chunks of MODIFY_CHUNK_SIZE (seed §9) for bulk writes. */
+/** Splits a list into chunks of MODIFY_CHUNK_SIZE for bulk writes. */
 function chunks<T>(items: readonly T[], size: number = MODIFY_CHUNK_SIZE): T[][] {
   const result: T[][] = [];
   for (let i = 0; i < items.length; i += size) result.push(items.slice(i, i + size));
@@ -35,7 +35,7 @@ function isPending(row: FeatureRow): boolean {
 
 export { isLocalId };
 
-/** A random id below LOCAL_ID_BOUND (seed §3), unused by any local row of any table. */
+/** A random id below LOCAL_ID_BOUND (docs/architecture.md, Sync rules), unused by any local row of any table. */
 export async function newLocalId(db: OfflineDb, random: () => number = Math.random): Promise<number> {
   for (;;) {
     const id = 1 + Math.floor(random() * (LOCAL_ID_BOUND - 1));

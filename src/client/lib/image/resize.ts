@@ -1,5 +1,5 @@
 /**
- * Image resize of seed §9: scales a photo so its longer side is at most `maxSide` and outputs
+ * Image resize: scales a photo so its longer side is at most `maxSide` and outputs
  * JPEG. EXIF orientation is applied while decoding (createImageBitmap with imageOrientation
  * 'from-image'), so a portrait phone photo stays upright after the EXIF data is gone. Uses
  * OffscreenCanvas where available (also in workers), else a DOM canvas.

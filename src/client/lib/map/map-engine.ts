@@ -2,7 +2,7 @@
  * The one place that drives MapLibre GL JS (the open, token-free fork of mapbox-gl) and
  * @mapbox/mapbox-gl-draw. Screens and features get a MapEngine from the MapView component and
  * never touch maplibre-gl themselves; the engine is a plain object held in a React ref, never in
- * Redux (CONVENTIONS habit 3).
+ * Redux (docs/architecture.md, Layers).
  *
  * Labels: the own base map ships no glyphs (see src/common/basemap.ts), so the names of meadows,
  * paths and indicators are HTML markers in the system font, added only for items in view at
@@ -18,7 +18,7 @@ import { circlePolygon, extentOf, filterByFarmer, labelPoint, toFeatureCollectio
 
 const LABEL_MIN_ZOOM = 13;
 const LABEL_LIMIT = 150;
-/** Touch tolerance around a tap (px): fingers are not mouse pointers (DESIGN §7a). */
+/** Touch tolerance around a tap (px): fingers are not mouse pointers. */
 const TAP_TOLERANCE_PX = 10;
 
 /** Meadow palette for the feature layers; the legend uses the same values. */
@@ -40,7 +40,7 @@ const CLICKABLE_LAYERS: Array<{ layer: string; kind: MapItemKind }> = [
 
 /**
  * Draw's look, thicker than its defaults: a path being drawn outdoors must be visible in sunlight
- * and its vertices big enough for a finger (DESIGN §7a). Draw adds `.cold`/`.hot` to the ids.
+ * and its vertices big enough for a finger. Draw adds `.cold`/`.hot` to the ids.
  */
 const DRAW_STYLES = [
   { id: 'gl-draw-polygon-fill', type: 'fill', filter: ['all', ['==', '$type', 'Polygon']], paint: { 'fill-color': LAYER_COLORS.selected, 'fill-opacity': 0.1 } },

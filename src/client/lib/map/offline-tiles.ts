@@ -1,5 +1,5 @@
 /**
- * Offline tiles for MapLibre (DESIGN §5, §7). Every tile URL of a base map style is rewritten to
+ * Offline tiles for MapLibre (docs/maps.md, Offline tiles). Every tile URL of a base map style is rewritten to
  * the custom protocol `mtoffline://<absolute url>`; its handler (MapLibre `addProtocol`, which
  * also serves requests made by MapLibre's workers) does:
  *   online  → fetch the URL; if that fails, fall back to the device copy;

@@ -1,5 +1,5 @@
 /**
- * Tables of the embedded identity provider (H2): sign-in accounts, the provider's signing keys and
+ * Tables of the embedded identity provider: sign-in accounts, the provider's signing keys and
  * cookie secrets (kept so a restart does not invalidate issued tokens), and oidc-provider's
  * artefacts (sessions, grants, refresh tokens...) so sign-ins survive restarts and are shared by
  * several server processes. Portable between SQLite and PostgreSQL: text ids (UUIDs) rather than

@@ -1,5 +1,5 @@
 /**
- * Expression indexes on the filtered properties of existing projects (issue 9 follow-up): the
+ * Expression indexes on the filtered properties of existing projects (docs/deploy.md, Indexed properties): the
  * flagged text columns (farmers.email, indicators.key) and, on PostgreSQL and SQLite alike, every
  * reference column. The reference columns' indexes of older projects covered every record of
  * the database; they are rebuilt as partial indexes (rows that have the property). New projects

@@ -1,7 +1,7 @@
 /**
  * The static list of migrations, run in name order at start-up by Kysely's Migrator. A static
  * list (rather than reading the folder) works the same under tsx, jest and a bundler.
- * H1 owns 0001–0099; identity (H2) adds 0100_* files: add one import and one entry below.
+ * Records and projects are 0001–0099, identity 0100_*: add one import and one entry below.
  * Kysely refuses a new migration named before one already run, so later ones sort after 0100_*
  * (0200_property_indexes).
  */
@@ -10,7 +10,7 @@ import type { DialectLayer } from '../dialect';
 import * as m0001 from './0001_core';
 import * as m0002 from './0002_text_search';
 import * as m0003 from './0003_spatial';
-import * as m0100 from './0100_identity'; // H2 identity
+import * as m0100 from './0100_identity'; // identity provider
 import * as m0200 from './0200_property_indexes';
 import * as m0300 from './0300_one_live_indicator_per_key';
 import * as m0400 from './0400_account_activations'; // farmers' activation links
@@ -26,7 +26,7 @@ const MIGRATIONS: Record<string, MigrationModule> = {
   '0001_core': m0001,
   '0002_text_search': m0002,
   '0003_spatial': m0003,
-  '0100_identity': m0100, // H2 identity
+  '0100_identity': m0100, // identity provider
   '0200_property_indexes': m0200,
   '0300_one_live_indicator_per_key': m0300,
   '0400_account_activations': m0400, // farmers' activation links

@@ -1,5 +1,5 @@
 /**
- * The write calls that Records and Features share word for word (seed §7: `…/delete` and
+ * The write calls that Records and Features share word for word (`…/delete` and
  * `…/bulk`): the same bodies, the same repository calls, the same answers. One definition serves
  * both APIs so the two can never drift apart.
  */

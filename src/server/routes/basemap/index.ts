@@ -1,5 +1,5 @@
 /**
- * The own base map (DESIGN §7): GET /basemap/style.json and GET /basemap/tiles/{z}/{x}/{y}.pbf.
+ * The own base map (docs/maps.md): GET /basemap/style.json and GET /basemap/tiles/{z}/{x}/{y}.pbf.
  * Public like the static client (no token needed: it is open geographic data), cacheable for a
  * day, and served from the process: no tile server, no internet. The tile index is built on the
  * first request (about a second) rather than at startup, so tests and a server that never shows a

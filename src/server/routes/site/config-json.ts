@@ -1,5 +1,5 @@
 /**
- * GET /config.json (seed §3, DESIGN §4): the project, the ids of its seven tables and their
+ * GET /config.json (docs/architecture.md, Data model): the project, the ids of its seven tables and their
  * columns and attachment slots (from the database: ids are never hard-coded in the client), the
  * form kinds of the scheme keyed by name (src/common/scheme/form-kinds.ts), base maps (our own
  * offline base map first), the auth mode and the version.

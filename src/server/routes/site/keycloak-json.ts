@@ -1,9 +1,9 @@
 /**
- * GET /keycloak.json (seed §7): where keycloak-js finds the identity provider. By default that is
+ * GET /keycloak.json: where keycloak-js finds the identity provider. By default that is
  * the embedded provider on our own origin (`${origin}/auth`, realm moj-travnik, client
  * moj-travnik-app — the names of src/server/idp/constants.ts); with AUTH=keycloak it is the
  * external Keycloak named by KEYCLOAK_URL/KEYCLOAK_REALM/KEYCLOAK_CLIENT_ID, and the client needs no
- * change (DESIGN §2). Public: the app reads it before anyone has signed in.
+ * change. Public: the app reads it before anyone has signed in.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { KeycloakJson } from '../../../common/schemas/wire';

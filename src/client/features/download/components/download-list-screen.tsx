@@ -1,6 +1,6 @@
 /**
- * '/download' (seed §2): the extents stored on this device — name, area, zoom range, tiles, size
- * (seed §9 file size formatter), date — with resume, refresh and delete. H3's route renders it.
+ * '/download': the extents stored on this device — name, area, zoom range, tiles, size
+ * (formatFileSize), date — with resume, refresh and delete. app/routes/download.tsx renders it.
  */
 import { useCallback, useEffect, useState, useSyncExternalStore } from 'react';
 import { formatDate, formatFileSize } from '../../../../common/format';

@@ -1,8 +1,8 @@
 /**
- * '/download/new' (seed §2): choose the extent on the map (the dashed frame, or the user's meadows
+ * '/download/new': choose the extent on the map (the dashed frame, or the user's meadows
  * with a buffer), a name and a zoom range; the tile count, estimated size and free space are shown
  * before anything is fetched; then a progress bar that survives going offline (resume) and can be
- * cancelled. H3's route renders it; `items` (optional) are the user's meadows to show and to
+ * cancelled. app/routes/download-new.tsx renders it; `items` (optional) are the user's meadows to show and to
  * offer as the extent.
  */
 import { useEffect, useMemo, useState, useSyncExternalStore } from 'react';

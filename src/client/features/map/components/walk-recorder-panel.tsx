@@ -1,5 +1,5 @@
 /**
- * Walk recording for one path (issue 6): start, pause/resume, finish with the quality summary,
+ * Walk recording for one path: start, pause/resume, finish with the quality summary,
  * save the simplified line through the outbox (optionally corrected with Draw first: stray
  * points moved or deleted, ends trimmed; the raw fixes are kept as recorded), or discard. An
  * interrupted recording (reload, crash) is offered for resumption first. The screen of a path renders this beside MapView and

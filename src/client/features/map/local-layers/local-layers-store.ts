@@ -1,5 +1,5 @@
 /**
- * Local layers in the offline database (`localLayers`, seed §3 "fields not shown"): a name, a
+ * Local layers in the offline database (`localLayers`; its fields are ours): a name, a
  * colour, visibility and the parsed GeoJSON. They stay on the device (never synced).
  */
 import type { FeatureCollection } from 'geojson';

@@ -1,6 +1,6 @@
 /**
  * Reads a GeoJSON, GPX or KML file from the phone into a GeoJSON FeatureCollection for a local
- * layer (issue 6: last year's walk from another app, parcel borders from the adviser). Every
+ * layer (e.g. last year's walk from another app, parcel borders from the adviser). Every
  * failure is a LayerParseError with a Slovenian message for the user; nothing half-parsed is kept.
  * Needs DOMParser for GPX/KML (browser, jsdom).
  */

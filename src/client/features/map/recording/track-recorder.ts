@@ -3,7 +3,7 @@
  * geolocation, no storage): the hook in use-walk-recorder.ts feeds it real fixes and persists
  * every raw fix as it comes; tests feed it scripted ones.
  *
- * Rules (DESIGN §7, §8):
+ * Rules (docs/maps.md, Walk recording):
  * - a fix worse than `maxAccuracyM` (default 20 m) is rejected ("accuracy");
  * - a fix that implies a speed above `maxSpeedMps` from the last accepted fix, by more than the
  *   two fixes' uncertainty, is rejected ("jump"); after `reanchorAfter` consistent jumps in a row

@@ -1,6 +1,6 @@
 /**
- * Persists a walk recording as it happens (DESIGN §7, §8: "an interrupted recording is offered for
- * resumption after a reload or crash"). The recorder's events (start, every fix, pause, resume,
+ * Persists a walk recording as it happens, so an interrupted recording is offered for
+ * resumption after a reload or crash. The recorder's events (start, every fix, pause, resume,
  * page hidden) are appended to the offline database's `meta` store in chunks of CHUNK_SIZE under
  * `walk:chunk:<n>`, with a header under `walk:active`; each append rewrites only the last chunk,
  * so a long walk costs O(1) per fix. After a reload `loadWalk` returns the header and the events,

@@ -1,5 +1,5 @@
 /**
- * The sync panel (DESIGN §5, §8): how many edits wait, the last successful sync, and every item
+ * The sync panel (docs/architecture.md, Sync rules): how many edits wait, the last successful sync, and every item
  * that needs the user — failed ones (server message, "Poskusi znova" / "Zavrzi spremembo") and
  * conflicts ("Obdrži mojo različico" / "Prevzemi različico s strežnika"). Nothing leaves the
  * outbox without one of these clicks or the server's acknowledgement. The header opens it.

@@ -1,5 +1,5 @@
 /**
- * Attachment calls of seed §7:
+ * Attachment calls (docs/architecture.md, Wire contract):
  *   POST   /api/Records/{projectId}/attachment                       multipart: tableId, recordId, tableAttachmentInfoId, file
  *   DELETE /api/Records/{projectId}/attachment/{recordAttachmentId}
  *   GET    /api/Records/{projectId}/attachment/{recordAttachmentId}?thumb=
@@ -75,7 +75,7 @@ export function refuseReaders(request: FastifyRequest): void {
   if (request.access?.role === 'reader') throw forbidden('readers may not change data');
 }
 
-/** Who owns an upload for the quota: the same actor H1 records in created_by/updated_by. */
+/** Who owns an upload for the quota: the same actor the record writer stores in created_by/updated_by. */
 export function uploaderOf(ctx: RepoContext): string {
   return ctx.access.email || ctx.access.principal.subject;
 }
@@ -87,7 +87,7 @@ async function visibleAttachment(ctx: RepoContext, id: number): Promise<Attachme
   try {
     await assertRecordAccess(ctx, row.recordId);
   } catch {
-    // Same answer as a missing id: no existence leak (DESIGN §6).
+    // Same answer as a missing id: no existence leak (docs/architecture.md, Roles).
     throw notFound(`attachment ${id} not found`);
   }
   return row;

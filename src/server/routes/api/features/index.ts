@@ -1,6 +1,6 @@
 /**
- * /api/Features/{projectId}/… (seed §7): the record calls in GeoJSON Feature form (row meta as
- * foreign members). `full` (multipart) is H1b's (routes/api/full).
+ * /api/Features/{projectId}/…: the record calls in GeoJSON Feature form (row meta as
+ * foreign members). `full` (multipart) is in routes/api/full.
  */
 import type { FastifyInstance } from 'fastify';
 import type { SearchRequest } from '../../../../common/filter';

@@ -1,5 +1,5 @@
 /**
- * `full` calls of seed §7: a record (or feature) and its attachments in one multipart request,
+ * The `full` calls: a record (or feature) and its attachments in one multipart request,
  * all or nothing.
  *   POST /api/Records/{projectId}/full            part `record`:  {tableId, id?, properties, geometry?, version?}
  *   POST /api/Features/{projectId}/{tableId}/full part `feature`: {type:'Feature', id?, geometry, properties, version?}

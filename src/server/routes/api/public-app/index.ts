@@ -1,4 +1,4 @@
-/** GET /api/PublicApp/{projectId}/roles: the caller's roles; neither editor nor reader = farmer (seed §6). */
+/** GET /api/PublicApp/{projectId}/roles: the caller's roles; neither editor nor reader = farmer (docs/architecture.md, Roles). */
 import type { FastifyInstance } from 'fastify';
 import type { RolesResult } from '../../../../common/schemas/wire';
 import { unauthorized } from '../../../http/errors';

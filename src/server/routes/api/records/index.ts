@@ -1,6 +1,6 @@
 /**
- * /api/Records/{projectId}/… (seed §7): JSON record calls. Attachment calls and `full` are
- * H1b's (routes/api/attachments, routes/api/full). Handlers only parse, call repositories and
+ * /api/Records/{projectId}/…: JSON record calls. Attachment calls and `full` are
+ * in routes/api/attachments and routes/api/full. Handlers only parse, call repositories and
  * answer; writes run in one transaction with Idempotency-Key support (http/idempotency.ts).
  */
 import type { FastifyInstance } from 'fastify';

@@ -1,4 +1,4 @@
-/** GET /api/Test: the client's reachability probe every 10 s (seed §4). Cheap, public, never cached. */
+/** GET /api/Test: the client's reachability probe every 10 s. Cheap, public, never cached. */
 import type { FastifyInstance } from 'fastify';
 
 export default async function testRoutes(app: FastifyInstance): Promise<void> {
