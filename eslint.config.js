@@ -60,4 +60,16 @@ export default tseslint.config(
     files: ['src/**/*.test.{ts,tsx}', 'src/**/__tests__/**'],
     rules: { 'no-restricted-syntax': ['error', { selector: 'Program', message: 'tests live under test/, where jest finds them' }] },
   },
+  {
+    // Routes translate HTTP to calls of repositories and services; SQL lives in those.
+    files: ['src/server/routes/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        { selector: "CallExpression[callee.property.name=/^(selectFrom|insertInto|updateTable|deleteFrom|replaceInto|mergeInto)$/]", message: 'no SQL in route files: put the query in a repository' },
+        { selector: "TaggedTemplateExpression[tag.name='sql']", message: 'no SQL in route files: put the query in a repository' },
+      ],
+    },
+  },
 );
+

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { FilterNode } from '../../src/common/filter';
 import { resolveAccess } from '../../src/server/access/access';
-import { assertRecordAccess } from '../../src/server/access/record-access';
+import { assertRecordAccess } from '../../src/server/repositories/record-repository';
 import { HttpError, unauthorized } from '../../src/server/http/errors';
 import { buildTestApp, snapshot, USERS, type TestApp, type TestResponse } from './helpers/build-test-app';
 import { durationIds, farmerRows, type FarmerRows } from './helpers/demo-ids';

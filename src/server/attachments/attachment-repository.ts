@@ -142,3 +142,14 @@ export async function insertAttachment(db: Executor, attachment: NewAttachment):
 export async function markAttachmentDeleted(db: Executor, id: number): Promise<void> {
   await db.updateTable('attachments').set({ deleted: 1 }).where('id', '=', id).execute();
 }
+
+/** Live attachments of a record across all its slots, oldest first (the detailed feature). */
+export async function liveAttachmentsOf(db: Executor, recordId: number): Promise<AttachmentRow[]> {
+  return selectAttachments(db).where('attachments.record_id', '=', recordId).orderBy('attachments.id').execute();
+}
+
+/** Whether attachment `id` is marked deleted (its deletion committed). */
+export async function isAttachmentDeleted(db: Executor, id: number): Promise<boolean> {
+  const row = await db.selectFrom('attachments').select('deleted').where('id', '=', id).executeTakeFirst();
+  return row?.deleted === 1;
+}

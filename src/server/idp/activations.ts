@@ -139,3 +139,11 @@ export async function completeActivation(db: AnyExecutor, token: string, passwor
       return link;
     });
 }
+
+/** The farmer's sign-in account (made if missing) and a new activation link for it, in one transaction. */
+export async function issueFarmerActivation(db: AnyExecutor, farmer: { email: string; name: string }, createdBy: string): Promise<IssueResult> {
+  return db.transaction().execute(async (trx) => {
+    await ensureFarmerAccount(trx, farmer.email, farmer.name);
+    return issueActivation(trx, farmer.email, createdBy);
+  });
+}

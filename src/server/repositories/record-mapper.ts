@@ -1,6 +1,6 @@
 /** Row ↔ wire conversions (snake_case SQL rows to the camelCase wire types of src/common). */
 import type { Geometry } from 'geojson';
-import type { AttachmentInfo, HistoryEntry, Properties, WireFeature, WireRecord } from '../../common/schemas/wire';
+import type { HistoryEntry, Properties, WireFeature, WireRecord } from '../../common/schemas/wire';
 import type { Database, RecordRow } from '../db/types';
 import type { Selectable } from 'kysely';
 
@@ -36,20 +36,6 @@ export function recordToFeature(record: WireRecord): WireFeature {
     version: record.version,
     geometry: record.geometry ?? null,
     properties: record.properties,
-  };
-}
-
-export function attachmentRowToInfo(row: Selectable<Database['attachments']>): AttachmentInfo {
-  return {
-    id: row.id,
-    tableId: row.table_id,
-    recordId: row.record_id,
-    tableAttachmentInfoId: row.table_attachment_info_id,
-    name: row.name,
-    mimeType: row.mime_type,
-    size: row.size,
-    createdAt: row.created_at,
-    hasThumb: row.thumb_key !== null,
   };
 }
 

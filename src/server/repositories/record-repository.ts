@@ -8,7 +8,9 @@ import { sql, type SelectQueryBuilder } from 'kysely';
 import { PAGE_SIZE } from '../../common/constants';
 import type { SearchRequest } from '../../common/filter';
 import type { Extent, HistoryEntry, WireRecord } from '../../common/schemas/wire';
+import { assertMayWrite, type WriteAction } from '../access/policy';
 import { scopePredicate } from '../access/scope';
+import type { Executor } from '../db/dialect';
 import type { Database, RecordRow } from '../db/types';
 import { badRequest, notFound } from '../http/errors';
 import { tableInBody, tableOf, type RepoContext } from './context';
@@ -235,4 +237,24 @@ export async function extentSearch(
 export async function historyOf(ctx: RepoContext, recordId: number): Promise<HistoryEntry[]> {
   const rows = await ctx.db.selectFrom('record_history').selectAll().where('record_id', '=', recordId).orderBy('id').execute();
   return rows.map(historyRowToEntry);
+}
+
+/**
+ * Record `recordId` of the project (any table) if the caller may see it, else 404 — for code
+ * outside the record routes (attachments, `full`), with the same rules. With `write`, also checks
+ * the role may perform that action on the record's table (attachments of a record count as an
+ * 'update' of it), else 403.
+ */
+export async function assertRecordAccess(ctx: RepoContext, recordId: number, write?: WriteAction): Promise<WireRecord> {
+  const located = await ctx.db.selectFrom('records').select('table_id').where('id', '=', recordId).where('project_id', '=', ctx.schema.id).executeTakeFirst();
+  const table = located ? ctx.schema.tablesById.get(located.table_id) : undefined;
+  const row = table ? await findVisibleRow(ctx, table, recordId) : undefined;
+  if (!table || !row) throw notFound(`record ${recordId} not found`);
+  if (write) assertMayWrite(ctx.access, table.key, write);
+  return rowToRecord(row);
+}
+
+/** Where a live record lives (project, table) and its properties, whoever may see it: callers check access. */
+export async function locateLiveRecord(db: Executor, id: number): Promise<{ project_id: number; table_id: number; properties: string } | undefined> {
+  return db.selectFrom('records').select(['project_id', 'table_id', 'properties']).where('id', '=', id).where('deleted', '=', 0).executeTakeFirst();
 }

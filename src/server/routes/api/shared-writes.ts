@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { BulkBody, IdsBody } from '../../../common/schemas/wire';
-import { requestContext } from '../../access/record-access';
+import { requestContext } from '../../http/request-context';
 import { runWrite } from '../../http/idempotency';
 import { idempotencyHeaders, projectParams, writeErrorResponses } from '../../http/schemas';
 import { applyBulk } from '../../repositories/bulk-writer';

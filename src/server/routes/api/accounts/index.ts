@@ -18,10 +18,11 @@ import type { AuthMode } from '../../../auth';
 import { errorResponses, writeErrorResponses } from '../../../http/schemas';
 import { badRequest, forbidden, HttpError, notFound, unauthorized } from '../../../http/errors';
 import '../../../http/fastify-types';
-import { accountStatus, ensureFarmerAccount, issueActivation } from '../../../idp/activations';
+import { accountStatus, issueFarmerActivation } from '../../../idp/activations';
 import { ACTIVATION_ROUTE, registerActivationPage } from '../../../idp/activation-routes';
 import { originOf } from '../../../idp';
 import { parseProperties } from '../../../repositories/record-mapper';
+import { locateLiveRecord } from '../../../repositories/record-repository';
 
 export interface AccountRouteOptions {
   mode: AuthMode;
@@ -59,7 +60,7 @@ export default async function accountRoutes(app: FastifyInstance, options: Accou
   /** The farmer record (any project) if the caller is an editor of its project; else 404/403. */
   async function farmerForEditor(request: FastifyRequest, farmerId: number): Promise<{ email: string | undefined; name: string }> {
     if (!request.principal) throw unauthorized('authentication required');
-    const row = await app.db.selectFrom('records').select(['project_id', 'table_id', 'properties']).where('id', '=', farmerId).where('deleted', '=', 0).executeTakeFirst();
+    const row = await locateLiveRecord(app.db, farmerId);
     const schema = row ? await app.projects.get(row.project_id) : null;
     const farmers = schema?.tablesByKey.get('farmers');
     if (!row || !schema || !farmers || row.table_id !== farmers.id) throw notFound(fillText(t.notAFarmer, { id: farmerId }));
@@ -101,10 +102,7 @@ export default async function accountRoutes(app: FastifyInstance, options: Accou
       if (mode === 'keycloak') throw new HttpError(409, t.keycloak);
       if (!farmer.email) throw badRequest(t.noEmail);
       const email = farmer.email;
-      const issued = await app.db.transaction().execute(async (trx) => {
-        await ensureFarmerAccount(trx, email, farmer.name);
-        return issueActivation(trx, email, request.principal!.email || request.principal!.subject);
-      });
+      const issued = await issueFarmerActivation(app.db, { email, name: farmer.name }, request.principal!.email || request.principal!.subject);
       if (!issued.ok) throw new HttpError(409, fillText(t.alreadyActive, { email }));
       return reply.status(201).send({ url: `${appOrigin(request)}${ACTIVATION_ROUTE}/${issued.token}`, expiresAt: issued.expiresAt });
     },

@@ -7,17 +7,19 @@
  *
  * Access is the record's: whoever may see the record sees its attachments; attaching and deleting
  * count as an update of the record (readers 403, a farmer outside their chain 404 — see
- * access/record-access.ts). Uploads go through the checks of attachments/upload.ts before anything
+ * repositories/record-repository.ts, assertRecordAccess). Uploads go through the checks of attachments/upload.ts before anything
  * is stored, and the row is written in one transaction with Idempotency-Key support; if it fails,
  * the stored bytes are removed again.
  */
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AttachmentInfo, AttachmentInfoList } from '../../../../common/schemas/wire';
-import { assertRecordAccess, requestContext } from '../../../access/record-access';
+import { requestContext } from '../../../http/request-context';
+import { assertRecordAccess } from '../../../repositories/record-repository';
 import {
   findAttachment,
   insertAttachment,
+  isAttachmentDeleted,
   listAttachments,
   markAttachmentDeleted,
   toAttachmentInfo,
@@ -206,8 +208,7 @@ export default async function attachmentRoutes(app: FastifyInstance, options: At
           // The bytes go only once the deletion has committed (runs before the answer is sent; a
           // rolled-back deletion leaves the row live, and then the bytes stay).
           beforeResponse(request, async () => {
-            const after = await app.db.selectFrom('attachments').select('deleted').where('id', '=', id).executeTakeFirst();
-            if (after?.deleted === 1) await removeStored(service, [row], request.log);
+            if (await isAttachmentDeleted(app.db, id)) await removeStored(service, [row], request.log);
           });
           return { status: 200, body: { id } };
         });

@@ -5,11 +5,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { SearchRequest } from '../../../../common/filter';
 import type { DetailedFeature, Extent, FeatureBody } from '../../../../common/schemas/wire';
-import { requestContext } from '../../../access/record-access';
+import { requestContext } from '../../../http/request-context';
 import { registerSharedWrites } from '../shared-writes';
 import { runWrite } from '../../../http/idempotency';
 import { errorResponses, idempotencyHeaders, projectParams, writeErrorResponses } from '../../../http/schemas';
-import { attachmentRowToInfo, recordToFeature } from '../../../repositories/record-mapper';
+import { recordToFeature } from '../../../repositories/record-mapper';
+import { liveAttachmentsOf, toAttachmentInfo } from '../../../attachments/attachment-repository';
 import { extentSearch, getRecord, historyOf, searchRecords } from '../../../repositories/record-repository';
 import { insertRecord, updateRecord } from '../../../repositories/record-writer';
 import { extentQuery, tableIdsQuery } from '../records';
@@ -49,8 +50,8 @@ export default async function featureRoutes(app: FastifyInstance): Promise<void>
     async (request): Promise<DetailedFeature> => {
       const ctx = requestContext(request);
       const feature = recordToFeature(await getRecord(ctx, request.params.tableId, request.params.recordId));
-      const attachments = await ctx.db.selectFrom('attachments').selectAll().where('record_id', '=', feature.id).where('deleted', '=', 0).orderBy('id').execute();
-      return { ...feature, attachments: attachments.map(attachmentRowToInfo), history: await historyOf(ctx, feature.id) };
+      const attachments = await liveAttachmentsOf(ctx.db, feature.id);
+      return { ...feature, attachments: attachments.map(toAttachmentInfo), history: await historyOf(ctx, feature.id) };
     },
   );
 

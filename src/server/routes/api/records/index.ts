@@ -7,7 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Geometry } from 'geojson';
 import type { SearchRequest } from '../../../../common/filter';
 import type { ArchiveBody, CreateRecordBody, Extent, IdsBody, SpatialBody, UpdateRecordBody } from '../../../../common/schemas/wire';
-import { requestContext } from '../../../access/record-access';
+import { requestContext } from '../../../http/request-context';
 import { registerSharedWrites } from '../shared-writes';
 import { badRequest } from '../../../http/errors';
 import { runWrite } from '../../../http/idempotency';
