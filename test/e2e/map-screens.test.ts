@@ -59,7 +59,7 @@ describeE2E('map screens', () => {
     const { page } = harness;
     await page.goto(`${harness.url}/?paths=1`);
     await page.waitForFunction(() => window.__map.idleMs !== null, undefined, { timeout: 60_000 });
-    await page.evaluate(() => window.__map.engine!.startLine());
+    await page.evaluate(() => window.__map.engine!.drawing.startLine());
     const box = (await page.locator('canvas.maplibregl-canvas').boundingBox())!;
     const at = (fx: number, fy: number) => ({ x: box.x + box.width * fx, y: box.y + box.height * fy });
     for (const [fx, fy] of [
@@ -72,7 +72,7 @@ describeE2E('map screens', () => {
     const last = at(0.7, 0.6);
     await page.mouse.click(last.x, last.y);
     await page.mouse.dblclick(last.x, last.y);
-    const geometry = await page.evaluate(() => window.__map.engine!.drawnGeometry());
+    const geometry = await page.evaluate(() => window.__map.engine!.drawing.drawnGeometry());
     expect(geometry?.type).toBe('LineString');
     expect((geometry as GeoJSON.LineString).coordinates.length).toBeGreaterThanOrEqual(3);
     // Let the map draw the finished line before the screenshot.

@@ -44,40 +44,40 @@ export function GeometryEditor({ engine, mode, initial, target, onDone, onChange
 
   useEffect(() => {
     if (!engine) return undefined;
-    if (mode === 'point') engine.startPoint(initial?.type === 'Point' ? (initial as Point) : null);
+    if (mode === 'point') engine.drawing.startPoint(initial?.type === 'Point' ? (initial as Point) : null);
     else if (mode === 'polygon') {
-      if (initial && (initial.type === 'Polygon' || initial.type === 'MultiPolygon')) engine.editPolygon(initial as Polygon | MultiPolygon);
-      else engine.startPolygon();
-    } else if (initial && (initial.type === 'LineString' || initial.type === 'MultiLineString')) engine.editLine(initial as LineString | MultiLineString);
-    else engine.startLine();
+      if (initial && (initial.type === 'Polygon' || initial.type === 'MultiPolygon')) engine.drawing.editPolygon(initial as Polygon | MultiPolygon);
+      else engine.drawing.startPolygon();
+    } else if (initial && (initial.type === 'LineString' || initial.type === 'MultiLineString')) engine.drawing.editLine(initial as LineString | MultiLineString);
+    else engine.drawing.startLine();
     const update = () => {
-      const geometry = engine.drawnGeometry();
+      const geometry = engine.drawing.drawnGeometry();
       setDrawn(geometry !== null);
       onChangeRef.current?.(geometry);
     };
     update();
     let live = true;
-    void engine.whenDrawReady().then(() => {
+    void engine.drawing.whenDrawReady().then(() => {
       if (live) setDrawing(true);
     });
-    const unsubscribe = engine.onDrawChange(update);
+    const unsubscribe = engine.drawing.onDrawChange(update);
     return () => {
       live = false;
       unsubscribe();
       setDrawing(false);
-      engine.stopDrawing();
+      engine.drawing.stopDrawing();
     };
   }, [engine, mode, initial]);
 
   const editing = Boolean(initial) && mode !== 'point';
   const hint = hintText ?? (mode === 'point' ? slMap.draw.hintPoint : editing ? slMap.draw.hintEdit : slMap.draw.hintLine);
-  const deleteVertex = editing && engine ? <Button kind="secondary" text={slSetup.paths.deleteVertex} onClick={() => engine.deleteSelectedVertices()} /> : null;
+  const deleteVertex = editing && engine ? <Button kind="secondary" text={slSetup.paths.deleteVertex} onClick={() => engine.drawing.deleteSelectedVertices()} /> : null;
   // Drawing a new line or outline: finish it without the double tap (see MapEngine.finishDrawing).
-  const finish = !editing && mode !== 'point' && engine && drawing && !drawn ? <Button kind="secondary" text={slSetup.common.finishDrawing} onClick={() => engine.finishDrawing()} /> : null;
+  const finish = !editing && mode !== 'point' && engine && drawing && !drawn ? <Button kind="secondary" text={slSetup.common.finishDrawing} onClick={() => engine.drawing.finishDrawing()} /> : null;
   const tools = deleteVertex ?? finish;
 
   const save = async () => {
-    const geometry = engine?.drawnGeometry() ?? null;
+    const geometry = engine?.drawing.drawnGeometry() ?? null;
     if (!geometry) return;
     if (target) {
       await saveEdit(db, { kind: 'update', isRecord: false, projectId: target.projectId, tableId: target.tableId, id: target.id, properties: {}, geometry });
