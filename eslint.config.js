@@ -71,5 +71,13 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    // A feature's index.ts is its public face: code outside the feature imports only that.
+    files: ['src/client/**/*.{ts,tsx}'],
+    ignores: ['src/client/features/**'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['**/features/*/*'], message: "import the feature's index (features/<name>), not its insides" }] }],
+    },
+  },
 );
 

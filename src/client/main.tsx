@@ -7,7 +7,7 @@ import { createRoot } from 'react-dom/client';
 import './app/styles/index.css';
 import { App } from './app/app';
 import { makeStore } from './app/store';
-import { createBrowserAppUpdater, type AppUpdater } from './features/app-update/app-updater';
+import { createBrowserAppUpdater, type AppUpdater } from './features/app-update';
 
 // browser: persistence, window events, Web Locks, and the sync loop (store.ts).
 const store = makeStore(undefined, { browser: true });

@@ -4,8 +4,7 @@
  */
 import { Provider } from 'react-redux';
 import { UnsavedChangesProvider } from '../components/confirm-leave/unsaved-changes';
-import { AppUpdaterContext } from '../features/app-update/update-dialog';
-import type { AppUpdater } from '../features/app-update/app-updater';
+import { AppUpdaterContext, type AppUpdater } from '../features/app-update';
 import { AppBootstrap } from './bootstrap/app-bootstrap';
 import { AppLayout } from './layout/app-layout';
 import { compileRoutes, routeDefinitions, type CompiledRoute } from './router/routes';

@@ -4,13 +4,12 @@
  */
 import { combineReducers } from '@reduxjs/toolkit';
 import { api } from '../lib/api/api';
-import { connectivitySlice } from '../features/sync/connectivity-slice';
-import { syncSlice } from '../features/sync/sync-slice';
-import { seasonSlice } from '../features/season/season-slice';
-import { notificationsSlice } from '../features/notifications/notifications-slice';
-import { appUpdateSlice } from '../features/app-update/app-update-slice';
+import { connectivitySlice, syncSlice } from '../features/sync';
+import { seasonSlice } from '../features/season';
+import { notificationsSlice } from '../features/notifications';
+import { appUpdateSlice } from '../features/app-update';
 import { configSlice } from '../lib/config/config-slice';
-import { authSlice } from '../features/auth/auth-slice';
+import { authSlice } from '../features/auth';
 
 export const rootReducer = combineReducers({
   [api.reducerPath]: api.reducer,

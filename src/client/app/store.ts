@@ -21,13 +21,10 @@ import { slSync } from '../../common/i18n/sl';
 import { api } from '../lib/api';
 import { refreshAuthDefault } from '../lib/api/credentials';
 import { openOfflineDb } from '../lib/db/database';
-import { noticeShown } from '../features/notifications/notifications-slice';
-import { addSyncListeners, syncStarted } from '../features/sync/sync-listeners';
-import { reachabilityProbed } from '../features/sync/connectivity-slice';
-import { farmerChosen } from '../features/season/season-slice';
-import { loadSeason } from '../features/season/season-thunks';
-import { storageErrorReported } from '../features/sync/sync-slice';
-import { actionLogMiddleware } from '../features/qa/middleware';
+import { noticeShown } from '../features/notifications';
+import { addSyncListeners, syncStarted, reachabilityProbed, storageErrorReported } from '../features/sync';
+import { farmerChosen, loadSeason } from '../features/season';
+import { actionLogMiddleware } from '../features/qa';
 import { rootReducer, type RootState } from './root-reducer';
 import type { AppExtra, AppStartListening } from './store-types';
 

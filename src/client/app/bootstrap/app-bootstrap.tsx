@@ -14,7 +14,7 @@ import { loadConfig, readLastGoodConfig } from '../../lib/config/load-config';
 import { HashRouter } from '../router/router';
 import type { CompiledRoute } from '../router/routes';
 import { useRouteAccess } from './route-access';
-import { useAuthSession } from '../../features/auth/use-auth-session';
+import { useAuthSession } from '../../features/auth';
 
 export interface AppBootstrapProps {
   routes: readonly CompiledRoute[];

@@ -9,8 +9,8 @@
  */
 import { useMemo } from 'react';
 import { sl } from '../../../common/i18n/sl';
-import { selectRoles } from '../../features/auth/auth-slice';
-import { selectFarmerId, selectRole, selectSeasonError, selectSeasonStatus } from '../../features/season/season-slice';
+import { selectRoles } from '../../features/auth';
+import { selectFarmerId, selectRole, selectSeasonError, selectSeasonStatus } from '../../features/season';
 import { useAppSelector } from '../hooks';
 import type { Role, RouteAccess } from '../router/guards';
 

@@ -5,8 +5,7 @@
 import { sl, slAuth } from '../../../common/i18n/sl';
 import { Button } from '../../components/button/button';
 import { LogoIcon } from '../../components/icons/icons';
-import { selectAuthUser } from '../../features/auth/auth-slice';
-import { signOut } from '../../features/auth/sign-out';
+import { selectAuthUser, signOut } from '../../features/auth';
 import { useAppDispatch, useAppSelector } from '../hooks';
 import { Page } from '../../components/page/page';
 import { APP_VERSION } from '../version';

@@ -9,8 +9,7 @@ import type { DetailedFeature } from '../../../common/schemas/wire';
 import { useFeatureDetailedQuery } from '../../lib/api/features';
 import { isLocalId } from '../../lib/db/local-data';
 import { columnKey } from '../../lib/db/refs';
-import { FormScreen } from '../../features/forms/form-screen';
-import { useStoredForm } from '../../features/forms/use-stored-form';
+import { FormScreen, useStoredForm } from '../../features/forms';
 import type { ScreenProps } from '../router/routes';
 import { useRecordId, useReloadSeason, useSaveEdits, useSeasonView } from './screen-data';
 

@@ -1,7 +1,7 @@
 /** Forms ('/forms'): features/forms' list of this season's forms (features/season rows). */
 import { useMemo } from 'react';
-import { FormsScreen, type FormListItem } from '../../features/forms/forms-screen';
-import { buildPathRows } from '../../features/paths/path-rows';
+import { FormsScreen, type FormListItem } from '../../features/forms';
+import { buildPathRows } from '../../features/paths';
 import { columnKey } from '../../lib/db/refs';
 import type { ScreenProps } from '../router/routes';
 import { useReloadSeason, useSeasonView, chooseFarmerFirst } from './screen-data';

@@ -5,9 +5,9 @@
  */
 import { useMemo } from 'react';
 import { farmerChosen } from '../../features/season';
-import { HomeScreen } from '../../features/home/home-screen';
-import { buildPathRows, groupByArea } from '../../features/paths/path-rows';
-import { FarmersPanel, useFarmersProgress } from '../../features/farmers/farmers-panel';
+import { HomeScreen } from '../../features/home';
+import { buildPathRows, groupByArea } from '../../features/paths';
+import { FarmersPanel, useFarmersProgress } from '../../features/farmers';
 import { columnKey } from '../../lib/db/refs';
 import type { AppConfig } from '../../../common/schemas/config';
 import { useAppDispatch } from '../hooks';

@@ -10,11 +10,8 @@ import { Button } from '../../components/button/button';
 import { useUnsavedChanges } from '../../components/confirm-leave/unsaved-changes';
 import { columnKey, refKeysFor } from '../../lib/db/refs';
 import { GeometryEditor, MapView, recordsToMapItems, WalkRecorderPanel, type MapEngine, type MapItem } from '../../features/map';
-import { PathScreen, type PathFormItem } from '../../features/paths/path-screen';
-import { buildPathRows } from '../../features/paths/path-rows';
-import { buildResults } from '../../features/results/results-model';
-import { PathHistory } from '../../features/results/results-screen';
-import { useSeasonHistory } from '../../features/results/use-season-history';
+import { PathScreen, type PathFormItem, buildPathRows } from '../../features/paths';
+import { buildResults, PathHistory, useSeasonHistory } from '../../features/results';
 import type { ScreenProps } from '../router/routes';
 import { useReloadSeason, useSaveEdits, useSeasonView } from './screen-data';
 

@@ -1,7 +1,6 @@
 /** Paths ('/paths'): features/paths' list over the season rows of features/season. */
 import { useMemo } from 'react';
-import { PathsScreen } from '../../features/paths/paths-screen';
-import { buildPathRows } from '../../features/paths/path-rows';
+import { PathsScreen, buildPathRows } from '../../features/paths';
 import type { ScreenProps } from '../router/routes';
 import { useReloadSeason, useSeasonView, chooseFarmerFirst } from './screen-data';
 

@@ -6,11 +6,7 @@
  * read a few forms at a time with the progress on the button.
  */
 import { useMemo, useRef, useState } from 'react';
-import { fetchFormHistories } from '../../features/results/export-history';
-import { buildAllFarmersResults, buildResults, resultsCsv, resultsGeoJson, type ResultRow } from '../../features/results/results-model';
-import { ResultsScreen } from '../../features/results/results-screen';
-import { useAllFarmers } from '../../features/results/use-all-farmers';
-import { useSeasonHistory } from '../../features/results/use-season-history';
+import { fetchFormHistories, buildAllFarmersResults, buildResults, resultsCsv, resultsGeoJson, type ResultRow, ResultsScreen, useAllFarmers, useSeasonHistory } from '../../features/results';
 import { columnKey } from '../../lib/db/refs';
 import { selectBrowserOnline, selectServerReachable } from '../../features/sync';
 import { useAppDispatch, useAppSelector } from '../hooks';

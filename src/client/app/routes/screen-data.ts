@@ -8,23 +8,8 @@
 import { useCallback, useEffect, useRef, useSyncExternalStore } from 'react';
 import { slPhone } from '../../../common/i18n/sl';
 import type { AppConfig } from '../../../common/schemas/config';
-import { selectAuthUser } from '../../features/auth/auth-slice';
-import {
-  loadSeason,
-  selectAreas,
-  selectCurrentDuration,
-  selectDurationPaths,
-  selectFarmerId,
-  selectFarmers,
-  selectForms,
-  selectIndicators,
-  selectPaths,
-  selectRole,
-  selectSeasonError,
-  selectSeasonLoadedAt,
-  selectSeasonSource,
-  selectSeasonStatus,
-} from '../../features/season';
+import { selectAuthUser } from '../../features/auth';
+import { loadSeason, selectAreas, selectCurrentDuration, selectDurationPaths, selectFarmerId, selectFarmers, selectForms, selectIndicators, selectPaths, selectRole, selectSeasonError, selectSeasonLoadedAt, selectSeasonSource, selectSeasonStatus } from '../../features/season';
 import { editSaved, selectIsOnline, selectLastSyncAt, selectPendingCount } from '../../features/sync';
 import { selectConfig } from '../../lib/config/config-slice';
 import { isLocalId, knownId, onIdentityChange, resolveIds } from '../../lib/db/identity';

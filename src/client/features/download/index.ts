@@ -5,6 +5,4 @@
  *   app/routes/download-new.tsx:  export default () => <DownloadNewScreen items={…optional meadows…} />
  */
 export { DownloadListScreen } from './components/download-list-screen';
-export { DownloadNewScreen,  } from './components/download-new-screen';
-;
-;
+export { DownloadNewScreen } from './components/download-new-screen';

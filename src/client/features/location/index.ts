@@ -1,4 +1,2 @@
 /** features/location: permission polling, the denied warning for the layout, the position hook. */
-export { LocationWarning,  } from './location-warning';
-;
-;
+export { LocationWarning } from './location-warning';

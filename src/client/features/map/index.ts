@@ -7,12 +7,8 @@
  * - recordsToMapItems: turn season rows into MapItems using config.json column ids.
  */
 export { MapView } from './components/app-map-view';
-;
-export { WalkRecorderPanel,  } from './components/walk-recorder-panel';
-export { GeometryEditor,   } from './components/geometry-editor';
-export { recordsToMapItems,  } from './map-items-from-records';
-export type { MapItem,  } from '../../lib/map/map-items';
+export { WalkRecorderPanel } from './components/walk-recorder-panel';
+export { GeometryEditor } from './components/geometry-editor';
+export { recordsToMapItems } from './map-items-from-records';
+export type { MapItem } from '../../lib/map/map-items';
 export type { MapEngine } from '../../lib/map/map-engine';
-;
-;
-;

@@ -1,0 +1,3 @@
+/** features/home: the home screen (meadows and their paths) and the device storage card. */
+export { HomeScreen } from './home-screen';
+export { StorageCard } from './storage-card';
