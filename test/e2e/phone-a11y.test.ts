@@ -4,6 +4,7 @@
  *   dialog and the form's error state: no critical and no serious violations;
  * - no screen wider than the viewport at 360 px, also with the offline pill and waiting edits;
  * - every tap target of the field screens at least 44 × 44 px (map controls, card links, error links);
+ * - config.json and the home screen's chunk preloaded by the HTML (fetched once each);
  * - the form's indicator rows compact enough that a 390×844 screen shows several of them;
  * - a keyboard-only run that answers a form and saves it, every focused element visible (inside
  *   the viewport and not under the sticky score/save bar, the header or the bottom menu).
@@ -200,6 +201,27 @@ describeBuiltApp('phone: accessibility, width and keyboard', () => {
       expect(problems).toEqual([]);
     });
   }
+
+  test("config.json and the home screen's chunk are preloaded by the HTML, each fetched once", async () => {
+    const { context, page, log } = await newPhonePage(browser);
+    try {
+      await recordArtifacts('phone-preload', page, log, async () => {
+        await openApp(page, server, '#/', DEMO_USERS.farmer1);
+        await page.getByTestId(`home-path-${pathId}`).waitFor();
+        const fetched = await page.evaluate(() =>
+          performance
+            .getEntriesByType('resource')
+            .map((entry) => ({ path: new URL(entry.name).pathname, by: (entry as PerformanceResourceTiming).initiatorType }))
+            .filter((entry) => entry.path === '/config.json' || /\/route-home\.[0-9a-f]+\.chunk\.js$/.test(entry.path)),
+        );
+        // Started by the HTML while the scripts download, not by the app once it runs; the
+        // app's own request takes the preloaded answer instead of asking again.
+        expect(fetched.map((entry) => entry.by).sort()).toEqual(['link', 'link']);
+      });
+    } finally {
+      await context.close();
+    }
+  });
 
   test("the form's error state and the leave dialog: 0 critical, 0 serious", async () => {
     const { context, page, log } = await newPhonePage(browser);
