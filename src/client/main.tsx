@@ -11,6 +11,10 @@ import { createBrowserAppUpdater, type AppUpdater } from './features/app-update'
 
 // browser: persistence, window events, Web Locks, and the sync loop (store.ts).
 const store = makeStore(undefined, { browser: true });
+// Opening the offline database (creating it, on a first visit) takes the browser a few hundred
+// milliseconds on a phone: begun now, it runs while React renders the first screen instead of
+// after. A failure shows again at the first read, which reports it.
+store.extra.db.open().catch(() => undefined);
 const container = document.getElementById('root');
 if (!container) throw new Error('#root is missing from index.html');
 const root = createRoot(container);

@@ -3,6 +3,9 @@
  * - axe-core (injected into the page) on every screen for each role, the login page, the leave
  *   dialog and the form's error state: no critical and no serious violations;
  * - no screen wider than the viewport at 360 px, also with the offline pill and waiting edits;
+ * - every tap target of the field screens at least 44 × 44 px (map controls, card links, error links);
+ * - config.json and the home screen's chunk preloaded by the HTML (fetched once each);
+ * - the form's indicator rows compact enough that a 390×844 screen shows several of them;
  * - a keyboard-only run that answers a form and saves it, every focused element visible (inside
  *   the viewport and not under the sticky score/save bar, the header or the bottom menu).
  * Screenshots of every screen at 390×844 go to test-results/e2e/phone/ for a person to look at.
@@ -51,6 +54,50 @@ async function overflowAt360(page: Page): Promise<number> {
   return extra;
 }
 
+/**
+ * Tap targets of the page smaller than 44 × 44 px (WCAG 2.5.5): links, buttons, fields, fold-out
+ * summaries and radios, MapLibre's controls included. A check box or radio inside its label is
+ * measured by the label (the label is what the finger hits).
+ */
+async function smallTapTargets(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const found: string[] = [];
+    const targets = document.querySelectorAll<HTMLElement>('a[href], button, input, select, textarea, summary, [role="radio"], [role="button"]');
+    for (const el of targets) {
+      if (el.closest('.visually-hidden')) continue;
+      const label = el.tagName === 'INPUT' ? el.closest('label') : null;
+      const box = (label ?? el).getBoundingClientRect();
+      if (box.width === 0 && box.height === 0) continue; // not shown
+      if (getComputedStyle(el).visibility === 'hidden') continue;
+      if (box.width < 44 || box.height < 44) {
+        const name = (el.getAttribute('aria-label') ?? el.textContent ?? '').trim().slice(0, 30);
+        found.push(`${el.tagName.toLowerCase()}.${String(el.className).split(' ')[0]} "${name}" ${Math.round(box.width)}×${Math.round(box.height)}`);
+      }
+    }
+    return found;
+  });
+}
+
+/**
+ * How many indicators are wholly visible between the header and the form's score/save bar once
+ * the first one is scrolled to the top.
+ */
+async function indicatorsInView(page: Page): Promise<number> {
+  return page.evaluate(() => {
+    const rows = [...document.querySelectorAll<HTMLElement>('[data-testid^="indicator-"]')];
+    rows[0]?.scrollIntoView({ block: 'start' });
+    const top = document.querySelector('.app-header')?.getBoundingClientRect().bottom ?? 0;
+    const bottom = document.querySelector('.desk-layout__side')?.getBoundingClientRect().top ?? window.innerHeight;
+    return rows.filter((row) => {
+      const r = row.getBoundingClientRect();
+      return r.top >= top && r.bottom <= bottom;
+    }).length;
+  });
+}
+
+/** The screens a farmer uses in the field, where every tap target must be large enough. */
+const FIELD_SCREENS = new Set(['home', 'paths', 'path', 'forms', 'form', 'results']);
+
 async function screenReady(page: Page): Promise<void> {
   await page.waitForFunction(() => document.querySelector('main h1') !== null && document.querySelector('main .loading:not(.loading--inline)') === null);
 }
@@ -96,9 +143,10 @@ describeBuiltApp('phone: accessibility, width and keyboard', () => {
   });
 
   /** Visits a screen, checks it with axe and at 360 px, and saves its screenshot. */
-  async function check(page: Page, name: string, problems: string[]): Promise<void> {
+  async function check(page: Page, name: string, problems: string[], field = false): Promise<void> {
     await screenReady(page);
     for (const v of await axeViolations(page)) problems.push(`${name}: ${v}`);
+    if (field) for (const target of await smallTapTargets(page)) problems.push(`${name}: tap target smaller than 44 × 44 px: ${target}`);
     const extra = await overflowAt360(page);
     if (extra > 0) problems.push(`${name}: ${extra} px wider than a 360 px screen`);
     await page.screenshot({ path: path.join(SHOTS, `${name}.png`) });
@@ -138,9 +186,13 @@ describeBuiltApp('phone: accessibility, width and keyboard', () => {
           ];
           for (const [name, hash] of screens) {
             await goHash(page, hash);
-            if (name === 'path') await page.getByTestId('season-forms').waitFor();
+            if (name === 'path') {
+              await page.getByTestId('season-forms').waitFor();
+              // The map's own controls (zoom, attribution) are tap targets too.
+              await page.locator('.maplibregl-ctrl-attrib-button').waitFor();
+            }
             if (name === 'form') await page.getByTestId('live-score').waitFor();
-            await check(page, `${role}-${name}`, problems);
+            await check(page, `${role}-${name}`, problems, FIELD_SCREENS.has(name));
           }
         });
       } finally {
@@ -149,6 +201,27 @@ describeBuiltApp('phone: accessibility, width and keyboard', () => {
       expect(problems).toEqual([]);
     });
   }
+
+  test("config.json and the home screen's chunk are preloaded by the HTML, each fetched once", async () => {
+    const { context, page, log } = await newPhonePage(browser);
+    try {
+      await recordArtifacts('phone-preload', page, log, async () => {
+        await openApp(page, server, '#/', DEMO_USERS.farmer1);
+        await page.getByTestId(`home-path-${pathId}`).waitFor();
+        const fetched = await page.evaluate(() =>
+          performance
+            .getEntriesByType('resource')
+            .map((entry) => ({ path: new URL(entry.name).pathname, by: (entry as PerformanceResourceTiming).initiatorType }))
+            .filter((entry) => entry.path === '/config.json' || /\/route-home\.[0-9a-f]+\.chunk\.js$/.test(entry.path)),
+        );
+        // Started by the HTML while the scripts download, not by the app once it runs; the
+        // app's own request takes the preloaded answer instead of asking again.
+        expect(fetched.map((entry) => entry.by).sort()).toEqual(['link', 'link']);
+      });
+    } finally {
+      await context.close();
+    }
+  });
 
   test("the form's error state and the leave dialog: 0 critical, 0 serious", async () => {
     const { context, page, log } = await newPhonePage(browser);
@@ -159,13 +232,15 @@ describeBuiltApp('phone: accessibility, width and keyboard', () => {
         await newMeadowForm(page, pathId);
         // A new form has no score yet (not a bad 0).
         expect(await page.getByTestId('live-score').textContent()).toContain(slPhone.form.noScoreYet);
+        // Compact rows (picture, names, Da/Ne in one row): a phone screen shows several indicators.
+        expect(await indicatorsInView(page)).toBeGreaterThanOrEqual(3);
         // Marked completed with the required answers missing: the error summary.
         await page.getByRole('checkbox', { name: slScreens.forms.markCompleted }).check();
         await page.getByRole('button', { name: slScreens.forms.save }).click();
         const summary = page.getByTestId('form-errors');
         await summary.waitFor();
         expect(await summary.evaluate((el) => el === document.activeElement)).toBe(true);
-        await check(page, 'form-errors', problems);
+        await check(page, 'form-errors', problems, true);
         // Its first link moves focus to the field it names.
         await summary.getByRole('link').first().click();
         expect(await page.evaluate(() => document.activeElement?.closest('[role="radiogroup"], input, textarea') !== null)).toBe(true);

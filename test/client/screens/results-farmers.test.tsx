@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it, jest } from '@jest/globals';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { buildResults, historyText, resultsCsv, resultsGeoJson } from '../../../src/client/features/results/results-model';
-import { PathHistory, ResultsScreen, seasonAverages } from '../../../src/client/features/results/results-screen';
+import { PathHistory, ResultsScreen, chartLabelWidth, seasonAverages } from '../../../src/client/features/results/results-screen';
 import { FarmersPanel, matchesFarmer } from '../../../src/client/features/farmers/farmers-panel';
 import { FORM_KINDS } from '../../../src/common/scheme/form-kinds';
 import { sl, slPhone, slScreens } from '../../../src/common/i18n/sl';
@@ -115,6 +115,17 @@ describe('ResultsScreen', () => {
     fireEvent.change(screen.getByLabelText(slScreens.results.season), { target: { value: 'all' } });
     expect(screen.getByTestId(`result-${rows[1]!.formId}`)).toBeTruthy();
     expect(screen.queryByRole('button', { name: slScreens.results.export })).toBeNull();
+  });
+
+  it("the chart's season names have room under their bars (never overlapping on a phone)", () => {
+    const { rows } = results();
+    const named = rows.map((r) => ({ ...r, seasonName: `Sezona ${r.seasonName}`, previous: r.previous ? { ...r.previous, seasonName: `Sezona ${r.previous.seasonName}` } : r.previous }));
+    render(<ResultsScreen rows={named} status="ready" fromDevice={false} canExport={false} online />);
+    const labels = [...screen.getByTestId('season-chart').querySelectorAll('.season-chart__label:not(.season-chart__label--small)')];
+    expect(labels.map((l) => l.textContent)).toEqual(['Sezona 2025', 'Sezona 2026']);
+    const [first, second] = labels.map((l) => Number(l.getAttribute('x')));
+    // Centred labels: neighbours are at least one label's width apart.
+    expect(second! - first!).toBeGreaterThanOrEqual(chartLabelWidth('Sezona 2025'));
   });
 
   it('editors export the shown rows', async () => {

@@ -223,7 +223,10 @@ function IndicatorCard({ config, def, draft, recordId, error, readOnly, online, 
   const filled = draft.value !== '' && draft.value !== undefined && draft.value !== null;
   const extras = draft.note !== '' || draft.location !== null || draft.photos.length > 0;
   return (
-    <li className={['indicator', filled ? 'indicator--filled' : '', error ? 'indicator--error' : ''].join(' ')} data-testid={`indicator-${def.key}`}>
+    <li
+      className={['indicator', def.valueKind === 'presence' ? 'indicator--row' : '', filled ? 'indicator--filled' : '', error ? 'indicator--error' : ''].join(' ')}
+      data-testid={`indicator-${def.key}`}
+    >
       <div className="indicator__head">
         {def.image ? <img className="indicator__img" src={def.image} alt="" width={64} height={64} loading="lazy" /> : null}
         <div className="indicator__names">

@@ -42,11 +42,8 @@ export function FormsScreen({ items, seasonName, status, error, fromDevice, hasD
     <Page title={sl.screens.forms.title} lead={seasonName ? `${sl.screens.forms.lead} ${slScreens.home.season}: ${seasonName}.` : sl.screens.forms.lead}>
       <ScreenState status={status} hasData={hasData} error={error} fromDevice={fromDevice} onRetry={onRetry}>
         {items.length === 0 ? (
-          <EmptyState icon={FormIcon}>
+          <EmptyState icon={FormIcon} action={<a href="#/paths">{sl.nav.paths}</a>}>
             <p>{emptyText ?? sl.screens.forms.empty}</p>
-            <p>
-              <a href="#/paths">{sl.nav.paths}</a>
-            </p>
           </EmptyState>
         ) : (
           [...byPath.entries()].map(([pathId, list]) => (

@@ -47,13 +47,20 @@ export function seasonAverages(rows: readonly ResultRow[]): Array<{ name: string
     .filter((s) => s.count > 0);
 }
 
+/** Width of a label in the chart's 13 px text: about 0.58 em a character (Slovenian words, digits). */
+export const chartLabelWidth = (text: string) => Math.ceil(text.length * 13 * 0.58);
+
 function SeasonChart({ rows }: { rows: readonly ResultRow[] }) {
   const data = seasonAverages(rows);
   if (!data.length) return null;
   const barW = 56;
-  const gap = 24;
+  // Each season's column is as wide as its longest label and a margin, so names never overlap;
+  // a chart wider than the screen scrolls inside its card instead of shrinking the text.
+  const longest = Math.max(...data.flatMap((d) => [chartLabelWidth(d.name), chartLabelWidth(sl.scheme.scoreClass[classifyScore(d.average)])]));
+  const column = Math.max(barW + 24, longest + 16);
+  const gap = column - barW;
   const h = 160;
-  const width = data.length * (barW + gap) + gap;
+  const width = data.length * column + gap;
   return (
     <figure className="card season-chart" data-testid="season-chart">
       <figcaption>
@@ -64,7 +71,7 @@ function SeasonChart({ rows }: { rows: readonly ResultRow[] }) {
           <line key={y} x1={0} x2={width} y1={h - (y / 100) * h} y2={h - (y / 100) * h} className="season-chart__grid" />
         ))}
         {data.map((d, i) => {
-          const x = gap + i * (barW + gap);
+          const x = gap + i * column;
           const barH = Math.max(2, (d.average / 100) * h);
           const cls = classifyScore(d.average);
           return (

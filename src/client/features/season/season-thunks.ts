@@ -91,6 +91,11 @@ interface StepContext {
   /** Turns false at the first failed server read: the rest of the chain reads the device. */
   online: boolean;
   source: 'server' | 'device';
+  /**
+   * Server answers are stored only after this settles (the device copy shown, or none there):
+   * the requests travel meanwhile, but the device read gets the phone's time first.
+   */
+  deviceFirst?: Promise<unknown>;
 }
 
 /** Reads one table for a chain step: server → offline copy, or offline copy alone. */
@@ -109,6 +114,7 @@ async function loadRows(
     // Every page: the device copy of the step's rows is replaced by the answer (refreshRows drops
     // rows in scope that the server no longer lists), so one page of many would delete the rest.
     const result = await searchAllRecords(ctx.dispatch, ctx.config.projectId, filters ? { tableId, filters } : { tableId }, perPage);
+    await ctx.deviceFirst;
     if (result.records) {
       await refreshRows(ctx.db, result.records, { projectId: ctx.config.projectId, tableId, inScope, requestedAt });
     } else {
@@ -153,7 +159,12 @@ export const loadSeason = createAppAsyncThunk<SeasonData, LoadSeasonArgs>('seaso
 type ThunkApi = Parameters<Parameters<typeof createAppAsyncThunk<SeasonData, LoadSeasonArgs>>[1]>[1];
 
 /** One read of the chain; throws a ChainError (with the role, when known) for the chain's own errors. */
-async function readChain(args: LoadSeasonArgs, { dispatch, getState, extra }: ThunkApi, pass: 'device-first' | 'full' = 'full'): Promise<SeasonData> {
+async function readChain(
+  args: LoadSeasonArgs,
+  { dispatch, getState, extra }: ThunkApi,
+  pass: 'device-first' | 'full' = 'full',
+  deviceFirst?: Promise<unknown>,
+): Promise<SeasonData> {
   const state = getState() as RootState & { config?: { value: AppConfig | null } };
   const config = args.config ?? state.config?.value ?? null;
   if (!config) throw new ChainError(slSync.season.loadFailed);
@@ -165,6 +176,7 @@ async function readChain(args: LoadSeasonArgs, { dispatch, getState, extra }: Th
     config,
     online: pass === 'full' && isOnline(connectivity),
     source: 'server',
+    deviceFirst,
   };
   ctx.source = ctx.online ? 'server' : 'device';
   let role: SeasonData['role'] = null;
@@ -182,6 +194,7 @@ async function readChain(args: LoadSeasonArgs, { dispatch, getState, extra }: Th
     let roles: { editor: boolean; reader: boolean } | undefined;
     if (ctx.online) {
       const result = await dispatch(publicAppApi.endpoints.roles.initiate({ projectId: config.projectId }, { subscribe: false, forceRefetch: true }));
+      await deviceFirst;
       if (result.data) {
         roles = { editor: result.data.editor, reader: result.data.reader };
         await setMeta(db, rolesKey, roles);
@@ -352,27 +365,34 @@ async function showDeviceCopy(args: LoadSeasonArgs, thunkApi: ThunkApi): Promise
   const { dispatch, getState, extra } = thunkApi;
   const state = getState() as RootState & { config?: { value: AppConfig | null } };
   const config = args.config ?? state.config?.value ?? null;
-  if (!config || !isOnline(state.connectivity) || !(await getMeta(extra.db, rolesKeyOf(config, args.email)))) return;
+  if (!config || !isOnline(state.connectivity)) return;
   try {
+    if (!(await getMeta(extra.db, rolesKeyOf(config, args.email)))) return;
     const data = await followDeliveries(extra.db, await readChain(args, thunkApi, 'device-first'));
     // A farmer chosen for the first time has nothing here: "no meadows" until the server answers would be false.
     if (data.farmerId !== null && data.areas.length === 0) return;
     dispatch(seasonLoaded({ ...data, source: state.season.source }));
   } catch {
-    // Whatever the device copy lacks, the full read below reports.
+    // Whatever the device copy lacks, the full read reports.
   }
 }
 
 async function runChain(args: LoadSeasonArgs, thunkApi: ThunkApi) {
   const { dispatch, extra, rejectWithValue } = thunkApi;
   dispatch(seasonLoadStarted());
+  // The server is asked at once, not after the device read: on a first visit opening the offline
+  // database alone takes a round trip's time, and on later visits the device copy is shown while
+  // the first answers travel (they are stored once it is shown). The device copy always comes
+  // before the server's answer or the error, never after it.
+  const deviceCopy = showDeviceCopy(args, thunkApi);
   try {
-    await showDeviceCopy(args, thunkApi);
     // Rows the outbox delivered while the chain read them carry their server ids from here on.
-    const data = await followDeliveries(extra.db, await readChain(args, thunkApi));
+    const data = await followDeliveries(extra.db, await readChain(args, thunkApi, 'full', deviceCopy));
+    await deviceCopy;
     dispatch(seasonLoaded(data));
     return data;
   } catch (error) {
+    await deviceCopy;
     if (!(error instanceof ChainError)) console.error('season load failed', error);
     const failure = error instanceof ChainError ? error : new ChainError(slSync.season.loadFailed);
     dispatch(seasonLoadFailed({ message: failure.message, role: failure.role ?? null }));
