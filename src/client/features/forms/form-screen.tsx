@@ -6,17 +6,16 @@
  * through the outbox (so it works offline). Readers see it read-only; editors may archive it, or
  * one of its indicators (which then leaves the form and its score).
  */
-import { useEffect, useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { formatDate } from '../../../common/format';
 import { sl, slPhone, slScreens } from '../../../common/i18n/sl';
 import type { ValidationError } from '../../../common/scheme/scoring';
 import type { IndicatorDefinition, AppConfig, FormKind } from '../../../common/schemas/config';
 import type { HistoryEntry } from '../../../common/schemas/wire';
-import { ArchiveButton } from '../../components/archive-button/archive-button';
 import { Button } from '../../components/button/button';
 import { useUnsavedChanges } from '../../components/confirm-leave/unsaved-changes';
 import { EmptyState } from '../../components/empty-state/empty-state';
-import { BackIcon, FormIcon, LockIcon, MapIcon } from '../../components/icons/icons';
+import { BackIcon, FormIcon, LockIcon } from '../../components/icons/icons';
 import { Modal } from '../../components/modal/modal';
 import { Page } from '../../components/page/page';
 import { ScoreBadge } from '../../components/score-badge/score-badge';
@@ -25,8 +24,10 @@ import { ScreenState } from '../../components/screen-state/screen-state';
 import type { StoredRecord } from '../../lib/db/database';
 import type { SavedEdit } from '../../lib/db/outbox';
 import type { ResizeEnv } from '../../lib/image/resize';
+import { currentPosition } from '../../lib/location/current-position';
 import { archivedKeys, blockingErrors, hasAnswers, initialDraft, isDirty, liveScore, missingAnswers, planSave, rowsByKey, type EditStep, type FormDraft, type IndicatorDraft } from './form-draft';
-import { IndicatorPhotos } from './indicator-photos';
+import { focusField, fieldId } from './answer-fields';
+import { IndicatorCard } from './indicator-card';
 
 export interface FormScreenProps {
   config: AppConfig;
@@ -58,248 +59,6 @@ export interface FormScreenProps {
   editorKey?: string;
   /** Editors: the server's change history of the form. */
   history?: HistoryEntry[] | null;
-}
-
-function browserPosition(): Promise<[number, number]> {
-  return new Promise((resolve, reject) => {
-    if (!navigator.geolocation) return reject(new Error('no geolocation'));
-    navigator.geolocation.getCurrentPosition(
-      (p) => resolve([Math.round(p.coords.longitude * 1e6) / 1e6, Math.round(p.coords.latitude * 1e6) / 1e6]),
-      reject,
-      { enableHighAccuracy: true, timeout: 20_000, maximumAge: 10_000 },
-    );
-  });
-}
-
-/** Id of an indicator's answer field (the error summary's links move focus there). */
-const fieldId = (key: string) => `field-${key}`;
-
-/** Moves focus to an indicator's answer: the radio group's selectable radio, or the input. */
-function focusField(key: string): void {
-  const field = document.getElementById(fieldId(key));
-  const target = field?.getAttribute('role') === 'radiogroup' ? field.querySelector<HTMLElement>('[role="radio"][tabindex="0"]') : field;
-  target?.focus();
-}
-
-interface RadioOption {
-  value: unknown;
-  text: string;
-  on: boolean;
-  className?: string;
-}
-
-/**
- * A radio group as the ARIA pattern has it: one Tab stop (the chosen radio, else the first), the
- * arrow keys move the choice, Space or a tap on the chosen one clears it (a value may stay unknown).
- */
-function RadioGroup({ id, label, options, readOnly, required, errorId, className, onChange }: { id: string; label: string; options: RadioOption[]; readOnly: boolean; required: boolean; errorId?: string; className: string; onChange: (v: unknown) => void }) {
-  const refs = useRef<Array<HTMLButtonElement | null>>([]);
-  const chosen = options.findIndex((o) => o.on);
-  const tabStop = chosen >= 0 ? chosen : 0;
-  const onKeyDown = (event: KeyboardEvent<HTMLButtonElement>, index: number) => {
-    const step = event.key === 'ArrowRight' || event.key === 'ArrowDown' ? 1 : event.key === 'ArrowLeft' || event.key === 'ArrowUp' ? -1 : 0;
-    if (!step || readOnly) return;
-    event.preventDefault();
-    const next = (index + step + options.length) % options.length;
-    refs.current[next]?.focus();
-    onChange(options[next]!.value);
-  };
-  return (
-    <div className={className} role="radiogroup" id={id} aria-label={label} aria-required={required || undefined} aria-invalid={errorId ? true : undefined} aria-describedby={errorId}>
-      {options.map((o, index) => (
-        <button
-          key={String(o.value)}
-          ref={(el) => {
-            refs.current[index] = el;
-          }}
-          type="button"
-          role="radio"
-          aria-checked={o.on}
-          tabIndex={index === tabStop ? 0 : -1}
-          className={o.on ? `choice choice--on ${o.className ?? ''}`.trim() : 'choice'}
-          disabled={readOnly}
-          onKeyDown={(event) => onKeyDown(event, index)}
-          onClick={() => onChange(o.on ? '' : o.value)}
-        >
-          {o.text}
-        </button>
-      ))}
-    </div>
-  );
-}
-
-function ValueInput({ def, value, readOnly, onChange, errorId }: { def: IndicatorDefinition; value: unknown; readOnly: boolean; onChange: (v: unknown) => void; errorId?: string }) {
-  const t = slScreens.forms;
-  const label = def.name;
-  const required = Boolean(def.required);
-  const common = { id: fieldId(def.key), 'aria-describedby': errorId, 'aria-required': required || undefined, 'aria-invalid': errorId ? true : undefined };
-  switch (def.valueKind) {
-    case 'presence':
-      return (
-        <RadioGroup
-          id={fieldId(def.key)}
-          className="choice-row"
-          label={label}
-          required={required}
-          errorId={errorId}
-          readOnly={readOnly}
-          onChange={onChange}
-          options={[
-            { value: true, text: t.yes, on: value === true || value === 'true', className: 'choice--yes' },
-            { value: false, text: t.no, on: value === false || value === 'false', className: 'choice--no' },
-          ]}
-        />
-      );
-    case 'count':
-    case 'percent':
-      return (
-        <label className="field field--inline">
-          <span className="visually-hidden">{label}</span>
-          <input
-            type="number"
-            inputMode={def.valueKind === 'count' ? 'numeric' : 'decimal'}
-            min={0}
-            max={def.valueKind === 'percent' ? 100 : def.max}
-            step={def.valueKind === 'count' ? 1 : 'any'}
-            value={typeof value === 'string' || typeof value === 'number' ? value : ''}
-            readOnly={readOnly}
-            {...common}
-            onChange={(e) => onChange(e.target.value)}
-          />
-          <span className="field__unit">{def.valueKind === 'percent' ? '%' : (def.unit ?? '')}</span>
-        </label>
-      );
-    case 'choice':
-      return (
-        <RadioGroup
-          id={fieldId(def.key)}
-          className="choice-list"
-          label={label}
-          required={required}
-          errorId={errorId}
-          readOnly={readOnly}
-          onChange={onChange}
-          options={(def.choices ?? []).map((c) => ({ value: c.value, text: c.label, on: value === c.value }))}
-        />
-      );
-    case 'date':
-      return (
-        <label className="field field--inline">
-          <span className="visually-hidden">{label}</span>
-          <input type="date" value={typeof value === 'string' ? value : ''} readOnly={readOnly} {...common} onChange={(e) => onChange(e.target.value)} />
-        </label>
-      );
-    case 'text':
-    default:
-      return (
-        <label className="field">
-          <span className="visually-hidden">{label}</span>
-          <textarea rows={3} value={typeof value === 'string' ? value : ''} readOnly={readOnly} {...common} onChange={(e) => onChange(e.target.value)} />
-        </label>
-      );
-  }
-}
-
-interface IndicatorCardProps {
-  config: AppConfig;
-  def: IndicatorDefinition;
-  draft: IndicatorDraft;
-  recordId: number | null;
-  error?: string;
-  readOnly: boolean;
-  online: boolean;
-  onChange: (patch: Partial<IndicatorDraft>) => void;
-  onPickOnMap?: () => void;
-  /** Editors: archive this indicator's stored row. */
-  onArchive?: () => Promise<void>;
-  getPosition: () => Promise<[number, number]>;
-  resizeEnv?: ResizeEnv;
-}
-
-function IndicatorCard({ config, def, draft, recordId, error, readOnly, online, onChange, onPickOnMap, onArchive, getPosition, resizeEnv }: IndicatorCardProps) {
-  const t = slScreens.forms;
-  const [locError, setLocError] = useState<string | null>(null);
-  const errorId = error ? `err-${def.key}` : undefined;
-  const filled = draft.value !== '' && draft.value !== undefined && draft.value !== null;
-  const extras = draft.note !== '' || draft.location !== null || draft.photos.length > 0;
-  return (
-    <li
-      className={['indicator', def.valueKind === 'presence' ? 'indicator--row' : '', filled ? 'indicator--filled' : '', error ? 'indicator--error' : ''].join(' ')}
-      data-testid={`indicator-${def.key}`}
-    >
-      <div className="indicator__head">
-        {def.image ? <img className="indicator__img" src={def.image} alt="" width={64} height={64} loading="lazy" /> : null}
-        <div className="indicator__names">
-          <span className="indicator__name">
-            {def.name}
-            {def.required ? (
-              <>
-                <span className="required" aria-hidden="true">
-                  {' '}*
-                </span>
-                <span className="visually-hidden"> {slPhone.form.required}</span>
-              </>
-            ) : null}
-          </span>
-          {def.latin ? <i className="indicator__latin">{def.latin}</i> : null}
-        </div>
-      </div>
-      <ValueInput def={def} value={draft.value} readOnly={readOnly} onChange={(value) => onChange({ value })} errorId={errorId} />
-      {error ? (
-        <p className="field__error" id={errorId} role="alert">
-          {error}
-        </p>
-      ) : null}
-      <details className={extras ? 'indicator__more indicator__more--has' : 'indicator__more'}>
-        <summary>
-          {t.more} · {t.note} · {t.location} · {t.photos}
-        </summary>
-        <p className="indicator__desc">{def.description}</p>
-        <label className="field">
-          <span className="field__label">{t.note}</span>
-          <input type="text" value={draft.note} readOnly={readOnly} onChange={(e) => onChange({ note: e.target.value })} />
-        </label>
-        <div className="location">
-          <span className="field__label">{t.location}</span>
-          {draft.location ? <p data-testid="location-value">{t.locationSet(draft.location[1].toFixed(5).replace('.', ','), draft.location[0].toFixed(5).replace('.', ','))}</p> : null}
-          {!readOnly ? (
-            <div className="location__actions">
-              <Button
-                size="small"
-                kind="secondary"
-                text={t.useMyLocation}
-                onClick={() => {
-                  setLocError(null);
-                  getPosition()
-                    .then((location) => onChange({ location }))
-                    .catch(() => setLocError(t.locationFailed));
-                }}
-              />
-              {onPickOnMap ? <Button size="small" kind="secondary" icon={MapIcon} text={t.pickOnMap} onClick={onPickOnMap} /> : null}
-              {draft.location ? <Button size="small" kind="ghost" text={t.removeLocation} onClick={() => onChange({ location: null })} /> : null}
-            </div>
-          ) : null}
-          {locError ? <p role="alert">{locError}</p> : null}
-        </div>
-        <IndicatorPhotos
-          config={config}
-          indicatorName={def.name}
-          recordId={recordId}
-          photos={draft.photos}
-          online={online}
-          readOnly={readOnly}
-          onAdd={(photo) => onChange({ photos: [...draft.photos, photo] })}
-          onRemove={(id) => onChange({ photos: draft.photos.filter((p) => p.tempId !== id) })}
-          resizeEnv={resizeEnv}
-        />
-      </details>
-      {onArchive && !readOnly && recordId !== null ? (
-        <div className="indicator__archive">
-          <ArchiveButton text={slScreens.archive.indicator} title={slScreens.archive.indicatorTitle} confirm={slScreens.archive.indicatorConfirm(def.name)} onArchive={onArchive} />
-        </div>
-      ) : null}
-    </li>
-  );
 }
 
 /** The kind's indicators in its groups, without the archived ones (a group left empty goes too). */
@@ -371,7 +130,7 @@ function FormEditor(props: FormScreenProps & { form: StoredRecord; kind: FormKin
   }, []);
   const errorByKey = new Map(errors.map((e) => [e.key, e.message]));
   const byKey = rowsByKey(config, props.indicators);
-  const getPosition = props.getPosition ?? browserPosition;
+  const getPosition = props.getPosition ?? currentPosition;
 
   const patch = (key: string, p: Partial<IndicatorDraft>) => {
     setMessage(null);

@@ -1,0 +1,117 @@
+/**
+ * One indicator of a form: its picture and name, the answer, a note, an optional location (the
+ * current position or a tap on the map), photos, and for editors the archive action.
+ */
+import { useState } from 'react';
+import { slPhone, slScreens } from '../../../common/i18n/sl';
+import type { AppConfig, IndicatorDefinition } from '../../../common/schemas/config';
+import { ArchiveButton } from '../../components/archive-button/archive-button';
+import { Button } from '../../components/button/button';
+import { MapIcon } from '../../components/icons/icons';
+import type { ResizeEnv } from '../../lib/image/resize';
+import { ValueInput } from './answer-fields';
+import type { IndicatorDraft } from './form-draft';
+import { IndicatorPhotos } from './indicator-photos';
+
+export interface IndicatorCardProps {
+  config: AppConfig;
+  def: IndicatorDefinition;
+  draft: IndicatorDraft;
+  recordId: number | null;
+  error?: string;
+  readOnly: boolean;
+  online: boolean;
+  onChange: (patch: Partial<IndicatorDraft>) => void;
+  onPickOnMap?: () => void;
+  /** Editors: archive this indicator's stored row. */
+  onArchive?: () => Promise<void>;
+  getPosition: () => Promise<[number, number]>;
+  resizeEnv?: ResizeEnv;
+}
+
+export function IndicatorCard({ config, def, draft, recordId, error, readOnly, online, onChange, onPickOnMap, onArchive, getPosition, resizeEnv }: IndicatorCardProps) {
+  const t = slScreens.forms;
+  const [locError, setLocError] = useState<string | null>(null);
+  const errorId = error ? `err-${def.key}` : undefined;
+  const filled = draft.value !== '' && draft.value !== undefined && draft.value !== null;
+  const extras = draft.note !== '' || draft.location !== null || draft.photos.length > 0;
+  return (
+    <li
+      className={['indicator', def.valueKind === 'presence' ? 'indicator--row' : '', filled ? 'indicator--filled' : '', error ? 'indicator--error' : ''].join(' ')}
+      data-testid={`indicator-${def.key}`}
+    >
+      <div className="indicator__head">
+        {def.image ? <img className="indicator__img" src={def.image} alt="" width={64} height={64} loading="lazy" /> : null}
+        <div className="indicator__names">
+          <span className="indicator__name">
+            {def.name}
+            {def.required ? (
+              <>
+                <span className="required" aria-hidden="true">
+                  {' '}*
+                </span>
+                <span className="visually-hidden"> {slPhone.form.required}</span>
+              </>
+            ) : null}
+          </span>
+          {def.latin ? <i className="indicator__latin">{def.latin}</i> : null}
+        </div>
+      </div>
+      <ValueInput def={def} value={draft.value} readOnly={readOnly} onChange={(value) => onChange({ value })} errorId={errorId} />
+      {error ? (
+        <p className="field__error" id={errorId} role="alert">
+          {error}
+        </p>
+      ) : null}
+      <details className={extras ? 'indicator__more indicator__more--has' : 'indicator__more'}>
+        <summary>
+          {t.more} · {t.note} · {t.location} · {t.photos}
+        </summary>
+        <p className="indicator__desc">{def.description}</p>
+        <label className="field">
+          <span className="field__label">{t.note}</span>
+          <input type="text" value={draft.note} readOnly={readOnly} onChange={(e) => onChange({ note: e.target.value })} />
+        </label>
+        <div className="location">
+          <span className="field__label">{t.location}</span>
+          {draft.location ? <p data-testid="location-value">{t.locationSet(draft.location[1].toFixed(5).replace('.', ','), draft.location[0].toFixed(5).replace('.', ','))}</p> : null}
+          {!readOnly ? (
+            <div className="location__actions">
+              <Button
+                size="small"
+                kind="secondary"
+                text={t.useMyLocation}
+                onClick={() => {
+                  setLocError(null);
+                  getPosition()
+                    .then((location) => onChange({ location }))
+                    .catch(() => setLocError(t.locationFailed));
+                }}
+              />
+              {onPickOnMap ? <Button size="small" kind="secondary" icon={MapIcon} text={t.pickOnMap} onClick={onPickOnMap} /> : null}
+              {draft.location ? <Button size="small" kind="ghost" text={t.removeLocation} onClick={() => onChange({ location: null })} /> : null}
+            </div>
+          ) : null}
+          {locError ? <p role="alert">{locError}</p> : null}
+        </div>
+        <IndicatorPhotos
+          config={config}
+          indicatorName={def.name}
+          recordId={recordId}
+          photos={draft.photos}
+          online={online}
+          readOnly={readOnly}
+          onAdd={(photo) => onChange({ photos: [...draft.photos, photo] })}
+          onRemove={(id) => onChange({ photos: draft.photos.filter((p) => p.tempId !== id) })}
+          resizeEnv={resizeEnv}
+        />
+      </details>
+      {onArchive && !readOnly && recordId !== null ? (
+        <div className="indicator__archive">
+          <ArchiveButton text={slScreens.archive.indicator} title={slScreens.archive.indicatorTitle} confirm={slScreens.archive.indicatorConfirm(def.name)} onArchive={onArchive} />
+        </div>
+      ) : null}
+    </li>
+  );
+}
+
