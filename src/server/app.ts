@@ -9,7 +9,7 @@ import type { Authenticate } from './auth/principal';
 import { registerIdentity } from './auth';
 import { openDatabase } from './db/database';
 import { S3Storage } from './attachments/s3-storage';
-import { readDatabaseEnv, readS3Env, type PostgresSettings, type UploadLimits } from './env';
+import { readDatabaseEnv, readS3Env, type PostgresSettings, type RateLimits, type UploadLimits } from './env';
 import { loadDemoData } from './db/seed-demo';
 import { registerApiHeaders } from './http/api-headers';
 import { registerJsonCompression } from './http/compress-json';
@@ -18,6 +18,8 @@ import './http/fastify-types';
 import { purgeIdempotencyKeys } from './http/idempotency';
 import { parseQueryString } from './http/querystring';
 import { registerSharedSchemas } from './http/schemas';
+import { registerRateLimits } from './plugins/rate-limit';
+import { registerSecurityHeaders, type SecurityHeaderOptions } from './plugins/security-headers';
 import { registerServerEdge } from './routes/site'; // H1b
 import { ProjectRepository } from './repositories/project-repository';
 import featureRoutes from './routes/api/features';
@@ -67,6 +69,8 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
     logger: options.logger ?? false,
     // BODY_LIMIT arrives as limits.bodyLimit from env.ts (server.ts passes the upload limits whole).
     bodyLimit: options.bodyLimit ?? (options.limits as { bodyLimit?: number } | undefined)?.bodyLimit ?? DEFAULT_BODY_LIMIT,
+    // Behind a reverse proxy the client's address comes from X-Forwarded-For (TRUST_PROXY, env.ts).
+    trustProxy: (options.trustProxy as boolean | string | undefined) ?? false,
     routerOptions: {
       querystringParser: parseQueryString,
       // Text search puts the user's query in the path.
@@ -100,12 +104,14 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
   registerApiHeaders(app);
   registerJsonCompression(app);
   registerSharedSchemas(app);
+  registerSecurityHeaders(app, options as SecurityHeaderOptions); // CSP & co. on every answer, the identity provider's included (before it registers)
 
   // The authentication in use; the identity registration (H2) may supply it when the options don't.
   const { authenticate, mode: authMode } = await registerIdentity(app, { ...options, db: database.db }); // H2: embedded IdP / keycloak / basic / none; options.authenticate wins
   // Farmers' sign-in accounts are ours unless an external Keycloak holds them.
   app.decorate('farmerAccounts', authMode === 'keycloak' ? undefined : ensureFarmerAccount);
   registerAccessHooks(app, () => authenticate);
+  await registerRateLimits(app, options.rateLimits as RateLimits | undefined); // per user, once the access hook knows the caller
   // Attachments in an object store when S3_BUCKET is set (issue 9), unless the caller passed a storage.
   const s3 = options.attachmentStorage === undefined ? readS3Env() : undefined;
   await registerServerEdge(app, s3 ? { ...options, attachmentStorage: new S3Storage(s3) } : options); // H1b: OpenAPI first (sees every later route), attachments + full, config.json, keycloak.json, static client
