@@ -49,8 +49,12 @@ export const PAGE_POLICY = `default-src 'none'; style-src ${inlineHash(STYLE)}; 
 /** Submits oidc-provider's logout form as soon as the page loads (the app asked for the logout). */
 const SUBMIT_LOGOUT = "document.getElementById('op.logoutForm').submit()";
 
-/** The automatic logout page also runs its one-line script, allowed by its hash. */
-export const AUTO_LOGOUT_POLICY = `${PAGE_POLICY}; script-src ${inlineHash(SUBMIT_LOGOUT)}`;
+/**
+ * The policy of every other answer under the provider's path: the automatic logout page may run
+ * its one-line script (by hash). oidc-provider adds the hash of its own auto-submitting form
+ * (form_post, a logout without a session) to this script-src itself.
+ */
+export const PROVIDER_POLICY = `${PAGE_POLICY}; script-src ${inlineHash(SUBMIT_LOGOUT)}`;
 
 const LOGO = `<svg aria-hidden="true" width="32" height="32" viewBox="0 0 32 32"><circle cx="16" cy="16" r="15" fill="#2f5d1e"/><path d="M6 24c4-8 8-11 10-18 2 7 6 10 10 18z" fill="#9ccc65"/></svg>`;
 
@@ -117,7 +121,7 @@ export function messagePage(title: string, heading: string, text: string, link?:
 /**
  * The logout the app asked for (keycloak-js sends id_token_hint): like Keycloak, signs out without
  * asking — the form is submitted by script, or by the button when scripts are off. Served with
- * AUTO_LOGOUT_POLICY.
+ * PROVIDER_POLICY.
  */
 export function autoLogoutPage(form: string): string {
   const autoForm = form.replace('</form>', '<input type="hidden" name="logout" value="yes"></form>');

@@ -18,7 +18,7 @@ import {
   ROUTES,
 } from './constants';
 import type { IdentityKeys } from './keys';
-import { AUTO_LOGOUT_POLICY, autoLogoutPage, logoutPage, messagePage } from './pages';
+import { autoLogoutPage, logoutPage, messagePage } from './pages';
 import { refreshTokenEnvelope } from './refresh-token-wrapper';
 import type { IdentityDb, UserStore } from './store';
 
@@ -109,9 +109,8 @@ export function createProvider(setup: ProviderSetup): Provider {
         enabled: true,
         // keycloak-js sends id_token_hint: like Keycloak, sign out without asking; a bare
         // logout link (no hint) still asks, so a stray link cannot sign the user out.
-        async logoutSource(ctx: { body: string; oidc: { params: Record<string, unknown> }; set(header: string, value: string): void }, form: string) {
+        async logoutSource(ctx: { body: string; oidc: { params: Record<string, unknown> } }, form: string) {
           if (ctx.oidc.params.id_token_hint) {
-            ctx.set('content-security-policy', AUTO_LOGOUT_POLICY);
             ctx.body = autoLogoutPage(form);
             return;
           }

@@ -9,8 +9,8 @@
  *   runs its workers from blob: URLs and draws blob:/data: images; photos are previewed from
  *   blob: URLs. With AUTH=keycloak the configured Keycloak is the one other origin the app may
  *   call (token refresh) and frame.
- * - the identity pages under /auth (login, logout, activation, errors): the policy of
- *   idp/pages.ts — no script at all, the one inline style by its hash.
+ * - the identity provider under /auth (login, logout, activation, errors): the policies of
+ *   idp/pages.ts — the one inline style by its hash, no script but the logout forms' own.
  * - the API (/api/*): JSON and files, never a page: nothing may load.
  * All: no framing (frame-ancestors 'none', X-Frame-Options), no referrer, no MIME sniffing, a
  * browsing context of its own (COOP). Geolocation and the camera only for the app's own pages.
@@ -20,7 +20,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AuthSetting } from '../env';
 import { REALM_PATH } from '../idp/constants';
-import { PAGE_POLICY } from '../idp/pages';
+import { PROVIDER_POLICY } from '../idp/pages';
 
 export interface SecurityHeaderOptions {
   auth?: AuthSetting;
@@ -74,7 +74,7 @@ export function registerSecurityHeaders(app: FastifyInstance, options: SecurityH
   };
   const byKind = {
     app: { ...common, 'content-security-policy': appPolicy(keycloakOriginOf(options)), 'permissions-policy': APP_PERMISSIONS },
-    identity: { ...common, 'content-security-policy': PAGE_POLICY, 'permissions-policy': NO_PERMISSIONS },
+    identity: { ...common, 'content-security-policy': PROVIDER_POLICY, 'permissions-policy': NO_PERMISSIONS },
     api: { ...common, 'content-security-policy': API_POLICY, 'permissions-policy': NO_PERMISSIONS },
   };
 
