@@ -1,0 +1,76 @@
+/**
+ * The e2e suite runs under the server's Content-Security-Policy and every page reports what the
+ * policy blocked (harness.ts, collectPageLog). This proves the report works, so a suite that
+ * passes really had no violation: an inline script the app did not ship is blocked and fails the
+ * test; the app shell, the login page and the signed-in app themselves break nothing; a signed-in
+ * sign-out (the provider's auto-submitting logout page) runs under its own policy.
+ * Skipped with a message when dist/ has not been built (npm run build).
+ */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, jest, test } from '@jest/globals';
+import type { Browser } from 'playwright-core';
+import { slAuth } from '../../src/common/i18n/sl';
+import {
+  CSP_VIOLATION,
+  DEMO_USERS,
+  LOGIN_PAGE_PATTERN,
+  ROOT,
+  assertNoPolicyViolations,
+  describeE2E,
+  launchBrowser,
+  newPage,
+  openAppSignedIn,
+  recordArtifacts,
+  startServer,
+  type E2EServer,
+} from './harness';
+
+jest.setTimeout(120_000);
+
+const built = existsSync(path.join(ROOT, 'dist', 'index.html'));
+if (!built) console.warn('[e2e] skipping the policy checks: dist/ is missing (run `npm run build`).');
+const suite = built ? describeE2E : describe.skip;
+
+suite('Content-Security-Policy in the browser (Chromium)', () => {
+  let server: E2EServer;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    server = await startServer();
+    browser = await launchBrowser();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  test('the signed-in app and a sign-out break nothing; an injected inline script is blocked and fails the test', async () => {
+    const { context, page, log } = await newPage(browser);
+    try {
+      await recordArtifacts('csp-sign-in-out', page, log, async () => {
+        await openAppSignedIn(page, `${server.origin}/#/about`, DEMO_USERS.editor);
+        // Signing out goes through the provider's automatic logout page (its own script, by hash).
+        await page.getByRole('button', { name: slAuth.session.signOut }).click();
+        await page.waitForURL(LOGIN_PAGE_PATTERN, { timeout: 60_000 });
+        await openAppSignedIn(page, `${server.origin}/#/about`, DEMO_USERS.editor);
+      });
+      assertNoPolicyViolations(log);
+
+      const reported = page.waitForEvent('console', { predicate: (message) => message.text().includes(CSP_VIOLATION) });
+      const ran = await page.evaluate(async () => {
+        const blocked = new Promise<string>((resolve) => document.addEventListener('securitypolicyviolation', (event) => resolve(event.effectiveDirective), { once: true }));
+        const script = document.createElement('script');
+        script.textContent = 'window.__injected = true';
+        document.head.append(script);
+        return { directive: await blocked, ran: (window as unknown as { __injected?: boolean }).__injected === true };
+      });
+      expect(ran).toEqual({ directive: 'script-src-elem', ran: false });
+      await reported;
+      expect(() => assertNoPolicyViolations(log)).toThrow('Content-Security-Policy violations');
+    } finally {
+      await context.close();
+    }
+  });
+});
