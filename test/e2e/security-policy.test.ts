@@ -1,9 +1,9 @@
 /**
  * The e2e suite runs under the server's Content-Security-Policy and every page reports what the
- * policy blocked (harness.ts, collectPageLog). This proves the report works, so a suite that
- * passes really had no violation: an inline script the app did not ship is blocked and fails the
- * test; the app shell, the login page and the signed-in app themselves break nothing; a signed-in
- * sign-out (the provider's auto-submitting logout page) runs under its own policy.
+ * policy blocked (harness.ts, collectPageLog). Here: the signed-in app, a sign-out (through the
+ * provider's automatic logout page, whose one script is allowed by hash) and a new sign-in break
+ * nothing; and the report works — an inline script the app did not ship is blocked, reported, and
+ * fails the check, so a suite that passes really had no violation.
  * Skipped with a message when dist/ has not been built (npm run build).
  */
 import { existsSync } from 'node:fs';
@@ -50,11 +50,14 @@ suite('Content-Security-Policy in the browser (Chromium)', () => {
     const { context, page, log } = await newPage(browser);
     try {
       await recordArtifacts('csp-sign-in-out', page, log, async () => {
-        await openAppSignedIn(page, `${server.origin}/#/about`, DEMO_USERS.editor);
+        await openAppSignedIn(page, `${server.origin}/`, DEMO_USERS.editor);
+        await page.evaluate(() => {
+          window.location.hash = '#/about';
+        });
         // Signing out goes through the provider's automatic logout page (its own script, by hash).
         await page.getByRole('button', { name: slAuth.session.signOut }).click();
         await page.waitForURL(LOGIN_PAGE_PATTERN, { timeout: 60_000 });
-        await openAppSignedIn(page, `${server.origin}/#/about`, DEMO_USERS.editor);
+        await openAppSignedIn(page, `${server.origin}/`, DEMO_USERS.editor);
       });
       assertNoPolicyViolations(log);
 

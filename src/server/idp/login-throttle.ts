@@ -13,7 +13,7 @@ import { DEFAULT_LOGIN_LIMITS, type LoginLimits } from '../env';
 const MAX_ENTRIES = 10_000;
 
 /** Who is trying: the normalised login (when one was given) and the client address. */
-export interface SignInAttempt {
+interface SignInAttempt {
   account?: string;
   address?: string;
 }

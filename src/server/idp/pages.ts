@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { fillText, slAuth, slSeasonServer } from '../../common/i18n/sl';
 import { PASSWORD_MIN_LENGTH } from './constants';
 
-export function escapeHtml(value: unknown): string {
+function escapeHtml(value: unknown): string {
   return String(value ?? '')
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')

@@ -36,7 +36,7 @@ const APP_PERMISSIONS = 'camera=(self), geolocation=(self), microphone=(), payme
 const NO_PERMISSIONS = 'camera=(), geolocation=(), microphone=(), payment=(), usb=()';
 
 /** The app's Content-Security-Policy; `keycloakOrigin` is the external identity server, if any. */
-export function appPolicy(keycloakOrigin?: string): string {
+function appPolicy(keycloakOrigin?: string): string {
   const identity = keycloakOrigin ? ` ${keycloakOrigin}` : '';
   return [
     "default-src 'self'",
