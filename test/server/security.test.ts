@@ -192,6 +192,14 @@ describe('security headers', () => {
     }
   });
 
+  test('the API documentation keeps Swagger UI\'s own policy, without framing or inline script', async () => {
+    const response = await fetch(`${origin}/api/docs/`);
+    expect(response.status).toBe(200);
+    const csp = directives(response.headers.get('content-security-policy'));
+    expect(csp.get('frame-ancestors')).toEqual(["'none'"]);
+    expect(csp.get('script-src')).not.toContain("'unsafe-inline'");
+  });
+
   test('the login page: no script, its one inline style allowed by hash, forms to this origin only', async () => {
     const client = new OidcTestClient(origin);
     const start = await client.startLogin();
