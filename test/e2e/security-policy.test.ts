@@ -6,18 +6,14 @@
  * fails the check, so a suite that passes really had no violation.
  * Skipped with a message when dist/ has not been built (npm run build).
  */
-import { existsSync } from 'node:fs';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, jest, test } from '@jest/globals';
+import { afterAll, beforeAll, expect, jest, test } from '@jest/globals';
 import type { Browser } from 'playwright-core';
 import { slAuth } from '../../src/common/i18n/sl';
 import {
   CSP_VIOLATION,
   DEMO_USERS,
   LOGIN_PAGE_PATTERN,
-  ROOT,
   assertNoPolicyViolations,
-  describeE2E,
   launchBrowser,
   newPage,
   openAppSignedIn,
@@ -25,14 +21,11 @@ import {
   startServer,
   type E2EServer,
 } from './harness';
+import { describeBuiltApp, goHash } from './scenarios/helpers';
 
 jest.setTimeout(120_000);
 
-const built = existsSync(path.join(ROOT, 'dist', 'index.html'));
-if (!built) console.warn('[e2e] skipping the policy checks: dist/ is missing (run `npm run build`).');
-const suite = built ? describeE2E : describe.skip;
-
-suite('Content-Security-Policy in the browser (Chromium)', () => {
+describeBuiltApp('Content-Security-Policy in the browser (Chromium)', () => {
   let server: E2EServer;
   let browser: Browser;
 
@@ -51,9 +44,7 @@ suite('Content-Security-Policy in the browser (Chromium)', () => {
     try {
       await recordArtifacts('csp-sign-in-out', page, log, async () => {
         await openAppSignedIn(page, `${server.origin}/`, DEMO_USERS.editor);
-        await page.evaluate(() => {
-          window.location.hash = '#/about';
-        });
+        await goHash(page, '#/about');
         // Signing out goes through the provider's automatic logout page (its own script, by hash).
         await page.getByRole('button', { name: slAuth.session.signOut }).click();
         await page.waitForURL(LOGIN_PAGE_PATTERN, { timeout: 60_000 });

@@ -18,7 +18,7 @@ import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import type { FastifyInstance } from 'fastify';
 import { slAuth, slSecurity } from '../../src/common/i18n/sl';
 import { FORM_KINDS } from '../../src/common/scheme/form-kinds';
-import { buildApp } from '../../src/server/app';
+import { buildApp, type BuildAppOptions } from '../../src/server/app';
 import { DEFAULT_LOGIN_LIMITS, DEFAULT_RATE_LIMITS, EnvError, readEnv } from '../../src/server/env';
 import { OidcTestClient } from './auth/oidc-client';
 import { buildTestApp, USERS, type TestApp } from './helpers/build-test-app';
@@ -40,11 +40,21 @@ function directives(policy: string | null): Map<string, string[]> {
 
 const sha256Source = (text: string) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
 
-async function listen(app: FastifyInstance): Promise<string> {
+/** A listening app of its own on a fresh DATA_DIR (in-memory database); close() removes both. */
+async function startApp(options: BuildAppOptions): Promise<{ app: FastifyInstance; origin: string; close(): Promise<void> }> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'travnik-security-'));
+  const app = await buildApp({ dataDir, database: ':memory:', ...options });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   if (!address || typeof address !== 'object') throw new Error('no address');
-  return `http://127.0.0.1:${address.port}`;
+  return {
+    app,
+    origin: `http://127.0.0.1:${address.port}`,
+    close: async () => {
+      await app.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
 }
 
 describe('the API rate limit', () => {
@@ -135,18 +145,16 @@ describe('limits from the environment', () => {
 });
 
 describe('security headers', () => {
-  let app: FastifyInstance;
   let origin: string;
   let clientDir: string;
+  let close: () => Promise<void>;
   beforeAll(async () => {
     clientDir = mkdtempSync(path.join(tmpdir(), 'travnik-csp-'));
     writeFileSync(path.join(clientDir, 'index.html'), '<!doctype html><title>t</title>');
-    const dataDir = mkdtempSync(path.join(tmpdir(), 'travnik-csp-data-'));
-    app = await buildApp({ dataDir, database: ':memory:', demo: true, clientDir, auth: 'embedded' });
-    origin = await listen(app);
+    ({ origin, close } = await startApp({ demo: true, clientDir, auth: 'embedded' }));
   });
   afterAll(async () => {
-    await app.close();
+    await close();
     rmSync(clientDir, { recursive: true, force: true });
   });
 
@@ -244,17 +252,13 @@ describe('security headers', () => {
 
 describe('headers that depend on the deployment', () => {
   test('HSTS only behind an https PUBLIC_URL; with AUTH=keycloak the app may call and frame that Keycloak', async () => {
-    const dataDir = mkdtempSync(path.join(tmpdir(), 'travnik-csp-kc-'));
-    const app = await buildApp({
-      dataDir,
-      database: ':memory:',
+    const { origin, close } = await startApp({
       auth: 'keycloak',
       keycloak: { url: 'https://sso.example.si/auth', realm: 'travnik' },
       publicUrl: 'https://travnik.example.si',
       authenticate: async () => null,
     });
     try {
-      const origin = await listen(app);
       const response = await fetch(`${origin}/keycloak.json`);
       expect(response.headers.get('strict-transport-security')).toBe('max-age=31536000');
       const csp = directives(response.headers.get('content-security-policy'));
@@ -262,25 +266,18 @@ describe('headers that depend on the deployment', () => {
       expect(csp.get('frame-src')).toEqual(["'self'", 'https://sso.example.si']);
       expect(csp.get('script-src')).toEqual(["'self'"]);
     } finally {
-      await app.close();
-      rmSync(dataDir, { recursive: true, force: true });
+      await close();
     }
   });
 });
 
 describe('the sign-in throttle', () => {
-  let app: FastifyInstance;
   let origin: string;
-  let dataDir: string;
+  let close: () => Promise<void>;
   beforeAll(async () => {
-    dataDir = mkdtempSync(path.join(tmpdir(), 'travnik-login-limit-'));
-    app = await buildApp({ dataDir, database: ':memory:', demo: true, auth: 'embedded', trustProxy: true, loginLimits: { perAccount: 3, perAddress: 5, windowMs: 60_000 } });
-    origin = await listen(app);
+    ({ origin, close } = await startApp({ demo: true, auth: 'embedded', trustProxy: true, loginLimits: { perAccount: 3, perAddress: 5, windowMs: 60_000 } }));
   });
-  afterAll(async () => {
-    await app.close();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
+  afterAll(async () => close());
 
   async function loginPage(): Promise<{ client: OidcTestClient; url: string }> {
     const client = new OidcTestClient(origin);
@@ -326,10 +323,8 @@ describe('the sign-in throttle', () => {
 
 describe('the sign-in throttle of Basic credentials', () => {
   test('after the account limit: 429 with Retry-After in the catalogue shape, not 401', async () => {
-    const dataDir = mkdtempSync(path.join(tmpdir(), 'travnik-basic-limit-'));
-    const app = await buildApp({ dataDir, database: ':memory:', demo: true, auth: 'basic', loginLimits: { perAccount: 2 } });
+    const { origin, close } = await startApp({ demo: true, auth: 'basic', loginLimits: { perAccount: 2 } });
     try {
-      const origin = await listen(app);
       const as = (password: string) =>
         fetch(`${origin}/api/PublicApp/1/roles`, { headers: { authorization: `Basic ${Buffer.from(`kmet1@example.si:${password}`).toString('base64')}` } });
       expect((await as('narobe1')).status).toBe(401);
@@ -340,8 +335,7 @@ describe('the sign-in throttle of Basic credentials', () => {
       expect(wait).toBeGreaterThan(0);
       expect(await blocked.json()).toEqual({ status: 429, message: 'Generic Error', detail: slSecurity.rateLimited(wait) });
     } finally {
-      await app.close();
-      rmSync(dataDir, { recursive: true, force: true });
+      await close();
     }
   });
 });
