@@ -14,7 +14,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect, jest, test } from '@jest/globals';
 import type { FastifyInstance } from 'fastify';
 import { slAuth, slSecurity } from '../../src/common/i18n/sl';
 import { FORM_KINDS } from '../../src/common/scheme/form-kinds';
@@ -23,6 +23,10 @@ import { DEFAULT_LOGIN_LIMITS, DEFAULT_RATE_LIMITS, EnvError, readEnv } from '..
 import { OidcTestClient } from './auth/oidc-client';
 import { buildTestApp, USERS, type TestApp } from './helpers/build-test-app';
 import { farmerRows } from './helpers/demo-ids';
+
+// Real work: 10,000 rows written through 50 bulk calls, scrypt for every demo account and sign-in,
+// apps started on PostgreSQL. 3 s alone, more than jest's default 5 s on a loaded machine.
+jest.setTimeout(60_000);
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
