@@ -13,6 +13,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { basemapRoutes } from '../../src/server/routes/basemap/index';
+import { registerSecurityHeaders } from '../../src/server/plugins/security-headers';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const CHROMIUM_ARGS = [
@@ -48,10 +49,13 @@ export async function startMapHarness(viewport = { width: 900, height: 700 }): P
   });
   await writeFile(
     path.join(outDir, 'index.html'),
-    '<!doctype html><html lang="sl"><head><meta charset="utf-8"><link rel="stylesheet" href="/preview-page.css"></head>' +
-      '<body style="margin:0"><div id="root"></div><script type="module" src="/preview-page.js"></script></body></html>',
+    '<!doctype html><html lang="sl"><head><meta charset="utf-8"><link rel="stylesheet" href="/preview-page.css"><link rel="stylesheet" href="/preview-shell.css"></head>' +
+      '<body><div id="root"></div><script type="module" src="/preview-page.js"></script></body></html>',
   );
+  await writeFile(path.join(outDir, 'preview-shell.css'), 'body{margin:0}');
   const app = Fastify();
+  // The app's security headers, so the map runs under the policy the app has (no inline style or script).
+  registerSecurityHeaders(app, {});
   await app.register(basemapRoutes);
   const types: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css' };
   app.get('/:file', async (request, reply) => {

@@ -12,7 +12,7 @@ import { S3Storage } from './attachments/s3-storage';
 import type { AttachmentStorage } from './attachments/storage';
 import { registerIdentity, type IdentityOptions } from './auth';
 import { openDatabase } from './db/database';
-import { DEFAULT_LIMITS, readDatabaseEnv, readS3Env, type PostgresSettings, type UploadLimits } from './env';
+import { DEFAULT_LIMITS, readDatabaseEnv, readS3Env, type PostgresSettings, type RateLimits, type UploadLimits } from './env';
 import { registerApiHeaders } from './http/api-headers';
 import { registerJsonCompression } from './http/compress-json';
 import { registerErrorHandling } from './http/errors';
@@ -22,6 +22,8 @@ import { parseQueryString } from './http/querystring';
 import { registerSharedSchemas } from './http/schemas';
 import { ensureFarmerAccount } from './idp/activations';
 import { registerOpenApi } from './plugins/openapi';
+import { registerRateLimits } from './plugins/rate-limit';
+import { registerSecurityHeaders } from './plugins/security-headers';
 import { ProjectRepository } from './repositories/project-repository';
 import accountRoutes from './routes/api/accounts';
 import attachmentRoutes from './routes/api/attachments';
@@ -65,6 +67,10 @@ export interface BuildAppOptions extends Omit<IdentityOptions, 'db'> {
   projectId?: number;
   /** Attachment storage other than the local disk (default: S3 when S3_BUCKET is set, else dataDir). */
   attachmentStorage?: AttachmentStorage;
+  /** Requests per user and window on /api (default: none — server.ts passes RATE_LIMIT_*). */
+  rateLimits?: RateLimits;
+  /** Fastify's trustProxy: which proxies' X-Forwarded-For to believe (default: none). */
+  trustProxy?: boolean | string;
 }
 
 export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyInstance> {
@@ -72,6 +78,8 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
   const app = Fastify({
     logger: options.logger ?? false,
     bodyLimit: options.bodyLimit ?? options.limits?.bodyLimit ?? DEFAULT_BODY_LIMIT,
+    // Behind a reverse proxy the client's address comes from X-Forwarded-For (TRUST_PROXY, env.ts).
+    trustProxy: options.trustProxy ?? false,
     routerOptions: {
       querystringParser: parseQueryString,
       // Text search puts the user's query in the path.
@@ -105,12 +113,15 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
   registerApiHeaders(app);
   registerJsonCompression(app);
   registerSharedSchemas(app);
+  // CSP and the other security headers on every answer, the identity provider's included (so before it registers).
+  registerSecurityHeaders(app, options);
 
   // Sign-in (embedded provider, Keycloak, basic or none); a test's own `authenticate` wins.
   const { authenticate, mode: authMode } = await registerIdentity(app, { ...options, db: database.db });
   // Farmers' sign-in accounts are ours unless an external Keycloak holds them.
   app.decorate('farmerAccounts', authMode === 'keycloak' ? undefined : ensureFarmerAccount);
   registerAccessHooks(app, () => authenticate);
+  await registerRateLimits(app, options.rateLimits); // per user, once the access hook knows the caller
 
   // The OpenAPI document first: it collects the routes registered after it.
   const version = options.version ?? packageVersion();

@@ -35,6 +35,33 @@ export const DEFAULT_LIMITS: UploadLimits = {
   thumbSize: 320,
 };
 
+/**
+ * Request limits of the API (RATE_LIMIT_MAX per RATE_LIMIT_WINDOW seconds): counted per signed-in
+ * user, or per client address for calls without a user. Sized so a phone draining a field day's
+ * outbox (10,000 edits = 50 bulk calls of 200, sent back to back, plus its photos one by one) is
+ * never refused, while a runaway script is.
+ */
+export interface RateLimits {
+  /** Requests per window; 0 switches the limit off. */
+  max: number;
+  windowMs: number;
+}
+
+export const DEFAULT_RATE_LIMITS: RateLimits = { max: 1000, windowMs: 60_000 };
+
+/**
+ * Sign-in throttle (LOGIN_FAILURES_PER_ACCOUNT, LOGIN_FAILURES_PER_ADDRESS, LOGIN_FAILURE_WINDOW
+ * seconds): only wrong passwords count, so a room of farmers signing in behind one address is
+ * never refused, while guessing one account's password or trying many accounts from one address is.
+ */
+export interface LoginLimits {
+  perAccount: number;
+  perAddress: number;
+  windowMs: number;
+}
+
+export const DEFAULT_LOGIN_LIMITS: LoginLimits = { perAccount: 10, perAddress: 30, windowMs: 60_000 };
+
 export interface PostgresSettings {
   /** Connections per server process (PG_POOL_SIZE, default 10). */
   poolSize: number;
@@ -121,6 +148,15 @@ export interface ServerEnv {
   demo: boolean;
   /** The project config.json serves (PROJECT_ID, default 1: the demo project). */
   projectId: number;
+  /** API request limits per user (RATE_LIMIT_MAX, RATE_LIMIT_WINDOW). */
+  rateLimits: RateLimits;
+  /** Sign-in throttle (LOGIN_FAILURES_PER_ACCOUNT, LOGIN_FAILURES_PER_ADDRESS, LOGIN_FAILURE_WINDOW). */
+  loginLimits: LoginLimits;
+  /**
+   * Whose X-Forwarded-For to believe for the client address (TRUST_PROXY: true, false, or
+   * addresses/ranges; default with PUBLIC_URL: the loopback and private ranges a proxy sits in).
+   */
+  trustProxy: boolean | string;
 }
 
 const AUTH_SETTINGS: readonly AuthSetting[] = ['embedded', 'keycloak', 'basic', 'none'];
@@ -207,5 +243,25 @@ export function readEnv(env: NodeJS.ProcessEnv = process.env, cwd: string = proc
       : undefined,
     demo: flag(env, 'DEMO', !production),
     projectId: integer(env, 'PROJECT_ID', 1, 1),
+    rateLimits: {
+      max: integer(env, 'RATE_LIMIT_MAX', DEFAULT_RATE_LIMITS.max),
+      windowMs: integer(env, 'RATE_LIMIT_WINDOW', DEFAULT_RATE_LIMITS.windowMs / 1000, 1) * 1000,
+    },
+    loginLimits: {
+      perAccount: integer(env, 'LOGIN_FAILURES_PER_ACCOUNT', DEFAULT_LOGIN_LIMITS.perAccount, 1),
+      perAddress: integer(env, 'LOGIN_FAILURES_PER_ADDRESS', DEFAULT_LOGIN_LIMITS.perAddress, 1),
+      windowMs: integer(env, 'LOGIN_FAILURE_WINDOW', DEFAULT_LOGIN_LIMITS.windowMs / 1000, 1) * 1000,
+    },
+    trustProxy: trustProxy(env),
   };
+}
+
+/** Private and loopback ranges: where a reverse proxy in front of the nodes normally sits. */
+const PROXY_RANGES = 'loopback, linklocal, uniquelocal';
+
+function trustProxy(env: NodeJS.ProcessEnv): boolean | string {
+  const raw = env.TRUST_PROXY?.trim();
+  if (!raw) return env.PUBLIC_URL?.trim() ? PROXY_RANGES : false;
+  if (/^(true|false)$/i.test(raw)) return raw.toLowerCase() === 'true';
+  return raw;
 }

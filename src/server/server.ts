@@ -50,6 +50,9 @@ export async function main(): Promise<void> {
     production: env.production,
     bodyLimit: env.limits.bodyLimit,
     projectId: env.projectId,
+    rateLimits: env.rateLimits,
+    loginLimits: env.loginLimits,
+    trustProxy: env.trustProxy,
   });
   const logger = app.log;
 

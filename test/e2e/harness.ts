@@ -9,6 +9,8 @@
  * - signInThroughLoginPage(): fills the Slovenian login page of the embedded provider.
  * - recordArtifacts(): on failure, a screenshot and the browser console go to
  *   test-results/e2e/<test name>/ (CI prints that folder).
+ * - Every page runs under the server's Content-Security-Policy and reports each violation to the
+ *   console with CSP_VIOLATION (collectPageLog); recordArtifacts fails a test whose log has one.
  */
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -129,14 +131,46 @@ export interface ConsoleLog {
   lines: string[];
 }
 
-/** A fresh context and page whose console and page errors are collected for failure reports. */
-export async function newPage(browser: Browser): Promise<{ context: BrowserContext; page: Page; log: ConsoleLog }> {
-  const context = await browser.newContext({ locale: 'sl-SI', serviceWorkers: 'allow' });
-  const page = await context.newPage();
+/** Marks a Content-Security-Policy violation in a page's console log. */
+export const CSP_VIOLATION = '[csp-violation]';
+
+/**
+ * Every document of the context (app, login page, later loads) reports what the policy blocked
+ * to the console. Playwright injects init scripts past the page's CSP, so the listener itself is
+ * never blocked.
+ */
+async function reportPolicyViolations(context: BrowserContext): Promise<void> {
+  await context.addInitScript((marker: string) => {
+    document.addEventListener('securitypolicyviolation', (event) => {
+      console.error(`${marker} ${event.effectiveDirective} blocked ${event.blockedURI || 'inline'} in ${event.documentURI} (${event.sourceFile}:${event.lineNumber}) sample: ${event.sample}`);
+    });
+  }, CSP_VIOLATION);
+}
+
+/**
+ * Collects a page's console, page errors and failed requests for failure reports, with policy
+ * violations reported (see CSP_VIOLATION); for pages of a context made by a test itself.
+ */
+export async function collectPageLog(context: BrowserContext, page: Page): Promise<ConsoleLog> {
+  await reportPolicyViolations(context);
   const log: ConsoleLog = { lines: [] };
   page.on('console', (message) => log.lines.push(`[${message.type()}] ${message.text()}`));
   page.on('pageerror', (error) => log.lines.push(`[pageerror] ${error.message}`));
   page.on('requestfailed', (request) => log.lines.push(`[requestfailed] ${request.method()} ${request.url()} ${request.failure()?.errorText ?? ''}`));
+  return log;
+}
+
+/** Throws when the page broke the Content-Security-Policy (a script, style or request it blocked). */
+export function assertNoPolicyViolations(log: ConsoleLog): void {
+  const violations = log.lines.filter((line) => line.includes(CSP_VIOLATION));
+  if (violations.length) throw new Error(`Content-Security-Policy violations:\n${violations.join('\n')}`);
+}
+
+/** A fresh context and page whose console and page errors are collected for failure reports. */
+export async function newPage(browser: Browser): Promise<{ context: BrowserContext; page: Page; log: ConsoleLog }> {
+  const context = await browser.newContext({ locale: 'sl-SI', serviceWorkers: 'allow' });
+  const page = await context.newPage();
+  const log = await collectPageLog(context, page);
   // Every new document, with the time: a step that dies with "Execution context was destroyed" shows which load raced it.
   page.on('framenavigated', (frame) => {
     if (frame === page.mainFrame()) log.lines.push(`[navigated ${new Date().toISOString().slice(11, 23)}] ${frame.url()}`);
@@ -144,10 +178,15 @@ export async function newPage(browser: Browser): Promise<{ context: BrowserConte
   return { context, page, log };
 }
 
-/** Runs `fn`; when it throws, saves a screenshot and the console under test-results/e2e/<name>/. */
+/**
+ * Runs `fn` and fails it when the page broke the Content-Security-Policy meanwhile; when it
+ * throws, saves a screenshot and the console under test-results/e2e/<name>/.
+ */
 export async function recordArtifacts<T>(name: string, page: Page, log: ConsoleLog, fn: () => Promise<T>): Promise<T> {
   try {
-    return await fn();
+    const result = await fn();
+    assertNoPolicyViolations(log);
+    return result;
   } catch (error) {
     const dir = path.join(ARTIFACTS_DIR, name.replace(/[^\w.-]+/g, '-'));
     mkdirSync(dir, { recursive: true });

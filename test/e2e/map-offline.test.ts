@@ -4,22 +4,29 @@
  * is the map preview (scripts/basemap/preview-page.tsx) served with the real base map routes; the
  * download runs the Download screen's code into the browser's real IndexedDB.
  */
-import { afterAll, beforeAll, expect, it, jest } from '@jest/globals';
+import { afterAll, afterEach, beforeAll, expect, it, jest } from '@jest/globals';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { startMapHarness, type MapHarness } from '../../scripts/basemap/map-harness';
 import { slMap } from '../../src/common/i18n/sl';
-import { ARTIFACTS_DIR, describeE2E } from './harness';
+import { ARTIFACTS_DIR, assertNoPolicyViolations, collectPageLog, describeE2E, type ConsoleLog } from './harness';
 
 jest.setTimeout(180_000);
 
 describeE2E('map offline', () => {
   let harness: MapHarness;
+  let log: ConsoleLog;
   beforeAll(async () => {
     harness = await startMapHarness();
+    log = await collectPageLog(harness.page.context(), harness.page);
   });
   afterAll(async () => {
     await harness?.close();
+  });
+  // The map runs under the app's Content-Security-Policy: anything it blocked fails the test.
+  afterEach(() => {
+    assertNoPolicyViolations(log);
+    log.lines.length = 0;
   });
 
   it('renders a downloaded extent offline and says where nothing was downloaded', async () => {

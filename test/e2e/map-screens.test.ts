@@ -5,23 +5,30 @@
  * - drawing a path by hand with Mapbox GL Draw on MapLibre;
  * - location permission denied → the location warning, gone once granted.
  */
-import { afterAll, beforeAll, expect, it, jest } from '@jest/globals';
+import { afterAll, afterEach, beforeAll, expect, it, jest } from '@jest/globals';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { startMapHarness, type MapHarness } from '../../scripts/basemap/map-harness';
 import { sl, slMap } from '../../src/common/i18n/sl';
-import { ARTIFACTS_DIR, describeE2E } from './harness';
+import { ARTIFACTS_DIR, assertNoPolicyViolations, collectPageLog, describeE2E, type ConsoleLog } from './harness';
 
 jest.setTimeout(180_000);
 
 describeE2E('map screens', () => {
   let harness: MapHarness;
+  let log: ConsoleLog;
   beforeAll(async () => {
     harness = await startMapHarness({ width: 800, height: 1100 });
+    log = await collectPageLog(harness.page.context(), harness.page);
     mkdirSync(ARTIFACTS_DIR, { recursive: true });
   });
   afterAll(async () => {
     await harness?.close();
+  });
+  // The map runs under the app's Content-Security-Policy: anything it blocked fails the test.
+  afterEach(() => {
+    assertNoPolicyViolations(log);
+    log.lines.length = 0;
   });
 
   it('downloads an extent chosen on the map with the estimate shown first, then lists it', async () => {
@@ -90,6 +97,7 @@ describeE2E('map screens', () => {
   it('shows the location warning while permission is denied and removes it once granted', async () => {
     const context = await harness.browser.newContext();
     const page = await context.newPage();
+    const pageLog = await collectPageLog(context, page);
     // Playwright can grant but not deny; Chromium's DevTools protocol can do both, per context.
     const pageSession = await context.newCDPSession(page);
     const { targetInfo } = await pageSession.send('Target.getTargetInfo');
@@ -103,6 +111,7 @@ describeE2E('map screens', () => {
     expect(await warning.textContent()).toBe(sl.location.denied);
     await setGeolocation('granted');
     await warning.waitFor({ state: 'detached' });
+    assertNoPolicyViolations(pageLog);
     await context.close();
   });
 });

@@ -20,10 +20,13 @@ import { DEMO_USERS, ROOT, apiAs, describeE2E, launchBrowser, newPage, recordArt
 jest.setTimeout(90_000);
 
 const TEST_PAGE = '/__e2e__/sign-in.html';
+// The page's script is a file of its own: the server's Content-Security-Policy runs no inline script.
+const TEST_SCRIPT = '/__e2e__/sign-in.js';
 const testPageHtml = `<!DOCTYPE html>
 <html lang="sl"><head><meta charset="utf-8"><title>e2e sign-in</title></head>
 <body><p id="status">Nalagam...</p>
-<script type="module">
+<script type="module" src="${TEST_SCRIPT}"></script></body></html>`;
+const testScript = `
   import Keycloak from '/__e2e__/keycloak.js';
   const keycloak = new Keycloak('/keycloak.json');
   window.keycloak = keycloak;
@@ -40,7 +43,7 @@ const testPageHtml = `<!DOCTYPE html>
   } catch (error) {
     document.getElementById('status').textContent = 'napaka ' + error;
   }
-</script></body></html>`;
+`;
 
 describeE2E('sign-in through the login page (Chromium)', () => {
   let server: E2EServer;
@@ -53,6 +56,7 @@ describeE2E('sign-in through the login page (Chromium)', () => {
         const keycloakJs = readFileSync(path.join(ROOT, 'node_modules/keycloak-js/lib/keycloak.js'));
         app.get('/__e2e__/keycloak.js', (_request, reply) => reply.type('text/javascript').send(keycloakJs));
         app.get(TEST_PAGE, (_request, reply) => reply.type('text/html').send(testPageHtml));
+        app.get(TEST_SCRIPT, (_request, reply) => reply.type('text/javascript').send(testScript));
         // buildApp serves /keycloak.json once the site routes are wired; until then, the same module.
         if (!app.hasRoute({ method: 'GET', url: '/keycloak.json' })) registerKeycloakJson(app, {});
       },

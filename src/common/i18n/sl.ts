@@ -184,6 +184,16 @@ function slPlural(n: number, one: string, two: string, few: string, other: strin
   return other;
 }
 
+/** How long to wait, after "čez": "30 sekund", "1 minuto", "2 minuti", "3 minute", "5 minut". */
+function waitText(seconds: number): string {
+  if (seconds < 60) {
+    const n = Math.max(1, Math.ceil(seconds));
+    return `${n} ${slPlural(n, 'sekundo', 'sekundi', 'sekunde', 'sekund')}`;
+  }
+  const n = Math.ceil(seconds / 60);
+  return `${n} ${slPlural(n, 'minuto', 'minuti', 'minute', 'minut')}`;
+}
+
 /** Sign-in: the login page of the embedded identity provider and the client's session texts. */
 export const slAuth = {
   login: {
@@ -195,7 +205,8 @@ export const slAuth = {
     submit: 'Prijava',
     invalidCredentials: 'Napačen e-poštni naslov, uporabniško ime ali geslo.',
     missingFields: 'Vpišite e-poštni naslov ali uporabniško ime in geslo.',
-    tooManyAttempts: 'Preveč neuspešnih poskusov. Počakajte minuto in poskusite znova.',
+    /** The login or the address is throttled for `seconds` more (the page answers 429). */
+    tooManyAttempts: (seconds: number): string => `Preveč neuspešnih poskusov. Poskusite znova čez ${waitText(seconds)}.`,
     expired: 'Prijavna seja je potekla. Vrnite se v aplikacijo in začnite znova.',
     backToApp: 'Nazaj v aplikacijo',
     demoHeading: 'Predstavitveni računi (geslo: demo)',
@@ -877,4 +888,9 @@ export const slQaReplay = {
     invalid: 'Datoteka ni veljaven dnevnik dejanj.',
     downloadState: 'Prenesi končno stanje',
   },
+} as const;
+
+/** Request limits: the detail of the API's 429 answer (its message is the catalogue's). */
+export const slSecurity = {
+  rateLimited: (seconds: number): string => `Preveč zahtev v kratkem času. Poskusite znova čez ${waitText(seconds)}.`,
 } as const;

@@ -10,6 +10,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
+import type { LoginLimits } from '../env';
 import { unauthorized } from '../http/errors';
 import { API_AUDIENCE, CLIENT_ID, REALM, REALM_PATH, ROUTES } from '../idp/constants';
 import { registerEmbeddedIdp, type EmbeddedIdp } from '../idp';
@@ -31,6 +32,8 @@ export interface IdentityOptions {
   production?: boolean;
   demo?: boolean;
   authenticate?: Authenticate;
+  /** Sign-in throttle of the login page and of Basic credentials (default DEFAULT_LOGIN_LIMITS). */
+  loginLimits?: Partial<LoginLimits>;
   /** Embedded provider tuning (tests: short access tokens to see a refresh). */
   identity?: {
     accessTokenTtl?: number;
@@ -70,6 +73,7 @@ export async function registerIdentity(app: FastifyInstance, options: IdentityOp
         // PUBLIC_URL means a reverse proxy in front (TLS ends there): trust its X-Forwarded-*
         // so the provider's absolute URLs say https like the issuer does.
         trustProxy: options.identity?.trustProxy ?? Boolean(options.publicUrl),
+        loginLimits: options.loginLimits,
       });
       const authenticate = createTokenAuthenticate({
         keys: localKeySource(
@@ -103,7 +107,7 @@ export async function registerIdentity(app: FastifyInstance, options: IdentityOp
         const { ensureDemoAccounts } = await import('../idp/demo-accounts');
         await ensureDemoAccounts(users);
       }
-      return { mode, authenticate: createBasicAuthenticate(users) };
+      return { mode, authenticate: createBasicAuthenticate(users, options.loginLimits) };
     }
     case 'none': {
       if (production) throw new Error('AUTH=none is for local demos only and is refused when NODE_ENV=production');

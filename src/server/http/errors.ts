@@ -6,6 +6,7 @@
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { errorMessageForStatus, type ApiErrorBody } from '../../common/errors';
+import { slSecurity } from '../../common/i18n/sl';
 import { isLiveUniqueViolation } from '../db/live-unique-rules';
 
 export class HttpError extends Error {
@@ -13,6 +14,8 @@ export class HttpError extends Error {
   readonly detail: string | undefined;
   /** Extra members of the error body (e.g. `current` on 409, `opId` of a failing bulk operation). */
   readonly extra: Partial<ApiErrorBody> | undefined;
+  /** Seconds the caller should wait before trying again (sent as Retry-After). */
+  retryAfter: number | undefined;
 
   constructor(statusCode: number, detail?: string, extra?: Partial<ApiErrorBody>) {
     super(detail ?? errorMessageForStatus(statusCode));
@@ -27,6 +30,8 @@ export const badRequest = (detail: string, extra?: Partial<ApiErrorBody>): HttpE
 export const unauthorized = (detail?: string): HttpError => new HttpError(401, detail);
 export const forbidden = (detail: string): HttpError => new HttpError(403, detail);
 export const notFound = (detail: string): HttpError => new HttpError(404, detail);
+/** 429 with Retry-After: the caller went over a request limit and may go on after `retryAfter` seconds. */
+export const tooManyRequests = (retryAfter: number): HttpError => Object.assign(new HttpError(429, slSecurity.rateLimited(retryAfter)), { retryAfter });
 export const conflict = (detail: string, current: unknown, extra?: Partial<ApiErrorBody>): HttpError =>
   new HttpError(409, detail, { ...extra, current });
 
@@ -66,6 +71,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | HttpError, request: FastifyRequest, reply: FastifyReply) => {
     if (error instanceof HttpError) {
       if (error.statusCode >= 500) request.log.error({ err: error }, 'request failed');
+      if (error.retryAfter !== undefined) reply.header('retry-after', String(error.retryAfter));
       const body = error.statusCode >= 500 ? errorBody(error.statusCode) : errorBody(error.statusCode, error.detail, error.extra);
       return reply.status(error.statusCode).send(body);
     }

@@ -12,7 +12,7 @@ import { fillText, slSeasonServer } from '../../common/i18n/sl';
 import { activationState, completeActivation, type AnyExecutor, type LinkState } from './activations';
 import { ACTIVATION_PATH, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, REALM_PATH } from './constants';
 import { LoginThrottle } from './login-throttle';
-import { activationPage, messagePage } from './pages';
+import { PAGE_POLICY, activationPage, messagePage } from './pages';
 
 export const ACTIVATION_ROUTE = `${REALM_PATH}${ACTIVATION_PATH}`;
 
@@ -37,27 +37,33 @@ export async function registerActivationPage(app: FastifyInstance, options: Acti
         .header('cache-control', 'no-store')
         // The link is a secret: never sent onwards as a referrer.
         .header('referrer-policy', 'no-referrer')
-        .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; img-src data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'")
+        .header('content-security-policy', PAGE_POLICY)
         .send(body);
 
-    const throttleKey = (request: FastifyRequest) => `activation:${request.ip}`;
+    const attempt = (request: FastifyRequest) => ({ address: request.ip });
     const linkBroken = (request: FastifyRequest, reply: FastifyReply, link: Exclude<LinkState, { state: 'valid' }>) => {
-      throttle.failed(throttleKey(request));
+      throttle.failed(attempt(request));
       const expired = link.state === 'expired';
       return html(reply, link.state === 'invalid' ? 404 : 410, messagePage(t.title, expired ? t.expiredHeading : t.invalidHeading, expired ? t.expired : t.invalid));
     };
-    const tooMany = (reply: FastifyReply) => html(reply, 429, messagePage(t.title, t.invalidHeading, t.tooManyAttempts));
+    /** Refuses a throttled address with 429 and Retry-After; false when it may go on. */
+    const refused = (request: FastifyRequest, reply: FastifyReply) => {
+      const wait = throttle.retryAfter(attempt(request));
+      return wait > 0 && html(reply.header('retry-after', String(wait)), 429, messagePage(t.title, t.invalidHeading, t.tooManyAttempts));
+    };
 
     const path = `${ACTIVATION_ROUTE}/:token`;
     scope.get<{ Params: { token: string } }>(path, { schema: { hide: true } }, async (request, reply) => {
-      if (throttle.blocked(throttleKey(request))) return tooMany(reply);
+      const tooMany = refused(request, reply);
+      if (tooMany) return tooMany;
       const link = await activationState(options.db, request.params.token);
       if (link.state !== 'valid') return linkBroken(request, reply, link);
       return html(reply, 200, activationPage({ action: request.url.split('?')[0]!, email: link.email }));
     });
 
     scope.post<{ Params: { token: string } }>(path, { schema: { hide: true } }, async (request, reply) => {
-      if (throttle.blocked(throttleKey(request))) return tooMany(reply);
+      const tooMany = refused(request, reply);
+      if (tooMany) return tooMany;
       const link = await activationState(options.db, request.params.token);
       if (link.state !== 'valid') return linkBroken(request, reply, link);
       const body = (request.body ?? {}) as Record<string, unknown>;

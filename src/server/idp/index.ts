@@ -13,12 +13,13 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type Provider from 'oidc-provider';
 import { slAuth } from '../../common/i18n/sl';
+import type { LoginLimits } from '../env';
 import { purgeExpired } from './adapter';
 import { API_RESOURCE, APP_SCOPES, DEFAULT_TTL, LOGIN_ACTIONS_PATH, REALM_PATH, issuerFor } from './constants';
 import { DEMO_ACCOUNTS, ensureDemoAccounts, refuseDemoAccountsInProduction } from './demo-accounts';
 import { loadKeys, type IdentityKeys } from './keys';
 import { LoginThrottle } from './login-throttle';
-import { loginPage, messagePage } from './pages';
+import { PAGE_POLICY, loginPage, messagePage } from './pages';
 import { createProvider, type TokenTtls } from './provider';
 import { SecretStore, UserStore, normaliseLogin, type IdentityDb } from './store';
 
@@ -37,6 +38,8 @@ export interface EmbeddedIdpOptions {
   /** Token lifetimes in seconds (tests shorten the access token to see a refresh). */
   ttl?: Partial<TokenTtls>;
   trustProxy?: boolean;
+  /** Wrong passwords allowed per login and per address (LOGIN_* settings). */
+  loginLimits?: Partial<LoginLimits>;
 }
 
 export interface EmbeddedIdp {
@@ -72,7 +75,7 @@ export async function registerEmbeddedIdp(app: FastifyInstance, options: Embedde
     accessToken: options.ttl?.accessToken ?? DEFAULT_TTL.accessToken,
     refreshToken: options.ttl?.refreshToken ?? DEFAULT_TTL.refreshToken,
   };
-  const throttle = new LoginThrottle();
+  const throttle = new LoginThrottle(options.loginLimits);
 
   const providers = new Map<string, { provider: Provider; handle: (req: IncomingMessage, res: ServerResponse) => void }>();
   const entryFor = (origin: string) => {
@@ -137,7 +140,7 @@ export async function registerEmbeddedIdp(app: FastifyInstance, options: Embedde
         .header('content-type', 'text/html; charset=utf-8')
         .header('cache-control', 'no-store')
         // The page needs nothing from anywhere else; say so to the browser.
-        .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; img-src data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'")
+        .header('content-security-policy', PAGE_POLICY)
         .send(body);
 
     /** The interaction of this request, or undefined when the cookie/uid is missing or expired. */
@@ -191,18 +194,22 @@ export async function registerEmbeddedIdp(app: FastifyInstance, options: Embedde
       const login = typeof body.username === 'string' ? body.username : '';
       const password = typeof body.password === 'string' ? body.password : '';
       const action = request.url.split('?')[0]!;
-      const again = (error: string) => html(reply, 200, loginPage({ action, login, error, demoAccounts }));
+      const again = (error: string, status = 200) => html(reply, status, loginPage({ action, login, error, demoAccounts }));
 
       if (!login.trim() || !password) return again(slAuth.login.missingFields);
-      const key = normaliseLogin(login);
-      if (throttle.blocked(key)) return again(slAuth.login.tooManyAttempts);
+      const attempt = { account: normaliseLogin(login), address: request.ip };
+      const wait = throttle.retryAfter(attempt);
+      if (wait > 0) {
+        reply.header('retry-after', String(wait));
+        return again(slAuth.login.tooManyAttempts(wait), 429);
+      }
       const account = await users.verify(login, password);
       if (!account) {
-        throttle.failed(key);
-        request.log.info({ login: key }, 'sign-in failed');
+        throttle.failed(attempt);
+        request.log.info({ login: attempt.account }, 'sign-in failed');
         return again(slAuth.login.invalidCredentials);
       }
-      throttle.succeeded(key);
+      throttle.succeeded(attempt);
       request.log.info({ sub: account.id }, 'signed in');
       const to = await provider.interactionResult(
         request.raw,

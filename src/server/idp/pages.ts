@@ -3,10 +3,11 @@
  * external assets (the first sign-in may happen on a weak connection and nothing here may come
  * from the internet), labelled inputs and an error announced to screen readers (role="alert").
  */
+import { createHash } from 'node:crypto';
 import { fillText, slAuth, slSeasonServer } from '../../common/i18n/sl';
 import { PASSWORD_MIN_LENGTH } from './constants';
 
-export function escapeHtml(value: unknown): string {
+function escapeHtml(value: unknown): string {
   return String(value ?? '')
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
@@ -35,6 +36,25 @@ button:focus-visible,.button:focus-visible{outline:3px solid #f0a202;outline-off
 .demo ul{padding-left:1.2rem;margin:.25rem 0}
 .brand{display:flex;align-items:center;gap:.5rem;margin-bottom:1rem;font-weight:700;color:#2f5d1e}
 `;
+
+/** A CSP source allowing exactly this inline text. */
+const inlineHash = (text: string) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
+
+/**
+ * Content-Security-Policy of these pages: nothing from anywhere, no script, the one inline style
+ * allowed by its hash, forms posting only to this origin, never inside a frame.
+ */
+export const PAGE_POLICY = `default-src 'none'; style-src ${inlineHash(STYLE)}; img-src data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`;
+
+/** Submits oidc-provider's logout form as soon as the page loads (the app asked for the logout). */
+const SUBMIT_LOGOUT = "document.getElementById('op.logoutForm').submit()";
+
+/**
+ * The policy of every other answer under the provider's path: the automatic logout page may run
+ * its one-line script (by hash). oidc-provider adds the hash of its own auto-submitting form
+ * (form_post, a logout without a session) to this script-src itself.
+ */
+export const PROVIDER_POLICY = `${PAGE_POLICY}; script-src ${inlineHash(SUBMIT_LOGOUT)}`;
 
 const LOGO = `<svg aria-hidden="true" width="32" height="32" viewBox="0 0 32 32"><circle cx="16" cy="16" r="15" fill="#2f5d1e"/><path d="M6 24c4-8 8-11 10-18 2 7 6 10 10 18z" fill="#9ccc65"/></svg>`;
 
@@ -96,6 +116,18 @@ export function messagePage(title: string, heading: string, text: string, link?:
       link ? `<a class="button" href="${escapeHtml(link.href)}">${escapeHtml(link.label)}</a>` : ''
     }`,
   );
+}
+
+/**
+ * The logout the app asked for (keycloak-js sends id_token_hint): like Keycloak, signs out without
+ * asking — the form is submitted by script, or by the button when scripts are off. Served with
+ * PROVIDER_POLICY.
+ */
+export function autoLogoutPage(form: string): string {
+  const autoForm = form.replace('</form>', '<input type="hidden" name="logout" value="yes"></form>');
+  return `<!DOCTYPE html><html lang="sl"><head><meta charset="utf-8"><title>${escapeHtml(slAuth.logout.title)}</title></head><body>${autoForm}<noscript><button type="submit" form="op.logoutForm">${escapeHtml(
+    slAuth.logout.confirm,
+  )}</button></noscript><script>${SUBMIT_LOGOUT}</script></body></html>`;
 }
 
 /** oidc-provider hands us its hidden logout form (id "op.logoutForm"); we add Slovenian buttons. */

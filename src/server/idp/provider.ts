@@ -18,7 +18,7 @@ import {
   ROUTES,
 } from './constants';
 import type { IdentityKeys } from './keys';
-import { escapeHtml, logoutPage, messagePage } from './pages';
+import { autoLogoutPage, logoutPage, messagePage } from './pages';
 import { refreshTokenEnvelope } from './refresh-token-wrapper';
 import type { IdentityDb, UserStore } from './store';
 
@@ -111,12 +111,7 @@ export function createProvider(setup: ProviderSetup): Provider {
         // logout link (no hint) still asks, so a stray link cannot sign the user out.
         async logoutSource(ctx: { body: string; oidc: { params: Record<string, unknown> } }, form: string) {
           if (ctx.oidc.params.id_token_hint) {
-            const autoForm = form.replace('</form>', '<input type="hidden" name="logout" value="yes"></form>');
-            ctx.body = `<!DOCTYPE html><html lang="sl"><head><meta charset="utf-8"><title>${escapeHtml(
-              slAuth.logout.title,
-            )}</title></head><body>${autoForm}<noscript><button type="submit" form="op.logoutForm">${escapeHtml(
-              slAuth.logout.confirm,
-            )}</button></noscript><script>document.getElementById('op.logoutForm').submit()</script></body></html>`;
+            ctx.body = autoLogoutPage(form);
             return;
           }
           ctx.body = logoutPage(form);

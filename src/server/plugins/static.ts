@@ -103,7 +103,15 @@ export async function registerStatic(app: FastifyInstance, options: StaticOption
     if (isApiPath(urlPath)) return reply.callNotFound();
 
     if (!(await isFile(indexFile))) {
-      return reply.code(503).header('cache-control', NO_CACHE).type('text/html; charset=utf-8').send(buildMissingPage());
+      return (
+        reply
+          .code(503)
+          .header('cache-control', NO_CACHE)
+          // A page for the operator with its own inline style and no script at all.
+          .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'")
+          .type('text/html; charset=utf-8')
+          .send(buildMissingPage())
+      );
     }
 
     // Normalise and keep inside root: "/../x" or encoded dots must not escape dist/.

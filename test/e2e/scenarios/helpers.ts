@@ -14,7 +14,7 @@ import { slScreens, slPhone } from '../../../src/common/i18n/sl';
 import { FORM_KINDS } from '../../../src/common/scheme/form-kinds';
 import { buildApp, type BuildAppOptions } from '../../../src/server/app';
 import type { IdentityOptions } from '../../../src/server/auth';
-import { DEMO_USERS, ROOT, describeE2E, newPage, openAppSignedIn, tokenFor, type ConsoleLog, type E2EServer } from '../harness';
+import { DEMO_USERS, ROOT, collectPageLog, describeE2E, newPage, openAppSignedIn, tokenFor, type ConsoleLog, type E2EServer } from '../harness';
 
 export type DemoUser = { email: string; password: string };
 export type TableKey = keyof AppConfig['tables'];
@@ -73,7 +73,7 @@ export async function openApp(page: Page, server: E2EServer, hash: string, user:
 
 /**
  * A context for field work: location permission granted and a scripted position (moved with
- * `context.setGeolocation`), console collected like the harness's newPage.
+ * `context.setGeolocation`), console and policy violations collected like the harness's newPage.
  */
 export async function newFieldPage(
   browser: Browser,
@@ -89,11 +89,7 @@ export async function newFieldPage(
   // The shared machine is slow at times: waits get a minute instead of Playwright's 30 s.
   context.setDefaultTimeout(60_000);
   const page = await context.newPage();
-  const log: ConsoleLog = { lines: [] };
-  page.on('console', (message) => log.lines.push(`[${message.type()}] ${message.text()}`));
-  page.on('pageerror', (error) => log.lines.push(`[pageerror] ${error.message}`));
-  page.on('requestfailed', (request) => log.lines.push(`[requestfailed] ${request.method()} ${request.url()} ${request.failure()?.errorText ?? ''}`));
-  return { context, page, log };
+  return { context, page, log: await collectPageLog(context, page) };
 }
 
 /** Resolves once the service worker has installed (precache complete) and controls the page. */

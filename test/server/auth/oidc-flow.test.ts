@@ -191,8 +191,10 @@ describe('what the provider refuses', () => {
       expect(await (await client.submitLogin(start.location!, 'bralec@example.si', `narobe${i}`)).text()).toContain(slAuth.login.invalidCredentials);
     }
     const blocked = await client.submitLogin(start.location!, 'bralec@example.si', 'demo');
-    expect(blocked.status).toBe(200);
-    expect(await blocked.text()).toContain(slAuth.login.tooManyAttempts);
+    expect(blocked.status).toBe(429);
+    const wait = Number(blocked.headers.get('retry-after'));
+    expect(wait).toBeGreaterThan(0);
+    expect(await blocked.text()).toContain(slAuth.login.tooManyAttempts(wait));
   });
 
   test('logout refuses to send the browser to a foreign post_logout_redirect_uri', async () => {

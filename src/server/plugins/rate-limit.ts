@@ -1,0 +1,40 @@
+/**
+ * Request limits of the API (@fastify/rate-limit): `max` calls per `windowMs` for each signed-in
+ * user (the token's subject), or for each client address when a call has no user (the API
+ * documentation). Registered after the access hooks, so the caller is known when counting; a call
+ * over the limit gets 429 with Retry-After and the catalogue's error body with a Slovenian detail
+ * — the client's outbox waits that long and goes on. The reachability probe (/api/Test, polled by
+ * every open app and by load balancers) is never counted.
+ *
+ * Counters live in each process's memory: behind a proxy with N nodes a user may reach up to N
+ * times the limit. The sign-in throttle is separate (idp/login-throttle.ts): it counts wrong
+ * passwords only.
+ */
+import rateLimit from '@fastify/rate-limit';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { RateLimits } from '../env';
+import '../http/fastify-types';
+import { tooManyRequests } from '../http/errors';
+
+const UNCOUNTED = new Set(['/api/Test']);
+
+function isCounted(request: FastifyRequest): boolean {
+  const path = request.url.split('?')[0] ?? '';
+  return path.startsWith('/api/') && !UNCOUNTED.has(path);
+}
+
+/** Nothing happens without limits (tests and benches drive thousands of calls as one user); server.ts always passes them. */
+export async function registerRateLimits(app: FastifyInstance, limits: RateLimits | undefined): Promise<void> {
+  if (!limits || limits.max === 0) return;
+  await app.register(rateLimit, {
+    global: false,
+    max: limits.max,
+    timeWindow: limits.windowMs,
+    keyGenerator: (request) => (request.principal ? `user:${request.principal.subject}` : `address:${request.ip}`),
+    errorResponseBuilder: (_request, context) => tooManyRequests(Math.ceil(context.ttl / 1000)),
+  });
+  const limit = app.rateLimit();
+  app.addHook('onRequest', async (request, reply) => {
+    if (isCounted(request)) await limit.call(app, request, reply);
+  });
+}
