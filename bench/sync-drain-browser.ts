@@ -172,7 +172,7 @@ export async function syncDrainBrowserFigures({ want, emit, log }: BenchIo): Pro
       emit(NAMES.client, figures.ms - server.ms);
       emit(NAMES.ack, figures.ackMs);
       if (want(NAMES.floor)) {
-        const rows = fieldDayEdits(config, linkId, EDITS, 'floor').map((edit) => ({ tableId: edit.tableId, properties: edit.properties }));
+        const rows = fieldDayEdits(config, linkId, EDITS, 'floor').map((edit) => ({ tableId: edit.tableId, properties: edit.properties, repeat: edit.kind === 'update' }));
         const floorCpuBefore = process.cpuUsage();
         const ms = await insertFloor(app, config.projectId, rows);
         const floorCpu = process.cpuUsage(floorCpuBefore);
