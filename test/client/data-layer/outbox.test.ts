@@ -348,6 +348,27 @@ describe('back-off', () => {
     expect(store.getState().sync.lastSyncAt).not.toBeNull();
   });
 
+  it('waits as long as a 429 answer\'s Retry-After asks (not its own back-off), then sends every edit once', async () => {
+    const server = new FakeBulkServer();
+    // Refused before anything was applied, as a rate limit does: the next call carries the same edits.
+    server.fail = (call) => (call === 1 ? response({ status: 429, body: { status: 429, message: 'Too Many Requests' }, headers: { 'Retry-After': '1' } }) : undefined);
+    let clock = 1_000_000;
+    // random 0 makes the own back-off 800 ms: the 1 s the server asked for is told apart.
+    const store = makeTestStore(openTestDb(), server.fetch, { now: () => clock, random: () => 0 });
+    for (let i = 0; i < 3; i++) await saveEdit(store.extra.db, { kind: 'insert', projectId: P, tableId: FORMS, properties: { '65': i } });
+    store.dispatch(browserOnlineChanged(true));
+    store.dispatch(reachabilityProbed({ reachable: true, at: 'now' }));
+    store.dispatch(outboxChanged());
+    await until(() => store.getState().sync.failures === 1, 'refused with 429');
+    expect(store.getState().sync.retryAt).toBe(clock + 1000);
+    expect((await readOutbox(store.extra.db)).map((item) => item.status)).toEqual(['pending', 'pending', 'pending']);
+    clock += 1000;
+    await until(async () => (await store.extra.db.outbox.count()) === 0, 'sent after Retry-After');
+    expect(server.calls.map((call) => call.length)).toEqual([3, 3]);
+    expect([...server.rows.values()].map((row) => row.properties['65'])).toEqual([0, 1, 2]);
+    expect(server.applied.size).toBe(3);
+  });
+
   it('holds everything for sign-in on a 401 the auth layer cannot fix, and resumes after it can', async () => {
     let signedIn = false;
     const server = new FakeBulkServer();

@@ -11,7 +11,7 @@
  * - Attachments go one by one through multipart with the operation id as Idempotency-Key.
  * - Failed and conflicting items wait for the user; anything depending on them (same row, rows
  *   referring to it, its attachments) waits too; unrelated later edits still go.
- * - Network/5xx: stop, the caller backs off. 401: one refresh and retry, else stop until sign-in.
+ * - Network/5xx/429: stop, the caller backs off (for as long as a `Retry-After` asks). 401: one refresh and retry, else stop until sign-in.
  *   409 / other 4xx: the server rejects the whole call and names the operation (`opId`); that one
  *   becomes a conflict / failed item with the server's message and the rest is sent again — except
  *   an insert answered 409 with `duplicateOf` (the row already lives on the server, e.g. a form's
