@@ -233,7 +233,19 @@ export async function findLiveRows(ctx: RepoContext, table: TableInfo, columns: 
   for (const chunk of chunksOf([...firstValues], rowsPerStatement(1))) {
     const { prop } = liveRuleValue(ctx, columns[0]!, chunk[0]);
     const params = chunk.map((value) => liveRuleValue(ctx, columns[0]!, value).param);
-    rows.push(...(await ctx.db.selectFrom('records').selectAll().where('table_id', '=', table.id).where('deleted', '=', 0).where(sql<boolean>`${prop} in (${sql.join(params)})`).orderBy('id').execute()));
+    // Every rule column named not null, as the partial unique index's condition: then the index serves the look-up.
+    const notNull = columns.map((column) => sql<boolean>`${liveRuleValue(ctx, column, null).prop} is not null`);
+    rows.push(
+      ...(await ctx.db
+        .selectFrom('records')
+        .selectAll()
+        .where('table_id', '=', table.id)
+        .where('deleted', '=', 0)
+        .where(sql<boolean>`${prop} in (${sql.join(params)})`)
+        .where(({ and }) => and(notNull))
+        .orderBy('id')
+        .execute()),
+    );
   }
   return rows;
 }
