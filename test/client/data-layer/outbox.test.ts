@@ -10,7 +10,7 @@
 import { afterEach, describe, expect, it, jest } from '@jest/globals';
 import { LOCAL_ID_BOUND, MODIFY_CHUNK_SIZE, SYNC_BACKOFF_MAX_MS, SYNC_BACKOFF_START_MS } from '../../../src/common/constants';
 import { slSync } from '../../../src/common/i18n/sl';
-import { acknowledge, readOutbox, saveEdit, readRows, refreshRows, keepMine, takeTheirs, retryItem, discardItem } from '../../../src/client/lib/db';
+import { acknowledge, readOutbox, saveEdit, readRows, refreshRows, keepMine, takeTheirs, retryItem, discardItem, resolveIds, wasDelivered } from '../../../src/client/lib/db';
 import {
   backoffDelay,
   browserOnlineChanged,
@@ -98,6 +98,24 @@ describe('saving an edit', () => {
     // The device copy follows too: the edit lands on the server row, not on a revived offline one.
     expect(await db.features.get([FORMS, form.id])).toBeUndefined();
     expect(await db.features.get([FORMS, 10_000_500])).toMatchObject({ feature: { properties: { '65': 'opomba' } } });
+  });
+
+  it('keeps the delivered ids of one acknowledgement in one device row, found again by a fresh tab, rows of the older one-per-id layout too', async () => {
+    const name = uniqueDbName();
+    const db = openTestDb(name);
+    const forms = await Promise.all([1, 2, 3].map(() => saveEdit(db, { kind: 'insert', projectId: P, tableId: FORMS, properties: { '62': 1 } })));
+    const queued = await readOutbox(db);
+    await acknowledge(db, queued.map((item, index) => ({ item, id: 10_000_700 + index })));
+    const delivered = await db.meta.where('key').startsWith('delivered:').toArray();
+    expect(delivered).toHaveLength(1);
+    // Written by an earlier version of the app: one row per delivered id.
+    await db.meta.put({ key: 'delivered:record:4242', value: 10_000_799 });
+    db.close();
+    const fresh = openTestDb(name);
+    const ids = [...forms.map((form) => form.id), 4242];
+    expect(await resolveIds(fresh, 'record', ids)).toEqual(new Map([[forms[0]!.id, 10_000_700], [forms[1]!.id, 10_000_701], [forms[2]!.id, 10_000_702], [4242, 10_000_799]]));
+    expect(await wasDelivered(fresh, 4242)).toBe(true);
+    expect(await wasDelivered(fresh, 4243)).toBe(false);
   });
 
   it('survives a reload: a new store over the same IndexedDB finds the queue and drains it', async () => {
