@@ -18,6 +18,7 @@
  *                                      the next call (which goes while the last answer is written)
  * - sync.browser_drain_10k_floor_ms    the same 10,000 rows (one per edit) written by plain
  *                                      multi-row INSERTs in one transaction on the same database
+ *                                      (an update's row as a deleted one; bench/floor.ts)
  * - sync.browser_drain_300_ms          a field day's worth (300 edits, 11 forms)
  * - sync.browser_drain_300_per_edit_ms the same 300 edits one request each (the naive way)
  * - peer.pouchdb_browser_10k_ms        PouchDB (pouchdb-browser, idb adapter) in the same Chromium
