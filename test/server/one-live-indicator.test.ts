@@ -114,6 +114,22 @@ describe('one live indicator per key on a form', () => {
     expect(again.statusCode).toBe(201);
   });
 
+  it('in a bulk call, follows keys that updates earlier in the call take or free (the call checks its inserts from one read ahead)', async () => {
+    const i = t.tables.indicators;
+    const { formId, indicatorId } = await formWithAnswer('trifolium-pratense');
+    const insert = (opId: string, localId: number, key: string) => ({ opId, kind: 'insert', tableId: i.id, localId, properties: { [i.columns.parent]: formId, [i.columns.key]: key, [i.columns.value]: true } });
+    const rename = (opId: string, key: string) => ({ opId, kind: 'update', tableId: i.id, id: indicatorId, properties: { [i.columns.parent]: formId, [i.columns.key]: key, [i.columns.value]: false } });
+    // The first insert reads the form's live rows; the update then takes a key the next insert wants.
+    const taken = await t.as(USERS.farmer1, { method: 'POST', url: '/api/Records/1/bulk', payload: { operations: [insert('x-1', 911, 'plantago-lanceolata'), rename('r-1', 'leucanthemum-vulgare'), insert('x-2', 912, 'leucanthemum-vulgare')] } });
+    expect(taken.statusCode).toBe(409);
+    expect(taken.json()).toMatchObject({ opId: 'x-2', duplicateOf: indicatorId });
+    expect(await liveIndicators(formId)).toEqual([expect.objectContaining({ id: indicatorId, key: 'trifolium-pratense' })]);
+    // …and an update that frees a key lets a later insert of the same call take it.
+    const freed = await t.as(USERS.farmer1, { method: 'POST', url: '/api/Records/1/bulk', payload: { operations: [insert('y-1', 913, 'plantago-lanceolata'), rename('r-2', 'knautia-arvensis'), insert('y-2', 914, 'trifolium-pratense')] } });
+    expect(freed.statusCode).toBe(200);
+    expect((await liveIndicators(formId)).map((row) => row.key).sort()).toEqual(['knautia-arvensis', 'plantago-lanceolata', 'trifolium-pratense']);
+  });
+
   it('is enforced by the database too, and rows that broke it before are settled (the latest written stays live)', async () => {
     const i = t.tables.indicators;
     const { formId, indicatorId } = await formWithAnswer('rumex-obtusifolius');

@@ -11,6 +11,8 @@
  *   inserted earlier in the same call and not written yet is updated where it is held, so it is
  *   written once, as it ends up (its history still has the insert and the update);
  * - applied opIds are read in one query per run of opIds;
+ * - the one-live-row rule (one live indicator per key on a form) is checked against the live rows
+ *   of the inserts' parents, read in one query per table and run of parents, then kept current;
  * - each touched form is rescored once at the end (keepFormScores: a few statements per 500 forms).
  *
  * Buffered writes are flushed before anything reads what they change: a delete or archive, the
@@ -25,13 +27,15 @@ import { badRequest, HttpError } from '../http/errors';
 import type { Insertable } from 'kysely';
 import type { RepoContext } from './context';
 import { indicatorTableId, keepFormScores, rescoreHeld } from './form-score';
-import type { TableInfo } from './project-repository';
-import { rowToRecord } from './record-mapper';
+import type { ColumnInfo, TableInfo } from './project-repository';
+import { parseProperties, rowToRecord } from './record-mapper';
 import { findVisibleRow, visibleRows } from './record-repository';
 import {
   archiveRecords,
   deleteRecords,
+  findLiveRows,
   insertRecord,
+  liveRuleColumns,
   updateRecord,
   updateRow,
   type HistoryValues,
@@ -70,6 +74,13 @@ function toRecordRow(row: HeldRow): RecordRow {
   };
 }
 
+/** A row's values in the rule's columns, as a key (a row, or the values an insert would give). */
+function liveKey(row: { table_id: number; properties?: string; values?: readonly unknown[] }, columns: readonly ColumnInfo[]): string {
+  const properties = row.values ? {} : parseProperties(row.properties ?? '{}');
+  const values = row.values ?? columns.map((column) => properties[String(column.id)]);
+  return `${row.table_id}:${JSON.stringify(values)}`;
+}
+
 class BulkWrites implements RecordWrites {
   /** New rows not written yet, in operation order. */
   private rows: HeldRow[] = [];
@@ -87,6 +98,13 @@ class BulkWrites implements RecordWrites {
   private indicatorsUpdated = false;
   /** The operation being applied (prefetching and id allocation look ahead from it). */
   private index = 0;
+  /** Live rows of tables with a one-live-row rule, by `liveKey` (prefetched for the inserts ahead, then kept current). */
+  private live = new Map<string, RecordRow>();
+  /** id → its `liveKey`, to move a row whose values an update changes. */
+  private liveKeyOf = new Map<number, string>();
+  /** `tableId:first rule value` pairs whose live rows `live` holds. */
+  private liveCovered = new Set<string>();
+  private livePrefetched = false;
 
   constructor(
     private readonly ctx: RepoContext,
@@ -186,6 +204,60 @@ class BulkWrites implements RecordWrites {
     }
   }
 
+  async liveRow(table: TableInfo, columns: readonly ColumnInfo[], values: readonly unknown[]): Promise<RecordRow | undefined> {
+    if (!this.livePrefetched) await this.prefetchLive();
+    if (!this.liveCovered.has(`${table.id}:${JSON.stringify(values[0])}`)) {
+      // Not read ahead (a parent written by this call, or read again after a delete): ask the database.
+      return (await findLiveRows(this.ctx, table, columns, [values[0]])).find((row) => liveKey(row, columns) === liveKey({ table_id: table.id, values }, columns));
+    }
+    return this.live.get(liveKey({ table_id: table.id, values }, columns));
+  }
+
+  /** Reads the live rows the inserts from the current operation on are checked against: one query per table and run of parents. */
+  private async prefetchLive(): Promise<void> {
+    this.livePrefetched = true;
+    const byTable = new Map<number, { table: TableInfo; columns: ColumnInfo[]; values: Map<string, unknown> }>();
+    for (let i = this.index; i < this.operations.length; i++) {
+      const op = this.operations[i]!;
+      if (op.kind !== 'insert' || this.appliedBefore.has(op.opId) || typeof op.properties !== 'object' || op.properties === null) continue;
+      const table = this.ctx.schema.tablesById.get(op.tableId);
+      const columns = table && liveRuleColumns(table);
+      if (!table || !columns) continue;
+      let value = (op.properties as Record<string, unknown>)[String(columns[0]!.id)];
+      if (typeof value === 'number') value = this.localIds.get(value) ?? value;
+      // Offline ids not mapped yet and rows this call holds: their rows are not in the database.
+      if (value === undefined || value === null || (typeof value === 'number' && (value < SERVER_ID_START || this.pending.has(value)))) continue;
+      let entry = byTable.get(table.id);
+      if (!entry) byTable.set(table.id, (entry = { table, columns, values: new Map() }));
+      entry.values.set(JSON.stringify(value), value);
+    }
+    for (const { table, columns, values } of byTable.values()) {
+      for (const row of await findLiveRows(this.ctx, table, columns, [...values.values()])) this.keepLive(row, columns);
+      for (const key of values.keys()) this.liveCovered.add(`${table.id}:${key}`);
+    }
+  }
+
+  /** Records a row (as it is now) in `live`; a deleted one leaves it. The oldest row of a key stays, as the database query answers. */
+  private keepLive(row: RecordRow, columns: readonly ColumnInfo[]): void {
+    const earlier = this.liveKeyOf.get(row.id);
+    if (earlier !== undefined && this.live.get(earlier)?.id === row.id) this.live.delete(earlier);
+    this.liveKeyOf.delete(row.id);
+    if (row.deleted) return;
+    const key = liveKey(row, columns);
+    const held = this.live.get(key);
+    if (held && held.id < row.id) return;
+    this.live.set(key, row);
+    this.liveKeyOf.set(row.id, key);
+  }
+
+  /** Keeps `live` current for a row written by this call (a table without a rule: nothing to do). */
+  private keepLiveOf(row: RecordRow): void {
+    if (!this.livePrefetched) return;
+    const table = this.ctx.schema.tablesById.get(row.table_id);
+    const columns = table && liveRuleColumns(table);
+    if (columns) this.keepLive(row, columns);
+  }
+
   async update(current: RecordRow, values: RecordUpdate): Promise<RecordRow | undefined> {
     const held = this.pending.get(current.id);
     if (!held) return updateRow(this.ctx, current, values);
@@ -198,6 +270,7 @@ class BulkWrites implements RecordWrites {
     // A held row is changed in place and scored with the held rows (scoreHeldForms).
     if (this.pending.has(row.id)) return;
     this.known.set(`${row.table_id}:${row.id}`, row);
+    this.keepLiveOf(row);
     if (row.table_id === indicatorTableId(this.ctx)) this.indicatorsUpdated = true;
   }
 
@@ -205,6 +278,10 @@ class BulkWrites implements RecordWrites {
   forget(): void {
     this.known.clear();
     this.prefetched = false;
+    this.live.clear();
+    this.liveKeyOf.clear();
+    this.liveCovered.clear();
+    this.livePrefetched = false;
   }
 
   async indexText(recordId: number, text: string, fresh: boolean): Promise<void> {
@@ -225,6 +302,8 @@ class BulkWrites implements RecordWrites {
     const { db, dialect } = this.ctx;
     if (this.rows.length) {
       for (const chunk of chunksOf(this.rows, rowsPerStatement(RECORD_COLUMNS))) await db.insertInto('records').values(chunk).execute();
+      // Written now: later checks of the one-live-row rule see them, as the database would.
+      for (const row of this.rows) this.keepLiveOf(toRecordRow(row));
       this.rows = [];
       this.pending.clear();
     }

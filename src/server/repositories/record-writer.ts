@@ -14,6 +14,7 @@ import type { Properties, WireRecord } from '../../common/schemas/wire';
 import { assertMayChangeColumns, assertMayWrite } from '../access/policy';
 import { addOwned, OWNERSHIP_CHAIN } from '../access/scope';
 import { LIVE_UNIQUE_RULES } from '../db/live-unique-rules';
+import { chunksOf, rowsPerStatement } from '../db/dialect';
 import { indexKindOf } from '../db/property-indexes';
 import type { Database, NewRecordRow, RecordRow } from '../db/types';
 import { badRequest, conflict, notFound } from '../http/errors';
@@ -167,6 +168,8 @@ export interface RecordWrites {
   flush(): Promise<void>;
   /** The table id of a row inserted by this call and not written yet, else undefined. */
   pendingTableOf(id: number): number | undefined;
+  /** The live row of a table with a one-live-row rule holding `values` in the rule's columns (findLiveRow), else undefined. */
+  liveRow(table: TableInfo, columns: readonly ColumnInfo[], values: readonly unknown[]): Promise<RecordRow | undefined>;
 }
 
 /** The columns an update sets. */
@@ -193,7 +196,58 @@ function directWrites(ctx: RepoContext): RecordWrites {
     },
     flush: async () => undefined,
     pendingTableOf: () => undefined,
+    liveRow: (table, columns, values) => findLiveRow(ctx, table, columns, values),
   };
+}
+
+/** The rule columns of a table with a one-live-row rule (LIVE_UNIQUE_RULES), or undefined. */
+export function liveRuleColumns(table: TableInfo): ColumnInfo[] | undefined {
+  const names = LIVE_UNIQUE_RULES[table.key];
+  if (!names) return undefined;
+  const columns = names.map((name) => table.columnsByName.get(name));
+  return columns.every((column) => column !== undefined) ? (columns as ColumnInfo[]) : undefined;
+}
+
+/** Compares a rule column's value in SQL as the unique index does (by its index kind). */
+function liveRuleValue(ctx: RepoContext, column: ColumnInfo, value: unknown) {
+  const kind = indexKindOf(column.type) ?? 'text';
+  return { prop: ctx.dialect.prop(column.id, kind), param: ctx.dialect.param(value as string | number | boolean, kind) };
+}
+
+/** The live (not deleted) row of `table` with `values` in the rule's `columns`, the oldest if several. */
+async function findLiveRow(ctx: RepoContext, table: TableInfo, columns: readonly ColumnInfo[], values: readonly unknown[]): Promise<RecordRow | undefined> {
+  let query = ctx.db.selectFrom('records').selectAll().where('table_id', '=', table.id).where('deleted', '=', 0);
+  columns.forEach((column, i) => {
+    const { prop, param } = liveRuleValue(ctx, column, values[i]);
+    query = query.where(sql<boolean>`${prop} = ${param}`);
+  });
+  return query.orderBy('id').executeTakeFirst();
+}
+
+/**
+ * The live rows of `table` whose first rule column holds one of `firstValues`: one query per
+ * chunk of values instead of one per row (a bulk call checks each insert). Oldest first.
+ */
+export async function findLiveRows(ctx: RepoContext, table: TableInfo, columns: readonly ColumnInfo[], firstValues: readonly unknown[]): Promise<RecordRow[]> {
+  const rows: RecordRow[] = [];
+  for (const chunk of chunksOf([...firstValues], rowsPerStatement(1))) {
+    const { prop } = liveRuleValue(ctx, columns[0]!, chunk[0]);
+    const params = chunk.map((value) => liveRuleValue(ctx, columns[0]!, value).param);
+    // Every rule column named not null, as the partial unique index's condition: then the index serves the look-up.
+    const notNull = columns.map((column) => sql<boolean>`${liveRuleValue(ctx, column, null).prop} is not null`);
+    rows.push(
+      ...(await ctx.db
+        .selectFrom('records')
+        .selectAll()
+        .where('table_id', '=', table.id)
+        .where('deleted', '=', 0)
+        .where(sql<boolean>`${prop} in (${sql.join(params)})`)
+        .where(({ and }) => and(notNull))
+        .orderBy('id')
+        .execute()),
+    );
+  }
+  return rows;
 }
 
 /**
@@ -228,22 +282,15 @@ async function findLiveNaturalDuplicate(ctx: RepoContext, table: TableInfo, prop
  * (nothing lost, no duplicate). The database's unique index is the last line behind this check.
  */
 async function refuseSecondLiveRow(ctx: RepoContext, table: TableInfo, props: Properties, path: string, writes: RecordWrites): Promise<void> {
-  const names = LIVE_UNIQUE_RULES[table.key];
-  if (!names) return;
-  const columns = names.map((name) => table.columnsByName.get(name));
-  if (columns.some((column) => !column)) return;
-  const values = columns.map((column) => props[String(column!.id)]);
+  const columns = liveRuleColumns(table);
+  if (!columns) return;
+  const values = columns.map((column) => props[String(column.id)]);
   if (values.some((value) => value === undefined || value === null)) return;
   // A parent inserted earlier in this bulk call has no rows in the database yet.
   if (values.some((value) => typeof value === 'number' && writes.pendingTableOf(value) !== undefined)) return;
-  let query = ctx.db.selectFrom('records').selectAll().where('table_id', '=', table.id).where('deleted', '=', 0);
-  columns.forEach((column, i) => {
-    const kind = indexKindOf(column!.type) ?? 'text';
-    query = query.where(sql<boolean>`${ctx.dialect.prop(column!.id, kind)} = ${ctx.dialect.param(values[i] as string | number | boolean, kind)}`);
-  });
-  const existing = await query.orderBy('id').executeTakeFirst();
+  const existing = await writes.liveRow(table, columns, values);
   if (!existing) return;
-  const described = names.map((name, i) => `${name} ${JSON.stringify(values[i])}`).join(', ');
+  const described = columns.map((column, i) => `${column.name} ${JSON.stringify(values[i])}`).join(', ');
   throw conflict(`${path ? `${path}: ` : ''}${table.key} already holds a live row with ${described}: record ${existing.id}`, rowToRecord(existing), { duplicateOf: existing.id });
 }
 

@@ -8,7 +8,7 @@
  * answers.
  */
 import { afterEach, describe, expect, it, jest } from '@jest/globals';
-import { errorMessageOf, featuresApi, performRequest, publicAppApi, recordsApi, setCredentialsProvider, testApi, type ApiError } from '../../../src/client/lib/api';
+import { errorMessageOf, featuresApi, isTransientError, parseRetryAfter, performRequest, publicAppApi, recordsApi, setCredentialsProvider, testApi, type ApiError } from '../../../src/client/lib/api';
 import { searchAllRecords } from '../../../src/client/lib/api/search-all';
 import { makeTestStore, openTestDb, response, settleStores, until } from './helpers';
 
@@ -160,6 +160,21 @@ describe('errors', () => {
     const error = result.error as ApiError;
     expect(error).toMatchObject({ status, message, detail: 'tableId: unknown' });
     if (status === 409) expect(error.current).toEqual({ version: 4 });
+  });
+
+  it('keeps how long a 429 or 503 asks to wait (Retry-After in seconds or as an HTTP date) and counts them as transient', async () => {
+    const now = Date.parse('2026-06-15T08:00:00Z');
+    expect(parseRetryAfter('7', now)).toBe(7000);
+    expect(parseRetryAfter(' 0 ', now)).toBe(0);
+    expect(parseRetryAfter('Mon, 15 Jun 2026 08:00:30 GMT', now)).toBe(30_000);
+    expect(parseRetryAfter('Mon, 15 Jun 2026 07:59:00 GMT', now)).toBe(0); // already past: go now
+    expect(parseRetryAfter('kmalu', now)).toBeUndefined();
+    expect(parseRetryAfter('-5', now)).toBeUndefined();
+    expect(parseRetryAfter(null, now)).toBeUndefined();
+    const { store } = recordingStore(() => response({ status: 429, body: { status: 429, message: 'Too Many Requests' }, headers: { 'retry-after': '3' } }));
+    const result = await store.dispatch(recordsApi.endpoints.searchRecords.initiate({ projectId: 1, body: { tableId: 1 } }));
+    expect(result.error).toMatchObject({ status: 429, message: 'Generic Error', retryAfterMs: 3000 });
+    expect(isTransientError(result.error as ApiError)).toBe(true);
   });
 
   it('maps a cancelled request to Request aborted and no answer to Generic Error', async () => {

@@ -41,14 +41,17 @@ export function uniqueDbName(prefix = 'test'): string {
 export interface MockResponseInit {
   status?: number;
   body?: unknown;
+  headers?: Record<string, string>;
 }
 
 /** A minimal fetch Response (jsdom has no fetch API). */
-export function response({ status = 200, body }: MockResponseInit = {}): Response {
+export function response({ status = 200, body, headers = {} }: MockResponseInit = {}): Response {
   const text = body === undefined ? '' : typeof body === 'string' ? body : JSON.stringify(body);
+  const named = new Map(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));
   return {
     ok: status >= 200 && status < 300,
     status,
+    headers: { get: (name: string) => named.get(name.toLowerCase()) ?? null },
     text: async () => text,
     json: async () => JSON.parse(text),
     blob: async () => new Blob([text]),

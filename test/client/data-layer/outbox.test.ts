@@ -10,7 +10,7 @@
 import { afterEach, describe, expect, it, jest } from '@jest/globals';
 import { LOCAL_ID_BOUND, MODIFY_CHUNK_SIZE, SYNC_BACKOFF_MAX_MS, SYNC_BACKOFF_START_MS } from '../../../src/common/constants';
 import { slSync } from '../../../src/common/i18n/sl';
-import { acknowledge, readOutbox, saveEdit, readRows, refreshRows, keepMine, takeTheirs, retryItem, discardItem } from '../../../src/client/lib/db';
+import { acknowledge, readOutbox, saveEdit, readRows, refreshRows, keepMine, takeTheirs, retryItem, discardItem, resolveIds, wasDelivered } from '../../../src/client/lib/db';
 import {
   backoffDelay,
   browserOnlineChanged,
@@ -98,6 +98,24 @@ describe('saving an edit', () => {
     // The device copy follows too: the edit lands on the server row, not on a revived offline one.
     expect(await db.features.get([FORMS, form.id])).toBeUndefined();
     expect(await db.features.get([FORMS, 10_000_500])).toMatchObject({ feature: { properties: { '65': 'opomba' } } });
+  });
+
+  it('keeps the delivered ids of one acknowledgement in one device row, found again by a fresh tab, rows of the older one-per-id layout too', async () => {
+    const name = uniqueDbName();
+    const db = openTestDb(name);
+    const forms = await Promise.all([1, 2, 3].map(() => saveEdit(db, { kind: 'insert', projectId: P, tableId: FORMS, properties: { '62': 1 } })));
+    const queued = await readOutbox(db);
+    await acknowledge(db, queued.map((item, index) => ({ item, id: 10_000_700 + index })));
+    const delivered = await db.meta.where('key').startsWith('delivered:').toArray();
+    expect(delivered).toHaveLength(1);
+    // Written by an earlier version of the app: one row per delivered id.
+    await db.meta.put({ key: 'delivered:record:4242', value: 10_000_799 });
+    db.close();
+    const fresh = openTestDb(name);
+    const ids = [...forms.map((form) => form.id), 4242];
+    expect(await resolveIds(fresh, 'record', ids)).toEqual(new Map([[forms[0]!.id, 10_000_700], [forms[1]!.id, 10_000_701], [forms[2]!.id, 10_000_702], [4242, 10_000_799]]));
+    expect(await wasDelivered(fresh, 4242)).toBe(true);
+    expect(await wasDelivered(fresh, 4243)).toBe(false);
   });
 
   it('survives a reload: a new store over the same IndexedDB finds the queue and drains it', async () => {
@@ -346,6 +364,27 @@ describe('back-off', () => {
     await until(() => store.getState().sync.failures === 0, 'failures reset');
     expect(server.rows.size).toBe(1);
     expect(store.getState().sync.lastSyncAt).not.toBeNull();
+  });
+
+  it('waits as long as a 429 answer\'s Retry-After asks (not its own back-off), then sends every edit once', async () => {
+    const server = new FakeBulkServer();
+    // Refused before anything was applied, as a rate limit does: the next call carries the same edits.
+    server.fail = (call) => (call === 1 ? response({ status: 429, body: { status: 429, message: 'Too Many Requests' }, headers: { 'Retry-After': '1' } }) : undefined);
+    let clock = 1_000_000;
+    // random 0 makes the own back-off 800 ms: the 1 s the server asked for is told apart.
+    const store = makeTestStore(openTestDb(), server.fetch, { now: () => clock, random: () => 0 });
+    for (let i = 0; i < 3; i++) await saveEdit(store.extra.db, { kind: 'insert', projectId: P, tableId: FORMS, properties: { '65': i } });
+    store.dispatch(browserOnlineChanged(true));
+    store.dispatch(reachabilityProbed({ reachable: true, at: 'now' }));
+    store.dispatch(outboxChanged());
+    await until(() => store.getState().sync.failures === 1, 'refused with 429');
+    expect(store.getState().sync.retryAt).toBe(clock + 1000);
+    expect((await readOutbox(store.extra.db)).map((item) => item.status)).toEqual(['pending', 'pending', 'pending']);
+    clock += 1000;
+    await until(async () => (await store.extra.db.outbox.count()) === 0, 'sent after Retry-After');
+    expect(server.calls.map((call) => call.length)).toEqual([3, 3]);
+    expect([...server.rows.values()].map((row) => row.properties['65'])).toEqual([0, 1, 2]);
+    expect(server.applied.size).toBe(3);
   });
 
   it('holds everything for sign-in on a 401 the auth layer cannot fix, and resumes after it can', async () => {

@@ -11,7 +11,7 @@
  * - Attachments go one by one through multipart with the operation id as Idempotency-Key.
  * - Failed and conflicting items wait for the user; anything depending on them (same row, rows
  *   referring to it, its attachments) waits too; unrelated later edits still go.
- * - Network/5xx: stop, the caller backs off. 401: one refresh and retry, else stop until sign-in.
+ * - Network/5xx/429: stop, the caller backs off (for as long as a `Retry-After` asks). 401: one refresh and retry, else stop until sign-in.
  *   409 / other 4xx: the server rejects the whole call and names the operation (`opId`); that one
  *   becomes a conflict / failed item with the server's message and the rest is sent again — except
  *   an insert answered 409 with `duplicateOf` (the row already lives on the server, e.g. a form's
@@ -24,7 +24,7 @@ import { GENERIC_ERROR } from '../../../common/errors';
 import type { AttachmentInfo, BulkOperation, BulkResult, WireRecord } from '../../../common/schemas/wire';
 import { isTransientError, type ApiError } from '../../lib/api/base-query';
 import type { IdMapping } from '../../lib/db/identity';
-import { acknowledge, insertBecameUpdate, markItems, readOutbox, type Ack } from '../../lib/db/outbox';
+import { acknowledge, deliveryOf, followDelivery, insertBecameUpdate, markItems, readOutbox, type Ack } from '../../lib/db/outbox';
 import { isLocalId } from '../../lib/db/local-data';
 import type { OfflineDb, OutboxItem } from '../../lib/db/database';
 
@@ -132,6 +132,30 @@ export async function drainOnce(options: DrainOptions): Promise<DrainOutcome> {
   /** After a 4xx on a batch, send one by one until past the items of that batch. */
   let isolateUntilSeq = -1;
 
+  /**
+   * The acknowledgement of the last answer while it is still being written: the next bulk call
+   * goes meanwhile (its items already follow that answer in memory, as the acknowledgement
+   * rewrites them on the device), and is handled only after it committed. Anything else waits
+   * for it first (`settle`), so the device changes in the order of the answers.
+   */
+  let writing: Promise<{ error?: unknown }> | null = null;
+  const settle = async () => {
+    if (!writing) return;
+    const { error } = await writing;
+    writing = null;
+    if (error !== undefined) throw error;
+  };
+  const acknowledgeBatch = (acks: Ack[]) =>
+    acknowledge(db, acks).then(
+      (ack) => {
+        applyUpdates(ack.updated);
+        sent += acks.length;
+        options.onAcknowledged?.(ack.mappings, acks.length);
+        return {};
+      },
+      (error: unknown) => ({ error }),
+    );
+
   const block = (item: OutboxItem) => ownKeys(item).forEach((key) => blocked.add(key));
   const isBlocked = (item: OutboxItem) => dependencyKeys(item).some((key) => blocked.has(key));
   const applyUpdates = (updated: OutboxItem[]) => {
@@ -179,92 +203,108 @@ export async function drainOnce(options: DrainOptions): Promise<DrainOutcome> {
     return named ? 'resend' : null;
   };
 
-  let index = 0;
-  while (index < items.length) {
-    if (signal?.aborted) return { kind: 'aborted', sent, requests };
-    const first = items[index]!;
-    if (first.status !== 'pending' || isBlocked(first)) {
-      block(first);
-      index++;
-      continue;
-    }
+  try {
+    return await drainItems();
+  } finally {
+    // A failure elsewhere still leaves the device as the answers so far made it.
+    if (writing) await writing;
+  }
 
-    if (isAttachmentOp(first)) {
-      let result: TransportResult<{ id: number }>;
-      if (first.kind === 'attachment') {
-        const row = await db.attachments.get(first.id);
-        if (!row?.data) {
-          await markItems(db, [first.seq!], { status: 'failed', error: { status: 'LOCAL', message: GENERIC_ERROR, detail: 'attachment file missing on this device' } });
-          block(first);
-          index++;
-          continue;
-        }
-        requests++;
-        result = await transport.uploadAttachment(first, { data: row.data, name: row.name, mimeType: row.mimeType });
-      } else {
-        requests++;
-        const answer = await transport.deleteAttachment(first);
-        // Already gone is what a delete wants: a retried delete whose first answer was lost.
-        result = 'error' in answer && answer.error.status !== 404 ? answer : { data: { id: first.id } };
-      }
-      if ('error' in result) {
-        const next = await handleError([first], result.error);
-        if (next === 'retry') continue;
-        if (next && next !== 'isolate' && next !== 'resend') return next;
+  async function drainItems(): Promise<DrainOutcome> {
+    let index = 0;
+    while (index < items.length) {
+      const first = items[index]!;
+      const bulkNext = first.status === 'pending' && BULK_KINDS.has(first.kind) && !isBlocked(first) && !signal?.aborted;
+      if (!bulkNext) await settle();
+      if (signal?.aborted) return { kind: 'aborted', sent, requests };
+      if (first.status !== 'pending' || isBlocked(first)) {
+        block(first);
         index++;
         continue;
       }
-      const ack = await acknowledge(db, [{ item: first, id: result.data.id }]);
-      applyUpdates(ack.updated);
-      sent++;
-      options.onAcknowledged?.(ack.mappings, 1);
-      index++;
-      continue;
-    }
 
-    // Compose a batch of consecutive compatible operations.
-    const limit = first.seq! <= isolateUntilSeq ? 1 : maxBatch;
-    const batch: OutboxItem[] = [];
-    const inBatch = new Set<string>();
-    for (let j = index; j < items.length && batch.length < limit; j++) {
-      const item = items[j]!;
-      if (item.status !== 'pending' || !BULK_KINDS.has(item.kind) || item.api !== first.api || item.projectId !== first.projectId) break;
-      if (isBlocked(item)) break;
-      if (item.kind === 'update' && item.version !== undefined && ownKeys(item).some((key) => inBatch.has(key))) break;
-      batch.push(item);
-      ownKeys(item).forEach((key) => inBatch.add(key));
-    }
-
-    requests++;
-    const result = await transport.bulk(first.api, first.projectId, batch.map(toBulkOperation));
-    if ('error' in result) {
-      const next = await handleError(batch, result.error);
-      if (next === 'retry' || next === 'resend') continue;
-      if (next === 'isolate') {
-        isolateUntilSeq = batch[batch.length - 1]!.seq!;
+      if (isAttachmentOp(first)) {
+        let result: TransportResult<{ id: number }>;
+        if (first.kind === 'attachment') {
+          const row = await db.attachments.get(first.id);
+          if (!row?.data) {
+            await markItems(db, [first.seq!], { status: 'failed', error: { status: 'LOCAL', message: GENERIC_ERROR, detail: 'attachment file missing on this device' } });
+            block(first);
+            index++;
+            continue;
+          }
+          requests++;
+          result = await transport.uploadAttachment(first, { data: row.data, name: row.name, mimeType: row.mimeType });
+        } else {
+          requests++;
+          const answer = await transport.deleteAttachment(first);
+          // Already gone is what a delete wants: a retried delete whose first answer was lost.
+          result = 'error' in answer && answer.error.status !== 404 ? answer : { data: { id: first.id } };
+        }
+        if ('error' in result) {
+          const next = await handleError([first], result.error);
+          if (next === 'retry') continue;
+          if (next && next !== 'isolate' && next !== 'resend') return next;
+          index++;
+          continue;
+        }
+        const ack = await acknowledge(db, [{ item: first, id: result.data.id }]);
+        applyUpdates(ack.updated);
+        sent++;
+        options.onAcknowledged?.(ack.mappings, 1);
+        index++;
         continue;
       }
-      if (next) return next;
-      index++;
-      continue;
+
+      // Compose a batch of consecutive compatible operations.
+      const limit = first.seq! <= isolateUntilSeq ? 1 : maxBatch;
+      const batch: OutboxItem[] = [];
+      const inBatch = new Set<string>();
+      for (let j = index; j < items.length && batch.length < limit; j++) {
+        const item = items[j]!;
+        if (item.status !== 'pending' || !BULK_KINDS.has(item.kind) || item.api !== first.api || item.projectId !== first.projectId) break;
+        if (isBlocked(item)) break;
+        if (item.kind === 'update' && item.version !== undefined && ownKeys(item).some((key) => inBatch.has(key))) break;
+        batch.push(item);
+        ownKeys(item).forEach((key) => inBatch.add(key));
+      }
+
+      requests++;
+      const result = await transport.bulk(first.api, first.projectId, batch.map(toBulkOperation));
+      await settle();
+      if ('error' in result) {
+        const next = await handleError(batch, result.error);
+        if (next === 'retry' || next === 'resend') continue;
+        if (next === 'isolate') {
+          isolateUntilSeq = batch[batch.length - 1]!.seq!;
+          continue;
+        }
+        if (next) return next;
+        index++;
+        continue;
+      }
+      const byOpId = new Map(result.data.results.map((entry) => [entry.opId, entry]));
+      const acks: Ack[] = [];
+      for (const item of batch) {
+        const entry = byOpId.get(item.opId);
+        if (!entry) break; // an answer without this operation: keep it and the rest for the next pass
+        const ack: Ack = { item, id: entry.id };
+        if (entry.record) ack.record = entry.record;
+        acks.push(ack);
+      }
+      writing = acknowledgeBatch(acks);
+      if (acks.length < batch.length) {
+        await settle();
+        return { kind: 'transient', sent, requests, error: { status: 'PARSE_ERROR', message: GENERIC_ERROR, detail: 'bulk answer is missing operations' } };
+      }
+      index += batch.length;
+      // The items still to send, as the acknowledgement being written leaves them in the queue.
+      const delivery = deliveryOf(acks);
+      if (delivery.recordMap.size || delivery.versionBumps.length) {
+        for (let j = index; j < items.length; j++) items[j] = followDelivery(items[j]!, delivery);
+      }
     }
-    const byOpId = new Map(result.data.results.map((entry) => [entry.opId, entry]));
-    const acks: Ack[] = [];
-    for (const item of batch) {
-      const entry = byOpId.get(item.opId);
-      if (!entry) break; // an answer without this operation: keep it and the rest for the next pass
-      const ack: Ack = { item, id: entry.id };
-      if (entry.record) ack.record = entry.record;
-      acks.push(ack);
-    }
-    const ackResult = await acknowledge(db, acks);
-    applyUpdates(ackResult.updated);
-    sent += acks.length;
-    options.onAcknowledged?.(ackResult.mappings, acks.length);
-    if (acks.length < batch.length) {
-      return { kind: 'transient', sent, requests, error: { status: 'PARSE_ERROR', message: GENERIC_ERROR, detail: 'bulk answer is missing operations' } };
-    }
-    index += batch.length;
+    await settle();
+    return { kind: 'done', sent, requests };
   }
-  return { kind: 'done', sent, requests };
 }

@@ -174,7 +174,8 @@ export function addSyncListeners(startAppListening: AppStartListening): void {
                 break;
               case 'transient': {
                 const failures = listenerApi.getState().sync.failures + 1;
-                const delay = backoffDelay(failures, extra.random);
+                // The server said how long to wait (429/503 with Retry-After): that, not our guess.
+                const delay = outcome.error.retryAfterMs ?? backoffDelay(failures, extra.random);
                 dispatch(drainBackedOff({ retryAt: extra.now() + delay }));
                 retryTimer = setTimeout(() => dispatch(drainRequested()), delay);
                 again = false;

@@ -46,15 +46,30 @@ export interface ApiError {
   opId?: string;
   /** 409 on an insert: the live row that already holds the same unique values (`current` is that row). */
   duplicateOf?: number;
+  /** 429/503 with a `Retry-After` header: how long the server asked us to wait (ms). */
+  retryAfterMs?: number;
 }
 
 export interface ApiMeta {
   status?: number;
 }
 
-/** Transient failures are retried with back-off; everything else needs the user. */
+/** Transient failures (no answer, 5xx, 429 "too many requests") are retried later; everything else needs the user. */
 export function isTransientError(error: ApiError): boolean {
-  return error.status === 'FETCH_ERROR' || (typeof error.status === 'number' && error.status >= 500);
+  return error.status === 'FETCH_ERROR' || error.status === 429 || (typeof error.status === 'number' && error.status >= 500);
+}
+
+/**
+ * A `Retry-After` header as milliseconds from `now`: delay-seconds ("120") or an HTTP date
+ * ("Wed, 21 Oct 2026 07:28:00 GMT"); a date in the past is 0. Undefined when missing or unreadable.
+ */
+export function parseRetryAfter(value: string | null | undefined, now: number): number | undefined {
+  const text = value?.trim();
+  if (!text) return undefined;
+  if (/^\d+$/.test(text)) return Number(text) * 1000;
+  // An HTTP date names its weekday and month; anything else ("-5", "1.5") is unreadable, not a date.
+  const at = /[A-Za-z]/.test(text) ? Date.parse(text) : NaN;
+  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
 }
 
 function isFormData(body: unknown): body is FormData {
@@ -112,6 +127,10 @@ export async function performRequest(
     const opId = (errorBody as { opId?: unknown }).opId;
     if (typeof opId === 'string') error.opId = opId;
     if (typeof errorBody.duplicateOf === 'number') error.duplicateOf = errorBody.duplicateOf;
+    if (response.status === 429 || response.status === 503) {
+      const retryAfterMs = parseRetryAfter(response.headers.get('Retry-After'), Date.now());
+      if (retryAfterMs !== undefined) error.retryAfterMs = retryAfterMs;
+    }
     return { error, meta };
   }
   try {

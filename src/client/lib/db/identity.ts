@@ -8,14 +8,14 @@
  * an offline id after that moment (a screen's address, a loader's earlier read, an edit saved by a
  * screen that has not re-rendered yet) resolves it through this module instead of guessing.
  *
- * The mapping is kept on the device (meta rows `delivered:<of>:<localId>`), so it holds across
+ * The mapping is kept on the device (one meta row per acknowledgement, below), so it holds across
  * reloads and tabs, and in memory for synchronous reads by screens (`knownId`). An offline id is
- * never reused once delivered (local-data.newLocalId checks the meta rows). See
+ * never reused once delivered (local-data.newLocalId asks `wasDelivered`). See
  * docs/architecture.md, "Sync".
  */
 import { LOCAL_ID_BOUND } from '../../../common/constants';
 import type { Properties } from '../../../common/schemas/wire';
-import type { OfflineDb, StoredRecord } from './database';
+import type { MetaRow, OfflineDb, StoredRecord } from './database';
 
 /** An id this device made offline (random, below LOCAL_ID_BOUND); server ids are above it. */
 export function isLocalId(id: unknown): id is number {
@@ -32,12 +32,21 @@ export interface IdMapping {
   of: IdKind;
 }
 
-/** Meta key remembering the server id an offline id was given. */
-export function deliveredKey(of: IdKind, localId: number): string {
-  return `delivered:${of}:${localId}`;
-}
+/**
+ * Meta rows of delivered ids start with this. One row per acknowledgement,
+ * `delivered:batch:<of>:<first offline id>`, holds that acknowledgement's mappings as
+ * `[of, localId, id]` triples: one write per acknowledgement instead of one per delivered row
+ * (IndexedDB's cost is per request). Rows written one per id before (`delivered:<of>:<localId>`,
+ * value the server id) are still read.
+ */
+const DELIVERED = 'delivered:';
+
+/** In-memory key of a mapping. */
+const mappingKey = (of: IdKind, localId: number) => `${of}:${localId}`;
 
 const known = new WeakMap<OfflineDb, Map<string, number>>();
+/** Meta rows of delivered ids this tab has read or written. */
+const readRows = new WeakMap<OfflineDb, Set<string>>();
 const listeners = new WeakMap<OfflineDb, Set<() => void>>();
 
 function cacheOf(db: OfflineDb): Map<string, number> {
@@ -49,9 +58,18 @@ function cacheOf(db: OfflineDb): Map<string, number> {
   return cache;
 }
 
+function readRowsOf(db: OfflineDb): Set<string> {
+  let set = readRows.get(db);
+  if (!set) {
+    set = new Set();
+    readRows.set(db, set);
+  }
+  return set;
+}
+
 /** The server id this device knows for an offline id (in memory; `resolveIds` reads the device). */
 export function knownId(db: OfflineDb, of: IdKind, id: number): number | undefined {
-  return isLocalId(id) ? known.get(db)?.get(deliveredKey(of, id)) : undefined;
+  return isLocalId(id) ? known.get(db)?.get(mappingKey(of, id)) : undefined;
 }
 
 /** Calls `listener` whenever this tab learns new mappings (an acknowledgement, a read of the device). */
@@ -76,6 +94,37 @@ function learn(db: OfflineDb, entries: Array<[string, number]>): void {
   if (changed) for (const listener of listeners.get(db) ?? []) listener();
 }
 
+const isIdKind = (value: unknown): value is IdKind => value === 'record' || value === 'attachment';
+
+/** The mappings a meta row of delivered ids holds (either layout), as in-memory entries. */
+function entriesOf(row: MetaRow): Array<[string, number]> {
+  const parts = row.key.split(':');
+  if (parts.length === 3 && isIdKind(parts[1]) && typeof row.value === 'number') return [[mappingKey(parts[1], Number(parts[2])), row.value]];
+  if (!Array.isArray(row.value)) return [];
+  return (row.value as unknown[]).flatMap((entry): Array<[string, number]> => {
+    const [of, localId, id] = Array.isArray(entry) ? (entry as unknown[]) : [];
+    return isIdKind(of) && isLocalId(localId) && typeof id === 'number' ? [[mappingKey(of, localId), id]] : [];
+  });
+}
+
+/**
+ * Learns the mappings of meta rows not read yet (another tab's acknowledgements, or all of them
+ * after a reload): one request for the keys, one per new row. Inside a transaction that includes
+ * `meta` it reads that transaction's view.
+ */
+async function readDeliveries(db: OfflineDb): Promise<void> {
+  const seen = readRowsOf(db);
+  const keys = ((await db.meta.where('key').startsWith(DELIVERED).primaryKeys()) as string[]).filter((key) => !seen.has(key));
+  if (!keys.length) return;
+  const rows = await db.meta.bulkGet(keys);
+  const found: Array<[string, number]> = [];
+  rows.forEach((row, index) => {
+    seen.add(keys[index]!);
+    if (row) found.push(...entriesOf(row));
+  });
+  if (found.length) learn(db, found);
+}
+
 /**
  * Server ids of the delivered offline ids among `ids` (others are left out). Inside a transaction
  * that includes `meta` it reads that transaction's view.
@@ -85,34 +134,41 @@ export async function resolveIds(db: OfflineDb, of: IdKind, ids: ReadonlyArray<u
   const map = new Map<number, number>();
   if (!local.length) return map;
   const cache = cacheOf(db);
-  const unknown = local.filter((id) => {
-    const hit = cache.get(deliveredKey(of, id));
+  const lookUp = (id: number) => {
+    const hit = cache.get(mappingKey(of, id));
     if (hit !== undefined) map.set(id, hit);
     return hit === undefined;
-  });
+  };
+  const unknown = local.filter(lookUp);
   if (!unknown.length) return map;
-  const rows = await db.meta.bulkGet(unknown.map((id) => deliveredKey(of, id)));
-  const found: Array<[string, number]> = [];
-  rows.forEach((row, index) => {
-    if (row && typeof row.value === 'number') {
-      map.set(unknown[index]!, row.value);
-      found.push([row.key, row.value]);
-    }
-  });
-  if (found.length) learn(db, found);
+  await readDeliveries(db);
+  unknown.forEach(lookUp);
   return map;
 }
 
+/** True when this offline id was delivered as a row or a file (it is never handed out again). */
+export async function wasDelivered(db: OfflineDb, id: number): Promise<boolean> {
+  const delivered = () => knownId(db, 'record', id) !== undefined || knownId(db, 'attachment', id) !== undefined;
+  if (delivered()) return true;
+  await readDeliveries(db);
+  return delivered();
+}
+
 /**
- * Writes mappings inside the caller's transaction (which must include `meta`): one bulk request.
- * Returns what to call once the transaction committed, so this tab's screens follow only a
- * mapping that is really stored.
+ * Writes the mappings of one acknowledgement inside the caller's transaction (which must include
+ * `meta`): one row, one request. Returns what to call once the transaction committed, so this
+ * tab's screens follow only a mapping that is really stored.
  */
 export async function storeMappings(db: OfflineDb, mappings: readonly IdMapping[]): Promise<() => void> {
-  if (!mappings.length) return () => undefined;
-  const rows = mappings.map((m) => ({ key: deliveredKey(m.of, m.localId), value: m.id }));
-  await db.meta.bulkPut(rows);
-  return () => learn(db, rows.map((row): [string, number] => [row.key, row.value]));
+  const first = mappings[0];
+  if (!first) return () => undefined;
+  // Named after its first offline id, which is never handed out again: the key is never reused.
+  const key = `${DELIVERED}batch:${first.of}:${first.localId}`;
+  await db.meta.put({ key, value: mappings.map((m) => [m.of, m.localId, m.id]) });
+  return () => {
+    readRowsOf(db).add(key);
+    learn(db, mappings.map((m): [string, number] => [mappingKey(m.of, m.localId), m.id]));
+  };
 }
 
 /** `properties` with the reference columns (`refs`) that name a mapped offline id rewritten; the same object when none does. */

@@ -6,7 +6,7 @@
 import { LOCAL_ID_BOUND, MODIFY_CHUNK_SIZE } from '../../../common/constants';
 import type { WireFeature, WireRecord } from '../../../common/schemas/wire';
 import { guardWrite, type FeatureRow, type OfflineDb, type StoredRecord } from './database';
-import { deliveredKey, isLocalId } from './identity';
+import { isLocalId, wasDelivered } from './identity';
 
 /** Splits a list into chunks of MODIFY_CHUNK_SIZE for bulk writes. */
 function chunks<T>(items: readonly T[], size: number = MODIFY_CHUNK_SIZE): T[][] {
@@ -44,9 +44,9 @@ export async function newLocalId(db: OfflineDb, random: () => number = Math.rand
       db.features.where('featureId').equals(id).first(),
       db.attachments.get(id),
       db.outbox.where('id').equals(id).first(),
-      db.meta.bulkGet([deliveredKey('record', id), deliveredKey('attachment', id)]),
+      wasDelivered(db, id),
     ]);
-    if (!feature && !attachment && !queued && !delivered.some(Boolean)) return id;
+    if (!feature && !attachment && !queued && !delivered) return id;
   }
 }
 

@@ -6,7 +6,8 @@
  *    ids, and every reference column of an acknowledged row that names an offline id delivered in
  *    the same answer is rewritten (its queued item is gone after this call, so now or never).
  * 2. `settleAttachments`: uploaded files move to their server ids; deleted ones go.
- * 3. The acknowledged items leave the queue; the new mappings are stored (identity.ts).
+ * 3. `removeItems`: the acknowledged items leave the queue (a run of consecutive items by one
+ *    key-range delete); the new mappings are stored, one meta row per acknowledgement (identity.ts).
  * 4. `remapQueue`: queued items still naming a delivered offline id (as their row, their parent or
  *    their file's record), their device rows, and attachments of renamed rows follow.
  * 5. `followVersions`: later queued updates of a row move on to the version just acknowledged.
@@ -39,21 +40,86 @@ export interface AckResult {
 type RowKey = [number, number];
 const keyOf = (tableId: number, id: number) => `${tableId}:${id}`;
 
-/** What one acknowledgement learnt and did, handed from phase to phase. */
-interface AckState {
+/**
+ * What an answer tells about the queue, before anything is written: offline ids that became
+ * server ids, and server versions acknowledged updates moved rows to. Pure (`deliveryOf`), so the
+ * drain can follow it in memory while the acknowledgement is still being written.
+ */
+export interface Delivery {
   recordMap: Map<number, number>;
   attachmentMap: Map<number, number>;
   mappings: IdMapping[];
+  versionBumps: Array<{ tableId: number; id: number; from: number | undefined; to: number }>;
+}
+
+/** What one acknowledgement learnt and did, handed from phase to phase. */
+interface AckState extends Delivery {
   /** Device rows as this transaction left them (read again only when not written here). */
   written: Map<string, FeatureRow>;
   /** Rows whose queued items were acknowledged: their flags clear when nothing else is queued. */
   touched: Map<string, RowKey>;
-  versionBumps: Array<{ tableId: number; id: number; from: number | undefined; to: number }>;
   /** Queued items rewritten by a phase, by seq. */
   updated: Map<number, OutboxItem>;
 }
 
 const isAttachmentOp = (item: OutboxItem) => item.kind === 'attachment' || item.kind === 'attachmentDelete';
+
+/** The ids and versions an answer delivers (see Delivery). */
+export function deliveryOf(acks: readonly Ack[]): Delivery {
+  const delivery: Delivery = { recordMap: new Map(), attachmentMap: new Map(), mappings: [], versionBumps: [] };
+  for (const { item, id, record } of acks) {
+    if (item.kind === 'insert' && item.id !== id) {
+      delivery.recordMap.set(item.id, id);
+      delivery.mappings.push({ tableId: item.tableId, localId: item.id, id, of: 'record' });
+    } else if (item.kind === 'attachment' && item.id !== id) {
+      delivery.attachmentMap.set(item.id, id);
+      delivery.mappings.push({ tableId: item.tableId, localId: item.id, id, of: 'attachment' });
+    } else if (item.kind === 'update' && record) {
+      delivery.versionBumps.push({ tableId: item.tableId, id, from: item.version, to: record.version });
+    }
+  }
+  return delivery;
+}
+
+/** A queued item as it is once a delivery's offline ids are replaced by server ids; the same object when it names none. */
+function remapItem(item: OutboxItem, { recordMap, attachmentMap }: Delivery): OutboxItem {
+  // What remapQueue finds by index: the item's own id, its file's record, its refIds.
+  const named = isAttachmentOp(item)
+    ? attachmentMap.has(item.id) || (item.recordId !== undefined && recordMap.has(item.recordId))
+    : item.kind !== 'insert' && recordMap.has(item.id);
+  if (!named && !item.refIds?.some((id) => recordMap.has(id))) return item;
+  const next: OutboxItem = { ...item };
+  if (isAttachmentOp(item)) {
+    if (attachmentMap.has(item.id)) next.id = attachmentMap.get(item.id)!;
+    if (item.recordId !== undefined && recordMap.has(item.recordId)) next.recordId = recordMap.get(item.recordId)!;
+  } else if (recordMap.has(item.id) && item.kind !== 'insert') {
+    next.id = recordMap.get(item.id)!;
+  }
+  next.properties = remapRefs(item.properties, item.refs, recordMap);
+  if (next.id === item.id && next.recordId === item.recordId && next.properties === item.properties) return item;
+  next.refIds = localRefIds(next.properties, next.refs);
+  if (next.refIds === undefined) delete next.refIds;
+  return next;
+}
+
+/**
+ * A later queued update of a row an acknowledged update moved on: it was based on the edit just
+ * delivered, not on someone else's, so it follows to the new version. The same object otherwise.
+ */
+function followVersion(item: OutboxItem, versionBumps: Delivery['versionBumps']): OutboxItem {
+  if (item.kind !== 'update' || item.version === undefined) return item;
+  let current = item;
+  for (const bump of versionBumps) {
+    if (current.tableId !== bump.tableId || current.id !== bump.id) continue;
+    if (current.kind === 'update' && current.version !== undefined && current.version === bump.from) current = { ...current, version: bump.to };
+  }
+  return current;
+}
+
+/** A queued item as the acknowledgement of `delivery` leaves it in the queue (phases 4 and 5); the same object when untouched. */
+export function followDelivery(item: OutboxItem, delivery: Delivery): OutboxItem {
+  return followVersion(remapItem(item, delivery), delivery.versionBumps);
+}
 
 /** Reads the rows of `keys` that no phase has written yet, into `state.written`. */
 async function readUnwritten(db: OfflineDb, state: AckState, keys: RowKey[]): Promise<void> {
@@ -69,11 +135,6 @@ async function readUnwritten(db: OfflineDb, state: AckState, keys: RowKey[]): Pr
 async function settleRows(db: OfflineDb, acks: readonly Ack[], state: AckState): Promise<void> {
   const recordAcks = acks.filter(({ item }) => !isAttachmentOp(item));
   if (!recordAcks.length) return;
-  for (const { item, id } of recordAcks) {
-    if (item.kind !== 'insert' || item.id === id) continue;
-    state.recordMap.set(item.id, id);
-    state.mappings.push({ tableId: item.tableId, localId: item.id, id, of: 'record' });
-  }
   const rowsByKey = new Map<string, FeatureRow>();
   const rowKeys = recordAcks.map(({ item, id }): RowKey => [item.tableId, item.kind === 'insert' ? item.id : id]);
   (await db.features.bulkGet(rowKeys)).forEach((row, index) => {
@@ -117,7 +178,6 @@ async function settleRows(db: OfflineDb, acks: readonly Ack[], state: AckState):
           const feature = withServerRefs(row, item.refs);
           puts.set(key, { ...row, syncedAt, feature: record ? { ...feature, version: record.version, updatedAt: record.updatedAt } : feature });
         }
-        if (record) state.versionBumps.push({ tableId: item.tableId, id, from: item.version, to: record.version });
         state.touched.set(keyOf(item.tableId, id), [item.tableId, id]);
         break;
       }
@@ -142,7 +202,7 @@ async function settleRows(db: OfflineDb, acks: readonly Ack[], state: AckState):
 }
 
 /** Phase 2: uploaded files take their server ids, deleted files go. */
-async function settleAttachments(db: OfflineDb, acks: readonly Ack[], state: AckState): Promise<void> {
+async function settleAttachments(db: OfflineDb, acks: readonly Ack[]): Promise<void> {
   const uploads = acks.filter(({ item }) => item.kind === 'attachment');
   const removed = acks.filter(({ item }) => item.kind === 'attachmentDelete').map(({ item }) => item.id);
   const rows = uploads.length ? await db.attachments.bulkGet(uploads.map(({ item }) => item.id)) : [];
@@ -150,15 +210,34 @@ async function settleAttachments(db: OfflineDb, acks: readonly Ack[], state: Ack
   const puts: AttachmentRow[] = [];
   uploads.forEach(({ item, id }, index) => {
     const row = rows[index];
-    if (item.id !== id) {
-      state.attachmentMap.set(item.id, id);
-      state.mappings.push({ tableId: item.tableId, localId: item.id, id, of: 'attachment' });
-      if (row) deletes.push(item.id);
-    }
+    if (item.id !== id && row) deletes.push(item.id);
     if (row) puts.push({ ...row, id, isInsert: 0 });
   });
   if (deletes.length) await db.attachments.bulkDelete(deletes);
   if (puts.length) await db.attachments.bulkPut(puts);
+}
+
+/**
+ * Phase 3: the acknowledged items leave the queue. A bulk answer covers consecutive items, so
+ * their seqs are mostly runs of consecutive numbers: each run goes by one key-range delete (no
+ * other item can lie inside it), not one request per item.
+ */
+async function removeItems(db: OfflineDb, seqs: number[]): Promise<void> {
+  const sorted = [...new Set(seqs)].sort((a, b) => a - b);
+  const singles: number[] = [];
+  const ranges: Array<[number, number]> = [];
+  for (let i = 0; i < sorted.length; ) {
+    let j = i;
+    while (j + 1 < sorted.length && sorted[j + 1] === sorted[j]! + 1) j++;
+    // A range delete is two requests (Dexie counts first): worth it from three items on.
+    if (j - i >= 2) ranges.push([sorted[i]!, sorted[j]!]);
+    else singles.push(...sorted.slice(i, j + 1));
+    i = j + 1;
+  }
+  await Promise.all([
+    ...ranges.map(([from, to]) => db.outbox.where(':id').between(from, to, true, true).delete()),
+    singles.length ? db.outbox.bulkDelete(singles) : undefined,
+  ]);
 }
 
 /** Phase 4: queued items naming a delivered offline id, their device rows, attachments of renamed rows. */
@@ -167,30 +246,23 @@ async function remapQueue(db: OfflineDb, state: AckState): Promise<void> {
   if (!recordMap.size && !attachmentMap.size) return;
   const localIds = [...recordMap.keys()];
   const affected = new Map<number, OutboxItem>();
-  const collect = (items: OutboxItem[]) => items.forEach((item) => affected.set(item.seq!, item));
-  if (localIds.length) {
-    collect(await db.outbox.where('id').anyOf(localIds).toArray());
-    collect(await db.outbox.where('recordId').anyOf(localIds).toArray());
-    collect(await db.outbox.where('refIds').anyOf(localIds).toArray());
-  }
-  if (attachmentMap.size) collect(await db.outbox.where('id').anyOf([...attachmentMap.keys()]).toArray());
+  // The look-ups are independent: sent together, they cost one wait instead of four.
+  const found = await Promise.all([
+    ...(localIds.length ? [db.outbox.where('id').anyOf(localIds).toArray(), db.outbox.where('recordId').anyOf(localIds).toArray(), db.outbox.where('refIds').anyOf(localIds).toArray()] : []),
+    ...(attachmentMap.size ? [db.outbox.where('id').anyOf([...attachmentMap.keys()]).toArray()] : []),
+  ]);
+  for (const item of found.flat()) affected.set(item.seq!, item);
   const children: OutboxItem[] = [];
+  const changed: OutboxItem[] = [];
   for (const item of affected.values()) {
-    const next: OutboxItem = { ...item };
-    if (isAttachmentOp(item)) {
-      if (attachmentMap.has(item.id)) next.id = attachmentMap.get(item.id)!;
-      if (item.recordId !== undefined && recordMap.has(item.recordId)) next.recordId = recordMap.get(item.recordId)!;
-    } else if (recordMap.has(item.id) && item.kind !== 'insert') {
-      next.id = recordMap.get(item.id)!;
-    }
-    next.properties = remapRefs(item.properties, item.refs, recordMap);
-    next.refIds = localRefIds(next.properties, next.refs);
-    if (next.refIds === undefined) delete next.refIds;
+    const next = remapItem(item, state);
+    if (next === item) continue;
     state.updated.set(next.seq!, next);
+    changed.push(next);
     // The device row of a child mirrors what will be sent.
     if (!isAttachmentOp(item) && next.properties !== item.properties) children.push(next);
   }
-  if (affected.size) await db.outbox.bulkPut([...affected.keys()].map((seq) => state.updated.get(seq)!));
+  if (changed.length) await db.outbox.bulkPut(changed);
   if (children.length) {
     await readUnwritten(db, state, children.map((child): RowKey => [child.tableId, child.id]));
     const childRows = new Map<string, FeatureRow>();
@@ -223,16 +295,12 @@ async function followVersions(db: OfflineDb, state: AckState): Promise<void> {
   if (!state.versionBumps.length) return;
   const later = await db.outbox.where('[tableId+id]').anyOf(state.versionBumps.map((b) => [b.tableId, b.id])).toArray();
   const bumped = new Map<number, OutboxItem>();
-  for (const bump of state.versionBumps) {
-    for (const item of later) {
-      if (item.tableId !== bump.tableId || item.id !== bump.id) continue;
-      const current = state.updated.get(item.seq!) ?? item;
-      if (current.kind === 'update' && current.version !== undefined && current.version === bump.from) {
-        const next = { ...current, version: bump.to };
-        state.updated.set(next.seq!, next);
-        bumped.set(next.seq!, next);
-      }
-    }
+  for (const item of later) {
+    const current = state.updated.get(item.seq!) ?? item;
+    const next = followVersion(current, state.versionBumps);
+    if (next === current) continue;
+    state.updated.set(next.seq!, next);
+    bumped.set(next.seq!, next);
   }
   if (bumped.size) await db.outbox.bulkPut([...bumped.values()]);
 }
@@ -255,10 +323,10 @@ async function clearSettledFlags(db: OfflineDb, state: AckState): Promise<void> 
  * attachments, outbox and meta). Returns what to call after it committed, for this tab's screens.
  */
 export async function acknowledgeInTransaction(db: OfflineDb, acks: readonly Ack[]): Promise<{ result: AckResult; announce: () => void }> {
-  const state: AckState = { recordMap: new Map(), attachmentMap: new Map(), mappings: [], written: new Map(), touched: new Map(), versionBumps: [], updated: new Map() };
+  const state: AckState = { ...deliveryOf(acks), written: new Map(), touched: new Map(), updated: new Map() };
   await settleRows(db, acks, state);
-  await settleAttachments(db, acks, state);
-  await db.outbox.bulkDelete(acks.map((ack) => ack.item.seq!));
+  await settleAttachments(db, acks);
+  await removeItems(db, acks.map((ack) => ack.item.seq!));
   const announce = await storeMappings(db, state.mappings);
   await remapQueue(db, state);
   await followVersions(db, state);
