@@ -13,7 +13,7 @@
  */
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { AttachmentInfo, AttachmentInfoList } from '../../../../common/schemas/wire';
+import { AttachmentInfo, AttachmentInfoList, IdempotencyHeaders, ProjectParams, ref } from '../../../../common/schemas/wire';
 import { requestContext } from '../../../http/request-context';
 import { assertRecordAccess } from '../../../repositories/record-repository';
 import {
@@ -37,7 +37,7 @@ import {
 import { checkFile, discard, receiveMultipart } from '../../../attachments/upload';
 import { badRequest, forbidden, notFound } from '../../../http/errors';
 import { runWrite } from '../../../http/idempotency';
-import { attachmentInfoProperties, errorResponses, idempotencyHeaders, projectParams, writeErrorResponses } from '../../../http/schemas';
+import { errorResponses, uploadErrorResponses, writeErrorResponses } from '../../../http/schemas';
 import type { RepoContext } from '../../../repositories/context';
 import type { TableInfo } from '../../../repositories/project-repository';
 import { assertMayWrite } from '../../../access/policy';
@@ -63,7 +63,6 @@ const thumbQuery = {
   properties: { thumb: { type: 'boolean', default: false, description: 'true = the JPEG thumbnail (images only)' } },
   additionalProperties: false,
 } as const;
-const uploadErrors = { ...writeErrorResponses, 415: { $ref: 'ApiError#' } } as const;
 
 /** The attachment slot `slotId` of `table`, or 400 (ids in a form body are the client's input). */
 function slotOf(table: TableInfo, slotId: number, path = 'tableAttachmentInfoId') {
@@ -106,9 +105,9 @@ export default async function attachmentRoutes(app: FastifyInstance, options: At
       schema: {
         tags,
         summary: 'Attach a file to a record (size 413, type/content 415, pixel flood 413, quota 413)',
-        params: projectParams,
-        headers: idempotencyHeaders,
-        response: { 201: { $ref: 'AttachmentInfo#' }, ...uploadErrors },
+        params: ProjectParams,
+        headers: IdempotencyHeaders,
+        response: { 201: ref(AttachmentInfo), ...uploadErrorResponses },
       },
       onSend: beforeResponseHook,
       config: {
@@ -189,7 +188,7 @@ export default async function attachmentRoutes(app: FastifyInstance, options: At
         tags,
         summary: 'Delete an attachment (as an update of its record)',
         params: attachmentParams,
-        headers: idempotencyHeaders,
+        headers: IdempotencyHeaders,
         response: {
           200: { type: 'object', properties: { id: { type: 'integer' } }, required: ['id'] },
           ...writeErrorResponses,
@@ -271,26 +270,7 @@ export default async function attachmentRoutes(app: FastifyInstance, options: At
           required: ['projectId', 'recordId', 'tableAttachmentInfoId'],
         },
         querystring: thumbQuery,
-        response: {
-          200: {
-            type: 'object',
-            properties: {
-              attachments: {
-                type: 'array',
-                items: {
-                  // AttachmentInfo plus the optional thumbnail (a $ref would drop it when serialising).
-                  type: 'object',
-                  properties: {
-                    ...attachmentInfoProperties,
-                    thumbnail: { type: 'string', description: 'data:image/jpeg;base64,… (thumb=true only)' },
-                  },
-                },
-              },
-            },
-            required: ['attachments'],
-          },
-          ...errorResponses,
-        },
+        response: { 200: AttachmentInfoList, ...errorResponses },
       },
     },
     async (request): Promise<AttachmentInfoList> => {
