@@ -359,6 +359,24 @@ export type ImportReport = Static<typeof ImportReport>;
 export const ProjectParams = Type.Object({ projectId: Id() });
 export const TableParams = Type.Object({ projectId: Id(), tableId: Id() });
 export const RecordParams = Type.Object({ projectId: Id(), tableId: Id(), recordId: Id() });
+export const FeatureParams = Type.Object({ projectId: Id(), tableId: Id(), featureId: Id() });
+export const AttachmentParams = Type.Object({ projectId: Id(), recordAttachmentId: Id() });
+export const AttachmentInfoParams = Type.Object({ projectId: Id(), recordId: Id(), tableAttachmentInfoId: Id() });
+
+/** GET …/search/{profileId}/{limit}/{page}/{query} */
+export const TextSearchParams = Type.Object({
+  projectId: Id(),
+  profileId: Id(),
+  limit: Type.Integer({ minimum: 1, maximum: 1000 }),
+  page: Type.Integer({ minimum: 1 }),
+  query: Type.String({ minLength: 1, maxLength: 200 }),
+});
+
+/** ?thumb=true asks for the JPEG thumbnail (attachment) or adds the thumbnails (attachmentinfo). */
+export const ThumbQuery = Type.Object(
+  { thumb: Type.Optional(Type.Boolean({ default: false, description: 'true = the JPEG thumbnail (images only)' })) },
+  { additionalProperties: false },
+);
 
 export const IdempotencyHeaders = Type.Object({
   'idempotency-key': Type.Optional(

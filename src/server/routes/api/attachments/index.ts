@@ -13,7 +13,16 @@
  */
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { AttachmentInfo, AttachmentInfoList, IdempotencyHeaders, ProjectParams, ref } from '../../../../common/schemas/wire';
+import {
+  AttachmentInfo,
+  AttachmentInfoList,
+  AttachmentInfoParams,
+  AttachmentParams,
+  IdempotencyHeaders,
+  ProjectParams,
+  ref,
+  ThumbQuery,
+} from '../../../../common/schemas/wire';
 import { requestContext } from '../../../http/request-context';
 import { assertRecordAccess } from '../../../repositories/record-repository';
 import {
@@ -53,16 +62,6 @@ const tags = ['Attachments'];
 /** Attachment ids never point at other bytes, so a browser may keep them (private: they are the user's). */
 const ATTACHMENT_CACHE_CONTROL = 'private, max-age=31536000, immutable';
 
-const attachmentParams = {
-  type: 'object',
-  properties: { projectId: { type: 'integer', minimum: 1 }, recordAttachmentId: { type: 'integer', minimum: 1 } },
-  required: ['projectId', 'recordAttachmentId'],
-} as const;
-const thumbQuery = {
-  type: 'object',
-  properties: { thumb: { type: 'boolean', default: false, description: 'true = the JPEG thumbnail (images only)' } },
-  additionalProperties: false,
-} as const;
 
 /** The attachment slot `slotId` of `table`, or 400 (ids in a form body are the client's input). */
 function slotOf(table: TableInfo, slotId: number, path = 'tableAttachmentInfoId') {
@@ -187,7 +186,7 @@ export default async function attachmentRoutes(app: FastifyInstance, options: At
       schema: {
         tags,
         summary: 'Delete an attachment (as an update of its record)',
-        params: attachmentParams,
+        params: AttachmentParams,
         headers: IdempotencyHeaders,
         response: {
           200: { type: 'object', properties: { id: { type: 'integer' } }, required: ['id'] },
@@ -223,8 +222,8 @@ export default async function attachmentRoutes(app: FastifyInstance, options: At
       schema: {
         tags,
         summary: 'Download an attachment, or its JPEG thumbnail with thumb=true',
-        params: attachmentParams,
-        querystring: thumbQuery,
+        params: AttachmentParams,
+        querystring: ThumbQuery,
         response: {
           200: { description: 'The file (its MIME type), or image/jpeg for a thumbnail', type: 'string', format: 'binary' },
           ...errorResponses,
@@ -260,16 +259,8 @@ export default async function attachmentRoutes(app: FastifyInstance, options: At
       schema: {
         tags,
         summary: "A record's attachments in one slot; thumb=true adds each image's thumbnail as a data: URL",
-        params: {
-          type: 'object',
-          properties: {
-            projectId: { type: 'integer', minimum: 1 },
-            recordId: { type: 'integer', minimum: 1 },
-            tableAttachmentInfoId: { type: 'integer', minimum: 1 },
-          },
-          required: ['projectId', 'recordId', 'tableAttachmentInfoId'],
-        },
-        querystring: thumbQuery,
+        params: AttachmentInfoParams,
+        querystring: ThumbQuery,
         response: { 200: AttachmentInfoList, ...errorResponses },
       },
     },

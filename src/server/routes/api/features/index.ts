@@ -8,8 +8,10 @@ import {
   Extent,
   FeatureBody,
   FeaturePage,
+  FeatureParams,
   IdempotencyHeaders,
   ProjectParams,
+  RecordParams,
   ref,
   SearchRequest,
   TableIdsQuery,
@@ -26,19 +28,13 @@ import { extentSearch, getRecord, historyOf, searchRecords } from '../../../repo
 import { insertRecord, updateRecord } from '../../../repositories/record-writer';
 
 const tags = ['Features'];
-const featureParams = (name: 'recordId' | 'featureId') =>
-  ({
-    type: 'object',
-    properties: { projectId: { type: 'integer', minimum: 1 }, tableId: { type: 'integer', minimum: 1 }, [name]: { type: 'integer', minimum: 1 } },
-    required: ['projectId', 'tableId', name],
-  }) as const;
 
 export default async function featureRoutes(app: FastifyInstance): Promise<void> {
   registerSharedWrites(app, 'Features');
 
   app.get<{ Params: { projectId: number; tableId: number; recordId: number } }>(
     '/api/Features/:projectId/:tableId/:recordId',
-    { schema: { tags, summary: 'One feature', params: featureParams('recordId'), response: { 200: ref(WireFeature), ...errorResponses } } },
+    { schema: { tags, summary: 'One feature', params: RecordParams, response: { 200: ref(WireFeature), ...errorResponses } } },
     async (request) => recordToFeature(await getRecord(requestContext(request), request.params.tableId, request.params.recordId)),
   );
 
@@ -48,7 +44,7 @@ export default async function featureRoutes(app: FastifyInstance): Promise<void>
       schema: {
         tags,
         summary: 'One feature with its attachments and change history',
-        params: featureParams('recordId'),
+        params: RecordParams,
         response: { 200: ref(DetailedFeature), ...errorResponses },
       },
     },
@@ -85,7 +81,7 @@ export default async function featureRoutes(app: FastifyInstance): Promise<void>
       schema: {
         tags,
         summary: 'Update a feature (properties merged; stale version → 409)',
-        params: featureParams('featureId'),
+        params: FeatureParams,
         headers: IdempotencyHeaders,
         body: ref(FeatureBody),
         response: { 200: ref(WireFeature), ...writeErrorResponses },

@@ -21,6 +21,7 @@ import {
   SearchRequest,
   SpatialBody,
   TableIdsQuery,
+  TextSearchParams,
   UpdateRecordBody,
   WireRecord,
 } from '../../../../common/schemas/wire';
@@ -149,23 +150,13 @@ export default async function recordRoutes(app: FastifyInstance): Promise<void> 
     async (request) => searchIds(requestContext(request), request.body),
   );
 
-  app.get<{ Params: { projectId: number; profileId: number; limit: number; page: number; query: string }; Querystring: { tableIds?: number[] } }>(
+  app.get<{ Params: Static<typeof TextSearchParams>; Querystring: { tableIds?: number[] } }>(
     '/api/Records/:projectId/search/:profileId/:limit/:page/:query',
     {
       schema: {
         tags,
         summary: 'Text search (accent- and case-insensitive, words as prefixes) over text columns',
-        params: {
-          type: 'object',
-          properties: {
-            projectId: { type: 'integer', minimum: 1 },
-            profileId: { type: 'integer', minimum: 1 },
-            limit: { type: 'integer', minimum: 1, maximum: 1000 },
-            page: { type: 'integer', minimum: 1 },
-            query: { type: 'string', minLength: 1, maxLength: 200 },
-          },
-          required: ['projectId', 'profileId', 'limit', 'page', 'query'],
-        },
+        params: TextSearchParams,
         querystring: { type: 'object', properties: { tableIds: TableIdsQuery } },
         response: { 200: ref(RecordPage), ...errorResponses },
       },
