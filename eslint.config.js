@@ -56,6 +56,21 @@ export default tseslint.config(
     rules: { 'import/no-restricted-paths': 'off' },
   },
   {
+    // The wire schemas are the server's; the client takes only their types, so TypeBox and the
+    // schema values stay out of its bundle.
+    files: ['src/client/**'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['**/common/schemas/wire', '@sinclair/typebox'], allowTypeImports: true, message: 'the client imports only types from the wire schemas (import type)' },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // Tests live under test/ (jest looks only there): one in src/ would never run.
     files: ['src/**/*.test.{ts,tsx}', 'src/**/__tests__/**'],
     rules: { 'no-restricted-syntax': ['error', { selector: 'Program', message: 'tests live under test/, where jest finds them' }] },

@@ -2,6 +2,8 @@
  * The error catalogue (docs/architecture.md, Error catalogue). The server answers errors as `{status, message}` with these
  * messages; the client maps any failed request to the same texts.
  */
+import type { ApiError } from './schemas/wire';
+
 const ERROR_MESSAGES: Readonly<Record<number, string>> = {
   400: 'Bad Request',
   401: 'Unauthorized',
@@ -19,15 +21,5 @@ export function errorMessageForStatus(status: number): string {
   return ERROR_MESSAGES[status] ?? GENERIC_ERROR;
 }
 
-/** The JSON body of every error answer. `detail` names the problem (field, operator, id). */
-export interface ApiErrorBody {
-  status: number;
-  message: string;
-  detail?: string;
-  /** 409 answers carry the current server version of the record. */
-  current?: unknown;
-  /** Bulk calls: the opId of the operation that failed (the whole call was rejected). */
-  opId?: string;
-  /** 409 on an insert: the live row that already holds the same unique values (e.g. a form's indicator key); `current` is that row. */
-  duplicateOf?: number;
-}
+/** The JSON body of every error answer (its schema, ApiError, is part of the wire contract). `detail` names the problem (field, operator, id). */
+export type ApiErrorBody = ApiError;

@@ -4,6 +4,8 @@
  * The server evaluates all 21 comparisons; the app itself uses Equals, In, Contains, LessThan
  * and GreaterThan.
  */
+import type { SearchRequest, Sort } from './schemas/wire';
+
 export const COMPARISONS = [
   'Equals',
   'NotEqual',
@@ -54,22 +56,8 @@ export type FilterNode = FilterLeaf | FilterExpression;
 export const META_COLUMNS = ['id', 'createdAt', 'updatedAt', 'version', 'archived', 'deleted'] as const;
 export type MetaColumn = (typeof META_COLUMNS)[number];
 
-export interface Sort {
-  columnId: number | MetaColumn;
-  direction: 'asc' | 'desc';
-}
-
-/** Body of POST …/search and …/search/ids. */
-export interface SearchRequest {
-  tableId: number;
-  /** 1-based page number. */
-  page?: number;
-  perPage?: number;
-  filters?: FilterNode;
-  sorts?: Sort[];
-  /** Deleted records are excluded unless asked for. */
-  includeDeleted?: boolean;
-}
+/** A sort key and the body of POST …/search and …/search/ids: their schema is part of the wire contract. */
+export type { SearchRequest, Sort };
 
 /** `column = value` leaf. */
 export const eq = (columnId: number | MetaColumn, value: FilterValue): FilterLeaf => ({ kind: 'filter', columnId, comparison: 'Equals', value });

@@ -4,6 +4,7 @@
  * is a browsable UI whose assets are all served locally.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { IdsBody, REGISTERED_SCHEMAS, RolesResult } from '../../src/common/schemas/wire';
 import { buildTestApp, type TestApp } from './helpers/build-test-app';
 
 /** The API's calls, one by one (method, OpenAPI path). */
@@ -65,6 +66,8 @@ describe('OpenAPI document', () => {
     const missing = SEED_CALLS.filter(([method, path]) => !doc.paths[path]?.[method]);
     expect(missing).toEqual([]);
     expect(SEED_CALLS).toHaveLength(30);
+    // The specification's 28 calls under /api, beside /config.json and /keycloak.json.
+    expect(SEED_CALLS.filter(([, path]) => path.startsWith('/api/'))).toHaveLength(28);
   });
 
   it('documents the path parameters, a success answer and the error answers of every API call', () => {
@@ -93,6 +96,15 @@ describe('OpenAPI document', () => {
   it('names the shared wire schemas as components', () => {
     for (const name of ['ApiError', 'WireRecord', 'WireFeature', 'AttachmentInfo', 'SearchRequest', 'BulkBody']) {
       expect(doc.components.schemas).toHaveProperty(name);
+    }
+  });
+
+  it('takes its components from the TypeBox wire schemas, one for each registered schema', () => {
+    expect(Object.keys(doc.components.schemas).sort()).toEqual(REGISTERED_SCHEMAS.map((schema) => schema.$id).sort());
+    // Schemas without references appear as they are written (less the $id the component name carries).
+    for (const schema of [RolesResult, IdsBody]) {
+      const { $id, ...json } = JSON.parse(JSON.stringify(schema)) as { $id: string };
+      expect(doc.components.schemas[$id]).toEqual(json);
     }
   });
 });

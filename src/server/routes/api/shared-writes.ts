@@ -4,10 +4,10 @@
  * both APIs so the two can never drift apart.
  */
 import type { FastifyInstance } from 'fastify';
-import type { BulkBody, IdsBody } from '../../../common/schemas/wire';
+import { BulkBody, BulkResult, IdempotencyHeaders, IdsBody, IdsResult, ProjectParams, ref } from '../../../common/schemas/wire';
 import { requestContext } from '../../http/request-context';
 import { runWrite } from '../../http/idempotency';
-import { idempotencyHeaders, projectParams, writeErrorResponses } from '../../http/schemas';
+import { writeErrorResponses } from '../../http/schemas';
 import { applyBulk } from '../../repositories/bulk-writer';
 import { deleteRecords } from '../../repositories/record-writer';
 
@@ -21,10 +21,10 @@ export function registerSharedWrites(app: FastifyInstance, api: 'Records' | 'Fea
       schema: {
         tags,
         summary: `Delete ${noun} (soft delete; any unknown id → 404 and nothing changes)`,
-        params: projectParams,
-        headers: idempotencyHeaders,
-        body: { $ref: 'IdsBody#' },
-        response: { 200: { $ref: 'IdsResult#' }, ...writeErrorResponses },
+        params: ProjectParams,
+        headers: IdempotencyHeaders,
+        body: ref(IdsBody),
+        response: { 200: ref(IdsResult), ...writeErrorResponses },
       },
     },
     async (request, reply) =>
@@ -40,10 +40,10 @@ export function registerSharedWrites(app: FastifyInstance, api: 'Records' | 'Fea
       schema: {
         tags,
         summary: 'Inserts, updates, deletes and archives in one transaction, deduplicated per opId',
-        params: projectParams,
-        headers: idempotencyHeaders,
-        body: { $ref: 'BulkBody#' },
-        response: { 200: { $ref: 'BulkResult#' }, ...writeErrorResponses },
+        params: ProjectParams,
+        headers: IdempotencyHeaders,
+        body: ref(BulkBody),
+        response: { 200: ref(BulkResult), ...writeErrorResponses },
       },
     },
     async (request, reply) =>

@@ -11,6 +11,7 @@
 import type { FastifyInstance } from 'fastify';
 import { OWN_BASEMAP } from '../../../common/basemap';
 import type { AppConfig, AuthMode, BaseMapConfig } from '../../../common/schemas/config';
+import { ApiError, ref } from '../../../common/schemas/wire';
 import { formKinds } from '../../../common/scheme/form-kinds';
 import type { Executor } from '../../db/dialect';
 import { HttpError } from '../../http/errors';
@@ -83,7 +84,7 @@ export function registerConfigJson(app: FastifyInstance, options: ConfigJsonOpti
         tags: ['Site'],
         summary: 'App configuration: project, table and column ids, form kinds, base maps, auth mode',
         security: [],
-        response: { 200: appConfigSchema, 503: { $ref: 'ApiError#' } },
+        response: { 200: appConfigSchema, 503: ref(ApiError) },
       },
     },
     async (request, reply) => {

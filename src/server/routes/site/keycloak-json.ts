@@ -6,7 +6,7 @@
  * change. Public: the app reads it before anyone has signed in.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { KeycloakJson } from '../../../common/schemas/wire';
+import { KeycloakJson } from '../../../common/schemas/wire';
 import { AUTH_SERVER_PATH, CLIENT_ID, REALM } from '../../idp/constants';
 
 export interface KeycloakSettings {
@@ -17,18 +17,6 @@ export interface KeycloakSettings {
   /** Public origin when behind a proxy that rewrites Host (e.g. https://travnik.example.si). */
   publicUrl?: string;
 }
-
-const keycloakJsonSchema = {
-  type: 'object',
-  required: ['auth-server-url', 'realm', 'resource'],
-  properties: {
-    'auth-server-url': { type: 'string' },
-    realm: { type: 'string' },
-    resource: { type: 'string' },
-    'public-client': { type: 'boolean' },
-    'ssl-required': { type: 'string' },
-  },
-} as const;
 
 /** The origin the browser used: PUBLIC_URL when configured, else the request's protocol and Host. */
 function requestOrigin(request: FastifyRequest, publicUrl?: string): string {
@@ -56,7 +44,7 @@ export function registerKeycloakJson(app: FastifyInstance, settings: KeycloakSet
         tags: ['Site'],
         summary: 'Identity provider settings for keycloak-js',
         security: [],
-        response: { 200: keycloakJsonSchema },
+        response: { 200: KeycloakJson },
       },
     },
     async (request, reply) => {

@@ -13,7 +13,16 @@
  */
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { AttachmentInfo, AttachmentInfoList } from '../../../../common/schemas/wire';
+import {
+  AttachmentInfo,
+  AttachmentInfoList,
+  AttachmentInfoParams,
+  AttachmentParams,
+  IdempotencyHeaders,
+  ProjectParams,
+  ref,
+  ThumbQuery,
+} from '../../../../common/schemas/wire';
 import { requestContext } from '../../../http/request-context';
 import { assertRecordAccess } from '../../../repositories/record-repository';
 import {
@@ -37,7 +46,7 @@ import {
 import { checkFile, discard, receiveMultipart } from '../../../attachments/upload';
 import { badRequest, forbidden, notFound } from '../../../http/errors';
 import { runWrite } from '../../../http/idempotency';
-import { attachmentInfoProperties, errorResponses, idempotencyHeaders, projectParams, writeErrorResponses } from '../../../http/schemas';
+import { errorResponses, uploadErrorResponses, writeErrorResponses } from '../../../http/schemas';
 import type { RepoContext } from '../../../repositories/context';
 import type { TableInfo } from '../../../repositories/project-repository';
 import { assertMayWrite } from '../../../access/policy';
@@ -53,17 +62,6 @@ const tags = ['Attachments'];
 /** Attachment ids never point at other bytes, so a browser may keep them (private: they are the user's). */
 const ATTACHMENT_CACHE_CONTROL = 'private, max-age=31536000, immutable';
 
-const attachmentParams = {
-  type: 'object',
-  properties: { projectId: { type: 'integer', minimum: 1 }, recordAttachmentId: { type: 'integer', minimum: 1 } },
-  required: ['projectId', 'recordAttachmentId'],
-} as const;
-const thumbQuery = {
-  type: 'object',
-  properties: { thumb: { type: 'boolean', default: false, description: 'true = the JPEG thumbnail (images only)' } },
-  additionalProperties: false,
-} as const;
-const uploadErrors = { ...writeErrorResponses, 415: { $ref: 'ApiError#' } } as const;
 
 /** The attachment slot `slotId` of `table`, or 400 (ids in a form body are the client's input). */
 function slotOf(table: TableInfo, slotId: number, path = 'tableAttachmentInfoId') {
@@ -106,9 +104,9 @@ export default async function attachmentRoutes(app: FastifyInstance, options: At
       schema: {
         tags,
         summary: 'Attach a file to a record (size 413, type/content 415, pixel flood 413, quota 413)',
-        params: projectParams,
-        headers: idempotencyHeaders,
-        response: { 201: { $ref: 'AttachmentInfo#' }, ...uploadErrors },
+        params: ProjectParams,
+        headers: IdempotencyHeaders,
+        response: { 201: ref(AttachmentInfo), ...uploadErrorResponses },
       },
       onSend: beforeResponseHook,
       config: {
@@ -188,8 +186,8 @@ export default async function attachmentRoutes(app: FastifyInstance, options: At
       schema: {
         tags,
         summary: 'Delete an attachment (as an update of its record)',
-        params: attachmentParams,
-        headers: idempotencyHeaders,
+        params: AttachmentParams,
+        headers: IdempotencyHeaders,
         response: {
           200: { type: 'object', properties: { id: { type: 'integer' } }, required: ['id'] },
           ...writeErrorResponses,
@@ -224,8 +222,8 @@ export default async function attachmentRoutes(app: FastifyInstance, options: At
       schema: {
         tags,
         summary: 'Download an attachment, or its JPEG thumbnail with thumb=true',
-        params: attachmentParams,
-        querystring: thumbQuery,
+        params: AttachmentParams,
+        querystring: ThumbQuery,
         response: {
           200: { description: 'The file (its MIME type), or image/jpeg for a thumbnail', type: 'string', format: 'binary' },
           ...errorResponses,
@@ -261,36 +259,9 @@ export default async function attachmentRoutes(app: FastifyInstance, options: At
       schema: {
         tags,
         summary: "A record's attachments in one slot; thumb=true adds each image's thumbnail as a data: URL",
-        params: {
-          type: 'object',
-          properties: {
-            projectId: { type: 'integer', minimum: 1 },
-            recordId: { type: 'integer', minimum: 1 },
-            tableAttachmentInfoId: { type: 'integer', minimum: 1 },
-          },
-          required: ['projectId', 'recordId', 'tableAttachmentInfoId'],
-        },
-        querystring: thumbQuery,
-        response: {
-          200: {
-            type: 'object',
-            properties: {
-              attachments: {
-                type: 'array',
-                items: {
-                  // AttachmentInfo plus the optional thumbnail (a $ref would drop it when serialising).
-                  type: 'object',
-                  properties: {
-                    ...attachmentInfoProperties,
-                    thumbnail: { type: 'string', description: 'data:image/jpeg;base64,… (thumb=true only)' },
-                  },
-                },
-              },
-            },
-            required: ['attachments'],
-          },
-          ...errorResponses,
-        },
+        params: AttachmentInfoParams,
+        querystring: ThumbQuery,
+        response: { 200: AttachmentInfoList, ...errorResponses },
       },
     },
     async (request): Promise<AttachmentInfoList> => {

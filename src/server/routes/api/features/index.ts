@@ -3,37 +3,38 @@
  * foreign members). `full` (multipart) is in routes/api/full.
  */
 import type { FastifyInstance } from 'fastify';
-import type { SearchRequest } from '../../../../common/filter';
-import type { DetailedFeature, Extent, FeatureBody } from '../../../../common/schemas/wire';
+import {
+  DetailedFeature,
+  Extent,
+  FeatureBody,
+  FeaturePage,
+  FeatureParams,
+  IdempotencyHeaders,
+  ProjectParams,
+  RecordParams,
+  ref,
+  SearchRequest,
+  TableIdsQuery,
+  TableParams,
+  WireFeature,
+} from '../../../../common/schemas/wire';
 import { requestContext } from '../../../http/request-context';
 import { registerSharedWrites } from '../shared-writes';
 import { runWrite } from '../../../http/idempotency';
-import { errorResponses, idempotencyHeaders, projectParams, writeErrorResponses } from '../../../http/schemas';
+import { errorResponses, writeErrorResponses } from '../../../http/schemas';
 import { recordToFeature } from '../../../repositories/record-mapper';
 import { liveAttachmentsOf, toAttachmentInfo } from '../../../attachments/attachment-repository';
 import { extentSearch, getRecord, historyOf, searchRecords } from '../../../repositories/record-repository';
 import { insertRecord, updateRecord } from '../../../repositories/record-writer';
-import { extentQuery, tableIdsQuery } from '../records';
 
 const tags = ['Features'];
-const featureParams = (name: 'recordId' | 'featureId') =>
-  ({
-    type: 'object',
-    properties: { projectId: { type: 'integer', minimum: 1 }, tableId: { type: 'integer', minimum: 1 }, [name]: { type: 'integer', minimum: 1 } },
-    required: ['projectId', 'tableId', name],
-  }) as const;
-const tableParams = {
-  type: 'object',
-  properties: { projectId: { type: 'integer', minimum: 1 }, tableId: { type: 'integer', minimum: 1 } },
-  required: ['projectId', 'tableId'],
-} as const;
 
 export default async function featureRoutes(app: FastifyInstance): Promise<void> {
   registerSharedWrites(app, 'Features');
 
   app.get<{ Params: { projectId: number; tableId: number; recordId: number } }>(
     '/api/Features/:projectId/:tableId/:recordId',
-    { schema: { tags, summary: 'One feature', params: featureParams('recordId'), response: { 200: { $ref: 'WireFeature#' }, ...errorResponses } } },
+    { schema: { tags, summary: 'One feature', params: RecordParams, response: { 200: ref(WireFeature), ...errorResponses } } },
     async (request) => recordToFeature(await getRecord(requestContext(request), request.params.tableId, request.params.recordId)),
   );
 
@@ -43,8 +44,8 @@ export default async function featureRoutes(app: FastifyInstance): Promise<void>
       schema: {
         tags,
         summary: 'One feature with its attachments and change history',
-        params: featureParams('recordId'),
-        response: { 200: { $ref: 'DetailedFeature#' }, ...errorResponses },
+        params: RecordParams,
+        response: { 200: ref(DetailedFeature), ...errorResponses },
       },
     },
     async (request): Promise<DetailedFeature> => {
@@ -61,10 +62,10 @@ export default async function featureRoutes(app: FastifyInstance): Promise<void>
       schema: {
         tags,
         summary: 'Create a feature',
-        params: tableParams,
-        headers: idempotencyHeaders,
-        body: { $ref: 'FeatureBody#' },
-        response: { 201: { $ref: 'WireFeature#' }, ...writeErrorResponses },
+        params: TableParams,
+        headers: IdempotencyHeaders,
+        body: ref(FeatureBody),
+        response: { 201: ref(WireFeature), ...writeErrorResponses },
       },
     },
     async (request, reply) =>
@@ -80,10 +81,10 @@ export default async function featureRoutes(app: FastifyInstance): Promise<void>
       schema: {
         tags,
         summary: 'Update a feature (properties merged; stale version → 409)',
-        params: featureParams('featureId'),
-        headers: idempotencyHeaders,
-        body: { $ref: 'FeatureBody#' },
-        response: { 200: { $ref: 'WireFeature#' }, ...writeErrorResponses },
+        params: FeatureParams,
+        headers: IdempotencyHeaders,
+        body: ref(FeatureBody),
+        response: { 200: ref(WireFeature), ...writeErrorResponses },
       },
     },
     async (request, reply) =>
@@ -101,9 +102,9 @@ export default async function featureRoutes(app: FastifyInstance): Promise<void>
       schema: {
         tags,
         summary: 'Features of the given tables inside a bounding box',
-        params: projectParams,
-        querystring: { type: 'object', properties: { extent: extentQuery, tableIds: tableIdsQuery }, required: ['extent', 'tableIds'] },
-        response: { 200: { $ref: 'FeaturePage#' }, ...errorResponses },
+        params: ProjectParams,
+        querystring: { type: 'object', properties: { extent: Extent, tableIds: TableIdsQuery }, required: ['extent', 'tableIds'] },
+        response: { 200: ref(FeaturePage), ...errorResponses },
       },
     },
     async (request) => {
@@ -118,9 +119,9 @@ export default async function featureRoutes(app: FastifyInstance): Promise<void>
       schema: {
         tags,
         summary: 'Search features: filters (21 comparisons, And/Or), sorts, paging, totalCount',
-        params: projectParams,
-        body: { $ref: 'SearchRequest#' },
-        response: { 200: { $ref: 'FeaturePage#' }, ...errorResponses },
+        params: ProjectParams,
+        body: ref(SearchRequest),
+        response: { 200: ref(FeaturePage), ...errorResponses },
       },
     },
     async (request) => {

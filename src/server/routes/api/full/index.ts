@@ -16,7 +16,7 @@
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest, FastifyReply } from 'fastify';
 import { LOCAL_ID_BOUND } from '../../../../common/constants';
-import type { FullResult } from '../../../../common/schemas/wire';
+import { FullResult, IdempotencyHeaders, ProjectParams, TableParams } from '../../../../common/schemas/wire';
 import { requestContext } from '../../../http/request-context';
 import { assertRecordAccess } from '../../../repositories/record-repository';
 import { assertMayWrite } from '../../../access/policy';
@@ -25,7 +25,7 @@ import { assertQuota, assertSlotRoom, removeStored, storeFiles, type AttachmentS
 import { type CheckedFile, checkFile, discard, receiveMultipart, type MultipartForm } from '../../../attachments/upload';
 import { badRequest, notFound } from '../../../http/errors';
 import { runWrite } from '../../../http/idempotency';
-import { idempotencyHeaders, projectParams, writeErrorResponses } from '../../../http/schemas';
+import { uploadErrorResponses } from '../../../http/schemas';
 import type { AttachmentSlot, TableInfo } from '../../../repositories/project-repository';
 import { insertRecord, updateRecord } from '../../../repositories/record-writer';
 import { refuseReaders, uploaderOf } from '../attachments';
@@ -48,16 +48,6 @@ interface FullInput {
   version?: number;
 }
 
-const fullErrors = { ...writeErrorResponses, 415: { $ref: 'ApiError#' } } as const;
-const fullResult = {
-  type: 'object',
-  properties: {
-    record: { $ref: 'WireRecord#' },
-    attachments: { type: 'array', items: { $ref: 'AttachmentInfo#' } },
-    localId: { type: 'integer' },
-  },
-  required: ['record', 'attachments'],
-} as const;
 const DEFAULT_FILE_FIELDS = ['file', 'files'];
 
 function optionalInteger(value: unknown, path: string): number | undefined {
@@ -194,9 +184,9 @@ export default async function fullRoutes(app: FastifyInstance, options: FullRout
       schema: {
         tags: ['Records', 'Attachments'],
         summary: 'Create or update a record together with its attachments (multipart, all or nothing)',
-        params: projectParams,
-        headers: idempotencyHeaders,
-        response: { 200: fullResult, 201: fullResult, ...fullErrors },
+        params: ProjectParams,
+        headers: IdempotencyHeaders,
+        response: { 200: FullResult, 201: FullResult, ...uploadErrorResponses },
       },
       onSend: beforeResponseHook,
       config: { swaggerTransform: multipartDoc({ record: { type: 'string', description: 'JSON {tableId, id?, properties, geometry?, version?}' }, ...fileParts }, ['record']) },
@@ -227,13 +217,9 @@ export default async function fullRoutes(app: FastifyInstance, options: FullRout
       schema: {
         tags: ['Features', 'Attachments'],
         summary: 'Create or update a feature together with its attachments (multipart, all or nothing)',
-        params: {
-          type: 'object',
-          properties: { projectId: { type: 'integer', minimum: 1 }, tableId: { type: 'integer', minimum: 1 } },
-          required: ['projectId', 'tableId'],
-        },
-        headers: idempotencyHeaders,
-        response: { 200: fullResult, 201: fullResult, ...fullErrors },
+        params: TableParams,
+        headers: IdempotencyHeaders,
+        response: { 200: FullResult, 201: FullResult, ...uploadErrorResponses },
       },
       onSend: beforeResponseHook,
       config: {

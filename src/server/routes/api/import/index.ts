@@ -16,6 +16,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { slSeasonServer } from '../../../../common/i18n/sl';
+import { ImportReport } from '../../../../common/schemas/wire';
 import { resolveAccess } from '../../../access/access';
 import { discard, receiveMultipart, type MultipartForm } from '../../../attachments/upload';
 import { DEFAULT_LIMITS, type UploadLimits } from '../../../env';
@@ -35,29 +36,6 @@ export interface ImportRouteOptions {
 
 const t = slSeasonServer.import;
 const tags = ['Import'];
-
-const reportSchema = {
-  type: 'object',
-  properties: {
-    created: { type: 'integer' },
-    updated: { type: 'integer' },
-    refused: { type: 'integer' },
-    rows: {
-      type: 'array',
-      items: {
-        type: 'object',
-        properties: {
-          row: { type: 'integer' },
-          action: { type: 'string', enum: ['create', 'update', 'refuse'] },
-          reason: { type: 'string' },
-          key: { type: 'string' },
-        },
-        required: ['row', 'action'],
-      },
-    },
-  },
-  required: ['created', 'updated', 'refused', 'rows'],
-} as const;
 
 const previewSchema = {
   type: 'object',
@@ -134,7 +112,7 @@ export default async function importRoutes(app: FastifyInstance, options: Import
   app.post(
     '/api/Import/dry-run',
     {
-      schema: { tags, summary: 'What an import would create, update and refuse, with a reason per refused row (writes nothing)', response: { 200: reportSchema, ...writeErrorResponses } },
+      schema: { tags, summary: 'What an import would create, update and refuse, with a reason per refused row (writes nothing)', response: { 200: ImportReport, ...writeErrorResponses } },
       config: { swaggerTransform: multipartDoc({ ...parts, ...mappingPart }, ['kind', 'file']) },
     },
     async (request) => {
@@ -150,7 +128,7 @@ export default async function importRoutes(app: FastifyInstance, options: Import
       schema: {
         tags,
         summary: 'Import all rows in one transaction (any refused row → 400 with the report, nothing written); re-import updates in place',
-        response: { 200: reportSchema, 400: { type: 'object', additionalProperties: true }, ...Object.fromEntries(Object.entries(writeErrorResponses).filter(([status]) => status !== '400')) },
+        response: { 200: ImportReport, 400: { type: 'object', additionalProperties: true }, ...Object.fromEntries(Object.entries(writeErrorResponses).filter(([status]) => status !== '400')) },
       },
       config: { swaggerTransform: multipartDoc({ ...parts, ...mappingPart }, ['kind', 'file']) },
     },

@@ -1,8 +1,8 @@
 /** GET /api/PublicApp/{projectId}/roles: the caller's roles; neither editor nor reader = farmer (docs/architecture.md, Roles). */
 import type { FastifyInstance } from 'fastify';
-import type { RolesResult } from '../../../../common/schemas/wire';
+import { ProjectParams, ref, RolesResult } from '../../../../common/schemas/wire';
 import { unauthorized } from '../../../http/errors';
-import { errorResponses, projectParams } from '../../../http/schemas';
+import { errorResponses } from '../../../http/schemas';
 
 export default async function publicAppRoutes(app: FastifyInstance): Promise<void> {
   app.get<{ Params: { projectId: number } }>(
@@ -10,7 +10,7 @@ export default async function publicAppRoutes(app: FastifyInstance): Promise<voi
     {
       // Answered even when no farmers record matches: the client then shows sl.farmer.missing.
       config: { allowNoFarmer: true },
-      schema: { tags: ['PublicApp'], summary: "The caller's roles in the project", params: projectParams, response: { 200: { $ref: 'RolesResult#' }, ...errorResponses } },
+      schema: { tags: ['PublicApp'], summary: "The caller's roles in the project", params: ProjectParams, response: { 200: ref(RolesResult), ...errorResponses } },
     },
     async (request): Promise<RolesResult> => {
       const access = request.access;

@@ -3,64 +3,59 @@
  * in routes/api/attachments and routes/api/full. Handlers only parse, call repositories and
  * answer; writes run in one transaction with Idempotency-Key support (http/idempotency.ts).
  */
+import type { Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { Geometry } from 'geojson';
-import type { SearchRequest } from '../../../../common/filter';
-import type { ArchiveBody, CreateRecordBody, Extent, IdsBody, SpatialBody, UpdateRecordBody } from '../../../../common/schemas/wire';
+import {
+  ArchiveBody,
+  CreateRecordBody,
+  Extent,
+  IdempotencyHeaders,
+  IdPage,
+  IdsBody,
+  IdsResult,
+  ProjectParams,
+  RecordPage,
+  RecordParams,
+  ref,
+  SearchRequest,
+  SpatialBody,
+  TableIdsQuery,
+  TextSearchParams,
+  UpdateRecordBody,
+  WireRecord,
+} from '../../../../common/schemas/wire';
 import { requestContext } from '../../../http/request-context';
 import { registerSharedWrites } from '../shared-writes';
 import { badRequest } from '../../../http/errors';
 import { runWrite } from '../../../http/idempotency';
-import { errorResponses, idempotencyHeaders, projectParams, writeErrorResponses } from '../../../http/schemas';
+import { errorResponses, writeErrorResponses } from '../../../http/schemas';
 import { normalizeGeometry } from '../../../repositories/geometry';
 import { extentSearch, getRecord, recordsByIds, searchIds, searchRecords, spatialSearch, textSearch } from '../../../repositories/record-repository';
 import { archiveRecords, insertRecord, updateRecord } from '../../../repositories/record-writer';
 
 const tags = ['Records'];
-const recordParams = {
-  type: 'object',
-  properties: { projectId: { type: 'integer', minimum: 1 }, tableId: { type: 'integer', minimum: 1 }, recordId: { type: 'integer', minimum: 1 } },
-  required: ['projectId', 'tableId', 'recordId'],
-} as const;
-const extentQuery = {
-  type: 'object',
-  properties: {
-    minX: { type: 'number' },
-    minY: { type: 'number' },
-    maxX: { type: 'number' },
-    maxY: { type: 'number' },
-  },
-  required: ['minX', 'minY', 'maxX', 'maxY'],
-  description: 'Bounding box in WGS84 degrees: extent[minX]=…&extent[minY]=…&extent[maxX]=…&extent[maxY]=…',
-} as const;
-export const tableIdsQuery = { type: 'array', items: { type: 'integer', minimum: 1 }, maxItems: 100, description: 'Repeated key: tableIds=1&tableIds=2' } as const;
-export { extentQuery };
 
-interface RecordParams {
-  projectId: number;
-  tableId: number;
-  recordId: number;
-}
 
 export default async function recordRoutes(app: FastifyInstance): Promise<void> {
   registerSharedWrites(app, 'Records');
 
-  app.get<{ Params: RecordParams }>(
+  app.get<{ Params: Static<typeof RecordParams> }>(
     '/api/Records/:projectId/:tableId/:recordId',
-    { schema: { tags, summary: 'One record', params: recordParams, response: { 200: { $ref: 'WireRecord#' }, ...errorResponses } } },
+    { schema: { tags, summary: 'One record', params: RecordParams, response: { 200: ref(WireRecord), ...errorResponses } } },
     async (request) => getRecord(requestContext(request), request.params.tableId, request.params.recordId),
   );
 
-  app.put<{ Params: RecordParams; Body: UpdateRecordBody }>(
+  app.put<{ Params: Static<typeof RecordParams>; Body: UpdateRecordBody }>(
     '/api/Records/:projectId/:tableId/:recordId',
     {
       schema: {
         tags,
         summary: 'Update a record (properties merged; stale version → 409)',
-        params: recordParams,
-        headers: idempotencyHeaders,
-        body: { $ref: 'UpdateRecordBody#' },
-        response: { 200: { $ref: 'WireRecord#' }, ...writeErrorResponses },
+        params: RecordParams,
+        headers: IdempotencyHeaders,
+        body: ref(UpdateRecordBody),
+        response: { 200: ref(WireRecord), ...writeErrorResponses },
       },
     },
     async (request, reply) =>
@@ -78,9 +73,9 @@ export default async function recordRoutes(app: FastifyInstance): Promise<void> 
       schema: {
         tags,
         summary: 'Records by id (ids the caller cannot see are left out)',
-        params: projectParams,
-        body: { $ref: 'IdsBody#' },
-        response: { 200: { $ref: 'RecordPage#' }, ...errorResponses },
+        params: ProjectParams,
+        body: ref(IdsBody),
+        response: { 200: ref(RecordPage), ...errorResponses },
       },
     },
     async (request) => {
@@ -95,10 +90,10 @@ export default async function recordRoutes(app: FastifyInstance): Promise<void> 
       schema: {
         tags,
         summary: 'Archive records (editors only; archived:false restores)',
-        params: projectParams,
-        headers: idempotencyHeaders,
-        body: { $ref: 'ArchiveBody#' },
-        response: { 200: { $ref: 'IdsResult#' }, ...writeErrorResponses },
+        params: ProjectParams,
+        headers: IdempotencyHeaders,
+        body: ref(ArchiveBody),
+        response: { 200: ref(IdsResult), ...writeErrorResponses },
       },
     },
     async (request, reply) =>
@@ -114,10 +109,10 @@ export default async function recordRoutes(app: FastifyInstance): Promise<void> 
       schema: {
         tags,
         summary: 'Create a record',
-        params: projectParams,
-        headers: idempotencyHeaders,
-        body: { $ref: 'CreateRecordBody#' },
-        response: { 201: { $ref: 'WireRecord#' }, ...writeErrorResponses },
+        params: ProjectParams,
+        headers: IdempotencyHeaders,
+        body: ref(CreateRecordBody),
+        response: { 201: ref(WireRecord), ...writeErrorResponses },
       },
     },
     async (request, reply) =>
@@ -133,9 +128,9 @@ export default async function recordRoutes(app: FastifyInstance): Promise<void> 
       schema: {
         tags,
         summary: 'Search records: filters (21 comparisons, And/Or), sorts, paging, totalCount',
-        params: projectParams,
-        body: { $ref: 'SearchRequest#' },
-        response: { 200: { $ref: 'RecordPage#' }, ...errorResponses },
+        params: ProjectParams,
+        body: ref(SearchRequest),
+        response: { 200: ref(RecordPage), ...errorResponses },
       },
     },
     async (request) => searchRecords(requestContext(request), request.body),
@@ -147,33 +142,23 @@ export default async function recordRoutes(app: FastifyInstance): Promise<void> 
       schema: {
         tags,
         summary: 'Search record ids (same query as search)',
-        params: projectParams,
-        body: { $ref: 'SearchRequest#' },
-        response: { 200: { $ref: 'IdPage#' }, ...errorResponses },
+        params: ProjectParams,
+        body: ref(SearchRequest),
+        response: { 200: ref(IdPage), ...errorResponses },
       },
     },
     async (request) => searchIds(requestContext(request), request.body),
   );
 
-  app.get<{ Params: { projectId: number; profileId: number; limit: number; page: number; query: string }; Querystring: { tableIds?: number[] } }>(
+  app.get<{ Params: Static<typeof TextSearchParams>; Querystring: { tableIds?: number[] } }>(
     '/api/Records/:projectId/search/:profileId/:limit/:page/:query',
     {
       schema: {
         tags,
         summary: 'Text search (accent- and case-insensitive, words as prefixes) over text columns',
-        params: {
-          type: 'object',
-          properties: {
-            projectId: { type: 'integer', minimum: 1 },
-            profileId: { type: 'integer', minimum: 1 },
-            limit: { type: 'integer', minimum: 1, maximum: 1000 },
-            page: { type: 'integer', minimum: 1 },
-            query: { type: 'string', minLength: 1, maxLength: 200 },
-          },
-          required: ['projectId', 'profileId', 'limit', 'page', 'query'],
-        },
-        querystring: { type: 'object', properties: { tableIds: tableIdsQuery } },
-        response: { 200: { $ref: 'RecordPage#' }, ...errorResponses },
+        params: TextSearchParams,
+        querystring: { type: 'object', properties: { tableIds: TableIdsQuery } },
+        response: { 200: ref(RecordPage), ...errorResponses },
       },
     },
     async (request) => {
@@ -188,9 +173,9 @@ export default async function recordRoutes(app: FastifyInstance): Promise<void> 
       schema: {
         tags,
         summary: 'Records of the given tables intersecting a GeoJSON geometry',
-        params: projectParams,
-        body: { $ref: 'SpatialBody#' },
-        response: { 200: { $ref: 'RecordPage#' }, ...errorResponses },
+        params: ProjectParams,
+        body: ref(SpatialBody),
+        response: { 200: ref(RecordPage), ...errorResponses },
       },
     },
     async (request) => {
@@ -206,17 +191,17 @@ export default async function recordRoutes(app: FastifyInstance): Promise<void> 
       schema: {
         tags,
         summary: 'Records of the given tables inside a bounding box',
-        params: projectParams,
+        params: ProjectParams,
         querystring: {
           type: 'object',
           properties: {
-            extent: extentQuery,
-            tableIds: tableIdsQuery,
+            extent: Extent,
+            tableIds: TableIdsQuery,
             columnIds: { type: 'array', items: { type: 'integer', minimum: 1 }, maxItems: 200, description: 'Only these properties are returned.' },
           },
           required: ['extent', 'tableIds'],
         },
-        response: { 200: { $ref: 'RecordPage#' }, ...errorResponses },
+        response: { 200: ref(RecordPage), ...errorResponses },
       },
     },
     async (request) => extentSearch(requestContext(request), { extent: request.query.extent, tableIds: request.query.tableIds ?? [], columnIds: request.query.columnIds }),
