@@ -27,6 +27,7 @@ import testRoutes from './routes/api/test';
 import accountRoutes from './routes/api/accounts';
 import importRoutes from './routes/api/import';
 import { ensureFarmerAccount } from './idp/activations';
+import auditRoutes from './routes/api/audit';
 
 /** JSON bodies up to this size (a 10,000-record bulk call fits); uploads have their own limits. */
 const DEFAULT_BODY_LIMIT = 16 * 1024 * 1024;
@@ -116,5 +117,6 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
   await app.register(featureRoutes);
   await app.register(accountRoutes, { mode: authMode, publicUrl: options.publicUrl as string | undefined }); // farmers' accounts + activation page
   await app.register(importRoutes, { dataDir, projectId: options.projectId as number | undefined, limits: options.limits as Partial<UploadLimits> | undefined }); // bulk import of farmers and meadows
+  await app.register(auditRoutes); // editors' audit trail of every change
   return app;
 }
