@@ -4,7 +4,7 @@
  * (the server holds the trail). On phones each change is a card, on wider screens a table row
  * (the shared `data-table` styles).
  */
-import { useId, useState } from 'react';
+import { useId, useState, type ReactNode } from 'react';
 import { AUDIT_PAGE_SIZE } from '../../../common/constants';
 import { slAudit } from '../../../common/i18n/sl';
 import type { AuditQuery } from '../../../common/schemas/audit';
@@ -50,12 +50,24 @@ function serverQuery(f: Filters): AuditQuery {
   };
 }
 
+/** A label and its control side by side in the DOM, so the control's name is the label alone. */
+function Field({ id, label, children }: { id: string; label: string; children: ReactNode }) {
+  return (
+    <div className="field">
+      <label className="field__label" htmlFor={id}>
+        {label}
+      </label>
+      {children}
+    </div>
+  );
+}
+
 export function AuditScreen({ projectId, tables, farmers, online }: AuditScreenProps) {
   const t = slAudit;
   const [filters, setFilters] = useState<Filters>(NO_FILTERS);
   const [page, setPage] = useState(1);
   const [csvError, setCsvError] = useState<string | null>(null);
-  const headingId = useId();
+  const id = useId();
   const badRange = Boolean(filters.from && filters.to && filters.from > filters.to);
   const query = { projectId, ...serverQuery(filters) };
   const result = useAuditPageQuery({ ...query, page, perPage: AUDIT_PAGE_SIZE }, { skip: !online || badRange });
@@ -76,12 +88,11 @@ export function AuditScreen({ projectId, tables, farmers, online }: AuditScreenP
 
   return (
     <div className="audit">
-      <section className="card audit__filters" aria-labelledby={headingId}>
-        <h2 id={headingId}>{t.filters}</h2>
+      <section className="card audit__filters" aria-labelledby={`${id}-heading`}>
+        <h2 id={`${id}-heading`}>{t.filters}</h2>
         <div className="audit__fields">
-          <label className="field">
-            <span className="field__label">{t.farmer}</span>
-            <select name="farmerId" value={filters.farmerId} onChange={(e) => set('farmerId')(e.target.value)}>
+          <Field id={`${id}-farmer`} label={t.farmer}>
+            <select id={`${id}-farmer`} name="farmerId" value={filters.farmerId} onChange={(e) => set('farmerId')(e.target.value)}>
               <option value="">{t.allFarmers}</option>
               {farmers.map((f) => (
                 <option key={f.id} value={String(f.id)}>
@@ -89,10 +100,9 @@ export function AuditScreen({ projectId, tables, farmers, online }: AuditScreenP
                 </option>
               ))}
             </select>
-          </label>
-          <label className="field">
-            <span className="field__label">{t.table}</span>
-            <select name="tableId" value={filters.tableId} onChange={(e) => set('tableId')(e.target.value)}>
+          </Field>
+          <Field id={`${id}-table`} label={t.table}>
+            <select id={`${id}-table`} name="tableId" value={filters.tableId} onChange={(e) => set('tableId')(e.target.value)}>
               <option value="">{t.allTables}</option>
               {TABLE_KEYS.map((key) => (
                 <option key={key} value={String(tables[key].id)}>
@@ -100,15 +110,13 @@ export function AuditScreen({ projectId, tables, farmers, online }: AuditScreenP
                 </option>
               ))}
             </select>
-          </label>
-          <label className="field">
-            <span className="field__label">{t.from}</span>
-            <input type="date" name="from" value={filters.from} max={filters.to || undefined} onChange={(e) => set('from')(e.target.value)} />
-          </label>
-          <label className="field">
-            <span className="field__label">{t.to}</span>
-            <input type="date" name="to" value={filters.to} min={filters.from || undefined} onChange={(e) => set('to')(e.target.value)} />
-          </label>
+          </Field>
+          <Field id={`${id}-from`} label={t.from}>
+            <input type="date" id={`${id}-from`} name="from" value={filters.from} max={filters.to || undefined} onChange={(e) => set('from')(e.target.value)} />
+          </Field>
+          <Field id={`${id}-to`} label={t.to}>
+            <input type="date" id={`${id}-to`} name="to" value={filters.to} min={filters.from || undefined} onChange={(e) => set('to')(e.target.value)} />
+          </Field>
         </div>
         <Button kind="secondary" icon={DownloadIcon} text={csv.isLoading ? t.downloading : t.downloadCsv} disabled={!online || badRange || csv.isLoading} onClick={() => void onCsv()} />
         {csvError ? <p role="alert">{csvError}</p> : null}
