@@ -9,32 +9,19 @@
 import { afterAll, beforeAll, expect, jest, test } from '@jest/globals';
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { sl, slAudit, slSetup } from '../../src/common/i18n/sl';
 import type { AuditPage } from '../../src/common/schemas/audit';
 import { ARTIFACTS_DIR, DEMO_USERS, launchBrowser, recordArtifacts, startServer, type E2EServer } from './harness';
-import { ServerData, describeBuiltApp, goHash, newFieldPage, openApp, waitForOutboxEmpty } from './scenarios/helpers';
+import { DESK_SIZE, PHONE_SIZE, ServerData, describeBuiltApp, goHash, newFieldPage, openApp, shootBothSizes, waitForOutboxEmpty } from './scenarios/helpers';
 
 jest.setTimeout(180_000);
 
 const SHOTS = path.join(ARTIFACTS_DIR, 'audit');
-const PHONE = { width: 390, height: 844 };
-const DESK = { width: 1280, height: 800 };
 /** kmet1 of the demo project. */
 const FARMER_NAME = 'Janez Novak';
 const OLD_PHONE = '041 123 456';
 const NEW_PHONE = '041 999 888';
-
-async function shoot(page: Page, name: string): Promise<void> {
-  for (const [size, viewport] of [
-    ['390x844', PHONE],
-    ['1280x800', DESK],
-  ] as const) {
-    await page.setViewportSize(viewport);
-    await page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))));
-    await page.screenshot({ path: path.join(SHOTS, `${name}-${size}.png`), fullPage: true });
-  }
-}
 
 describeBuiltApp('the editors’ audit trail (Chromium)', () => {
   let server: E2EServer;
@@ -57,7 +44,7 @@ describeBuiltApp('the editors’ audit trail (Chromium)', () => {
     const { context, page, log } = await newFieldPage(browser, { longitude: 16.15, latitude: 46.83 });
     try {
       await recordArtifacts('audit-trail', page, log, async () => {
-        await page.setViewportSize(DESK);
+        await page.setViewportSize(DESK_SIZE);
         await openApp(page, server, '#/', DEMO_USERS.editor);
         await goHash(page, '#/setup/farmers');
         const row = page.getByTestId(`farmer-${farmerId}`);
@@ -68,7 +55,7 @@ describeBuiltApp('the editors’ audit trail (Chromium)', () => {
         await waitForOutboxEmpty(page);
 
         // On a phone: from the main menu to the set-up menu, then to the trail.
-        await page.setViewportSize(PHONE);
+        await page.setViewportSize(PHONE_SIZE);
         await page.getByRole('navigation', { name: sl.nav.label }).getByRole('link', { name: slSetup.nav }).click();
         await page.getByRole('link', { name: new RegExp(slAudit.title) }).click();
         await page.getByRole('heading', { level: 1, name: slAudit.title }).waitFor();
@@ -83,7 +70,7 @@ describeBuiltApp('the editors’ audit trail (Chromium)', () => {
         // The phone layout: one card per change, nothing wider than the screen.
         const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
         expect(overflow).toBeLessThanOrEqual(0);
-        await shoot(page, 'farmer-filter');
+        await shootBothSizes(page, SHOTS, 'farmer-filter');
 
         const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: slAudit.downloadCsv }).click()]);
         expect(download.suggestedFilename()).toMatch(/^zgodovina-sprememb-\d{4}-\d{2}-\d{2}\.csv$/);
@@ -105,7 +92,7 @@ describeBuiltApp('the editors’ audit trail (Chromium)', () => {
     const { context, page, log } = await newFieldPage(browser, { longitude: 16.15, latitude: 46.83 });
     try {
       await recordArtifacts('audit-trail-farmer', page, log, async () => {
-        await page.setViewportSize(PHONE);
+        await page.setViewportSize(PHONE_SIZE);
         await openApp(page, server, '#/', DEMO_USERS.farmer1);
         const nav = page.getByRole('navigation', { name: sl.nav.label });
         await nav.getByRole('link', { name: sl.nav.paths }).waitFor();
