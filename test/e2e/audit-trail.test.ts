@@ -67,9 +67,11 @@ describeBuiltApp('the editors’ audit trail (Chromium)', () => {
         await expect(change.getByText(DEMO_USERS.editor.email).count()).resolves.toBe(1);
         await expect(change.getByText(slAudit.tables.farmers).count()).resolves.toBe(1);
         await expect(change.getByText(String(farmerId)).count()).resolves.toBe(1);
-        // The phone layout: one card per change, nothing wider than the screen.
-        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+        // The phone layout: one card per change, nothing wider than a 360 px screen.
+        await page.setViewportSize({ width: 360, height: 800 });
+        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
         expect(overflow).toBeLessThanOrEqual(0);
+        await page.setViewportSize(PHONE_SIZE);
         await shootBothSizes(page, SHOTS, 'farmer-filter');
 
         const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: slAudit.downloadCsv }).click()]);

@@ -8,10 +8,13 @@ import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { Provider } from 'react-redux';
 import { makeStore } from '../../../src/client/app/store';
+import { firstBlock, type Role } from '../../../src/client/app/router/guards';
+import { compileRoutes, matchRoute, routeDefinitions } from '../../../src/client/app/router/routes';
 import { AuditScreen } from '../../../src/client/features/audit';
+import { SetupHub } from '../../../src/client/features/setup';
 import { dayWindow } from '../../../src/client/features/audit/audit-model';
 import { AUDIT_PAGE_SIZE } from '../../../src/common/constants';
-import { slAudit } from '../../../src/common/i18n/sl';
+import { slAudit, slSetup } from '../../../src/common/i18n/sl';
 import type { AuditEntry, AuditPage } from '../../../src/common/schemas/audit';
 import { response } from '../data-layer/helpers';
 import { config } from '../screens/fixtures';
@@ -177,5 +180,24 @@ describe('Zgodovina sprememb', () => {
     show(false);
     expect(screen.getByRole('heading', { level: 2, name: slAudit.filters })).toBeTruthy();
     for (const label of [slAudit.farmer, slAudit.table, slAudit.from, slAudit.to]) expect(screen.getByLabelText(label)).toBeTruthy();
+  });
+});
+
+describe('who reaches it', () => {
+  it('the route opens for editors only: readers and farmers get the not-allowed state', () => {
+    const match = matchRoute(compileRoutes(routeDefinitions), '/setup/audit')!;
+    expect(match.route.title).toBe(slAudit.title);
+    const block = (role: Role) => firstBlock(match.route.guards, { access: { role, farmerRecord: 'found' }, params: match.params, query: {} });
+    expect(block('editor')).toBeNull();
+    expect(block('reader')).toEqual({ reason: 'editors-only', message: slSetup.blockedEditorsOnly });
+    expect(block('farmer')).toEqual({ reason: 'staff-only', message: slSetup.blockedFarmer });
+  });
+
+  it('the set-up menu links to it for editors, not for readers', () => {
+    render(<SetupHub readOnly={false} />);
+    expect(screen.getByRole('link', { name: new RegExp(slAudit.title) }).getAttribute('href')).toBe('#/setup/audit');
+    cleanup();
+    render(<SetupHub readOnly />);
+    expect(screen.queryByRole('link', { name: new RegExp(slAudit.title) })).toBeNull();
   });
 });
