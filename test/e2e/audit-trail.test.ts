@@ -4,7 +4,8 @@
  * set-up menu, filters by that farmer, sees who changed what (old → new) and downloads the CSV
  * (BOM, semicolons, the change on its line). The screen is photographed at phone (390×844) and
  * desk (1280×800) size into test-results/e2e/audit/. A farmer has no menu entry, gets the app's
- * not-allowed screen at the route, and a 404 from the server.
+ * not-allowed screen at the route, and a 404 from the server. axe-core finds no critical or
+ * serious violation on the screen at either size.
  */
 import { afterAll, beforeAll, expect, jest, test } from '@jest/globals';
 import { mkdirSync, readFileSync } from 'node:fs';
@@ -12,6 +13,7 @@ import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { sl, slAudit, slSetup } from '../../src/common/i18n/sl';
 import type { AuditPage } from '../../src/common/schemas/audit';
+import { axeViolations } from './axe';
 import { ARTIFACTS_DIR, DEMO_USERS, launchBrowser, recordArtifacts, startServer, type E2EServer } from './harness';
 import { DESK_SIZE, PHONE_SIZE, ServerData, describeBuiltApp, goHash, newFieldPage, openApp, shootBothSizes, waitForOutboxEmpty } from './scenarios/helpers';
 
@@ -72,7 +74,9 @@ describeBuiltApp('the editors’ audit trail (Chromium)', () => {
         const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
         expect(overflow).toBeLessThanOrEqual(0);
         await page.setViewportSize(PHONE_SIZE);
+        await expect(axeViolations(page)).resolves.toEqual([]);
         await shootBothSizes(page, SHOTS, 'farmer-filter');
+        await expect(axeViolations(page)).resolves.toEqual([]);
 
         const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: slAudit.downloadCsv }).click()]);
         expect(download.suggestedFilename()).toMatch(/^zgodovina-sprememb-\d{4}-\d{2}-\d{2}\.csv$/);
