@@ -3,6 +3,7 @@
  * before and after (insert: everything set; delete: everything cleared) and whether the geometry
  * moved. The results export, the editors' audit trail and its CSV all describe a change this way.
  */
+import { slAudit } from './i18n/sl';
 import type { HistoryEntry } from './schemas/wire';
 
 export interface PropertyChange {
@@ -34,4 +35,9 @@ export function geometryChanged(before: Snapshot, after: Snapshot): boolean {
 export function changeValueText(value: unknown, empty: string): string {
   if (value === null || value === undefined || value === '') return empty;
   return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+/** A column's name as the audit trail shows it, in Slovenian (`geometry` included). */
+export function changeColumnLabel(column: string): string {
+  return (slAudit.columns as Record<string, string>)[column] ?? column;
 }

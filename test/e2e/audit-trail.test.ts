@@ -64,7 +64,7 @@ describeBuiltApp('the editors’ audit trail (Chromium)', () => {
         await page.getByTestId('audit-entry').first().waitFor();
 
         await page.getByLabel(slAudit.farmer, { exact: true }).selectOption({ label: FARMER_NAME });
-        const change = page.getByTestId('audit-entry').filter({ hasText: `phone: ${OLD_PHONE} → ${NEW_PHONE}` });
+        const change = page.getByTestId('audit-entry').filter({ hasText: `telefon: ${OLD_PHONE} → ${NEW_PHONE}` });
         await change.waitFor();
         await expect(change.getByText(DEMO_USERS.editor.email).count()).resolves.toBe(1);
         await expect(change.getByText(slAudit.tables.farmers).count()).resolves.toBe(1);
@@ -84,7 +84,7 @@ describeBuiltApp('the editors’ audit trail (Chromium)', () => {
         expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
         const lines = bytes.subarray(3).toString('utf8').split('\r\n');
         expect(lines[0]).toBe('Čas;Uporabnik;Dejanje;Tabela;Zapis;Stolpec;Prej;Potem');
-        expect(lines).toContainEqual(expect.stringMatching(new RegExp(`;${DEMO_USERS.editor.email};spremenjeno;Kmetje;${farmerId};phone;${OLD_PHONE};${NEW_PHONE}$`)));
+        expect(lines).toContainEqual(expect.stringMatching(new RegExp(`;${DEMO_USERS.editor.email};spremenjeno;Kmetje;${farmerId};telefon;${OLD_PHONE};${NEW_PHONE}$`)));
         // Only that farmer's rows: every line names a record of theirs (the farmer row here).
         const trail = await data.call<AuditPage>(DEMO_USERS.editor, `/api/Audit/1?farmerId=${farmerId}&perPage=200`);
         expect(lines.filter((l) => l && l !== lines[0]).length).toBeGreaterThanOrEqual(trail.body.entries.length);

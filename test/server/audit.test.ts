@@ -94,6 +94,22 @@ describe('what the trail shows', () => {
     expect(page.entries[0]).toMatchObject({ recordId: indicator, action: 'delete', changedBy: USERS.editor });
   });
 
+  it('names a moved geometry as a change of its own', async () => {
+    const path = own.paths[0]!;
+    const current = (await t.as(USERS.editor, { method: 'GET', url: `/api/Records/1/${t.tables.paths.id}/${path}` })).json();
+    const line = { type: 'LineString', coordinates: [[16.155, 46.836], [16.156, 46.837]] };
+    const moved = await t.as(USERS.editor, { method: 'PUT', url: `/api/Records/1/${t.tables.paths.id}/${path}`, payload: { properties: {}, geometry: line, version: current.version } });
+    expect(moved.statusCode).toBe(200);
+    const [entry] = (await audit(USERS.editor, `?tableId=${t.tables.paths.id}&perPage=1`)).json<AuditPage>().entries;
+    expect(entry).toMatchObject({ recordId: path, action: 'update' });
+    const geometry = entry!.changes.find((c) => c.column === 'geometry')!;
+    expect(geometry.new).toEqual(line);
+    expect(geometry.old).toEqual(current.geometry);
+    const csv = (await t.as(USERS.editor, { method: 'GET', url: `/api/Audit/1/csv?tableId=${t.tables.paths.id}` })).body;
+    // GeoJSON in a cell: quoted, its quotes doubled.
+    expect(csv.split('\r\n')[1]).toMatch(new RegExp(`;Poti;${path};geometrija;"\\{""type"":""LineString"",.*;"\\{""type"":""LineString"",""coordinates"":\\[\\[16\\.155,46\\.836\\],\\[16\\.156,46\\.837\\]\\]\\}"$`));
+  });
+
   it('pages in the database with a total, without gaps or repeats', async () => {
     for (let i = 1; i <= 8; i++) await editNote(USERS.editor, t.tables.forms.id, own.forms[1]!, `Pregled ${i}`);
     const all = (await audit(USERS.editor, '?perPage=200')).json<AuditPage>();
@@ -122,8 +138,8 @@ describe('the CSV', () => {
     expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const lines = bytes.subarray(3).toString('utf8').split('\r\n');
     expect(lines[0]).toBe('Čas;Uporabnik;Dejanje;Tabela;Zapis;Stolpec;Prej;Potem');
-    expect(lines[1]).toMatch(new RegExp(`^[^;]+;${USERS.editor};spremenjeno;Obrazci;${own.forms[0]};note;Popravil svetovalec;"Popravil svetovalec; drugič"$`));
-    expect(lines[2]).toMatch(new RegExp(`;spremenjeno;Obrazci;${own.forms[0]};note;${String(formNote ?? '')};Popravil svetovalec$`));
+    expect(lines[1]).toMatch(new RegExp(`^[^;]+;${USERS.editor};spremenjeno;Obrazci;${own.forms[0]};opomba;Popravil svetovalec;"Popravil svetovalec; drugič"$`));
+    expect(lines[2]).toMatch(new RegExp(`;spremenjeno;Obrazci;${own.forms[0]};opomba;${String(formNote ?? '')};Popravil svetovalec$`));
     expect(lines.slice(3)).toEqual(['']);
   });
 

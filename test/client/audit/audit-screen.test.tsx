@@ -81,8 +81,8 @@ describe('Zgodovina sprememb', () => {
     expect(first.getByText(slAudit.actions.update)).toBeTruthy();
     expect(first.getByText(slAudit.tables.forms)).toBeTruthy();
     expect(first.getByText('10000502')).toBeTruthy();
-    expect(first.getByText('score: 40 → 55')).toBeTruthy();
-    expect(within(rows[1]!).getByText(`note: ${slAudit.empty} → Ob robu`)).toBeTruthy();
+    expect(first.getByText('ocena: 40 → 55')).toBeTruthy();
+    expect(within(rows[1]!).getByText(`opomba: ${slAudit.empty} → Ob robu`)).toBeTruthy();
     expect(first.getByText('1. 6. 2026, 10:30')).toBeTruthy();
     expect(screen.getByRole('status').textContent).toBe(slAudit.total(2));
     expect(requests[0]!.pathname).toBe('/api/Audit/1');

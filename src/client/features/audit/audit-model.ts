@@ -1,5 +1,5 @@
 /** Pure helpers of the audit screen: the editor's local days as the server's instants, change texts. */
-import { changeValueText } from '../../../common/history-diff';
+import { changeColumnLabel, changeValueText } from '../../../common/history-diff';
 import { slAudit } from '../../../common/i18n/sl';
 import type { AuditChange } from '../../../common/schemas/audit';
 
@@ -23,10 +23,10 @@ function shown(value: unknown): string {
   return text.length > SHOWN_VALUE_CHARS ? `${text.slice(0, SHOWN_VALUE_CHARS - 1)}…` : text;
 }
 
-/** 'note: Ocena junij → Popravil svetovalec'; a moved geometry is named, not printed. */
+/** 'opomba: Ocena junij → Popravil svetovalec'; a moved geometry is named, not printed. */
 export function changeText(change: AuditChange): string {
   if (change.column === 'geometry') return slAudit.geometryChanged;
-  return `${change.column}: ${shown(change.old)} → ${shown(change.new)}`;
+  return `${changeColumnLabel(change.column)}: ${shown(change.old)} → ${shown(change.new)}`;
 }
 
 export function tableName(key: string): string {

@@ -3,7 +3,7 @@
  * them), one line with empty change cells for an entry that changed no column (an archive).
  */
 import { csvHead, csvLine } from '../../../../common/csv';
-import { changeValueText } from '../../../../common/history-diff';
+import { changeColumnLabel, changeValueText } from '../../../../common/history-diff';
 import { slAudit } from '../../../../common/i18n/sl';
 import type { AuditEntry } from '../../../../common/schemas/audit';
 
@@ -18,7 +18,7 @@ export function auditCsvLines(entries: readonly AuditEntry[]): string {
   for (const e of entries) {
     const common = [e.changedAt, e.changedBy ?? t.unknownUser, t.actions[e.action], t.tables[e.table as keyof typeof t.tables] ?? e.table, e.recordId];
     if (e.changes.length === 0) text += csvLine([...common, '', '', '']);
-    for (const c of e.changes) text += csvLine([...common, c.column === 'geometry' ? t.geometry : c.column, changeValueText(c.old, ''), changeValueText(c.new, '')]);
+    for (const c of e.changes) text += csvLine([...common, changeColumnLabel(c.column), changeValueText(c.old, ''), changeValueText(c.new, '')]);
   }
   return text;
 }
