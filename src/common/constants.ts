@@ -66,3 +66,7 @@ export const SYNC_BACKOFF_MAX_MS = 60_000;
  * mistake; more than this usually is (a line drawn on the neighbour's field).
  */
 export const PATH_OUTSIDE_AREA_MARGIN_M = 10;
+
+/** The editors' audit trail: entries per page by default and at most (the CSV has no limit). */
+export const AUDIT_PAGE_SIZE = 50;
+export const AUDIT_MAX_PAGE_SIZE = 200;

@@ -26,6 +26,7 @@ import { registerRateLimits } from './plugins/rate-limit';
 import { registerSecurityHeaders } from './plugins/security-headers';
 import { ProjectRepository } from './repositories/project-repository';
 import accountRoutes from './routes/api/accounts';
+import auditRoutes from './routes/api/audit';
 import attachmentRoutes from './routes/api/attachments';
 import featureRoutes from './routes/api/features';
 import fullRoutes from './routes/api/full';
@@ -139,6 +140,7 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
   await app.register(fullRoutes, { service: attachments });
   await app.register(accountRoutes, { mode: authMode, publicUrl: options.publicUrl });
   await app.register(importRoutes, { dataDir, projectId: options.projectId, limits });
+  await app.register(auditRoutes); // editors' audit trail of every change
 
   // The public site: no token needed.
   await registerSite(app, { ...options, version });

@@ -11,40 +11,19 @@
  * Screenshots of every screen at 390×844 go to test-results/e2e/phone/ for a person to look at.
  */
 import { afterAll, beforeAll, expect, jest, test } from '@jest/globals';
-import { mkdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { sl, slPhone, slScreens } from '../../src/common/i18n/sl';
 import { ARTIFACTS_DIR, DEMO_USERS, LOGIN_PAGE_PATTERN, launchBrowser, recordArtifacts, startServer, type ConsoleLog, type E2EServer } from './harness';
+import { axeViolations } from './axe';
 import { ServerData, describeBuiltApp, goHash, openApp, openNewMeadowForm, waitForServiceWorkerControl } from './scenarios/helpers';
 
 jest.setTimeout(600_000);
 
-/** axe-core's browser build, evaluated in the page (a script tag would be refused by the login page's CSP). */
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const PHONE = { width: 390, height: 844 };
 const NARROW = { width: 360, height: 800 };
 const SHOTS = path.join(ARTIFACTS_DIR, 'phone');
-
-interface Violation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: Array<{ target: unknown[]; failureSummary?: string }>;
-}
-
-/** Critical and serious axe-core violations of the page as it is now. */
-async function axeViolations(page: Page): Promise<string[]> {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
-  const violations = (await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (context: Document, options: object) => Promise<{ violations: unknown[] }> } }).axe;
-    return (await axe.run(document, { resultTypes: ['violations'] })).violations;
-  })) as Violation[];
-  return violations
-    .filter((v) => v.impact === 'critical' || v.impact === 'serious')
-    .map((v) => `${v.impact} ${v.id}: ${v.help} — ${v.nodes.map((n) => JSON.stringify(n.target)).slice(0, 4).join(', ')}`);
-}
 
 /** Whether the page is wider than its viewport at 360 px (it pans sideways then). */
 async function overflowAt360(page: Page): Promise<number> {

@@ -23,27 +23,19 @@ import type { LineString, Polygon } from 'geojson';
 import { sl, slMap, slSeasonServer, slSetup } from '../../src/common/i18n/sl';
 import { farmersCsv, geoPackageFile, squareMeadow } from '../fixtures/geo-files';
 import { ARTIFACTS_DIR, DEMO_USERS, launchBrowser, recordArtifacts, startServer, type E2EServer } from './harness';
-import { ServerData, describeBuiltApp, goHash, newFieldPage, openApp, outboxCount, waitForOutboxEmpty, waitForServiceWorkerControl } from './scenarios/helpers';
+import { DESK_SIZE, PHONE_SIZE, ServerData, describeBuiltApp, goHash, newFieldPage, openApp, outboxCount, shootBothSizes, waitForOutboxEmpty, waitForServiceWorkerControl } from './scenarios/helpers';
 
 jest.setTimeout(300_000);
 
 const SHOTS = path.join(ARTIFACTS_DIR, 'setup');
-const PHONE = { width: 390, height: 844 };
-const DESK = { width: 1280, height: 800 };
+const PHONE = PHONE_SIZE;
+const DESK = DESK_SIZE;
 /** The farmer the editor creates; the password is the one the farmer sets through the activation link. */
 const TINA = { email: 'tina.travnik@example.si', password: 'Travnik-2031!' };
 
 /** Screenshots of the current screen at both sizes, ending at the desk size. */
 async function shoot(page: Page, name: string): Promise<void> {
-  for (const [size, viewport] of [
-    ['390x844', PHONE],
-    ['1280x800', DESK],
-  ] as const) {
-    await page.setViewportSize(viewport);
-    // The page has laid out at the new size (two frames) before the picture.
-    await page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))));
-    await page.screenshot({ path: path.join(SHOTS, `${name}-${size}.png`), fullPage: true });
-  }
+  await shootBothSizes(page, SHOTS, name);
 }
 
 /** MapLibre's tile size: the world is 512 · 2^zoom CSS pixels wide. */

@@ -41,10 +41,14 @@ const FALSE = sql<boolean>`1 = 0`;
 /** Ids bound per list stay far below SQLite's 32,766 parameters; see `inList`. */
 const MAX_BOUND_IDS = 20_000;
 
-/** Loads the farmer's own areas, paths, durationPaths and forms (not deleted). */
-export async function loadOwnedChain(db: Executor, dialect: DialectLayer, schema: ProjectSchema, farmerId: number): Promise<OwnedChain> {
+/**
+ * Loads the farmer's own areas, paths, durationPaths and forms (not deleted). `withHistory` loads
+ * every row that ever hung under the farmer, deleted ones and indicators included (the audit
+ * trail filtered by farmer: a deleted record's changes are still theirs).
+ */
+export async function loadOwnedChain(db: Executor, dialect: DialectLayer, schema: ProjectSchema, farmerId: number, withHistory = false): Promise<OwnedChain> {
   const owned: OwnedChain = new Map([['farmers', new Set([farmerId])]]);
-  for (const key of LOADED_CHAIN) {
+  for (const key of withHistory ? Object.keys(OWNERSHIP_CHAIN) : LOADED_CHAIN) {
     const link = OWNERSHIP_CHAIN[key]!;
     const table = schema.tablesByKey.get(key);
     const column = table?.columnsByName.get(link.column);
@@ -57,7 +61,7 @@ export async function loadOwnedChain(db: Executor, dialect: DialectLayer, schema
         .selectFrom('records')
         .select('id')
         .where('table_id', '=', table.id)
-        .where('deleted', '=', 0)
+        .$if(!withHistory, (q) => q.where('deleted', '=', 0))
         .where(sql<boolean>`${dialect.prop(column.id, 'number')} in (${sql.join(parents.slice(start, start + MAX_BOUND_IDS))})`)
         .execute();
       for (const row of rows) ids.add(row.id);
@@ -71,7 +75,7 @@ export function addOwned(access: Access, tableKey: string, id: number): void {
   access.owned?.get(tableKey)?.add(id);
 }
 
-function inList(expression: RawBuilder<unknown>, ids: Set<number>): RawBuilder<boolean> {
+export function inList(expression: RawBuilder<unknown>, ids: Set<number>): RawBuilder<boolean> {
   if (ids.size === 0) return FALSE;
   const list = [...ids];
   const chunks: RawBuilder<boolean>[] = [];

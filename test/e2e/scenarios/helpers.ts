@@ -332,3 +332,17 @@ export async function deviceHasFeature(page: Page, tableId: number, featureId: n
     { name: OFFLINE_DB_NAME, key: [tableId, featureId] },
   );
 }
+
+/** Phone and desk sizes the screen photographs are taken at. */
+export const PHONE_SIZE = { width: 390, height: 844 };
+export const DESK_SIZE = { width: 1280, height: 800 };
+
+/** Photographs the current screen at phone and desk size into `dir` (`<name>-390x844.png`, …), ending at the desk size. */
+export async function shootBothSizes(page: Page, dir: string, name: string): Promise<void> {
+  for (const viewport of [PHONE_SIZE, DESK_SIZE]) {
+    await page.setViewportSize(viewport);
+    // The page has laid out at the new size (two frames) before the picture.
+    await page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))));
+    await page.screenshot({ path: path.join(dir, `${name}-${viewport.width}x${viewport.height}.png`), fullPage: true });
+  }
+}

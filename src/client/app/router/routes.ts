@@ -4,7 +4,7 @@
  * app/routes/, one file each; they are the only place that combines features.
  */
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
-import { sl, slSetup } from '../../../common/i18n/sl';
+import { sl, slAudit, slSetup } from '../../../common/i18n/sl';
 import { compilePattern, matchPattern, type CompiledPattern, type Params, type Query } from './match';
 import { editorsOnly, farmerRecordRequired, readersCannotCreate, readersCannotEdit, staffOnly, type RouteGuard } from './guards';
 
@@ -29,7 +29,8 @@ export type RouteName =
   | 'setup-farmers'
   | 'setup-areas'
   | 'setup-paths'
-  | 'setup-import';
+  | 'setup-import'
+  | 'setup-audit';
 
 export interface RouteDefinition {
   name: RouteName;
@@ -157,6 +158,13 @@ export const routeDefinitions: readonly RouteDefinition[] = [
     pattern: '/setup/import',
     title: slSetup.import.title,
     load: () => import(/* webpackChunkName: "route-setup-import" */ '../routes/setup-import'),
+    guards: [editorsOnly],
+  },
+  {
+    name: 'setup-audit',
+    pattern: '/setup/audit',
+    title: slAudit.title,
+    load: () => import(/* webpackChunkName: "route-setup-audit" */ '../routes/setup-audit'),
     guards: [editorsOnly],
   },
 ];

@@ -8,21 +8,11 @@
 import { useMemo, useRef, useState } from 'react';
 import { fetchFormHistories, buildAllFarmersResults, buildResults, resultsCsv, resultsGeoJson, type ResultRow, ResultsScreen, useAllFarmers, useSeasonHistory } from '../../features/results';
 import { columnKey } from '../../lib/db/refs';
+import { downloadFile } from '../../lib/download-file';
 import { selectBrowserOnline, selectServerReachable } from '../../features/sync';
 import { useAppDispatch, useAppSelector } from '../hooks';
 import type { ScreenProps } from '../router/routes';
 import { useSeasonView } from './screen-data';
-
-function download(name: string, type: string, text: string): void {
-  const url = URL.createObjectURL(new Blob([text], { type }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = name;
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}
 
 export default function ResultsRoute(_props: ScreenProps) {
   const view = useSeasonView();
@@ -83,11 +73,11 @@ export default function ResultsRoute(_props: ScreenProps) {
       exportProgress={progress}
       onExportCsv={async (shown) => {
         const changes = await histories(shown);
-        download(`rezultati-${stamp}.csv`, 'text/csv;charset=utf-8', resultsCsv(shown, farmerName, changes));
+        downloadFile(`rezultati-${stamp}.csv`, resultsCsv(shown, farmerName, changes), 'text/csv;charset=utf-8');
       }}
       onExportGeoJson={async (shown) => {
         const changes = await histories(shown);
-        download(`rezultati-${stamp}.geojson`, 'application/geo+json', resultsGeoJson(shown, farmerName, changes));
+        downloadFile(`rezultati-${stamp}.geojson`, resultsGeoJson(shown, farmerName, changes), 'application/geo+json');
       }}
     />
   );

@@ -7,6 +7,7 @@ import { useState } from 'react';
 import { slQa } from '../../../common/i18n/sl';
 import { Button } from '../../components/button/button';
 import { DownloadIcon } from '../../components/icons/icons';
+import { downloadFile } from '../../lib/download-file';
 import { ACTION_LOG_FORMAT, ACTION_LOG_VERSION, actionLogFileName, DEFAULT_LOG_CAPACITY, type ActionLogFile } from './log-format';
 import { getActiveActionLog } from './middleware';
 import { IndexedDbLogSink } from './action-log-db';
@@ -32,16 +33,7 @@ async function buildActionLogFile({ sink, now = new Date(), appVersion }: BuildA
 }
 
 function download(file: ActionLogFile, name: string): void {
-  const blob = new Blob([JSON.stringify(file)], { type: 'application/json' });
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = name;
-  document.body.appendChild(link);
-  link.click();
-  link.remove();
-  // Revoke after the click has been handled; revoking at once cancels the download in Safari.
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
+  downloadFile(name, JSON.stringify(file), 'application/json');
 }
 
 export interface ActionLogExportProps {

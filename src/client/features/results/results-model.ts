@@ -4,6 +4,8 @@
  * indicators (src/common/scheme), and the same path's score in the season before. Pure, so the
  * screen, the path screen and the exports share it.
  */
+import { csvText } from '../../../common/csv';
+import { propertyChanges } from '../../../common/history-diff';
 import { sl, slScreens } from '../../../common/i18n/sl';
 import { classifyScore, type ScoreClass } from '../../../common/score';
 import { computeScore, valuesFromIndicators, type ScoreResult } from '../../../common/scheme/scoring';
@@ -189,24 +191,12 @@ export function seasonsOf(rows: readonly ResultRow[]): Array<{ id: number; name:
   return [...seen.values()].sort((a, b) => b.start.localeCompare(a.start));
 }
 
-function csvCell(value: unknown): string {
-  const text = value === null || value === undefined ? '' : String(value);
-  return /[";\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
-
 /** One history entry as text: '2026-06-01T10:00Z kmet1@example.si spremenjeno: ocena 40 → 72'. */
 export function historyText(entries: readonly HistoryEntry[], columnNames: Map<string, string>): string {
   const t = slScreens.forms;
   return entries
     .map((e) => {
-      const changes: string[] = [];
-      if (e.old && e.new) {
-        for (const key of new Set([...Object.keys(e.old.properties), ...Object.keys(e.new.properties)])) {
-          const before = JSON.stringify(e.old.properties[key] ?? null);
-          const after = JSON.stringify(e.new.properties[key] ?? null);
-          if (before !== after) changes.push(`${columnNames.get(key) ?? key} ${before} → ${after}`);
-        }
-      }
+      const changes = e.old && e.new ? propertyChanges(e.old, e.new).map((c) => `${columnNames.get(c.key) ?? c.key} ${JSON.stringify(c.old)} → ${JSON.stringify(c.new)}`) : [];
       return `${e.changedAt} ${e.changedBy ?? t.unknownUser} ${t.historyActions[e.action]}${changes.length ? `: ${changes.join(', ')}` : ''}`;
     })
     .join(' | ');
@@ -216,26 +206,21 @@ export function historyText(entries: readonly HistoryEntry[], columnNames: Map<s
 export function resultsCsv(rows: readonly ResultRow[], farmerName: (id: number | null) => string, history?: Map<number, string>): string {
   const h = slScreens.results.csv;
   const header = [h.farmer, h.area, h.path, h.season, h.form, h.kind, h.score, h.class, h.rule, h.completed, h.updated, ...(history ? [h.history] : [])];
-  const lines = rows.map((r) =>
-    [
-      farmerName(r.farmerId),
-      r.areaName,
-      r.pathName,
-      r.seasonName,
-      r.formId,
-      r.kindTitle,
-      r.score ?? '',
-      r.scoreClass ? sl.scheme.scoreClass[r.scoreClass] : '',
-      r.ruleVersion,
-      r.completed ? slScreens.forms.yes : slScreens.forms.no,
-      r.updatedAt,
-      ...(history ? [history.get(r.formId) ?? ''] : []),
-    ]
-      .map(csvCell)
-      .join(';'),
-  );
-  // BOM so spreadsheet programs read the č/š/ž right.
-  return `\ufeff${[header.join(';'), ...lines].join('\r\n')}\r\n`;
+  const lines = rows.map((r) => [
+    farmerName(r.farmerId),
+    r.areaName,
+    r.pathName,
+    r.seasonName,
+    r.formId,
+    r.kindTitle,
+    r.score ?? '',
+    r.scoreClass ? sl.scheme.scoreClass[r.scoreClass] : '',
+    r.ruleVersion,
+    r.completed ? slScreens.forms.yes : slScreens.forms.no,
+    r.updatedAt,
+    ...(history ? [history.get(r.formId) ?? ''] : []),
+  ]);
+  return csvText(header, lines);
 }
 
 /** GeoJSON of the season: each path's line with its result (and the form's history, when given) as properties. */

@@ -1,5 +1,5 @@
 /** The editors' set-up menu: one card per set-up screen (readers see the same screens read-only). */
-import { slSetup } from '../../../common/i18n/sl';
+import { slAudit, slSetup } from '../../../common/i18n/sl';
 
 const SETUP_LINKS = [
   { href: '#/setup/seasons', label: slSetup.seasons.title, lead: slSetup.seasons.lead },
@@ -7,6 +7,7 @@ const SETUP_LINKS = [
   { href: '#/setup/areas', label: slSetup.areas.title, lead: slSetup.areas.lead },
   { href: '#/setup/paths', label: slSetup.paths.title, lead: slSetup.paths.lead },
   { href: '#/setup/import', label: slSetup.import.title, lead: slSetup.import.lead, editorsOnly: true },
+  { href: '#/setup/audit', label: slAudit.title, lead: slAudit.lead, editorsOnly: true },
 ] as const;
 
 export function SetupHub({ readOnly }: { readOnly: boolean }) {

@@ -14,6 +14,7 @@ import * as m0100 from './0100_identity'; // identity provider
 import * as m0200 from './0200_property_indexes';
 import * as m0300 from './0300_one_live_indicator_per_key';
 import * as m0400 from './0400_account_activations'; // farmers' activation links
+import * as m0500 from './0500_history_time'; // the audit trail's time window
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyDb = Kysely<any>;
@@ -30,6 +31,7 @@ const MIGRATIONS: Record<string, MigrationModule> = {
   '0200_property_indexes': m0200,
   '0300_one_live_indicator_per_key': m0300,
   '0400_account_activations': m0400, // farmers' activation links
+  '0500_history_time': m0500, // the audit trail's time window
 };
 
 /** Migrations receive the dialect layer as a second argument (files that don't need it ignore it). */

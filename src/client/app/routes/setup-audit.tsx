@@ -1,0 +1,33 @@
+/**
+ * The editors' audit trail ('/setup/audit'): features/audit's screen, given the farmers the
+ * editor sees (features/setup's farmers rows, device copy when offline) for its farmer filter.
+ * Readers and farmers are kept out by the route guard (and the server answers them 403/404).
+ */
+import { useMemo } from 'react';
+import { slAudit } from '../../../common/i18n/sl';
+import { Loading } from '../../components/loading/loading';
+import { Page } from '../../components/page/page';
+import { AuditScreen } from '../../features/audit';
+import { isLocalId } from '../../lib/db/identity';
+import { columnKey } from '../../lib/db/refs';
+import type { ScreenProps } from '../router/routes';
+import { SetupBack } from './setup-back';
+import { useSetupTable } from './setup-data';
+
+export default function SetupAuditRoute(_props: ScreenProps) {
+  const { config, rows, online } = useSetupTable('farmers');
+  const farmers = useMemo(() => {
+    if (!config) return [];
+    const name = columnKey(config, 'farmers', 'name');
+    return rows
+      // A farmer made offline and not delivered yet has no changes on the server.
+      .filter((f) => !isLocalId(f.id))
+      .map((f) => ({ id: f.id, name: String(f.properties[name] ?? '') || `#${f.id}` }))
+      .sort((a, b) => a.name.localeCompare(b.name, 'sl') || a.id - b.id);
+  }, [config, rows]);
+  return (
+    <Page title={slAudit.title} lead={slAudit.lead} back={<SetupBack />}>
+      {config ? <AuditScreen projectId={config.projectId} tables={config.tables} farmers={farmers} online={online} /> : <Loading />}
+    </Page>
+  );
+}

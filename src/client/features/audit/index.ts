@@ -1,0 +1,6 @@
+/**
+ * features/audit — the editors' "Zgodovina sprememb": every change in the project from the
+ * server's history (GET /api/Audit/{projectId}), filtered, paged and downloadable as CSV.
+ * app/routes/setup-audit.tsx gives it the project, its tables and the farmers to filter by.
+ */
+export { AuditScreen } from './audit-screen';

@@ -1,0 +1,108 @@
+/**
+ * The editors' audit trail: every entry of `record_history` in a project, newest first, filtered
+ * by farmer (every row that ever hung under the farmer, deleted ones included, by the ownership
+ * chain as it stands now), table and a time window, paged in SQL with a total. Each entry says
+ * what changed as column names with the value before and after (common/history-diff.ts), so the
+ * screen and the CSV need no table metadata of their own.
+ *
+ * Pages are `limit/offset` over the history's primary key (descending): the same entry order on
+ * SQLite and PostgreSQL, and a total for the pager. The CSV walks the whole selection in keyset
+ * batches (`id < last`), so an export of millions of entries never holds them all in memory.
+ */
+import { sql, type SelectQueryBuilder } from 'kysely';
+import { slAudit } from '../../common/i18n/sl';
+import { geometryChanged, propertyChanges } from '../../common/history-diff';
+import type { AuditChange, AuditEntry, AuditPage, AuditQuery } from '../../common/schemas/audit';
+import { inList, loadOwnedChain } from '../access/scope';
+import type { Database } from '../db/types';
+import { badRequest } from '../http/errors';
+import type { RepoContext } from './context';
+import { historyRowToEntry } from './record-mapper';
+
+/** Entries read per statement when the CSV walks a whole selection. */
+const CSV_BATCH = 1000;
+
+type HistoryQuery = SelectQueryBuilder<Database, 'record_history', object>;
+
+/** The selection as a query, after checking the farmer and table belong to the project. */
+async function selection(ctx: RepoContext, query: AuditQuery): Promise<HistoryQuery> {
+  const t = slAudit.invalid;
+  if (query.tableId !== undefined && !ctx.schema.tablesById.has(query.tableId)) throw badRequest(t.table(query.tableId));
+  if (query.from && query.to && query.from >= query.to) throw badRequest(t.range);
+  let q: HistoryQuery = ctx.db.selectFrom('record_history');
+  q = q.where('table_id', 'in', query.tableId !== undefined ? [query.tableId] : ctx.schema.tables.map((table) => table.id));
+  if (query.farmerId !== undefined) {
+    const farmers = ctx.schema.tablesByKey.get('farmers');
+    const farmer = farmers
+      ? await ctx.db.selectFrom('records').select('id').where('id', '=', query.farmerId).where('table_id', '=', farmers.id).executeTakeFirst()
+      : undefined;
+    if (!farmer) throw badRequest(t.farmer(query.farmerId));
+    const chain = await loadOwnedChain(ctx.db, ctx.dialect, ctx.schema, query.farmerId, true);
+    const ids = new Set<number>();
+    for (const owned of chain.values()) for (const id of owned) ids.add(id);
+    q = q.where(inList(sql.ref('record_history.record_id'), ids));
+  }
+  if (query.from) q = q.where('changed_at', '>=', query.from);
+  if (query.to) q = q.where('changed_at', '<', query.to);
+  return q;
+}
+
+function toEntry(ctx: RepoContext, row: Parameters<typeof historyRowToEntry>[0]): AuditEntry {
+  const entry = historyRowToEntry(row);
+  const table = ctx.schema.tablesById.get(row.table_id);
+  const name = (key: string) => table?.columnsById.get(Number(key))?.name ?? key;
+  const changes: AuditChange[] = propertyChanges(entry.old, entry.new).map((c) => ({ column: name(c.key), old: c.old, new: c.new }));
+  if (geometryChanged(entry.old, entry.new)) changes.push({ column: 'geometry', old: entry.old?.geometry ?? null, new: entry.new?.geometry ?? null });
+  return {
+    id: entry.id,
+    changedAt: entry.changedAt,
+    changedBy: entry.changedBy,
+    action: entry.action,
+    tableId: row.table_id,
+    table: table?.key ?? String(row.table_id),
+    recordId: entry.recordId,
+    changes,
+  };
+}
+
+/** One page (1-based) of the selection, newest first, and how many entries it has in all. */
+export async function auditPage(ctx: RepoContext, query: AuditQuery, page: number, perPage: number): Promise<AuditPage> {
+  const q = await selection(ctx, query);
+  const rows = await q
+    .selectAll()
+    .orderBy('id', 'desc')
+    .limit(perPage)
+    .offset((page - 1) * perPage)
+    .execute();
+  const offset = (page - 1) * perPage;
+  // A short page that is not past the end already tells the total.
+  const totalCount =
+    rows.length < perPage && (rows.length > 0 || offset === 0)
+      ? offset + rows.length
+      : Number((await q.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+  return { entries: rows.map((row) => toEntry(ctx, row)), totalCount };
+}
+
+/**
+ * Every entry of the selection, newest first, in batches (for the CSV). The query is checked
+ * before the first batch is asked for, so a bad one fails before any byte is sent.
+ */
+export async function auditEntries(ctx: RepoContext, query: AuditQuery, batchSize = CSV_BATCH): Promise<AsyncGenerator<AuditEntry[]>> {
+  return batches(ctx, await selection(ctx, query), batchSize);
+}
+
+async function* batches(ctx: RepoContext, q: HistoryQuery, batchSize: number): AsyncGenerator<AuditEntry[]> {
+  let before: number | null = null;
+  for (;;) {
+    const rows = await q
+      .selectAll()
+      .$if(before !== null, (b) => b.where('id', '<', before!))
+      .orderBy('id', 'desc')
+      .limit(batchSize)
+      .execute();
+    if (rows.length === 0) return;
+    yield rows.map((row) => toEntry(ctx, row));
+    if (rows.length < batchSize) return;
+    before = rows[rows.length - 1]!.id;
+  }
+}
