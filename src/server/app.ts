@@ -9,7 +9,7 @@ import type { Authenticate } from './auth/principal';
 import { registerIdentity } from './auth';
 import { openDatabase } from './db/database';
 import { S3Storage } from './attachments/s3-storage';
-import { readDatabaseEnv, readS3Env, type PostgresSettings, type UploadLimits } from './env';
+import { readDatabaseEnv, readS3Env, type MetricsSettings, type PostgresSettings, type UploadLimits } from './env';
 import { loadDemoData } from './db/seed-demo';
 import { registerApiHeaders } from './http/api-headers';
 import { registerJsonCompression } from './http/compress-json';
@@ -27,6 +27,7 @@ import testRoutes from './routes/api/test';
 import accountRoutes from './routes/api/accounts';
 import importRoutes from './routes/api/import';
 import { ensureFarmerAccount } from './idp/activations';
+import { registerOps } from './ops';
 
 /** JSON bodies up to this size (a 10,000-record bulk call fits); uploads have their own limits. */
 const DEFAULT_BODY_LIMIT = 16 * 1024 * 1024;
@@ -65,6 +66,8 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
   const dataDir = options.dataDir ?? 'data';
   const app = Fastify({
     logger: options.logger ?? false,
+    // The request log is ops/request-log.ts: one line per request with route family and role, no secrets.
+    disableRequestLogging: true,
     // BODY_LIMIT arrives as limits.bodyLimit from env.ts (server.ts passes the upload limits whole).
     bodyLimit: options.bodyLimit ?? (options.limits as { bodyLimit?: number } | undefined)?.bodyLimit ?? DEFAULT_BODY_LIMIT,
     routerOptions: {
@@ -100,6 +103,7 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
   registerApiHeaders(app);
   registerJsonCompression(app);
   registerSharedSchemas(app);
+  registerOps(app, options.metrics as MetricsSettings | undefined); // /metrics and the request log (before the routes: their hooks see every route)
 
   // The authentication in use; the identity registration (H2) may supply it when the options don't.
   const { authenticate, mode: authMode } = await registerIdentity(app, { ...options, db: database.db }); // H2: embedded IdP / keycloak / basic / none; options.authenticate wins

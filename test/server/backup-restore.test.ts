@@ -234,7 +234,8 @@ describeHere(`backup and restore (${onPostgres ? 'PostgreSQL' : 'SQLite'})`, () 
     cpSync(snapshotDir, damaged, { recursive: true });
     const victim = manifest.files.find((file) => file.path.startsWith('attachments/'))!;
     const bytes = readFileSync(path.join(damaged, victim.path));
-    bytes[Math.floor(bytes.length / 2)] ^= 0x01;
+    const at = Math.floor(bytes.length / 2);
+    bytes[at] = bytes[at]! ^ 0x01;
     writeFileSync(path.join(damaged, victim.path), bytes);
     const target = path.join(root, 'target-damaged');
     const result = await runCli('restore', damaged, envFor(target, null));

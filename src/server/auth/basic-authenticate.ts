@@ -28,6 +28,7 @@ export function createBasicAuthenticate(users: UserStore): Authenticate {
     const account = await users.verify(credentials.user, credentials.password);
     if (!account) {
       throttle.failed(login);
+      request.server.opsMetrics?.loginFailed();
       throw unauthorized('wrong user name or password');
     }
     throttle.succeeded(login);

@@ -199,6 +199,7 @@ export async function registerEmbeddedIdp(app: FastifyInstance, options: Embedde
       const account = await users.verify(login, password);
       if (!account) {
         throttle.failed(key);
+        request.server.opsMetrics?.loginFailed();
         request.log.info({ login: key }, 'sign-in failed');
         return again(slAuth.login.invalidCredentials);
       }

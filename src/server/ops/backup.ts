@@ -18,7 +18,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import type { S3Settings } from '../env';
-import { copyHashed, currentSchemaVersion, hashFile, isEmptyDir, OpsError, writeManifest, type Manifest, type SnapshotFile } from './snapshot';
+import { copyHashed, hashFile, isEmptyDir, OpsError, writeManifest, type Manifest, type SnapshotFile } from './snapshot';
 
 export interface OpsTarget {
   dataDir: string;

@@ -17,7 +17,7 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { StaticMigrationProvider } from '../db/migrations';
 
-export const MANIFEST_FILE = 'manifest.json';
+const MANIFEST_FILE = 'manifest.json';
 const MANIFEST_SUM_FILE = 'manifest.json.sha256';
 const FORMAT = 'moj-travnik-backup';
 const FORMAT_VERSION = 1;
@@ -62,7 +62,7 @@ export class OpsError extends Error {
 }
 
 /** The schema version this code runs: the last of its migrations. */
-export async function currentSchemaVersion(): Promise<string> {
+async function currentSchemaVersion(): Promise<string> {
   // The provider only keeps the dialect for running migrations; listing their names never uses it.
   const names = Object.keys(await new StaticMigrationProvider(undefined as never).getMigrations()).sort();
   return names[names.length - 1]!;
