@@ -8,20 +8,26 @@
  * manifest's checksum says. A damaged snapshot, a schema-version mismatch and a non-empty target
  * are refused with nothing written.
  */
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { execFileSync, spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { buildApp } from '../../src/server/app';
+import S3rver from 's3rver';
+import { buildApp, type BuildAppOptions } from '../../src/server/app';
+import { S3Storage } from '../../src/server/attachments/s3-storage';
+import { readS3Env } from '../../src/server/env';
 import type { Manifest } from '../../src/server/ops/snapshot';
 import { buildTablesConfig } from '../../src/server/repositories/project-repository';
 import type { TablesConfig } from '../../src/common/schemas/config';
 import { jpegImage, multipart } from '../fixtures/uploads';
 import { testAuthenticate, TEST_USER_HEADER, USERS } from './helpers/build-test-app';
 import { farmerRows, type FarmerRows } from './helpers/demo-ids';
+
+// Each test runs the CLIs as processes (tsx start-up included) on a machine that may be busy.
+jest.setTimeout(120_000);
 
 const DATABASE_URL = process.env.DATABASE_URL;
 const onPostgres = Boolean(DATABASE_URL);
@@ -61,8 +67,8 @@ interface Server {
   app: Awaited<ReturnType<typeof buildApp>>;
 }
 
-async function startServer(dataDir: string, databaseUrl: string | null, demo: boolean): Promise<Server> {
-  const app = await buildApp({ dataDir, databaseUrl, demo, authenticate: testAuthenticate, clientDir: path.join(root, 'no-dist') });
+async function startServer(dataDir: string, databaseUrl: string | null, demo: boolean, more: BuildAppOptions = {}): Promise<Server> {
+  const app = await buildApp({ dataDir, databaseUrl, demo, authenticate: testAuthenticate, clientDir: path.join(root, 'no-dist'), ...more });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   const origin = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
@@ -101,6 +107,22 @@ function runCli(command: 'backup' | 'restore', dir: string, env: Record<string, 
   });
 }
 
+/** Uploads a photo (its size varies with `i`, so each file differs) as the first farmer; returns its id. */
+async function uploadPhoto(server: Server, pathId: number, i: number): Promise<number> {
+  const file = { fileName: `foto-${i}.jpg`, contentType: 'image/jpeg', content: await jpegImage(40 + (i % 60), 30 + (i % 17)) };
+  const parts = [
+    { name: 'tableId', value: String(server.tables.paths.id) },
+    { name: 'recordId', value: String(pathId) },
+    { name: 'tableAttachmentInfoId', value: String(server.tables.paths.attachments!.photos!) },
+    { name: 'file', file },
+  ];
+  const created = await call(server.origin, 'POST', '/api/Records/1/attachment', multipart(parts));
+  expect(created.status).toBe(201);
+  return created.json().id as number;
+}
+
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 const filesUnder = (dir: string) => readdirSync(dir, { recursive: true }).length;
 
@@ -136,7 +158,6 @@ describeHere(`backup and restore (${onPostgres ? 'PostgreSQL' : 'SQLite'})`, () 
       for (const name of databases) await admin.query(`drop database if exists ${name}`);
       await admin.end();
     }
-    rmSync(root, { recursive: true, force: true });
   });
 
   /** One write round: a form record, every other round a photo upload, the oldest photo deleted again once ten are live. */
@@ -147,17 +168,7 @@ describeHere(`backup and restore (${onPostgres ? 'PostgreSQL' : 'SQLite'})`, () 
     });
     expect(bulk.status).toBe(200);
     if (i % 2 === 0) {
-      const slot = source.tables.paths.attachments!.photos!;
-      const file = { fileName: `foto-${i}.jpg`, contentType: 'image/jpeg', content: await jpegImage(40 + (i % 60), 30 + (i % 17)) };
-      const parts = [
-        { name: 'tableId', value: String(source.tables.paths.id) },
-        { name: 'recordId', value: String(own.paths[0]) },
-        { name: 'tableAttachmentInfoId', value: String(slot) },
-        { name: 'file', file },
-      ];
-      const created = await call(source.origin, 'POST', '/api/Records/1/attachment', multipart(parts));
-      expect(created.status).toBe(201);
-      uploaded.push(created.json().id);
+      uploaded.push(await uploadPhoto(source, own.paths[0]!, i));
     }
     // Deleted again so the slot (20 photos) never fills.
     if (uploaded.length > 10) {
@@ -256,11 +267,66 @@ describeHere(`backup and restore (${onPostgres ? 'PostgreSQL' : 'SQLite'})`, () 
     expect(result.stderr).toMatch(/restore refused: schema version mismatch: the snapshot's database is at migration 9999_from_the_future/);
   });
 
-  it('refuses a non-empty DATA_DIR and leaves it as it was', async () => {
+  it('refuses a non-empty DATA_DIR (and, on PostgreSQL, a database with tables) and leaves it as it was', async () => {
     const files = filesUnder(restoredDir);
     const result = await runCli('restore', snapshotDir, envFor(restoredDir, restoredUrl));
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/restore refused: DATA_DIR .* is not empty/);
     expect(filesUnder(restoredDir)).toBe(files);
+    if (onPostgres) {
+      // An empty DATA_DIR but a database with tables (the source's own).
+      const emptyDir = path.join(root, 'target-db-in-use');
+      const intoUsed = await runCli('restore', snapshotDir, envFor(emptyDir, sourceUrl));
+      expect(intoUsed.code).toBe(1);
+      expect(intoUsed.stderr).toContain('restore refused: the database of DATABASE_URL already has tables');
+      expect(() => readdirSync(emptyDir)).toThrow();
+    }
+  });
+});
+
+// The object-store case needs no second database: a SQLite file, run once (not again on PostgreSQL).
+(onPostgres ? describe.skip : describe)('backup and restore with attachments in an object store', () => {
+  const BUCKET = 'mt-backup-test';
+  const s3Dir = mkdtempSync(path.join(os.tmpdir(), 'mt-backup-s3-'));
+  const dataDir = path.join(root, 's3-source');
+  const snapshot = path.join(root, 's3-snapshot');
+  let s3: S3rver;
+  let s3Env: Record<string, string>;
+  let server: Server;
+
+  beforeAll(async () => {
+    s3 = new S3rver({ address: '127.0.0.1', port: 0, directory: s3Dir, silent: true, configureBuckets: [{ name: BUCKET, configs: [] }] });
+    const address = (await s3.run()) as { port: number };
+    s3Env = { S3_BUCKET: BUCKET, S3_ENDPOINT: `http://127.0.0.1:${address.port}`, S3_ACCESS_KEY_ID: 'S3RVER', S3_SECRET_ACCESS_KEY: 'S3RVER', S3_PREFIX: 'priloge' };
+    server = await startServer(dataDir, null, true, { attachmentStorage: new S3Storage(readS3Env(s3Env)!) });
+  }, 30_000);
+
+  afterAll(async () => {
+    await server?.close();
+    await s3?.close();
+    rmSync(s3Dir, { recursive: true, force: true });
+  });
+
+  it('lists every object of the live attachments with its size in the manifest, checks them on restore, and refuses a restore without the bucket', async () => {
+    const own = await farmerRows(server.app, server.tables, USERS.farmer1);
+    const ids = [await uploadPhoto(server, own.paths[0]!, 1), await uploadPhoto(server, own.paths[0]!, 2)];
+    expect((await call(server.origin, 'DELETE', `/api/Records/1/attachment/${ids[0]}`)).status).toBe(200);
+    const done = await runCli('backup', snapshot, { DATA_DIR: dataDir, ...s3Env });
+    expect(done.code).toBe(0);
+    const listed: Manifest = JSON.parse(readFileSync(path.join(snapshot, 'manifest.json'), 'utf8'));
+    const live = await server.app.db.selectFrom('attachments').select(['storage_key', 'thumb_key', 'size']).where('deleted', '=', 0).execute();
+    expect(live).toHaveLength(1);
+    expect(listed.attachments).toMatchObject({ store: 's3', count: 1, bytes: Number(live[0]!.size), bucket: BUCKET, prefix: 'priloge/' });
+    expect(listed.attachments.objects!.map((o) => o.key).sort()).toEqual([live[0]!.storage_key, live[0]!.thumb_key].sort());
+    expect(listed.attachments.objects!.find((o) => o.key === live[0]!.storage_key)!.size).toBe(Number(live[0]!.size));
+    expect(listed.files.map((f) => f.path)).toEqual(['database.sqlite']);
+
+    const refused = await runCli('restore', snapshot, { DATA_DIR: path.join(root, 's3-no-bucket') });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain("restore refused: the snapshot's attachments are in an object store");
+    const restored = await runCli('restore', snapshot, { DATA_DIR: path.join(root, 's3-restored'), ...s3Env });
+    expect(restored.code).toBe(0);
+    expect(restored.stderr).toContain('attachments: 1 stay in bucket mt-backup-test; 2 objects checked there');
+    expect(restored.stderr).not.toContain('WARNING');
   });
 });

@@ -17,6 +17,8 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import pg from 'pg';
+import { HeadObjectCommand } from '@aws-sdk/client-s3';
+import { S3Storage } from '../attachments/s3-storage';
 import type { S3Settings } from '../env';
 import { copyHashed, hashFile, isEmptyDir, OpsError, writeManifest, type Manifest, type SnapshotFile } from './snapshot';
 
@@ -47,7 +49,7 @@ export async function backup(dir: string, target: OpsTarget): Promise<Manifest> 
   const result = target.databaseUrl ? await dumpPostgres(dir, target.databaseUrl, target.log) : await copySqlite(dir, target.database, target.log);
   const files: SnapshotFile[] = [{ path: result.file, ...(await hashFile(path.join(dir, result.file))) }];
   const attachments = target.s3
-    ? listS3(result.attachments, target.s3)
+    ? await listS3(result.attachments, target.s3, target.log, result.markDeleted)
     : await copyAttachments(dir, target.dataDir, result.attachments, files, target.log, result.markDeleted);
   if (attachments.vanished?.length && result.kind === 'sqlite') {
     // The database file changed: hash it again.
@@ -178,10 +180,50 @@ async function dumpPostgres(dir: string, url: string, log: (line: string) => voi
   }
 }
 
-function listS3(rows: AttachmentRow[], s3: S3Settings): Manifest['attachments'] {
-  const prefix = s3.prefix ?? '';
-  const objects = rows.flatMap((row) => [{ key: `${prefix}${row.storage_key}`, size: row.size }, ...(row.thumb_key ? [{ key: `${prefix}${row.thumb_key}` }] : [])]);
-  return { store: 's3', count: rows.length, bytes: rows.reduce((sum, row) => sum + row.size, 0), bucket: s3.bucket, prefix, objects };
+/** Runs `work` over `items`, `limit` at a time (object-store round trips overlap). */
+async function inParallel<T>(items: T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(limit, items.length) }, async () => {
+      while (next < items.length) await work(items[next++]!);
+    }),
+  );
+}
+
+/** The size of an object, or null when the store does not have it. */
+export async function objectSize(storage: S3Storage, key: string): Promise<number | null> {
+  try {
+    const head = await storage.client.send(new HeadObjectCommand({ Bucket: storage.config.bucket, Key: storage.objectKey(key) }));
+    return Number(head.ContentLength ?? 0);
+  } catch (error) {
+    const status = (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
+    if (status === 404) return null;
+    throw error;
+  }
+}
+
+/** S3: the bytes stay in the bucket; every object of a live attachment is checked there and listed with its size. */
+async function listS3(rows: AttachmentRow[], s3: S3Settings, log: (line: string) => void, markDeleted?: (ids: number[]) => void): Promise<Manifest['attachments']> {
+  const storage = new S3Storage(s3);
+  const objects: Array<{ key: string; size: number }> = [];
+  const vanished: number[] = [];
+  let count = 0;
+  let bytes = 0;
+  await inParallel(rows, 16, async (row) => {
+    const keys = [row.storage_key, ...(row.thumb_key ? [row.thumb_key] : [])];
+    const sizes = await Promise.all(keys.map((key) => objectSize(storage, key)));
+    if (sizes.some((size) => size === null)) {
+      vanished.push(row.id);
+      return;
+    }
+    keys.forEach((key, i) => objects.push({ key, size: sizes[i]! }));
+    count += 1;
+    bytes += row.size;
+  });
+  objects.sort((a, b) => a.key.localeCompare(b.key));
+  log(`attachments: ${count} in bucket ${s3.bucket} listed (${objects.length} objects)${vanished.length ? `, ${vanished.length} deleted while the backup ran` : ''}`);
+  if (vanished.length) markDeleted?.(vanished);
+  return { store: 's3', count, bytes, bucket: s3.bucket, prefix: s3.prefix ?? '', objects, ...(vanished.length ? { vanished: vanished.sort((a, b) => a - b) } : {}) };
 }
 
 async function copyAttachments(

@@ -7,7 +7,9 @@
 import { mkdir, rename } from 'node:fs/promises';
 import path from 'node:path';
 import pg from 'pg';
-import { PG_DUMP_FILE, runTool, type OpsTarget } from './backup';
+import { S3Storage } from '../attachments/s3-storage';
+import type { S3Settings } from '../env';
+import { objectSize, PG_DUMP_FILE, runTool, type OpsTarget } from './backup';
 import { clearDir, copyHashed, isEmptyDir, OpsError, verifySnapshot, type Manifest } from './snapshot';
 
 export async function restore(dir: string, target: OpsTarget): Promise<Manifest> {
@@ -44,7 +46,7 @@ export async function restore(dir: string, target: OpsTarget): Promise<Manifest>
       done += 1;
       if (done % 500 === 0 || done === attachmentFiles.length) log(`attachments: ${done}/${attachmentFiles.length} files`);
     }
-    if (manifest.attachments.store === 's3') log(`attachments: ${manifest.attachments.count} stay in bucket ${manifest.attachments.bucket ?? ''} (listed in the manifest)`);
+    if (target.s3) await checkBucket(manifest, target.s3, log);
   } catch (error) {
     await clearDir(target.dataDir);
     throw error;
@@ -58,6 +60,17 @@ async function copyChecked(dir: string, relative: string, to: string, manifest: 
   const expected = manifest.files.find((file) => file.path === relative);
   const copied = await copyHashed(path.join(dir, relative), to);
   if (!expected || copied.sha256 !== expected.sha256) throw new OpsError(`checksum mismatch while copying ${relative}`);
+}
+
+/** S3: the objects stay in the bucket; reports any the manifest lists that the bucket no longer has (or has changed in size). */
+async function checkBucket(manifest: Manifest, s3: S3Settings, log: (line: string) => void): Promise<void> {
+  const storage = new S3Storage(s3);
+  const missing: string[] = [];
+  for (const object of manifest.attachments.objects ?? []) {
+    if ((await objectSize(storage, object.key)) !== object.size) missing.push(object.key);
+  }
+  log(`attachments: ${manifest.attachments.count} stay in bucket ${s3.bucket}; ${(manifest.attachments.objects ?? []).length - missing.length} objects checked there`);
+  if (missing.length) log(`WARNING: ${missing.length} objects of the snapshot are missing from the bucket or changed (restore them from the bucket's versions): ${missing.slice(0, 20).join(', ')}`);
 }
 
 /** Attachments deleted while the backup ran: their files are not in the snapshot, so their rows are deleted too. */
