@@ -3,7 +3,7 @@
  * use app.inject). It opens and migrates the database, loads the demo project on first run when
  * asked, installs the error handling, the access hooks of /api/* and the routes.
  */
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { registerAccessHooks } from './access/hooks';
 import type { Authenticate } from './auth/principal';
 import { registerIdentity } from './auth';
@@ -67,7 +67,7 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
   const app = Fastify({
     logger: options.logger ?? false,
     // The request log is ops/request-log.ts: one line per request with route family and role, no secrets.
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     // BODY_LIMIT arrives as limits.bodyLimit from env.ts (server.ts passes the upload limits whole).
     bodyLimit: options.bodyLimit ?? (options.limits as { bodyLimit?: number } | undefined)?.bodyLimit ?? DEFAULT_BODY_LIMIT,
     routerOptions: {
