@@ -86,6 +86,8 @@ beforeAll(async () => {
     expect(refreshed.status).toBe(200);
     const renewed = (await refreshed.json()) as { access_token: string; refresh_token: string };
     secrets.push(renewed.access_token, renewed.refresh_token);
+    // Signing out sends the ID token in the query string.
+    await fetch(`${signedIn.discovery.end_session_endpoint}?id_token_hint=${signedIn.id_token!}`, { redirect: 'manual' });
   }
 
   // A failed sign-in (wrong password), counted as one login failure.

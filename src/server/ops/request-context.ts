@@ -32,7 +32,7 @@ export function callerRole(request: FastifyRequest): string {
 }
 
 /** Query parameters whose values are credentials or one-time codes (OAuth/OIDC and our own). */
-const SECRET_PARAMS = /^(code|token|access_token|refresh_token|id_token|password|client_secret|code_verifier|ticket|key)$/i;
+const SECRET_PARAMS = /^(code|token|access_token|refresh_token|id_token|id_token_hint|password|client_secret|code_verifier|ticket|key)$/i;
 
 /**
  * The URL as it may be logged: the token of an activation link replaced, and the values of
