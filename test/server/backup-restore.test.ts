@@ -19,6 +19,8 @@ import S3rver from 's3rver';
 import { buildApp, type BuildAppOptions } from '../../src/server/app';
 import { S3Storage } from '../../src/server/attachments/s3-storage';
 import { readS3Env } from '../../src/server/env';
+import { backup } from '../../src/server/ops/backup';
+import { restore } from '../../src/server/ops/restore';
 import type { Manifest } from '../../src/server/ops/snapshot';
 import { buildTablesConfig } from '../../src/server/repositories/project-repository';
 import type { TablesConfig } from '../../src/common/schemas/config';
@@ -235,6 +237,34 @@ describeHere(`backup and restore (${onPostgres ? 'PostgreSQL' : 'SQLite'})`, () 
       const f = server.tables.forms;
       const bulk = await call(server.origin, 'POST', '/api/Records/1/bulk', { operations: [{ opId: `${tag}-after`, kind: 'insert', tableId: f.id, properties: { [f.columns.parent]: own.durationPaths[0], [f.columns.form_id]: 2 } }] });
       expect(bulk.status).toBe(200);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('marks an attachment whose file went away during the backup (deleted by a user meanwhile) as deleted in the restored copy', async () => {
+    const id = await uploadPhoto(source, own.paths[1] ?? own.paths[0]!, 99);
+    const row = await source.app.db.selectFrom('attachments').select(['storage_key']).where('id', '=', id).executeTakeFirstOrThrow();
+    const dir = path.join(root, 'vanish-snapshot');
+    const database = path.join(sourceDir, 'moj-travnik.sqlite');
+    const taken = await backup(dir, {
+      dataDir: sourceDir,
+      database,
+      databaseUrl: sourceUrl ?? undefined,
+      log: (line) => {
+        // Right after the database snapshot, before the files are copied: the file is removed, as a delete does.
+        if (line.startsWith('database:') && line.includes('schema')) rmSync(path.join(sourceDir, 'attachments', row.storage_key));
+      },
+    });
+    expect(taken.attachments.vanished).toEqual([id]);
+    const target = path.join(root, 'vanish-restored');
+    const targetUrl = onPostgres ? await newDatabase(`${tag}_vanish`) : null;
+    await restore(dir, { dataDir: target, database: path.join(target, 'moj-travnik.sqlite'), databaseUrl: targetUrl ?? undefined, log: () => undefined });
+    const server = await startServer(target, targetUrl, false);
+    try {
+      const restoredRow = await server.app.db.selectFrom('attachments').select(['deleted']).where('id', '=', id).executeTakeFirstOrThrow();
+      expect(restoredRow.deleted).toBe(1);
+      expect((await call(server.origin, 'GET', `/api/Records/1/attachment/${id}`)).status).toBe(404);
     } finally {
       await server.close();
     }

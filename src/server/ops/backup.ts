@@ -47,14 +47,12 @@ export async function backup(dir: string, target: OpsTarget): Promise<Manifest> 
   await mkdir(dir, { recursive: true });
   const createdAt = new Date().toISOString();
   const result = target.databaseUrl ? await dumpPostgres(dir, target.databaseUrl, target.log) : await copySqlite(dir, target.database, target.log);
-  const files: SnapshotFile[] = [{ path: result.file, ...(await hashFile(path.join(dir, result.file))) }];
+  const files: SnapshotFile[] = [];
   const attachments = target.s3
     ? await listS3(result.attachments, target.s3, target.log, result.markDeleted)
     : await copyAttachments(dir, target.dataDir, result.attachments, files, target.log, result.markDeleted);
-  if (attachments.vanished?.length && result.kind === 'sqlite') {
-    // The database file changed: hash it again.
-    files[0] = { path: result.file, ...(await hashFile(path.join(dir, result.file))) };
-  }
+  // Hashed last: marking vanished attachments may have changed the SQLite copy.
+  files.unshift({ path: result.file, ...(await hashFile(path.join(dir, result.file))) });
   const manifest = await writeManifest(dir, {
     createdAt,
     database: { kind: result.kind, file: result.file, lastMigration: result.lastMigration, tables: result.tables },
