@@ -122,6 +122,8 @@ export interface ServerEnv {
   demo: boolean;
   /** The project config.json serves (PROJECT_ID, default 1: the demo project). */
   projectId: number;
+  /** Who may read /metrics (METRICS_TOKEN, METRICS_ALLOW). */
+  metrics: MetricsSettings;
 }
 
 const AUTH_SETTINGS: readonly AuthSetting[] = ['embedded', 'keycloak', 'basic', 'none'];
@@ -208,6 +210,7 @@ export function readEnv(env: NodeJS.ProcessEnv = process.env, cwd: string = proc
       : undefined,
     demo: flag(env, 'DEMO', !production),
     projectId: integer(env, 'PROJECT_ID', 1, 1),
+    metrics: readMetricsEnv(env),
   };
 }
 

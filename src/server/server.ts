@@ -50,6 +50,7 @@ export async function main(): Promise<void> {
     production: env.production,
     bodyLimit: env.limits.bodyLimit,
     projectId: env.projectId,
+    metrics: env.metrics,
   });
   const logger = app.log;
 

@@ -14,6 +14,7 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { buildApp, type BuildAppOptions } from '../../src/server/app';
+import { EnvError, readMetricsEnv } from '../../src/server/env';
 import { buildTablesConfig } from '../../src/server/repositories/project-repository';
 import { loggerOptions } from '../../src/server/server';
 import type { TablesConfig } from '../../src/common/schemas/config';
@@ -164,6 +165,13 @@ describe('/metrics', () => {
     expect(sample(text, `${p}http_request_duration_seconds_count`, { family: 'auth', method: 'POST' })).toBeGreaterThanOrEqual(9);
     expect(sample(text, `${p}db_connections`, { state: 'open' })).toBeGreaterThanOrEqual(1);
     expect(sample(text, `${p}db_connections`, { state: 'busy' })).toBeGreaterThanOrEqual(0);
+  });
+
+  it('reads METRICS_TOKEN and METRICS_ALLOW, and refuses a short token or an entry that is no address', () => {
+    expect(readMetricsEnv({})).toEqual({ token: undefined, allow: [] });
+    expect(readMetricsEnv({ METRICS_TOKEN: ` ${METRICS_TOKEN} `, METRICS_ALLOW: '10.0.0.0/8, 127.0.0.1,::1' })).toEqual({ token: METRICS_TOKEN, allow: ['10.0.0.0/8', '127.0.0.1', '::1'] });
+    expect(() => readMetricsEnv({ METRICS_TOKEN: 'short' })).toThrow(EnvError);
+    for (const bad of ['prometheus.internal', '10.0.0.0/33', '10.0.0.1/8/1']) expect(() => readMetricsEnv({ METRICS_ALLOW: bad })).toThrow(/METRICS_ALLOW must list IP addresses or CIDR ranges/);
   });
 
   it('answers an allowed address without a token, and 404 to everyone else when only an allowlist or nothing is set', async () => {
