@@ -1,8 +1,9 @@
 /**
  * One log line per request, when it is answered: method, URL without secrets (request-context.ts),
  * status, response time, route family and the caller's role. Fastify's own request lines are off
- * (buildApp's LogController with disableRequestLogging): its "incoming request" line comes before authentication, so
- * it could name no role, and it logs the raw URL, activation tokens and OAuth codes included.
+ * (buildApp's LogController with disableRequestLogging): its "incoming request" line comes before
+ * authentication, so it could name no role, and it logs the raw URL, activation tokens and OAuth
+ * codes included.
  * Lines a handler logs carry the family from the start and the role once the caller is known.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
