@@ -5,14 +5,14 @@
  * route family here, in one place, and the public site (config, base map, the built client).
  */
 import path from 'node:path';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { registerAccessHooks } from './access/hooks';
 import { createAttachmentService } from './attachments/service';
 import { S3Storage } from './attachments/s3-storage';
 import type { AttachmentStorage } from './attachments/storage';
 import { registerIdentity, type IdentityOptions } from './auth';
 import { openDatabase } from './db/database';
-import { DEFAULT_LIMITS, readDatabaseEnv, readS3Env, type PostgresSettings, type RateLimits, type UploadLimits } from './env';
+import { DEFAULT_LIMITS, readDatabaseEnv, readS3Env, type MetricsSettings, type PostgresSettings, type RateLimits, type UploadLimits } from './env';
 import { registerApiHeaders } from './http/api-headers';
 import { registerJsonCompression } from './http/compress-json';
 import { registerErrorHandling } from './http/errors';
@@ -34,6 +34,7 @@ import importRoutes from './routes/api/import';
 import publicAppRoutes from './routes/api/public-app';
 import recordRoutes from './routes/api/records';
 import testRoutes from './routes/api/test';
+import { registerOps } from './ops';
 import { registerSite } from './routes/site';
 import { packageVersion } from './routes/site/version';
 import { loadDemoData } from './seed/seed-demo';
@@ -72,12 +73,16 @@ export interface BuildAppOptions extends Omit<IdentityOptions, 'db'> {
   rateLimits?: RateLimits;
   /** Fastify's trustProxy: which proxies' X-Forwarded-For to believe (default: none). */
   trustProxy?: boolean | string;
+  /** Who may read /metrics (default: nobody, 404). */
+  metrics?: MetricsSettings;
 }
 
 export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyInstance> {
   const dataDir = options.dataDir ?? 'data';
   const app = Fastify({
     logger: options.logger ?? false,
+    // The request log is ops/request-log.ts: one line per request with route family and role, no secrets.
+    logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: options.bodyLimit ?? options.limits?.bodyLimit ?? DEFAULT_BODY_LIMIT,
     // Behind a reverse proxy the client's address comes from X-Forwarded-For (TRUST_PROXY, env.ts).
     trustProxy: options.trustProxy ?? false,
@@ -116,6 +121,8 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
   registerSharedSchemas(app);
   // CSP and the other security headers on every answer, the identity provider's included (so before it registers).
   registerSecurityHeaders(app, options);
+  // /metrics and the request log, before the routes: their hooks see every route.
+  registerOps(app, options.metrics);
 
   // Sign-in (embedded provider, Keycloak, basic or none); a test's own `authenticate` wins.
   const { authenticate, mode: authMode } = await registerIdentity(app, { ...options, db: database.db });

@@ -4,6 +4,7 @@
  * `process.env`. Bad values fail fast at start-up with a message naming the variable, rather than
  * surfacing later as odd behaviour.
  */
+import { isIP } from 'node:net';
 import path from 'node:path';
 
 export type AuthSetting = 'embedded' | 'keycloak' | 'basic' | 'none';
@@ -157,6 +158,8 @@ export interface ServerEnv {
    * addresses/ranges; default with PUBLIC_URL: the loopback and private ranges a proxy sits in).
    */
   trustProxy: boolean | string;
+  /** Who may read /metrics (METRICS_TOKEN, METRICS_ALLOW). */
+  metrics: MetricsSettings;
 }
 
 const AUTH_SETTINGS: readonly AuthSetting[] = ['embedded', 'keycloak', 'basic', 'none'];
@@ -253,6 +256,7 @@ export function readEnv(env: NodeJS.ProcessEnv = process.env, cwd: string = proc
       windowMs: integer(env, 'LOGIN_FAILURE_WINDOW', DEFAULT_LOGIN_LIMITS.windowMs / 1000, 1) * 1000,
     },
     trustProxy: trustProxy(env),
+    metrics: readMetricsEnv(env),
   };
 }
 
@@ -264,4 +268,33 @@ function trustProxy(env: NodeJS.ProcessEnv): boolean | string {
   if (!raw) return env.PUBLIC_URL?.trim() ? PROXY_RANGES : false;
   if (/^(true|false)$/i.test(raw)) return raw.toLowerCase() === 'true';
   return raw;
+}
+
+/** Who may read /metrics: a bearer token and/or client addresses (IPs or CIDR ranges). */
+export interface MetricsSettings {
+  token?: string;
+  allow: string[];
+}
+
+/**
+ * METRICS_TOKEN (at least 16 characters, sent as `Authorization: Bearer …`) and METRICS_ALLOW
+ * (comma-separated addresses or CIDR ranges, matched against the connecting socket, never a
+ * forwarded header). With neither set, /metrics answers 404.
+ */
+export function readMetricsEnv(env: NodeJS.ProcessEnv = process.env): MetricsSettings {
+  const token = env.METRICS_TOKEN?.trim() || undefined;
+  if (token !== undefined && token.length < 16) throw new EnvError('METRICS_TOKEN must be at least 16 characters (a random secret)');
+  const allow = (env.METRICS_ALLOW ?? '')
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+  for (const entry of allow) {
+    const [address, bits, extra] = entry.split('/');
+    const family = isIP(address ?? '');
+    const maxBits = family === 6 ? 128 : 32;
+    if (!family || extra !== undefined || (bits !== undefined && !(/^\d+$/.test(bits) && Number(bits) <= maxBits))) {
+      throw new EnvError(`METRICS_ALLOW must list IP addresses or CIDR ranges (10.0.0.0/8), got "${entry}"`);
+    }
+  }
+  return { token, allow };
 }

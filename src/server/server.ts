@@ -16,7 +16,7 @@ import { EnvError, readEnv, type ServerEnv } from './env';
 const CLOSE_GRACE_MS = 10_000;
 
 /** Fastify builds the pino logger from these options (Fastify 5 takes options, not an instance). */
-function loggerOptions(env: ServerEnv) {
+export function loggerOptions(env: Pick<ServerEnv, 'logLevel'>) {
   return {
     level: env.logLevel,
     // Never log credentials: tokens and cookies travel in these headers.
@@ -53,6 +53,7 @@ export async function main(): Promise<void> {
     rateLimits: env.rateLimits,
     loginLimits: env.loginLimits,
     trustProxy: env.trustProxy,
+    metrics: env.metrics,
   });
   const logger = app.log;
 

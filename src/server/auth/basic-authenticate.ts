@@ -31,6 +31,7 @@ export function createBasicAuthenticate(users: UserStore, loginLimits?: Partial<
     const account = await users.verify(credentials.user, credentials.password);
     if (!account) {
       throttle.failed(attempt);
+      request.server.opsMetrics?.loginFailed();
       throw unauthorized('wrong user name or password');
     }
     throttle.succeeded(attempt);

@@ -159,6 +159,12 @@ class SqliteDialectLayer implements DialectLayer {
   async destroy(): Promise<void> {
     if (this.connection.open) this.connection.close();
   }
+
+  /** As PostgreSQL's pool reports it (/metrics): one connection, busy while a transaction is open. */
+  get poolStats(): { total: number; idle: number } {
+    if (!this.connection.open) return { total: 0, idle: 0 };
+    return { total: 1, idle: this.connection.inTransaction ? 0 : 1 };
+  }
 }
 
 const STATEMENT_CACHE_SIZE = 500;

@@ -206,6 +206,7 @@ export async function registerEmbeddedIdp(app: FastifyInstance, options: Embedde
       const account = await users.verify(login, password);
       if (!account) {
         throttle.failed(attempt);
+        request.server.opsMetrics?.loginFailed();
         request.log.info({ login: attempt.account }, 'sign-in failed');
         return again(slAuth.login.invalidCredentials);
       }
