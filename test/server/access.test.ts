@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { FilterNode } from '../../src/common/filter';
 import { resolveAccess } from '../../src/server/access/access';
 import { assertRecordAccess } from '../../src/server/repositories/record-repository';
-import { HttpError, unauthorized } from '../../src/server/http/errors';
+import { DomainError, unauthenticated } from '../../src/server/domain-errors';
 import { buildTestApp, snapshot, USERS, type TestApp, type TestResponse } from './helpers/build-test-app';
 import { durationIds, farmerRows, type FarmerRows } from './helpers/demo-ids';
 
@@ -52,7 +52,7 @@ describe('authentication and roles', () => {
   it('answers 401 with the catalogue body when the credentials are bad (authenticate throws)', async () => {
     const strict = await buildTestApp({
       authenticate: async () => {
-        throw unauthorized('token expired');
+        throw unauthenticated('token expired');
       },
     });
     try {
@@ -295,8 +295,8 @@ describe('assertRecordAccess (for attachment routes)', () => {
     const access = await resolveAccess(t.app.db, t.app.dialect, schema, { subject: 's', email: USERS.farmer1, via: 'token' });
     const ctx = { db: t.app.db, dialect: t.app.dialect, schema, access, now: new Date().toISOString() };
     await expect(assertRecordAccess(ctx, own.forms[0]!, 'update')).resolves.toMatchObject({ id: own.forms[0] });
-    await expect(assertRecordAccess(ctx, other.forms[0]!)).rejects.toMatchObject({ statusCode: 404 });
-    await expect(assertRecordAccess(ctx, own.areas[0]!, 'update')).rejects.toBeInstanceOf(HttpError);
-    await expect(assertRecordAccess(ctx, own.areas[0]!, 'update')).rejects.toMatchObject({ statusCode: 403 });
+    await expect(assertRecordAccess(ctx, other.forms[0]!)).rejects.toMatchObject({ kind: 'not-found' });
+    await expect(assertRecordAccess(ctx, own.areas[0]!, 'update')).rejects.toBeInstanceOf(DomainError);
+    await expect(assertRecordAccess(ctx, own.areas[0]!, 'update')).rejects.toMatchObject({ kind: 'forbidden' });
   });
 });

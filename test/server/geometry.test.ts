@@ -64,7 +64,7 @@ describe('normalizeGeometry rejects invalid GeoJSON with a 400 naming the positi
     try {
       normalizeGeometry(geometry);
     } catch (error) {
-      expect(error).toMatchObject({ statusCode: 400 });
+      expect(error).toMatchObject({ kind: 'invalid' });
     }
   });
 });

@@ -9,7 +9,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Authenticate } from '../auth/principal';
 import '../http/fastify-types';
-import { forbidden, notFound, unauthorized } from '../http/errors';
+import { forbidden, notFound, unauthenticated } from '../domain-errors';
 import { NO_FARMER_RECORD, resolveAccess } from './access';
 
 /** API paths that need no authentication: the reachability probe and the API documentation. */
@@ -32,7 +32,7 @@ export function registerAccessHooks(app: FastifyInstance, getAuthenticate: () =>
     const authenticate = getAuthenticate();
     // With no authentication configured nobody gets in: fail closed.
     const principal = authenticate ? await authenticate(request) : null;
-    if (!principal) throw unauthorized('authentication required');
+    if (!principal) throw unauthenticated('authentication required');
     request.principal = principal;
   });
 

@@ -13,7 +13,7 @@
  * A farmer addressing a row outside their chain gets 404 (see scope.ts), never 403.
  */
 import type { Access } from './access';
-import { forbidden } from '../http/errors';
+import { forbidden } from '../domain-errors';
 
 export type WriteAction = 'insert' | 'update' | 'delete' | 'archive';
 

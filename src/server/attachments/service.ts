@@ -18,7 +18,7 @@ import type { AttachmentRow, AttachmentSlot } from './attachment-repository';
 import { countInSlot, usedBytes } from './attachment-repository';
 import { LocalDiskStorage, newStorageKey, thumbKey, type AttachmentStorage } from './storage';
 import { type CheckedFile, describeBytes, tooLarge } from './upload';
-import { HttpError } from '../http/errors';
+import { invalid } from '../domain-errors';
 
 export interface StoredFile {
   file: CheckedFile;
@@ -58,7 +58,7 @@ export async function assertSlotRoom(db: Executor, slot: AttachmentSlot, recordI
   if (slot.maxFiles === null || adding === 0) return;
   const present = await countInSlot(db, recordId, slot.id);
   if (present + adding > slot.maxFiles) {
-    throw new HttpError(400, `attachment slot "${slot.name}" holds at most ${slot.maxFiles} files (has ${present})`);
+    throw invalid(`attachment slot "${slot.name}" holds at most ${slot.maxFiles} files (has ${present})`);
   }
 }
 

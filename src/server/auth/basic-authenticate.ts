@@ -6,7 +6,8 @@
  */
 import { createHash } from 'node:crypto';
 import type { LoginLimits } from '../env';
-import { tooManyRequests, unauthorized } from '../http/errors';
+import { tooManyRequests } from '../http/errors';
+import { unauthenticated } from '../domain-errors';
 import { LoginThrottle } from '../idp/login-throttle';
 import { normaliseLogin, type UserStore } from '../idp/store';
 import { credentialsOf } from './credentials';
@@ -21,7 +22,7 @@ export function createBasicAuthenticate(users: UserStore, loginLimits?: Partial<
   return async (request) => {
     const credentials = credentialsOf(request);
     if (!credentials) return null;
-    if (credentials.kind !== 'basic') throw unauthorized('basic credentials are required');
+    if (credentials.kind !== 'basic') throw unauthenticated('basic credentials are required');
     const key = createHash('sha256').update(request.headers.authorization!).digest('base64url');
     const hit = cache.get(key);
     if (hit && hit.until > Date.now()) return hit.principal;
@@ -32,7 +33,7 @@ export function createBasicAuthenticate(users: UserStore, loginLimits?: Partial<
     if (!account) {
       throttle.failed(attempt);
       request.server.opsMetrics?.loginFailed();
-      throw unauthorized('wrong user name or password');
+      throw unauthenticated('wrong user name or password');
     }
     throttle.succeeded(attempt);
     const principal: Principal = { subject: account.id, email: account.email, name: account.name, via: 'basic' };

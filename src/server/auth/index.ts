@@ -11,7 +11,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { LoginLimits } from '../env';
-import { unauthorized } from '../http/errors';
+import { unauthenticated } from '../domain-errors';
 import { API_AUDIENCE, CLIENT_ID, REALM, REALM_PATH, ROUTES } from '../idp/constants';
 import { registerEmbeddedIdp, type EmbeddedIdp } from '../idp';
 import { UserStore, type IdentityDb } from '../idp/store';
@@ -127,9 +127,9 @@ export async function registerIdentity(app: FastifyInstance, options: IdentityOp
 function registerUserinfo(app: FastifyInstance, authenticate: Authenticate, idp: EmbeddedIdp): void {
   const handler = async (request: Parameters<Authenticate>[0]) => {
     const principal = await authenticate(request);
-    if (!principal) throw unauthorized('a bearer token is required');
+    if (!principal) throw unauthenticated('a bearer token is required');
     const account = await idp.users.findById(principal.subject);
-    if (!account) throw unauthorized('unknown user');
+    if (!account) throw unauthenticated('unknown user');
     return {
       sub: account.id,
       email: account.email,

@@ -3,7 +3,7 @@
  * the same fixed user; requests from anywhere else are refused, and readEnv() refuses the setting
  * in production, so it cannot open a real deployment to the network.
  */
-import { unauthorized } from '../http/errors';
+import { unauthenticated } from '../domain-errors';
 import type { Authenticate, Principal } from './principal';
 
 const LOOPBACK = /^(?:127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$/;
@@ -12,7 +12,7 @@ const NONE_PRINCIPAL: Principal = { subject: 'demo-none', email: 'kmet1@example.
 
 export function createNoneAuthenticate(principal: Principal = NONE_PRINCIPAL): Authenticate {
   return async (request) => {
-    if (!LOOPBACK.test(request.ip)) throw unauthorized('AUTH=none answers requests from this machine only');
+    if (!LOOPBACK.test(request.ip)) throw unauthenticated('AUTH=none answers requests from this machine only');
     return principal;
   };
 }

@@ -25,7 +25,7 @@ import {
   type JWTPayload,
   type JWTVerifyGetKey,
 } from 'jose';
-import { unauthorized } from '../http/errors';
+import { unauthenticated } from '../domain-errors';
 import type { Authenticate, Principal } from './principal';
 import { credentialsOf } from './credentials';
 
@@ -106,23 +106,23 @@ export function createTokenAuthenticate(options: TokenAuthenticateOptions): Auth
   return async (request) => {
     const credentials = credentialsOf(request);
     if (!credentials) return null;
-    if (credentials.kind !== 'bearer') throw unauthorized('a bearer token is required');
+    if (credentials.kind !== 'bearer') throw unauthenticated('a bearer token is required');
 
     let result: Awaited<ReturnType<typeof jwtVerify>>;
     try {
       result = await verify(credentials.token, options.issuers(request));
     } catch (error) {
-      throw unauthorized(describe(error));
+      throw unauthenticated(describe(error));
     }
     const { payload, protectedHeader } = result;
-    if (!isAccessToken(protectedHeader, payload)) throw unauthorized('not an access token');
+    if (!isAccessToken(protectedHeader, payload)) throw unauthenticated('not an access token');
     // jose requires exp only when told to; a token without expiry is never accepted.
-    if (typeof payload.exp !== 'number') throw unauthorized('token has no expiry');
+    if (typeof payload.exp !== 'number') throw unauthenticated('token has no expiry');
     const audiences = typeof payload.aud === 'string' ? [payload.aud] : (payload.aud ?? []);
     const audienceOk = audiences.includes(options.audience) || (options.azpClientId !== undefined && payload.azp === options.azpClientId);
-    if (!audienceOk) throw unauthorized('token audience rejected');
-    if (typeof payload.sub !== 'string' || !payload.sub) throw unauthorized('token has no subject');
-    if (typeof payload.email !== 'string' || !payload.email) throw unauthorized('token has no e-mail');
+    if (!audienceOk) throw unauthenticated('token audience rejected');
+    if (typeof payload.sub !== 'string' || !payload.sub) throw unauthenticated('token has no subject');
+    if (typeof payload.email !== 'string' || !payload.email) throw unauthenticated('token has no e-mail');
 
     const principal: Principal = { subject: payload.sub, email: payload.email.toLowerCase(), via: 'token' };
     if (typeof payload.name === 'string') principal.name = payload.name;

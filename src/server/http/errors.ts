@@ -1,5 +1,5 @@
 /**
- * HTTP errors of the API. Every failure leaves the server as JSON `{status, message, detail?}`
+ * Errors as the API answers them. Every failure leaves the server as JSON `{status, message, detail?}`
  * (src/common/errors.ts): `message` is always the catalogue text for the status (docs/architecture.md, Error catalogue), `detail`
  * names the problem (field, column, operator, id) so a client developer can fix the request.
  * 5xx answers never carry internals: the handler logs them and sends the bare catalogue text.
@@ -8,6 +8,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { errorMessageForStatus, type ApiErrorBody } from '../../common/errors';
 import { slSecurity } from '../../common/i18n/sl';
 import { isLiveUniqueViolation } from '../db/live-unique-rules';
+import { DomainError, type DomainErrorKind } from '../domain-errors';
 
 export class HttpError extends Error {
   readonly statusCode: number;
@@ -26,14 +27,14 @@ export class HttpError extends Error {
   }
 }
 
-export const badRequest = (detail: string, extra?: Partial<ApiErrorBody>): HttpError => new HttpError(400, detail, extra);
-export const unauthorized = (detail?: string): HttpError => new HttpError(401, detail);
-export const forbidden = (detail: string): HttpError => new HttpError(403, detail);
-export const notFound = (detail: string): HttpError => new HttpError(404, detail);
+/**
+ * The status of each domain error kind (domain-errors.ts): the server's own code throws those;
+ * HttpError is for what only HTTP knows (too large, unsupported type, a reused Idempotency-Key, a limit).
+ */
+const STATUS_OF: Record<DomainErrorKind, number> = { invalid: 400, unauthenticated: 401, forbidden: 403, 'not-found': 404, conflict: 409 };
+
 /** 429 with Retry-After: the caller went over a request limit and may go on after `retryAfter` seconds. */
 export const tooManyRequests = (retryAfter: number): HttpError => Object.assign(new HttpError(429, slSecurity.rateLimited(retryAfter)), { retryAfter });
-export const conflict = (detail: string, current: unknown, extra?: Partial<ApiErrorBody>): HttpError =>
-  new HttpError(409, detail, { ...extra, current });
 
 /** The error body for a status; `detail` only when there is something useful to say. */
 export function errorBody(status: number, detail?: string, extra?: Partial<ApiErrorBody>): ApiErrorBody {
@@ -68,7 +69,11 @@ function describeValidation(context: string | undefined, issues: ValidationIssue
 
 /** Maps any thrown error to the catalogue body. Registered once by buildApp. */
 export function registerErrorHandling(app: FastifyInstance): void {
-  app.setErrorHandler((error: FastifyError | HttpError, request: FastifyRequest, reply: FastifyReply) => {
+  app.setErrorHandler((error: FastifyError | HttpError | DomainError, request: FastifyRequest, reply: FastifyReply) => {
+    if (error instanceof DomainError) {
+      const status = STATUS_OF[error.kind];
+      return reply.status(status).send(errorBody(status, error.detail, error.extra));
+    }
     if (error instanceof HttpError) {
       if (error.statusCode >= 500) request.log.error({ err: error }, 'request failed');
       if (error.retryAfter !== undefined) reply.header('retry-after', String(error.retryAfter));

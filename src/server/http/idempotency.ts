@@ -8,7 +8,8 @@
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Db, Transaction } from '../db/dialect';
-import { badRequest, HttpError } from './errors';
+import { invalid } from '../domain-errors';
+import { HttpError } from './errors';
 
 const IDEMPOTENCY_HEADER = 'idempotency-key';
 const REPLAYED_HEADER = 'idempotent-replayed';
@@ -23,7 +24,7 @@ function idempotencyKeyOf(request: FastifyRequest): string | null {
   const raw = request.headers[IDEMPOTENCY_HEADER];
   if (raw === undefined) return null;
   const key = Array.isArray(raw) ? raw[0] : raw;
-  if (!key || !KEY_PATTERN.test(key)) throw badRequest('Idempotency-Key header: 1 to 200 characters of A-Z a-z 0-9 . _ : -');
+  if (!key || !KEY_PATTERN.test(key)) throw invalid('Idempotency-Key header: 1 to 200 characters of A-Z a-z 0-9 . _ : -');
   return key;
 }
 

@@ -5,11 +5,11 @@
 import type { FastifyRequest } from 'fastify';
 import type { Executor } from '../db/dialect';
 import type { RepoContext } from '../repositories/context';
-import { unauthorized } from './errors';
+import { unauthenticated } from '../domain-errors';
 import './fastify-types';
 
 export function requestContext(request: FastifyRequest, db?: Executor): RepoContext {
-  if (!request.access || !request.projectSchema) throw unauthorized('authentication required');
+  if (!request.access || !request.projectSchema) throw unauthenticated('authentication required');
   const { farmerAccounts } = request.server;
   return {
     db: db ?? request.server.db,

@@ -11,7 +11,7 @@ import { randomUUID } from 'node:crypto';
 import type { Geometry } from 'geojson';
 import { fillText, slSeasonServer } from '../../common/i18n/sl';
 import type { BulkOperation, ImportReport, Properties } from '../../common/schemas/wire';
-import { HttpError } from '../http/errors';
+import { DomainError, invalid } from '../domain-errors';
 import type { RepoContext } from '../repositories/context';
 import { normalizeGeometry } from '../repositories/geometry';
 import type { ColumnInfo, TableInfo } from '../repositories/project-repository';
@@ -94,7 +94,7 @@ async function existingBy(ctx: RepoContext, table: TableInfo, columnName: string
 
 function tableOfKind(ctx: RepoContext, kind: ImportKind): TableInfo {
   const table = ctx.schema.tablesByKey.get(kind);
-  if (!table) throw new HttpError(400, `project ${ctx.schema.id} has no table ${kind}`);
+  if (!table) throw invalid(`project ${ctx.schema.id} has no table ${kind}`);
   return table;
 }
 
@@ -223,7 +223,7 @@ export async function planAreas(ctx: RepoContext, source: SourceTable, mapping: 
         geometry = normalizeGeometry(sourceRow.geometry, 'geometry')!;
         meadowAreaHa(geometry);
       } catch (error) {
-        if (error instanceof HttpError) throw new Refusal(fillText(t.badGeometry, { reason: error.detail ?? error.message }));
+        if (error instanceof DomainError) throw new Refusal(fillText(t.badGeometry, { reason: error.detail ?? error.message }));
         throw error;
       }
       if (!owner) throw new Refusal(fillText(t.missingKey, { column: KEY_LABEL.kmg_mid }));

@@ -8,7 +8,7 @@
  */
 import { fillText, slSeasonServer } from '../../common/i18n/sl';
 import type { ImportReport } from '../../common/schemas/wire';
-import { HttpError } from '../http/errors';
+import { DomainError, invalid } from '../domain-errors';
 import { applyBulk } from '../repositories/bulk-writer';
 import type { RepoContext } from '../repositories/context';
 import { importableColumns, parseMapping, suggestMapping, type Mapping } from './mapping';
@@ -52,7 +52,7 @@ async function readImportFile(kind: ImportKind, bytes: Uint8Array): Promise<Sour
 
 function tableFor(ctx: RepoContext, kind: ImportKind) {
   const table = ctx.schema.tablesByKey.get(kind);
-  if (!table) throw new HttpError(400, `project ${ctx.schema.id} has no table ${kind}`);
+  if (!table) throw invalid(`project ${ctx.schema.id} has no table ${kind}`);
   return table;
 }
 
@@ -73,7 +73,7 @@ function mappingFor(ctx: RepoContext, file: ImportFile, source: SourceTable): Ma
   try {
     return parseMapping(file.kind, table, source.columns, file.mapping);
   } catch (error) {
-    throw new HttpError(400, (error as Error).message);
+    throw invalid((error as Error).message);
   }
 }
 
@@ -133,9 +133,9 @@ async function commitPlan(ctx: RepoContext, plan: ImportPlan, kind: ImportKind, 
     try {
       await applyBulk(ctx, chunk);
     } catch (error) {
-      const opId = error instanceof HttpError ? error.extra?.opId : undefined;
+      const opId = error instanceof DomainError ? error.extra?.opId : undefined;
       const row = opId === undefined ? undefined : plan.rowOf.get(opId);
-      if (row === undefined || !(error instanceof HttpError) || error.statusCode >= 500) throw error;
+      if (row === undefined || !(error instanceof DomainError)) throw error;
       const entry = plan.report.rows.find((r) => r.row === row)!;
       if (entry.action === 'create') plan.report.created -= 1;
       else plan.report.updated -= 1;

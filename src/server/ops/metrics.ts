@@ -15,7 +15,7 @@ import { BlockList, isIP } from 'node:net';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { MetricsSettings } from '../env';
-import { notFound, unauthorized } from '../http/errors';
+import { notFound, unauthenticated } from '../domain-errors';
 import { routeFamily } from './request-context';
 
 interface OpsMetrics {
@@ -139,7 +139,7 @@ export function registerMetrics(app: FastifyInstance, settings: MetricsSettings)
     if (!tokenOk && !addressOk) {
       if (token) {
         reply.header('www-authenticate', 'Bearer realm="metrics"');
-        throw unauthorized('metrics need a bearer token');
+        throw unauthenticated('metrics need a bearer token');
       }
       throw notFound('not found');
     }

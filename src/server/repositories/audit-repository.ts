@@ -15,7 +15,7 @@ import { geometryChanged, propertyChanges } from '../../common/history-diff';
 import type { AuditChange, AuditEntry, AuditPage, AuditQuery } from '../../common/schemas/audit';
 import { inList, loadOwnedChain } from '../access/scope';
 import type { Database } from '../db/types';
-import { badRequest } from '../http/errors';
+import { invalid } from '../domain-errors';
 import type { RepoContext } from './context';
 import { historyRowToEntry } from './record-mapper';
 
@@ -27,8 +27,8 @@ type HistoryQuery = SelectQueryBuilder<Database, 'record_history', object>;
 /** The selection as a query, after checking the farmer and table belong to the project. */
 async function selection(ctx: RepoContext, query: AuditQuery): Promise<HistoryQuery> {
   const t = slAudit.invalid;
-  if (query.tableId !== undefined && !ctx.schema.tablesById.has(query.tableId)) throw badRequest(t.table(query.tableId));
-  if (query.from && query.to && query.from >= query.to) throw badRequest(t.range);
+  if (query.tableId !== undefined && !ctx.schema.tablesById.has(query.tableId)) throw invalid(t.table(query.tableId));
+  if (query.from && query.to && query.from >= query.to) throw invalid(t.range);
   let q: HistoryQuery = ctx.db.selectFrom('record_history');
   q = q.where('table_id', 'in', query.tableId !== undefined ? [query.tableId] : ctx.schema.tables.map((table) => table.id));
   if (query.farmerId !== undefined) {
@@ -36,7 +36,7 @@ async function selection(ctx: RepoContext, query: AuditQuery): Promise<HistoryQu
     const farmer = farmers
       ? await ctx.db.selectFrom('records').select('id').where('id', '=', query.farmerId).where('table_id', '=', farmers.id).executeTakeFirst()
       : undefined;
-    if (!farmer) throw badRequest(t.farmer(query.farmerId));
+    if (!farmer) throw invalid(t.farmer(query.farmerId));
     const chain = await loadOwnedChain(ctx.db, ctx.dialect, ctx.schema, query.farmerId, true);
     const ids = new Set<number>();
     for (const owned of chain.values()) for (const id of owned) ids.add(id);

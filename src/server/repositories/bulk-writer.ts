@@ -23,7 +23,7 @@ import { SERVER_ID_START } from '../../common/constants';
 import type { BulkOperation, BulkResultItem } from '../../common/schemas/wire';
 import { chunksOf, rowsPerStatement } from '../db/dialect';
 import type { Database, NewRecordRow, RecordRow } from '../db/types';
-import { badRequest, HttpError } from '../http/errors';
+import { DomainError, invalid } from '../domain-errors';
 import type { Insertable } from 'kysely';
 import type { RepoContext } from './context';
 import { indicatorTableId, keepFormScores, rescoreHeld } from './form-score';
@@ -355,9 +355,9 @@ export async function applyBulk(outer: RepoContext, operations: BulkOperation[])
       applied.set(op.opId, item);
       writes.applied({ caller: ctx.access.caller, op_id: op.opId, result: JSON.stringify(item), created_at: ctx.now });
     } catch (error) {
-      if (error instanceof HttpError) {
+      if (error instanceof DomainError) {
         const detail = error.detail?.startsWith(path) ? error.detail : `${path} (opId ${op.opId}): ${error.detail ?? error.message}`;
-        throw new HttpError(error.statusCode, detail, { ...error.extra, opId: op.opId });
+        throw new DomainError(error.kind, detail, { ...error.extra, opId: op.opId });
       }
       throw error;
     }
@@ -429,10 +429,10 @@ async function applyOperation(
     case 'insert': {
       // The server assigns ids and versions: an insert naming either is refused, not ignored.
       const raw = op as Record<string, unknown>;
-      if (raw.id !== undefined) throw badRequest(`${path}.id: not allowed on insert (send the offline id as localId)`);
-      if (raw.version !== undefined) throw badRequest(`${path}.version: not allowed on insert`);
+      if (raw.id !== undefined) throw invalid(`${path}.id: not allowed on insert (send the offline id as localId)`);
+      if (raw.version !== undefined) throw invalid(`${path}.version: not allowed on insert`);
       if (op.localId !== undefined && (!Number.isSafeInteger(op.localId) || op.localId <= 0 || op.localId >= SERVER_ID_START)) {
-        throw badRequest(`${path}.localId: must be a positive integer below ${SERVER_ID_START}`);
+        throw invalid(`${path}.localId: must be a positive integer below ${SERVER_ID_START}`);
       }
       const record = await insertRecord(ctx, op, { ...state, path });
       if (op.localId !== undefined) localIds.set(op.localId, record.id);
@@ -459,6 +459,6 @@ async function applyOperation(
       return { opId: op.opId, status: 'applied', id };
     }
     default:
-      throw badRequest(`${path}.kind: unknown operation kind ${JSON.stringify((op as { kind?: unknown }).kind)}`);
+      throw invalid(`${path}.kind: unknown operation kind ${JSON.stringify((op as { kind?: unknown }).kind)}`);
   }
 }

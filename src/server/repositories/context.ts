@@ -4,7 +4,7 @@
  */
 import type { Access } from '../access/access';
 import type { DialectLayer, Executor } from '../db/dialect';
-import { badRequest, notFound } from '../http/errors';
+import { invalid, notFound } from '../domain-errors';
 import type { ProjectSchema, TableInfo } from './project-repository';
 
 export interface RepoContext {
@@ -39,6 +39,6 @@ export function tableOf(ctx: RepoContext, tableId: number): TableInfo {
 /** Like tableOf for ids given in a body or query: an unknown table there is a bad request. */
 export function tableInBody(ctx: RepoContext, tableId: number, path: string): TableInfo {
   const table = ctx.schema.tablesById.get(tableId);
-  if (!table) throw badRequest(`${path}: table ${tableId} not found in project ${ctx.schema.id}`);
+  if (!table) throw invalid(`${path}: table ${tableId} not found in project ${ctx.schema.id}`);
   return table;
 }

@@ -26,7 +26,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import { COMPARISONS, LOGICAL_OPERATORS, META_COLUMNS, type Comparison, type MetaColumn, type Sort } from '../../common/filter';
 import type { DialectLayer, ValueKind } from '../db/dialect';
-import { badRequest } from '../http/errors';
+import { invalid } from '../domain-errors';
 import type { ColumnInfo, TableInfo } from './project-repository';
 
 const MAX_DEPTH = 16;
@@ -85,10 +85,10 @@ function resolveOperand(columnId: unknown, ctx: FilterContext, path: string, ali
   }
   const id = typeof columnId === 'string' && /^\d+$/.test(columnId) ? Number(columnId) : columnId;
   if (typeof id !== 'number' || !Number.isSafeInteger(id)) {
-    throw badRequest(`${path}: unknown column ${JSON.stringify(columnId)} (a column id of table ${ctx.table.key} or one of ${META_COLUMNS.join(', ')})`);
+    throw invalid(`${path}: unknown column ${JSON.stringify(columnId)} (a column id of table ${ctx.table.key} or one of ${META_COLUMNS.join(', ')})`);
   }
   const column: ColumnInfo | undefined = ctx.table.columnsById.get(id);
-  if (!column) throw badRequest(`${path}: unknown column ${id} in table ${ctx.table.key} (${ctx.table.id})`);
+  if (!column) throw invalid(`${path}: unknown column ${id} in table ${ctx.table.key} (${ctx.table.id})`);
   return {
     label: `${column.id} (${column.name})`,
     type: column.type,
@@ -106,24 +106,24 @@ function kindFor(operand: Operand, value: unknown, path: string): ValueKind {
   switch (operand.type) {
     case 'number':
     case 'reference':
-      if (typeof value !== 'number' || !Number.isFinite(value)) throw badRequest(`${describe} is a number column, the value must be a number`);
+      if (typeof value !== 'number' || !Number.isFinite(value)) throw invalid(`${describe} is a number column, the value must be a number`);
       return 'number';
     case 'boolean':
-      if (typeof value !== 'boolean') throw badRequest(`${describe} is a boolean column, the value must be true or false`);
+      if (typeof value !== 'boolean') throw invalid(`${describe} is a boolean column, the value must be true or false`);
       return 'boolean';
     case 'date':
       if (typeof value !== 'string' || !ISO_DATE.test(value) || Number.isNaN(Date.parse(value))) {
-        throw badRequest(`${describe} is a date column, the value must be an ISO 8601 date`);
+        throw invalid(`${describe} is a date column, the value must be an ISO 8601 date`);
       }
       return 'text';
     case 'text':
-      if (typeof value !== 'string') throw badRequest(`${describe} is a text column, the value must be a string`);
+      if (typeof value !== 'string') throw invalid(`${describe} is a text column, the value must be a string`);
       return 'text';
     default:
       if (typeof value === 'number' && Number.isFinite(value)) return 'number';
       if (typeof value === 'boolean') return 'boolean';
       if (typeof value === 'string') return 'text';
-      throw badRequest(`${describe}: the value must be a string, number or boolean`);
+      throw invalid(`${describe}: the value must be a string, number or boolean`);
   }
 }
 
@@ -133,19 +133,19 @@ function likePattern(value: string, prefix: boolean, suffix: boolean): string {
 }
 
 function requireString(value: unknown, path: string, comparison: string): string {
-  if (typeof value !== 'string' || value.length === 0) throw badRequest(`${path}.value: ${comparison} needs a non-empty string value`);
+  if (typeof value !== 'string' || value.length === 0) throw invalid(`${path}.value: ${comparison} needs a non-empty string value`);
   return value;
 }
 
 function requireList(value: unknown, path: string, comparison: string): unknown[] {
-  if (!Array.isArray(value)) throw badRequest(`${path}.value: ${comparison} needs an array value`);
-  if (value.length > MAX_LIST) throw badRequest(`${path}.value: at most ${MAX_LIST} values`);
+  if (!Array.isArray(value)) throw invalid(`${path}.value: ${comparison} needs an array value`);
+  if (value.length > MAX_LIST) throw invalid(`${path}.value: at most ${MAX_LIST} values`);
   return value;
 }
 
 function requireDateOperand(operand: Operand, path: string, comparison: string): void {
   if (operand.type !== 'date' && operand.type !== 'text' && operand.type !== 'json') {
-    throw badRequest(`${path}: ${comparison} needs a date or text column, column ${operand.label} is ${operand.type}`);
+    throw invalid(`${path}: ${comparison} needs a date or text column, column ${operand.label} is ${operand.type}`);
   }
 }
 
@@ -155,24 +155,24 @@ const orNull = (operand: Operand, kind: ValueKind, positive: RawBuilder<boolean>
 function compileLeaf(node: Record<string, unknown>, ctx: FilterContext, path: string, budget: { values: number }): RawBuilder<boolean> {
   if (Array.isArray(node.value)) {
     budget.values += node.value.length;
-    if (budget.values > MAX_VALUES) throw badRequest(`${path}.value: the filter has more than ${MAX_VALUES} values in total`);
+    if (budget.values > MAX_VALUES) throw invalid(`${path}.value: the filter has more than ${MAX_VALUES} values in total`);
   }
   const comparison = node.comparison;
   if (typeof comparison !== 'string' || !(COMPARISONS as readonly string[]).includes(comparison)) {
-    throw badRequest(`${path}.comparison: unknown comparison ${JSON.stringify(comparison)} (one of ${COMPARISONS.join(', ')})`);
+    throw invalid(`${path}.comparison: unknown comparison ${JSON.stringify(comparison)} (one of ${COMPARISONS.join(', ')})`);
   }
   const operand = resolveOperand(node.columnId, ctx, `${path}.columnId`);
   const value = node.value;
   const cmp = comparison as Comparison;
   const scalar = (v: unknown, p: string): { kind: ValueKind; param: RawBuilder<unknown> } => {
-    if (v === null || v === undefined) throw badRequest(`${p}: ${cmp} needs a value`);
-    if (Array.isArray(v) || typeof v === 'object') throw badRequest(`${p}: ${cmp} needs a single value, not ${Array.isArray(v) ? 'an array' : 'an object'}`);
+    if (v === null || v === undefined) throw invalid(`${p}: ${cmp} needs a value`);
+    if (Array.isArray(v) || typeof v === 'object') throw invalid(`${p}: ${cmp} needs a single value, not ${Array.isArray(v) ? 'an array' : 'an object'}`);
     const kind = kindFor(operand, v, p);
     return { kind, param: operand.param(v as Scalar, kind) };
   };
   const binary = (op: string): RawBuilder<boolean> => {
     const { kind, param } = scalar(value, `${path}.value`);
-    if (kind === 'boolean' && op !== '=') throw badRequest(`${path}: ${cmp} is not defined for boolean column ${operand.label}`);
+    if (kind === 'boolean' && op !== '=') throw invalid(`${path}: ${cmp} is not defined for boolean column ${operand.label}`);
     return sql<boolean>`${operand.expr(kind)} ${sql.raw(op)} ${param}`;
   };
   const likeTest = (prefix: boolean, suffix: boolean): RawBuilder<boolean> =>
@@ -189,16 +189,16 @@ function compileLeaf(node: Record<string, unknown>, ctx: FilterContext, path: st
   };
   const range = (): RawBuilder<boolean> => {
     const values = requireList(value, path, cmp);
-    if (values.length !== 2) throw badRequest(`${path}.value: ${cmp} needs [from, to], got ${values.length} values`);
+    if (values.length !== 2) throw invalid(`${path}.value: ${cmp} needs [from, to], got ${values.length} values`);
     const from = scalar(values[0], `${path}.value[0]`);
     const to = scalar(values[1], `${path}.value[1]`);
-    if (from.kind === 'boolean') throw badRequest(`${path}: ${cmp} is not defined for boolean column ${operand.label}`);
+    if (from.kind === 'boolean') throw invalid(`${path}: ${cmp} is not defined for boolean column ${operand.label}`);
     return sql<boolean>`(${operand.expr(from.kind)} >= ${from.param} and ${operand.expr(to.kind)} <= ${to.param})`;
   };
   const datePart = (): RawBuilder<boolean> => {
     requireDateOperand(operand, path, cmp);
     if (typeof value !== 'string' || !ISO_DATE.test(value) || Number.isNaN(Date.parse(value))) {
-      throw badRequest(`${path}.value: ${cmp} needs an ISO 8601 date (YYYY-MM-DD…)`);
+      throw invalid(`${path}.value: ${cmp} needs an ISO 8601 date (YYYY-MM-DD…)`);
     }
     return sql<boolean>`substr(${operand.text()}, 1, 10) = ${value.slice(0, 10)}`;
   };
@@ -255,7 +255,7 @@ function compileLeaf(node: Record<string, unknown>, ctx: FilterContext, path: st
       requireDateOperand(operand, path, cmp);
       return sql<boolean>`${operand.expr('text')} < ${ctx.now}`;
     case 'EqualsUserEmail':
-      if (operand.type !== 'text' && operand.type !== 'json') throw badRequest(`${path}: EqualsUserEmail needs a text column, column ${operand.label} is ${operand.type}`);
+      if (operand.type !== 'text' && operand.type !== 'json') throw invalid(`${path}: EqualsUserEmail needs a text column, column ${operand.label} is ${operand.type}`);
       return sql<boolean>`${ctx.dialect.lower(operand.text())} = ${ctx.email}`;
   }
 }
@@ -265,15 +265,15 @@ export function compileFilter(node: unknown, ctx: FilterContext, path = 'filters
   let leaves = 0;
   const budget = { values: 0 };
   const visit = (n: unknown, p: string, depth: number): RawBuilder<boolean> => {
-    if (depth > MAX_DEPTH) throw badRequest(`${p}: filters nested deeper than ${MAX_DEPTH} levels`);
-    if (typeof n !== 'object' || n === null || Array.isArray(n)) throw badRequest(`${p}: a filter node must be an object`);
+    if (depth > MAX_DEPTH) throw invalid(`${p}: filters nested deeper than ${MAX_DEPTH} levels`);
+    if (typeof n !== 'object' || n === null || Array.isArray(n)) throw invalid(`${p}: a filter node must be an object`);
     const obj = n as Record<string, unknown>;
     if (obj.kind === 'expression') {
       const operator = obj.operator;
       if (typeof operator !== 'string' || !(LOGICAL_OPERATORS as readonly string[]).includes(operator)) {
-        throw badRequest(`${p}.operator: unknown operator ${JSON.stringify(operator)} (And or Or)`);
+        throw invalid(`${p}.operator: unknown operator ${JSON.stringify(operator)} (And or Or)`);
       }
-      if (!Array.isArray(obj.nodes)) throw badRequest(`${p}.nodes: must be an array of filter nodes`);
+      if (!Array.isArray(obj.nodes)) throw invalid(`${p}.nodes: must be an array of filter nodes`);
       // An empty And is true and an empty Or is false, as in logic.
       if (obj.nodes.length === 0) return operator === 'And' ? sql<boolean>`1 = 1` : sql<boolean>`1 = 0`;
       const parts = obj.nodes.map((child, i) => visit(child, `${p}.nodes[${i}]`, depth + 1));
@@ -281,10 +281,10 @@ export function compileFilter(node: unknown, ctx: FilterContext, path = 'filters
     }
     if (obj.kind === 'filter') {
       leaves += 1;
-      if (leaves > MAX_LEAVES) throw badRequest(`${path}: at most ${MAX_LEAVES} filter leaves`);
+      if (leaves > MAX_LEAVES) throw invalid(`${path}: at most ${MAX_LEAVES} filter leaves`);
       return compileLeaf(obj, ctx, p, budget);
     }
-    throw badRequest(`${p}.kind: unknown node kind ${JSON.stringify(obj.kind)} (expression or filter)`);
+    throw invalid(`${p}.kind: unknown node kind ${JSON.stringify(obj.kind)} (expression or filter)`);
   };
   return visit(node, path, 0);
 }
@@ -292,10 +292,10 @@ export function compileFilter(node: unknown, ctx: FilterContext, path = 'filters
 /** ORDER BY parts for the requested sorts (nulls last in both directions), then id for stable pages. */
 export function compileSorts(sorts: Sort[] | undefined, ctx: FilterContext, alias = 'records'): RawBuilder<unknown>[] {
   const list = sorts ?? [];
-  if (list.length > MAX_SORTS) throw badRequest(`sorts: at most ${MAX_SORTS} sort columns`);
+  if (list.length > MAX_SORTS) throw invalid(`sorts: at most ${MAX_SORTS} sort columns`);
   const parts = list.map((s, i) => {
     const operand = resolveOperand(s.columnId, ctx, `sorts[${i}].columnId`, alias);
-    if (s.direction !== 'asc' && s.direction !== 'desc') throw badRequest(`sorts[${i}].direction: must be asc or desc`);
+    if (s.direction !== 'asc' && s.direction !== 'desc') throw invalid(`sorts[${i}].direction: must be asc or desc`);
     const kind: ValueKind = operand.type === 'number' || operand.type === 'reference' ? 'number' : operand.type === 'boolean' ? 'boolean' : 'text';
     const expr = operand.expr(kind);
     // Record fields are never null: a bare column sorts in index order (the id order of rows of

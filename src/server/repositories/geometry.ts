@@ -6,7 +6,7 @@
  */
 import booleanIntersects from '@turf/boolean-intersects';
 import type { Geometry, Position } from 'geojson';
-import { badRequest } from '../http/errors';
+import { invalid } from '../domain-errors';
 
 export type BBox = [minX: number, minY: number, maxX: number, maxY: number];
 
@@ -18,21 +18,21 @@ function isObject(value: unknown): value is Record<string, unknown> {
 }
 
 function position(value: unknown, path: string): Position {
-  if (!Array.isArray(value)) throw badRequest(`${path}: a position must be an array [longitude, latitude]`);
-  if (value.length < 2 || value.length > 4) throw badRequest(`${path}: a position has 2 to 4 numbers, got ${value.length}`);
+  if (!Array.isArray(value)) throw invalid(`${path}: a position must be an array [longitude, latitude]`);
+  if (value.length < 2 || value.length > 4) throw invalid(`${path}: a position has 2 to 4 numbers, got ${value.length}`);
   for (let i = 0; i < value.length; i++) {
     const n = value[i];
-    if (typeof n !== 'number' || !Number.isFinite(n)) throw badRequest(`${path}[${i}]: must be a finite number`);
+    if (typeof n !== 'number' || !Number.isFinite(n)) throw invalid(`${path}[${i}]: must be a finite number`);
   }
   const [x, y] = value as number[];
-  if (x! < -180 || x! > 180) throw badRequest(`${path}: longitude ${x} out of range [-180, 180]`);
-  if (y! < -90 || y! > 90) throw badRequest(`${path}: latitude ${y} out of range [-90, 90]`);
+  if (x! < -180 || x! > 180) throw invalid(`${path}: longitude ${x} out of range [-180, 180]`);
+  if (y! < -90 || y! > 90) throw invalid(`${path}: latitude ${y} out of range [-90, 90]`);
   return value as Position;
 }
 
 function positions(value: unknown, path: string, min: number, what: string): Position[] {
-  if (!Array.isArray(value)) throw badRequest(`${path}: must be an array of positions`);
-  if (value.length < min) throw badRequest(`${path}: a ${what} needs at least ${min} positions, got ${value.length}`);
+  if (!Array.isArray(value)) throw invalid(`${path}: must be an array of positions`);
+  if (value.length < min) throw invalid(`${path}: a ${what} needs at least ${min} positions, got ${value.length}`);
   return value.map((p, i) => position(p, `${path}[${i}]`));
 }
 
@@ -40,22 +40,22 @@ function ring(value: unknown, path: string): Position[] {
   const ps = positions(value, path, 4, 'polygon ring');
   const first = ps[0]!;
   const last = ps[ps.length - 1]!;
-  if (first[0] !== last[0] || first[1] !== last[1]) throw badRequest(`${path}: ring is not closed (first and last positions differ)`);
+  if (first[0] !== last[0] || first[1] !== last[1]) throw invalid(`${path}: ring is not closed (first and last positions differ)`);
   return ps;
 }
 
 function polygon(value: unknown, path: string): Position[][] {
-  if (!Array.isArray(value) || value.length === 0) throw badRequest(`${path}: a polygon needs at least one ring`);
+  if (!Array.isArray(value) || value.length === 0) throw invalid(`${path}: a polygon needs at least one ring`);
   return value.map((r, i) => ring(r, `${path}[${i}]`));
 }
 
 function nonEmptyArray(value: unknown, path: string, what: string): unknown[] {
-  if (!Array.isArray(value) || value.length === 0) throw badRequest(`${path}: must be a non-empty array of ${what}`);
+  if (!Array.isArray(value) || value.length === 0) throw invalid(`${path}: must be a non-empty array of ${what}`);
   return value;
 }
 
 function geometry(value: unknown, path: string, depth: number): Geometry {
-  if (!isObject(value)) throw badRequest(`${path}: must be a GeoJSON geometry object`);
+  if (!isObject(value)) throw invalid(`${path}: must be a GeoJSON geometry object`);
   const type = value.type;
   const coords = value.coordinates;
   const cpath = `${path}.coordinates`;
@@ -73,15 +73,15 @@ function geometry(value: unknown, path: string, depth: number): Geometry {
     case 'MultiPolygon':
       return { type, coordinates: nonEmptyArray(coords, cpath, 'polygons').map((p, i) => polygon(p, `${cpath}[${i}]`)) };
     case 'GeometryCollection': {
-      if (depth >= MAX_COLLECTION_DEPTH) throw badRequest(`${path}: geometry collections nested too deeply`);
+      if (depth >= MAX_COLLECTION_DEPTH) throw invalid(`${path}: geometry collections nested too deeply`);
       const members = nonEmptyArray(value.geometries, `${path}.geometries`, 'geometries');
       return { type, geometries: members.map((g, i) => geometry(g, `${path}.geometries[${i}]`, depth + 1)) };
     }
     case 'Feature':
     case 'FeatureCollection':
-      throw badRequest(`${path}: a ${type} is not allowed inside a geometry`);
+      throw invalid(`${path}: a ${type} is not allowed inside a geometry`);
     default:
-      throw badRequest(`${path}.type: unknown geometry type ${JSON.stringify(type)}`);
+      throw invalid(`${path}.type: unknown geometry type ${JSON.stringify(type)}`);
   }
 }
 
@@ -93,20 +93,20 @@ function geometry(value: unknown, path: string, depth: number): Geometry {
 export function normalizeGeometry(value: unknown, path = 'geometry'): Geometry | null | undefined {
   if (value === undefined) return undefined;
   if (value === null) return null;
-  if (!isObject(value)) throw badRequest(`${path}: must be a GeoJSON object or null`);
+  if (!isObject(value)) throw invalid(`${path}: must be a GeoJSON object or null`);
   if (value.type === 'Feature') {
     if (value.geometry === null) return null;
     return geometry(value.geometry, `${path}.geometry`, 0);
   }
   if (value.type === 'FeatureCollection') {
     const features = value.features;
-    if (!Array.isArray(features)) throw badRequest(`${path}.features: must be an array of features`);
+    if (!Array.isArray(features)) throw invalid(`${path}.features: must be an array of features`);
     const members: Geometry[] = [];
     features.forEach((feature, i) => {
-      if (!isObject(feature) || feature.type !== 'Feature') throw badRequest(`${path}.features[${i}]: must be a Feature`);
+      if (!isObject(feature) || feature.type !== 'Feature') throw invalid(`${path}.features[${i}]: must be a Feature`);
       if (feature.geometry !== null) members.push(geometry(feature.geometry, `${path}.features[${i}].geometry`, 0));
     });
-    if (members.length === 0) throw badRequest(`${path}: the FeatureCollection has no geometry`);
+    if (members.length === 0) throw invalid(`${path}: the FeatureCollection has no geometry`);
     return members.length === 1 ? members[0]! : { type: 'GeometryCollection', geometries: members };
   }
   return geometry(value, path, 0);

@@ -12,7 +12,7 @@ import { assertMayWrite, type WriteAction } from '../access/policy';
 import { scopePredicate } from '../access/scope';
 import type { Executor } from '../db/dialect';
 import type { Database, RecordRow } from '../db/types';
-import { badRequest, notFound } from '../http/errors';
+import { invalid, notFound } from '../domain-errors';
 import { tableInBody, tableOf, type RepoContext } from './context';
 import { compileFilter, compileSorts, type FilterContext } from './filter-compiler';
 import { bboxOf, bboxPolygon, intersects, type BBox } from './geometry';
@@ -52,8 +52,8 @@ export async function getRecord(ctx: RepoContext, tableId: number, id: number): 
 function paging(page: number | undefined, perPage: number | undefined): { limit: number; offset: number } {
   const p = page ?? 1;
   const size = perPage ?? PAGE_SIZE;
-  if (!Number.isInteger(p) || p < 1) throw badRequest('page: must be an integer >= 1');
-  if (!Number.isInteger(size) || size < 1 || size > PAGE_SIZE) throw badRequest(`perPage: must be an integer from 1 to ${PAGE_SIZE}`);
+  if (!Number.isInteger(p) || p < 1) throw invalid('page: must be an integer >= 1');
+  if (!Number.isInteger(size) || size < 1 || size > PAGE_SIZE) throw invalid(`perPage: must be an integer from 1 to ${PAGE_SIZE}`);
   return { limit: size, offset: (p - 1) * size };
 }
 
@@ -199,12 +199,12 @@ export async function spatialSearch(
 function validateExtent(extent: Extent): BBox {
   const { minX, minY, maxX, maxY } = extent;
   for (const [name, value] of Object.entries({ minX, minY, maxX, maxY })) {
-    if (typeof value !== 'number' || !Number.isFinite(value)) throw badRequest(`extent.${name}: must be a number`);
+    if (typeof value !== 'number' || !Number.isFinite(value)) throw invalid(`extent.${name}: must be a number`);
   }
-  if (minX < -180 || maxX > 180) throw badRequest('extent: longitude out of range [-180, 180]');
-  if (minY < -90 || maxY > 90) throw badRequest('extent: latitude out of range [-90, 90]');
-  if (minX > maxX) throw badRequest('extent: minX is greater than maxX');
-  if (minY > maxY) throw badRequest('extent: minY is greater than maxY');
+  if (minX < -180 || maxX > 180) throw invalid('extent: longitude out of range [-180, 180]');
+  if (minY < -90 || maxY > 90) throw invalid('extent: latitude out of range [-90, 90]');
+  if (minX > maxX) throw invalid('extent: minX is greater than maxX');
+  if (minY > maxY) throw invalid('extent: minY is greater than maxY');
   return [minX, minY, maxX, maxY];
 }
 
@@ -220,7 +220,7 @@ export async function extentSearch(
   const box = validateExtent(input.extent);
   if (input.columnIds) {
     for (const id of input.columnIds) {
-      if (!tables.some((t) => t.columnsById.has(id))) throw badRequest(`columnIds: unknown column ${id} in the requested tables`);
+      if (!tables.some((t) => t.columnsById.has(id))) throw invalid(`columnIds: unknown column ${id} in the requested tables`);
     }
   }
   const rows = await intersecting(ctx, tables, bboxPolygon(box));

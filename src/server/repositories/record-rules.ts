@@ -22,7 +22,7 @@ import type { Geometry, MultiPolygon, Polygon } from 'geojson';
 import { sql } from 'kysely';
 import { fillText, slSeasonServer } from '../../common/i18n/sl';
 import type { Properties } from '../../common/schemas/wire';
-import { badRequest } from '../http/errors';
+import { invalid } from '../domain-errors';
 import type { RepoContext } from './context';
 import type { TableInfo } from './project-repository';
 import { parseProperties } from './record-mapper';
@@ -99,7 +99,7 @@ async function checkSeason(ctx: RepoContext, table: TableInfo, input: RuleInput)
   if (!input.changed.has(startKey) && !input.changed.has(endKey)) return;
   const start = day(input.props[startKey]);
   const end = day(input.props[endKey]);
-  if (start && end && start > end) throw badRequest(fillText(t.seasonDatesOrder, { start, end }));
+  if (start && end && start > end) throw invalid(fillText(t.seasonDatesOrder, { start, end }));
   // An open end reaches forever, an open start back to the beginning.
   const from = start ?? '0000-00-00';
   const to = end ?? '9999-99-99';
@@ -108,7 +108,7 @@ async function checkSeason(ctx: RepoContext, table: TableInfo, input: RuleInput)
     const otherFrom = day(other.props[startKey]) ?? '0000-00-00';
     const otherTo = day(other.props[endKey]) ?? '9999-99-99';
     if (from <= otherTo && otherFrom <= to) {
-      throw badRequest(
+      throw invalid(
         fillText(t.seasonOverlap, {
           name: (nameKey && text(other.props[nameKey])) || String(other.id),
           start: day(other.props[startKey]) ?? '…',
@@ -126,9 +126,9 @@ async function checkFarmer(ctx: RepoContext, table: TableInfo, input: RuleInput)
   if (emailKey && input.changed.has(emailKey)) {
     const email = text(input.props[emailKey]);
     if (email !== undefined) {
-      if (!EMAIL.test(email)) throw badRequest(fillText(t.farmerEmailInvalid, { email }));
+      if (!EMAIL.test(email)) throw invalid(fillText(t.farmerEmailInvalid, { email }));
       const [taken] = await otherRows(ctx, table, input, { key: emailKey, value: email, lower: true });
-      if (taken) throw badRequest(fillText(t.farmerEmailTaken, { email, name: nameOf(taken.props, taken.id) }));
+      if (taken) throw invalid(fillText(t.farmerEmailTaken, { email, name: nameOf(taken.props, taken.id) }));
       await ctx.farmerAccounts?.(ctx.db, email, (nameKey && text(input.props[nameKey])) || email);
     }
   }
@@ -137,7 +137,7 @@ async function checkFarmer(ctx: RepoContext, table: TableInfo, input: RuleInput)
     const kmgMid = text(input.props[kmgKey]);
     if (kmgMid !== undefined) {
       const [taken] = await otherRows(ctx, table, input, { key: kmgKey, value: kmgMid });
-      if (taken) throw badRequest(fillText(t.farmerKmgMidTaken, { kmgMid, name: nameOf(taken.props, taken.id) }));
+      if (taken) throw invalid(fillText(t.farmerKmgMidTaken, { kmgMid, name: nameOf(taken.props, taken.id) }));
     }
   }
 }
@@ -148,15 +148,15 @@ async function checkFarmer(ctx: RepoContext, table: TableInfo, input: RuleInput)
  * geometry.ts's normalizeGeometry, which runs before.
  */
 export function meadowAreaHa(geometry: Geometry): number {
-  if (geometry.type !== 'Polygon' && geometry.type !== 'MultiPolygon') throw badRequest(fillText(t.meadowNotPolygon, { type: geometry.type }));
+  if (geometry.type !== 'Polygon' && geometry.type !== 'MultiPolygon') throw invalid(fillText(t.meadowNotPolygon, { type: geometry.type }));
   const crossing = kinks(geometry as Polygon | MultiPolygon).features[0];
   if (crossing) {
     const [lon, lat] = crossing.geometry.coordinates as [number, number];
-    throw badRequest(fillText(t.meadowSelfIntersects, { lon: lon.toFixed(6), lat: lat.toFixed(6) }));
+    throw invalid(fillText(t.meadowSelfIntersects, { lon: lon.toFixed(6), lat: lat.toFixed(6) }));
   }
   const m2 = area(geometry);
   // A flat ring (all points on one line) comes out as a rounding error, not as 0.
-  if (!(m2 >= MIN_AREA_M2)) throw badRequest(t.meadowNoArea);
+  if (!(m2 >= MIN_AREA_M2)) throw invalid(t.meadowNoArea);
   return Math.round((m2 / M2_PER_HA) * 10_000) / 10_000;
 }
 

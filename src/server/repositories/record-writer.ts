@@ -17,7 +17,7 @@ import { LIVE_UNIQUE_RULES } from '../db/live-unique-rules';
 import { chunksOf, rowsPerStatement } from '../db/dialect';
 import { indexKindOf } from '../db/property-indexes';
 import type { Database, NewRecordRow, RecordRow } from '../db/types';
-import { badRequest, conflict, notFound } from '../http/errors';
+import { conflict, invalid, notFound } from '../domain-errors';
 import { tableInBody, type RepoContext } from './context';
 import { bboxOf, normalizeGeometry } from './geometry';
 import type { ColumnInfo, TableInfo } from './project-repository';
@@ -35,7 +35,7 @@ export type LocalIdMap = Map<number, number>;
 function checkValue(column: ColumnInfo, value: unknown, path: string, key: string): unknown {
   if (value === null) return null;
   // The message is made only for a refused value (a bulk call checks tens of thousands).
-  const refuse = (why: string) => badRequest(`${path}.${key} (${column.name}): ${why}`);
+  const refuse = (why: string) => invalid(`${path}.${key} (${column.name}): ${why}`);
   switch (column.type) {
     case 'text':
       if (typeof value !== 'string') throw refuse('must be a string');
@@ -60,12 +60,12 @@ function checkValue(column: ColumnInfo, value: unknown, path: string, key: strin
 
 /** Checks keys (column ids of the table) and value types; returns a clean copy. */
 function validateProperties(table: TableInfo, input: unknown, path = 'properties'): Properties {
-  if (typeof input !== 'object' || input === null || Array.isArray(input)) throw badRequest(`${path}: must be an object keyed by column id`);
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) throw invalid(`${path}: must be an object keyed by column id`);
   const result: Properties = {};
   for (const [key, value] of Object.entries(input as Record<string, unknown>)) {
     const id = /^\d+$/.test(key) ? Number(key) : NaN;
     const column = table.columnsById.get(id);
-    if (!column) throw badRequest(`${path}.${key}: unknown column of table ${table.key} (${table.id})`);
+    if (!column) throw invalid(`${path}.${key}: unknown column of table ${table.key} (${table.id})`);
     result[key] = checkValue(column, value, path, key);
   }
   return result;
@@ -88,7 +88,7 @@ async function checkReferences(ctx: RepoContext, table: TableInfo, props: Proper
       props[key] = value;
     }
     const target = ctx.schema.tablesById.get(column.refTableId);
-    if (!target) throw badRequest(`${path}.${key} (${column.name}): refers to an unknown table`);
+    if (!target) throw invalid(`${path}.${key} (${column.name}): refers to an unknown table`);
     // Within one bulk call many rows point at the same parent: check each target once.
     const cacheKey = `${target.id}:${String(value)}`;
     if (verified?.has(cacheKey)) continue;
@@ -99,7 +99,7 @@ async function checkReferences(ctx: RepoContext, table: TableInfo, props: Proper
       continue;
     }
     const row = await visibleRows(ctx, target).select('records.id').where('records.id', '=', value as number).executeTakeFirst();
-    if (!row) throw badRequest(`${path}.${key} (${column.name}): record ${String(value)} not found in table ${target.key}`);
+    if (!row) throw invalid(`${path}.${key} (${column.name}): record ${String(value)} not found in table ${target.key}`);
     verified?.add(cacheKey);
   }
 }
@@ -110,7 +110,7 @@ function checkOwnershipColumn(ctx: RepoContext, table: TableInfo, props: Propert
   const link = OWNERSHIP_CHAIN[table.key];
   const column = link ? table.columnsByName.get(link.column) : undefined;
   if (column && (props[String(column.id)] === undefined || props[String(column.id)] === null)) {
-    throw badRequest(`${path}.${column.id} (${column.name}): is required`);
+    throw invalid(`${path}.${column.id} (${column.name}): is required`);
   }
 }
 

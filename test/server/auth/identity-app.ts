@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { openDatabase, type DatabaseHandle } from '../../../src/server/db/database';
-import { registerErrorHandling, unauthorized } from '../../../src/server/http/errors';
+import { unauthenticated } from '../../../src/server/domain-errors';
+import { registerErrorHandling } from '../../../src/server/http/errors';
 import { registerIdentity, type Identity, type IdentityOptions } from '../../../src/server/auth';
 
 export interface IdentityApp {
@@ -29,7 +30,7 @@ export async function buildIdentityApp(
   const identity = await registerIdentity(app, { demo: true, ...options, db: handle.db });
   app.get('/api/whoami', async (request) => {
     const principal = await identity.authenticate(request);
-    if (!principal) throw unauthorized('credentials are required');
+    if (!principal) throw unauthenticated('credentials are required');
     return principal;
   });
   let origin = 'http://localhost:80';

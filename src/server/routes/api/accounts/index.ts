@@ -16,7 +16,8 @@ import { fillText, slSeasonServer } from '../../../../common/i18n/sl';
 import { resolveAccess } from '../../../access/access';
 import type { AuthMode } from '../../../auth';
 import { errorResponses, writeErrorResponses } from '../../../http/schemas';
-import { badRequest, forbidden, HttpError, notFound, unauthorized } from '../../../http/errors';
+import { HttpError } from '../../../http/errors';
+import { forbidden, invalid, notFound, unauthenticated } from '../../../domain-errors';
 import '../../../http/fastify-types';
 import { accountStatus, issueFarmerActivation } from '../../../idp/activations';
 import { ACTIVATION_ROUTE, registerActivationPage } from '../../../idp/activation-routes';
@@ -59,7 +60,7 @@ export default async function accountRoutes(app: FastifyInstance, options: Accou
 
   /** The farmer record (any project) if the caller is an editor of its project; else 404/403. */
   async function farmerForEditor(request: FastifyRequest, farmerId: number): Promise<{ email: string | undefined; name: string }> {
-    if (!request.principal) throw unauthorized('authentication required');
+    if (!request.principal) throw unauthenticated('authentication required');
     const row = await locateLiveRecord(app.db, farmerId);
     const schema = row ? await app.projects.get(row.project_id) : null;
     const farmers = schema?.tablesByKey.get('farmers');
@@ -100,7 +101,7 @@ export default async function accountRoutes(app: FastifyInstance, options: Accou
     async (request, reply) => {
       const farmer = await farmerForEditor(request, request.params.farmerId);
       if (mode === 'keycloak') throw new HttpError(409, t.keycloak);
-      if (!farmer.email) throw badRequest(t.noEmail);
+      if (!farmer.email) throw invalid(t.noEmail);
       const email = farmer.email;
       const issued = await issueFarmerActivation(app.db, { email, name: farmer.name }, request.principal!.email || request.principal!.subject);
       if (!issued.ok) throw new HttpError(409, fillText(t.alreadyActive, { email }));

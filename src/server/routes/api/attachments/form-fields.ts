@@ -7,13 +7,13 @@
 import { createHash } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import type { MultipartForm } from '../../../attachments/upload';
-import { badRequest } from '../../../http/errors';
+import { invalid } from '../../../domain-errors';
 
 export function intField(form: MultipartForm, name: string): number {
   const raw = form.fields[name];
-  if (raw === undefined) throw badRequest(`field ${name} is required`);
+  if (raw === undefined) throw invalid(`field ${name} is required`);
   const value = Number(raw.trim());
-  if (!/^\d+$/.test(raw.trim()) || !Number.isSafeInteger(value) || value < 1) throw badRequest(`field ${name} must be a positive integer`);
+  if (!/^\d+$/.test(raw.trim()) || !Number.isSafeInteger(value) || value < 1) throw invalid(`field ${name} must be a positive integer`);
   return value;
 }
 
@@ -23,21 +23,21 @@ export function optionalIntField(form: MultipartForm, name: string): number | un
 
 export function jsonField(form: MultipartForm, name: string): Record<string, unknown> {
   const raw = form.fields[name];
-  if (raw === undefined) throw badRequest(`field ${name} (JSON) is required`);
+  if (raw === undefined) throw invalid(`field ${name} (JSON) is required`);
   let value: unknown;
   try {
     value = JSON.parse(raw);
   } catch {
-    throw badRequest(`field ${name} is not valid JSON`);
+    throw invalid(`field ${name} is not valid JSON`);
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw badRequest(`field ${name} must be a JSON object`);
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw invalid(`field ${name} must be a JSON object`);
   return value as Record<string, unknown>;
 }
 
 /** Only the named fields may appear (no silent extras, e.g. a misspelt slot). */
 export function assertOnlyFields(form: MultipartForm, allowed: string[]): void {
   const extra = Object.keys(form.fields).find((name) => !allowed.includes(name));
-  if (extra) throw badRequest(`field ${extra} is not allowed`);
+  if (extra) throw invalid(`field ${extra} is not allowed`);
 }
 
 export function multipartFingerprint(request: FastifyRequest, form: MultipartForm): string {

@@ -44,7 +44,7 @@ import {
   type StoredFile,
 } from '../../../attachments/service';
 import { checkFile, discard, receiveMultipart } from '../../../attachments/upload';
-import { badRequest, forbidden, notFound } from '../../../http/errors';
+import { forbidden, invalid, notFound } from '../../../domain-errors';
 import { runWrite } from '../../../http/idempotency';
 import { errorResponses, uploadErrorResponses, writeErrorResponses } from '../../../http/schemas';
 import type { RepoContext } from '../../../repositories/context';
@@ -66,7 +66,7 @@ const ATTACHMENT_CACHE_CONTROL = 'private, max-age=31536000, immutable';
 /** The attachment slot `slotId` of `table`, or 400 (ids in a form body are the client's input). */
 function slotOf(table: TableInfo, slotId: number, path = 'tableAttachmentInfoId') {
   const slot = table.attachmentSlots.find((s) => s.id === slotId);
-  if (!slot) throw badRequest(`${path}: ${slotId} is not an attachment slot of table ${table.key} (${table.id})`);
+  if (!slot) throw invalid(`${path}: ${slotId} is not an attachment slot of table ${table.key} (${table.id})`);
   return slot;
 }
 
@@ -132,10 +132,10 @@ export default async function attachmentRoutes(app: FastifyInstance, options: At
         const recordId = intField(form, 'recordId');
         const slotId = intField(form, 'tableAttachmentInfoId');
         const file = form.files[0];
-        if (form.files.length !== 1 || !file || file.fieldName !== 'file') throw badRequest('exactly one file part named "file" is required');
+        if (form.files.length !== 1 || !file || file.fieldName !== 'file') throw invalid('exactly one file part named "file" is required');
         const ctx = requestContext(request);
         const table = ctx.schema.tablesById.get(tableId);
-        if (!table) throw badRequest(`tableId: table ${tableId} not found in project ${ctx.schema.id}`);
+        if (!table) throw invalid(`tableId: table ${tableId} not found in project ${ctx.schema.id}`);
         const slot = slotOf(table, slotId);
         // Access first (cheap, and a stranger learns nothing from file errors), then the content.
         const record = await assertRecordAccess(ctx, recordId);

@@ -18,7 +18,7 @@ import { slAudit } from '../../../../common/i18n/sl';
 import { AuditCsvQuery, AuditPage, AuditQuery } from '../../../../common/schemas/audit';
 import { ProjectParams } from '../../../../common/schemas/wire';
 import { requestContext } from '../../../http/request-context';
-import { badRequest, forbidden, notFound } from '../../../http/errors';
+import { forbidden, invalid, notFound } from '../../../domain-errors';
 import { errorResponses } from '../../../http/schemas';
 import type { RepoContext } from '../../../repositories/context';
 import { auditEntries, auditPage } from '../../../repositories/audit-repository';
@@ -40,8 +40,8 @@ function editorContext(request: FastifyRequest): RepoContext {
   if (failed) {
     const issue = failed.validation?.[0];
     const extra = issue?.params?.additionalProperty;
-    if (typeof extra === 'string') throw badRequest(slAudit.invalid.unknownParameter(extra));
-    throw badRequest(slAudit.invalid.parameter((issue?.instancePath ?? '').replace(/^\//, '') || 'query'));
+    if (typeof extra === 'string') throw invalid(slAudit.invalid.unknownParameter(extra));
+    throw invalid(slAudit.invalid.parameter((issue?.instancePath ?? '').replace(/^\//, '') || 'query'));
   }
   return ctx;
 }

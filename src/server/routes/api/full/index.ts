@@ -23,7 +23,7 @@ import { assertMayWrite } from '../../../access/policy';
 import { insertAttachment, toAttachmentInfo } from '../../../attachments/attachment-repository';
 import { assertQuota, assertSlotRoom, removeStored, storeFiles, type AttachmentService, type StoredFile } from '../../../attachments/service';
 import { type CheckedFile, checkFile, discard, receiveMultipart, type MultipartForm } from '../../../attachments/upload';
-import { badRequest, notFound } from '../../../http/errors';
+import { invalid, notFound } from '../../../domain-errors';
 import { runWrite } from '../../../http/idempotency';
 import { uploadErrorResponses } from '../../../http/schemas';
 import type { AttachmentSlot, TableInfo } from '../../../repositories/project-repository';
@@ -52,14 +52,14 @@ const DEFAULT_FILE_FIELDS = ['file', 'files'];
 
 function optionalInteger(value: unknown, path: string): number | undefined {
   if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) throw badRequest(`${path} must be a positive integer`);
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) throw invalid(`${path} must be a positive integer`);
   return value;
 }
 
 function assertKeys(part: Record<string, unknown>, allowed: string[], name: string): void {
   const extra = Object.keys(part).find((key) => !allowed.includes(key));
   // Mass assignment: createdAt, deleted, archived … are the server's to set.
-  if (extra) throw badRequest(`${name}.${extra} is not allowed`);
+  if (extra) throw invalid(`${name}.${extra} is not allowed`);
 }
 
 function splitId(id: number | undefined): { id?: number; localId?: number } {
@@ -76,7 +76,7 @@ function slotsForFiles(form: MultipartForm, table: TableInfo): Array<{ file: Mul
       if (defaultSlotId !== undefined) slot = table.attachmentSlots.find((s) => s.id === defaultSlotId);
       else if (table.attachmentSlots.length === 1) slot = table.attachmentSlots[0];
       if (!slot) {
-        throw badRequest(
+        throw invalid(
           defaultSlotId !== undefined
             ? `tableAttachmentInfoId: ${defaultSlotId} is not an attachment slot of table ${table.key} (${table.id})`
             : `file part "${file.fieldName}": name the attachment slot (tableAttachmentInfoId field or a part named by the slot)`,
@@ -84,7 +84,7 @@ function slotsForFiles(form: MultipartForm, table: TableInfo): Array<{ file: Mul
       }
     } else {
       slot = table.attachmentSlots.find((s) => String(s.id) === file.fieldName || s.name === file.fieldName);
-      if (!slot) throw badRequest(`file part "${file.fieldName}" names no attachment slot of table ${table.key} (${table.id})`);
+      if (!slot) throw invalid(`file part "${file.fieldName}" names no attachment slot of table ${table.key} (${table.id})`);
     }
     return { file, slot };
   });
@@ -198,9 +198,9 @@ export default async function fullRoutes(app: FastifyInstance, options: FullRout
         const part = jsonField(form, 'record');
         assertKeys(part, ['tableId', 'id', 'properties', 'geometry', 'version'], 'record');
         const tableId = optionalInteger(part.tableId, 'record.tableId');
-        if (tableId === undefined) throw badRequest('record.tableId is required');
+        if (tableId === undefined) throw invalid('record.tableId is required');
         const table = requestContext(request).schema.tablesById.get(tableId);
-        if (!table) throw badRequest(`record.tableId: table ${tableId} not found in project ${request.params.projectId}`);
+        if (!table) throw invalid(`record.tableId: table ${tableId} not found in project ${request.params.projectId}`);
         return {
           table,
           ...splitId(optionalInteger(part.id, 'record.id')),
@@ -234,8 +234,8 @@ export default async function fullRoutes(app: FastifyInstance, options: FullRout
         assertOnlyFields(form, ['feature', 'tableAttachmentInfoId']);
         const part = jsonField(form, 'feature');
         assertKeys(part, ['type', 'id', 'geometry', 'properties', 'version'], 'feature');
-        if (part.type !== 'Feature') throw badRequest("feature.type must be 'Feature'");
-        if (!('geometry' in part)) throw badRequest('feature.geometry is required (null for none)');
+        if (part.type !== 'Feature') throw invalid("feature.type must be 'Feature'");
+        if (!('geometry' in part)) throw invalid('feature.geometry is required (null for none)');
         const table = requestContext(request).schema.tablesById.get(request.params.tableId);
         if (!table) throw notFound(`table ${request.params.tableId} not found in project ${request.params.projectId}`);
         return {

@@ -20,7 +20,8 @@ import { ImportReport } from '../../../../common/schemas/wire';
 import { resolveAccess } from '../../../access/access';
 import { discard, receiveMultipart, type MultipartForm } from '../../../attachments/upload';
 import { DEFAULT_LIMITS, type UploadLimits } from '../../../env';
-import { badRequest, errorBody, forbidden, notFound, unauthorized } from '../../../http/errors';
+import { errorBody } from '../../../http/errors';
+import { forbidden, invalid, notFound, unauthenticated } from '../../../domain-errors';
 import '../../../http/fastify-types';
 import { ImportRefused, previewImport, refusedMessage, runImport, UnreadableFile, type ImportFile } from '../../../import';
 import type { ImportKind } from '../../../import/source';
@@ -64,21 +65,21 @@ export default async function importRoutes(app: FastifyInstance, options: Import
 
   /** The form's kind and file (read into memory), and an editor's context for the project. */
   async function receive(request: FastifyRequest, withMapping: boolean): Promise<{ ctx: RepoContext; file: ImportFile }> {
-    if (!request.principal) throw unauthorized('authentication required');
+    if (!request.principal) throw unauthenticated('authentication required');
     const form: MultipartForm = await receiveMultipart(request, tmpDir, limits);
     try {
       const allowed = new Set(['kind', 'projectId', ...(withMapping ? ['mapping'] : [])]);
       const unknown = Object.keys(form.fields).find((name) => !allowed.has(name));
-      if (unknown) throw badRequest(`field ${unknown} is not allowed`);
+      if (unknown) throw invalid(`field ${unknown} is not allowed`);
       const projectId = form.fields.projectId === undefined ? (options.projectId ?? 1) : Number(form.fields.projectId);
       const schema = Number.isSafeInteger(projectId) && projectId > 0 ? await app.projects.get(projectId) : null;
       if (!schema) throw notFound(`project ${String(form.fields.projectId ?? projectId)} not found`);
       const access = await resolveAccess(app.db, app.dialect, schema, request.principal);
       if (!access.editor) throw forbidden('only editors import');
       const kind = form.fields.kind;
-      if (kind !== 'farmers' && kind !== 'areas') throw badRequest(t.kindInvalid);
+      if (kind !== 'farmers' && kind !== 'areas') throw invalid(t.kindInvalid);
       const part = form.files.find((f) => f.fieldName === 'file');
-      if (!part || form.files.length !== 1) throw badRequest(t.fileMissing);
+      if (!part || form.files.length !== 1) throw invalid(t.fileMissing);
       const bytes = await readFile(part.tempPath);
       const ctx: RepoContext = { db: app.db, dialect: app.dialect, schema, access, now: new Date().toISOString(), ...(app.farmerAccounts ? { farmerAccounts: app.farmerAccounts } : {}) };
       return { ctx, file: { kind: kind as ImportKind, bytes: new Uint8Array(bytes), ...(form.fields.mapping !== undefined ? { mapping: form.fields.mapping } : {}) } };
@@ -92,7 +93,7 @@ export default async function importRoutes(app: FastifyInstance, options: Import
     try {
       return await work();
     } catch (error) {
-      if (error instanceof UnreadableFile) throw badRequest(error.message);
+      if (error instanceof UnreadableFile) throw invalid(error.message);
       throw error;
     }
   }

@@ -1,7 +1,7 @@
 /** GET /api/PublicApp/{projectId}/roles: the caller's roles; neither editor nor reader = farmer (docs/architecture.md, Roles). */
 import type { FastifyInstance } from 'fastify';
 import { ProjectParams, ref, RolesResult } from '../../../../common/schemas/wire';
-import { unauthorized } from '../../../http/errors';
+import { unauthenticated } from '../../../domain-errors';
 import { errorResponses } from '../../../http/schemas';
 
 export default async function publicAppRoutes(app: FastifyInstance): Promise<void> {
@@ -14,7 +14,7 @@ export default async function publicAppRoutes(app: FastifyInstance): Promise<voi
     },
     async (request): Promise<RolesResult> => {
       const access = request.access;
-      if (!access) throw unauthorized('authentication required');
+      if (!access) throw unauthenticated('authentication required');
       const roles: RolesResult['roles'] = [];
       if (access.editor) roles.push('editor');
       if (access.reader) roles.push('reader');

@@ -27,7 +27,7 @@ import {
 } from '../../../../common/schemas/wire';
 import { requestContext } from '../../../http/request-context';
 import { registerSharedWrites } from '../shared-writes';
-import { badRequest } from '../../../http/errors';
+import { invalid } from '../../../domain-errors';
 import { runWrite } from '../../../http/idempotency';
 import { errorResponses, writeErrorResponses } from '../../../http/schemas';
 import { normalizeGeometry } from '../../../repositories/geometry';
@@ -180,7 +180,7 @@ export default async function recordRoutes(app: FastifyInstance): Promise<void> 
     },
     async (request) => {
       const geometry = normalizeGeometry(request.body.geometry);
-      if (!geometry) throw badRequest('geometry: a geometry is required');
+      if (!geometry) throw invalid('geometry: a geometry is required');
       return spatialSearch(requestContext(request), { ...request.body, geometry: geometry as Geometry });
     },
   );
