@@ -94,5 +94,12 @@ export default tseslint.config(
       'no-restricted-imports': ['error', { patterns: [{ group: ['**/features/*/*'], message: "import the feature's index (features/<name>), not its insides" }] }],
     },
   },
+  {
+    // The access rules are below the repositories: repositories apply them, never the reverse.
+    files: ['src/server/access/**'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['**/repositories/*'], message: 'access rules do not use repositories (repositories apply the rules)' }] }],
+    },
+  },
 );
 

@@ -10,7 +10,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { openDatabase, type DatabaseHandle } from '../../src/server/db/database';
 import { DEMO_PROJECT_ID, loadDemoData } from '../../src/server/seed/seed-demo';
-import { loadProjectSchema, type TableInfo } from '../../src/server/repositories/project-repository';
+import { loadProjectSchema } from '../../src/server/repositories/project-repository';
+import type { TableInfo } from '../../src/server/project-schema';
 import { formKindById } from '../../src/common/scheme/form-kinds';
 import { computeScore, validateForm, valuesFromIndicators } from '../../src/common/scheme/scoring';
 

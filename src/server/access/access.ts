@@ -7,7 +7,7 @@
 import { sql } from 'kysely';
 import type { Principal } from '../auth/principal';
 import type { Executor, DialectLayer } from '../db/dialect';
-import type { ProjectSchema } from '../repositories/project-repository';
+import type { ProjectSchema } from '../project-schema';
 import { loadOwnedChain, type OwnedChain } from './scope';
 
 type Role = 'editor' | 'reader' | 'farmer';

@@ -15,7 +15,7 @@
  */
 import { sql, type RawBuilder } from 'kysely';
 import type { DialectLayer, Executor } from '../db/dialect';
-import type { ProjectSchema, TableInfo } from '../repositories/project-repository';
+import type { ProjectSchema, TableInfo } from '../project-schema';
 import type { Access } from './access';
 
 /** table → the column linking it to its owner's table. */

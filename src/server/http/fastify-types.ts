@@ -6,7 +6,8 @@ import type { Access } from '../access/access';
 import type { Principal } from '../auth/principal';
 import type { Db, DialectLayer } from '../db/dialect';
 import type { FarmerAccounts } from '../repositories/context';
-import type { ProjectRepository, ProjectSchema } from '../repositories/project-repository';
+import type { ProjectRepository } from '../repositories/project-repository';
+import type { ProjectSchema } from '../project-schema';
 
 declare module 'fastify' {
   interface FastifyInstance {

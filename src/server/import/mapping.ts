@@ -6,7 +6,7 @@
  * the boundary, never imported.
  */
 import { fillText, slSeasonServer } from '../../common/i18n/sl';
-import type { TableInfo } from '../repositories/project-repository';
+import type { TableInfo } from '../project-schema';
 import type { ImportKind } from './source';
 
 /** Source attribute name → column id (null: not imported). */

@@ -14,7 +14,7 @@ import type { BulkOperation, ImportReport, Properties } from '../../common/schem
 import { DomainError, invalid } from '../domain-errors';
 import type { RepoContext } from '../repositories/context';
 import { normalizeGeometry } from '../repositories/geometry';
-import type { ColumnInfo, TableInfo } from '../repositories/project-repository';
+import type { ColumnInfo, TableInfo } from '../project-schema';
 import { parseProperties } from '../repositories/record-mapper';
 import { EMAIL, meadowAreaHa } from '../repositories/record-rules';
 import type { Mapping } from './mapping';

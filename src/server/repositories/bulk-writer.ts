@@ -27,7 +27,7 @@ import { DomainError, invalid } from '../domain-errors';
 import type { Insertable } from 'kysely';
 import type { RepoContext } from './context';
 import { indicatorTableId, keepFormScores, rescoreHeld } from './form-score';
-import type { ColumnInfo, TableInfo } from './project-repository';
+import type { ColumnInfo, TableInfo } from '../project-schema';
 import { parseProperties, rowToRecord } from './record-mapper';
 import { findVisibleRow, visibleRows } from './record-repository';
 import {

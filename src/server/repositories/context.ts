@@ -5,7 +5,7 @@
 import type { Access } from '../access/access';
 import type { DialectLayer, Executor } from '../db/dialect';
 import { invalid, notFound } from '../domain-errors';
-import type { ProjectSchema, TableInfo } from './project-repository';
+import type { ProjectSchema, TableInfo } from '../project-schema';
 
 export interface RepoContext {
   db: Executor;

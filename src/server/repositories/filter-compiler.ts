@@ -27,7 +27,7 @@ import { sql, type RawBuilder } from 'kysely';
 import { COMPARISONS, LOGICAL_OPERATORS, META_COLUMNS, type Comparison, type MetaColumn, type Sort } from '../../common/filter';
 import type { DialectLayer, ValueKind } from '../db/dialect';
 import { invalid } from '../domain-errors';
-import type { ColumnInfo, TableInfo } from './project-repository';
+import type { ColumnInfo, TableInfo } from '../project-schema';
 
 const MAX_DEPTH = 16;
 const MAX_LEAVES = 500;

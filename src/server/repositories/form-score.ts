@@ -16,7 +16,7 @@ import type { Properties } from '../../common/schemas/wire';
 import { chunksOf, rowsPerStatement } from '../db/dialect';
 import type { RecordRow } from '../db/types';
 import type { RepoContext } from './context';
-import type { TableInfo } from './project-repository';
+import type { TableInfo } from '../project-schema';
 import { parseProperties } from './record-mapper';
 
 function columnId(table: TableInfo | undefined, name: string): number | undefined {

@@ -4,47 +4,13 @@
  * by the /config.json route) and project creation for the demo and benchmark seeds.
  */
 import type { ColumnType, TableKey } from '../../common/schemas/project';
+import type { ColumnInfo, ProjectSchema, TableInfo } from '../project-schema';
 import { TABLE_KEYS } from '../../common/schemas/project';
 import type { TableConfig, TablesConfig } from '../../common/schemas/config';
 import type { Db, DialectLayer, Executor } from '../db/dialect';
 import type { TableDefinition } from '../db/monitoring-schema';
 import { ensureLiveUniqueRules } from '../db/live-unique-rules';
 import { indexKindOf, isIndexedColumn } from '../db/property-indexes';
-
-export interface ColumnInfo {
-  id: number;
-  tableId: number;
-  name: string;
-  type: ColumnType;
-  refTableId: number | null;
-}
-
-export interface AttachmentSlot {
-  id: number;
-  tableId: number;
-  name: string;
-  mimeTypes: string[] | null;
-  maxFiles: number | null;
-}
-
-export interface TableInfo {
-  id: number;
-  projectId: number;
-  key: string;
-  name: string;
-  columns: ColumnInfo[];
-  columnsById: Map<number, ColumnInfo>;
-  columnsByName: Map<string, ColumnInfo>;
-  attachmentSlots: AttachmentSlot[];
-}
-
-export interface ProjectSchema {
-  id: number;
-  name: string;
-  tables: TableInfo[];
-  tablesById: Map<number, TableInfo>;
-  tablesByKey: Map<string, TableInfo>;
-}
 
 /** Loads project metadata once per project and keeps it; `invalidate` after creating tables. */
 export class ProjectRepository {

@@ -16,7 +16,7 @@ import { invalid, notFound } from '../domain-errors';
 import { tableInBody, tableOf, type RepoContext } from './context';
 import { compileFilter, compileSorts, type FilterContext } from './filter-compiler';
 import { bboxOf, bboxPolygon, intersects, type BBox } from './geometry';
-import type { TableInfo } from './project-repository';
+import type { TableInfo } from '../project-schema';
 import { historyRowToEntry, rowToRecord } from './record-mapper';
 
 /** Upper bound of rows an extent query answers (the rest is counted in totalCount). */

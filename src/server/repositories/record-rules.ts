@@ -24,7 +24,7 @@ import { fillText, slSeasonServer } from '../../common/i18n/sl';
 import type { Properties } from '../../common/schemas/wire';
 import { invalid } from '../domain-errors';
 import type { RepoContext } from './context';
-import type { TableInfo } from './project-repository';
+import type { TableInfo } from '../project-schema';
 import { parseProperties } from './record-mapper';
 
 const t = slSeasonServer.rules;

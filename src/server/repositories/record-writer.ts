@@ -20,7 +20,7 @@ import type { Database, NewRecordRow, RecordRow } from '../db/types';
 import { conflict, invalid, notFound } from '../domain-errors';
 import { tableInBody, type RepoContext } from './context';
 import { bboxOf, normalizeGeometry } from './geometry';
-import type { ColumnInfo, TableInfo } from './project-repository';
+import type { ColumnInfo, TableInfo } from '../project-schema';
 import { parseProperties, rowToRecord } from './record-mapper';
 import { findVisibleRow, visibleRows } from './record-repository';
 import { formIdOfWrite, keepFormScore } from './form-score'; // stored form score kept in step

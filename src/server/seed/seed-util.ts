@@ -4,7 +4,7 @@
  */
 import type { Geometry } from 'geojson';
 import { bboxOf } from '../repositories/geometry';
-import type { TableInfo } from '../repositories/project-repository';
+import type { TableInfo } from '../project-schema';
 import type { DialectLayer, Executor } from '../db/dialect';
 
 export interface SeedRecordInput {

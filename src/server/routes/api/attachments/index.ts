@@ -48,7 +48,7 @@ import { forbidden, invalid, notFound } from '../../../domain-errors';
 import { runWrite } from '../../../http/idempotency';
 import { errorResponses, uploadErrorResponses, writeErrorResponses } from '../../../http/schemas';
 import type { RepoContext } from '../../../repositories/context';
-import type { TableInfo } from '../../../repositories/project-repository';
+import type { TableInfo } from '../../../project-schema';
 import { assertMayWrite } from '../../../access/policy';
 import { beforeResponse, beforeResponseHook, runBeforeResponse } from './before-response';
 import { assertOnlyFields, intField, multipartFingerprint } from './form-fields';

@@ -26,7 +26,7 @@ import { type CheckedFile, checkFile, discard, receiveMultipart, type MultipartF
 import { invalid, notFound } from '../../../domain-errors';
 import { runWrite } from '../../../http/idempotency';
 import { uploadErrorResponses } from '../../../http/schemas';
-import type { AttachmentSlot, TableInfo } from '../../../repositories/project-repository';
+import type { AttachmentSlot, TableInfo } from '../../../project-schema';
 import { insertRecord, updateRecord } from '../../../repositories/record-writer';
 import { refuseReaders, uploaderOf } from '../attachments';
 import { beforeResponse, beforeResponseHook, runBeforeResponse } from '../attachments/before-response';
