@@ -3,12 +3,11 @@
  * kind, state (completed or in progress), last change and score. New forms are added on a path's
  * screen, where the season's duration-path is.
  */
-import { formatDate } from '../../../common/format';
 import { sl, slScreens } from '../../../common/i18n/sl';
 import { EmptyState } from '../../components/empty-state/empty-state';
-import { ChevronRightIcon, FormIcon } from '../../components/icons/icons';
+import { FormIcon } from '../../components/icons/icons';
 import { Page } from '../../components/page/page';
-import { ScoreBadge } from '../../components/score-badge/score-badge';
+import { FormRow } from '../../components/form-row/form-row';
 import { ScreenState } from '../../components/screen-state/screen-state';
 
 export interface FormListItem {
@@ -35,7 +34,6 @@ export interface FormsScreenProps {
 }
 
 export function FormsScreen({ items, seasonName, status, error, fromDevice, hasData, onRetry, emptyText }: FormsScreenProps) {
-  const t = slScreens.forms;
   const byPath = new Map<number, FormListItem[]>();
   for (const item of items) byPath.set(item.pathId, [...(byPath.get(item.pathId) ?? []), item]);
   return (
@@ -53,18 +51,7 @@ export function FormsScreen({ items, seasonName, status, error, fromDevice, hasD
               </h2>
               <ul className="row-list">
                 {list.map((f) => (
-                  <li key={f.id}>
-                    <a className="row-link" href={`#/forms/${f.id}`} data-testid={`form-item-${f.id}`}>
-                      <span className="row-link__main">
-                        <span className="row-link__title">{f.kindTitle}</span>
-                        <span className="muted small">
-                          {f.completed ? t.completed : t.draft} · {formatDate(f.updatedAt)}
-                        </span>
-                      </span>
-                      <ScoreBadge score={f.score} size="small" />
-                      <ChevronRightIcon size={20} aria-hidden="true" />
-                    </a>
-                  </li>
+                  <FormRow key={f.id} form={f} testId={`form-item-${f.id}`} />
                 ))}
               </ul>
             </section>

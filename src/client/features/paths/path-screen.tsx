@@ -5,13 +5,14 @@
  * features, so app/routes passes them in as slots.
  */
 import { useState, type ReactNode } from 'react';
-import { formatDate, formatDateTime } from '../../../common/format';
+import { formatDateTime } from '../../../common/format';
 import { sl, slPhone, slScreens } from '../../../common/i18n/sl';
 import { Button } from '../../components/button/button';
 import { EmptyState } from '../../components/empty-state/empty-state';
-import { BackIcon, ChevronRightIcon, PathIcon, PlusIcon } from '../../components/icons/icons';
+import { BackIcon, PathIcon, PlusIcon } from '../../components/icons/icons';
 import { ArchiveButton } from '../../components/archive-button/archive-button';
 import { Page } from '../../components/page/page';
+import { FormRow } from '../../components/form-row/form-row';
 import { ScoreBadge } from '../../components/score-badge/score-badge';
 import { ScreenState } from '../../components/screen-state/screen-state';
 import type { PathRow } from './path-rows';
@@ -148,18 +149,7 @@ export function PathScreen(props: PathScreenProps) {
                     ) : (
                       <ul className="row-list">
                         {props.forms.map((f) => (
-                          <li key={f.id}>
-                            <a className="row-link" href={`#/forms/${f.id}`} data-testid={`path-form-${f.id}`}>
-                              <span className="row-link__main">
-                                <span className="row-link__title">{f.kindTitle}</span>
-                                <span className="muted small">
-                                  {f.completed ? slScreens.forms.completed : slScreens.forms.draft} · {formatDate(f.updatedAt)}
-                                </span>
-                              </span>
-                              <ScoreBadge score={f.score} size="small" />
-                              <ChevronRightIcon size={20} aria-hidden="true" />
-                            </a>
-                          </li>
+                          <FormRow key={f.id} form={f} testId={`path-form-${f.id}`} />
                         ))}
                       </ul>
                     )}
