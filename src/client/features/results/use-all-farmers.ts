@@ -6,7 +6,7 @@
  * read (lib/db refreshRows, pending edits never overwritten), then read back from there, so the
  * screen is the same offline with what was loaded last time, local edits included.
  */
-import { useEffect, useState } from 'react';
+import { useLoaded, type LoadedState } from './use-loaded';
 import { eq } from '../../../common/filter';
 import type { AppConfig } from '../../../common/schemas/config';
 import type { TableKey } from '../../../common/schemas/project';
@@ -24,12 +24,7 @@ export interface AllFarmersData extends SeasonHistory {
   paths: StoredRecord[];
 }
 
-export interface AllFarmersState {
-  status: 'loading' | 'ready' | 'failed';
-  data: AllFarmersData | null;
-  /** True when the server could not be read (offline, unreachable) and rows come from the device. */
-  fromDevice: boolean;
-}
+export type AllFarmersState = LoadedState<AllFarmersData>;
 
 const TABLES = ['farmers', 'areas', 'paths', 'durations', 'durationPaths', 'forms', 'indicators'] as const satisfies readonly TableKey[];
 
@@ -59,22 +54,5 @@ export async function loadAllFarmers(dispatch: AppDispatch, db: OfflineDb, confi
 export function useAllFarmers(config: AppConfig | null, online: boolean, refreshKey: unknown = null): AllFarmersState {
   const dispatch = useAppDispatch();
   const db = useOfflineDb();
-  const [state, setState] = useState<AllFarmersState>({ status: 'loading', data: null, fromDevice: false });
-  useEffect(() => {
-    if (!config) return undefined;
-    let cancelled = false;
-    setState((s) => ({ ...s, status: s.data ? s.status : 'loading' }));
-    loadAllFarmers(dispatch, db, config, online)
-      .then(({ data, fromDevice }) => {
-        if (!cancelled) setState({ status: 'ready', data, fromDevice });
-      })
-      .catch((error: unknown) => {
-        console.error('all farmers results failed', error);
-        if (!cancelled) setState((s) => ({ ...s, status: 'failed' }));
-      });
-    return () => {
-      cancelled = true;
-    };
-  }, [config, online, dispatch, refreshKey, db]);
-  return state;
+  return useLoaded(config ? () => loadAllFarmers(dispatch, db, config, online) : null, [config, online, dispatch, refreshKey, db], 'all farmers results');
 }

@@ -5,7 +5,7 @@
  * device copy (lib/db refreshRows, pending edits never overwritten) and the rows are then read
  * from the device, so the screen is the same offline with whatever was loaded last time.
  */
-import { useEffect, useState } from 'react';
+import { useLoaded, type LoadedState } from './use-loaded';
 import { and, eq, isIn, type FilterNode } from '../../../common/filter';
 import type { AppConfig } from '../../../common/schemas/config';
 import type { TableKey } from '../../../common/schemas/project';
@@ -22,12 +22,7 @@ export interface SeasonHistory {
   indicators: StoredRecord[];
 }
 
-export interface SeasonHistoryState {
-  status: 'loading' | 'ready' | 'failed';
-  data: SeasonHistory | null;
-  /** True when the server could not be read and the rows come from the device. */
-  fromDevice: boolean;
-}
+export type SeasonHistoryState = LoadedState<SeasonHistory>;
 
 const num = (v: unknown) => (typeof v === 'number' ? v : typeof v === 'string' && v !== '' ? Number(v) : NaN);
 
@@ -67,23 +62,6 @@ async function loadSeasonHistory(
 export function useSeasonHistory(config: AppConfig | null, pathIds: readonly number[], online: boolean, refreshKey: unknown = null): SeasonHistoryState {
   const dispatch = useAppDispatch();
   const db = useOfflineDb();
-  const [state, setState] = useState<SeasonHistoryState>({ status: 'loading', data: null, fromDevice: false });
   const key = pathIds.join(',');
-  useEffect(() => {
-    if (!config) return undefined;
-    let cancelled = false;
-    setState((s) => ({ ...s, status: s.data ? s.status : 'loading' }));
-    loadSeasonHistory(dispatch, db, config, key ? key.split(',').map(Number) : [], online)
-      .then(({ data, fromDevice }) => {
-        if (!cancelled) setState({ status: 'ready', data, fromDevice });
-      })
-      .catch((error: unknown) => {
-        console.error('season history failed', error);
-        if (!cancelled) setState((s) => ({ ...s, status: 'failed' }));
-      });
-    return () => {
-      cancelled = true;
-    };
-  }, [config, key, online, dispatch, refreshKey, db]);
-  return state;
+  return useLoaded(config ? () => loadSeasonHistory(dispatch, db, config, key ? key.split(',').map(Number) : [], online) : null, [config, key, online, dispatch, refreshKey, db], 'season history');
 }

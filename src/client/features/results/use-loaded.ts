@@ -1,0 +1,37 @@
+/** Reading a screen's rows (from the server, or from the device when it cannot be reached) with a cancel. */
+import { useEffect, useState, type DependencyList } from 'react';
+
+export interface LoadedState<T> {
+  status: 'loading' | 'ready' | 'failed';
+  data: T | null;
+  /** True when the server could not be read (offline, unreachable) and the rows come from the device. */
+  fromDevice: boolean;
+}
+
+/**
+ * Runs `load` whenever one of `deps` changes (null: nothing to read yet) and keeps its last answer.
+ * A reload keeps showing the rows it has until the new ones are there, and an answer that arrives
+ * after the inputs changed or the screen left is dropped (it would show another selection's rows).
+ */
+export function useLoaded<T>(load: (() => Promise<{ data: T; fromDevice: boolean }>) | null, deps: DependencyList, what: string): LoadedState<T> {
+  const [state, setState] = useState<LoadedState<T>>({ status: 'loading', data: null, fromDevice: false });
+  useEffect(() => {
+    if (!load) return undefined;
+    let cancelled = false;
+    setState((s) => ({ ...s, status: s.data ? s.status : 'loading' }));
+    load()
+      .then(({ data, fromDevice }) => {
+        if (!cancelled) setState({ status: 'ready', data, fromDevice });
+      })
+      .catch((error: unknown) => {
+        console.error(`${what} failed`, error);
+        if (!cancelled) setState((s) => ({ ...s, status: 'failed' }));
+      });
+    return () => {
+      cancelled = true;
+    };
+    // `load` is a new function on every render; `deps` are what it reads.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, deps);
+  return state;
+}
