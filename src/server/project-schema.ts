@@ -17,6 +17,7 @@ export interface AttachmentSlot {
   id: number;
   tableId: number;
   name: string;
+  /** Accepted MIME types; null = anything on the server's allow list. */
   mimeTypes: string[] | null;
   maxFiles: number | null;
 }

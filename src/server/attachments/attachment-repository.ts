@@ -24,15 +24,6 @@ export interface AttachmentRow {
   createdBy: string | null;
 }
 
-export interface AttachmentSlot {
-  id: number;
-  tableId: number;
-  name: string;
-  /** Accepted MIME types; null = anything on the server's allow list. */
-  mimeTypes: string[] | null;
-  maxFiles: number | null;
-}
-
 export interface NewAttachment {
   recordId: number;
   tableId: number;

@@ -10,6 +10,7 @@ import { guardWrite, type AttachmentRow, type OfflineDb, type StoredRecord } fro
 import { localRefIds, remapRefs, resolveIds } from './identity';
 import { newLocalId } from './local-data';
 import { notifyOutboxChanged } from './outbox-notify';
+import { readBlobBytes } from '../file/read-blob';
 
 /** A v4 UUID; crypto.randomUUID where available (secure contexts), getRandomValues otherwise. */
 export function newOpId(): string {
@@ -57,18 +58,6 @@ function nowIso(): string {
   return new Date().toISOString();
 }
 
-async function toArrayBuffer(data: ArrayBuffer | Blob): Promise<ArrayBuffer> {
-  if (data instanceof ArrayBuffer) return data;
-  if (typeof data.arrayBuffer === 'function') return data.arrayBuffer();
-  // Older engines (and jsdom) without Blob.arrayBuffer.
-  return new Promise((resolve, reject) => {
-    const reader = new FileReader();
-    reader.onload = () => resolve(reader.result as ArrayBuffer);
-    reader.onerror = () => reject(reader.error);
-    reader.readAsArrayBuffer(data);
-  });
-}
-
 /**
  * The edit with every delivered offline id it names replaced by the server's id: a screen may
  * still hold the offline id of a row the outbox delivered meanwhile, and the server would refuse
@@ -106,7 +95,7 @@ async function resolveEdit(db: OfflineDb, edit: LocalEdit): Promise<LocalEdit> {
  * be stored — then nothing was stored and the UI must not say "saved".
  */
 export async function saveEdit(db: OfflineDb, given: LocalEdit): Promise<SavedEdit> {
-  const fileData = given.kind === 'attachment' ? await toArrayBuffer(given.data) : undefined;
+  const fileData = given.kind === 'attachment' ? (given.data instanceof ArrayBuffer ? given.data : await readBlobBytes(given.data)) : undefined;
   const result = await guardWrite(db, () =>
     db.transaction('rw', [db.features, db.attachments, db.outbox, db.meta], async (): Promise<SavedEdit> => {
       const edit = await resolveEdit(db, given);
