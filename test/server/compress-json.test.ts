@@ -4,10 +4,10 @@
  * Accept-Encoding get the plain JSON.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import http from 'node:http';
 import zlib from 'node:zlib';
 import { buildTestApp, type TestApp } from './helpers/build-test-app';
 import { chooseEncoding, COMPRESS_JSON_MIN_BYTES } from '../../src/server/http/compress-json';
+import { rawGet } from './helpers/raw-get';
 
 let t: TestApp;
 
@@ -19,27 +19,14 @@ afterAll(async () => {
   await t.close();
 });
 
-/** A GET whose body is not decoded (fetch would decompress it). */
-function rawGet(url: string, headers: Record<string, string>): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
-  return new Promise((resolve, reject) => {
-    http
-      .get(`${t.origin}${url}`, { headers }, (response) => {
-        const chunks: Buffer[] = [];
-        response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('end', () => resolve({ status: response.statusCode!, headers: response.headers, body: Buffer.concat(chunks) }));
-      })
-      .on('error', reject);
-  });
-}
-
 describe('JSON compression', () => {
   it('compresses a large JSON answer with brotli, the same JSON once decoded', async () => {
-    const plain = await rawGet('/config.json', {});
+    const plain = await rawGet(t.origin + '/config.json', {});
     expect(plain.headers['content-encoding']).toBeUndefined();
     expect(plain.body.length).toBeGreaterThan(COMPRESS_JSON_MIN_BYTES);
     expect(plain.headers.vary).toMatch(/accept-encoding/i);
 
-    const br = await rawGet('/config.json', { 'accept-encoding': 'gzip, deflate, br' });
+    const br = await rawGet(t.origin + '/config.json', { 'accept-encoding': 'gzip, deflate, br' });
     expect(br.status).toBe(200);
     expect(br.headers['content-encoding']).toBe('br');
     expect(br.headers['content-type']).toMatch(/^application\/json/);
@@ -47,13 +34,13 @@ describe('JSON compression', () => {
     expect(br.body.length).toBeLessThan(plain.body.length / 2);
     expect(JSON.parse(zlib.brotliDecompressSync(br.body).toString())).toEqual(JSON.parse(plain.body.toString()));
 
-    const gz = await rawGet('/config.json', { 'accept-encoding': 'gzip, br;q=0' });
+    const gz = await rawGet(t.origin + '/config.json', { 'accept-encoding': 'gzip, br;q=0' });
     expect(gz.headers['content-encoding']).toBe('gzip');
     expect(JSON.parse(zlib.gunzipSync(gz.body).toString())).toEqual(JSON.parse(plain.body.toString()));
   });
 
   it('leaves small answers as they are', async () => {
-    const response = await rawGet('/api/Test', { 'accept-encoding': 'br' });
+    const response = await rawGet(t.origin + '/api/Test', { 'accept-encoding': 'br' });
     expect(response.status).toBe(200);
     expect(response.body.length).toBeLessThan(COMPRESS_JSON_MIN_BYTES);
     expect(response.headers['content-encoding']).toBeUndefined();

@@ -7,12 +7,12 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
-import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { buildTestApp, TEST_USER_HEADER, USERS, type TestApp } from './helpers/build-test-app';
 import { sl } from '../../src/common/i18n/sl';
+import { rawGet } from './helpers/raw-get';
 
 const INDEX = '<!doctype html><html lang="sl"><body><div id="root">Nalagam...</div></body></html>';
 const HASHED = 'static/js/main.0123456789.js';
@@ -119,22 +119,9 @@ describe('static client', () => {
   });
 });
 
-/** A GET whose body is not decoded (fetch would decompress it): the bytes and headers as sent. */
-function rawGet(url: string, headers: Record<string, string>): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
-  return new Promise((resolve, reject) => {
-    http
-      .get(`${t.origin}${url}`, { headers }, (response) => {
-        const chunks: Buffer[] = [];
-        response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('end', () => resolve({ status: response.statusCode!, headers: response.headers, body: Buffer.concat(chunks) }));
-      })
-      .on('error', reject);
-  });
-}
-
 describe('compressed static files', () => {
   it('sends the brotli copy to a browser that accepts br, with the type of the file and Vary', async () => {
-    const response = await rawGet(`/${BIG}`, { 'accept-encoding': 'gzip, deflate, br' });
+    const response = await rawGet(`${t.origin}/${BIG}`, { 'accept-encoding': 'gzip, deflate, br' });
     expect(response.status).toBe(200);
     expect(response.headers['content-encoding']).toBe('br');
     expect(response.headers['content-type']).toMatch(/javascript/);
@@ -145,17 +132,17 @@ describe('compressed static files', () => {
   });
 
   it('sends the gzip copy when only gzip is accepted, the file itself when nothing is', async () => {
-    const gz = await rawGet(`/${BIG}`, { 'accept-encoding': 'gzip' });
+    const gz = await rawGet(`${t.origin}/${BIG}`, { 'accept-encoding': 'gzip' });
     expect(gz.headers['content-encoding']).toBe('gzip');
     expect(zlib.gunzipSync(gz.body).toString()).toBe(BIG_TEXT);
-    const plain = await rawGet(`/${BIG}`, {});
+    const plain = await rawGet(`${t.origin}/${BIG}`, {});
     expect(plain.headers['content-encoding']).toBeUndefined();
     expect(plain.headers.vary).toMatch(/accept-encoding/i);
     expect(plain.body.toString()).toBe(BIG_TEXT);
   });
 
   it('never sends a copy older than its file (the file changed after the build)', async () => {
-    const response = await rawGet(`/${STALE}`, { 'accept-encoding': 'gzip, deflate, br' });
+    const response = await rawGet(`${t.origin}/${STALE}`, { 'accept-encoding': 'gzip, deflate, br' });
     expect(response.status).toBe(200);
     expect(response.headers['content-encoding']).toBeUndefined();
     expect(response.body.toString()).toContain('changed');
