@@ -44,7 +44,8 @@ export function errorBody(status: number, detail?: string, extra?: Partial<ApiEr
   return body;
 }
 
-interface ValidationIssue {
+/** One problem Ajv found in a request, as Fastify hands it on. */
+export interface ValidationIssue {
   instancePath?: string;
   message?: string;
   params?: Record<string, unknown>;

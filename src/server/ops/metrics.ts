@@ -16,7 +16,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { MetricsSettings } from '../env';
 import { notFound, unauthenticated } from '../domain-errors';
-import { routeFamily } from './request-context';
+import { routeFamily } from './request-labels';
 
 interface OpsMetrics {
   /** A sign-in refused for a wrong login or password. */

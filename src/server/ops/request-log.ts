@@ -7,7 +7,7 @@
  * Lines a handler logs carry the family from the start and the role once the caller is known.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { callerRole, loggableUrl, routeFamily } from './request-context';
+import { callerRole, loggableUrl, routeFamily } from './request-labels';
 
 export function registerRequestLog(app: FastifyInstance): void {
   // Requests whose logger already carries the role (a key bound twice would appear twice in a line).

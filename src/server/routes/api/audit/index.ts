@@ -19,18 +19,13 @@ import { AuditCsvQuery, AuditPage, AuditQuery } from '../../../../common/schemas
 import { ProjectParams } from '../../../../common/schemas/wire';
 import { requestContext } from '../../../http/request-context';
 import { forbidden, invalid, notFound } from '../../../domain-errors';
+import type { ValidationIssue } from '../../../http/errors';
 import { errorResponses } from '../../../http/schemas';
 import type { RepoContext } from '../../../repositories/context';
 import { auditEntries, auditPage } from '../../../repositories/audit-repository';
 import { auditCsvHead, auditCsvLines } from './audit-csv';
 
 const tags = ['Audit'];
-interface ValidationIssue {
-  instancePath?: string;
-  keyword?: string;
-  params?: Record<string, unknown>;
-}
-
 /** The request's context when the caller is an editor and the query is well formed; else 403/404/400. */
 function editorContext(request: FastifyRequest): RepoContext {
   const ctx = requestContext(request);
