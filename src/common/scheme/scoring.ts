@@ -58,6 +58,20 @@ export interface ValidationResult {
 type Normalised = { ok: true; value: IndicatorValue | undefined } | { ok: false };
 
 const MISSING: Normalised = { ok: true, value: undefined };
+
+const definitionsByKey = new WeakMap<FormKind, Map<string, IndicatorDefinition>>();
+
+/** A form kind's indicator definition by key (a form is scored from tens of rows, the server scores thousands of forms). */
+function definitionOf(kind: FormKind, key: string): IndicatorDefinition | undefined {
+  let byKey = definitionsByKey.get(kind);
+  if (!byKey) {
+    byKey = new Map();
+    // The first definition of a key wins, as a search from the start of the list would find.
+    for (const definition of kind.indicators) if (!byKey.has(definition.key)) byKey.set(definition.key, definition);
+    definitionsByKey.set(kind, byKey);
+  }
+  return byKey.get(key);
+}
 const INVALID: Normalised = { ok: false };
 
 function isBlank(raw: unknown): boolean {
@@ -195,7 +209,7 @@ export function computeScore(kind: FormKind, values: FormValues): ScoreResult {
   let total = rule.base;
   const items: Array<ScoreExplanationItem & { order: number }> = [];
   rule.contributions.forEach((contribution, order) => {
-    const definition = kind.indicators.find((d) => d.key === contribution.key);
+    const definition = definitionOf(kind, contribution.key);
     if (!definition) return;
     const normalised = normalizeValue(definition, values[contribution.key]);
     if (!normalised.ok || normalised.value === undefined) return;
@@ -284,7 +298,7 @@ export function valuesFromIndicators(kind: FormKind, rows: IndicatorRowValue[]):
   const values: FormValues = {};
   for (const row of rows) {
     if (row.deleted || row.archived) continue;
-    const definition = kind.indicators.find((d) => d.key === row.key);
+    const definition = definitionOf(kind, row.key);
     if (!definition) {
       values[row.key] = row.value;
       continue;

@@ -6,7 +6,7 @@
  * 10,000,000) can be added as a sibling of sqlite-dialect.ts without touching them.
  */
 import type { Geometry } from 'geojson';
-import type { CreateTableBuilder, Kysely, RawBuilder, Transaction as KyselyTransaction } from 'kysely';
+import type { CreateTableBuilder, Insertable, Kysely, RawBuilder, Transaction as KyselyTransaction } from 'kysely';
 import type { Database } from './types';
 
 /** How a JSON property is compared: as text, as a number, as a boolean (0/1) or as whatever it is. */
@@ -15,6 +15,9 @@ export type ValueKind = 'text' | 'number' | 'boolean';
 export type Db = Kysely<Database>;
 export type Transaction = KyselyTransaction<Database>;
 export type Executor = Kysely<Database> | Transaction;
+
+/** The tables bulk writes go to (insertRows). */
+export type BulkInsertTable = 'records' | 'record_history' | 'applied_ops';
 
 /**
  * Most values one statement binds in bulk writes: below SQLite's 32,766 (SQLITE_MAX_VARIABLE_NUMBER
@@ -97,6 +100,13 @@ export interface DialectLayer {
    * in the transaction; PostgreSQL: drawn from the identity sequence (unused ones leave a gap).
    */
   nextRecordIds(db: Executor, count: number): Promise<number[]>;
+  /**
+   * Inserts rows (each with the same columns, in the same order) into `table`, in the transaction
+   * `db` is: the bulk writer's buffered rows. Not through the query builder, which builds a node
+   * per value (a bulk call writes hundreds of thousands of values). SQLite: one prepared
+   * statement run per row; PostgreSQL: multi-row statements.
+   */
+  insertRows<T extends BulkInsertTable>(db: Executor, table: T, rows: ReadonlyArray<Insertable<Database[T]>>): Promise<void>;
   /**
    * Record ids matching a user query (accent- and case-insensitive, every word a prefix), best
    * first. `query` is plain user text; the dialect turns it into its own match syntax safely.

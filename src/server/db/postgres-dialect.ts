@@ -5,10 +5,10 @@
  * queries use PostGIS (geometry column kept in step with the GeoJSON text by a trigger, GiST index,
  * ST_Intersects) when the extension can be created, the bbox columns otherwise.
  */
-import { Kysely, PostgresDialect, sql, type CreateTableBuilder, type RawBuilder } from 'kysely';
+import { CompiledQuery, Kysely, PostgresDialect, sql, type CreateTableBuilder, type Insertable, type RawBuilder } from 'kysely';
 import pg from 'pg';
 import type { Geometry } from 'geojson';
-import { chunksOf, rowsPerStatement, type DialectLayer, type Executor, type TextSearchHit, type ValueKind } from './dialect';
+import { chunksOf, rowsPerStatement, type BulkInsertTable, type DialectLayer, type Executor, type TextSearchHit, type ValueKind } from './dialect';
 import type { Database as Schema } from './types';
 
 function assertColumnId(columnId: number): void {
@@ -165,6 +165,20 @@ class PostgresDialectLayer implements DialectLayer {
     for (const chunk of chunksOf(rows, rowsPerStatement(2))) {
       await sql`insert into records_fts (record_id, body) values ${sql.join(chunk.map((row) => sql`(${row.recordId}::integer, to_tsvector('simple', unaccent(${row.words}::text)))`))}
         on conflict (record_id) do update set body = excluded.body`.execute(db);
+    }
+  }
+
+  async insertRows<T extends BulkInsertTable>(db: Executor, table: T, rows: ReadonlyArray<Insertable<Schema[T]>>): Promise<void> {
+    if (rows.length === 0) return;
+    const columns = Object.keys(rows[0]!) as Array<keyof (typeof rows)[number] & string>;
+    const head = `insert into "${table}" (${columns.map((column) => `"${column}"`).join(', ')}) values `;
+    for (const chunk of chunksOf(rows, rowsPerStatement(columns.length))) {
+      const parameters: unknown[] = [];
+      const tuples = chunk.map((row) => {
+        if (Object.keys(row).length !== columns.length) throw new Error(`insertRows: rows of ${table} with different columns`);
+        return `(${columns.map((column) => `$${parameters.push(row[column] ?? null)}`).join(', ')})`;
+      });
+      await db.executeQuery(CompiledQuery.raw(head + tuples.join(', '), parameters));
     }
   }
 

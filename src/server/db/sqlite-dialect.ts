@@ -5,8 +5,9 @@
  */
 import Database from 'better-sqlite3';
 import type { Geometry } from 'geojson';
-import { Kysely, SqliteDialect, sql, type CreateTableBuilder, type RawBuilder } from 'kysely';
-import { chunksOf, rowsPerStatement, type DialectLayer, type Executor, type TextSearchHit, type ValueKind } from './dialect';
+import { Kysely, SqliteDialect, sql, type CreateTableBuilder, type Insertable, type RawBuilder } from 'kysely';
+import { startCheckpointer, type Checkpointer, type CheckpointerOptions } from './sqlite-checkpointer';
+import { type BulkInsertTable, type DialectLayer, type Executor, type TextSearchHit, type ValueKind } from './dialect';
 import type { Database as Schema } from './types';
 
 function assertColumnId(columnId: number): void {
@@ -33,7 +34,13 @@ class SqliteDialectLayer implements DialectLayer {
   readonly name = 'sqlite' as const;
   readonly types = { json: 'text', double: 'real' } as const;
 
-  constructor(private readonly connection: Database.Database) {}
+  /** runEach's prepared statements by SQL text (a few tables and column lists). */
+  private readonly bulkStatements = new Map<string, Database.Statement>();
+
+  constructor(
+    private readonly connection: Database.Database,
+    private readonly checkpointer?: Checkpointer,
+  ) {}
 
   prop(columnId: number, _kind: ValueKind, alias = 'records'): RawBuilder<unknown> {
     assertColumnId(columnId);
@@ -106,13 +113,41 @@ class SqliteDialectLayer implements DialectLayer {
     await sql`delete from records_fts where rowid = ${recordId}`.execute(db);
   }
 
-  async indexTexts(db: Executor, entries: ReadonlyArray<{ recordId: number; text: string; fresh: boolean }>): Promise<void> {
-    const stale = entries.filter((entry) => !entry.fresh).map((entry) => entry.recordId);
-    for (const ids of chunksOf(stale, rowsPerStatement(1))) await sql`delete from records_fts where rowid in (${sql.join(ids)})`.execute(db);
-    const rows = entries.filter((entry) => entry.text.trim());
-    for (const chunk of chunksOf(rows, rowsPerStatement(2))) {
-      await sql`insert into records_fts (rowid, body) values ${sql.join(chunk.map((entry) => sql`(${entry.recordId}, ${entry.text})`))}`.execute(db);
-    }
+  async indexTexts(_db: Executor, entries: ReadonlyArray<{ recordId: number; text: string; fresh: boolean }>): Promise<void> {
+    this.runEach(
+      'delete from records_fts where rowid = ?',
+      entries.filter((entry) => !entry.fresh).map((entry) => [entry.recordId]),
+    );
+    this.runEach(
+      'insert into records_fts (rowid, body) values (?, ?)',
+      entries.filter((entry) => entry.text.trim()).map((entry) => [entry.recordId, entry.text]),
+    );
+  }
+
+  async insertRows<T extends BulkInsertTable>(_db: Executor, table: T, rows: ReadonlyArray<Insertable<Schema[T]>>): Promise<void> {
+    if (rows.length === 0) return;
+    const columns = Object.keys(rows[0]!) as Array<keyof (typeof rows)[number] & string>;
+    const text = `insert into "${table}" (${columns.map((column) => `"${column}"`).join(', ')}) values (${columns.map(() => '?').join(', ')})`;
+    this.runEach(
+      text,
+      rows.map((row) => {
+        if (Object.keys(row).length !== columns.length) throw new Error(`insertRows: rows of ${table} with different columns`);
+        return columns.map((column) => row[column] ?? null);
+      }),
+    );
+  }
+
+  /**
+   * Runs one statement once per row of values, in the caller's transaction: the one connection is
+   * inside it (Kysely runs one transaction at a time on it). A statement per row is as fast as a
+   * multi-row one in SQLite and is prepared once, whatever the number of rows (the bulk writer).
+   */
+  private runEach(text: string, rows: ReadonlyArray<readonly unknown[]>): void {
+    if (rows.length === 0) return;
+    if (!this.connection.inTransaction) throw new Error('bulk writes run inside a transaction');
+    let statement = this.bulkStatements.get(text);
+    if (!statement) this.bulkStatements.set(text, (statement = this.connection.prepare(text)));
+    for (const values of rows) statement.run(values);
   }
 
   async nextRecordIds(db: Executor, count: number): Promise<number[]> {
@@ -157,7 +192,13 @@ class SqliteDialectLayer implements DialectLayer {
   }
 
   async destroy(): Promise<void> {
+    this.checkpointer?.stop();
     if (this.connection.open) this.connection.close();
+  }
+
+  /** Copies the write-ahead log into the database file now, off this connection (a file database). */
+  async checkpoint(): Promise<void> {
+    await this.checkpointer?.checkpoint();
   }
 
   /** As PostgreSQL's pool reports it (/metrics): one connection, busy while a transaction is open. */
@@ -170,10 +211,13 @@ class SqliteDialectLayer implements DialectLayer {
 const STATEMENT_CACHE_SIZE = 500;
 
 /** The connection as Kysely sees it, with prepared statements reused by SQL text (LRU). */
-function withStatementCache(connection: Database.Database): { close(): void; prepare(sql: string): Database.Statement } {
+function withStatementCache(connection: Database.Database, beforeClose: () => void): { close(): void; prepare(sql: string): Database.Statement } {
   const cache = new Map<string, Database.Statement>();
   return {
-    close: () => connection.close(),
+    close: () => {
+      beforeClose();
+      connection.close();
+    },
     prepare: (text: string) => {
       let statement = cache.get(text);
       if (statement) {
@@ -197,10 +241,13 @@ export interface SqliteOpenResult {
 const SQLITE_MMAP_BYTES = 1024 * 1024 * 1024;
 
 /** Opens (creating if needed) the SQLite file, or ':memory:', with the pragmas the server relies on. */
-export function openSqlite(path: string): SqliteOpenResult {
+export function openSqlite(path: string, options: { checkpoints?: CheckpointerOptions } = {}): SqliteOpenResult {
   const connection = new Database(path);
+  let checkpointer: Checkpointer | undefined;
   if (path !== ':memory:') {
     connection.pragma('journal_mode = WAL');
+    // Checkpoints run beside the server, not inside one of its commits.
+    checkpointer = startCheckpointer(connection, path, options.checkpoints);
     // Reads through a memory map instead of a read() per page: a totalCount that visits the
     // scattered rows of one indexed value (50,000 of 1M records) runs ≈ 4× faster. Writes still
     // go through the WAL; files beyond 1 GiB read the rest as before.
@@ -213,11 +260,11 @@ export function openSqlite(path: string): SqliteOpenResult {
   connection.function('mt_lower', { deterministic: true }, (value: unknown) =>
     value === null || value === undefined ? null : String(value).toLowerCase(),
   );
-  const dialect = new SqliteDialectLayer(connection);
+  const dialect = new SqliteDialectLayer(connection, checkpointer);
   // Kysely's SqliteDialect serialises all queries on this one connection (a mutex), so a
   // transaction never interleaves with another request's statements — which also makes it safe
   // to reuse prepared statements: Kysely prepares on every execution, and preparing costs about
   // as much as running a small statement (a 10,000-operation bulk call runs ~50,000 of them).
-  const db = new Kysely<Schema>({ dialect: new SqliteDialect({ database: withStatementCache(connection) }) });
+  const db = new Kysely<Schema>({ dialect: new SqliteDialect({ database: withStatementCache(connection, () => checkpointer?.stop()) }) });
   return { db, dialect };
 }

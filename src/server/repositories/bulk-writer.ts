@@ -47,9 +47,6 @@ import {
 
 type AppliedOpValues = Insertable<Database['applied_ops']>;
 
-/** Columns of a records row as inserted (with its explicit id). */
-const RECORD_COLUMNS = 15;
-
 type HeldRow = NewRecordRow & { id: number };
 
 /** A new row as the database will hold it (what INSERT … RETURNING would answer). */
@@ -301,7 +298,7 @@ class BulkWrites implements RecordWrites {
   async flush(): Promise<void> {
     const { db, dialect } = this.ctx;
     if (this.rows.length) {
-      for (const chunk of chunksOf(this.rows, rowsPerStatement(RECORD_COLUMNS))) await db.insertInto('records').values(chunk).execute();
+      await dialect.insertRows(db, 'records', this.rows);
       // Written now: later checks of the one-live-row rule see them, as the database would.
       for (const row of this.rows) this.keepLiveOf(toRecordRow(row));
       this.rows = [];
@@ -312,11 +309,11 @@ class BulkWrites implements RecordWrites {
       this.texts.clear();
     }
     if (this.histories.length) {
-      for (const chunk of chunksOf(this.histories, rowsPerStatement(7))) await db.insertInto('record_history').values(chunk).execute();
+      await dialect.insertRows(db, 'record_history', this.histories);
       this.histories = [];
     }
     if (this.appliedOps.length) {
-      for (const chunk of chunksOf(this.appliedOps, rowsPerStatement(4))) await db.insertInto('applied_ops').values(chunk).execute();
+      await dialect.insertRows(db, 'applied_ops', this.appliedOps);
       this.appliedOps = [];
     }
   }

@@ -10,6 +10,11 @@ export function parseProperties(text: string): Properties {
 }
 
 export function rowToRecord(row: RecordRow): WireRecord {
+  return rowToRecordWith(row, parseProperties(row.properties));
+}
+
+/** rowToRecord of a row whose properties the caller holds parsed (a row it just wrote from them). */
+export function rowToRecordWith(row: RecordRow, properties: Properties): WireRecord {
   const record: WireRecord = {
     id: row.id,
     tableId: row.table_id,
@@ -18,7 +23,7 @@ export function rowToRecord(row: RecordRow): WireRecord {
     createdAt: row.created_at,
     updatedAt: row.updated_at,
     version: row.version,
-    properties: parseProperties(row.properties),
+    properties,
   };
   record.geometry = row.geometry ? (JSON.parse(row.geometry) as Geometry) : null;
   return record;

@@ -21,7 +21,7 @@ import { conflict, invalid, notFound } from '../domain-errors';
 import { tableInBody, type RepoContext } from './context';
 import { bboxOf, normalizeGeometry } from './geometry';
 import type { ColumnInfo, TableInfo } from '../project-schema';
-import { parseProperties, rowToRecord } from './record-mapper';
+import { parseProperties, rowToRecord, rowToRecordWith } from './record-mapper';
 import { findVisibleRow, visibleRows } from './record-repository';
 import { formIdOfWrite, keepFormScore } from './form-score'; // stored form score kept in step
 import { applyRecordRules } from './record-rules'; // per-table rules: seasons, farmers, meadows
@@ -135,8 +135,9 @@ function actor(ctx: RepoContext): string {
 
 export type HistoryValues = Insertable<Database['record_history']>;
 
+/** A row's properties and geometry as one JSON text: both columns are JSON texts already (not parsed and written again). */
 function snapshot(r: { properties: string; geometry: string | null } | null): string | null {
-  return r ? JSON.stringify({ properties: JSON.parse(r.properties) as unknown, geometry: r.geometry ? (JSON.parse(r.geometry) as unknown) : null }) : null;
+  return r ? `{"properties":${r.properties},"geometry":${r.geometry ?? 'null'}}` : null;
 }
 
 function historyValues(ctx: RepoContext, row: { id: number; table_id: number }, action: 'insert' | 'update' | 'delete' | 'archive' | 'unarchive', before: RecordRow | null, after: { properties: string; geometry: string | null } | null): HistoryValues {
@@ -342,7 +343,8 @@ export async function insertRecord(ctx: RepoContext, input: InsertInput, options
   addOwned(ctx.access, table.key, row.id);
   await writes.indexText(row.id, searchText(table, props), true);
   await writes.history(historyValues(ctx, row, 'insert', null, row));
-  return rowToRecord((await rescoreAfterWrite(ctx, table, props, row.id)) ?? row);
+  const rescored = await rescoreAfterWrite(ctx, table, props, row.id);
+  return rescored ? rowToRecord(rescored) : rowToRecordWith(row, props);
 }
 
 export interface UpdateInput {
@@ -398,7 +400,9 @@ export async function updateRecord(ctx: RepoContext, input: UpdateInput, options
   });
   if (!row) throw conflict(`record ${id} changed while it was being updated`, rowToRecord(current));
   writes.updated(row);
-  await writes.indexText(row.id, searchText(table, merged), false);
+  // Most edits change answers, not text: the index entry stays (an FTS rewrite costs a read of the old entry).
+  const text = searchText(table, merged);
+  if (text !== searchText(table, before)) await writes.indexText(row.id, text, false);
   await writes.history(historyValues(ctx, row, 'update', current, row));
   // An indicator moved to another form changes the score of both.
   if (table.key === 'indicators') await rescoreAfterWrite(ctx, table, before, row.id);

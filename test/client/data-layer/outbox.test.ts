@@ -10,7 +10,7 @@
 import { afterEach, describe, expect, it, jest } from '@jest/globals';
 import { LOCAL_ID_BOUND, MODIFY_CHUNK_SIZE, SYNC_BACKOFF_MAX_MS, SYNC_BACKOFF_START_MS } from '../../../src/common/constants';
 import { slSync } from '../../../src/common/i18n/sl';
-import { acknowledge, readOutbox, saveEdit, readRows, refreshRows, keepMine, takeTheirs, retryItem, discardItem, resolveIds, wasDelivered } from '../../../src/client/lib/db';
+import { acknowledge, newOpId, readOutbox, saveEdit, readRows, refreshRows, keepMine, takeTheirs, retryItem, discardItem, resolveIds, wasDelivered } from '../../../src/client/lib/db';
 import {
   backoffDelay,
   browserOnlineChanged,
@@ -59,7 +59,21 @@ describe('saving an edit', () => {
     expect(row).toMatchObject({ isInsert: 1, isEdit: 0, isDelete: 0, isRecord: 1 });
     const [item] = await readOutbox(db);
     expect(item).toMatchObject({ kind: 'insert', id: saved.id, status: 'pending', opId: saved.opId });
-    expect(item!.opId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    // A version 7 UUID: its first 48 bits are the time in milliseconds.
+    expect(item!.opId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    const millis = parseInt(item!.opId.replace(/-/g, '').slice(0, 12), 16);
+    expect(Math.abs(millis - Date.now())).toBeLessThan(60_000);
+  });
+
+  it('gives operation ids that sort in the order they were made (the server appends them to its index)', () => {
+    const made: string[] = [];
+    const start = Date.now();
+    // Across at least one change of millisecond; ids of the same millisecond differ in their random bits.
+    while (Date.now() < start + 3 || made.length < 100) made.push(newOpId());
+    expect(new Set(made).size).toBe(made.length);
+    const millis = made.map((id) => parseInt(id.replace(/-/g, '').slice(0, 12), 16));
+    expect(millis).toEqual([...millis].sort((a, b) => a - b));
+    expect(new Set(millis).size).toBeGreaterThan(1);
   });
 
   it('flags edits and deletes of server rows isEdit / isDelete', async () => {
