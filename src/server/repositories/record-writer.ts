@@ -32,26 +32,38 @@ const ISO_DATE = /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/;
 /** Offline ids (below SERVER_ID_START) of inserts in this batch → their new server ids. */
 export type LocalIdMap = Map<number, number>;
 
+/** `name` under the error path of an operation (bulk: `operations[3].name`). */
+function pathOf(path: string, name: string): string {
+  return path ? `${path}.${name}` : name;
+}
+
+/**
+ * The error for a refused value. A module-level function, not a closure per checked value: a bulk
+ * call checks tens of thousands, and under tsx (esbuild's keepNames) every named closure costs a
+ * property definition.
+ */
+function refusedValue(column: ColumnInfo, path: string, key: string, why: string) {
+  return invalid(`${path}.${key} (${column.name}): ${why}`);
+}
+
 function checkValue(column: ColumnInfo, value: unknown, path: string, key: string): unknown {
   if (value === null) return null;
-  // The message is made only for a refused value (a bulk call checks tens of thousands).
-  const refuse = (why: string) => invalid(`${path}.${key} (${column.name}): ${why}`);
   switch (column.type) {
     case 'text':
-      if (typeof value !== 'string') throw refuse('must be a string');
-      if (value.length > MAX_TEXT_LENGTH) throw refuse(`longer than ${MAX_TEXT_LENGTH} characters`);
+      if (typeof value !== 'string') throw refusedValue(column, path, key, 'must be a string');
+      if (value.length > MAX_TEXT_LENGTH) throw refusedValue(column, path, key, `longer than ${MAX_TEXT_LENGTH} characters`);
       return value;
     case 'number':
-      if (typeof value !== 'number' || !Number.isFinite(value)) throw refuse('must be a number');
+      if (typeof value !== 'number' || !Number.isFinite(value)) throw refusedValue(column, path, key, 'must be a number');
       return value;
     case 'reference':
-      if (typeof value !== 'number' || !Number.isSafeInteger(value) || value <= 0) throw refuse('must be a record id (positive integer)');
+      if (typeof value !== 'number' || !Number.isSafeInteger(value) || value <= 0) throw refusedValue(column, path, key, 'must be a record id (positive integer)');
       return value;
     case 'boolean':
-      if (typeof value !== 'boolean') throw refuse('must be true or false');
+      if (typeof value !== 'boolean') throw refusedValue(column, path, key, 'must be true or false');
       return value;
     case 'date':
-      if (typeof value !== 'string' || !ISO_DATE.test(value) || Number.isNaN(Date.parse(value))) throw refuse('must be an ISO 8601 date');
+      if (typeof value !== 'string' || !ISO_DATE.test(value) || Number.isNaN(Date.parse(value))) throw refusedValue(column, path, key, 'must be an ISO 8601 date');
       return value;
     default:
       return value;
@@ -313,14 +325,13 @@ export interface WriteOptions {
 
 export async function insertRecord(ctx: RepoContext, input: InsertInput, options: WriteOptions = {}): Promise<WireRecord> {
   const path = options.path ?? '';
-  const p = (name: string) => (path ? `${path}.${name}` : name);
   const writes = options.writes ?? directWrites(ctx);
-  const table = tableInBody(ctx, input.tableId, p('tableId'));
+  const table = tableInBody(ctx, input.tableId, pathOf(path, 'tableId'));
   assertMayWrite(ctx.access, table.key, 'insert');
-  const props = validateProperties(table, input.properties, p('properties'));
-  const geometry = normalizeGeometry(input.geometry, p('geometry')) ?? null;
-  checkOwnershipColumn(ctx, table, props, p('properties'));
-  await checkReferences(ctx, table, props, p('properties'), options);
+  const props = validateProperties(table, input.properties, pathOf(path, 'properties'));
+  const geometry = normalizeGeometry(input.geometry, pathOf(path, 'geometry')) ?? null;
+  checkOwnershipColumn(ctx, table, props, pathOf(path, 'properties'));
+  await checkReferences(ctx, table, props, pathOf(path, 'properties'), options);
   await applyRecordRules(ctx, table, { props, changed: new Set(Object.keys(props)), geometry, flush: () => writes.flush() });
   if (NATURAL_KEYS[table.key]) await writes.flush();
   const existing = await findLiveNaturalDuplicate(ctx, table, props);
@@ -360,8 +371,7 @@ export interface UpdateInput {
 
 export async function updateRecord(ctx: RepoContext, input: UpdateInput, options: WriteOptions = {}): Promise<WireRecord> {
   const path = options.path ?? '';
-  const p = (name: string) => (path ? `${path}.${name}` : name);
-  const table = tableInBody(ctx, input.tableId, p('tableId'));
+  const table = tableInBody(ctx, input.tableId, pathOf(path, 'tableId'));
   assertMayWrite(ctx.access, table.key, 'update');
   const writes = options.writes ?? directWrites(ctx);
   const id = options.localIds?.get(input.id) ?? input.id;
@@ -370,7 +380,7 @@ export async function updateRecord(ctx: RepoContext, input: UpdateInput, options
   if (input.version !== undefined && input.version !== current.version) {
     throw conflict(`${path ? `${path}: ` : ''}record ${id} is at version ${current.version}, the edit was based on version ${input.version}`, rowToRecord(current));
   }
-  const given = validateProperties(table, input.properties ?? {}, p('properties'));
+  const given = validateProperties(table, input.properties ?? {}, pathOf(path, 'properties'));
   const before = parseProperties(current.properties);
   // Local ids of this bulk call in reference columns become server ids before comparing.
   for (const [key, value] of Object.entries(given)) {
@@ -379,16 +389,16 @@ export async function updateRecord(ctx: RepoContext, input: UpdateInput, options
   // Clients often send the whole record back: only values that differ count as changes.
   const changes: Properties = Object.fromEntries(Object.entries(given).filter(([key, value]) => JSON.stringify(before[key] ?? null) !== JSON.stringify(value)));
   const changedNames = Object.keys(changes).map((key) => table.columnsById.get(Number(key))!.name);
-  const geometry = normalizeGeometry(input.geometry, p('geometry'));
+  const geometry = normalizeGeometry(input.geometry, pathOf(path, 'geometry'));
   const geometryChanged = geometry !== undefined && JSON.stringify(geometry) !== (current.geometry ?? 'null');
   assertMayChangeColumns(ctx.access, table.key, changedNames, geometryChanged);
   // A retried or no-op edit changes nothing: no new version, no history entry.
   if (changedNames.length === 0 && !geometryChanged) return rowToRecord(current);
   // Only references this edit changes are checked: an unrelated edit must not fail because a row
   // referenced long ago has since been deleted.
-  await checkReferences(ctx, table, changes, p('properties'), options);
+  await checkReferences(ctx, table, changes, pathOf(path, 'properties'), options);
   const merged: Properties = { ...before, ...changes };
-  checkOwnershipColumn(ctx, table, merged, p('properties'));
+  checkOwnershipColumn(ctx, table, merged, pathOf(path, 'properties'));
   await applyRecordRules(ctx, table, { props: merged, changed: new Set(Object.keys(changes)), geometry: geometryChanged ? (geometry ?? null) : undefined, id: current.id, flush: () => writes.flush() });
   const properties = JSON.stringify(merged);
   const row = await writes.update(current, {
