@@ -62,7 +62,7 @@ const NAMES = {
 type DrainApi = { drain(setup: DrainSetup, count: number, maxBatch: number, tag: string): Promise<DrainFigures> };
 
 /** Server time of the bulk calls (onRequest → onSend), summed since the last reset. */
-function timeBulkCalls(app: FastifyInstance): { take(): { ms: number; calls: number } } {
+export function timeBulkCalls(app: FastifyInstance): { take(): { ms: number; calls: number } } {
   const started = new WeakMap<FastifyRequest, number>();
   let ms = 0;
   let calls = 0;
