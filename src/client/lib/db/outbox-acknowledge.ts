@@ -122,7 +122,7 @@ function followVersion(item: OutboxItem, versionBumps: Delivery['versionBumps'])
   return current;
 }
 
-/** A queued item as the acknowledgement of `delivery` leaves it in the queue (phases 4 and 5); the same object when untouched. */
+/** A queued item as the acknowledgement of `delivery` leaves it in the queue (phase 4); the same object when untouched. */
 export function followDelivery(item: OutboxItem, delivery: Delivery): OutboxItem {
   return followVersion(remapItem(item, delivery), delivery.versionBumps);
 }
@@ -168,7 +168,8 @@ async function readAffected(db: OfflineDb, acks: readonly Ack[], delivery: Deliv
   const childRows = new Map<string, FeatureRow>();
   const readKeys = new Set(rowKeys.map((key) => keyOf(...key)));
 
-  // Composed with Dexie's promises only: a native promise in between can end the transaction.
+  // Composed with Dexie's promises only: Dexie follows its transaction across native promises for
+  // a few steps only, and a write after that would run outside it.
   const readQueue = () =>
     removeItems(db, [...acked]).then(() => Dexie.Promise.all([
       ...(localIds.length ? [db.outbox.where('id').anyOf(localIds).toArray(), db.outbox.where('recordId').anyOf(localIds).toArray(), db.outbox.where('refIds').anyOf(localIds).toArray()] : []),
