@@ -36,6 +36,19 @@ export function rowsPerStatement(columns: number): number {
   return Math.max(1, Math.min(BULK_STATEMENT_ROWS, Math.floor(MAX_BOUND_PARAMETERS / columns)));
 }
 
+/**
+ * insertRows' rows as their column names (those of the first row) and one list of values per row,
+ * in that order; a row with other columns is refused (its extra values would be dropped).
+ */
+export function columnsAndValues(table: BulkInsertTable, rows: ReadonlyArray<object>): { columns: string[]; values: unknown[][] } {
+  const columns = Object.keys(rows[0] ?? {});
+  const values = rows.map((row) => {
+    if (Object.keys(row).length !== columns.length) throw new Error(`insertRows: rows of ${table} with different columns`);
+    return columns.map((column) => (row as Record<string, unknown>)[column] ?? null);
+  });
+  return { columns, values };
+}
+
 /** Splits `items` into runs of at most `size`. */
 export function chunksOf<T>(items: readonly T[], size: number): T[][] {
   const chunks: T[][] = [];

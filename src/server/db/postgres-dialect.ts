@@ -8,7 +8,7 @@
 import { CompiledQuery, Kysely, PostgresDialect, sql, type CreateTableBuilder, type Insertable, type RawBuilder } from 'kysely';
 import pg from 'pg';
 import type { Geometry } from 'geojson';
-import { chunksOf, rowsPerStatement, type BulkInsertTable, type DialectLayer, type Executor, type TextSearchHit, type ValueKind } from './dialect';
+import { chunksOf, columnsAndValues, rowsPerStatement, type BulkInsertTable, type DialectLayer, type Executor, type TextSearchHit, type ValueKind } from './dialect';
 import type { Database as Schema } from './types';
 
 function assertColumnId(columnId: number): void {
@@ -170,14 +170,11 @@ class PostgresDialectLayer implements DialectLayer {
 
   async insertRows<T extends BulkInsertTable>(db: Executor, table: T, rows: ReadonlyArray<Insertable<Schema[T]>>): Promise<void> {
     if (rows.length === 0) return;
-    const columns = Object.keys(rows[0]!) as Array<keyof (typeof rows)[number] & string>;
+    const { columns, values } = columnsAndValues(table, rows);
     const head = `insert into "${table}" (${columns.map((column) => `"${column}"`).join(', ')}) values `;
-    for (const chunk of chunksOf(rows, rowsPerStatement(columns.length))) {
+    for (const chunk of chunksOf(values, rowsPerStatement(columns.length))) {
       const parameters: unknown[] = [];
-      const tuples = chunk.map((row) => {
-        if (Object.keys(row).length !== columns.length) throw new Error(`insertRows: rows of ${table} with different columns`);
-        return `(${columns.map((column) => `$${parameters.push(row[column] ?? null)}`).join(', ')})`;
-      });
+      const tuples = chunk.map((row) => `(${row.map((value) => `$${parameters.push(value)}`).join(', ')})`);
       await db.executeQuery(CompiledQuery.raw(head + tuples.join(', '), parameters));
     }
   }

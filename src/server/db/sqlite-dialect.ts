@@ -7,7 +7,7 @@ import Database from 'better-sqlite3';
 import type { Geometry } from 'geojson';
 import { Kysely, SqliteDialect, sql, type CreateTableBuilder, type Insertable, type RawBuilder } from 'kysely';
 import { startCheckpointer, type Checkpointer, type CheckpointerOptions } from './sqlite-checkpointer';
-import { type BulkInsertTable, type DialectLayer, type Executor, type TextSearchHit, type ValueKind } from './dialect';
+import { columnsAndValues, type BulkInsertTable, type DialectLayer, type Executor, type TextSearchHit, type ValueKind } from './dialect';
 import type { Database as Schema } from './types';
 
 function assertColumnId(columnId: number): void {
@@ -34,11 +34,10 @@ class SqliteDialectLayer implements DialectLayer {
   readonly name = 'sqlite' as const;
   readonly types = { json: 'text', double: 'real' } as const;
 
-  /** runEach's prepared statements by SQL text (a few tables and column lists). */
-  private readonly bulkStatements = new Map<string, Database.Statement>();
-
   constructor(
     private readonly connection: Database.Database,
+    /** Prepared statements by SQL text, shared with Kysely's queries (withStatementCache). */
+    private readonly prepare: (text: string) => Database.Statement,
     private readonly checkpointer?: Checkpointer,
   ) {}
 
@@ -126,15 +125,8 @@ class SqliteDialectLayer implements DialectLayer {
 
   async insertRows<T extends BulkInsertTable>(_db: Executor, table: T, rows: ReadonlyArray<Insertable<Schema[T]>>): Promise<void> {
     if (rows.length === 0) return;
-    const columns = Object.keys(rows[0]!) as Array<keyof (typeof rows)[number] & string>;
-    const text = `insert into "${table}" (${columns.map((column) => `"${column}"`).join(', ')}) values (${columns.map(() => '?').join(', ')})`;
-    this.runEach(
-      text,
-      rows.map((row) => {
-        if (Object.keys(row).length !== columns.length) throw new Error(`insertRows: rows of ${table} with different columns`);
-        return columns.map((column) => row[column] ?? null);
-      }),
-    );
+    const { columns, values } = columnsAndValues(table, rows);
+    this.runEach(`insert into "${table}" (${columns.map((column) => `"${column}"`).join(', ')}) values (${columns.map(() => '?').join(', ')})`, values);
   }
 
   /**
@@ -145,8 +137,7 @@ class SqliteDialectLayer implements DialectLayer {
   private runEach(text: string, rows: ReadonlyArray<readonly unknown[]>): void {
     if (rows.length === 0) return;
     if (!this.connection.inTransaction) throw new Error('bulk writes run inside a transaction');
-    let statement = this.bulkStatements.get(text);
-    if (!statement) this.bulkStatements.set(text, (statement = this.connection.prepare(text)));
+    const statement = this.prepare(text);
     for (const values of rows) statement.run(values);
   }
 
@@ -260,11 +251,12 @@ export function openSqlite(path: string, options: { checkpoints?: CheckpointerOp
   connection.function('mt_lower', { deterministic: true }, (value: unknown) =>
     value === null || value === undefined ? null : String(value).toLowerCase(),
   );
-  const dialect = new SqliteDialectLayer(connection, checkpointer);
+  const statements = withStatementCache(connection, () => checkpointer?.stop());
+  const dialect = new SqliteDialectLayer(connection, statements.prepare, checkpointer);
   // Kysely's SqliteDialect serialises all queries on this one connection (a mutex), so a
   // transaction never interleaves with another request's statements — which also makes it safe
   // to reuse prepared statements: Kysely prepares on every execution, and preparing costs about
   // as much as running a small statement (a 10,000-operation bulk call runs ~50,000 of them).
-  const db = new Kysely<Schema>({ dialect: new SqliteDialect({ database: withStatementCache(connection, () => checkpointer?.stop()) }) });
+  const db = new Kysely<Schema>({ dialect: new SqliteDialect({ database: statements }) });
   return { db, dialect };
 }

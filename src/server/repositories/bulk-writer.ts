@@ -5,8 +5,8 @@
  * policy, references, version conflicts), but the writes go through `BulkWrites`:
  *
  * - new rows get their ids up front (dialect.nextRecordIds: the ids the database would give),
- *   so later operations can refer to them, and are written with multi-row INSERTs, as are their
- *   text index entries, history entries and the applied opIds;
+ *   so later operations can refer to them, and are written together (dialect.insertRows, not
+ *   the query builder), as are their text index entries, history entries and the applied opIds;
  * - the rows the updates change are read in one query per table, not one per operation; a row
  *   inserted earlier in the same call and not written yet is updated where it is held, so it is
  *   written once, as it ends up (its history still has the insert and the update);
