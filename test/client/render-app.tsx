@@ -53,7 +53,7 @@ export function renderApp({
 } = {}) {
   setHash(hash);
   const store = makeStore(preloaded);
-  const utils = render(<App store={store} updater={updater} routes={routes} />);
+  const utils = render(<App store={store} updater={updater} routes={routes} skipStartup />);
   return { store, ...utils };
 }
 
