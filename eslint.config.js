@@ -53,7 +53,22 @@ export default tseslint.config(
   },
   {
     files: ['test/**', 'bench/**', 'scripts/**'],
-    rules: { 'import/no-restricted-paths': 'off' },
+    rules: {
+      'import/no-restricted-paths': 'off',
+      // Playwright's waitForFunction does not await a promise: it takes the promise as a truthy
+      // answer and returns at once. Asynchronous checks go through waitForCheck (test/e2e/harness).
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.property.name='waitForFunction'] > :matches(ArrowFunctionExpression, FunctionExpression)[async=true]",
+          message: 'waitForFunction does not await an async check: use waitForCheck (test/e2e/harness)',
+        },
+        {
+          selector: "CallExpression[callee.property.name='waitForFunction'] > ArrowFunctionExpression[body.type='NewExpression'][body.callee.name='Promise']",
+          message: 'waitForFunction does not await a promise: use waitForCheck (test/e2e/harness)',
+        },
+      ],
+    },
   },
   {
     // The wire schemas are the server's; the client takes only their types, so TypeBox and the

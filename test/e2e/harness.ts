@@ -9,6 +9,8 @@
  * - signInThroughLoginPage(): fills the Slovenian login page of the embedded provider.
  * - recordArtifacts(): on failure, a screenshot and the browser console go to
  *   test-results/e2e/<test name>/ (CI prints that folder).
+ * - waitForCheck(): waits for an asynchronous check of the page (an IndexedDB read, say), which
+ *   page.waitForFunction cannot do.
  * - Every page runs under the server's Content-Security-Policy and reports each violation to the
  *   console with CSP_VIOLATION (collectPageLog); recordArtifacts fails a test whose log has one.
  */
@@ -193,6 +195,20 @@ export async function recordArtifacts<T>(name: string, page: Page, log: ConsoleL
     await page.screenshot({ path: path.join(dir, 'screenshot.png'), fullPage: true }).catch(() => undefined);
     writeFileSync(path.join(dir, 'console.log'), `${log.lines.join('\n')}\n\nurl: ${page.url()}\nerror: ${String(error)}\n`);
     throw error;
+  }
+}
+
+/**
+ * Resolves once `check` (typically a page.evaluate of an asynchronous read, an IndexedDB count
+ * say) resolves true; checked every `polling` ms until `timeout`. page.waitForFunction cannot do
+ * this: it does not await a promise, so it takes the promise itself as a truthy answer and
+ * returns at once, and the test then races the page (the lint forbids that use).
+ */
+export async function waitForCheck(page: Page, check: () => Promise<boolean>, { timeout = 30_000, polling = 50 } = {}): Promise<void> {
+  const deadline = Date.now() + timeout;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`waitForCheck: still false after ${timeout} ms`);
+    await page.waitForTimeout(polling);
   }
 }
 

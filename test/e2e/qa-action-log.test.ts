@@ -14,7 +14,7 @@ import type { Browser } from 'playwright-core';
 import { slQa } from '../../src/common/i18n/sl';
 import { parseActionLogFile, replayActionLog, type ActionEntry } from '../../src/client/features/qa';
 import { createReplayStore, teardownReplayStore } from '../../scripts/replay-store';
-import { DEMO_USERS, ROOT, describeE2E, launchBrowser, newPage, recordArtifacts, signInThroughLoginPage, startServer, type E2EServer } from './harness';
+import { DEMO_USERS, ROOT, describeE2E, launchBrowser, newPage, recordArtifacts, signInThroughLoginPage, startServer, waitForCheck, type E2EServer } from './harness';
 
 jest.setTimeout(120_000);
 
@@ -45,23 +45,30 @@ suite('QA action log: recorded in the browser, exported from /about, replayed he
         await page.waitForFunction(() => window.localStorage.getItem('token') !== null);
         const token = await page.evaluate(() => window.localStorage.getItem('token'));
         // The app has logged the sign-in and its first API answers (batches reach IndexedDB within a second).
-        await page.waitForFunction(
+        await waitForCheck(
+          page,
           () =>
-            new Promise<boolean>((resolve) => {
-              const open = indexedDB.open('Moj_travnik_qa_log');
-              open.onerror = () => resolve(false);
-              open.onsuccess = () => {
-                const db = open.result;
-                if (!db.objectStoreNames.contains('entries')) return resolve(false);
-                const all = db.transaction('entries').objectStore('entries').getAll();
-                all.onsuccess = () => {
-                  const entries = all.result as Array<{ kind: string; type?: string }>;
-                  resolve(entries.some((e) => e.type === 'auth/authenticated') && entries.some((e) => e.kind === 'net'));
-                  db.close();
-                };
-              };
-            }),
-          undefined,
+            page.evaluate(
+              () =>
+                new Promise<boolean>((resolve) => {
+                  const open = indexedDB.open('Moj_travnik_qa_log');
+                  open.onerror = () => resolve(false);
+                  open.onsuccess = () => {
+                    const db = open.result;
+                    // Closed at once: an open handle would block the app's own upgrade of the database.
+                    if (!db.objectStoreNames.contains('entries')) {
+                      db.close();
+                      return resolve(false);
+                    }
+                    const all = db.transaction('entries').objectStore('entries').getAll();
+                    all.onsuccess = () => {
+                      const entries = all.result as Array<{ kind: string; type?: string }>;
+                      resolve(entries.some((e) => e.type === 'auth/authenticated') && entries.some((e) => e.kind === 'net'));
+                      db.close();
+                    };
+                  };
+                }),
+            ),
           { polling: 250 },
         );
 

@@ -10,44 +10,16 @@
  * the reloaded form shows it.
  */
 import { afterAll, beforeAll, expect, jest, test } from '@jest/globals';
-import type { Browser, Page } from 'playwright-core';
-import { OFFLINE_DB_NAME } from '../../../src/common/constants';
+import type { Browser } from 'playwright-core';
 import { slScreens } from '../../../src/common/i18n/sl';
 import { FORM_KINDS } from '../../../src/common/scheme/form-kinds';
 import type { WireRecord } from '../../../src/common/schemas/wire';
 import { DEMO_USERS, launchBrowser, recordArtifacts, startServer, type E2EServer } from '../harness';
-import { REQUIRED_ANSWERS, ServerData, describeBuiltApp, goHash, newFieldPage, openApp, outboxCount, waitForServiceWorkerControl } from './helpers';
+import { REQUIRED_ANSWERS, ServerData, describeBuiltApp, goHash, newFieldPage, openApp, outboxCount, waitForOutboxEmpty, waitForServiceWorkerControl } from './helpers';
 
 jest.setTimeout(180_000);
 
 const CHANGED = 'salvia-pratensis';
-
-/** Resolves when the device's outbox is empty (checked every 50 ms, no fixed wait). */
-async function outboxEmptied(page: Page): Promise<void> {
-  await page.waitForFunction(
-    async (name) =>
-      new Promise<boolean>((resolve) => {
-        const open = indexedDB.open(name);
-        open.onerror = () => resolve(false);
-        open.onsuccess = () => {
-          const db = open.result;
-          if (!db.objectStoreNames.contains('outbox')) {
-            db.close();
-            resolve(true);
-            return;
-          }
-          const count = db.transaction('outbox').objectStore('outbox').count();
-          count.onsuccess = () => {
-            db.close();
-            resolve(count.result === 0);
-          };
-          count.onerror = () => resolve(false);
-        };
-      }),
-    OFFLINE_DB_NAME,
-    { timeout: 90_000, polling: 50 },
-  );
-}
 
 describeBuiltApp('an edit right after a sync is not lost (Chromium)', () => {
   let server: E2EServer;
@@ -78,7 +50,7 @@ describeBuiltApp('an edit right after a sync is not lost (Chromium)', () => {
         // The path once online: its season link is made and delivered now, not with the form.
         await goHash(page, `#/paths/${path!.id}`);
         await page.getByTestId('season-forms').getByRole('button', { name: slScreens.paths.create }).waitFor();
-        await outboxEmptied(page);
+        await waitForOutboxEmpty(page);
 
         // Offline: a new meadow form with the required answers and "Ne" for sage.
         await context.setOffline(true);
@@ -120,7 +92,7 @@ describeBuiltApp('an edit right after a sync is not lost (Chromium)', () => {
         await context.setOffline(false);
         await answeredOnce;
         await context.unroute('**/api/Records/*/bulk');
-        await outboxEmptied(page);
+        await waitForOutboxEmpty(page);
         await page.locator('.conn-status--offline').waitFor();
 
         // The form still shows every answer, and never showed fewer.
@@ -137,7 +109,7 @@ describeBuiltApp('an edit right after a sync is not lost (Chromium)', () => {
 
         // Back online: the change drains.
         await context.setOffline(false);
-        await outboxEmptied(page);
+        await waitForOutboxEmpty(page);
         await page.locator('.conn-status--online').waitFor();
       });
 

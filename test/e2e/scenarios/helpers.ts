@@ -14,7 +14,7 @@ import { slScreens, slPhone } from '../../../src/common/i18n/sl';
 import { FORM_KINDS } from '../../../src/common/scheme/form-kinds';
 import { buildApp, type BuildAppOptions } from '../../../src/server/app';
 import type { IdentityOptions } from '../../../src/server/auth';
-import { DEMO_USERS, ROOT, collectPageLog, describeE2E, newPage, openAppSignedIn, tokenFor, type ConsoleLog, type E2EServer } from '../harness';
+import { DEMO_USERS, ROOT, collectPageLog, describeE2E, newPage, openAppSignedIn, tokenFor, waitForCheck, type ConsoleLog, type E2EServer } from '../harness';
 
 export type DemoUser = { email: string; password: string };
 export type TableKey = keyof AppConfig['tables'];
@@ -133,12 +133,7 @@ export async function outboxCount(page: Page): Promise<number> {
 
 /** Waits until the outbox has drained (every queued edit acknowledged by the server). */
 export async function waitForOutboxEmpty(page: Page, timeout = 90_000): Promise<void> {
-  const deadline = Date.now() + timeout;
-  for (;;) {
-    if ((await outboxCount(page)) === 0) return;
-    if (Date.now() > deadline) throw new Error(`outbox still holds ${await outboxCount(page)} item(s)`);
-    await page.waitForTimeout(500);
-  }
+  await waitForCheck(page, async () => (await outboxCount(page)) === 0, { timeout });
 }
 
 /** The server's data, read over HTTP with one user's token (fetched once per user). */
