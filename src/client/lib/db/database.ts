@@ -183,6 +183,11 @@ export class OfflineDb extends Dexie {
       outbox: '++seq, &opId, status, id, recordId, *refIds, [tableId+id]',
       meta: 'key',
     });
+    // Nothing observes this database through Dexie's liveQuery (the app is told of changes by
+    // outbox-notify and its own actions). Without that bookkeeping a write no longer records every
+    // key and index value it touches, nor posts them to every tab of the origin after it commits:
+    // an acknowledgement writes hundreds of rows.
+    this.unuse({ stack: 'dbcore', name: 'Observability' });
   }
 }
 

@@ -1,22 +1,30 @@
 /**
  * The acknowledgement: the server confirmed a batch of queued items (one bulk answer of up to
- * MODIFY_CHUNK_SIZE operations, or one attachment upload). In ONE transaction:
+ * MODIFY_CHUNK_SIZE operations, or one attachment upload). In ONE transaction, in phases:
  *
- * 1. `settleRows`: acknowledged rows take the server's version; inserted rows move to their server
+ * 1. `readAffected`: the acknowledged items leave the queue (a run of consecutive items by one
+ *    key-range delete), and every read goes out together: the acknowledged rows, the queued items
+ *    the answer touches (naming a delivered offline id, or an acknowledged row; looked up once the
+ *    acknowledged ones are gone, so the look-ups do not walk them), the rows of queued children,
+ *    the files involved.
+ * 2. `settleRows`: acknowledged rows take the server's version; inserted rows move to their server
  *    ids, and every reference column of an acknowledged row that names an offline id delivered in
  *    the same answer is rewritten (its queued item is gone after this call, so now or never).
- * 2. `settleAttachments`: uploaded files move to their server ids; deleted ones go.
- * 3. `removeItems`: the acknowledged items leave the queue (a run of consecutive items by one
- *    key-range delete); the new mappings are stored, one meta row per acknowledgement (identity.ts).
- * 4. `remapQueue`: queued items still naming a delivered offline id (as their row, their parent or
- *    their file's record), their device rows, and attachments of renamed rows follow.
- * 5. `followVersions`: later queued updates of a row move on to the version just acknowledged.
- * 6. `clearSettledFlags`: rows with nothing left in the queue lose their isInsert/isEdit flags.
+ * 3. `settleAttachments`: uploaded files move to their server ids, deleted ones go, files of
+ *    renamed rows follow.
+ * 4. `followQueue`: queued items still naming a delivered offline id (as their row, their parent
+ *    or their file's record) and their device rows follow; later queued updates of a row move on
+ *    to the version just acknowledged.
+ * 5. `clearSettledFlags`: rows with nothing left in the queue lose their isInsert/isEdit flags.
+ * 6. `writeAll`: every write, sent together: rewritten items and rows are put (each once), renamed
+ *    rows leave their offline keys, and the new mappings are stored (identity.ts).
  *
- * Every phase reads and writes with one bulk request per store (never a request per row): a bulk
- * answer covers hundreds of rows, and IndexedDB's cost is per request. Rows written by an earlier
- * phase are handed on in memory (`written`) instead of being read again.
+ * Phases 2–5 work in memory on what phase 1 read. IndexedDB's cost is per request and per wait
+ * for an answer: every store is read and written with one bulk request per kind (never a request
+ * per row), and the transaction waits for answers twice, not once per phase (phases 4 and 5 read
+ * late only a row the queue did not lead to, normally none).
  */
+import { Dexie } from 'dexie';
 import type { WireRecord } from '../../../common/schemas/wire';
 import { guardWrite, type AttachmentRow, type FeatureRow, type OfflineDb, type OutboxItem, type StoredRecord } from './database';
 import { localRefIds, remapRefs, storeMappings, type IdMapping } from './identity';
@@ -52,10 +60,8 @@ export interface Delivery {
   versionBumps: Array<{ tableId: number; id: number; from: number | undefined; to: number }>;
 }
 
-/** What one acknowledgement learnt and did, handed from phase to phase. */
+/** What one acknowledgement learnt, handed from phase to phase. */
 interface AckState extends Delivery {
-  /** Device rows as this transaction left them (read again only when not written here). */
-  written: Map<string, FeatureRow>;
   /** Rows whose queued items were acknowledged: their flags clear when nothing else is queued. */
   touched: Map<string, RowKey>;
   /** Queued items rewritten by a phase, by seq. */
@@ -116,36 +122,110 @@ function followVersion(item: OutboxItem, versionBumps: Delivery['versionBumps'])
   return current;
 }
 
-/** A queued item as the acknowledgement of `delivery` leaves it in the queue (phases 4 and 5); the same object when untouched. */
+/** A queued item as the acknowledgement of `delivery` leaves it in the queue (phase 4); the same object when untouched. */
 export function followDelivery(item: OutboxItem, delivery: Delivery): OutboxItem {
   return followVersion(remapItem(item, delivery), delivery.versionBumps);
 }
 
-/** Reads the rows of `keys` that no phase has written yet, into `state.written`. */
-async function readUnwritten(db: OfflineDb, state: AckState, keys: RowKey[]): Promise<void> {
-  const unread = keys.filter(([tableId, id]) => !state.written.has(keyOf(tableId, id)));
-  if (!unread.length) return;
-  const rows = await db.features.bulkGet(unread);
-  rows.forEach((row, index) => {
-    if (row) state.written.set(keyOf(unread[index]![0], unread[index]![1]), row);
-  });
+/** Everything an acknowledgement reads, sent together (`readAffected`). */
+interface AckReads {
+  /** Device rows of the acknowledged items (inserts by their offline id), by key. */
+  rows: Map<string, FeatureRow>;
+  /** Device rows of queued children whose reference columns change, not read in `rows`, by key. */
+  childRows: Map<string, FeatureRow>;
+  /** Queued items (not acknowledged here) naming a delivered id or an acknowledged row, by seq. */
+  queued: Map<number, OutboxItem>;
+  /** Uploaded files' rows, by their offline id. */
+  uploads: Map<number, AttachmentRow>;
+  /** Attachments of rows renamed here. */
+  attachmentsOfRenamed: AttachmentRow[];
+  /** Keys of the device rows read (found or not). */
+  readKeys: Set<string>;
 }
 
-/** Phase 1: the acknowledged rows themselves. */
-async function settleRows(db: OfflineDb, acks: readonly Ack[], state: AckState): Promise<void> {
+/** The key a row has once the acknowledgement of `ack` is written (inserts: the server id). */
+const finalKeyOf = ({ item, id }: Ack): RowKey => [item.tableId, id];
+/** The key the row of `ack` has before it (inserts: the offline id). */
+const currentKeyOf = ({ item, id }: Ack): RowKey => [item.tableId, item.kind === 'insert' ? item.id : id];
+
+/**
+ * Phase 1: the acknowledged items leave the queue, and every read goes out together (one wait
+ * instead of one per phase): the acknowledged rows; the queued items the answer touches — naming
+ * a delivered offline id (as their row, their file's record or a reference) or naming an
+ * acknowledged row (later updates follow its version, and its flags clear only when none is
+ * left), looked up once the acknowledged items are gone (so the look-ups do not walk them); the
+ * uploaded files and the files of renamed rows. The rows of queued children go as soon as those
+ * items are known.
+ */
+async function readAffected(db: OfflineDb, acks: readonly Ack[], delivery: Delivery): Promise<AckReads> {
+  const acked = new Set(acks.map(({ item }) => item.seq!));
   const recordAcks = acks.filter(({ item }) => !isAttachmentOp(item));
-  if (!recordAcks.length) return;
-  const rowsByKey = new Map<string, FeatureRow>();
-  const rowKeys = recordAcks.map(({ item, id }): RowKey => [item.tableId, item.kind === 'insert' ? item.id : id]);
-  (await db.features.bulkGet(rowKeys)).forEach((row, index) => {
-    if (row) rowsByKey.set(keyOf(rowKeys[index]![0], rowKeys[index]![1]), row);
+  const rowKeys = [...new Map(recordAcks.map((ack) => [keyOf(...currentKeyOf(ack)), currentKeyOf(ack)])).values()];
+  const finalKeys = new Set(recordAcks.map((ack) => keyOf(...finalKeyOf(ack))));
+  const localIds = [...delivery.recordMap.keys()];
+  const uploadIds = acks.filter(({ item }) => item.kind === 'attachment').map(({ item }) => item.id);
+  const queued = new Map<number, OutboxItem>();
+  const childRows = new Map<string, FeatureRow>();
+  const readKeys = new Set(rowKeys.map((key) => keyOf(...key)));
+
+  // Composed with Dexie's promises only: Dexie follows its transaction across native promises for
+  // a few steps only, and a write after that would run outside it.
+  const readQueue = () =>
+    removeItems(db, [...acked]).then(() => Dexie.Promise.all([
+      ...(localIds.length ? [db.outbox.where('id').anyOf(localIds).toArray(), db.outbox.where('recordId').anyOf(localIds).toArray(), db.outbox.where('refIds').anyOf(localIds).toArray()] : []),
+      ...(delivery.attachmentMap.size ? [db.outbox.where('id').anyOf([...delivery.attachmentMap.keys()]).toArray()] : []),
+      ...(rowKeys.length ? [db.outbox.where('[tableId+id]').anyOf(recordAcks.map(finalKeyOf)).toArray()] : []),
+    ])).then((found) => {
+      for (const item of found.flat()) queued.set(item.seq!, item);
+      // Children whose device rows this transaction does not read already.
+      const childKeys = new Map<string, RowKey>();
+      for (const item of queued.values()) {
+        if (isAttachmentOp(item) || !item.refIds?.some((id) => delivery.recordMap.has(id))) continue;
+        const id = item.kind === 'insert' ? item.id : (delivery.recordMap.get(item.id) ?? item.id);
+        const key = keyOf(item.tableId, id);
+        if (!finalKeys.has(key)) childKeys.set(key, [item.tableId, id]);
+      }
+      return childKeys.size ? readInto(db, [...childKeys.values()], readKeys, childRows) : undefined;
+    });
+
+  const [rowList, , uploadRows, attachmentsOfRenamed] = await Dexie.Promise.all([
+    rowKeys.length ? db.features.bulkGet(rowKeys) : [],
+    readQueue(),
+    uploadIds.length ? db.attachments.bulkGet(uploadIds) : [],
+    localIds.length ? db.attachments.where('featureId').anyOf(localIds).toArray() : [],
+  ]);
+  const rows = new Map<string, FeatureRow>();
+  rowList.forEach((row, index) => {
+    if (row) rows.set(keyOf(...rowKeys[index]!), row);
   });
+  const uploads = new Map<number, AttachmentRow>();
+  uploadRows.forEach((row, index) => {
+    if (row) uploads.set(uploadIds[index]!, row);
+  });
+  return { rows, childRows, queued, uploads, attachmentsOfRenamed, readKeys };
+}
+
+/** The writes of one acknowledgement, gathered by the phases and sent together (`writeAll`). */
+interface AckWrites {
+  /** Device rows renamed away from their offline keys. */
+  featureDeletes: RowKey[];
+  /** Device rows as the acknowledgement leaves them, by key (each row written once). */
+  features: Map<string, FeatureRow>;
+  attachmentDeletes: number[];
+  attachments: Map<number, AttachmentRow>;
+  /** Queued items rewritten (remapped ids, followed versions), by seq. */
+  queued: Map<number, OutboxItem>;
+}
+
+/** Phase 2: the acknowledged rows themselves take the server's id and version. */
+function settleRows(acks: readonly Ack[], reads: AckReads, state: AckState, writes: AckWrites): void {
+  const recordAcks = acks.filter(({ item }) => !isAttachmentOp(item));
+  const rowsByKey = new Map(reads.rows);
   const withServerRefs = (row: FeatureRow, refs: string[] | undefined): StoredRecord => {
     const properties = remapRefs(row.feature.properties, refs, state.recordMap) ?? row.feature.properties;
     return properties === row.feature.properties ? row.feature : { ...row.feature, properties };
   };
-  const deletes: RowKey[] = [];
-  const puts = new Map<string, FeatureRow>();
+  const puts = writes.features;
   const syncedAt = Date.now();
   for (const { item, id, record } of recordAcks) {
     // Non-inserts are keyed by the server's id: an operation on a row inserted earlier in the
@@ -156,7 +236,7 @@ async function settleRows(db: OfflineDb, acks: readonly Ack[], state: AckState):
       case 'insert': {
         if (row) {
           if (item.id !== id) {
-            deletes.push([item.tableId, item.id]);
+            writes.featureDeletes.push([item.tableId, item.id]);
             puts.delete(key);
           }
           const feature: StoredRecord = {
@@ -196,33 +276,105 @@ async function settleRows(db: OfflineDb, acks: readonly Ack[], state: AckState):
         break;
     }
   }
-  if (deletes.length) await db.features.bulkDelete(deletes);
-  if (puts.size) await db.features.bulkPut([...puts.values()]);
-  for (const [key, row] of puts) state.written.set(key, row);
 }
 
-/** Phase 2: uploaded files take their server ids, deleted files go. */
-async function settleAttachments(db: OfflineDb, acks: readonly Ack[]): Promise<void> {
-  const uploads = acks.filter(({ item }) => item.kind === 'attachment');
-  const removed = acks.filter(({ item }) => item.kind === 'attachmentDelete').map(({ item }) => item.id);
-  const rows = uploads.length ? await db.attachments.bulkGet(uploads.map(({ item }) => item.id)) : [];
-  const deletes = [...removed];
-  const puts: AttachmentRow[] = [];
-  uploads.forEach(({ item, id }, index) => {
-    const row = rows[index];
-    if (item.id !== id && row) deletes.push(item.id);
-    if (row) puts.push({ ...row, id, isInsert: 0 });
-  });
-  if (deletes.length) await db.attachments.bulkDelete(deletes);
-  if (puts.length) await db.attachments.bulkPut(puts);
+/** Phase 3: uploaded files take their server ids, deleted files go, files of renamed rows follow. */
+function settleAttachments(acks: readonly Ack[], reads: AckReads, state: AckState, writes: AckWrites): void {
+  const removed = new Set(acks.filter(({ item }) => item.kind === 'attachmentDelete').map(({ item }) => item.id));
+  writes.attachmentDeletes.push(...removed);
+  for (const { item, id } of acks) {
+    const row = item.kind === 'attachment' ? reads.uploads.get(item.id) : undefined;
+    if (!row) continue;
+    if (item.id !== id) writes.attachmentDeletes.push(item.id);
+    writes.attachments.set(id, { ...row, id, isInsert: 0 });
+  }
+  for (const row of reads.attachmentsOfRenamed) {
+    const featureId = state.recordMap.get(row.featureId);
+    if (featureId === undefined || removed.has(row.id)) continue;
+    const id = state.attachmentMap.get(row.id) ?? row.id;
+    writes.attachments.set(id, { ...(writes.attachments.get(id) ?? row), featureId });
+  }
+}
+
+/** Reads the device rows at `keys` into `into`, noting each key as read (found or not). */
+function readInto(db: OfflineDb, keys: RowKey[], readKeys: Set<string>, into: Map<string, FeatureRow>): PromiseLike<void> {
+  return db.features.bulkGet(keys).then((rows) =>
+    rows.forEach((row, index) => {
+      const key = keyOf(...keys[index]!);
+      readKeys.add(key);
+      if (row) into.set(key, row);
+    }),
+  );
 }
 
 /**
- * Phase 3: the acknowledged items leave the queue. A bulk answer covers consecutive items, so
- * their seqs are mostly runs of consecutive numbers: each run goes by one key-range delete (no
- * other item can lie inside it), not one request per item.
+ * Phase 4: queued items naming a delivered offline id take the server id (as their row, their
+ * file's record, their references), and later queued updates of a row an acknowledged update
+ * moved on follow to its version (`followDelivery`, the rule the drain follows in memory).
+ * Returns the children whose references changed: their device rows follow (`followChildRows`).
  */
-async function removeItems(db: OfflineDb, seqs: number[]): Promise<void> {
+function followQueue(reads: AckReads, state: AckState, writes: AckWrites): OutboxItem[] {
+  const children: OutboxItem[] = [];
+  for (const item of reads.queued.values()) {
+    const next = followDelivery(item, state);
+    reads.queued.set(item.seq!, next);
+    if (next === item) continue;
+    state.updated.set(next.seq!, next);
+    writes.queued.set(next.seq!, next);
+    if (!isAttachmentOp(item) && next.properties !== item.properties) children.push(next);
+  }
+  return children;
+}
+
+/** The device rows of queued children mirror what will be sent. */
+function followChildRows(children: readonly OutboxItem[], reads: AckReads, state: AckState, writes: AckWrites): void {
+  for (const child of children) {
+    const key = keyOf(child.tableId, child.id);
+    const row = writes.features.get(key) ?? reads.childRows.get(key);
+    if (!row) continue;
+    const properties = remapRefs(row.feature.properties, child.refs, state.recordMap) ?? row.feature.properties;
+    if (properties !== row.feature.properties) writes.features.set(key, { ...row, feature: { ...row.feature, properties } });
+  }
+}
+
+/** Acknowledged rows with nothing left in the queue (their flags clear in phase 5). */
+function settledKeys(reads: AckReads, state: AckState): RowKey[] {
+  const left = new Set([...reads.queued.values()].map((item) => keyOf(item.tableId, item.id)));
+  return [...state.touched].filter(([key]) => !left.has(key)).map(([, rowKey]) => rowKey);
+}
+
+/** Phase 5: acknowledged rows with nothing left in the queue lose their isInsert/isEdit flags. */
+function clearSettledFlags(settled: readonly RowKey[], reads: AckReads, writes: AckWrites): void {
+  for (const [tableId, id] of settled) {
+    const key = keyOf(tableId, id);
+    const row = writes.features.get(key) ?? reads.childRows.get(key);
+    if (row && (row.isEdit === 1 || row.isInsert === 1)) writes.features.set(key, { ...row, isInsert: 0, isEdit: 0 });
+  }
+}
+
+/**
+ * Phase 6: every write, sent together: the rows (renamed ones deleted from their offline keys,
+ * each row put once), the files, the rewritten queued items and the mappings (identity.ts).
+ * Deletes and puts of a store never share a key, so their order does not matter.
+ */
+function writeAll(db: OfflineDb, state: AckState, writes: AckWrites): PromiseLike<() => void> {
+  // Dexie's Promise.all: the caller's awaits after it stay in the transaction.
+  return Dexie.Promise.all([
+    storeMappings(db, state.mappings),
+    writes.queued.size ? db.outbox.bulkPut([...writes.queued.values()]) : undefined,
+    writes.featureDeletes.length ? db.features.bulkDelete(writes.featureDeletes) : undefined,
+    writes.features.size ? db.features.bulkPut([...writes.features.values()]) : undefined,
+    writes.attachmentDeletes.length ? db.attachments.bulkDelete(writes.attachmentDeletes) : undefined,
+    writes.attachments.size ? db.attachments.bulkPut([...writes.attachments.values()]) : undefined,
+  ]).then(([announce]) => announce);
+}
+
+/**
+ * The acknowledged items leave the queue. A bulk answer covers consecutive items, so their seqs
+ * are mostly runs of consecutive numbers: each run goes by one key-range delete (no other item can
+ * lie inside it), not one request per item.
+ */
+function removeItems(db: OfflineDb, seqs: number[]): PromiseLike<unknown> {
   const sorted = [...new Set(seqs)].sort((a, b) => a - b);
   const singles: number[] = [];
   const ranges: Array<[number, number]> = [];
@@ -234,88 +386,9 @@ async function removeItems(db: OfflineDb, seqs: number[]): Promise<void> {
     else singles.push(...sorted.slice(i, j + 1));
     i = j + 1;
   }
-  await Promise.all([
-    ...ranges.map(([from, to]) => db.outbox.where(':id').between(from, to, true, true).delete()),
-    singles.length ? db.outbox.bulkDelete(singles) : undefined,
-  ]);
-}
-
-/** Phase 4: queued items naming a delivered offline id, their device rows, attachments of renamed rows. */
-async function remapQueue(db: OfflineDb, state: AckState): Promise<void> {
-  const { recordMap, attachmentMap } = state;
-  if (!recordMap.size && !attachmentMap.size) return;
-  const localIds = [...recordMap.keys()];
-  const affected = new Map<number, OutboxItem>();
-  // The look-ups are independent: sent together, they cost one wait instead of four.
-  const found = await Promise.all([
-    ...(localIds.length ? [db.outbox.where('id').anyOf(localIds).toArray(), db.outbox.where('recordId').anyOf(localIds).toArray(), db.outbox.where('refIds').anyOf(localIds).toArray()] : []),
-    ...(attachmentMap.size ? [db.outbox.where('id').anyOf([...attachmentMap.keys()]).toArray()] : []),
-  ]);
-  for (const item of found.flat()) affected.set(item.seq!, item);
-  const children: OutboxItem[] = [];
-  const changed: OutboxItem[] = [];
-  for (const item of affected.values()) {
-    const next = remapItem(item, state);
-    if (next === item) continue;
-    state.updated.set(next.seq!, next);
-    changed.push(next);
-    // The device row of a child mirrors what will be sent.
-    if (!isAttachmentOp(item) && next.properties !== item.properties) children.push(next);
-  }
-  if (changed.length) await db.outbox.bulkPut(changed);
-  if (children.length) {
-    await readUnwritten(db, state, children.map((child): RowKey => [child.tableId, child.id]));
-    const childRows = new Map<string, FeatureRow>();
-    for (const child of children) {
-      const key = keyOf(child.tableId, child.id);
-      const row = state.written.get(key);
-      if (!row) continue;
-      const properties = remapRefs(row.feature.properties, child.refs, recordMap) ?? row.feature.properties;
-      const next = { ...row, feature: { ...row.feature, properties } };
-      state.written.set(key, next);
-      childRows.set(key, next);
-    }
-    if (childRows.size) await db.features.bulkPut([...childRows.values()]);
-  }
-  if (localIds.length) {
-    const attachmentRows = await db.attachments.where('featureId').anyOf(localIds).toArray();
-    const moved = attachmentRows.flatMap((row) => {
-      const mapped = recordMap.get(row.featureId);
-      return mapped === undefined ? [] : [{ ...row, featureId: mapped }];
-    });
-    if (moved.length) await db.attachments.bulkPut(moved);
-  }
-}
-
-/**
- * Phase 5: an acknowledged update moves the server version on; later queued updates of the same
- * record were based on the edit just delivered, not on someone else's, so they follow.
- */
-async function followVersions(db: OfflineDb, state: AckState): Promise<void> {
-  if (!state.versionBumps.length) return;
-  const later = await db.outbox.where('[tableId+id]').anyOf(state.versionBumps.map((b) => [b.tableId, b.id])).toArray();
-  const bumped = new Map<number, OutboxItem>();
-  for (const item of later) {
-    const current = state.updated.get(item.seq!) ?? item;
-    const next = followVersion(current, state.versionBumps);
-    if (next === current) continue;
-    state.updated.set(next.seq!, next);
-    bumped.set(next.seq!, next);
-  }
-  if (bumped.size) await db.outbox.bulkPut([...bumped.values()]);
-}
-
-/** Phase 6: rows with nothing left in the queue are settled. */
-async function clearSettledFlags(db: OfflineDb, state: AckState): Promise<void> {
-  if (!state.touched.size) return;
-  const keys = [...state.touched.values()];
-  const left = new Set((await db.outbox.where('[tableId+id]').anyOf(keys).toArray()).map((item) => keyOf(item.tableId, item.id)));
-  const clear = keys.filter(([tableId, id]) => !left.has(keyOf(tableId, id)));
-  await readUnwritten(db, state, clear);
-  const flagged = clear
-    .map(([tableId, id]) => state.written.get(keyOf(tableId, id)))
-    .filter((row): row is FeatureRow => !!row && (row.isEdit === 1 || row.isInsert === 1));
-  if (flagged.length) await db.features.bulkPut(flagged.map((row) => ({ ...row, isInsert: 0 as const, isEdit: 0 as const })));
+  const deletes: Array<PromiseLike<unknown>> = ranges.map(([from, to]) => db.outbox.where(':id').between(from, to, true, true).delete());
+  if (singles.length) deletes.push(db.outbox.bulkDelete(singles));
+  return Dexie.Promise.all(deletes);
 }
 
 /**
@@ -323,14 +396,19 @@ async function clearSettledFlags(db: OfflineDb, state: AckState): Promise<void> 
  * attachments, outbox and meta). Returns what to call after it committed, for this tab's screens.
  */
 export async function acknowledgeInTransaction(db: OfflineDb, acks: readonly Ack[]): Promise<{ result: AckResult; announce: () => void }> {
-  const state: AckState = { ...deliveryOf(acks), written: new Map(), touched: new Map(), updated: new Map() };
-  await settleRows(db, acks, state);
-  await settleAttachments(db, acks);
-  await removeItems(db, acks.map((ack) => ack.item.seq!));
-  const announce = await storeMappings(db, state.mappings);
-  await remapQueue(db, state);
-  await followVersions(db, state);
-  await clearSettledFlags(db, state);
+  const state: AckState = { ...deliveryOf(acks), touched: new Map(), updated: new Map() };
+  const reads = await readAffected(db, acks, state);
+  const writes: AckWrites = { featureDeletes: [], features: new Map(), attachmentDeletes: [], attachments: new Map(), queued: new Map() };
+  settleRows(acks, reads, state, writes);
+  settleAttachments(acks, reads, state, writes);
+  const children = followQueue(reads, state, writes);
+  const settled = settledKeys(reads, state);
+  // Rows the queue did not lead phase 1 to (normally none): a child or a settled row not read or written yet.
+  const late = [...children.map((child): RowKey => [child.tableId, child.id]), ...settled].filter(([tableId, id]) => !reads.readKeys.has(keyOf(tableId, id)) && !writes.features.has(keyOf(tableId, id)));
+  if (late.length) await readInto(db, late, reads.readKeys, reads.childRows);
+  followChildRows(children, reads, state, writes);
+  clearSettledFlags(settled, reads, writes);
+  const announce = await writeAll(db, state, writes);
   return { result: { mappings: state.mappings, updated: [...state.updated.values()] }, announce };
 }
 
