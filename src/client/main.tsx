@@ -6,17 +6,15 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import './app/styles/index.css';
 import { App } from './app/app';
+import { earlyDb } from './app/bootstrap/early-db';
 import { startApp, safeLocalStorage } from './app/bootstrap/start-up';
 import { makeStore } from './app/store';
 import { createBrowserAppUpdater, type AppUpdater } from './features/app-update';
 
-// browser: persistence, window events, Web Locks, and the sync loop (store.ts).
-const store = makeStore(undefined, { browser: true });
-// Creating the offline database on a first visit takes a phone about as long as downloading the
-// JavaScript: the `early` entry (app/bootstrap/early-db.ts) began it while the scripts downloaded.
-// Opened now, beside React's first render. A failure shows again at the first read, which
-// reports it.
-store.extra.db.open().catch(() => undefined);
+// browser: persistence, window events, Web Locks, and the sync loop (store.ts). The offline
+// database is the one the `early` entry began opening while the scripts downloaded
+// (app/bootstrap/early-db.ts).
+const store = makeStore(undefined, { browser: true, extra: { db: earlyDb } });
 // config.json and the sign-in session before React's first render: the season's first requests
 // (which wait for both) then travel while React renders.
 startApp(store, { fetch: window.fetch.bind(window), storage: safeLocalStorage() });

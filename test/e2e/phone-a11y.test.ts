@@ -16,7 +16,7 @@ import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { OFFLINE_DB_NAME } from '../../src/common/constants';
 import { sl, slPhone, slScreens } from '../../src/common/i18n/sl';
-import { ARTIFACTS_DIR, DEMO_USERS, LOGIN_PAGE_PATTERN, launchBrowser, recordArtifacts, startServer, type ConsoleLog, type E2EServer } from './harness';
+import { ARTIFACTS_DIR, DEMO_USERS, LOGIN_PAGE_PATTERN, launchBrowser, recordArtifacts, startServer, waitForCheck, type ConsoleLog, type E2EServer } from './harness';
 import { axeViolations } from './axe';
 import { ServerData, describeBuiltApp, goHash, openApp, openNewMeadowForm, waitForServiceWorkerControl } from './scenarios/helpers';
 
@@ -215,7 +215,7 @@ describeBuiltApp('phone: accessibility, width and keyboard', () => {
           await route.continue();
         });
         await page.goto(`${server.origin}/`, { waitUntil: 'commit' });
-        await page.waitForFunction(async (name) => (await indexedDB.databases()).some((db) => db.name === name), OFFLINE_DB_NAME, { polling: 100 });
+        await waitForCheck(page, () => page.evaluate(async (name) => (await indexedDB.databases()).some((db) => db.name === name), OFFLINE_DB_NAME));
         const stores = await page.evaluate(
           (name) =>
             new Promise<string[]>((resolve, reject) => {
