@@ -1,6 +1,7 @@
 /**
  * Client build: webpack 5, Babel (.babelrc, env "browser") strips TypeScript and JSX,
- * `tsc --noEmit` checks types separately. Output in dist/: index.html, content-hashed chunks, one
+ * `tsc --noEmit` checks types separately. Two entries, `early` (it begins creating the offline
+ * database) and `main`. Output in dist/: index.html, content-hashed chunks, one
  * lazy chunk per screen, extracted CSS, the public/ assets and the Workbox service worker dist/sw.js.
  *
  * Run with `npm run build` (node --import tsx webpack-cli --mode production). Nothing here reaches
@@ -83,7 +84,9 @@ export default (_env: unknown, argv: { mode?: 'production' | 'development' }): C
   return {
     mode: production ? 'production' : 'development',
     context: root,
-    entry: { main: './src/client/main.tsx' },
+    // `early` (app/bootstrap/early-db.ts) begins creating the offline database while the rest of
+    // the JavaScript downloads; listed first, so the HTML runs it first.
+    entry: { early: './src/client/app/bootstrap/early-db.ts', main: './src/client/main.tsx' },
     target: 'web',
     // Source maps are written for debugging but kept out of the precache (see InjectManifest).
     devtool: production ? 'source-map' : 'eval-cheap-module-source-map',

@@ -1,20 +1,23 @@
 /**
- * Browser entry: one store, the app, and the service worker. Everything else is built by
- * functions that tests call with their own instances (app.tsx, store.ts).
+ * Browser entry: one store, its start-up, the app, and the service worker. Everything else is
+ * built by functions that tests call with their own instances (app.tsx, store.ts, start-up.ts).
  */
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import './app/styles/index.css';
 import { App } from './app/app';
+import { earlyDb } from './app/bootstrap/early-db';
+import { startApp, safeLocalStorage } from './app/bootstrap/start-up';
 import { makeStore } from './app/store';
 import { createBrowserAppUpdater, type AppUpdater } from './features/app-update';
 
-// browser: persistence, window events, Web Locks, and the sync loop (store.ts).
-const store = makeStore(undefined, { browser: true });
-// Opening the offline database (creating it, on a first visit) takes the browser a few hundred
-// milliseconds on a phone: begun now, it runs while React renders the first screen instead of
-// after. A failure shows again at the first read, which reports it.
-store.extra.db.open().catch(() => undefined);
+// browser: persistence, window events, Web Locks, and the sync loop (store.ts). The offline
+// database is the one the `early` entry began opening while the scripts downloaded
+// (app/bootstrap/early-db.ts).
+const store = makeStore(undefined, { browser: true, extra: { db: earlyDb } });
+// config.json and the sign-in session before React's first render: the season's first requests
+// (which wait for both) then travel while React renders.
+startApp(store, { fetch: window.fetch.bind(window), storage: safeLocalStorage() });
 const container = document.getElementById('root');
 if (!container) throw new Error('#root is missing from index.html');
 const root = createRoot(container);

@@ -53,7 +53,7 @@ export function renderApp({
 } = {}) {
   setHash(hash);
   const store = makeStore(preloaded);
-  const utils = render(<App store={store} updater={updater} routes={routes} skipStartup />);
+  const utils = render(<App store={store} updater={updater} routes={routes} />);
   return { store, ...utils };
 }
 

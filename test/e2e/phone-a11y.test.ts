@@ -14,8 +14,9 @@ import { afterAll, beforeAll, expect, jest, test } from '@jest/globals';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { OFFLINE_DB_NAME } from '../../src/common/constants';
 import { sl, slPhone, slScreens } from '../../src/common/i18n/sl';
-import { ARTIFACTS_DIR, DEMO_USERS, LOGIN_PAGE_PATTERN, launchBrowser, recordArtifacts, startServer, type ConsoleLog, type E2EServer } from './harness';
+import { ARTIFACTS_DIR, DEMO_USERS, LOGIN_PAGE_PATTERN, launchBrowser, recordArtifacts, startServer, waitForCheck, type ConsoleLog, type E2EServer } from './harness';
 import { axeViolations } from './axe';
 import { ServerData, describeBuiltApp, goHash, openApp, openNewMeadowForm, waitForServiceWorkerControl } from './scenarios/helpers';
 
@@ -198,6 +199,40 @@ describeBuiltApp('phone: accessibility, width and keyboard', () => {
         expect(fetched.map((entry) => entry.by).sort()).toEqual(['link', 'link']);
       });
     } finally {
+      await context.close();
+    }
+  });
+
+  test('the offline database is created while the main script is still on its way (the early entry)', async () => {
+    const { context, page, log } = await newPhonePage(browser);
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    try {
+      await recordArtifacts('phone-early-db', page, log, async () => {
+        // The main script is held back: only the early entry can create the database meanwhile.
+        await page.route(/\/static\/js\/main\.[0-9a-f]+\.js$/, async (route) => {
+          await released;
+          await route.continue();
+        });
+        await page.goto(`${server.origin}/`, { waitUntil: 'commit' });
+        await waitForCheck(page, () => page.evaluate(async (name) => (await indexedDB.databases()).some((db) => db.name === name), OFFLINE_DB_NAME));
+        const stores = await page.evaluate(
+          (name) =>
+            new Promise<string[]>((resolve, reject) => {
+              const request = indexedDB.open(name);
+              request.onsuccess = () => {
+                resolve([...request.result.objectStoreNames]);
+                request.result.close();
+              };
+              request.onerror = () => reject(request.error);
+            }),
+          OFFLINE_DB_NAME,
+        );
+        // Created with the app's schema, not an empty database.
+        expect(stores).toEqual(expect.arrayContaining(['features', 'outbox', 'meta']));
+      });
+    } finally {
+      release();
       await context.close();
     }
   });

@@ -1,6 +1,7 @@
 /**
- * The whole client for a given store: providers, start-up, router and layout. main.tsx renders it
- * with the real store; tests render it with `makeStore(preloaded)`.
+ * The whole client for a given store: providers, router and layout. main.tsx starts the app
+ * (bootstrap/start-up.ts) and renders it with the real store; tests render it with
+ * `makeStore(preloaded)`.
  */
 import { Provider } from 'react-redux';
 import { UnsavedChangesProvider } from '../components/confirm-leave/unsaved-changes';
@@ -17,15 +18,14 @@ export interface AppProps {
   store: AppStore;
   updater?: AppUpdater | null;
   routes?: readonly CompiledRoute[];
-  skipStartup?: boolean;
 }
 
-export function App({ store, updater = null, routes = appRoutes, skipStartup }: AppProps) {
+export function App({ store, updater = null, routes = appRoutes }: AppProps) {
   return (
     <Provider store={store}>
       <AppUpdaterContext.Provider value={updater}>
         <UnsavedChangesProvider>
-          <AppBootstrap routes={routes} skipStartup={skipStartup}>
+          <AppBootstrap routes={routes}>
             <AppLayout />
           </AppBootstrap>
         </UnsavedChangesProvider>

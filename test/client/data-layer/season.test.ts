@@ -111,6 +111,55 @@ describe('season loading chain', () => {
     expect(ids(refreshed.indicators)).toEqual(ids(first.indicators));
   });
 
+  it('asks a farmer’s areas, paths, season links and forms before the areas are answered, and takes the answers in order', async () => {
+    const db = openTestDb();
+    const store = server.storeFor(db, USERS.farmer1, { now: () => JUNE_2025 });
+    const { areas, paths, durationPaths, forms } = server.config.tables;
+    const searched = new Set<number>();
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    server.gate = (url, init) => {
+      if (!url.includes('/search')) return undefined;
+      const { tableId } = JSON.parse(String(init?.body)) as { tableId: number };
+      searched.add(tableId);
+      return tableId === areas.id ? released : undefined;
+    };
+    const loading = store.dispatch(loadSeason({ email: USERS.farmer1, config: server.config })).unwrap();
+    try {
+      // The areas are not answered yet: the paths, the links and the forms of the links are asked all the same.
+      await until(() => searched.has(paths.id) && searched.has(durationPaths.id) && searched.has(forms.id), 'paths, links and forms asked while the areas wait');
+    } finally {
+      server.gate = () => undefined;
+      release();
+    }
+    const data = await loading;
+    const ids = (rows: Array<{ id: number }>) => rows.map((r) => r.id).sort();
+    expect(data.source).toBe('server');
+    expect(ids(data.areas)).toEqual([...own.areas].sort());
+    expect(ids(data.paths)).toEqual([...own.paths].sort());
+    expect(ids(data.durationPaths)).toEqual([...own.durationPaths].sort());
+    expect(ids(data.forms)).toEqual([...own.forms].sort());
+    expect(ids(data.indicators)).toEqual([...own.indicators].sort());
+    expect(await db.outbox.count()).toBe(0);
+  });
+
+  it('reads the device for the rest of the chain when the areas are not answered, although paths and links were asked', async () => {
+    const db = openTestDb();
+    const store = server.storeFor(db, USERS.farmer1, { now: () => JUNE_2025 });
+    const first = await store.dispatch(loadSeason({ email: USERS.farmer1, config: server.config })).unwrap();
+    const { areas } = server.config.tables;
+    server.fault = (url, init) => (url.includes('/search') && String(init?.body ?? '').includes(`"tableId":${areas.id},`) ? 'drop-before' : undefined);
+    try {
+      const data = await store.dispatch(loadSeason({ email: USERS.farmer1, config: server.config })).unwrap();
+      expect(data.source).toBe('device');
+      expect(data.paths.map((p) => p.id).sort()).toEqual(first.paths.map((p) => p.id).sort());
+      expect(data.durationPaths.map((d) => d.id).sort()).toEqual(first.durationPaths.map((d) => d.id).sort());
+      expect(await db.outbox.count()).toBe(0);
+    } finally {
+      server.fault = () => undefined;
+    }
+  });
+
   it('creates the links of a new season offline, and they reach the server once online', async () => {
     const db = openTestDb();
     let now = JUNE_2025;

@@ -18,10 +18,10 @@ import type { AppConfig } from '../../../common/schemas/config';
 import type { TableKey } from '../../../common/schemas/project';
 import { isTransientError, type ApiError } from '../../lib/api/base-query';
 import { publicAppApi } from '../../lib/api/public-app';
-import { searchAllRecords } from '../../lib/api/search-all';
+import { searchAllRecords, type SearchAllResult } from '../../lib/api/search-all';
 import type { OfflineDb, StoredRecord } from '../../lib/db/database';
 import { followIds, isLocalId, resolveIds } from '../../lib/db/identity';
-import { getMeta, readRows, refreshRows, setMeta } from '../../lib/db/local-data';
+import { getMeta, readRows, refreshRows, setMeta, toStoredRecord } from '../../lib/db/local-data';
 import { saveEdit } from '../../lib/db/outbox';
 import { columnKey, refKeysFor } from '../../lib/db/refs';
 import { createAppAsyncThunk, type AppDispatch, type RootState } from '../../app/store-types';
@@ -98,25 +98,40 @@ interface StepContext {
   deviceFirst?: Promise<unknown>;
 }
 
-/** Reads one table for a chain step: server → offline copy, or offline copy alone. */
-async function loadRows(
+/** A step's server read, asked ahead of the step's turn (null when the step reads only the device). */
+interface AskedRows {
+  requestedAt: number;
+  answer: Promise<SearchAllResult>;
+}
+
+/** Asks the server for one table's rows of a chain step (every page), when the chain is online. */
+function askRows(ctx: StepContext, table: TableKey, filters: FilterNode | undefined, perPage: number): AskedRows | null {
+  if (!ctx.online) return null;
+  const tableId = ctx.config.tables[table].id;
+  // Every page: the device copy of the step's rows is replaced by the answer (refreshRows drops
+  // rows in scope that the server no longer lists), so one page of many would delete the rest.
+  return { requestedAt: Date.now(), answer: searchAllRecords(ctx.dispatch, ctx.config.projectId, filters ? { tableId, filters } : { tableId }, perPage) };
+}
+
+/**
+ * Takes a step's server answer into the offline copy, then reads the step's rows from there. An
+ * answer asked ahead is used only while the chain is still online: after an earlier step failed,
+ * the rest of the chain reads the device, as if it had never asked.
+ */
+async function takeRows(
   ctx: StepContext,
   table: TableKey,
-  filters: FilterNode | undefined,
-  perPage: number,
+  asked: AskedRows | null,
   inScope: (row: StoredRecord) => boolean,
   /** The parent ids `inScope` checks: before the device read they gain the server ids of parents delivered meanwhile. */
   parentIds?: Set<number>,
 ): Promise<StoredRecord[]> {
   const tableId = ctx.config.tables[table].id;
-  if (ctx.online) {
-    const requestedAt = Date.now();
-    // Every page: the device copy of the step's rows is replaced by the answer (refreshRows drops
-    // rows in scope that the server no longer lists), so one page of many would delete the rest.
-    const result = await searchAllRecords(ctx.dispatch, ctx.config.projectId, filters ? { tableId, filters } : { tableId }, perPage);
+  if (asked && ctx.online) {
+    const result = await asked.answer;
     await ctx.deviceFirst;
     if (result.records) {
-      await refreshRows(ctx.db, result.records, { projectId: ctx.config.projectId, tableId, inScope, requestedAt });
+      await refreshRows(ctx.db, result.records, { projectId: ctx.config.projectId, tableId, inScope, requestedAt: asked.requestedAt });
     } else {
       const error: ApiError | undefined = result.error;
       if (!error || isTransientError(error) || error.status === 401) {
@@ -131,6 +146,70 @@ async function loadRows(
   // delivered since, and its children on the device now name its server id (lib/db/identity).
   if (parentIds) for (const id of (await resolveIds(ctx.db, 'record', [...parentIds])).values()) parentIds.add(id);
   return readRows(ctx.db, tableId, inScope);
+}
+
+/** Reads one table for a chain step: server → offline copy, or offline copy alone. */
+function loadRows(
+  ctx: StepContext,
+  table: TableKey,
+  filters: FilterNode | undefined,
+  perPage: number,
+  inScope: (row: StoredRecord) => boolean,
+  parentIds?: Set<number>,
+): Promise<StoredRecord[]> {
+  return takeRows(ctx, table, askRows(ctx, table, filters, perPage), inScope, parentIds);
+}
+
+/** Forms asked under the season links a server answer named. */
+interface AskedForms {
+  /** The season links the forms were asked for. */
+  linkIds: ReadonlySet<number>;
+  /** Null when the answer named no link: nothing to ask. */
+  asked: AskedRows | null;
+}
+
+/** A farmer's later steps, asked from the server's answers before these are on the device. */
+interface FarmerAhead {
+  farmerId: number;
+  durationId: number | null;
+  areas: AskedRows | null;
+  paths: AskedRows | null;
+  links: AskedRows | null;
+  forms: Promise<AskedForms | null>;
+}
+
+/** Asks the forms of the season links an answer named, once it is in. */
+async function askForms(ctx: StepContext, links: AskedRows | null): Promise<AskedForms | null> {
+  const result = links ? await links.answer : null;
+  if (!result?.records || !ctx.online) return null;
+  const linkIds = new Set(result.records.map((row) => row.id));
+  return { linkIds, asked: linkIds.size ? askRows(ctx, 'forms', isIn(Number(columnKey(ctx.config, 'forms', 'parent')), [...linkIds]), PAGE_SIZE) : null };
+}
+
+/**
+ * A farmer's areas, paths, season links and forms, asked as soon as the server's answers say the
+ * user is a farmer and name their record and the current season, without waiting for the device
+ * to store them: the server gives a farmer only their own rows, so paths and links need no filter
+ * by the previous step's ids; the forms are asked under the links the links' answer named. Null
+ * for editors and readers (they see every farmer's rows) and when an answer failed.
+ */
+async function askFarmerAhead(
+  ctx: StepContext,
+  rolesAnswer: Promise<{ data?: { editor: boolean; reader: boolean } }>,
+  own: AskedRows,
+  durations: AskedRows,
+  mine: (row: StoredRecord) => boolean,
+  today: string,
+): Promise<FarmerAhead | null> {
+  const [roles, ownResult, durationsResult] = await Promise.all([rolesAnswer, own.answer, durations.answer]);
+  const farmer = (ownResult.records ?? []).map(toStoredRecord).filter(mine).sort((a, b) => a.id - b.id)[0];
+  if (!ctx.online || !roles.data || roles.data.editor || roles.data.reader || !farmer || !durationsResult.records) return null;
+  const { config } = ctx;
+  const durationId = currentDuration(durationsResult.records.map(toStoredRecord), config, today)?.id ?? null;
+  const areas = askRows(ctx, 'areas', eq(Number(columnKey(config, 'areas', 'user')), farmer.id), PAGE_SIZE);
+  const paths = askRows(ctx, 'paths', undefined, PAGE_SIZE);
+  const links = durationId === null ? null : askRows(ctx, 'durationPaths', and(eq(Number(columnKey(config, 'durationPaths', 'duration_id')), durationId), eq('archived', false)), PAGE_SIZE);
+  return { farmerId: farmer.id, durationId, areas, paths, links, forms: askForms(ctx, links) };
 }
 
 const numberOf = (value: unknown): number | null => {
@@ -182,18 +261,24 @@ async function readChain(
   let role: SeasonData['role'] = null;
   try {
     // Roles, the farmer's own record (by e-mail) and the durations need no earlier answer: they
-    // are read together; the rest of the chain waits only for the ids it filters by.
+    // are read together; the rest of the chain waits only for the ids it filters by (a farmer's,
+    // for the server's answers, not for the device to store them: askFarmerAhead).
     const emailKey = columnKey(config, 'farmers', 'email');
     const email = args.email.trim().toLowerCase();
     const mine = (row: StoredRecord) => String(row.properties[emailKey] ?? '').trim().toLowerCase() === email;
-    const ownRead = settle(loadRows(ctx, 'farmers', eq(Number(emailKey), args.email.trim()), FARMERS_PAGE_SIZE, mine));
-    const durationsRead = settle(loadRows(ctx, 'durations', undefined, PAGE_SIZE, () => true));
+    const ownAsked = askRows(ctx, 'farmers', eq(Number(emailKey), args.email.trim()), FARMERS_PAGE_SIZE);
+    const durationsAsked = askRows(ctx, 'durations', undefined, PAGE_SIZE);
+    const rolesAnswer = ctx.online ? Promise.resolve(dispatch(publicAppApi.endpoints.roles.initiate({ projectId: config.projectId }, { subscribe: false, forceRefetch: true }))) : null;
+    const today = localDate(extra.now());
+    const farmerAhead = rolesAnswer && ownAsked && durationsAsked ? askFarmerAhead(ctx, rolesAnswer, ownAsked, durationsAsked, mine, today) : null;
+    const ownRead = settle(takeRows(ctx, 'farmers', ownAsked, mine));
+    const durationsRead = settle(takeRows(ctx, 'durations', durationsAsked, () => true));
 
     // 1. Roles; kept on the device for offline starts.
     const rolesKey = rolesKeyOf(config, args.email);
     let roles: { editor: boolean; reader: boolean } | undefined;
-    if (ctx.online) {
-      const result = await dispatch(publicAppApi.endpoints.roles.initiate({ projectId: config.projectId }, { subscribe: false, forceRefetch: true }));
+    if (rolesAnswer) {
+      const result = await rolesAnswer;
       await deviceFirst;
       if (result.data) {
         roles = { editor: result.data.editor, reader: result.data.reader };
@@ -246,39 +331,47 @@ async function readChain(
     // readers, who have not chosen a farmer yet, see the season and every farmer's progress in it).
     const durations = await durationsRead;
     if (!durations.ok) throw durations.error;
-    data.duration = currentDuration(durations.value, config, localDate(extra.now()));
+    data.duration = currentDuration(durations.value, config, today);
     if (farmerId === null) {
       data.source = ctx.source;
       return data;
     }
 
-    // 4. Areas of the farmer (the `user` column links to the farmer id).
+    // 4.–7. Areas, paths, season links and forms. A farmer's were asked as soon as the server's
+    // answers named the farmer and the season (askFarmerAhead); they are used when the device
+    // agrees on both. Otherwise (editors and readers, or a device that disagrees) each step asks
+    // with the ids the step before left on the device. Either way the answers are taken in order,
+    // each step's device rows reconciled by the ids of the step before.
     const userKey = columnKey(config, 'areas', 'user');
-    data.areas = await loadRows(ctx, 'areas', eq(Number(userKey), farmerId), PAGE_SIZE, (row) => numberOf(row.properties[userKey]) === farmerId);
+    const pathParent = columnKey(config, 'paths', 'parent');
+    const dpDuration = columnKey(config, 'durationPaths', 'duration_id');
+    const dpPath = columnKey(config, 'durationPaths', 'path_id');
+    const durationId = data.duration?.id ?? null;
+    const fromAhead = role === 'farmer' && farmerAhead ? await farmerAhead : null;
+    const ahead = fromAhead && fromAhead.farmerId === farmerId && fromAhead.durationId === durationId ? fromAhead : null;
+
+    // 4. Areas of the farmer (the `user` column links to the farmer id).
+    const areasAsked = ahead ? ahead.areas : askRows(ctx, 'areas', eq(Number(userKey), farmerId), PAGE_SIZE);
+    data.areas = await takeRows(ctx, 'areas', areasAsked, (row) => numberOf(row.properties[userKey]) === farmerId);
 
     // 5. Paths of the areas.
     const areaIds = await idsNow(db, data.areas);
     const areaSet = new Set(areaIds);
-    const pathParent = columnKey(config, 'paths', 'parent');
-    data.paths = areaIds.length
-      ? await loadRows(ctx, 'paths', isIn(Number(pathParent), areaIds), PAGE_SIZE, (row) => areaSet.has(numberOf(row.properties[pathParent]) ?? -1), areaSet)
-      : [];
+    const inAreas = (row: StoredRecord) => areaSet.has(numberOf(row.properties[pathParent]) ?? -1);
+    data.paths = areaIds.length ? await takeRows(ctx, 'paths', ahead ? ahead.paths : askRows(ctx, 'paths', isIn(Number(pathParent), areaIds), PAGE_SIZE), inAreas, areaSet) : [];
 
-    if (!data.duration) {
+    if (durationId === null) {
       data.notice = slSync.season.noCurrentDuration;
       data.source = ctx.source;
       return data;
     }
 
     // 6. Duration-path links: only non-deleted, non-archived ones; create missing ones.
-    const durationId = data.duration.id;
-    const dpDuration = columnKey(config, 'durationPaths', 'duration_id');
-    const dpPath = columnKey(config, 'durationPaths', 'path_id');
     const pathIds = await idsNow(db, data.paths);
     const pathSet = new Set(pathIds);
     const inDp = (row: StoredRecord) => numberOf(row.properties[dpDuration]) === durationId && pathSet.has(numberOf(row.properties[dpPath]) ?? -1);
     let links = pathIds.length
-      ? await loadRows(ctx, 'durationPaths', and(eq(Number(dpDuration), durationId), isIn(Number(dpPath), pathIds), eq('archived', false)), PAGE_SIZE, inDp, pathSet)
+      ? await takeRows(ctx, 'durationPaths', ahead ? ahead.links : askRows(ctx, 'durationPaths', and(eq(Number(dpDuration), durationId), isIn(Number(dpPath), pathIds), eq('archived', false)), PAGE_SIZE), inDp, pathSet)
       : [];
     links = links.filter((row) => !row.deleted && !row.archived);
     const linked = new Set(links.map((row) => numberOf(row.properties[dpPath])));
@@ -304,9 +397,11 @@ async function readChain(
     const dpIds = await idsNow(db, data.durationPaths);
     const dpSet = new Set(dpIds);
     const formParent = columnKey(config, 'forms', 'parent');
-    data.forms = dpIds.length
-      ? await loadRows(ctx, 'forms', isIn(Number(formParent), dpIds), PAGE_SIZE, (row) => dpSet.has(numberOf(row.properties[formParent]) ?? -1), dpSet)
-      : [];
+    // The forms asked ahead serve when they were asked for every link the device has (offline
+    // ids have none on the server); a link delivered or made meanwhile is asked for anew.
+    const formsAhead = ahead ? await ahead.forms : null;
+    const formsAsked = () => (formsAhead && dpIds.every((id) => isLocalId(id) || formsAhead.linkIds.has(id)) ? formsAhead.asked : askRows(ctx, 'forms', isIn(Number(formParent), dpIds), PAGE_SIZE));
+    data.forms = dpIds.length ? await takeRows(ctx, 'forms', formsAsked(), (row) => dpSet.has(numberOf(row.properties[formParent]) ?? -1), dpSet) : [];
 
     // 8. Indicators of the forms.
     const formIds = await idsNow(db, data.forms);

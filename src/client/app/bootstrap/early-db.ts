@@ -1,0 +1,14 @@
+/**
+ * A second, small entry that the HTML runs before the app's own scripts have arrived (only the
+ * webpack runtime, Dexie and the schema are in it). On a first visit the browser takes about as
+ * long to create the offline database as a phone takes to download the rest of the JavaScript:
+ * begun here, the creation runs while they download.
+ *
+ * The app uses this same handle (main.tsx imports `earlyDb`): both entries share one webpack
+ * runtime, so this module runs once and the database is opened once, not once per entry. A
+ * failure is left to the first read, which reports it.
+ */
+import { openOfflineDb } from '../../lib/db/database';
+
+export const earlyDb = openOfflineDb();
+earlyDb.open().catch(() => undefined);
