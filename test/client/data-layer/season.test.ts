@@ -12,7 +12,7 @@ import { browserOnlineChanged, drainOnce, rtkQueryTransport } from '../../../src
 import { farmerChosen, loadSeason, selectSeasonError, selectSeasonStatus, currentDuration, localDate } from '../../../src/client/features/season';
 import { configLoaded } from '../../../src/client/lib/config';
 import { authenticated } from '../../../src/client/features/auth/auth-slice';
-import { isLocalId, readOutbox, refKeysFor, saveEdit } from '../../../src/client/lib/db';
+import { isLocalId, readOutbox, refKeysFor, resolveIds, saveEdit } from '../../../src/client/lib/db';
 import { USERS } from '../../server/helpers/build-test-app';
 import { farmerRows, type FarmerRows } from '../../server/helpers/demo-ids';
 import { PROJECT_ID, openTestDb, settleStores, until } from './helpers';
@@ -255,6 +255,68 @@ describe('season loading chain', () => {
     const serverForm = formIds.find((id) => !first.forms.some((f) => f.id === id))!;
     expect(season.indicators.filter((i) => i.properties[String(indicators.columns.parent)] === serverForm)).toHaveLength(2);
     expect(data.indicators.filter((i) => i.properties[String(indicators.columns.parent)] === serverForm)).toHaveLength(2);
+  });
+
+  it('a delivery committing between the look-up of a parent’s delivered ids and the read of its children leaves no child out', async () => {
+    const db = openTestDb();
+    const { forms, indicators } = server.config.tables;
+    const store = server.storeFor(db, USERS.farmer1, { now: () => JUNE_2026 });
+    await store.dispatch(loadSeason({ email: USERS.farmer1, config: server.config })).unwrap();
+    await drainOnce({ db, transport: rtkQueryTransport(store.dispatch) });
+    const link = (await store.dispatch(loadSeason({ email: USERS.farmer1, config: server.config })).unwrap()).durationPaths[0]!;
+    const form = await saveEdit(db, { kind: 'insert', projectId: PROJECT_ID, tableId: forms.id, properties: { [forms.columns.parent]: link.id, [forms.columns.form_id]: 1 }, refs: refKeysFor(server.config, 'forms') });
+    for (const key of ['salvia-pratensis', 'lotus-corniculatus']) {
+      await saveEdit(db, { kind: 'insert', projectId: PROJECT_ID, tableId: indicators.id, properties: { [indicators.columns.parent]: form.record!.id, [indicators.columns.key]: key, [indicators.columns.value]: true }, refs: refKeysFor(server.config, 'indicators') });
+    }
+    // The server has answered the drain's call; its acknowledgement begins only when the
+    // offline chain looks up the delivered ids of the forms it read (under the offline id) for the
+    // second time: the first look-up gives the indicators' parents, the second is the one
+    // beside the indicators' read. IndexedDB runs transactions on the same stores in the order
+    // they were made, so the acknowledgement lands right after that look-up.
+    let lookUps = 0;
+    let startAcknowledgement!: () => void;
+    const acknowledgementMayStart = new Promise<void>((resolve) => (startAcknowledgement = resolve));
+    const proto = IDBObjectStore.prototype as unknown as Record<string, (...args: unknown[]) => unknown>;
+    const methods = ['getAllKeys', 'openKeyCursor', 'openCursor', 'getAll'] as const;
+    const originals = methods.map((method) => proto[method]!);
+    methods.forEach((method, index) => {
+      proto[method] = function (this: IDBObjectStore, ...args: unknown[]) {
+        // A key range, or (getAll/getAllKeys with options) an object holding it as `query`.
+        const range = args[0] instanceof IDBKeyRange ? args[0] : (args[0] as { query?: unknown } | undefined)?.query;
+        if (this.name === 'meta' && range instanceof IDBKeyRange && String(range.lower).startsWith('delivered:') && ++lookUps === 2) startAcknowledgement();
+        return originals[index]!.apply(this, args);
+      };
+    });
+    try {
+      const transport = rtkQueryTransport(store.dispatch);
+      let answered!: () => void;
+      const answerArrived = new Promise<void>((resolve) => (answered = resolve));
+      const draining = drainOnce({
+        db,
+        transport: {
+          ...transport,
+          bulk: async (...args) => {
+            const answer = await transport.bulk(...args);
+            answered();
+            await acknowledgementMayStart;
+            return answer;
+          },
+        },
+      });
+      await answerArrived;
+      store.dispatch(browserOnlineChanged(false));
+      const data = await store.dispatch(loadSeason({ email: USERS.farmer1, config: server.config })).unwrap();
+      expect(await draining).toMatchObject({ kind: 'done', sent: 3 });
+      expect(lookUps).toBeGreaterThanOrEqual(2);
+      // The form as the chain gives it to the screens (under either id), with both its answers.
+      const serverId = (await resolveIds(db, 'record', [form.record!.id])).get(form.record!.id);
+      expect(serverId).toBeDefined();
+      const shown = data.forms.find((f) => f.id === form.record!.id || f.id === serverId);
+      expect(shown).toBeDefined();
+      expect(data.indicators.filter((i) => i.properties[String(indicators.columns.parent)] === shown!.id)).toHaveLength(2);
+    } finally {
+      methods.forEach((method, index) => (proto[method] = originals[index]!));
+    }
   });
 
   it('raises the missing-farmer error when no farmer record matches the e-mail', async () => {

@@ -28,11 +28,14 @@ export function useStoredForm(
     if (!config || !enabled) return undefined;
     let cancelled = false;
     const parent = columnKey(config, 'indicators', 'parent');
-    const readDevice = async () => {
-      const [form] = await readRows(db, config.tables.forms.id, (r) => r.id === formId && !r.archived);
-      const indicators = form ? await readRows(db, config.tables.indicators.id, (r) => r.properties[parent] === formId) : [];
-      return { form: form ?? null, indicators };
-    };
+    // One transaction: an acknowledgement committing between the two reads would leave a form
+    // read under its offline id with children that already name its server id.
+    const readDevice = () =>
+      db.transaction('r', db.features, async () => {
+        const [form] = await readRows(db, config.tables.forms.id, (r) => r.id === formId && !r.archived);
+        const indicators = form ? await readRows(db, config.tables.indicators.id, (r) => r.properties[parent] === formId) : [];
+        return { form: form ?? null, indicators };
+      });
     void (async () => {
       let found = await readDevice();
       if (!found.form && online && !cancelled) {

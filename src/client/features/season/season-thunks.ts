@@ -144,8 +144,15 @@ async function takeRows(
   }
   // The outbox drains while the chain reads: a parent read under its offline id may have been
   // delivered since, and its children on the device now name its server id (lib/db/identity).
-  if (parentIds) for (const id of (await resolveIds(ctx.db, 'record', [...parentIds])).values()) parentIds.add(id);
-  return readRows(ctx.db, tableId, inScope);
+  // The mappings and the rows are read in one transaction, so both see the device before an
+  // acknowledgement or both after it: one committing between the two reads would rename the
+  // children after their parent's ids were resolved, and they would fall out of scope (a form
+  // shown with none of its answers).
+  const { db } = ctx;
+  return db.transaction('r', [db.features, db.meta], async () => {
+    if (parentIds) for (const id of (await resolveIds(db, 'record', [...parentIds])).values()) parentIds.add(id);
+    return readRows(db, tableId, inScope);
+  });
 }
 
 /** Reads one table for a chain step: server → offline copy, or offline copy alone. */
