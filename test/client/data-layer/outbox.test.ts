@@ -10,7 +10,8 @@
 import { afterEach, describe, expect, it, jest } from '@jest/globals';
 import { LOCAL_ID_BOUND, MODIFY_CHUNK_SIZE, SYNC_BACKOFF_MAX_MS, SYNC_BACKOFF_START_MS } from '../../../src/common/constants';
 import { slSync } from '../../../src/common/i18n/sl';
-import { acknowledge, newOpId, readOutbox, saveEdit, readRows, refreshRows, keepMine, takeTheirs, retryItem, discardItem, resolveIds, wasDelivered } from '../../../src/client/lib/db';
+import { acknowledge, newOpId, readOutbox, saveEdit, readRows, refreshRows, keepMine, takeTheirs, retryItem, discardItem, resolveIds, wasDelivered, type OutboxItem } from '../../../src/client/lib/db';
+import type { WireRecord } from '../../../src/common/schemas/wire';
 import {
   backoffDelay,
   browserOnlineChanged,
@@ -533,6 +534,65 @@ describe('the cost of an acknowledgement', () => {
     expect(large).toEqual(small);
     // 13 today: features 4 (read, delete renamed, write, children), outbox 7, meta 1, attachments 1.
     expect(large.total).toBeLessThanOrEqual(13);
+  });
+});
+
+describe('acknowledged rows written from the answer', () => {
+  /** A database that counts the device rows read by key (features getMany keys). */
+  function countingFeatureReads() {
+    const db = openTestDb();
+    const reads = { keys: 0 };
+    db.use({
+      stack: 'dbcore',
+      name: 'count-feature-reads',
+      create: (down) => ({
+        ...down,
+        table: (name) => {
+          const table = down.table(name);
+          if (name !== 'features') return table;
+          return { ...table, getMany: (req) => ((reads.keys += req.keys.length), table.getMany(req)) };
+        },
+      }),
+    });
+    return { db, reads };
+  }
+
+  const answer = (item: OutboxItem, id: number, version: number, properties: Record<string, unknown>): WireRecord => ({
+    id,
+    tableId: item.tableId,
+    properties,
+    geometry: null,
+    deleted: false,
+    archived: false,
+    createdAt: '2026-06-01T08:00:00.000Z',
+    updatedAt: '2026-06-01T08:00:00.000Z',
+    version,
+  });
+
+  it("settles a row with nothing left in the queue as the server's copy, without reading it; a row with a later queued edit is read and keeps that edit", async () => {
+    const { db, reads } = countingFeatureReads();
+    const form = await saveEdit(db, { kind: 'insert', projectId: P, tableId: FORMS, properties: { '61': 10_000_500 }, refs: ['61'] });
+    const done = await saveEdit(db, { kind: 'insert', projectId: P, tableId: INDICATORS, properties: { '71': form.id, '72': 'a' }, refs: ['71'] });
+    const edited = await saveEdit(db, { kind: 'insert', projectId: P, tableId: INDICATORS, properties: { '71': form.id, '72': 'b' }, refs: ['71'] });
+    const [formItem, doneItem, editedItem] = await readOutbox(db);
+    // A later edit of the second indicator, made before the answer came: it stays queued.
+    await saveEdit(db, { kind: 'update', projectId: P, tableId: INDICATORS, id: edited.id, properties: { '73': true } });
+    reads.keys = 0;
+    await acknowledge(db, [
+      { item: formItem!, id: 10_200_000, record: answer(formItem!, 10_200_000, 1, { '61': 10_000_500, '66': 42 }) },
+      { item: doneItem!, id: 10_200_001, record: answer(doneItem!, 10_200_001, 1, { '71': 10_200_000, '72': 'a' }) },
+      { item: editedItem!, id: 10_200_002, record: answer(editedItem!, 10_200_002, 1, { '71': 10_200_000, '72': 'b' }) },
+    ]);
+    // Only the row with a queued edit left was read.
+    expect(reads.keys).toBe(1);
+    // The others are the server's copies (with what the server added), settled, under the server's ids.
+    expect(await db.features.get([FORMS, form.id])).toBeUndefined();
+    expect(await db.features.get([INDICATORS, done.id])).toBeUndefined();
+    expect(await db.features.get([FORMS, 10_200_000])).toMatchObject({ featureId: 10_200_000, isInsert: 0, isEdit: 0, isRecord: 1, feature: { id: 10_200_000, version: 1, properties: { '61': 10_000_500, '66': 42 } } });
+    expect(await db.features.get([INDICATORS, 10_200_001])).toMatchObject({ isInsert: 0, isEdit: 0, feature: { properties: { '71': 10_200_000, '72': 'a' } } });
+    // The edited row keeps the edit still queued, and stays pending.
+    expect(await db.features.get([INDICATORS, 10_200_002])).toMatchObject({ isEdit: 1, feature: { id: 10_200_002, properties: { '71': 10_200_000, '72': 'b', '73': true } } });
+    expect((await readOutbox(db)).map((item) => [item.kind, item.id])).toEqual([['update', 10_200_002]]);
   });
 });
 

@@ -3,13 +3,15 @@
  * MODIFY_CHUNK_SIZE operations, or one attachment upload). In ONE transaction, in phases:
  *
  * 1. `readAffected`: the acknowledged items leave the queue (a run of consecutive items by one
- *    key-range delete), and every read goes out together: the acknowledged rows, the queued items
- *    the answer touches (naming a delivered offline id, or an acknowledged row; looked up once the
- *    acknowledged ones are gone, so the look-ups do not walk them), the rows of queued children,
- *    the files involved.
+ *    key-range delete); then the queued items the answer touches (naming a delivered offline id,
+ *    or an acknowledged row; looked up once the acknowledged ones are gone, so the look-ups do not
+ *    walk them) and the files involved are read together; then, in one call, the device rows that
+ *    are needed: the queued children's, and the acknowledged rows the answer does not replace.
  * 2. `settleRows`: acknowledged rows take the server's version; inserted rows move to their server
  *    ids, and every reference column of an acknowledged row that names an offline id delivered in
- *    the same answer is rewritten (its queued item is gone after this call, so now or never).
+ *    the same answer is rewritten (its queued item is gone after this call, so now or never). A
+ *    row with nothing left in the queue whose items the server answered with its copy of the row
+ *    (inserts and updates) is that copy: it is written without being read.
  * 3. `settleAttachments`: uploaded files move to their server ids, deleted ones go, files of
  *    renamed rows follow.
  * 4. `followQueue`: queued items still naming a delivered offline id (as their row, their parent
@@ -21,8 +23,8 @@
  *
  * Phases 2–5 work in memory on what phase 1 read. IndexedDB's cost is per request and per wait
  * for an answer: every store is read and written with one bulk request per kind (never a request
- * per row), and the transaction waits for answers twice, not once per phase (phases 4 and 5 read
- * late only a row the queue did not lead to, normally none).
+ * per row), and the transaction waits for answers three or four times, not once per phase
+ * (phases 4 and 5 read late only a row the queue did not lead to, normally none).
  */
 import { Dexie } from 'dexie';
 import type { WireRecord } from '../../../common/schemas/wire';
@@ -129,7 +131,13 @@ export function followDelivery(item: OutboxItem, delivery: Delivery): OutboxItem
 
 /** Everything an acknowledgement reads, sent together (`readAffected`). */
 interface AckReads {
-  /** Device rows of the acknowledged items (inserts by their offline id), by key. */
+  /**
+   * Rows (by final key) written from the server's answer alone: every acknowledged item of the row
+   * is an insert or update answered with the row, and nothing of the row is left in the queue.
+   * Such a row on the device is what was sent, so the answer's copy replaces it without a read.
+   */
+  answered: Set<string>;
+  /** Device rows of the other acknowledged items (inserts by their offline id), by key. */
   rows: Map<string, FeatureRow>;
   /** Device rows of queued children whose reference columns change, not read in `rows`, by key. */
   childRows: Map<string, FeatureRow>;
@@ -154,19 +162,24 @@ const currentKeyOf = ({ item, id }: Ack): RowKey => [item.tableId, item.kind ===
  * a delivered offline id (as their row, their file's record or a reference) or naming an
  * acknowledged row (later updates follow its version, and its flags clear only when none is
  * left), looked up once the acknowledged items are gone (so the look-ups do not walk them); the
- * uploaded files and the files of renamed rows. The rows of queued children go as soon as those
- * items are known.
+ * uploaded files and the files of renamed rows. Once those items are known, one read of the
+ * device rows: the queued children's and the acknowledged rows' that the answer does not replace
+ * (`answered`: normally all of them are replaced, so an acknowledgement reads no acknowledged row).
  */
 async function readAffected(db: OfflineDb, acks: readonly Ack[], delivery: Delivery): Promise<AckReads> {
   const acked = new Set(acks.map(({ item }) => item.seq!));
   const recordAcks = acks.filter(({ item }) => !isAttachmentOp(item));
   const rowKeys = [...new Map(recordAcks.map((ack) => [keyOf(...currentKeyOf(ack)), currentKeyOf(ack)])).values()];
+  /** The final key of each current key (an insert's offline key → its server key; others the same). */
+  const finalOf = new Map(recordAcks.map((ack) => [keyOf(...currentKeyOf(ack)), keyOf(...finalKeyOf(ack))]));
   const finalKeys = new Set(recordAcks.map((ack) => keyOf(...finalKeyOf(ack))));
   const localIds = [...delivery.recordMap.keys()];
   const uploadIds = acks.filter(({ item }) => item.kind === 'attachment').map(({ item }) => item.id);
   const queued = new Map<number, OutboxItem>();
+  const rows = new Map<string, FeatureRow>();
   const childRows = new Map<string, FeatureRow>();
-  const readKeys = new Set(rowKeys.map((key) => keyOf(...key)));
+  const readKeys = new Set<string>();
+  const answered = new Set<string>();
 
   // Composed with Dexie's promises only: Dexie follows its transaction across native promises for
   // a few steps only, and a write after that would run outside it.
@@ -177,32 +190,38 @@ async function readAffected(db: OfflineDb, acks: readonly Ack[], delivery: Deliv
       ...(rowKeys.length ? [db.outbox.where('[tableId+id]').anyOf(recordAcks.map(finalKeyOf)).toArray()] : []),
     ])).then((found) => {
       for (const item of found.flat()) queued.set(item.seq!, item);
-      // Children whose device rows this transaction does not read already.
+      // Rows with queued items left (by the id they have once this acknowledgement is written),
+      // and children whose device rows are not read for the acknowledged items already.
+      const left = new Set<string>();
       const childKeys = new Map<string, RowKey>();
       for (const item of queued.values()) {
-        if (isAttachmentOp(item) || !item.refIds?.some((id) => delivery.recordMap.has(id))) continue;
+        if (isAttachmentOp(item)) continue;
         const id = item.kind === 'insert' ? item.id : (delivery.recordMap.get(item.id) ?? item.id);
         const key = keyOf(item.tableId, id);
-        if (!finalKeys.has(key)) childKeys.set(key, [item.tableId, id]);
+        left.add(key);
+        if (item.refIds?.some((ref) => delivery.recordMap.has(ref)) && !finalKeys.has(key)) childKeys.set(key, [item.tableId, id]);
       }
-      return childKeys.size ? readInto(db, [...childKeys.values()], readKeys, childRows) : undefined;
+      const replaceable = new Map<string, boolean>();
+      for (const ack of recordAcks) {
+        const key = keyOf(...finalKeyOf(ack));
+        const fromAnswer = (ack.item.kind === 'insert' || ack.item.kind === 'update') && ack.record !== undefined && !left.has(key);
+        replaceable.set(key, (replaceable.get(key) ?? true) && fromAnswer);
+      }
+      for (const [key, yes] of replaceable) if (yes) answered.add(key);
+      const rowReads = rowKeys.filter((key) => !answered.has(finalOf.get(keyOf(...key))!));
+      return readInto(db, [...rowReads, ...childKeys.values()], readKeys, (key) => (childKeys.has(key) ? childRows : rows));
     });
 
-  const [rowList, , uploadRows, attachmentsOfRenamed] = await Dexie.Promise.all([
-    rowKeys.length ? db.features.bulkGet(rowKeys) : [],
+  const [, uploadRows, attachmentsOfRenamed] = await Dexie.Promise.all([
     readQueue(),
     uploadIds.length ? db.attachments.bulkGet(uploadIds) : [],
     localIds.length ? db.attachments.where('featureId').anyOf(localIds).toArray() : [],
   ]);
-  const rows = new Map<string, FeatureRow>();
-  rowList.forEach((row, index) => {
-    if (row) rows.set(keyOf(...rowKeys[index]!), row);
-  });
   const uploads = new Map<number, AttachmentRow>();
   uploadRows.forEach((row, index) => {
     if (row) uploads.set(uploadIds[index]!, row);
   });
-  return { rows, childRows, queued, uploads, attachmentsOfRenamed, readKeys };
+  return { answered, rows, childRows, queued, uploads, attachmentsOfRenamed, readKeys };
 }
 
 /** The writes of one acknowledgement, gathered by the phases and sent together (`writeAll`). */
@@ -228,6 +247,15 @@ function settleRows(acks: readonly Ack[], reads: AckReads, state: AckState, writ
   const puts = writes.features;
   const syncedAt = Date.now();
   for (const { item, id, record } of recordAcks) {
+    if (record && reads.answered.has(keyOf(item.tableId, id))) {
+      // The device row is what was sent (nothing of it is left in the queue): the server's copy
+      // replaces it, settled, under the server's id.
+      if (item.kind === 'insert' && item.id !== id) writes.featureDeletes.push([item.tableId, item.id]);
+      const next: FeatureRow = { tableId: item.tableId, featureId: id, projectId: item.projectId, feature: toStoredRecord(record), isInsert: 0, isEdit: 0, isDelete: 0, isRecord: item.api === 'Features' ? 0 : 1, syncedAt };
+      puts.set(keyOf(item.tableId, id), next);
+      state.touched.set(keyOf(item.tableId, id), [item.tableId, id]);
+      continue;
+    }
     // Non-inserts are keyed by the server's id: an operation on a row inserted earlier in the
     // same call still names the local id, whose row has just been renamed.
     const key = item.kind === 'insert' ? keyOf(item.tableId, item.id) : keyOf(item.tableId, id);
@@ -296,13 +324,14 @@ function settleAttachments(acks: readonly Ack[], reads: AckReads, state: AckStat
   }
 }
 
-/** Reads the device rows at `keys` into `into`, noting each key as read (found or not). */
-function readInto(db: OfflineDb, keys: RowKey[], readKeys: Set<string>, into: Map<string, FeatureRow>): PromiseLike<void> {
+/** Reads the device rows at `keys` (one request per row, one call) into the map `into` picks for each, noting each key as read (found or not). */
+function readInto(db: OfflineDb, keys: RowKey[], readKeys: Set<string>, into: (key: string) => Map<string, FeatureRow>): PromiseLike<void> {
+  if (!keys.length) return Dexie.Promise.resolve();
   return db.features.bulkGet(keys).then((rows) =>
     rows.forEach((row, index) => {
       const key = keyOf(...keys[index]!);
       readKeys.add(key);
-      if (row) into.set(key, row);
+      if (row) into(key).set(key, row);
     }),
   );
 }
@@ -405,7 +434,7 @@ export async function acknowledgeInTransaction(db: OfflineDb, acks: readonly Ack
   const settled = settledKeys(reads, state);
   // Rows the queue did not lead phase 1 to (normally none): a child or a settled row not read or written yet.
   const late = [...children.map((child): RowKey => [child.tableId, child.id]), ...settled].filter(([tableId, id]) => !reads.readKeys.has(keyOf(tableId, id)) && !writes.features.has(keyOf(tableId, id)));
-  if (late.length) await readInto(db, late, reads.readKeys, reads.childRows);
+  if (late.length) await readInto(db, late, reads.readKeys, () => reads.childRows);
   followChildRows(children, reads, state, writes);
   clearSettledFlags(settled, reads, writes);
   const announce = await writeAll(db, state, writes);
