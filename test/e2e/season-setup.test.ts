@@ -61,6 +61,8 @@ async function pixelOf(page: Page, [lon, lat]: number[]): Promise<{ x: number; y
 async function walkThrough(context: BrowserContext, page: Page, steps: { longitude: number; latitude: number; accuracy: number }[]): Promise<void> {
   const distance = page.getByTestId('walk-distance');
   await distance.waitFor();
+  // The first fix (the current position) before the first move: "waiting for a fix" goes with it.
+  await page.getByText(slMap.recording.waitingForFix).waitFor({ state: 'hidden' });
   for (const step of steps.slice(1)) {
     const before = await distance.textContent();
     await context.setGeolocation(step);

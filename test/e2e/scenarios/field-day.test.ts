@@ -102,6 +102,9 @@ describeBuiltApp("scenario 1: a farmer's field day (Chromium)", () => {
         await goHash(page, `#/paths/${path!.id}`);
         await page.getByRole('button', { name: slMap.recording.start }).click();
         await page.getByTestId('walk-distance').waitFor();
+        // The watch delivers the current position first (rendered with the panel, "waiting for a
+        // fix" goes once it came): moving before it would make the first fix the moved one.
+        await page.getByText(slMap.recording.waitingForFix).waitFor({ state: 'hidden' });
         for (let m = STEP_M; m <= WALK_M; m += STEP_M) {
           await context.setGeolocation(at(m));
           await page.waitForFunction((text) => document.querySelector('[data-testid="walk-distance"]')?.textContent === text, `${m} m`, { timeout: 20_000 });
