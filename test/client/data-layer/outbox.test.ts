@@ -486,30 +486,37 @@ describe('acknowledging parent and children in one answer', () => {
   });
 });
 
-describe('the cost of an acknowledgement', () => {
-  /** Counts store calls (DBCore: a get, a bulk read, a query, a bulk write each count once). */
-  function countingDb() {
-    const db = openTestDb();
-    const calls = { n: 0, byStore: new Map<string, number>() };
-    db.use({
-      stack: 'dbcore',
-      name: 'count-calls',
-      create: (down) => ({
-        ...down,
-        table: (name) => {
-          const table = down.table(name);
-          const counted = <A extends unknown[], R>(call: (...args: A) => R) => (...args: A): R => {
-            calls.n++;
-            calls.byStore.set(name, (calls.byStore.get(name) ?? 0) + 1);
-            return call(...args);
-          };
-          return { ...table, get: counted(table.get.bind(table)), getMany: counted(table.getMany.bind(table)), query: counted(table.query.bind(table)), openCursor: counted(table.openCursor.bind(table)), count: counted(table.count.bind(table)), mutate: counted(table.mutate.bind(table)) };
-        },
-      }),
-    });
-    return { db, calls };
-  }
+/**
+ * Counts store calls (DBCore: a get, a bulk read, a query, a bulk write each count once), and the
+ * device rows read by key (the keys of the features store's bulk reads).
+ */
+function countingDb() {
+  const db = openTestDb();
+  const calls = { n: 0, byStore: new Map<string, number>(), featureKeysRead: 0 };
+  db.use({
+    stack: 'dbcore',
+    name: 'count-calls',
+    create: (down) => ({
+      ...down,
+      table: (name) => {
+        const table = down.table(name);
+        const counted = <A extends unknown[], R>(call: (...args: A) => R) => (...args: A): R => {
+          calls.n++;
+          calls.byStore.set(name, (calls.byStore.get(name) ?? 0) + 1);
+          return call(...args);
+        };
+        const getMany: typeof table.getMany = (req) => {
+          if (name === 'features') calls.featureKeysRead += req.keys.length;
+          return table.getMany(req);
+        };
+        return { ...table, get: counted(table.get.bind(table)), getMany: counted(getMany), query: counted(table.query.bind(table)), openCursor: counted(table.openCursor.bind(table)), count: counted(table.count.bind(table)), mutate: counted(table.mutate.bind(table)) };
+      },
+    }),
+  });
+  return { db, calls };
+}
 
+describe('the cost of an acknowledgement', () => {
   async function ackOfForms(forms: number) {
     const { db, calls } = countingDb();
     for (let n = 0; n < forms; n++) {
@@ -538,25 +545,6 @@ describe('the cost of an acknowledgement', () => {
 });
 
 describe('acknowledged rows written from the answer', () => {
-  /** A database that counts the device rows read by key (features getMany keys). */
-  function countingFeatureReads() {
-    const db = openTestDb();
-    const reads = { keys: 0 };
-    db.use({
-      stack: 'dbcore',
-      name: 'count-feature-reads',
-      create: (down) => ({
-        ...down,
-        table: (name) => {
-          const table = down.table(name);
-          if (name !== 'features') return table;
-          return { ...table, getMany: (req) => ((reads.keys += req.keys.length), table.getMany(req)) };
-        },
-      }),
-    });
-    return { db, reads };
-  }
-
   const answer = (item: OutboxItem, id: number, version: number, properties: Record<string, unknown>): WireRecord => ({
     id,
     tableId: item.tableId,
@@ -570,21 +558,21 @@ describe('acknowledged rows written from the answer', () => {
   });
 
   it("settles a row with nothing left in the queue as the server's copy, without reading it; a row with a later queued edit is read and keeps that edit", async () => {
-    const { db, reads } = countingFeatureReads();
+    const { db, calls } = countingDb();
     const form = await saveEdit(db, { kind: 'insert', projectId: P, tableId: FORMS, properties: { '61': 10_000_500 }, refs: ['61'] });
     const done = await saveEdit(db, { kind: 'insert', projectId: P, tableId: INDICATORS, properties: { '71': form.id, '72': 'a' }, refs: ['71'] });
     const edited = await saveEdit(db, { kind: 'insert', projectId: P, tableId: INDICATORS, properties: { '71': form.id, '72': 'b' }, refs: ['71'] });
     const [formItem, doneItem, editedItem] = await readOutbox(db);
     // A later edit of the second indicator, made before the answer came: it stays queued.
     await saveEdit(db, { kind: 'update', projectId: P, tableId: INDICATORS, id: edited.id, properties: { '73': true } });
-    reads.keys = 0;
+    calls.featureKeysRead = 0;
     await acknowledge(db, [
       { item: formItem!, id: 10_200_000, record: answer(formItem!, 10_200_000, 1, { '61': 10_000_500, '66': 42 }) },
       { item: doneItem!, id: 10_200_001, record: answer(doneItem!, 10_200_001, 1, { '71': 10_200_000, '72': 'a' }) },
       { item: editedItem!, id: 10_200_002, record: answer(editedItem!, 10_200_002, 1, { '71': 10_200_000, '72': 'b' }) },
     ]);
     // Only the row with a queued edit left was read.
-    expect(reads.keys).toBe(1);
+    expect(calls.featureKeysRead).toBe(1);
     // The others are the server's copies (with what the server added), settled, under the server's ids.
     expect(await db.features.get([FORMS, form.id])).toBeUndefined();
     expect(await db.features.get([INDICATORS, done.id])).toBeUndefined();

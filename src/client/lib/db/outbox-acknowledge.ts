@@ -137,6 +137,8 @@ interface AckReads {
    * Such a row on the device is what was sent, so the answer's copy replaces it without a read.
    */
   answered: Set<string>;
+  /** Rows (by final key) with queued record items left after this acknowledgement. */
+  left: Set<string>;
   /** Device rows of the other acknowledged items (inserts by their offline id), by key. */
   rows: Map<string, FeatureRow>;
   /** Device rows of queued children whose reference columns change, not read in `rows`, by key. */
@@ -157,14 +159,14 @@ const finalKeyOf = ({ item, id }: Ack): RowKey => [item.tableId, id];
 const currentKeyOf = ({ item, id }: Ack): RowKey => [item.tableId, item.kind === 'insert' ? item.id : id];
 
 /**
- * Phase 1: the acknowledged items leave the queue, and every read goes out together (one wait
- * instead of one per phase): the acknowledged rows; the queued items the answer touches — naming
- * a delivered offline id (as their row, their file's record or a reference) or naming an
- * acknowledged row (later updates follow its version, and its flags clear only when none is
- * left), looked up once the acknowledged items are gone (so the look-ups do not walk them); the
- * uploaded files and the files of renamed rows. Once those items are known, one read of the
- * device rows: the queued children's and the acknowledged rows' that the answer does not replace
- * (`answered`: normally all of them are replaced, so an acknowledgement reads no acknowledged row).
+ * Phase 1: the acknowledged items leave the queue; then the reads go out together (one wait
+ * instead of one per phase): the queued items the answer touches — naming a delivered offline id
+ * (as their row, their file's record or a reference) or naming an acknowledged row (later updates
+ * follow its version, and its flags clear only when none is left), looked up once the
+ * acknowledged items are gone (so the look-ups do not walk them); the uploaded files and the files
+ * of renamed rows. Once those items are known, one read of the device rows: the queued children's
+ * and the acknowledged rows' that the answer does not replace (`answered`: normally all of them
+ * are replaced, so an acknowledgement reads no acknowledged row).
  */
 async function readAffected(db: OfflineDb, acks: readonly Ack[], delivery: Delivery): Promise<AckReads> {
   const acked = new Set(acks.map(({ item }) => item.seq!));
@@ -172,7 +174,7 @@ async function readAffected(db: OfflineDb, acks: readonly Ack[], delivery: Deliv
   const rowKeys = [...new Map(recordAcks.map((ack) => [keyOf(...currentKeyOf(ack)), currentKeyOf(ack)])).values()];
   /** The final key of each current key (an insert's offline key → its server key; others the same). */
   const finalOf = new Map(recordAcks.map((ack) => [keyOf(...currentKeyOf(ack)), keyOf(...finalKeyOf(ack))]));
-  const finalKeys = new Set(recordAcks.map((ack) => keyOf(...finalKeyOf(ack))));
+  const finalKeys = new Set(finalOf.values());
   const localIds = [...delivery.recordMap.keys()];
   const uploadIds = acks.filter(({ item }) => item.kind === 'attachment').map(({ item }) => item.id);
   const queued = new Map<number, OutboxItem>();
@@ -180,6 +182,7 @@ async function readAffected(db: OfflineDb, acks: readonly Ack[], delivery: Deliv
   const childRows = new Map<string, FeatureRow>();
   const readKeys = new Set<string>();
   const answered = new Set<string>();
+  const left = new Set<string>();
 
   // Composed with Dexie's promises only: Dexie follows its transaction across native promises for
   // a few steps only, and a write after that would run outside it.
@@ -192,7 +195,6 @@ async function readAffected(db: OfflineDb, acks: readonly Ack[], delivery: Deliv
       for (const item of found.flat()) queued.set(item.seq!, item);
       // Rows with queued items left (by the id they have once this acknowledgement is written),
       // and children whose device rows are not read for the acknowledged items already.
-      const left = new Set<string>();
       const childKeys = new Map<string, RowKey>();
       for (const item of queued.values()) {
         if (isAttachmentOp(item)) continue;
@@ -201,13 +203,9 @@ async function readAffected(db: OfflineDb, acks: readonly Ack[], delivery: Deliv
         left.add(key);
         if (item.refIds?.some((ref) => delivery.recordMap.has(ref)) && !finalKeys.has(key)) childKeys.set(key, [item.tableId, id]);
       }
-      const replaceable = new Map<string, boolean>();
-      for (const ack of recordAcks) {
-        const key = keyOf(...finalKeyOf(ack));
-        const fromAnswer = (ack.item.kind === 'insert' || ack.item.kind === 'update') && ack.record !== undefined && !left.has(key);
-        replaceable.set(key, (replaceable.get(key) ?? true) && fromAnswer);
-      }
-      for (const [key, yes] of replaceable) if (yes) answered.add(key);
+      // A row is replaced by the answer only when each of its acknowledged items allows it.
+      const notAnswered = new Set(recordAcks.filter((ack) => !((ack.item.kind === 'insert' || ack.item.kind === 'update') && ack.record !== undefined)).map((ack) => keyOf(...finalKeyOf(ack))));
+      for (const key of finalKeys) if (!left.has(key) && !notAnswered.has(key)) answered.add(key);
       const rowReads = rowKeys.filter((key) => !answered.has(finalOf.get(keyOf(...key))!));
       return readInto(db, [...rowReads, ...childKeys.values()], readKeys, (key) => (childKeys.has(key) ? childRows : rows));
     });
@@ -221,7 +219,7 @@ async function readAffected(db: OfflineDb, acks: readonly Ack[], delivery: Deliv
   uploadRows.forEach((row, index) => {
     if (row) uploads.set(uploadIds[index]!, row);
   });
-  return { answered, rows, childRows, queued, uploads, attachmentsOfRenamed, readKeys };
+  return { answered, left, rows, childRows, queued, uploads, attachmentsOfRenamed, readKeys };
 }
 
 /** The writes of one acknowledgement, gathered by the phases and sent together (`writeAll`). */
@@ -368,8 +366,7 @@ function followChildRows(children: readonly OutboxItem[], reads: AckReads, state
 
 /** Acknowledged rows with nothing left in the queue (their flags clear in phase 5). */
 function settledKeys(reads: AckReads, state: AckState): RowKey[] {
-  const left = new Set([...reads.queued.values()].map((item) => keyOf(item.tableId, item.id)));
-  return [...state.touched].filter(([key]) => !left.has(key)).map(([, rowKey]) => rowKey);
+  return [...state.touched].filter(([key]) => !reads.left.has(key)).map(([, rowKey]) => rowKey);
 }
 
 /** Phase 5: acknowledged rows with nothing left in the queue lose their isInsert/isEdit flags. */
