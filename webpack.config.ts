@@ -84,9 +84,10 @@ export default (_env: unknown, argv: { mode?: 'production' | 'development' }): C
   return {
     mode: production ? 'production' : 'development',
     context: root,
-    // `early` (app/bootstrap/early-db.ts) begins creating the offline database while the rest of
-    // the JavaScript downloads; listed first, so the HTML runs it first.
-    entry: { early: './src/client/app/bootstrap/early-db.ts', main: './src/client/main.tsx' },
+    // Listed in the order the HTML runs them: `reads` (app/bootstrap/early-fetch.ts) sends a first
+    // visit's season requests and `early` (app/bootstrap/early-db.ts) begins creating the offline
+    // database while the rest of the JavaScript downloads.
+    entry: { reads: './src/client/app/bootstrap/early-fetch.ts', early: './src/client/app/bootstrap/early-db.ts', main: './src/client/main.tsx' },
     target: 'web',
     // Source maps are written for debugging but kept out of the precache (see InjectManifest).
     devtool: production ? 'source-map' : 'eval-cheap-module-source-map',

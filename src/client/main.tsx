@@ -7,17 +7,19 @@ import { createRoot } from 'react-dom/client';
 import './app/styles/index.css';
 import { App } from './app/app';
 import { earlyDb } from './app/bootstrap/early-db';
-import { startApp, safeLocalStorage } from './app/bootstrap/start-up';
+import { earlyFetch } from './app/bootstrap/early-fetch';
+import { startApp } from './app/bootstrap/start-up';
+import { safeLocalStorage } from './lib/local-storage';
 import { makeStore } from './app/store';
 import { createBrowserAppUpdater, type AppUpdater } from './features/app-update';
 
 // browser: persistence, window events, Web Locks, and the sync loop (store.ts). The offline
 // database is the one the `early` entry began opening while the scripts downloaded
 // (app/bootstrap/early-db.ts).
-const store = makeStore(undefined, { browser: true, extra: { db: earlyDb } });
+const store = makeStore(undefined, { browser: true, extra: { db: earlyDb, api: { fetchFn: earlyFetch } } });
 // config.json and the sign-in session before React's first render: the season's first requests
 // (which wait for both) then travel while React renders.
-startApp(store, { fetch: window.fetch.bind(window), storage: safeLocalStorage() });
+startApp(store, { fetch: earlyFetch, storage: safeLocalStorage() });
 const container = document.getElementById('root');
 if (!container) throw new Error('#root is missing from index.html');
 const root = createRoot(container);

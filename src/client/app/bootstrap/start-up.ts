@@ -39,12 +39,3 @@ export function startApp(store: AppStore, { fetch, storage }: StartUpDeps): () =
     stopSession();
   };
 }
-
-/** localStorage, or null when the browser blocks it (privacy settings: no last-good copy, nothing else breaks). */
-export function safeLocalStorage(): Storage | null {
-  try {
-    return window.localStorage;
-  } catch {
-    return null;
-  }
-}

@@ -14,6 +14,7 @@ import type { ApiDeps } from '../../lib/api/base-query';
 import { ActionLogRecorder, type ActionLogHandler } from './action-log';
 import { IndexedDbLogSink } from './action-log-db';
 import { DEFAULT_LOG_CAPACITY } from './log-format';
+import { safeLocalStorage } from '../../lib/local-storage';
 
 let nextHandler: ActionLogHandler | null = null;
 let activeRecorder: ActionLogRecorder | null = null;
@@ -73,14 +74,6 @@ function browserRecorder(extra: { api?: ApiDeps; now?: () => number }): ActionLo
   });
   activeRecorder = recorder;
   return recorder;
-}
-
-function safeLocalStorage(): Storage | null {
-  try {
-    return globalThis.localStorage ?? null;
-  } catch {
-    return null;
-  }
 }
 
 /** `extra` is the store's thunk/listener extra argument (its `api` deps and clock). */

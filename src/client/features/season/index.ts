@@ -2,3 +2,4 @@
 export * from './season-slice';
 export * from './season-actions';
 export * from './season-thunks';
+export { currentDuration, localDate } from './season-requests';

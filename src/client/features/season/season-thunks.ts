@@ -12,21 +12,33 @@
  * data either way, and local edits (including offline-made rows) are always included.
  */
 import { FARMERS_PAGE_SIZE, PAGE_SIZE } from '../../../common/constants';
-import { and, eq, isIn, type FilterNode } from '../../../common/filter';
+import { and, eq, isIn } from '../../../common/filter';
 import { sl, slSync } from '../../../common/i18n/sl';
 import type { AppConfig } from '../../../common/schemas/config';
 import type { TableKey } from '../../../common/schemas/project';
 import { isTransientError, type ApiError } from '../../lib/api/base-query';
 import { publicAppApi } from '../../lib/api/public-app';
+import { earlyAnswersAskedAt, forgetEarlyAnswers } from '../../lib/api/early-answers';
 import { searchAllRecords, type SearchAllResult } from '../../lib/api/search-all';
 import type { OfflineDb, StoredRecord } from '../../lib/db/database';
 import { followIds, isLocalId, resolveIds } from '../../lib/db/identity';
-import { getMeta, readRows, refreshRows, setMeta, toStoredRecord } from '../../lib/db/local-data';
+import { getMeta, readRows, refreshRows, setMeta } from '../../lib/db/local-data';
 import { saveEdit } from '../../lib/db/outbox';
 import { columnKey, refKeysFor } from '../../lib/db/refs';
 import { createAppAsyncThunk, type AppDispatch, type RootState } from '../../app/store-types';
 import { seasonLoaded, seasonLoadFailed, seasonLoadStarted, type SeasonData } from './season-actions';
 import { ROW_LISTS } from './season-slice';
+import {
+  currentDuration,
+  durationsRequest,
+  farmerAheadRequests,
+  formsRequest,
+  isOwnFarmer,
+  localDate,
+  ownFarmerRequest,
+  searchOf,
+  type RowsRequest,
+} from './season-requests';
 
 export interface LoadSeasonArgs {
   /** The signed-in user's e-mail (farmers are found by it). */
@@ -35,27 +47,6 @@ export interface LoadSeasonArgs {
   farmerId?: number | null;
   /** Overrides the config in the store (tests). */
   config?: AppConfig;
-}
-
-/** Today as YYYY-MM-DD in the device's time zone (the farmer's day, not UTC's). */
-export function localDate(epochMs: number): string {
-  const d = new Date(epochMs);
-  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
-}
-
-/** The duration whose window [filter_start, filter_end] contains `today` (dates compared by day). */
-export function currentDuration(durations: StoredRecord[], config: AppConfig, today: string): StoredRecord | null {
-  const start = columnKey(config, 'durations', 'filter_start');
-  const end = columnKey(config, 'durations', 'filter_end');
-  const day = (value: unknown) => (typeof value === 'string' ? value.slice(0, 10) : '');
-  const matching = durations.filter((d) => {
-    const from = day(d.properties[start]);
-    const to = day(d.properties[end]);
-    return from !== '' && to !== '' && from <= today && today <= to;
-  });
-  // Overlapping windows: the one that started last is the current one.
-  matching.sort((a, b) => day(b.properties[start]).localeCompare(day(a.properties[start])));
-  return matching[0] ?? null;
 }
 
 type Settled<T> = { ok: true; value: T } | { ok: false; error: unknown };
@@ -105,12 +96,12 @@ interface AskedRows {
 }
 
 /** Asks the server for one table's rows of a chain step (every page), when the chain is online. */
-function askRows(ctx: StepContext, table: TableKey, filters: FilterNode | undefined, perPage: number): AskedRows | null {
+function askRows(ctx: StepContext, request: RowsRequest): AskedRows | null {
   if (!ctx.online) return null;
-  const tableId = ctx.config.tables[table].id;
   // Every page: the device copy of the step's rows is replaced by the answer (refreshRows drops
   // rows in scope that the server no longer lists), so one page of many would delete the rest.
-  return { requestedAt: Date.now(), answer: searchAllRecords(ctx.dispatch, ctx.config.projectId, filters ? { tableId, filters } : { tableId }, perPage) };
+  // An answer the early entry asked for is as old as that ask (lib/api/early-answers).
+  return { requestedAt: Math.min(Date.now(), earlyAnswersAskedAt() ?? Infinity), answer: searchAllRecords(ctx.dispatch, ctx.config.projectId, searchOf(ctx.config, request), request.perPage) };
 }
 
 /**
@@ -156,15 +147,8 @@ async function takeRows(
 }
 
 /** Reads one table for a chain step: server → offline copy, or offline copy alone. */
-function loadRows(
-  ctx: StepContext,
-  table: TableKey,
-  filters: FilterNode | undefined,
-  perPage: number,
-  inScope: (row: StoredRecord) => boolean,
-  parentIds?: Set<number>,
-): Promise<StoredRecord[]> {
-  return takeRows(ctx, table, askRows(ctx, table, filters, perPage), inScope, parentIds);
+function loadRows(ctx: StepContext, request: RowsRequest, inScope: (row: StoredRecord) => boolean, parentIds?: Set<number>): Promise<StoredRecord[]> {
+  return takeRows(ctx, request.table, askRows(ctx, request), inScope, parentIds);
 }
 
 /** Forms asked under the season links a server answer named. */
@@ -190,33 +174,29 @@ async function askForms(ctx: StepContext, links: AskedRows | null): Promise<Aske
   const result = links ? await links.answer : null;
   if (!result?.records || !ctx.online) return null;
   const linkIds = new Set(result.records.map((row) => row.id));
-  return { linkIds, asked: linkIds.size ? askRows(ctx, 'forms', isIn(Number(columnKey(ctx.config, 'forms', 'parent')), [...linkIds]), PAGE_SIZE) : null };
+  return { linkIds, asked: linkIds.size ? askRows(ctx, formsRequest(ctx.config, [...linkIds])) : null };
 }
 
 /**
  * A farmer's areas, paths, season links and forms, asked as soon as the server's answers say the
- * user is a farmer and name their record and the current season, without waiting for the device
- * to store them: the server gives a farmer only their own rows, so paths and links need no filter
- * by the previous step's ids; the forms are asked under the links the links' answer named. Null
- * for editors and readers (they see every farmer's rows) and when an answer failed.
+ * user is a farmer and name their record and the current season (farmerAheadRequests), without
+ * waiting for the device to store them; the forms are asked under the links the links' answer
+ * named. Null for editors and readers and when an answer failed.
  */
 async function askFarmerAhead(
   ctx: StepContext,
   rolesAnswer: Promise<{ data?: { editor: boolean; reader: boolean } }>,
   own: AskedRows,
   durations: AskedRows,
-  mine: (row: StoredRecord) => boolean,
+  email: string,
   today: string,
 ): Promise<FarmerAhead | null> {
   const [roles, ownResult, durationsResult] = await Promise.all([rolesAnswer, own.answer, durations.answer]);
-  const farmer = (ownResult.records ?? []).map(toStoredRecord).filter(mine).sort((a, b) => a.id - b.id)[0];
-  if (!ctx.online || !roles.data || roles.data.editor || roles.data.reader || !farmer || !durationsResult.records) return null;
-  const { config } = ctx;
-  const durationId = currentDuration(durationsResult.records.map(toStoredRecord), config, today)?.id ?? null;
-  const areas = askRows(ctx, 'areas', eq(Number(columnKey(config, 'areas', 'user')), farmer.id), PAGE_SIZE);
-  const paths = askRows(ctx, 'paths', undefined, PAGE_SIZE);
-  const links = durationId === null ? null : askRows(ctx, 'durationPaths', and(eq(Number(columnKey(config, 'durationPaths', 'duration_id')), durationId), eq('archived', false)), PAGE_SIZE);
-  return { farmerId: farmer.id, durationId, areas, paths, links, forms: askForms(ctx, links) };
+  if (!ctx.online || !roles.data || !ownResult.records || !durationsResult.records) return null;
+  const requests = farmerAheadRequests(ctx.config, roles.data, ownResult.records, durationsResult.records, email, today);
+  if (!requests) return null;
+  const links = requests.links && askRows(ctx, requests.links);
+  return { farmerId: requests.farmerId, durationId: requests.durationId, areas: askRows(ctx, requests.areas), paths: askRows(ctx, requests.paths), links, forms: askForms(ctx, links) };
 }
 
 const numberOf = (value: unknown): number | null => {
@@ -270,14 +250,12 @@ async function readChain(
     // Roles, the farmer's own record (by e-mail) and the durations need no earlier answer: they
     // are read together; the rest of the chain waits only for the ids it filters by (a farmer's,
     // for the server's answers, not for the device to store them: askFarmerAhead).
-    const emailKey = columnKey(config, 'farmers', 'email');
-    const email = args.email.trim().toLowerCase();
-    const mine = (row: StoredRecord) => String(row.properties[emailKey] ?? '').trim().toLowerCase() === email;
-    const ownAsked = askRows(ctx, 'farmers', eq(Number(emailKey), args.email.trim()), FARMERS_PAGE_SIZE);
-    const durationsAsked = askRows(ctx, 'durations', undefined, PAGE_SIZE);
+    const mine = isOwnFarmer(config, args.email);
+    const ownAsked = askRows(ctx, ownFarmerRequest(config, args.email));
+    const durationsAsked = askRows(ctx, durationsRequest());
     const rolesAnswer = ctx.online ? Promise.resolve(dispatch(publicAppApi.endpoints.roles.initiate({ projectId: config.projectId }, { subscribe: false, forceRefetch: true }))) : null;
     const today = localDate(extra.now());
-    const farmerAhead = rolesAnswer && ownAsked && durationsAsked ? askFarmerAhead(ctx, rolesAnswer, ownAsked, durationsAsked, mine, today) : null;
+    const farmerAhead = rolesAnswer && ownAsked && durationsAsked ? askFarmerAhead(ctx, rolesAnswer, ownAsked, durationsAsked, args.email, today) : null;
     const ownRead = settle(takeRows(ctx, 'farmers', ownAsked, mine));
     const durationsRead = settle(takeRows(ctx, 'durations', durationsAsked, () => true));
 
@@ -313,7 +291,7 @@ async function readChain(
       if (!farmers.length) throw new ChainError(sl.farmer.missing);
       farmerId = farmers[0]!.id;
     } else {
-      farmers = await loadRows(ctx, 'farmers', undefined, FARMERS_PAGE_SIZE, () => true);
+      farmers = await loadRows(ctx, { table: 'farmers', perPage: FARMERS_PAGE_SIZE }, () => true);
       farmerId = args.farmerId ?? null;
     }
 
@@ -358,14 +336,14 @@ async function readChain(
     const ahead = fromAhead && fromAhead.farmerId === farmerId && fromAhead.durationId === durationId ? fromAhead : null;
 
     // 4. Areas of the farmer (the `user` column links to the farmer id).
-    const areasAsked = ahead ? ahead.areas : askRows(ctx, 'areas', eq(Number(userKey), farmerId), PAGE_SIZE);
+    const areasAsked = ahead ? ahead.areas : askRows(ctx, { table: 'areas', filters: eq(Number(userKey), farmerId), perPage: PAGE_SIZE });
     data.areas = await takeRows(ctx, 'areas', areasAsked, (row) => numberOf(row.properties[userKey]) === farmerId);
 
     // 5. Paths of the areas.
     const areaIds = await idsNow(db, data.areas);
     const areaSet = new Set(areaIds);
     const inAreas = (row: StoredRecord) => areaSet.has(numberOf(row.properties[pathParent]) ?? -1);
-    data.paths = areaIds.length ? await takeRows(ctx, 'paths', ahead ? ahead.paths : askRows(ctx, 'paths', isIn(Number(pathParent), areaIds), PAGE_SIZE), inAreas, areaSet) : [];
+    data.paths = areaIds.length ? await takeRows(ctx, 'paths', ahead ? ahead.paths : askRows(ctx, { table: 'paths', filters: isIn(Number(pathParent), areaIds), perPage: PAGE_SIZE }), inAreas, areaSet) : [];
 
     if (durationId === null) {
       data.notice = slSync.season.noCurrentDuration;
@@ -378,7 +356,7 @@ async function readChain(
     const pathSet = new Set(pathIds);
     const inDp = (row: StoredRecord) => numberOf(row.properties[dpDuration]) === durationId && pathSet.has(numberOf(row.properties[dpPath]) ?? -1);
     let links = pathIds.length
-      ? await takeRows(ctx, 'durationPaths', ahead ? ahead.links : askRows(ctx, 'durationPaths', and(eq(Number(dpDuration), durationId), isIn(Number(dpPath), pathIds), eq('archived', false)), PAGE_SIZE), inDp, pathSet)
+      ? await takeRows(ctx, 'durationPaths', ahead ? ahead.links : askRows(ctx, { table: 'durationPaths', filters: and(eq(Number(dpDuration), durationId), isIn(Number(dpPath), pathIds), eq('archived', false)), perPage: PAGE_SIZE }), inDp, pathSet)
       : [];
     links = links.filter((row) => !row.deleted && !row.archived);
     const linked = new Set(links.map((row) => numberOf(row.properties[dpPath])));
@@ -407,7 +385,7 @@ async function readChain(
     // The forms asked ahead serve when they were asked for every link the device has (offline
     // ids have none on the server); a link delivered or made meanwhile is asked for anew.
     const formsAhead = ahead ? await ahead.forms : null;
-    const formsAsked = () => (formsAhead && dpIds.every((id) => isLocalId(id) || formsAhead.linkIds.has(id)) ? formsAhead.asked : askRows(ctx, 'forms', isIn(Number(formParent), dpIds), PAGE_SIZE));
+    const formsAsked = () => (formsAhead && dpIds.every((id) => isLocalId(id) || formsAhead.linkIds.has(id)) ? formsAhead.asked : askRows(ctx, formsRequest(config, dpIds)));
     data.forms = dpIds.length ? await takeRows(ctx, 'forms', formsAsked(), (row) => dpSet.has(numberOf(row.properties[formParent]) ?? -1), dpSet) : [];
 
     // 8. Indicators of the forms.
@@ -415,7 +393,7 @@ async function readChain(
     const formSet = new Set(formIds);
     const indicatorParent = columnKey(config, 'indicators', 'parent');
     data.indicators = formIds.length
-      ? await loadRows(ctx, 'indicators', isIn(Number(indicatorParent), formIds), PAGE_SIZE, (row) => formSet.has(numberOf(row.properties[indicatorParent]) ?? -1), formSet)
+      ? await loadRows(ctx, { table: 'indicators', filters: isIn(Number(indicatorParent), formIds), perPage: PAGE_SIZE }, (row) => formSet.has(numberOf(row.properties[indicatorParent]) ?? -1), formSet)
       : [];
 
     data.source = ctx.source;
@@ -499,5 +477,8 @@ async function runChain(args: LoadSeasonArgs, thunkApi: ThunkApi) {
     const failure = error instanceof ChainError ? error : new ChainError(slSync.season.loadFailed);
     dispatch(seasonLoadFailed({ message: failure.message, role: failure.role ?? null }));
     return rejectWithValue(failure.message);
+  } finally {
+    // What the start-up's early reads asked and this read did not take is of no further use.
+    forgetEarlyAnswers();
   }
 }

@@ -1,4 +1,5 @@
 /** Records calls, typed with the wire contract (src/common/schemas/wire.ts). */
+import { recordsSearchPath } from './paths';
 import type {
   AttachmentInfo,
   AttachmentInfoList,
@@ -85,7 +86,7 @@ export const recordsApi = api.injectEndpoints({
      * the in-flight answer otherwise, forceRefetch or not).
      */
     searchRecords: build.query<RecordPage, Project & { body: SearchRequest; readNo?: number }>({
-      query: ({ projectId, body }) => ({ url: `/api/Records/${projectId}/search`, method: 'POST', body }),
+      query: ({ projectId, body }) => ({ url: recordsSearchPath(projectId), method: 'POST', body }),
       providesTags: ['Record'],
     }),
     /** POST /api/Records/{projectId}/search/ids */

@@ -9,6 +9,7 @@ import type { SearchRequest } from '../../../common/filter';
 import type { WireRecord } from '../../../common/schemas/wire';
 import type { ThunkDispatch, UnknownAction } from '@reduxjs/toolkit';
 import type { ApiError } from './base-query';
+import { searchPage } from './paths';
 import { recordsApi } from './records';
 
 /** Any store's dispatch that runs thunks (lib does not know the app's store type). */
@@ -29,7 +30,7 @@ export async function searchAllRecords(dispatch: Dispatch, projectId: number, bo
   const readNo = ++reads;
   let maxPages = Infinity;
   for (let page = 1; page <= maxPages; page++) {
-    const result = await dispatch(recordsApi.endpoints.searchRecords.initiate({ projectId, body: { ...body, page, perPage }, readNo }, { subscribe: false, forceRefetch: true }));
+    const result = await dispatch(recordsApi.endpoints.searchRecords.initiate({ projectId, body: searchPage(body, page, perPage), readNo }, { subscribe: false, forceRefetch: true }));
     if (!result.data) return { error: (result.error as ApiError | undefined) ?? { status: 'FETCH_ERROR', message: 'Generic Error' }, pages: page };
     const { records, totalCount } = result.data;
     for (const record of records) rows.set(record.id, record);

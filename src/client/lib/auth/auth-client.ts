@@ -18,6 +18,7 @@
  */
 import Keycloak, { type KeycloakInitOptions } from 'keycloak-js';
 import { IDENTITY_MESSAGE_TIMEOUT_MS, TOKEN_REFRESH_MARGIN_S } from '../../../common/constants';
+import { safeLocalStorage } from '../local-storage';
 import {
   clearIdentity,
   clearTokens,
@@ -335,13 +336,5 @@ export class AuthClient {
     }
     if (idToken && !keycloak.idToken) keycloak.idToken = idToken;
     await keycloak.logout({ redirectUri: this.redirectUri() });
-  }
-}
-
-function safeLocalStorage(): Storage | null {
-  try {
-    return typeof window !== 'undefined' ? window.localStorage : null;
-  } catch {
-    return null;
   }
 }

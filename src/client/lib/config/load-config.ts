@@ -9,6 +9,7 @@ import type { AppConfig } from '../../../common/schemas/config';
 /** Exact: what the log says when config.json cannot be loaded. */
 export const CONFIG_LOAD_ERROR_LOG = 'error loading config';
 export const CONFIG_STORAGE_KEY = 'moj-travnik:config';
+export const CONFIG_URL = '/config.json';
 
 export type ConfigSource = 'network' | 'last-good';
 
@@ -24,11 +25,11 @@ export interface LoadedConfig {
   source: ConfigSource | null;
 }
 
-function looksLikeConfig(value: unknown): value is AppConfig {
+export function looksLikeConfig(value: unknown): value is AppConfig {
   return typeof value === 'object' && value !== null && typeof (value as { projectId?: unknown }).projectId === 'number';
 }
 
-export async function loadConfig({ fetch: doFetch, storage, log = console.error, url = '/config.json' }: LoadConfigDeps): Promise<LoadedConfig> {
+export async function loadConfig({ fetch: doFetch, storage, log = console.error, url = CONFIG_URL }: LoadConfigDeps): Promise<LoadedConfig> {
   try {
     const response = await doFetch(url, { headers: { accept: 'application/json' }, cache: 'no-cache' });
     if (!response.ok) throw new Error(`HTTP ${response.status}`);

@@ -1,0 +1,99 @@
+/**
+ * Requests sent before the app's code has arrived, and a fetch that hands their answers to the
+ * app's first identical requests: the data travels while the JavaScript downloads instead of after
+ * it (render-as-you-fetch). Like a `<link rel="preload">`, for requests a preload cannot make
+ * (POST searches, an Authorization header).
+ *
+ * A request is identical when its method, URL, Authorization header and body are. Each answer
+ * serves once; only successful ones serve (anything else — an expired token, a server error — is
+ * asked again by the app, whose own handling then applies).
+ *
+ * An early answer is older than the app's request for it: a reader that keeps device rows
+ * acknowledged after it asked (refreshRows' requestedAt) takes the time from
+ * `earlyAnswersAskedAt`, so a row the outbox delivered meanwhile is not replaced by the answer's
+ * older copy. The loading chain forgets what it did not take when it ends.
+ */
+
+/** An early answer as far as it serves: a successful status and its body. */
+interface EarlyAnswer {
+  status: number;
+  contentType: string | null;
+  text: string;
+}
+
+export interface EarlyInit {
+  method?: 'GET' | 'POST';
+  headers: Record<string, string>;
+  body?: string;
+}
+
+const answers = new Map<string, Promise<EarlyAnswer | null>>();
+/** When the oldest answer still held was asked (null when none is held). */
+let askedAt: number | null = null;
+
+function headerOf(headers: HeadersInit | undefined, name: string): string {
+  if (!headers) return '';
+  if (headers instanceof Headers) return headers.get(name) ?? '';
+  if (Array.isArray(headers)) return headers.find(([key]) => key.toLowerCase() === name.toLowerCase())?.[1] ?? '';
+  const record = headers as Record<string, string>;
+  return record[Object.keys(record).find((key) => key.toLowerCase() === name.toLowerCase()) ?? ''] ?? '';
+}
+
+function keyOf(url: string, init: { method?: string; headers?: HeadersInit; body?: unknown }): string | null {
+  if (init.body !== undefined && typeof init.body !== 'string') return null;
+  return JSON.stringify([(init.method ?? 'GET').toUpperCase(), url, headerOf(init.headers, 'authorization'), init.body ?? '']);
+}
+
+/**
+ * Sends a request now and keeps its answer for the app's first identical request. Resolves to the
+ * parsed JSON body of a successful answer (for the early entry's next requests), or null.
+ */
+export function askEarly(fetchFn: typeof fetch, url: string, init: EarlyInit): Promise<unknown> {
+  const key = keyOf(url, init)!;
+  askedAt ??= Date.now();
+  const answer = fetchFn(url, { method: init.method ?? 'GET', headers: init.headers, body: init.body })
+    .then(async (response): Promise<EarlyAnswer | null> => (response.ok ? { status: response.status, contentType: response.headers.get('content-type'), text: await response.text() } : null))
+    .catch(() => null);
+  answers.set(key, answer);
+  return answer.then((taken) => {
+    if (!taken) return null;
+    try {
+      return JSON.parse(taken.text) as unknown;
+    } catch {
+      return null;
+    }
+  });
+}
+
+/** `fetchFn`, except that a request asked early is answered with that answer (once). */
+export function withEarlyAnswers(fetchFn: typeof fetch): typeof fetch {
+  return async (input, init) => {
+    const key = typeof input === 'string' ? keyOf(input, init ?? {}) : null;
+    const early = key === null ? undefined : answers.get(key);
+    if (early) {
+      answers.delete(key!);
+      if (answers.size === 0) askedAt = null;
+      const answer = await early;
+      if (answer && !init?.signal?.aborted) {
+        return new Response(answer.text, { status: answer.status, headers: answer.contentType ? { 'content-type': answer.contentType } : {} });
+      }
+    }
+    return fetchFn(input, init);
+  };
+}
+
+/** When the oldest early answer not taken yet was asked, or undefined when none is held. */
+export function earlyAnswersAskedAt(): number | undefined {
+  return askedAt ?? undefined;
+}
+
+/** Requests asked early and not taken yet. */
+export function earlyRequestsLeft(): number {
+  return answers.size;
+}
+
+/** Forgets every early answer not taken yet (the start-up they were for is over). */
+export function forgetEarlyAnswers(): void {
+  answers.clear();
+  askedAt = null;
+}

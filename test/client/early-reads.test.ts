@@ -1,0 +1,159 @@
+/**
+ * @jest-environment node
+ * @jest-environment-options {"globalsCleanup": "off"}
+ *
+ * The start-up's early reads against the real server (demo project): the season chain takes the
+ * answers the early entry asked for instead of asking again (the requests are byte-for-byte the
+ * same), loads the same season as without them, and keeps a row the outbox delivered after the
+ * early ask (the early answer is older than the chain's read).
+ */
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, jest } from '@jest/globals';
+import { startEarlyReads } from '../../src/client/app/bootstrap/early-reads';
+import { askEarly, earlyRequestsLeft, forgetEarlyAnswers, withEarlyAnswers } from '../../src/client/lib/api/early-answers';
+import { loadSeason } from '../../src/client/features/season';
+import { drainOnce, rtkQueryTransport } from '../../src/client/features/sync';
+import { saveEdit } from '../../src/client/lib/db';
+import { TEST_USER_HEADER, USERS } from '../server/helpers/build-test-app';
+import { makeTestStore, openTestDb, settleStores } from './data-layer/helpers';
+import { startRealServer, type RealServer } from './data-layer/real-server';
+
+// A budget for a loaded shared machine (real IndexedDB emulation, a real server); nothing here asserts time.
+jest.setTimeout(30_000);
+
+let server: RealServer;
+const JUNE_2025 = Date.parse('2025-06-15T10:00:00');
+const TOKEN = 'token-of-the-signed-in-user';
+
+beforeAll(async () => {
+  server = await startRealServer();
+});
+beforeEach(forgetEarlyAnswers);
+afterEach(settleStores);
+afterAll(async () => {
+  await server.t.close();
+});
+
+/** localStorage as the sign-in leaves it: the user and the access token. */
+function signedIn(email: string): Storage {
+  const items = new Map<string, string>([
+    ['user', JSON.stringify({ sub: `sub-${email}`, email })],
+    ['token', TOKEN],
+  ]);
+  return {
+    getItem: (key: string) => items.get(key) ?? null,
+    setItem: (key: string, value: string) => void items.set(key, value),
+    removeItem: (key: string) => void items.delete(key),
+    clear: () => items.clear(),
+    key: (i: number) => [...items.keys()][i] ?? null,
+    get length() {
+      return items.size;
+    },
+  };
+}
+
+/** The browser's fetch as the page has it (same-origin paths), logging every request the server gets. */
+function pageFetch(email: string, sent: string[]): typeof fetch {
+  return async (input, init) => {
+    sent.push(`${init?.method ?? 'GET'} ${String(input)} ${typeof init?.body === 'string' ? init.body : ''}`);
+    const headers = new Headers(init?.headers);
+    headers.set(TEST_USER_HEADER, email);
+    return fetch(`${server.t.origin}${String(input)}`, { ...init, headers });
+  };
+}
+
+function storeWithEarlyAnswers(email: string, sent: string[], db = openTestDb()) {
+  return makeTestStore(db, withEarlyAnswers(pageFetch(email, sent)), {
+    now: () => JUNE_2025,
+    api: { baseUrl: '', fetchFn: withEarlyAnswers(pageFetch(email, sent)), credentials: () => ({ kind: 'bearer', token: TOKEN }) },
+  });
+}
+
+const ids = (rows: Array<{ id: number }>) => rows.map((row) => row.id).sort((a, b) => a - b);
+
+describe('early reads', () => {
+  it('are taken by the season chain, which asks the server only for what they did not ask', async () => {
+    const sent: string[] = [];
+    await startEarlyReads(pageFetch(USERS.farmer1, sent), signedIn(USERS.farmer1), () => JUNE_2025);
+    const asked = [...sent];
+    const tables = server.config.tables;
+    // config.json, the roles, the farmer, the durations, then areas, paths, links, then forms.
+    expect(asked).toHaveLength(8);
+    expect(asked.filter((request) => request.includes(`"tableId":${tables.forms.id}`))).toHaveLength(1);
+
+    const store = storeWithEarlyAnswers(USERS.farmer1, sent);
+    const data = await store.dispatch(loadSeason({ email: USERS.farmer1, config: server.config })).unwrap();
+    const chainSent = sent.slice(asked.length);
+    // Only the indicators (not asked early) went to the server; nothing was asked twice.
+    expect(chainSent).toHaveLength(1);
+    expect(chainSent[0]).toContain(`"tableId":${tables.indicators.id}`);
+    expect(new Set(sent).size).toBe(sent.length);
+    expect(earlyRequestsLeft()).toBe(0); // config.json was not the chain's to take: forgotten at its end
+
+    // The same season as a load without early reads.
+    const plain = await server.storeFor(openTestDb(), USERS.farmer1, { now: () => JUNE_2025 }).dispatch(loadSeason({ email: USERS.farmer1, config: server.config })).unwrap();
+    expect(data.source).toBe('server');
+    for (const list of ['farmers', 'areas', 'paths', 'durationPaths', 'forms', 'indicators'] as const) expect(ids(data[list])).toEqual(ids(plain[list]));
+    expect(data.forms.length).toBeGreaterThan(0);
+  });
+
+  it('do not bring back a row the outbox delivered after they were asked', async () => {
+    const db = openTestDb();
+    const setup = server.storeFor(db, USERS.farmer1, { now: () => JUNE_2025 });
+    const before = await setup.dispatch(loadSeason({ email: USERS.farmer1, config: server.config })).unwrap();
+    const form = before.forms[0]!;
+    const note = String(server.config.tables.forms.columns.note);
+
+    // The early entry asks (the forms as they are now), then a queued edit of a form is delivered.
+    const sent: string[] = [];
+    await startEarlyReads(pageFetch(USERS.farmer1, sent), signedIn(USERS.farmer1), () => JUNE_2025);
+    await saveEdit(db, { kind: 'update', projectId: server.config.projectId, tableId: form.tableId, id: form.id, properties: { [note]: 'popravljeno po zgodnjem branju' } });
+    expect(await drainOnce({ db, transport: rtkQueryTransport(setup.dispatch) })).toMatchObject({ kind: 'done', sent: 1 });
+
+    const store = storeWithEarlyAnswers(USERS.farmer1, sent, db);
+    const data = await store.dispatch(loadSeason({ email: USERS.farmer1, config: server.config })).unwrap();
+    expect(sent.filter((request) => request.includes(`"tableId":${form.tableId}`))).toHaveLength(1); // the early answer was taken
+    const shown = data.forms.find((row) => row.id === form.id)!;
+    expect(shown.properties[note]).toBe('popravljeno po zgodnjem branju');
+    expect(shown.version).toBe(form.version + 1);
+  });
+
+  it('ask nothing without a signed-in user, and nothing past the first answers for a user without a farmer record', async () => {
+    const sent: string[] = [];
+    const tokenOnly = signedIn(USERS.farmer1);
+    tokenOnly.removeItem('user');
+    await startEarlyReads(pageFetch(USERS.farmer1, sent), tokenOnly, () => JUNE_2025);
+    expect(sent).toEqual([]);
+
+    await startEarlyReads(pageFetch(USERS.stranger, sent), signedIn(USERS.stranger), () => JUNE_2025);
+    expect(sent.some((request) => request.includes(`"tableId":${server.config.tables.areas.id}`))).toBe(false);
+  });
+});
+
+describe('withEarlyAnswers', () => {
+  const answer = (status: number, body: string) => new Response(body, { status, headers: { 'content-type': 'application/json' } });
+
+  it('answers an identical request once; a different token, body or a failed early answer goes to the network', async () => {
+    const network: string[] = [];
+    let status = 200;
+    const fetchFn: typeof fetch = async (input, init) => {
+      network.push(`${String(input)} ${typeof init?.body === 'string' ? init.body : ''}`);
+      return answer(status, JSON.stringify({ n: network.length }));
+    };
+    const headers = { Authorization: 'Bearer a' };
+    expect(await askEarly(fetchFn, '/api/x', { method: 'POST', headers, body: '{"page":1}' })).toEqual({ n: 1 });
+    const page = withEarlyAnswers(fetchFn);
+
+    expect(await (await page('/api/x', { method: 'POST', headers: { Authorization: 'Bearer b' }, body: '{"page":1}' })).json()).toEqual({ n: 2 });
+    expect(await (await page('/api/x', { method: 'POST', headers, body: '{"page":2}' })).json()).toEqual({ n: 3 });
+    expect(await (await page('/api/x', { method: 'POST', headers, body: '{"page":1}' })).json()).toEqual({ n: 1 }); // the early answer
+    expect(await (await page('/api/x', { method: 'POST', headers, body: '{"page":1}' })).json()).toEqual({ n: 4 }); // once only
+
+    status = 401;
+    expect(await askEarly(fetchFn, '/api/y', { headers })).toBeNull();
+    status = 200;
+    const retried = await page('/api/y', { headers });
+    expect(retried.status).toBe(200);
+    expect(network).toHaveLength(6);
+    expect(earlyRequestsLeft()).toBe(0);
+  });
+});
