@@ -2,7 +2,8 @@
  * Run by the first entry the HTML runs (early-fetch.ts, before `early` and the app): when a user
  * is signed in, it sends the season's first requests while the rest
  * of the JavaScript downloads — config.json, the roles, the user's farmer record and the
- * durations, then a farmer's areas, paths and season links, then the forms under those links. The
+ * durations, then a farmer's areas, paths and season links, then the forms under those links and
+ * their indicators. The
  * loading chain sends the same requests (features/season/season-requests.ts) and gets these
  * answers through `earlyFetch` (early-fetch.ts, lib/api/early-answers.ts) instead of waiting a round trip for each.
  * Anything unexpected (an expired token, an error, a page that is not the whole answer) just
@@ -20,6 +21,7 @@ import {
   durationsRequest,
   farmerAheadRequests,
   formsRequest,
+  indicatorsRequest,
   localDate,
   ownFarmerRequest,
   searchOf,
@@ -63,5 +65,7 @@ export async function startEarlyReads(fetchFn: typeof fetch, storage: Storage | 
   void search(ahead.areas);
   void search(ahead.paths);
   const links = ahead.links && wholeAnswer(await search(ahead.links));
-  if (links?.length) void search(formsRequest(config, links.map((row) => row.id)));
+  if (!links?.length) return;
+  const forms = wholeAnswer(await search(formsRequest(config, links.map((row) => row.id))));
+  if (forms?.length) void search(indicatorsRequest(config, forms.map((row) => row.id).sort((a, b) => a - b)));
 }

@@ -111,3 +111,8 @@ export function farmerAheadRequests(
 export function formsRequest(config: AppConfig, linkIds: readonly number[]): RowsRequest {
   return { table: 'forms', filters: isIn(Number(columnKey(config, 'forms', 'parent')), [...linkIds]), perPage: PAGE_SIZE };
 }
+
+/** The indicators of the forms (their ids in ascending order, as the chain reads them from the device). */
+export function indicatorsRequest(config: AppConfig, formIds: readonly number[]): RowsRequest {
+  return { table: 'indicators', filters: isIn(Number(columnKey(config, 'indicators', 'parent')), [...formIds]), perPage: PAGE_SIZE };
+}

@@ -33,6 +33,7 @@ import {
   durationsRequest,
   farmerAheadRequests,
   formsRequest,
+  indicatorsRequest,
   isOwnFarmer,
   localDate,
   ownFarmerRequest,
@@ -393,7 +394,7 @@ async function readChain(
     const formSet = new Set(formIds);
     const indicatorParent = columnKey(config, 'indicators', 'parent');
     data.indicators = formIds.length
-      ? await loadRows(ctx, { table: 'indicators', filters: isIn(Number(indicatorParent), formIds), perPage: PAGE_SIZE }, (row) => formSet.has(numberOf(row.properties[indicatorParent]) ?? -1), formSet)
+      ? await loadRows(ctx, indicatorsRequest(config, formIds), (row) => formSet.has(numberOf(row.properties[indicatorParent]) ?? -1), formSet)
       : [];
 
     data.source = ctx.source;
