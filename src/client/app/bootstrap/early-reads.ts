@@ -1,13 +1,12 @@
 /**
  * Run by the first entry the HTML runs (early-fetch.ts, before `early` and the app): when a user
- * is signed in, it sends the season's first requests while the rest
- * of the JavaScript downloads — config.json, the roles, the user's farmer record and the
- * durations, then a farmer's areas, paths and season links, then the forms under those links and
- * their indicators. The
- * loading chain sends the same requests (features/season/season-requests.ts) and gets these
- * answers through `earlyFetch` (early-fetch.ts, lib/api/early-answers.ts) instead of waiting a round trip for each.
- * Anything unexpected (an expired token, an error, a page that is not the whole answer) just
- * stops the early reads: the chain then asks itself.
+ * is signed in, it sends the season's first requests while the rest of the JavaScript downloads —
+ * config.json, the roles, the user's farmer record and the durations; then a farmer's areas,
+ * paths and season links; then the forms under those links; then their indicators. The loading
+ * chain sends the same requests (features/season/season-requests.ts) and gets these answers
+ * through `earlyFetch` (early-fetch.ts, lib/api/early-answers.ts) instead of waiting a round trip
+ * for each. Anything unexpected (an expired token, an error, a page that is not the whole answer)
+ * just stops the early reads: the chain then asks itself.
  */
 import { CONFIG_URL, looksLikeConfig } from '../../lib/config/load-config';
 import { askEarly } from '../../lib/api/early-answers';
@@ -27,7 +26,6 @@ import {
   searchOf,
   type RowsRequest,
 } from '../../features/season/season-requests';
-import type { AppConfig } from '../../../common/schemas/config';
 import type { WireRecord } from '../../../common/schemas/wire';
 
 /** A search answer that holds every row of the search (one page). */
@@ -54,7 +52,7 @@ export async function startEarlyReads(fetchFn: typeof fetch, storage: Storage | 
     askEarly(fetchFn, recordsSearchPath(config.projectId), {
       method: 'POST',
       headers: { ...headers, 'Content-Type': 'application/json' },
-      body: JSON.stringify(searchPage(searchOf(config as AppConfig, request), 1, request.perPage)),
+      body: JSON.stringify(searchPage(searchOf(config, request), 1, request.perPage)),
     });
   const [roles, own, durations] = await Promise.all([askEarly(fetchFn, rolesPath(config.projectId), { headers }), search(ownFarmerRequest(config, user.email)), search(durationsRequest())]);
   const ownRows = wholeAnswer(own);
