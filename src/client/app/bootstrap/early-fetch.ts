@@ -1,15 +1,17 @@
 /**
  * The first entry the HTML runs (only the webpack runtime comes before it): it starts the early
  * reads (early-reads.ts) while the rest of the JavaScript downloads, and gives the app the fetch
- * that hands their answers to its first identical requests. Both entries share one webpack
+ * that hands their answers to its first identical requests. The entries share one webpack
  * runtime, so this module runs once and main.tsx gets this same `earlyFetch`.
  */
 import { withEarlyAnswers } from '../../lib/api/early-answers';
 import { safeLocalStorage } from '../../lib/local-storage';
 import { startEarlyReads } from './early-reads';
 
-export const earlyFetch = withEarlyAnswers(window.fetch.bind(window));
+const pageFetch = window.fetch.bind(window);
+
+export const earlyFetch = withEarlyAnswers(pageFetch);
 
 // Only on a visit the service worker does not serve yet (the first): later visits show the device
 // copy at once, and requests going through the worker would slow its answers of the scripts.
-if (!navigator.serviceWorker?.controller) void startEarlyReads(window.fetch.bind(window), safeLocalStorage(), Date.now);
+if (!navigator.serviceWorker?.controller) void startEarlyReads(pageFetch, safeLocalStorage(), Date.now);

@@ -31,17 +31,9 @@ const answers = new Map<string, Promise<EarlyAnswer | null>>();
 /** When the oldest answer still held was asked (null when none is held). */
 let askedAt: number | null = null;
 
-function headerOf(headers: HeadersInit | undefined, name: string): string {
-  if (!headers) return '';
-  if (headers instanceof Headers) return headers.get(name) ?? '';
-  if (Array.isArray(headers)) return headers.find(([key]) => key.toLowerCase() === name.toLowerCase())?.[1] ?? '';
-  const record = headers as Record<string, string>;
-  return record[Object.keys(record).find((key) => key.toLowerCase() === name.toLowerCase()) ?? ''] ?? '';
-}
-
 function keyOf(url: string, init: { method?: string; headers?: HeadersInit; body?: unknown }): string | null {
   if (init.body !== undefined && typeof init.body !== 'string') return null;
-  return JSON.stringify([(init.method ?? 'GET').toUpperCase(), url, headerOf(init.headers, 'authorization'), init.body ?? '']);
+  return JSON.stringify([(init.method ?? 'GET').toUpperCase(), url, new Headers(init.headers).get('authorization') ?? '', init.body ?? '']);
 }
 
 /**
