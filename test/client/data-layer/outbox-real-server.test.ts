@@ -167,7 +167,7 @@ describe('draining ~50 offline edits into the real server', () => {
     expect(attachments.every((a) => indicatorIds.has(a.record_id))).toBe(true);
 
     // The offline copy now uses server ids only and has nothing pending.
-    expect(await db.features.where('isInsert').equals(1).count()).toBe(0);
+    expect(await db.features.filter((row) => row.isInsert === 1).count()).toBe(0);
     expect((await db.features.toArray()).every((row) => row.featureId >= 10_000_000)).toBe(true);
     expect((await db.attachments.toArray()).every((row) => row.id >= 1 && row.featureId >= 10_000_000)).toBe(true);
   });

@@ -232,7 +232,7 @@ describe('draining', () => {
     expect(uploads).toEqual([{ recordId: String(indicatorRow.id), key: (await Promise.resolve(photo)).opId }]);
     expect(await db.attachments.get(10_900_000)).toMatchObject({ featureId: indicatorRow.id, isInsert: 0 });
     expect(await db.outbox.count()).toBe(0);
-    expect(await db.features.where('isInsert').equals(1).count()).toBe(0);
+    expect(await db.features.filter((row) => row.isInsert === 1).count()).toBe(0);
   });
 
   it('does not duplicate rows when a response is lost after the server applied the batch', async () => {
@@ -481,7 +481,7 @@ describe('acknowledging parent and children in one answer', () => {
     const children = await readRows(db, INDICATORS, (row) => row.properties['71'] === 10_000_100);
     expect(children.map((row) => row.id)).toEqual([10_000_101, 10_000_102]);
     expect(children[1]!.properties).toMatchObject({ '72': 'briza', '73': true });
-    expect(await db.features.where('isInsert').equals(1).count()).toBe(0);
+    expect(await db.features.filter((row) => row.isInsert === 1).count()).toBe(0);
     expect(await db.outbox.count()).toBe(0);
   });
 });

@@ -183,6 +183,11 @@ export class OfflineDb extends Dexie {
       outbox: '++seq, &opId, status, id, recordId, *refIds, [tableId+id]',
       meta: 'key',
     });
+    // v3: the features' flags are no longer indexed. Nothing looks rows up by them, and every index
+    // is written with each put and delete of a row: an acknowledgement writes hundreds of rows.
+    this.version(3).stores({
+      features: '[tableId+featureId], tableId, featureId, profileId',
+    });
     // Nothing observes this database through Dexie's liveQuery (the app is told of changes by
     // outbox-notify and its own actions). Without that bookkeeping a write no longer records every
     // key and index value it touches, nor posts them to every tab of the origin after it commits:
