@@ -6,7 +6,7 @@
  * outbox alone so it fails every time without the fix (all three in lib/db's acknowledge).
  */
 import { expect, test } from '@jest/globals';
-import { acknowledge, readOutbox, refreshRows, saveEdit } from '../../../src/client/lib/db';
+import { deviceRow, acknowledge, readOutbox, refreshRows, saveEdit } from '../../../src/client/lib/db';
 import { openTestDb } from './helpers';
 
 const P = 1;
@@ -33,7 +33,7 @@ test("a child acknowledged in the same bulk call as its offline-made parent name
     { item: indicatorItem!, id: 10_000_002 },
   ]);
   expect(indicator.id).not.toBe(10_000_002);
-  expect(await db.features.get([INDICATORS, 10_000_002])).toMatchObject({ feature: { properties: { [PARENT]: 10_000_001 } } });
+  expect(await deviceRow(db, INDICATORS, 10_000_002)).toMatchObject({ feature: { properties: { [PARENT]: 10_000_001 } } });
 });
 
 // What that costs (seed 12, `npm run chaos -- --browser --seed 12 --edits 40`, round 1): the next
@@ -72,8 +72,8 @@ test('a row edited offline and deleted in a later call leaves no edit flag behin
   const [remove] = await readOutbox(db);
   await acknowledge(db, [{ item: remove!, id: 10_000_001 }]);
   expect(await readOutbox(db)).toEqual([]);
-  expect(await db.features.get([FORMS, 10_000_001])).toMatchObject({ isInsert: 0, isEdit: 0, isDelete: 0, feature: { deleted: true } });
+  expect(await deviceRow(db, FORMS, 10_000_001)).toMatchObject({ isInsert: 0, isEdit: 0, isDelete: 0, feature: { deleted: true } });
   // So the next read from the server, which no longer lists the row, removes it from the device.
   await refreshRows(db, [], { projectId: P, tableId: FORMS, inScope: () => true, requestedAt: Date.now() + 1 });
-  expect(await db.features.get([FORMS, 10_000_001])).toBeUndefined();
+  expect(await deviceRow(db, FORMS, 10_000_001)).toBeUndefined();
 });

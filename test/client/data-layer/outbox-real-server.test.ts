@@ -10,7 +10,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import sharp from 'sharp';
 import { drainOnce, rtkQueryTransport } from '../../../src/client/features/sync';
-import { readOutbox, refKeysFor, resolveIds, saveEdit, type OfflineDb } from '../../../src/client/lib/db';
+import { deviceRow, readOutbox, refKeysFor, resolveIds, saveEdit, type OfflineDb } from '../../../src/client/lib/db';
 import { USERS } from '../../server/helpers/build-test-app';
 import { farmerRows, type FarmerRows } from '../../server/helpers/demo-ids';
 import { openTestDb, settleStores, uniqueDbName } from './helpers';
@@ -168,7 +168,7 @@ describe('draining ~50 offline edits into the real server', () => {
 
     // The offline copy now uses server ids only and has nothing pending.
     expect(await db.features.filter((row) => row.isInsert === 1).count()).toBe(0);
-    expect((await db.features.toArray()).every((row) => row.featureId >= 10_000_000)).toBe(true);
+    expect((await db.features.toArray()).every((row) => row.feature.id >= 10_000_000)).toBe(true);
     expect((await db.attachments.toArray()).every((row) => row.id >= 1 && row.featureId >= 10_000_000)).toBe(true);
   });
 });
@@ -203,8 +203,8 @@ describe('an insert of a row the server already holds', () => {
     expect(live.map((row) => row.properties[ic('key')]).sort()).toEqual(['briza-media', 'salvia-pratensis']);
     expect(live.find((row) => row.properties[ic('key')] === 'salvia-pratensis')).toMatchObject({ id: held!.id, properties: { [ic('value')]: true, [ic('note')]: 'ob robu' } });
     expect(await readOutbox(db)).toEqual([]);
-    expect(await db.features.get([indicators.id, answer.id])).toBeUndefined();
-    expect(await db.features.get([indicators.id, held!.id])).toMatchObject({ isInsert: 0, isEdit: 0, feature: { properties: { [ic('value')]: true, [ic('note')]: 'ob robu' } } });
+    expect(await deviceRow(db, indicators.id, answer.id)).toBeUndefined();
+    expect(await deviceRow(db, indicators.id, held!.id)).toMatchObject({ isInsert: 0, isEdit: 0, feature: { properties: { [ic('value')]: true, [ic('note')]: 'ob robu' } } });
     expect((await resolveIds(db, 'record', [answer.id])).get(answer.id)).toBe(held!.id);
   });
 });

@@ -10,7 +10,7 @@
 import { afterEach, describe, expect, it, jest } from '@jest/globals';
 import { LOCAL_ID_BOUND, MODIFY_CHUNK_SIZE, SYNC_BACKOFF_MAX_MS, SYNC_BACKOFF_START_MS } from '../../../src/common/constants';
 import { slSync } from '../../../src/common/i18n/sl';
-import { acknowledge, newOpId, readOutbox, saveEdit, readRows, refreshRows, keepMine, takeTheirs, retryItem, discardItem, resolveIds, wasDelivered, type OutboxItem } from '../../../src/client/lib/db';
+import { deviceRow, acknowledge, newOpId, readOutbox, saveEdit, readRows, refreshRows, keepMine, takeTheirs, retryItem, discardItem, resolveIds, wasDelivered, type OutboxItem } from '../../../src/client/lib/db';
 import type { WireRecord } from '../../../src/common/schemas/wire';
 import {
   backoffDelay,
@@ -56,7 +56,7 @@ describe('saving an edit', () => {
     const saved = await saveEdit(db, { kind: 'insert', projectId: P, tableId: FORMS, properties: { '62': 1 } });
     expect(saved.id).toBeGreaterThan(0);
     expect(saved.id).toBeLessThan(LOCAL_ID_BOUND);
-    const row = await db.features.get([FORMS, saved.id]);
+    const row = await deviceRow(db, FORMS, saved.id);
     expect(row).toMatchObject({ isInsert: 1, isEdit: 0, isDelete: 0, isRecord: 1 });
     const [item] = await readOutbox(db);
     expect(item).toMatchObject({ kind: 'insert', id: saved.id, status: 'pending', opId: saved.opId });
@@ -81,9 +81,9 @@ describe('saving an edit', () => {
     const db = openTestDb();
     await db.features.put({ tableId: FORMS, featureId: 10_000_001, projectId: P, feature: { id: 10_000_001, tableId: FORMS, properties: { '65': 'a' }, deleted: false, archived: false, createdAt: '', updatedAt: '', version: 3 }, isInsert: 0, isEdit: 0, isDelete: 0, isRecord: 1 });
     await saveEdit(db, { kind: 'update', projectId: P, tableId: FORMS, id: 10_000_001, properties: { '65': 'b' } });
-    expect(await db.features.get([FORMS, 10_000_001])).toMatchObject({ isEdit: 1, feature: { properties: { '65': 'b' } } });
+    expect(await deviceRow(db, FORMS, 10_000_001)).toMatchObject({ isEdit: 1, feature: { properties: { '65': 'b' } } });
     await saveEdit(db, { kind: 'delete', projectId: P, tableId: FORMS, id: 10_000_001 });
-    expect(await db.features.get([FORMS, 10_000_001])).toMatchObject({ isDelete: 1 });
+    expect(await deviceRow(db, FORMS, 10_000_001)).toMatchObject({ isDelete: 1 });
     const items = await readOutbox(db);
     expect(items.map((i) => [i.kind, i.version])).toEqual([
       ['update', 3],
@@ -110,9 +110,9 @@ describe('saving an edit', () => {
     expect(indicator!.refIds).toBeUndefined();
     expect(update).toMatchObject({ kind: 'update', id: 10_000_500, properties: { '65': 'opomba' } });
     expect(attachment).toMatchObject({ kind: 'attachment', recordId: 10_000_500 });
-    // The device copy follows too: the edit lands on the server row, not on a revived offline one.
-    expect(await db.features.get([FORMS, form.id])).toBeUndefined();
-    expect(await db.features.get([FORMS, 10_000_500])).toMatchObject({ feature: { properties: { '65': 'opomba' } } });
+    // The device copy follows too: the edit lands on the delivered row, not on a revived offline one.
+    expect(await deviceRow(db, FORMS, form.id)).toBeUndefined();
+    expect(await readRows(db, FORMS)).toEqual([expect.objectContaining({ id: 10_000_500, properties: { '62': 1, '65': 'opomba' } })]);
   });
 
   it('keeps the delivered ids of one acknowledgement in one device row, found again by a fresh tab, rows of the older one-per-id layout too', async () => {
@@ -205,12 +205,14 @@ describe('draining', () => {
     const dpServerId = server.calls[0]![0]!.kind === 'insert' ? [...server.rows.keys()][0]! : -1;
     expect(dpServerId).toBeGreaterThanOrEqual(LOCAL_ID_BOUND);
 
-    // Dexie follows: the durationPath row has its server id, the queued form points at it.
-    expect(await db.features.get([DURATION_PATHS, dp.id])).toBeUndefined();
-    expect(await db.features.get([DURATION_PATHS, dpServerId])).toMatchObject({ isInsert: 0, feature: { id: dpServerId } });
+    // Dexie follows: the durationPath row has its server id (under the key it had: a delivered
+    // row is never moved), the queued form points at it.
+    expect(await deviceRow(db, DURATION_PATHS, dp.id)).toBeUndefined();
+    expect(await deviceRow(db, DURATION_PATHS, dpServerId)).toMatchObject({ featureId: dp.id, isInsert: 0, feature: { id: dpServerId } });
+    expect(await db.features.get([DURATION_PATHS, dpServerId])).toBeUndefined();
     const queued = await readOutbox(db);
     expect(queued.find((i) => i.kind === 'insert' && i.tableId === FORMS)!.properties!['61']).toBe(dpServerId);
-    expect((await db.features.get([FORMS, form.id]))!.feature.properties['61']).toBe(dpServerId);
+    expect((await deviceRow(db, FORMS, form.id))!.feature.properties['61']).toBe(dpServerId);
 
     // The rest drains; the photo goes to the indicator's server id with its opId as Idempotency-Key.
     server.fail = undefined;
@@ -281,7 +283,7 @@ describe('draining', () => {
     await mirrored(store, (s) => (selectConflicts(s)[0]?.current as { version?: number } | undefined)?.version === 20, 'second conflict shown');
     await takeTheirs(db, selectConflicts(store.getState())[0]!.seq);
     expect(await db.outbox.count()).toBe(0);
-    expect(await db.features.get([FORMS, current.id])).toMatchObject({ isEdit: 0, feature: { version: 20, properties: { '65': 'njihovo 2' } } });
+    expect(await deviceRow(db, FORMS, current.id)).toMatchObject({ isEdit: 0, feature: { version: 20, properties: { '65': 'njihovo 2' } } });
     await mirrored(store, (s) => selectConflicts(s).length === 0, 'conflict gone');
   });
 
@@ -319,7 +321,7 @@ describe('draining', () => {
     expect(item).toMatchObject({ status: 'failed', error: { message: 'Generic Error' } });
     await discardItem(db, item!.seq!);
     expect(await db.outbox.count()).toBe(0);
-    expect(await db.features.get([FORMS, doomed.id])).toBeUndefined();
+    expect(await deviceRow(db, FORMS, doomed.id)).toBeUndefined();
   });
 });
 
@@ -344,7 +346,21 @@ describe('reads racing the drain', () => {
 
     // A read sent after the acknowledgements is the truth again.
     await refreshRows(db, [{ ...server.rows.get(serverId)! }], { projectId: P, tableId: FORMS, inScope: () => true, requestedAt: Date.now() + 1 });
-    expect((await db.features.where('tableId').equals(FORMS).toArray()).map((r) => r.featureId)).toEqual([serverId]);
+    expect((await db.features.where('tableId').equals(FORMS).toArray()).map((r) => r.feature.id)).toEqual([serverId]);
+  });
+
+  it('a server answer that already lists a row whose insert is acknowledged later leaves one copy of it on the device', async () => {
+    const db = openTestDb();
+    const made = await saveEdit(db, { kind: 'insert', projectId: P, tableId: FORMS, properties: { '65': 'nova' } });
+    const [item] = await readOutbox(db);
+    // The server applied the insert; a read answered with the new row before its acknowledgement was written.
+    const serverRow = { id: 10_000_700, tableId: FORMS, properties: { '65': 'nova' }, deleted: false, archived: false, createdAt: '', updatedAt: '', version: 1 };
+    await refreshRows(db, [serverRow], { projectId: P, tableId: FORMS, requestedAt: Date.now() });
+    expect((await db.features.toArray()).map((row) => row.feature.id).sort()).toEqual([made.id, serverRow.id].sort());
+
+    await acknowledge(db, [{ item: item!, id: serverRow.id, record: serverRow }]);
+    expect((await db.features.toArray()).map((row) => [row.featureId, row.feature.id])).toEqual([[made.id, serverRow.id]]);
+    expect(await readRows(db, FORMS)).toEqual([expect.objectContaining({ id: serverRow.id, properties: { '65': 'nova' } })]);
   });
 });
 
@@ -454,14 +470,14 @@ describe('acknowledging a whole bulk answer', () => {
       expect(item.refIds).toBeUndefined();
     }
     for (const [index, child] of children.entries()) {
-      const row = await db.features.get([INDICATORS, child.id]);
+      const row = await deviceRow(db, INDICATORS, child.id);
       expect(row!.feature.properties['71']).toBe(serverIds[Math.floor(index / 2)]);
       expect(row!.isInsert).toBe(1);
     }
-    expect((await db.features.get([INDICATORS, children[0]!.id]))!.feature.properties).toMatchObject({ '71': serverIds[0], '73': 5 });
+    expect((await deviceRow(db, INDICATORS, children[0]!.id))!.feature.properties).toMatchObject({ '71': serverIds[0], '73': 5 });
     // The form with a later edit keeps its isEdit flag; the others are clean under their server ids.
-    expect(await db.features.get([FORMS, serverIds[2]!])).toMatchObject({ isInsert: 0, isEdit: 1 });
-    expect(await db.features.get([FORMS, serverIds[0]!])).toMatchObject({ isInsert: 0, isEdit: 0, feature: { id: serverIds[0] } });
+    expect(await deviceRow(db, FORMS, serverIds[2]!)).toMatchObject({ isInsert: 0, isEdit: 1 });
+    expect(await deviceRow(db, FORMS, serverIds[0]!)).toMatchObject({ isInsert: 0, isEdit: 0, feature: { id: serverIds[0] } });
     expect(left.find((item) => item.tableId === FORMS)).toMatchObject({ kind: 'update', id: serverIds[2] });
     expect(result.updated.map((item) => item.seq).sort((a, b) => a! - b!)).toEqual(left.filter((item) => item.tableId === INDICATORS || item.tableId === FORMS).filter((item) => item.kind !== 'attachment').map((item) => item.seq));
   });
@@ -488,11 +504,11 @@ describe('acknowledging parent and children in one answer', () => {
 
 /**
  * Counts store calls (DBCore: a get, a bulk read, a query, a bulk write each count once), and the
- * device rows read by key (the keys of the features store's bulk reads).
+ * device rows read (the rows the features store's bulk reads and queries returned).
  */
 function countingDb() {
   const db = openTestDb();
-  const calls = { n: 0, byStore: new Map<string, number>(), featureKeysRead: 0 };
+  const calls = { n: 0, byStore: new Map<string, number>(), featureRowsRead: 0 };
   db.use({
     stack: 'dbcore',
     name: 'count-calls',
@@ -505,11 +521,29 @@ function countingDb() {
           calls.byStore.set(name, (calls.byStore.get(name) ?? 0) + 1);
           return call(...args);
         };
-        const getMany: typeof table.getMany = (req) => {
-          if (name === 'features') calls.featureKeysRead += req.keys.length;
-          return table.getMany(req);
+        const getMany: typeof table.getMany = async (req) => {
+          const rows = await table.getMany(req);
+          if (name === 'features') calls.featureRowsRead += rows.filter(Boolean).length;
+          return rows;
         };
-        return { ...table, get: counted(table.get.bind(table)), getMany: counted(getMany), query: counted(table.query.bind(table)), openCursor: counted(table.openCursor.bind(table)), count: counted(table.count.bind(table)), mutate: counted(table.mutate.bind(table)) };
+        const query: typeof table.query = async (req) => {
+          const answer = await table.query(req);
+          if (name === 'features' && req.values) calls.featureRowsRead += answer.result.length;
+          return answer;
+        };
+        // A cursor's rows are counted as Dexie takes their values.
+        const openCursor: typeof table.openCursor = async (req) => {
+          const cursor = await table.openCursor(req);
+          if (!cursor || name !== 'features' || !req.values) return cursor;
+          return new Proxy(cursor, {
+            get(target, property) {
+              if (property === 'value') calls.featureRowsRead++;
+              const value: unknown = Reflect.get(target, property);
+              return typeof value === 'function' ? value.bind(target) : value;
+            },
+          });
+        };
+        return { ...table, get: counted(table.get.bind(table)), getMany: counted(getMany), query: counted(query), openCursor: counted(openCursor), count: counted(table.count.bind(table)), mutate: counted(table.mutate.bind(table)) };
       },
     }),
   });
@@ -539,8 +573,10 @@ describe('the cost of an acknowledgement', () => {
     const small = await ackOfForms(1);
     const large = await ackOfForms(100);
     expect(large).toEqual(small);
-    // 13 today: features 4 (read, delete renamed, write, children), outbox 7, meta 1, attachments 1.
-    expect(large.total).toBeLessThanOrEqual(13);
+    // 12 today: features 3 (read, write, children), outbox 7, meta 1, attachments 1. A delivered
+    // row keeps its key, so nothing is deleted.
+    expect(large.total).toBeLessThanOrEqual(12);
+    expect(large.byStore.features).toBeLessThanOrEqual(3);
   });
 });
 
@@ -565,21 +601,22 @@ describe('acknowledged rows written from the answer', () => {
     const [formItem, doneItem, editedItem] = await readOutbox(db);
     // A later edit of the second indicator, made before the answer came: it stays queued.
     await saveEdit(db, { kind: 'update', projectId: P, tableId: INDICATORS, id: edited.id, properties: { '73': true } });
-    calls.featureKeysRead = 0;
+    calls.featureRowsRead = 0;
     await acknowledge(db, [
       { item: formItem!, id: 10_200_000, record: answer(formItem!, 10_200_000, 1, { '61': 10_000_500, '66': 42 }) },
       { item: doneItem!, id: 10_200_001, record: answer(doneItem!, 10_200_001, 1, { '71': 10_200_000, '72': 'a' }) },
       { item: editedItem!, id: 10_200_002, record: answer(editedItem!, 10_200_002, 1, { '71': 10_200_000, '72': 'b' }) },
     ]);
     // Only the row with a queued edit left was read.
-    expect(calls.featureKeysRead).toBe(1);
-    // The others are the server's copies (with what the server added), settled, under the server's ids.
-    expect(await db.features.get([FORMS, form.id])).toBeUndefined();
-    expect(await db.features.get([INDICATORS, done.id])).toBeUndefined();
-    expect(await db.features.get([FORMS, 10_200_000])).toMatchObject({ featureId: 10_200_000, isInsert: 0, isEdit: 0, isRecord: 1, feature: { id: 10_200_000, version: 1, properties: { '61': 10_000_500, '66': 42 } } });
-    expect(await db.features.get([INDICATORS, 10_200_001])).toMatchObject({ isInsert: 0, isEdit: 0, feature: { properties: { '71': 10_200_000, '72': 'a' } } });
+    expect(calls.featureRowsRead).toBe(1);
+    // The others are the server's copies (with what the server added), settled, known by the
+    // server's ids (under the keys they had, their offline ids).
+    expect(await deviceRow(db, FORMS, form.id)).toBeUndefined();
+    expect(await deviceRow(db, INDICATORS, done.id)).toBeUndefined();
+    expect(await deviceRow(db, FORMS, 10_200_000)).toMatchObject({ featureId: form.id, isInsert: 0, isEdit: 0, isRecord: 1, feature: { id: 10_200_000, version: 1, properties: { '61': 10_000_500, '66': 42 } } });
+    expect(await deviceRow(db, INDICATORS, 10_200_001)).toMatchObject({ isInsert: 0, isEdit: 0, feature: { properties: { '71': 10_200_000, '72': 'a' } } });
     // The edited row keeps the edit still queued, and stays pending.
-    expect(await db.features.get([INDICATORS, 10_200_002])).toMatchObject({ isEdit: 1, feature: { id: 10_200_002, properties: { '71': 10_200_000, '72': 'b', '73': true } } });
+    expect(await deviceRow(db, INDICATORS, 10_200_002)).toMatchObject({ isEdit: 1, feature: { id: 10_200_002, properties: { '71': 10_200_000, '72': 'b', '73': true } } });
     expect((await readOutbox(db)).map((item) => [item.kind, item.id])).toEqual([['update', 10_200_002]]);
   });
 });

@@ -32,7 +32,7 @@ function openVersion2(name: string): Dexie {
 }
 
 describe('the offline database schema', () => {
-  it('keeps rows and queued edits of a version 2 database, and no longer indexes the features flags', async () => {
+  it('keeps rows and queued edits of a version 2 database, finds rows by their current id, and no longer indexes the features flags', async () => {
     const name = uniqueDbName();
     const old = openVersion2(name);
     const now = new Date().toISOString();
@@ -56,7 +56,7 @@ describe('the offline database schema', () => {
     expect(db.verno).toBe(3);
     expect((await readRows(db, FORMS)).map((record) => record.properties)).toEqual([{ '65': 'opomba' }]);
     expect((await readOutbox(db)).map(({ opId, kind, id }) => ({ opId, kind, id }))).toEqual([{ opId: 'op-1', kind: 'insert', id: 4_242 }]);
-    expect(db.features.schema.indexes.map((index) => index.name).sort()).toEqual(['featureId', 'profileId', 'tableId']);
+    expect(db.features.schema.indexes.map((index) => index.name).sort()).toEqual(['[tableId+feature.id]', 'featureId', 'profileId', 'tableId']);
     db.close();
   });
 });

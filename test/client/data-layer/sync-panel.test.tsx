@@ -9,7 +9,7 @@ import { deserialize, serialize } from 'node:v8';
 import { formatDateTime } from '../../../src/common/format';
 import { sl, slSync } from '../../../src/common/i18n/sl';
 import { makeStore } from '../../../src/client/app/store';
-import { openOfflineDb, saveEdit, markItems, summarizeOutbox } from '../../../src/client/lib/db';
+import { deviceRow, openOfflineDb, saveEdit, markItems, summarizeOutbox } from '../../../src/client/lib/db';
 import { SyncPanel, outboxSummaryLoaded, toAttentionItem, drainSucceeded } from '../../../src/client/features/sync';
 import { uniqueDbName, until } from './helpers';
 
@@ -56,7 +56,7 @@ describe('sync panel', () => {
       fireEvent.click(screen.getByText(slSync.sync.discard));
     });
     await until(async () => (await db.outbox.get(a!.seq!)) === undefined, 'discarded');
-    expect(await db.features.get([6, failed.id])).toBeUndefined();
+    expect(await deviceRow(db, 6, failed.id)).toBeUndefined();
     await act(async () => {
       await mirror(store);
     });

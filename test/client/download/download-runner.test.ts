@@ -22,7 +22,7 @@ import {
   tileJobs,
   type DownloadProgress,
 } from '../../../src/client/features/download/download-runner';
-import { openOfflineDb, type OfflineDb } from '../../../src/client/lib/db';
+import { deviceRow, openOfflineDb, type OfflineDb } from '../../../src/client/lib/db';
 import { countTiles } from '../../../src/client/lib/map/tiles';
 import { basemapRoutes } from '../../../src/server/routes/basemap/index';
 
@@ -158,7 +158,7 @@ describe('download run', () => {
     expect(done.failedTiles).toBe(countTiles(goricko, 8, 8));
     expect(done.featureCount).toBe(2);
     expect(asked).toEqual([{ tableIds: [2, 3] }]);
-    expect(await db.features.get([2, 10_000_001])).toMatchObject({ isRecord: 0, isInsert: 0 });
+    expect(await deviceRow(db, 2, 10_000_001)).toMatchObject({ isRecord: 0, isInsert: 0 });
     expect(await db.vectorTiles.where('extentId').equals(extent.id).count()).toBe(2);
 
     await deleteExtent(db, extent.id);

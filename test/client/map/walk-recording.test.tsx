@@ -7,7 +7,7 @@ import { saveWalk } from '../../../src/client/features/map/recording/save-walk';
 import { addFix, createRecorder, finish, replay, start, summarize, type Fix, type RecorderEvent } from '../../../src/client/features/map/recording/track-recorder';
 import type { WalkRecorderEnv } from '../../../src/client/features/map/recording/use-walk-recorder';
 import { CHUNK_SIZE, clearWalk, loadWalk, WalkLog } from '../../../src/client/features/map/recording/walk-log';
-import { openOfflineDb, type OfflineDb } from '../../../src/client/lib/db';
+import { deviceRow, openOfflineDb, type OfflineDb } from '../../../src/client/lib/db';
 import { slMap } from '../../../src/common/i18n/sl';
 import { deserialize, serialize } from 'node:v8';
 
@@ -81,7 +81,7 @@ describe('walk log: points persisted as they come', () => {
     expect(walk.summary.rejectedJumps).toBe(1);
     expect(walk.raw).toHaveLength(62);
     expect(item!.properties!['13']).toBeCloseTo(120, 0);
-    const row = await db.features.get([3, 42]);
+    const row = await deviceRow(db, 3, 42);
     expect(row?.isEdit).toBe(1);
     expect(row?.feature.geometry).toEqual(result.geometry);
   });

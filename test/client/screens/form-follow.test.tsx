@@ -166,6 +166,6 @@ describe('an earlier season\'s form opened by its address on a fresh device', ()
     } as unknown as Partial<RootState>;
     renderWithStore(<FormRoute params={{ formId: String(s.formOld.id) }} query={{}} />, { preloaded, db, fetchFn });
     await waitFor(() => expect(checked('salvia-pratensis', slScreens.forms.yes)).toBe('true'));
-    expect((await db.features.where('tableId').equals(config.tables.forms.id).toArray()).map((r) => r.featureId)).toEqual([s.formOld.id]);
+    expect((await db.features.where('tableId').equals(config.tables.forms.id).toArray()).map((r) => r.feature.id)).toEqual([s.formOld.id]);
   });
 });

@@ -609,7 +609,7 @@ export async function runBrowserChaos(options: BrowserChaosOptions): Promise<Bro
         roundReport.checked.deviceRows++;
         const what = `device ${table} ${row.featureId}`;
         if (row.featureId < LOCAL_ID_BOUND) {
-          problems.push(`${what}: still under its offline id`);
+          problems.push(`${what}: still known by its offline id`);
           continue;
         }
         const server = byId.get(`${row.tableId}:${row.featureId}`);

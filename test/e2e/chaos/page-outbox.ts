@@ -55,7 +55,8 @@ const chaosOutbox: ChaosOutbox = {
       outboxKinds: outbox.map((item) => ({ kind: item.kind, api: item.api, status: item.status, ...(item.error ? { error: `${item.error.status} ${item.error.detail ?? item.error.message}` } : {}) })),
       features: features.map((row) => ({
         tableId: row.tableId,
-        featureId: row.featureId,
+        // The row's current id (a delivered row keeps its offline id as its device key).
+        featureId: row.feature.id,
         isInsert: row.isInsert,
         isEdit: row.isEdit,
         isDelete: row.isDelete,

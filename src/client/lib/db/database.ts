@@ -55,6 +55,11 @@ export interface VectorTileRow {
 
 export interface FeatureRow {
   tableId: number;
+  /**
+   * The row's key on this device, which never changes: the id it was first stored under (a row made
+   * offline keeps its offline id here after the server gave it its own). Its current id is
+   * `feature.id`; `deviceRow` finds a row by that (local-data.ts).
+   */
   featureId: number;
   projectId: number;
   feature: StoredRecord;
@@ -183,10 +188,11 @@ export class OfflineDb extends Dexie {
       outbox: '++seq, &opId, status, id, recordId, *refIds, [tableId+id]',
       meta: 'key',
     });
-    // v3: the features' flags are no longer indexed. Nothing looks rows up by them, and every index
-    // is written with each put and delete of a row: an acknowledgement writes hundreds of rows.
+    // v3: a delivered row keeps its key and is found by its current id (`[tableId+feature.id]`):
+    // an acknowledgement no longer deletes and re-puts each row it delivers. The flags are no longer
+    // indexed: nothing looks rows up by them, and every index is written with each put of a row.
     this.version(3).stores({
-      features: '[tableId+featureId], tableId, featureId, profileId',
+      features: '[tableId+featureId], tableId, featureId, profileId, [tableId+feature.id]',
     });
     // Nothing observes this database through Dexie's liveQuery (the app is told of changes by
     // outbox-notify and its own actions). Without that bookkeeping a write no longer records every

@@ -3,6 +3,7 @@
  * local copy, offline reads come from it). Rows with pending local changes are never overwritten
  * by a refresh: the local edit wins until the outbox delivered it.
  */
+import { Dexie } from 'dexie';
 import { LOCAL_ID_BOUND, MODIFY_CHUNK_SIZE } from '../../../common/constants';
 import type { WireFeature, WireRecord } from '../../../common/schemas/wire';
 import { guardWrite, type FeatureRow, type OfflineDb, type StoredRecord } from './database';
@@ -34,6 +35,22 @@ function isPending(row: FeatureRow): boolean {
 }
 
 export { isLocalId };
+
+/** A row's table and current id (`feature.id`), as the index `[tableId+feature.id]` holds it. */
+export type RowId = [tableId: number, id: number];
+
+/**
+ * The device copy of the row whose id is now `id`. A row made offline keeps its offline id as its
+ * key after delivery (FeatureRow.featureId), so a row is never looked up by its key from an id.
+ */
+export function deviceRow(db: OfflineDb, tableId: number, id: number): Promise<FeatureRow | undefined> {
+  return db.features.where('[tableId+feature.id]').equals([tableId, id]).first();
+}
+
+/** The device copies of the rows whose ids are now `ids` (one cursor over the index; missing ones are left out). */
+export function deviceRows(db: OfflineDb, ids: readonly RowId[]): PromiseLike<FeatureRow[]> {
+  return ids.length ? db.features.where('[tableId+feature.id]').anyOf(ids as RowId[]).toArray() : Dexie.Promise.resolve([]);
+}
 
 /** A random id below LOCAL_ID_BOUND (docs/architecture.md, Sync rules), unused by any local row of any table. */
 export async function newLocalId(db: OfflineDb, random: () => number = Math.random): Promise<number> {
@@ -73,18 +90,19 @@ export async function refreshRows(db: OfflineDb, rows: ReadonlyArray<WireRecord 
   await guardWrite(db, () =>
     db.transaction('rw', db.features, async () => {
       const existing = await db.features.where('tableId').equals(tableId).toArray();
-      const byId = new Map(existing.map((row) => [row.featureId, row]));
+      // By current id: a row made offline and delivered since keeps its offline key.
+      const byId = new Map(existing.map((row) => [row.feature.id, row]));
       const returned = new Set(rows.map((row) => row.id));
       const toPut: FeatureRow[] = [];
       for (const row of rows) {
         const local = byId.get(row.id);
         if (local && keep(local)) continue;
-        toPut.push({ tableId, featureId: row.id, projectId, feature: toStoredRecord(row), isInsert: 0, isEdit: 0, isDelete: 0, isRecord });
+        toPut.push({ tableId, featureId: local?.featureId ?? row.id, projectId, feature: toStoredRecord(row), isInsert: 0, isEdit: 0, isDelete: 0, isRecord });
       }
       const toDelete: Array<[number, number]> = [];
       if (inScope) {
         for (const row of existing) {
-          if (!returned.has(row.featureId) && !keep(row) && inScope(row.feature)) toDelete.push([tableId, row.featureId]);
+          if (!returned.has(row.feature.id) && !keep(row) && inScope(row.feature)) toDelete.push([tableId, row.featureId]);
         }
       }
       for (const part of chunks(toPut)) await db.features.bulkPut(part);

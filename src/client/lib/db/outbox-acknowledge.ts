@@ -6,20 +6,23 @@
  *    key-range delete); then the queued items the answer touches (naming a delivered offline id,
  *    or an acknowledged row; looked up once the acknowledged ones are gone, so the look-ups do not
  *    walk them) and the files involved are read together; then, in one call, the device rows that
- *    are needed: the queued children's, and the acknowledged rows the answer does not replace.
- * 2. `settleRows`: acknowledged rows take the server's version; inserted rows move to their server
- *    ids, and every reference column of an acknowledged row that names an offline id delivered in
- *    the same answer is rewritten (its queued item is gone after this call, so now or never). A
- *    row with nothing left in the queue whose items the server answered with its copy of the row
- *    (inserts and updates) is that copy: it is written without being read.
+ *    are needed, by their current ids: the queued children's, the acknowledged rows the answer does
+ *    not replace, and the others by their new ids (for the key of a row delivered earlier, and any
+ *    other copy of an inserted row a read of the server stored meanwhile).
+ * 2. `settleRows`: acknowledged rows take the server's version; inserted rows take their server
+ *    ids (under the key they have, their offline id: a row is never moved to a new key), and every
+ *    reference column of an acknowledged row that names an offline id delivered in the same answer
+ *    is rewritten (its queued item is gone after this call, so now or never). A row with nothing
+ *    left in the queue whose items the server answered with its copy of the row (inserts and
+ *    updates) is that copy: it is written without being read (phase 1 reads only its key).
  * 3. `settleAttachments`: uploaded files move to their server ids, deleted ones go, files of
  *    renamed rows follow.
  * 4. `followQueue`: queued items still naming a delivered offline id (as their row, their parent
  *    or their file's record) and their device rows follow; later queued updates of a row move on
  *    to the version just acknowledged.
  * 5. `clearSettledFlags`: rows with nothing left in the queue lose their isInsert/isEdit flags.
- * 6. `writeAll`: every write, sent together: rewritten items and rows are put (each once), renamed
- *    rows leave their offline keys, and the new mappings are stored (identity.ts).
+ * 6. `writeAll`: every write, sent together: rewritten items and rows are put (each once), and the
+ *    new mappings are stored (identity.ts).
  *
  * Phases 2–5 work in memory on what phase 1 read. IndexedDB's cost is per request and per wait
  * for an answer: every store is read and written with one bulk request per kind (never a request
@@ -30,7 +33,7 @@ import { Dexie } from 'dexie';
 import type { WireRecord } from '../../../common/schemas/wire';
 import { guardWrite, type AttachmentRow, type FeatureRow, type OfflineDb, type OutboxItem, type StoredRecord } from './database';
 import { localRefIds, remapRefs, storeMappings, type IdMapping } from './identity';
-import { toStoredRecord } from './local-data';
+import { deviceRows, toStoredRecord, type RowId } from './local-data';
 import { notifyOutboxChanged } from './outbox-notify';
 
 /** The server's acknowledgement of one item. */
@@ -47,7 +50,11 @@ export interface AckResult {
   updated: OutboxItem[];
 }
 
-type RowKey = [number, number];
+/**
+ * Rows are known here by their table and current id (`RowId`, as the string `keyOf`): an inserted
+ * row by its offline id until this acknowledgement, by the server's id after it. The key a row is
+ * stored under on the device (FeatureRow.featureId) travels inside the row.
+ */
 const keyOf = (tableId: number, id: number) => `${tableId}:${id}`;
 
 /**
@@ -65,7 +72,7 @@ export interface Delivery {
 /** What one acknowledgement learnt, handed from phase to phase. */
 interface AckState extends Delivery {
   /** Rows whose queued items were acknowledged: their flags clear when nothing else is queued. */
-  touched: Map<string, RowKey>;
+  touched: Map<string, RowId>;
   /** Queued items rewritten by a phase, by seq. */
   updated: Map<number, OutboxItem>;
 }
@@ -139,24 +146,33 @@ interface AckReads {
   answered: Set<string>;
   /** Rows (by final key) with queued record items left after this acknowledgement. */
   left: Set<string>;
-  /** Device rows of the other acknowledged items (inserts by their offline id), by key. */
+  /**
+   * Device rows of the acknowledged items, by current id (inserts by their offline id): those the
+   * answer does not replace, and the others whose key is not known without reading (their rows were
+   * delivered in an earlier call, so they are stored under their offline ids).
+   */
   rows: Map<string, FeatureRow>;
-  /** Device rows of queued children whose reference columns change, not read in `rows`, by key. */
+  /** Device rows of queued children whose reference columns change, not read in `rows`, by current id. */
   childRows: Map<string, FeatureRow>;
+  /**
+   * Other device copies of rows inserted here, found under their new ids (a read of the server that
+   * stored the row before its insert was acknowledged): the acknowledged row replaces them.
+   */
+  strays: RowId[];
   /** Queued items (not acknowledged here) naming a delivered id or an acknowledged row, by seq. */
   queued: Map<number, OutboxItem>;
   /** Uploaded files' rows, by their offline id. */
   uploads: Map<number, AttachmentRow>;
   /** Attachments of rows renamed here. */
   attachmentsOfRenamed: AttachmentRow[];
-  /** Keys of the device rows read (found or not). */
+  /** Current ids of the device rows read (found or not). */
   readKeys: Set<string>;
 }
 
-/** The key a row has once the acknowledgement of `ack` is written (inserts: the server id). */
-const finalKeyOf = ({ item, id }: Ack): RowKey => [item.tableId, id];
-/** The key the row of `ack` has before it (inserts: the offline id). */
-const currentKeyOf = ({ item, id }: Ack): RowKey => [item.tableId, item.kind === 'insert' ? item.id : id];
+/** The id a row has once the acknowledgement of `ack` is written (inserts: the server id). */
+const finalKeyOf = ({ item, id }: Ack): RowId => [item.tableId, id];
+/** The id the row of `ack` has before it (inserts: the offline id). */
+const currentKeyOf = ({ item, id }: Ack): RowId => [item.tableId, item.kind === 'insert' ? item.id : id];
 
 /**
  * Phase 1: the acknowledged items leave the queue; then the reads go out together (one wait
@@ -164,15 +180,17 @@ const currentKeyOf = ({ item, id }: Ack): RowKey => [item.tableId, item.kind ===
  * (as their row, their file's record or a reference) or naming an acknowledged row (later updates
  * follow its version, and its flags clear only when none is left), looked up once the
  * acknowledged items are gone (so the look-ups do not walk them); the uploaded files and the files
- * of renamed rows. Once those items are known, one read of the device rows: the queued children's
- * and the acknowledged rows' that the answer does not replace (`answered`: normally all of them
- * are replaced, so an acknowledgement reads no acknowledged row).
+ * of renamed rows. Once those items are known, one read of the device rows by the index of
+ * current ids: the queued children's, the acknowledged rows' that the answer does not replace
+ * (`answered`: normally all of them are replaced), and every acknowledged row by its new id: an
+ * inserted row is found there only as a stray copy (`strays`), a row delivered in an earlier call
+ * for its key.
  */
 async function readAffected(db: OfflineDb, acks: readonly Ack[], delivery: Delivery): Promise<AckReads> {
   const acked = new Set(acks.map(({ item }) => item.seq!));
   const recordAcks = acks.filter(({ item }) => !isAttachmentOp(item));
   const rowKeys = [...new Map(recordAcks.map((ack) => [keyOf(...currentKeyOf(ack)), currentKeyOf(ack)])).values()];
-  /** The final key of each current key (an insert's offline key → its server key; others the same). */
+  /** The final id of each current id (an insert's offline id → its server id; others the same). */
   const finalOf = new Map(recordAcks.map((ack) => [keyOf(...currentKeyOf(ack)), keyOf(...finalKeyOf(ack))]));
   const finalKeys = new Set(finalOf.values());
   const localIds = [...delivery.recordMap.keys()];
@@ -183,6 +201,9 @@ async function readAffected(db: OfflineDb, acks: readonly Ack[], delivery: Deliv
   const readKeys = new Set<string>();
   const answered = new Set<string>();
   const left = new Set<string>();
+  const strays: RowId[] = [];
+  /** The server id of each row inserted here → the key its device row has (its offline id). */
+  const insertedKeys = new Map(recordAcks.filter(({ item, id }) => item.kind === 'insert' && item.id !== id).map((ack) => [keyOf(...finalKeyOf(ack)), ack.item.id]));
 
   // Composed with Dexie's promises only: Dexie follows its transaction across native promises for
   // a few steps only, and a write after that would run outside it.
@@ -195,7 +216,7 @@ async function readAffected(db: OfflineDb, acks: readonly Ack[], delivery: Deliv
       for (const item of found.flat()) queued.set(item.seq!, item);
       // Rows with queued items left (by the id they have once this acknowledgement is written),
       // and children whose device rows are not read for the acknowledged items already.
-      const childKeys = new Map<string, RowKey>();
+      const childKeys = new Map<string, RowId>();
       for (const item of queued.values()) {
         if (isAttachmentOp(item)) continue;
         const id = item.kind === 'insert' ? item.id : (delivery.recordMap.get(item.id) ?? item.id);
@@ -206,8 +227,16 @@ async function readAffected(db: OfflineDb, acks: readonly Ack[], delivery: Deliv
       // A row is replaced by the answer only when each of its acknowledged items allows it.
       const notAnswered = new Set(recordAcks.filter((ack) => !((ack.item.kind === 'insert' || ack.item.kind === 'update') && ack.record !== undefined)).map((ack) => keyOf(...finalKeyOf(ack))));
       for (const key of finalKeys) if (!left.has(key) && !notAnswered.has(key)) answered.add(key);
+      // Rows the answer replaces are read only for their keys, which their new ids do not tell
+      // (a row delivered in an earlier call keeps its offline id as its key), and to find strays.
       const rowReads = rowKeys.filter((key) => !answered.has(finalOf.get(keyOf(...key))!));
-      return readInto(db, [...rowReads, ...childKeys.values()], readKeys, (key) => (childKeys.has(key) ? childRows : rows));
+      const ids = new Map([...rowReads, ...recordAcks.map(finalKeyOf), ...childKeys.values()].map((id) => [keyOf(...id), id]));
+      return readInto(db, [...ids.values()], readKeys, (key) => (childKeys.has(key) ? childRows : rows), (row) => {
+        const own = insertedKeys.get(keyOf(row.tableId, row.feature.id));
+        if (own === undefined || own === row.featureId) return false;
+        strays.push([row.tableId, row.featureId]);
+        return true;
+      });
     });
 
   const [, uploadRows, attachmentsOfRenamed] = await Dexie.Promise.all([
@@ -219,14 +248,12 @@ async function readAffected(db: OfflineDb, acks: readonly Ack[], delivery: Deliv
   uploadRows.forEach((row, index) => {
     if (row) uploads.set(uploadIds[index]!, row);
   });
-  return { answered, left, rows, childRows, queued, uploads, attachmentsOfRenamed, readKeys };
+  return { answered, left, rows, childRows, strays, queued, uploads, attachmentsOfRenamed, readKeys };
 }
 
 /** The writes of one acknowledgement, gathered by the phases and sent together (`writeAll`). */
 interface AckWrites {
-  /** Device rows renamed away from their offline keys. */
-  featureDeletes: RowKey[];
-  /** Device rows as the acknowledgement leaves them, by key (each row written once). */
+  /** Device rows as the acknowledgement leaves them, by current id (each row written once). */
   features: Map<string, FeatureRow>;
   attachmentDeletes: number[];
   attachments: Map<number, AttachmentRow>;
@@ -247,10 +274,11 @@ function settleRows(acks: readonly Ack[], reads: AckReads, state: AckState, writ
   for (const { item, id, record } of recordAcks) {
     if (record && reads.answered.has(keyOf(item.tableId, id))) {
       // The device row is what was sent (nothing of it is left in the queue): the server's copy
-      // replaces it, settled, under the server's id.
-      if (item.kind === 'insert' && item.id !== id) writes.featureDeletes.push([item.tableId, item.id]);
-      const next: FeatureRow = { tableId: item.tableId, featureId: id, projectId: item.projectId, feature: toStoredRecord(record), isInsert: 0, isEdit: 0, isDelete: 0, isRecord: item.api === 'Features' ? 0 : 1, syncedAt };
-      puts.set(keyOf(item.tableId, id), next);
+      // replaces it, settled, under the row's key (an inserted row's is its offline id).
+      const key = keyOf(item.tableId, id);
+      const featureId = item.kind === 'insert' ? item.id : (puts.get(key) ?? rowsByKey.get(key))?.featureId ?? id;
+      const next: FeatureRow = { tableId: item.tableId, featureId, projectId: item.projectId, feature: toStoredRecord(record), isInsert: 0, isEdit: 0, isDelete: 0, isRecord: item.api === 'Features' ? 0 : 1, syncedAt };
+      puts.set(key, next);
       state.touched.set(keyOf(item.tableId, id), [item.tableId, id]);
       continue;
     }
@@ -261,10 +289,8 @@ function settleRows(acks: readonly Ack[], reads: AckReads, state: AckState, writ
     switch (item.kind) {
       case 'insert': {
         if (row) {
-          if (item.id !== id) {
-            writes.featureDeletes.push([item.tableId, item.id]);
-            puts.delete(key);
-          }
+          // Known by its server id from now on; stored under the same key.
+          if (item.id !== id) puts.delete(key);
           const feature: StoredRecord = {
             ...withServerRefs(row, item.refs),
             id,
@@ -272,7 +298,7 @@ function settleRows(acks: readonly Ack[], reads: AckReads, state: AckState, writ
             createdAt: record?.createdAt ?? row.feature.createdAt,
             updatedAt: record?.updatedAt ?? row.feature.updatedAt,
           };
-          const next: FeatureRow = { ...row, featureId: id, feature, isInsert: 0, syncedAt };
+          const next: FeatureRow = { ...row, feature, isInsert: 0, syncedAt };
           puts.set(keyOf(item.tableId, id), next);
           rowsByKey.set(keyOf(item.tableId, id), next);
         }
@@ -322,16 +348,20 @@ function settleAttachments(acks: readonly Ack[], reads: AckReads, state: AckStat
   }
 }
 
-/** Reads the device rows at `keys` (one request per row, one call) into the map `into` picks for each, noting each key as read (found or not). */
-function readInto(db: OfflineDb, keys: RowKey[], readKeys: Set<string>, into: (key: string) => Map<string, FeatureRow>): PromiseLike<void> {
-  if (!keys.length) return Dexie.Promise.resolve();
-  return db.features.bulkGet(keys).then((rows) =>
-    rows.forEach((row, index) => {
-      const key = keyOf(...keys[index]!);
-      readKeys.add(key);
-      if (row) into(key).set(key, row);
-    }),
-  );
+/**
+ * Reads the device rows whose current ids are `ids` (one cursor over the index, one call) into the
+ * map `into` picks for each, noting each id as read (found or not). A row `skip` claims is left out.
+ */
+function readInto(db: OfflineDb, ids: RowId[], readKeys: Set<string>, into: (key: string) => Map<string, FeatureRow>, skip?: (row: FeatureRow) => boolean): PromiseLike<void> {
+  if (!ids.length) return Dexie.Promise.resolve();
+  return deviceRows(db, ids).then((rows) => {
+    for (const id of ids) readKeys.add(keyOf(...id));
+    for (const row of rows) {
+      if (skip?.(row)) continue;
+      const key = keyOf(row.tableId, row.feature.id);
+      into(key).set(key, row);
+    }
+  });
 }
 
 /**
@@ -365,12 +395,12 @@ function followChildRows(children: readonly OutboxItem[], reads: AckReads, state
 }
 
 /** Acknowledged rows with nothing left in the queue (their flags clear in phase 5). */
-function settledKeys(reads: AckReads, state: AckState): RowKey[] {
+function settledKeys(reads: AckReads, state: AckState): RowId[] {
   return [...state.touched].filter(([key]) => !reads.left.has(key)).map(([, rowKey]) => rowKey);
 }
 
 /** Phase 5: acknowledged rows with nothing left in the queue lose their isInsert/isEdit flags. */
-function clearSettledFlags(settled: readonly RowKey[], reads: AckReads, writes: AckWrites): void {
+function clearSettledFlags(settled: readonly RowId[], reads: AckReads, writes: AckWrites): void {
   for (const [tableId, id] of settled) {
     const key = keyOf(tableId, id);
     const row = writes.features.get(key) ?? reads.childRows.get(key);
@@ -379,16 +409,16 @@ function clearSettledFlags(settled: readonly RowKey[], reads: AckReads, writes: 
 }
 
 /**
- * Phase 6: every write, sent together: the rows (renamed ones deleted from their offline keys,
- * each row put once), the files, the rewritten queued items and the mappings (identity.ts).
- * Deletes and puts of a store never share a key, so their order does not matter.
+ * Phase 6: every write, sent together: the rows (each put once; strays deleted), the files, the
+ * rewritten queued items and the mappings (identity.ts). Deletes and puts of a store never share a
+ * key, so their order does not matter.
  */
-function writeAll(db: OfflineDb, state: AckState, writes: AckWrites): PromiseLike<() => void> {
+function writeAll(db: OfflineDb, reads: AckReads, state: AckState, writes: AckWrites): PromiseLike<() => void> {
   // Dexie's Promise.all: the caller's awaits after it stay in the transaction.
   return Dexie.Promise.all([
     storeMappings(db, state.mappings),
     writes.queued.size ? db.outbox.bulkPut([...writes.queued.values()]) : undefined,
-    writes.featureDeletes.length ? db.features.bulkDelete(writes.featureDeletes) : undefined,
+    reads.strays.length ? db.features.bulkDelete(reads.strays) : undefined,
     writes.features.size ? db.features.bulkPut([...writes.features.values()]) : undefined,
     writes.attachmentDeletes.length ? db.attachments.bulkDelete(writes.attachmentDeletes) : undefined,
     writes.attachments.size ? db.attachments.bulkPut([...writes.attachments.values()]) : undefined,
@@ -424,17 +454,17 @@ function removeItems(db: OfflineDb, seqs: number[]): PromiseLike<unknown> {
 export async function acknowledgeInTransaction(db: OfflineDb, acks: readonly Ack[]): Promise<{ result: AckResult; announce: () => void }> {
   const state: AckState = { ...deliveryOf(acks), touched: new Map(), updated: new Map() };
   const reads = await readAffected(db, acks, state);
-  const writes: AckWrites = { featureDeletes: [], features: new Map(), attachmentDeletes: [], attachments: new Map(), queued: new Map() };
+  const writes: AckWrites = { features: new Map(), attachmentDeletes: [], attachments: new Map(), queued: new Map() };
   settleRows(acks, reads, state, writes);
   settleAttachments(acks, reads, state, writes);
   const children = followQueue(reads, state, writes);
   const settled = settledKeys(reads, state);
   // Rows the queue did not lead phase 1 to (normally none): a child or a settled row not read or written yet.
-  const late = [...children.map((child): RowKey => [child.tableId, child.id]), ...settled].filter(([tableId, id]) => !reads.readKeys.has(keyOf(tableId, id)) && !writes.features.has(keyOf(tableId, id)));
+  const late = [...children.map((child): RowId => [child.tableId, child.id]), ...settled].filter(([tableId, id]) => !reads.readKeys.has(keyOf(tableId, id)) && !writes.features.has(keyOf(tableId, id)));
   if (late.length) await readInto(db, late, reads.readKeys, () => reads.childRows);
   followChildRows(children, reads, state, writes);
   clearSettledFlags(settled, reads, writes);
-  const announce = await writeAll(db, state, writes);
+  const announce = await writeAll(db, reads, state, writes);
   return { result: { mappings: state.mappings, updated: [...state.updated.values()] }, announce };
 }
 

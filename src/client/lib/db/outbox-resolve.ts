@@ -9,7 +9,7 @@
 import type { WireRecord } from '../../../common/schemas/wire';
 import { guardWrite, type FeatureRow, type OfflineDb, type OutboxError, type OutboxItem } from './database';
 import { localRefIds } from './identity';
-import { toStoredRecord } from './local-data';
+import { deviceRow, toStoredRecord } from './local-data';
 import { acknowledgeInTransaction, type AckResult } from './outbox-acknowledge';
 import { notifyOutboxChanged } from './outbox-notify';
 
@@ -58,7 +58,7 @@ export async function keepMine(db: OfflineDb, seq: number): Promise<void> {
       const next: OutboxItem = { ...item, status: 'pending' };
       if (typeof current?.version === 'number') {
         next.version = current.version;
-        const row = await db.features.get([item.tableId, item.id]);
+        const row = await deviceRow(db, item.tableId, item.id);
         if (row) await db.features.put({ ...row, feature: { ...row.feature, version: current.version } });
       }
       delete next.error;
@@ -77,7 +77,7 @@ export async function takeTheirs(db: OfflineDb, seq: number): Promise<void> {
       if (!item) return;
       await db.outbox.delete(seq);
       const current = item.current as WireRecord | undefined;
-      const row = await db.features.get([item.tableId, item.id]);
+      const row = await deviceRow(db, item.tableId, item.id);
       if (current && typeof current.id === 'number') {
         const left = await db.outbox.where('[tableId+id]').equals([item.tableId, item.id]).count();
         const base: FeatureRow = row ?? { tableId: item.tableId, featureId: item.id, projectId: item.projectId, feature: toStoredRecord(current), isInsert: 0, isEdit: 0, isDelete: 0, isRecord: item.api === 'Records' ? 1 : 0 };
@@ -98,12 +98,13 @@ export async function discardItem(db: OfflineDb, seq: number): Promise<void> {
       const left = await db.outbox.where('[tableId+id]').equals([item.tableId, item.id]).count();
       switch (item.kind) {
         case 'insert':
+          // A queued insert's row still has its offline id as its current id and its key.
           await db.features.delete([item.tableId, item.id]);
           break;
         case 'update':
         case 'archive':
         case 'delete': {
-          const row = await db.features.get([item.tableId, item.id]);
+          const row = await deviceRow(db, item.tableId, item.id);
           // The local copy is refreshed from the server on the next online read.
           if (row && !left) await db.features.put({ ...row, isEdit: 0, isDelete: 0 });
           break;
@@ -145,7 +146,7 @@ export async function insertBecameUpdate(db: OfflineDb, seq: number, existing: W
       delete update.error;
       delete update.current;
       await db.outbox.put(update);
-      const row = await db.features.get([item.tableId, existing.id]);
+      const row = await deviceRow(db, item.tableId, existing.id);
       if (row) await db.features.put({ ...row, isEdit: 1 });
       return { mappings: acknowledged.result.mappings, updated: [...acknowledged.result.updated, update] };
     }),

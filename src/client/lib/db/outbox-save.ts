@@ -8,7 +8,7 @@ import type { Geometry } from 'geojson';
 import type { Properties } from '../../../common/schemas/wire';
 import { guardWrite, type AttachmentRow, type OfflineDb, type StoredRecord } from './database';
 import { localRefIds, remapRefs, resolveIds } from './identity';
-import { newLocalId } from './local-data';
+import { deviceRow, newLocalId } from './local-data';
 import { notifyOutboxChanged } from './outbox-notify';
 import { readBlobBytes } from '../file/read-blob';
 
@@ -147,7 +147,7 @@ export async function saveEdit(db: OfflineDb, given: LocalEdit): Promise<SavedEd
           return { opId, id, record };
         }
         case 'update': {
-          const row = await db.features.get([edit.tableId, edit.id]);
+          const row = await deviceRow(db, edit.tableId, edit.id);
           const properties = { ...(row?.feature.properties ?? {}), ...edit.properties };
           const geometry = edit.geometry !== undefined ? edit.geometry : (row?.feature.geometry ?? null);
           const record: StoredRecord = row
@@ -155,7 +155,7 @@ export async function saveEdit(db: OfflineDb, given: LocalEdit): Promise<SavedEd
             : { id: edit.id, tableId: edit.tableId, properties, geometry, deleted: false, archived: false, createdAt: nowIso(), updatedAt: nowIso(), version: 0 };
           await db.features.put({
             tableId: edit.tableId,
-            featureId: edit.id,
+            featureId: row?.featureId ?? edit.id,
             projectId: edit.projectId,
             feature: record,
             isInsert: row?.isInsert ?? 0,
@@ -179,7 +179,7 @@ export async function saveEdit(db: OfflineDb, given: LocalEdit): Promise<SavedEd
         }
         case 'delete':
         case 'archive': {
-          const row = await db.features.get([edit.tableId, edit.id]);
+          const row = await deviceRow(db, edit.tableId, edit.id);
           if (row) {
             if (edit.kind === 'delete') await db.features.put({ ...row, isDelete: 1 });
             else await db.features.put({ ...row, isEdit: 1, feature: { ...row.feature, archived: true } });
