@@ -9,7 +9,7 @@
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, jest } from '@jest/globals';
 import { startEarlyReads } from '../../src/client/app/bootstrap/early-reads';
-import { askEarly, earlyRequestsLeft, forgetEarlyAnswers, withEarlyAnswers } from '../../src/client/lib/api/early-answers';
+import { askEarly, earlyAnswersAskedAt, earlyRequestsLeft, endEarlyAnswers, startEarlyAnswers, withEarlyAnswers } from '../../src/client/lib/api/early-answers';
 import { loadSeason } from '../../src/client/features/season';
 import { drainOnce, rtkQueryTransport } from '../../src/client/features/sync';
 import { saveEdit } from '../../src/client/lib/db';
@@ -27,7 +27,7 @@ const TOKEN = 'token-of-the-signed-in-user';
 beforeAll(async () => {
   server = await startRealServer();
 });
-beforeEach(forgetEarlyAnswers);
+beforeEach(endEarlyAnswers);
 afterEach(settleStores);
 afterAll(async () => {
   await server.t.close();
@@ -138,6 +138,7 @@ describe('withEarlyAnswers', () => {
       return answer(status, JSON.stringify({ n: network.length }));
     };
     const headers = { Authorization: 'Bearer a' };
+    startEarlyAnswers();
     expect(await askEarly(fetchFn, '/api/x', { method: 'POST', headers, body: '{"page":1}' })).toEqual({ n: 1 });
     const page = withEarlyAnswers(fetchFn);
 
@@ -153,5 +154,24 @@ describe('withEarlyAnswers', () => {
     expect(retried.status).toBe(200);
     expect(network).toHaveLength(6);
     expect(earlyRequestsLeft()).toBe(0);
+  });
+
+  it('asks nothing once the start-up is over: a wave still under way then leaves no answer for a later read', async () => {
+    const network: string[] = [];
+    const fetchFn: typeof fetch = async (input) => {
+      network.push(String(input));
+      return answer(200, JSON.stringify({ n: network.length }));
+    };
+    const headers = { Authorization: 'Bearer a' };
+    startEarlyAnswers();
+    const first = askEarly(fetchFn, '/api/x', { headers });
+    endEarlyAnswers(); // the loading chain ended before taking it
+    expect(await first).toEqual({ n: 1 });
+    expect(await askEarly(fetchFn, '/api/y', { headers })).toBeNull(); // the next wave
+    expect(network).toEqual(['/api/x']);
+    expect(earlyRequestsLeft()).toBe(0);
+    expect(earlyAnswersAskedAt()).toBeUndefined();
+    // A later read of the same thing goes to the server.
+    expect(await (await withEarlyAnswers(fetchFn)('/api/x', { headers })).json()).toEqual({ n: 2 });
   });
 });

@@ -9,7 +9,7 @@
  * just stops the early reads: the chain then asks itself.
  */
 import { CONFIG_URL, looksLikeConfig } from '../../lib/config/load-config';
-import { askEarly } from '../../lib/api/early-answers';
+import { askEarly, startEarlyAnswers } from '../../lib/api/early-answers';
 import { authorizationHeader } from '../../lib/api/credentials';
 import { recordsSearchPath, rolesPath, searchPage } from '../../lib/api/paths';
 import { readTokens, readUser } from '../../lib/auth/local-identity';
@@ -45,6 +45,7 @@ export async function startEarlyReads(fetchFn: typeof fetch, storage: Storage | 
   const user = readUser(storage);
   const { token } = readTokens(storage);
   if (!user || !token) return;
+  startEarlyAnswers();
   const config = await askEarly(fetchFn, CONFIG_URL, { headers: { accept: 'application/json' } });
   if (!looksLikeConfig(config)) return;
   const headers = { Accept: 'application/json', Authorization: authorizationHeader({ kind: 'bearer', token })! };

@@ -18,7 +18,7 @@ import type { AppConfig } from '../../../common/schemas/config';
 import type { TableKey } from '../../../common/schemas/project';
 import { isTransientError, type ApiError } from '../../lib/api/base-query';
 import { publicAppApi } from '../../lib/api/public-app';
-import { earlyAnswersAskedAt, forgetEarlyAnswers } from '../../lib/api/early-answers';
+import { earlyAnswersAskedAt, endEarlyAnswers } from '../../lib/api/early-answers';
 import { searchAllRecords, type SearchAllResult } from '../../lib/api/search-all';
 import type { OfflineDb, StoredRecord } from '../../lib/db/database';
 import { followIds, isLocalId, resolveIds } from '../../lib/db/identity';
@@ -480,6 +480,6 @@ async function runChain(args: LoadSeasonArgs, thunkApi: ThunkApi) {
     return rejectWithValue(failure.message);
   } finally {
     // What the start-up's early reads asked and this read did not take is of no further use.
-    forgetEarlyAnswers();
+    endEarlyAnswers();
   }
 }

@@ -11,7 +11,11 @@
  * An early answer is older than the app's request for it: a reader that keeps device rows
  * acknowledged after it asked (refreshRows' requestedAt) takes the time from
  * `earlyAnswersAskedAt`, so a row the outbox delivered meanwhile is not replaced by the answer's
- * older copy. The loading chain forgets what it did not take when it ends.
+ * older copy.
+ *
+ * Asking early is open from `startEarlyAnswers` (the early entry) to `endEarlyAnswers` (the loading
+ * chain, when it ends): what was not taken then is forgotten, and a wave of early requests still
+ * under way sends nothing more, so no answer older than the chain's lingers for a later read.
  */
 
 /** An early answer as far as it serves: a successful status and its body. */
@@ -30,6 +34,8 @@ export interface EarlyInit {
 const answers = new Map<string, Promise<EarlyAnswer | null>>();
 /** When the oldest answer still held was asked (null when none is held). */
 let askedAt: number | null = null;
+/** Between startEarlyAnswers and endEarlyAnswers. */
+let open = false;
 
 function keyOf(url: string, init: { method?: string; headers?: HeadersInit; body?: unknown }): string | null {
   if (init.body !== undefined && typeof init.body !== 'string') return null;
@@ -41,6 +47,7 @@ function keyOf(url: string, init: { method?: string; headers?: HeadersInit; body
  * parsed JSON body of a successful answer (for the early entry's next requests), or null.
  */
 export function askEarly(fetchFn: typeof fetch, url: string, init: EarlyInit): Promise<unknown> {
+  if (!open) return Promise.resolve(null);
   const key = keyOf(url, init)!;
   askedAt ??= Date.now();
   const answer = fetchFn(url, { method: init.method ?? 'GET', headers: init.headers, body: init.body })
@@ -84,8 +91,16 @@ export function earlyRequestsLeft(): number {
   return answers.size;
 }
 
-/** Forgets every early answer not taken yet (the start-up they were for is over). */
-export function forgetEarlyAnswers(): void {
+/** Opens asking early (a start-up begins), with no answer held. */
+export function startEarlyAnswers(): void {
   answers.clear();
   askedAt = null;
+  open = true;
+}
+
+/** The start-up the early answers were for is over: forgets those not taken and asks nothing more. */
+export function endEarlyAnswers(): void {
+  answers.clear();
+  askedAt = null;
+  open = false;
 }
