@@ -169,6 +169,9 @@ interface AckReads {
   readKeys: Set<string>;
 }
 
+/** An insert or update the server answered with its copy of the row. */
+const answeredWithRow = ({ item, record }: Ack) => (item.kind === 'insert' || item.kind === 'update') && record !== undefined;
+
 /** The id a row has once the acknowledgement of `ack` is written (inserts: the server id). */
 const finalKeyOf = ({ item, id }: Ack): RowId => [item.tableId, id];
 /** The id the row of `ack` has before it (inserts: the offline id). */
@@ -225,7 +228,7 @@ async function readAffected(db: OfflineDb, acks: readonly Ack[], delivery: Deliv
         if (item.refIds?.some((ref) => delivery.recordMap.has(ref)) && !finalKeys.has(key)) childKeys.set(key, [item.tableId, id]);
       }
       // A row is replaced by the answer only when each of its acknowledged items allows it.
-      const notAnswered = new Set(recordAcks.filter((ack) => !((ack.item.kind === 'insert' || ack.item.kind === 'update') && ack.record !== undefined)).map((ack) => keyOf(...finalKeyOf(ack))));
+      const notAnswered = new Set(recordAcks.filter((ack) => !answeredWithRow(ack)).map((ack) => keyOf(...finalKeyOf(ack))));
       for (const key of finalKeys) if (!left.has(key) && !notAnswered.has(key)) answered.add(key);
       // Rows the answer replaces are read only for their keys, which their new ids do not tell
       // (a row delivered in an earlier call keeps its offline id as its key), and to find strays.
