@@ -603,11 +603,15 @@ export async function runBrowserChaos(options: BrowserChaosOptions): Promise<Bro
       for (const table of TABLES) for (const row of serverRows.get(table)!) byId.set(`${config.tables[table].id}:${row.id}`, row);
       const tableKeyOf = new Map(TABLES.map((t) => [config.tables[t].id, t]));
       const derived = new Set([col('forms', 'score'), col('forms', 'rule_version')]);
+      /** Device rows by id: a row keeps its device key when it is delivered, so one id must not be on two rows. */
+      const seen = new Set<string>();
       for (const row of dump.features) {
         const table = tableKeyOf.get(row.tableId);
         if (!table) continue;
         roundReport.checked.deviceRows++;
         const what = `device ${table} ${row.featureId}`;
+        if (seen.has(`${row.tableId}:${row.featureId}`)) problems.push(`${what}: on the device twice`);
+        seen.add(`${row.tableId}:${row.featureId}`);
         if (row.featureId < LOCAL_ID_BOUND) {
           problems.push(`${what}: still known by its offline id`);
           continue;
