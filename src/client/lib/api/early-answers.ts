@@ -67,7 +67,9 @@ export function askEarly(fetchFn: typeof fetch, url: string, init: EarlyInit): P
 /** `fetchFn`, except that a request asked early is answered with that answer (once). */
 export function withEarlyAnswers(fetchFn: typeof fetch): typeof fetch {
   return async (input, init) => {
-    const key = typeof input === 'string' ? keyOf(input, init ?? {}) : null;
+    // Every request of the app comes through here: once no answer is held (after start-up), none
+    // is keyed (a bulk call's body would be copied into its key for nothing).
+    const key = answers.size > 0 && typeof input === 'string' ? keyOf(input, init ?? {}) : null;
     const early = key === null ? undefined : answers.get(key);
     if (early) {
       answers.delete(key!);
