@@ -95,8 +95,7 @@ export function earlyRequestsLeft(): number {
 
 /** Opens asking early (a start-up begins), with no answer held. */
 export function startEarlyAnswers(): void {
-  answers.clear();
-  askedAt = null;
+  endEarlyAnswers();
   open = true;
 }
 

@@ -282,7 +282,7 @@ function settleRows(acks: readonly Ack[], reads: AckReads, state: AckState, writ
       const featureId = item.kind === 'insert' ? item.id : (puts.get(key) ?? rowsByKey.get(key))?.featureId ?? id;
       const next: FeatureRow = { tableId: item.tableId, featureId, projectId: item.projectId, feature: toStoredRecord(record), isInsert: 0, isEdit: 0, isDelete: 0, isRecord: item.api === 'Features' ? 0 : 1, syncedAt };
       puts.set(key, next);
-      state.touched.set(keyOf(item.tableId, id), [item.tableId, id]);
+      state.touched.set(key, [item.tableId, id]);
       continue;
     }
     // Non-inserts are keyed by the server's id: an operation on a row inserted earlier in the
