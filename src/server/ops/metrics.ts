@@ -21,6 +21,8 @@ import { routeFamily } from './request-labels';
 interface OpsMetrics {
   /** A sign-in refused for a wrong login or password. */
   loginFailed(): void;
+  /** A bulk call's operations once it committed: applied by it, or deduplicated. */
+  bulkAnswered(results: ReadonlyArray<{ status: string }>): void;
 }
 
 declare module 'fastify' {
@@ -105,20 +107,15 @@ export function registerMetrics(app: FastifyInstance, settings: MetricsSettings)
     },
   });
 
-  app.decorate('opsMetrics', { loginFailed: () => loginFailures.inc() } satisfies OpsMetrics);
-
-  app.addHook('preSerialization', async (request, _reply, payload) => {
-    if (request.method === 'POST' && request.routeOptions.url?.endsWith('/bulk')) {
-      const results = (payload as { results?: Array<{ status?: string }> } | null)?.results;
-      if (Array.isArray(results)) {
-        let duplicates = 0;
-        for (const result of results) if (result.status === 'duplicate') duplicates += 1;
-        bulk.inc({ result: 'applied' }, results.length - duplicates);
-        bulk.inc({ result: 'deduplicated' }, duplicates);
-      }
-    }
-    return payload;
-  });
+  app.decorate('opsMetrics', {
+    loginFailed: () => loginFailures.inc(),
+    bulkAnswered: (results) => {
+      let duplicates = 0;
+      for (const result of results) if (result.status === 'duplicate') duplicates += 1;
+      bulk.inc({ result: 'applied' }, results.length - duplicates);
+      bulk.inc({ result: 'deduplicated' }, duplicates);
+    },
+  } satisfies OpsMetrics);
 
   app.addHook('onResponse', async (request: FastifyRequest, reply: FastifyReply) => {
     const family = routeFamily(request);

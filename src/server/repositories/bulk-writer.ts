@@ -20,7 +20,7 @@
  * back and whatever was still buffered is dropped, so nothing changes.
  */
 import { SERVER_ID_START } from '../../common/constants';
-import type { BulkOperation, BulkResultItem } from '../../common/schemas/wire';
+import type { BulkOperation, BulkResultItem, Properties } from '../../common/schemas/wire';
 import { chunksOf, rowsPerStatement } from '../db/dialect';
 import type { Database, NewRecordRow, RecordRow } from '../db/types';
 import { DomainError, invalid } from '../domain-errors';
@@ -33,9 +33,10 @@ import { findVisibleRow, visibleRows } from './record-repository';
 import {
   archiveRecords,
   deleteRecords,
-  findLiveRows,
+  findLiveRow,
   insertRecord,
   liveRuleColumns,
+  liveRuleValues,
   updateRecord,
   updateRow,
   type HistoryValues,
@@ -71,11 +72,14 @@ function toRecordRow(row: HeldRow): RecordRow {
   };
 }
 
-/** A row's values in the rule's columns, as a key (a row, or the values an insert would give). */
-function liveKey(row: { table_id: number; properties?: string; values?: readonly unknown[] }, columns: readonly ColumnInfo[]): string {
-  const properties = row.values ? {} : parseProperties(row.properties ?? '{}');
-  const values = row.values ?? columns.map((column) => properties[String(column.id)]);
-  return `${row.table_id}:${JSON.stringify(values)}`;
+/** A table's values in its one-live-row rule's columns, as a key. */
+function liveKey(tableId: number, values: readonly unknown[]): string {
+  return `${tableId}:${JSON.stringify(values)}`;
+}
+
+/** The values of `properties` in the rule's columns. */
+function ruleValues(columns: readonly ColumnInfo[], properties: Properties): unknown[] {
+  return columns.map((column) => properties[String(column.id)]);
 }
 
 class BulkWrites implements RecordWrites {
@@ -95,11 +99,15 @@ class BulkWrites implements RecordWrites {
   private indicatorsUpdated = false;
   /** The operation being applied (prefetching and id allocation look ahead from it). */
   private index = 0;
-  /** Live rows of tables with a one-live-row rule, by `liveKey` (prefetched for the inserts ahead, then kept current). */
-  private live = new Map<string, RecordRow>();
+  /**
+   * Tables with a one-live-row rule: `liveKey` → the id of the live row holding it, or null when
+   * none does; for the keys of the inserts ahead (read ahead in one go), and kept current with the
+   * rows this call writes. A key not in it is looked up when an insert needs it.
+   */
+  private liveIds = new Map<string, number | null>();
   /** id → its `liveKey`, to move a row whose values an update changes. */
   private liveKeyOf = new Map<number, string>();
-  /** `tableId:first rule value` pairs whose live rows `live` holds. */
+  /** `tableId:first rule value` pairs whose live rows `liveIds` holds (read ahead). */
   private liveCovered = new Set<string>();
   private livePrefetched = false;
 
@@ -118,7 +126,7 @@ class BulkWrites implements RecordWrites {
     return this.pending.get(id)?.table_id;
   }
 
-  async insert(values: NewRecordRow): Promise<RecordRow> {
+  async insert(values: NewRecordRow, properties: Properties): Promise<RecordRow> {
     if (this.freeIds.length === 0) {
       // SQLite's ids follow the highest written one: what is buffered goes first.
       await this.flush();
@@ -128,6 +136,7 @@ class BulkWrites implements RecordWrites {
     const row = { ...values, id };
     this.rows.push(row);
     this.pending.set(id, row);
+    this.keepLive(row.table_id, id, properties);
     return toRecordRow(row);
   }
 
@@ -203,56 +212,70 @@ class BulkWrites implements RecordWrites {
 
   async liveRow(table: TableInfo, columns: readonly ColumnInfo[], values: readonly unknown[]): Promise<RecordRow | undefined> {
     if (!this.livePrefetched) await this.prefetchLive();
-    if (!this.liveCovered.has(`${table.id}:${JSON.stringify(values[0])}`)) {
+    const key = liveKey(table.id, values);
+    if (!this.liveIds.has(key) && !this.liveCovered.has(liveKey(table.id, values.slice(0, 1)))) {
       // Not read ahead (a parent written by this call, or read again after a delete): ask the database.
-      return (await findLiveRows(this.ctx, table, columns, [values[0]])).find((row) => liveKey(row, columns) === liveKey({ table_id: table.id, values }, columns));
+      const found = await findLiveRow(this.ctx, table, columns, values);
+      this.liveIds.set(key, found?.id ?? null);
+      if (found) this.liveKeyOf.set(found.id, key);
+      return found;
     }
-    return this.live.get(liveKey({ table_id: table.id, values }, columns));
+    const id = this.liveIds.get(key);
+    // A row this call still holds is left to the database's unique index, as a row of the same
+    // call is (the call is refused whole either way).
+    if (id === null || id === undefined || this.pending.has(id)) return undefined;
+    return this.ctx.db.selectFrom('records').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
-  /** Reads the live rows the inserts from the current operation on are checked against: one query per table and run of parents. */
+  /** The rule's columns of a table, if it has a one-live-row rule. */
+  private ruleColumnsOf(tableId: number): ColumnInfo[] | undefined {
+    const table = this.ctx.schema.tablesById.get(tableId);
+    return table && liveRuleColumns(table);
+  }
+
+  /** Reads the live rows the inserts from the current operation on are checked against: one query per table and run of parents (first rule values). */
   private async prefetchLive(): Promise<void> {
     this.livePrefetched = true;
-    const byTable = new Map<number, { table: TableInfo; columns: ColumnInfo[]; values: Map<string, unknown> }>();
+    const byTable = new Map<number, Map<string, unknown>>();
     for (let i = this.index; i < this.operations.length; i++) {
       const op = this.operations[i]!;
       if (op.kind !== 'insert' || this.appliedBefore.has(op.opId) || typeof op.properties !== 'object' || op.properties === null) continue;
-      const table = this.ctx.schema.tablesById.get(op.tableId);
-      const columns = table && liveRuleColumns(table);
-      if (!table || !columns) continue;
-      let value = (op.properties as Record<string, unknown>)[String(columns[0]!.id)];
+      const columns = this.ruleColumnsOf(op.tableId);
+      if (!columns) continue;
+      let value = (op.properties as Properties)[String(columns[0]!.id)];
       if (typeof value === 'number') value = this.localIds.get(value) ?? value;
       // Offline ids not mapped yet and rows this call holds: their rows are not in the database.
       if (value === undefined || value === null || (typeof value === 'number' && (value < SERVER_ID_START || this.pending.has(value)))) continue;
-      let entry = byTable.get(table.id);
-      if (!entry) byTable.set(table.id, (entry = { table, columns, values: new Map() }));
-      entry.values.set(JSON.stringify(value), value);
+      let values = byTable.get(op.tableId);
+      if (!values) byTable.set(op.tableId, (values = new Map()));
+      values.set(liveKey(op.tableId, [value]), value);
     }
-    for (const { table, columns, values } of byTable.values()) {
-      for (const row of await findLiveRows(this.ctx, table, columns, [...values.values()])) this.keepLive(row, columns);
-      for (const key of values.keys()) this.liveCovered.add(`${table.id}:${key}`);
+    for (const [tableId, values] of byTable) {
+      const table = this.ctx.schema.tablesById.get(tableId)!;
+      for (const row of await liveRuleValues(this.ctx, table, this.ruleColumnsOf(tableId)!, [...values.values()])) this.keepLiveValues(tableId, row.id, row.values);
+      for (const covered of values.keys()) this.liveCovered.add(covered);
     }
   }
 
-  /** Records a row (as it is now) in `live`; a deleted one leaves it. The oldest row of a key stays, as the database query answers. */
-  private keepLive(row: RecordRow, columns: readonly ColumnInfo[]): void {
-    const earlier = this.liveKeyOf.get(row.id);
-    if (earlier !== undefined && this.live.get(earlier)?.id === row.id) this.live.delete(earlier);
-    this.liveKeyOf.delete(row.id);
-    if (row.deleted) return;
-    const key = liveKey(row, columns);
-    const held = this.live.get(key);
-    if (held && held.id < row.id) return;
-    this.live.set(key, row);
-    this.liveKeyOf.set(row.id, key);
+  /**
+   * Records where a row of a table with a rule now is: its earlier key is freed, its key (unless it
+   * was deleted) is held by it. The oldest row of a key stays, as the database query answers.
+   */
+  private keepLive(tableId: number, id: number, properties: Properties, deleted = false): void {
+    const columns = this.ruleColumnsOf(tableId);
+    if (columns) this.keepLiveValues(tableId, id, ruleValues(columns, properties), deleted);
   }
 
-  /** Keeps `live` current for a row written by this call (a table without a rule: nothing to do). */
-  private keepLiveOf(row: RecordRow): void {
-    if (!this.livePrefetched) return;
-    const table = this.ctx.schema.tablesById.get(row.table_id);
-    const columns = table && liveRuleColumns(table);
-    if (columns) this.keepLive(row, columns);
+  private keepLiveValues(tableId: number, id: number, values: readonly unknown[], deleted = false): void {
+    const earlier = this.liveKeyOf.get(id);
+    if (earlier !== undefined && this.liveIds.get(earlier) === id) this.liveIds.set(earlier, null);
+    this.liveKeyOf.delete(id);
+    if (deleted || values.some((value) => value === undefined || value === null)) return;
+    const key = liveKey(tableId, values);
+    const holder = this.liveIds.get(key);
+    if (holder !== null && holder !== undefined && holder < id) return;
+    this.liveIds.set(key, id);
+    this.liveKeyOf.set(id, key);
   }
 
   async update(current: RecordRow, values: RecordUpdate): Promise<RecordRow | undefined> {
@@ -264,10 +287,10 @@ class BulkWrites implements RecordWrites {
   }
 
   updated(row: RecordRow): void {
+    if (this.ruleColumnsOf(row.table_id)) this.keepLive(row.table_id, row.id, parseProperties(row.properties), row.deleted === 1);
     // A held row is changed in place and scored with the held rows (scoreHeldForms).
     if (this.pending.has(row.id)) return;
     this.known.set(`${row.table_id}:${row.id}`, row);
-    this.keepLiveOf(row);
     if (row.table_id === indicatorTableId(this.ctx)) this.indicatorsUpdated = true;
   }
 
@@ -275,7 +298,7 @@ class BulkWrites implements RecordWrites {
   forget(): void {
     this.known.clear();
     this.prefetched = false;
-    this.live.clear();
+    this.liveIds.clear();
     this.liveKeyOf.clear();
     this.liveCovered.clear();
     this.livePrefetched = false;
@@ -299,8 +322,7 @@ class BulkWrites implements RecordWrites {
     const { db, dialect } = this.ctx;
     if (this.rows.length) {
       await dialect.insertRows(db, 'records', this.rows);
-      // Written now: later checks of the one-live-row rule see them, as the database would.
-      for (const row of this.rows) this.keepLiveOf(toRecordRow(row));
+      // Written now: later checks of the one-live-row rule see them (their keys were noted on insert).
       this.rows = [];
       this.pending.clear();
     }
@@ -319,6 +341,13 @@ class BulkWrites implements RecordWrites {
   }
 }
 
+/** A bulk call's answer: its results, and the same as the JSON text of the `BulkResult` body. */
+export interface BulkAnswer {
+  results: BulkResultItem[];
+  /** `{"results":[…]}`: each result is turned into JSON once, for its stored opId and for the answer. */
+  json: string;
+}
+
 /**
  * Applies a bulk call in the caller's transaction. Each operation's opId is looked up first: an
  * operation applied before (by an earlier, maybe differently composed batch, or earlier in this
@@ -326,13 +355,14 @@ class BulkWrites implements RecordWrites {
  * stored in the same transaction, so they commit or roll back with the changes. Any failing
  * operation rejects the whole call (nothing changes); the error names it (`opId`).
  */
-export async function applyBulk(outer: RepoContext, operations: BulkOperation[]): Promise<BulkResultItem[]> {
+export async function applyBulk(outer: RepoContext, operations: BulkOperation[]): Promise<BulkAnswer> {
   const ctx: RepoContext = { ...outer, rescoreLater: new Set() };
   const applied = await previouslyApplied(ctx, operations);
   const localIds: LocalIdMap = new Map();
   const writes = new BulkWrites(ctx, operations, localIds, new Map(applied));
   const state: WriteOptions & { localIds: LocalIdMap; verifiedRefs: Set<string>; writes: BulkWrites } = { localIds, verifiedRefs: await visibleTargets(ctx, operations), writes };
   const results: BulkResultItem[] = [];
+  const texts: string[] = [];
   for (let i = 0; i < operations.length; i++) {
     const op = operations[i]!;
     const path = `operations[${i}]`;
@@ -341,16 +371,20 @@ export async function applyBulk(outer: RepoContext, operations: BulkOperation[])
       const previous = applied.get(op.opId);
       if (previous) {
         if (previous.localId !== undefined) state.localIds.set(previous.localId, previous.id);
-        results.push({ ...previous, status: 'duplicate' });
+        const duplicate: BulkResultItem = { ...previous, status: 'duplicate' };
+        results.push(duplicate);
+        texts.push(JSON.stringify(duplicate));
         continue;
       }
       const item = await applyOperation(ctx, op, path, state);
+      const text = JSON.stringify(item);
       results.push(item);
+      texts.push(text);
       // Stored with its record: a resent operation's answer is the first one, version included
       // (the client moves its row and its later queued updates on to that version; without it
       // the next update of the row is refused as a stale-version conflict).
       applied.set(op.opId, item);
-      writes.applied({ caller: ctx.access.caller, op_id: op.opId, result: JSON.stringify(item), created_at: ctx.now });
+      writes.applied({ caller: ctx.access.caller, op_id: op.opId, result: text, created_at: ctx.now });
     } catch (error) {
       if (error instanceof DomainError) {
         const detail = error.detail?.startsWith(path) ? error.detail : `${path} (opId ${op.opId}): ${error.detail ?? error.message}`;
@@ -366,12 +400,15 @@ export async function applyBulk(outer: RepoContext, operations: BulkOperation[])
   const held = writes.scoreHeldForms(toScore);
   await writes.flush();
   const rescored = new Map([...held, ...(await keepFormScores(outer, toScore))]);
-  return rescored.size === 0
-    ? results
-    : results.map((item) => {
-        const row = item.record ? rescored.get(item.record.id) : undefined;
-        return row ? { ...item, record: rowToRecord(row) } : item;
-      });
+  if (rescored.size > 0) {
+    results.forEach((item, index) => {
+      const row = item.record ? rescored.get(item.record.id) : undefined;
+      if (!row) return;
+      results[index] = { ...item, record: rowToRecord(row) };
+      texts[index] = JSON.stringify(results[index]);
+    });
+  }
+  return { results, json: `{"results":[${texts.join(',')}]}` };
 }
 
 /**

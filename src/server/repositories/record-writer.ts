@@ -166,8 +166,8 @@ async function recordHistory(ctx: RepoContext, row: { id: number; table_id: numb
  * multi-row statements, and reads the rows its updates change in one go.
  */
 export interface RecordWrites {
-  /** Inserts a new row; answers it as stored. */
-  insert(values: NewRecordRow): Promise<RecordRow>;
+  /** Inserts a new row (`properties`: its properties, parsed); answers it as stored. */
+  insert(values: NewRecordRow, properties: Properties): Promise<RecordRow>;
   /** The row an update changes (visible to the caller, not deleted), or undefined. */
   current(table: TableInfo, id: number): Promise<RecordRow | undefined>;
   /** Writes an update of `current` if it is still at its version; answers the row after it, or undefined. */
@@ -215,11 +215,16 @@ function directWrites(ctx: RepoContext): RecordWrites {
 
 /** The rule columns of a table with a one-live-row rule (LIVE_UNIQUE_RULES), or undefined. */
 export function liveRuleColumns(table: TableInfo): ColumnInfo[] | undefined {
-  const names = LIVE_UNIQUE_RULES[table.key];
-  if (!names) return undefined;
-  const columns = names.map((name) => table.columnsByName.get(name));
-  return columns.every((column) => column !== undefined) ? (columns as ColumnInfo[]) : undefined;
+  // Asked for every insert of a bulk call: worked out once per table.
+  if (!ruleColumnsByTable.has(table)) {
+    const names = LIVE_UNIQUE_RULES[table.key];
+    const columns = names?.map((name) => table.columnsByName.get(name));
+    ruleColumnsByTable.set(table, columns?.every((column) => column !== undefined) ? (columns as ColumnInfo[]) : undefined);
+  }
+  return ruleColumnsByTable.get(table);
 }
+
+const ruleColumnsByTable = new WeakMap<TableInfo, ColumnInfo[] | undefined>();
 
 /** Compares a rule column's value in SQL as the unique index does (by its index kind). */
 function liveRuleValue(ctx: RepoContext, column: ColumnInfo, value: unknown) {
@@ -228,7 +233,7 @@ function liveRuleValue(ctx: RepoContext, column: ColumnInfo, value: unknown) {
 }
 
 /** The live (not deleted) row of `table` with `values` in the rule's `columns`, the oldest if several. */
-async function findLiveRow(ctx: RepoContext, table: TableInfo, columns: readonly ColumnInfo[], values: readonly unknown[]): Promise<RecordRow | undefined> {
+export async function findLiveRow(ctx: RepoContext, table: TableInfo, columns: readonly ColumnInfo[], values: readonly unknown[]): Promise<RecordRow | undefined> {
   let query = ctx.db.selectFrom('records').selectAll().where('table_id', '=', table.id).where('deleted', '=', 0);
   columns.forEach((column, i) => {
     const { prop, param } = liveRuleValue(ctx, column, values[i]);
@@ -238,29 +243,36 @@ async function findLiveRow(ctx: RepoContext, table: TableInfo, columns: readonly
 }
 
 /**
- * The live rows of `table` whose first rule column holds one of `firstValues`: one query per
- * chunk of values instead of one per row (a bulk call checks each insert). Oldest first.
+ * The ids and rule values (`v0`, `v1`, …) of the live rows of `table` whose first rule column
+ * holds one of `firstValues`, read by the columns' property expressions instead of whole rows. The
+ * first column's property index serves it; a condition on another column (even `is not null`)
+ * would make SQLite walk every row of the table instead.
  */
-export async function findLiveRows(ctx: RepoContext, table: TableInfo, columns: readonly ColumnInfo[], firstValues: readonly unknown[]): Promise<RecordRow[]> {
-  const rows: RecordRow[] = [];
+export function liveRuleValuesQuery(ctx: RepoContext, table: TableInfo, columns: readonly ColumnInfo[], firstValues: readonly unknown[]) {
+  const kinds = columns.map((column) => indexKindOf(column.type) ?? 'text');
+  const props = columns.map((column, i) => ctx.dialect.prop(column.id, kinds[i]!));
+  const params = firstValues.map((value) => ctx.dialect.param(value as string | number | boolean, kinds[0]!));
+  return sql<Record<string, unknown> & { id: number }>`select id, ${sql.join(props.map((prop, i) => sql`${prop} as ${sql.ref(`v${i}`)}`))}
+    from records where table_id = ${table.id} and deleted = 0 and ${props[0]} in (${sql.join(params)})`;
+}
+
+/**
+ * The live rows of `table` holding a value of the rule's columns in each (`liveRuleValuesQuery`),
+ * as ids and values, oldest first: one query per chunk of `firstValues` (a bulk call checks each of
+ * its inserts against them).
+ */
+export async function liveRuleValues(ctx: RepoContext, table: TableInfo, columns: readonly ColumnInfo[], firstValues: readonly unknown[]): Promise<Array<{ id: number; values: unknown[] }>> {
+  const found: Array<{ id: number; values: unknown[] }> = [];
+  const booleans = columns.map((column) => indexKindOf(column.type) === 'boolean');
   for (const chunk of chunksOf([...firstValues], rowsPerStatement(1))) {
-    const { prop } = liveRuleValue(ctx, columns[0]!, chunk[0]);
-    const params = chunk.map((value) => liveRuleValue(ctx, columns[0]!, value).param);
-    // Every rule column named not null, as the partial unique index's condition: then the index serves the look-up.
-    const notNull = columns.map((column) => sql<boolean>`${liveRuleValue(ctx, column, null).prop} is not null`);
-    rows.push(
-      ...(await ctx.db
-        .selectFrom('records')
-        .selectAll()
-        .where('table_id', '=', table.id)
-        .where('deleted', '=', 0)
-        .where(sql<boolean>`${prop} in (${sql.join(params)})`)
-        .where(({ and }) => and(notNull))
-        .orderBy('id')
-        .execute()),
-    );
+    const { rows } = await liveRuleValuesQuery(ctx, table, columns, chunk).execute(ctx.db);
+    for (const row of rows) {
+      // As the properties hold them: SQLite answers a JSON true as 1.
+      const values = columns.map((_, i) => (booleans[i] && row[`v${i}`] !== null ? Boolean(row[`v${i}`]) : row[`v${i}`]));
+      if (values.every((value) => value !== null && value !== undefined)) found.push({ id: row.id, values });
+    }
   }
-  return rows;
+  return found.sort((a, b) => a.id - b.id);
 }
 
 /**
@@ -338,19 +350,22 @@ export async function insertRecord(ctx: RepoContext, input: InsertInput, options
   if (existing) return rowToRecord(existing);
   await refuseSecondLiveRow(ctx, table, props, path, writes);
   const properties = JSON.stringify(props);
-  const row = await writes.insert({
-    project_id: ctx.schema.id,
-    table_id: table.id,
-    properties,
-    ...geometryColumns(geometry),
-    deleted: 0,
-    archived: 0,
-    created_at: ctx.now,
-    updated_at: ctx.now,
-    version: 1,
-    created_by: actor(ctx),
-    updated_by: actor(ctx),
-  });
+  const row = await writes.insert(
+    {
+      project_id: ctx.schema.id,
+      table_id: table.id,
+      properties,
+      ...geometryColumns(geometry),
+      deleted: 0,
+      archived: 0,
+      created_at: ctx.now,
+      updated_at: ctx.now,
+      version: 1,
+      created_by: actor(ctx),
+      updated_by: actor(ctx),
+    },
+    props,
+  );
   addOwned(ctx.access, table.key, row.id);
   await writes.indexText(row.id, searchText(table, props), true);
   await writes.history(historyValues(ctx, row, 'insert', null, row));

@@ -8,7 +8,7 @@ import { BulkBody, BulkResult, IdempotencyHeaders, IdsBody, IdsResult, ProjectPa
 import { requestContext } from '../../http/request-context';
 import { runWrite } from '../../http/idempotency';
 import { writeErrorResponses } from '../../http/schemas';
-import { applyBulk } from '../../repositories/bulk-writer';
+import { applyBulk, type BulkAnswer } from '../../repositories/bulk-writer';
 import { deleteRecords } from '../../repositories/record-writer';
 
 export function registerSharedWrites(app: FastifyInstance, api: 'Records' | 'Features'): void {
@@ -46,14 +46,24 @@ export function registerSharedWrites(app: FastifyInstance, api: 'Records' | 'Fea
         response: { 200: ref(BulkResult), ...writeErrorResponses },
       },
     },
-    async (request, reply) =>
-      runWrite(
+    async (request, reply) => {
+      // The answer goes as the JSON text applyBulk made (each result is turned into JSON once).
+      reply.type('application/json; charset=utf-8');
+      let answer: BulkAnswer | undefined;
+      const sent = await runWrite(
         app.db,
         request,
         reply,
         request.access!.caller,
-        async (trx) => ({ status: 200, body: { results: await applyBulk(requestContext(request, trx), request.body.operations) } }),
+        async (trx) => {
+          answer = await applyBulk(requestContext(request, trx), request.body.operations);
+          return { status: 200, body: answer.json };
+        },
         { recomposable: true },
-      ),
+      );
+      // Committed (a replayed answer applied nothing).
+      if (answer) app.opsMetrics?.bulkAnswered(answer.results);
+      return sent;
+    },
   );
 }
