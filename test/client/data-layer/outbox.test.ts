@@ -10,7 +10,7 @@
 import { afterEach, describe, expect, it, jest } from '@jest/globals';
 import { LOCAL_ID_BOUND, MODIFY_CHUNK_SIZE, SYNC_BACKOFF_MAX_MS, SYNC_BACKOFF_START_MS } from '../../../src/common/constants';
 import { slSync } from '../../../src/common/i18n/sl';
-import { deviceRow, acknowledge, newOpId, readOutbox, saveEdit, readRows, refreshRows, keepMine, takeTheirs, retryItem, discardItem, resolveIds, wasDelivered, type OutboxItem } from '../../../src/client/lib/db';
+import { deviceRow, tableRows, acknowledge, newOpId, readOutbox, saveEdit, readRows, refreshRows, keepMine, takeTheirs, retryItem, discardItem, resolveIds, wasDelivered, type OutboxItem } from '../../../src/client/lib/db';
 import type { WireRecord } from '../../../src/common/schemas/wire';
 import {
   backoffDelay,
@@ -249,7 +249,7 @@ describe('draining', () => {
     const retried = await drain(store);
     expect(retried).toMatchObject({ kind: 'done', sent: 30 });
     expect(server.rows.size).toBe(30);
-    expect(await store.extra.db.features.where('tableId').equals(FORMS).count()).toBe(30);
+    expect(await tableRows(store.extra.db, FORMS).count()).toBe(30);
   });
 
   it('shows a 409 as a conflict; keep mine resends on the current version, take theirs keeps the server row', async () => {
@@ -346,7 +346,7 @@ describe('reads racing the drain', () => {
 
     // A read sent after the acknowledgements is the truth again.
     await refreshRows(db, [{ ...server.rows.get(serverId)! }], { projectId: P, tableId: FORMS, inScope: () => true, requestedAt: Date.now() + 1 });
-    expect((await db.features.where('tableId').equals(FORMS).toArray()).map((r) => r.feature.id)).toEqual([serverId]);
+    expect((await tableRows(db, FORMS).toArray()).map((r) => r.feature.id)).toEqual([serverId]);
   });
 
   it('a server answer that already lists a row whose insert is acknowledged later leaves one copy of it on the device', async () => {

@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from '@jest/globals';
 import { Dexie } from 'dexie';
-import { openOfflineDb, readOutbox, readRows, type FeatureRow, type OutboxItem } from '../../../src/client/lib/db';
+import { openOfflineDb, readOutbox, readRows, tableRows, type FeatureRow, type OutboxItem } from '../../../src/client/lib/db';
 import { uniqueDbName } from './helpers';
 
 const FORMS = 60;
@@ -32,7 +32,7 @@ function openVersion2(name: string): Dexie {
 }
 
 describe('the offline database schema', () => {
-  it('keeps rows and queued edits of a version 2 database, finds rows by their current id, and no longer indexes the features flags', async () => {
+  it('keeps rows and queued edits of a version 2 database, finds rows by their current id and a table\'s rows by their keys, and indexes only those and featureId', async () => {
     const name = uniqueDbName();
     const old = openVersion2(name);
     const now = new Date().toISOString();
@@ -53,10 +53,12 @@ describe('the offline database schema', () => {
 
     const db = openOfflineDb({ name });
     await db.open();
-    expect(db.verno).toBe(3);
+    expect(db.verno).toBe(4);
     expect((await readRows(db, FORMS)).map((record) => record.properties)).toEqual([{ '65': 'opomba' }]);
     expect((await readOutbox(db)).map(({ opId, kind, id }) => ({ opId, kind, id }))).toEqual([{ opId: 'op-1', kind: 'insert', id: 4_242 }]);
-    expect(db.features.schema.indexes.map((index) => index.name).sort()).toEqual(['[tableId+feature.id]', 'featureId', 'profileId', 'tableId']);
+    expect((await tableRows(db, FORMS).toArray()).map((stored) => stored.featureId)).toEqual([4_242]);
+    expect(await tableRows(db, FORMS + 1).count()).toBe(0);
+    expect(db.features.schema.indexes.map((index) => index.name).sort()).toEqual(['[tableId+feature.id]', 'featureId']);
     db.close();
   });
 });

@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it, jest } from '@jest/globals';
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { RootState } from '../../../src/client/app/root-reducer';
 import { seasonLoaded } from '../../../src/client/features/season/season-actions';
-import { acknowledge, openOfflineDb, readOutbox, saveEdit, type OfflineDb, type StoredRecord } from '../../../src/client/lib/db';
+import { acknowledge, openOfflineDb, tableRows, readOutbox, saveEdit, type OfflineDb, type StoredRecord } from '../../../src/client/lib/db';
 import { FORM_KINDS } from '../../../src/common/scheme/form-kinds';
 import { slScreens } from '../../../src/common/i18n/sl';
 import { response } from '../data-layer/helpers';
@@ -166,6 +166,6 @@ describe('an earlier season\'s form opened by its address on a fresh device', ()
     } as unknown as Partial<RootState>;
     renderWithStore(<FormRoute params={{ formId: String(s.formOld.id) }} query={{}} />, { preloaded, db, fetchFn });
     await waitFor(() => expect(checked('salvia-pratensis', slScreens.forms.yes)).toBe('true'));
-    expect((await db.features.where('tableId').equals(config.tables.forms.id).toArray()).map((r) => r.feature.id)).toEqual([s.formOld.id]);
+    expect((await tableRows(db, config.tables.forms.id).toArray()).map((r) => r.feature.id)).toEqual([s.formOld.id]);
   });
 });

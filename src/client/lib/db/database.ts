@@ -68,7 +68,6 @@ export interface FeatureRow {
   isDelete: Flag;
   /** 1 = a plain record (Records API), 0 = a feature (Features API). */
   isRecord: Flag;
-  profileId?: number;
   /** When the server last acknowledged an edit of this row (epoch ms): a read that started
    *  earlier may not know about it yet and must not overwrite or remove the row. */
   syncedAt?: number;
@@ -193,6 +192,12 @@ export class OfflineDb extends Dexie {
     // indexed: nothing looks rows up by them, and every index is written with each put of a row.
     this.version(3).stores({
       features: '[tableId+featureId], tableId, featureId, profileId, [tableId+feature.id]',
+    });
+    // v4: a table's rows are read by the range of their keys (`tableRows`), not by an index of
+    // their tableId, and nothing sets profileId. Each index is one more entry written with every put
+    // of a row (and removed with its earlier value): an acknowledgement puts hundreds of rows.
+    this.version(4).stores({
+      features: '[tableId+featureId], featureId, [tableId+feature.id]',
     });
     // Nothing observes this database through Dexie's liveQuery (the app is told of changes by
     // outbox-notify and its own actions). Without that bookkeeping a write no longer records every

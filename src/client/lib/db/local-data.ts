@@ -39,6 +39,11 @@ export { isLocalId };
 /** A row's table and current id (`feature.id`), as the index `[tableId+feature.id]` holds it. */
 export type RowId = [tableId: number, id: number];
 
+/** The device rows of a table: the range of their keys (`[tableId+featureId]`). */
+export function tableRows(db: OfflineDb, tableId: number) {
+  return db.features.where('[tableId+featureId]').between([tableId, Dexie.minKey], [tableId, Dexie.maxKey], true, true);
+}
+
 /**
  * The device copy of the row whose id is now `id`. A row made offline keeps its offline id as its
  * key after delivery (FeatureRow.featureId), so a row is never looked up by its key from an id.
@@ -89,7 +94,7 @@ export async function refreshRows(db: OfflineDb, rows: ReadonlyArray<WireRecord 
   const isRecord = options.isRecord === false ? 0 : 1;
   await guardWrite(db, () =>
     db.transaction('rw', db.features, async () => {
-      const existing = await db.features.where('tableId').equals(tableId).toArray();
+      const existing = await tableRows(db, tableId).toArray();
       // By current id: a row made offline and delivered since keeps its offline key.
       const byId = new Map(existing.map((row) => [row.feature.id, row]));
       const returned = new Set(rows.map((row) => row.id));
@@ -113,7 +118,7 @@ export async function refreshRows(db: OfflineDb, rows: ReadonlyArray<WireRecord 
 
 /** Rows of a table as the user should see them: server copy plus local edits, minus local deletes. */
 export async function readRows(db: OfflineDb, tableId: number, predicate?: (record: StoredRecord) => boolean): Promise<StoredRecord[]> {
-  const rows = await db.features.where('tableId').equals(tableId).toArray();
+  const rows = await tableRows(db, tableId).toArray();
   return rows
     .filter((row) => row.isDelete !== 1 && !row.feature.deleted && (!predicate || predicate(row.feature)))
     .map((row) => row.feature)
