@@ -32,7 +32,7 @@ function openVersion2(name: string): Dexie {
 }
 
 describe('the offline database schema', () => {
-  it('keeps rows and queued edits of a version 2 database, finds rows by their current id and a table\'s rows by their keys, and indexes only those and featureId', async () => {
+  it('keeps rows and queued edits of a version 2 database, finds rows by their current id and a table\'s rows by their keys, and indexes only what rows and items are looked up by', async () => {
     const name = uniqueDbName();
     const old = openVersion2(name);
     const now = new Date().toISOString();
@@ -59,6 +59,7 @@ describe('the offline database schema', () => {
     expect((await tableRows(db, FORMS).toArray()).map((stored) => stored.featureId)).toEqual([4_242]);
     expect(await tableRows(db, FORMS + 1).count()).toBe(0);
     expect(db.features.schema.indexes.map((index) => index.name).sort()).toEqual(['[tableId+feature.id]', 'featureId']);
+    expect(db.outbox.schema.indexes.map((index) => index.name).sort()).toEqual(['[tableId+id]', 'id', 'recordId', 'refIds', 'status']);
     db.close();
   });
 });

@@ -194,10 +194,13 @@ export class OfflineDb extends Dexie {
       features: '[tableId+featureId], tableId, featureId, profileId, [tableId+feature.id]',
     });
     // v4: a table's rows are read by the range of their keys (`tableRows`), not by an index of
-    // their tableId, and nothing sets profileId. Each index is one more entry written with every put
-    // of a row (and removed with its earlier value): an acknowledgement puts hundreds of rows.
+    // their tableId, and nothing sets profileId; nothing looks queued items up by their opId (a
+    // random UUID: the server deduplicates by it). Each index is one more entry written with every
+    // put of a row or item (and removed with its earlier value, or with the item when it leaves the
+    // queue): an acknowledgement puts hundreds of rows and removes hundreds of items.
     this.version(4).stores({
       features: '[tableId+featureId], featureId, [tableId+feature.id]',
+      outbox: '++seq, status, id, recordId, *refIds, [tableId+id]',
     });
     // Nothing observes this database through Dexie's liveQuery (the app is told of changes by
     // outbox-notify and its own actions). Without that bookkeeping a write no longer records every
