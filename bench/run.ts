@@ -8,7 +8,8 @@
  * bench Authenticate that names the demo editor: the bench measures data paths, not sign-in.
  *
  * Figures:
- * - server.bulk_10k_ms    10,000 inserts in one POST …/bulk
+ * - server.bulk_10k_ms    10,000 inserts in one POST …/bulk (the median of BULK_CALLS such calls,
+ *                         one after another on the same forms; likewise the two figures below)
  * - server.bulk_10k_server_ms  the server's share of that call: from the request's arrival to its
  *                         answer made and compressed (onRequest → onSend), without the bench's
  *                         own encoding of the request and reading of the answer
@@ -65,6 +66,8 @@ function percentile(sorted: number[], p: number): number {
 const EDITOR: Principal = { subject: 'bench-editor', email: 'urednik@example.si', name: 'Bench', via: 'token' };
 const TOTAL_SEARCH_ROWS = 100_000;
 const BATCH = 10_000;
+/** 10,000-insert bulk calls measured (their medians are the figures; the first runs on a cold server). */
+const BULK_CALLS = 3;
 const SEARCH_REQUESTS = 400;
 const SEARCH_CONCURRENCY = 8;
 const DB_SEARCH_RUNS = 30;
@@ -176,25 +179,28 @@ async function main(): Promise<void> {
       }),
     });
 
-    // --- bulk: 10,000 inserts in one call -------------------------------------------------------
+    // --- bulk: 10,000 inserts in one call, BULK_CALLS times -----------------------------------
     {
-      const body = bulkBody(BATCH);
-      // The floor first: its rows repeat the call's (it removes them again).
-      const floor = want('server.bulk_10k_floor_ms')
-        ? await insertFloor(app, projectId, body.operations.map((op) => ({ tableId: op.tableId, properties: (op as { properties: Properties }).properties })))
-        : undefined;
-      bulkCalls.take();
-      const start = performance.now();
-      await call('POST', `/api/Records/${projectId}/bulk`, body);
-      const ms = performance.now() - start;
-      const server = bulkCalls.take();
-      log(`bulk 10k: ${ms.toFixed(0)} ms, of which the server ${server.ms.toFixed(0)} ms`);
-      emit('server.bulk_10k_ms', ms);
-      emit('server.bulk_10k_server_ms', server.ms);
-      if (floor !== undefined) {
-        log(`the same rows by plain multi-row inserts: ${floor.toFixed(0)} ms`);
-        emit('server.bulk_10k_floor_ms', floor);
+      const totals: number[] = [];
+      const servers: number[] = [];
+      const floors: number[] = [];
+      for (let round = 0; round < BULK_CALLS; round++) {
+        const body = bulkBody(BATCH);
+        // The floor first: its rows repeat the call's (it removes them again).
+        if (want('server.bulk_10k_floor_ms')) {
+          floors.push(await insertFloor(app, projectId, body.operations.map((op) => ({ tableId: op.tableId, properties: (op as { properties: Properties }).properties }))));
+        }
+        bulkCalls.take();
+        const start = performance.now();
+        await call('POST', `/api/Records/${projectId}/bulk`, body);
+        totals.push(performance.now() - start);
+        servers.push(bulkCalls.take().ms);
+        log(`bulk 10k, call ${round + 1}: ${totals.at(-1)!.toFixed(0)} ms, of which the server ${servers.at(-1)!.toFixed(0)} ms; the same rows by plain multi-row inserts: ${floors.at(-1)?.toFixed(0) ?? '–'} ms`);
       }
+      const median = (values: number[]) => percentile([...values].sort((a, b) => a - b), 50);
+      emit('server.bulk_10k_ms', median(totals));
+      emit('server.bulk_10k_server_ms', median(servers));
+      if (floors.length) emit('server.bulk_10k_floor_ms', median(floors));
     }
 
     // --- single: 10,000 POSTs one after another -------------------------------------------------
