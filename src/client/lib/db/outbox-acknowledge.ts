@@ -451,10 +451,31 @@ function removeItems(db: OfflineDb, seqs: number[]): PromiseLike<unknown> {
 }
 
 /**
+ * Phase 0: the acknowledgements whose items are still queued. Another tab draining the same queue
+ * may have acknowledged an item already, with a later answer (its call held the item again, and
+ * the edits after it): the device row holds that answer, and this older one must not replace it.
+ * One read of the keys between the lowest and the highest seq.
+ */
+function stillQueued(db: OfflineDb, acks: readonly Ack[]): PromiseLike<readonly Ack[]> {
+  if (!acks.length) return Dexie.Promise.resolve(acks);
+  const seqs = acks.map(({ item }) => item.seq!);
+  return db.outbox
+    .where(':id')
+    .between(Math.min(...seqs), Math.max(...seqs), true, true)
+    .primaryKeys()
+    .then((keys) => {
+      const queued = new Set(keys);
+      return queued.size === seqs.length && seqs.every((seq) => queued.has(seq)) ? acks : acks.filter(({ item }) => queued.has(item.seq!));
+    });
+}
+
+/**
  * The phases of an acknowledgement inside the caller's transaction (which must include features,
  * attachments, outbox and meta). Returns what to call after it committed, for this tab's screens.
  */
-export async function acknowledgeInTransaction(db: OfflineDb, acks: readonly Ack[]): Promise<{ result: AckResult; announce: () => void }> {
+export async function acknowledgeInTransaction(db: OfflineDb, answered: readonly Ack[]): Promise<{ result: AckResult; announce: () => void }> {
+  const acks = await stillQueued(db, answered);
+  if (!acks.length) return { result: { mappings: [], updated: [] }, announce: () => undefined };
   const state: AckState = { ...deliveryOf(acks), touched: new Map(), updated: new Map() };
   const reads = await readAffected(db, acks, state);
   const writes: AckWrites = { features: new Map(), attachmentDeletes: [], attachments: new Map(), queued: new Map() };
