@@ -28,7 +28,7 @@ import type { Insertable } from 'kysely';
 import type { RepoContext } from './context';
 import { indicatorTableId, keepFormScores, rescoreHeld } from './form-score';
 import type { ColumnInfo, TableInfo } from '../project-schema';
-import { parseProperties, rowToRecord } from './record-mapper';
+import { rowToRecord } from './record-mapper';
 import { findVisibleRow, visibleRows } from './record-repository';
 import {
   archiveRecords,
@@ -286,8 +286,8 @@ class BulkWrites implements RecordWrites {
     return toRecordRow(held);
   }
 
-  updated(row: RecordRow): void {
-    if (this.ruleColumnsOf(row.table_id)) this.keepLive(row.table_id, row.id, parseProperties(row.properties), row.deleted === 1);
+  updated(row: RecordRow, properties: Properties): void {
+    this.keepLive(row.table_id, row.id, properties, row.deleted === 1);
     // A held row is changed in place and scored with the held rows (scoreHeldForms).
     if (this.pending.has(row.id)) return;
     this.known.set(`${row.table_id}:${row.id}`, row);

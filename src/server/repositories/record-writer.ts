@@ -172,8 +172,8 @@ export interface RecordWrites {
   current(table: TableInfo, id: number): Promise<RecordRow | undefined>;
   /** Writes an update of `current` if it is still at its version; answers the row after it, or undefined. */
   update(current: RecordRow, values: RecordUpdate): Promise<RecordRow | undefined>;
-  /** The row after an update (bulk: later operations of the call read it). */
-  updated(row: RecordRow): void;
+  /** The row after an update (`properties`: its properties, parsed; bulk: later operations of the call read it). */
+  updated(row: RecordRow, properties: Properties): void;
   /** Replaces the indexed text of a record; `fresh`: inserted by this request. */
   indexText(recordId: number, text: string, fresh: boolean): Promise<void>;
   history(values: HistoryValues): Promise<void>;
@@ -424,7 +424,7 @@ export async function updateRecord(ctx: RepoContext, input: UpdateInput, options
     version: current.version + 1,
   });
   if (!row) throw conflict(`record ${id} changed while it was being updated`, rowToRecord(current));
-  writes.updated(row);
+  writes.updated(row, merged);
   // Most edits change answers, not text: the index entry stays (an FTS rewrite costs a read of the old entry).
   const text = searchText(table, merged);
   if (text !== searchText(table, before)) await writes.indexText(row.id, text, false);

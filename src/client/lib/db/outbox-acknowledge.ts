@@ -465,7 +465,7 @@ function stillQueued(db: OfflineDb, acks: readonly Ack[]): PromiseLike<readonly 
     .primaryKeys()
     .then((keys) => {
       const queued = new Set(keys);
-      return queued.size === seqs.length && seqs.every((seq) => queued.has(seq)) ? acks : acks.filter(({ item }) => queued.has(item.seq!));
+      return acks.filter(({ item }) => queued.has(item.seq!));
     });
 }
 
@@ -473,8 +473,8 @@ function stillQueued(db: OfflineDb, acks: readonly Ack[]): PromiseLike<readonly 
  * The phases of an acknowledgement inside the caller's transaction (which must include features,
  * attachments, outbox and meta). Returns what to call after it committed, for this tab's screens.
  */
-export async function acknowledgeInTransaction(db: OfflineDb, answered: readonly Ack[]): Promise<{ result: AckResult; announce: () => void }> {
-  const acks = await stillQueued(db, answered);
+export async function acknowledgeInTransaction(db: OfflineDb, received: readonly Ack[]): Promise<{ result: AckResult; announce: () => void }> {
+  const acks = await stillQueued(db, received);
   if (!acks.length) return { result: { mappings: [], updated: [] }, announce: () => undefined };
   const state: AckState = { ...deliveryOf(acks), touched: new Map(), updated: new Map() };
   const reads = await readAffected(db, acks, state);
