@@ -134,6 +134,14 @@ describe('who sees the set-up', () => {
 });
 
 describe('seasons', () => {
+  it('offers a new season only once the device\'s seasons are read (the overlap check needs them)', async () => {
+    const s = season();
+    const db = await deviceWith([s.duration]);
+    show(<SeasonsRoute {...props} />, offline('editor'), db);
+    expect(screen.queryByRole('button', { name: slSetup.seasons.add })).toBeNull();
+    expect(await screen.findByRole('button', { name: slSetup.seasons.add })).toBeTruthy();
+  });
+
   it('marks the current season; refuses an overlap in Slovenian with nothing queued; queues a valid one once', async () => {
     const s = season();
     const db = await deviceWith([s.d2025]);
@@ -184,6 +192,14 @@ describe('seasons', () => {
 });
 
 describe('farmers', () => {
+  it('offers a new farmer only once the device\'s farmers are read (the duplicate checks need them)', async () => {
+    const s = season();
+    const db = await deviceWith([s.farmer]);
+    show(<FarmersRoute {...props} />, offline('editor'), db);
+    expect(screen.queryByRole('button', { name: slSetup.farmers.add })).toBeNull();
+    expect(await screen.findByRole('button', { name: slSetup.farmers.add })).toBeTruthy();
+  });
+
   it('refuses a duplicate e-mail and KMG-MID; queues a new farmer; says accounts need a connection', async () => {
     const s = season();
     const other = row(T.farmers.id, { [c('farmers', 'name')]: 'Bojan Zupan', [c('farmers', 'email')]: 'bojan@example.si', [c('farmers', 'kmg_mid')]: '100200300' });

@@ -56,7 +56,8 @@ export function FarmersSetupScreen({ config, rows, loaded, readOnly, online, sav
           <AccountPanel farmerId={selectedRow.id} online={online} />
         </SetupSection>
       ) : null}
-      <SetupSection title={slSetup.farmers.title} actions={readOnly || draft ? null : <Button text={slSetup.farmers.add} onClick={() => edit()} />}>
+      {/* A new farmer only once the device's are read: its e-mail and KMG-MID are checked against them. */}
+      <SetupSection title={slSetup.farmers.title} actions={readOnly || draft || !loaded ? null : <Button text={slSetup.farmers.add} onClick={() => edit()} />}>
         {!loaded ? null : live.length === 0 ? (
           <p>{slSetup.common.none}</p>
         ) : (

@@ -51,7 +51,8 @@ export function SeasonsScreen({ config, rows, loaded, readOnly, online, save, re
           </DraftForm>
         </SetupSection>
       ) : null}
-      <SetupSection title={slSetup.seasons.title} actions={readOnly || draft ? null : <Button text={slSetup.seasons.add} onClick={() => edit()} />}>
+      {/* A new season only once the device's are read: its dates are checked against them for overlap. */}
+      <SetupSection title={slSetup.seasons.title} actions={readOnly || draft || !loaded ? null : <Button text={slSetup.seasons.add} onClick={() => edit()} />}>
         {!loaded ? null : live.length === 0 ? (
           <p>{slSetup.common.none}</p>
         ) : (
