@@ -7,7 +7,7 @@ import { createRoot } from 'react-dom/client';
 import './app/styles/index.css';
 import { App } from './app/app';
 import { earlyDb } from './app/bootstrap/early-db';
-import { earlyFetch } from './app/bootstrap/early-fetch';
+import { earlyFetch, installedVisit } from './app/bootstrap/early-fetch';
 import { startApp } from './app/bootstrap/start-up';
 import { safeLocalStorage } from './lib/local-storage';
 import { makeStore } from './app/store';
@@ -16,7 +16,7 @@ import { createBrowserAppUpdater, type AppUpdater } from './features/app-update'
 // browser: persistence, window events, Web Locks, and the sync loop (store.ts). The offline
 // database is the one the `early` entry began opening while the scripts downloaded
 // (app/bootstrap/early-db.ts).
-const store = makeStore(undefined, { browser: true, extra: { db: earlyDb, api: { fetchFn: earlyFetch } } });
+const store = makeStore(undefined, { browser: true, extra: { db: earlyDb, api: { fetchFn: earlyFetch }, installedVisit } });
 // config.json and the sign-in session before React's first render: the season's first requests
 // (which wait for both) then travel while React renders.
 startApp(store, { fetch: earlyFetch, storage: safeLocalStorage() });

@@ -23,6 +23,12 @@ export interface AppExtra {
   window?: Pick<Window, 'addEventListener' | 'removeEventListener'> & { navigator?: { onLine?: boolean } };
   /** Web Locks, so only one tab drains at a time; absent → an in-tab mutex only. */
   locks?: LockManager;
+  /**
+   * A later visit of the installed app (its service worker serves the page): the device holds what
+   * the last visit read, so the season is shown from there before the server is asked. Absent on
+   * a first visit and outside the browser: the server is asked at once.
+   */
+  installedVisit?: boolean;
 }
 
 export type AppStartListening = TypedStartListening<RootState, AppDispatch, AppExtra>;

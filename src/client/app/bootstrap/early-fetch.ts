@@ -12,6 +12,9 @@ const pageFetch = window.fetch.bind(window);
 
 export const earlyFetch = withEarlyAnswers(pageFetch);
 
-// Only on a visit the service worker does not serve yet (the first): later visits show the device
-// copy at once, and requests going through the worker would slow its answers of the scripts.
-if (!navigator.serviceWorker?.controller) void startEarlyReads(pageFetch, safeLocalStorage(), Date.now);
+/** The service worker serves this page: a later visit of the installed app, not the first. */
+export const installedVisit = Boolean(navigator.serviceWorker?.controller);
+
+// Only on a first visit: later visits show the device copy at once, and requests going through
+// the worker would slow its answers of the scripts.
+if (!installedVisit) void startEarlyReads(pageFetch, safeLocalStorage(), Date.now);

@@ -459,13 +459,17 @@ async function showDeviceCopy(args: LoadSeasonArgs, thunkApi: ThunkApi): Promise
 }
 
 async function runChain(args: LoadSeasonArgs, thunkApi: ThunkApi) {
-  const { dispatch, extra, rejectWithValue } = thunkApi;
+  const { dispatch, getState, extra, rejectWithValue } = thunkApi;
+  const nothingShown = getState().season.loadedAt === null;
   dispatch(seasonLoadStarted());
-  // The server is asked at once, not after the device read: on a first visit opening the offline
-  // database alone takes a round trip's time, and on later visits the device copy is shown while
-  // the first answers travel (they are stored once it is shown). The device copy always comes
-  // before the server's answer or the error, never after it.
+  // The server is asked at once, beside the device read: on a first visit opening the offline
+  // database alone takes a round trip's time, and with a season on screen the device copy only
+  // refreshes it. The one exception is the start of a later visit of the installed app: the
+  // device answers at once there, and taking in the server's answers (with their re-renders)
+  // would hold up the first screen on the phone's one busy thread, so the server is asked once
+  // the device copy is shown. Either way the device copy comes before the server's answer.
   const deviceCopy = showDeviceCopy(args, thunkApi);
+  if (extra.installedVisit && nothingShown) await deviceCopy;
   try {
     // Rows the outbox delivered while the chain read them carry their server ids from here on.
     const data = await followDeliveries(extra.db, await readChain(args, thunkApi, 'full', deviceCopy));
