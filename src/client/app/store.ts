@@ -13,7 +13,7 @@
  *
  * Non-serialisable handles (database, fetch, locks) travel as the thunk/listener extra argument.
  */
-import { configureStore, createListenerMiddleware, isPlain, type Reducer, type UnknownAction } from '@reduxjs/toolkit';
+import { configureStore, createListenerMiddleware, isAnyOf, isPlain, type Reducer, type UnknownAction } from '@reduxjs/toolkit';
 import localforage from 'localforage';
 import { createTransform, FLUSH, PAUSE, PERSIST, persistReducer, persistStore, PURGE, REGISTER, REHYDRATE, type Persistor, type Storage } from 'redux-persist';
 import autoMergeLevel2Import from 'redux-persist/lib/stateReconciler/autoMergeLevel2';
@@ -23,7 +23,7 @@ import { refreshAuthDefault } from '../lib/api/credentials';
 import { openOfflineDb } from '../lib/db/database';
 import { noticeShown } from '../features/notifications';
 import { addSyncListeners, syncStarted, reachabilityProbed, storageErrorReported } from '../features/sync';
-import { farmerChosen, loadSeason } from '../features/season';
+import { farmerChosen, loadSeason, seasonLoaded, seasonLoadFailed } from '../features/season';
 import { actionLogMiddleware } from '../features/qa';
 import { rootReducer, type RootState } from './root-reducer';
 import type { AppExtra, AppStartListening } from './store-types';
@@ -105,7 +105,7 @@ export function makeStore(preloadedState?: Partial<RootState>, options: MakeStor
         .concat(api.middleware, actionLogMiddleware(extra)), // QA action log; last, so it logs what the reducers see
   });
   const startAppListening = listener.startListening.withTypes<RootState, typeof store.dispatch, AppExtra>() as AppStartListening;
-  addSyncListeners(startAppListening);
+  addSyncListeners(startAppListening, { firstScreenShown: isAnyOf(seasonLoaded, seasonLoadFailed) });
   addAppNoticeListeners(startAppListening);
   addSeasonLoadListeners(startAppListening);
   if (persistStorage) persistor = persistStore(store);

@@ -4,9 +4,11 @@
  *
  * Online/offline: browser events plus GET /api/Test every REACHABILITY_POLL_MS; 200 means
  * reachable. The "browser" is an EventTarget standing in for window (the events are what matters).
+ * On a later visit of the installed app the first probe waits for the first screen's data.
  */
 import { afterEach, describe, expect, it, jest } from '@jest/globals';
 import { REACHABILITY_POLL_MS } from '../../../src/common/constants';
+import { seasonLoaded, seasonLoadFailed } from '../../../src/client/features/season';
 import {
   reachabilityProbeRequested,
   selectIsOnline,
@@ -108,6 +110,39 @@ describe('connectivity', () => {
       store.dispatch(syncStopped());
       await jest.advanceTimersByTimeAsync(REACHABILITY_POLL_MS * 3);
       expect(probes).toBe(5);
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
+  it('on a later visit of the installed app, probes first once the first screen is shown, or after 3 s', async () => {
+    jest.useFakeTimers({ doNotFake: ['setImmediate', 'nextTick', 'queueMicrotask'] });
+    try {
+      let probes = 0;
+      const fetchFn = async () => {
+        probes++;
+        return response({ body: 'ok' });
+      };
+      const store = makeTestStore(openTestDb(), fetchFn, { installedVisit: true });
+      store.dispatch(syncStarted());
+      await jest.advanceTimersByTimeAsync(1000);
+      expect(probes).toBe(0);
+      store.dispatch(seasonLoaded({ ...store.getState().season, source: 'device' }));
+      await jest.advanceTimersByTimeAsync(0);
+      expect(probes).toBe(1);
+      store.dispatch(syncStopped());
+
+      // A first screen that never comes (the sign-in page, a failing device) holds the probe 3 s at most.
+      const waiting = makeTestStore(openTestDb(), fetchFn, { installedVisit: true });
+      waiting.dispatch(syncStarted());
+      await jest.advanceTimersByTimeAsync(2999);
+      expect(probes).toBe(1);
+      await jest.advanceTimersByTimeAsync(1);
+      expect(probes).toBe(2);
+      waiting.dispatch(seasonLoadFailed({ message: 'x' }));
+      await jest.advanceTimersByTimeAsync(0);
+      expect(probes).toBe(2);
+      waiting.dispatch(syncStopped());
     } finally {
       jest.useRealTimers();
     }

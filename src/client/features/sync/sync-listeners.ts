@@ -2,7 +2,8 @@
  * Side effects of sync, as listeners (`addXListeners(startAppListening)`, docs/architecture.md, Layers).
  *
  * syncStarted (dispatched once by main.tsx) wires: browser online/offline events, the GET
- * /api/Test probe every REACHABILITY_POLL_MS, outbox change notifications (this tab and others),
+ * /api/Test probe every REACHABILITY_POLL_MS (on a later visit the first one once the first
+ * screen is shown), outbox change notifications (this tab and others),
  * storage error and schema-upgrade notices, navigator.storage.persist(), and a flush of the
  * persisted session state when the page is hidden. drainRequested runs one drain at a time
  * (Web Locks across tabs when the browser has them, a flag within the tab), then applies the
@@ -40,6 +41,8 @@ export const outboxChanged = createAction('sync/outboxChanged');
 export const reachabilityProbeRequested = createAction('sync/reachabilityProbeRequested');
 
 const DRAIN_LOCK = 'moj-travnik-outbox-drain';
+/** The longest a later visit's first probe waits for the first screen's data (then it goes anyway). */
+const FIRST_PROBE_WAIT_MS = 3000;
 /** Coalesces bursts of outbox notifications (one per acknowledged batch) into one summary read. */
 const SUMMARY_DEBOUNCE_MS = 25;
 
@@ -49,7 +52,17 @@ async function refreshSummary(db: OfflineDb, dispatch: (action: UnknownAction) =
   return summary.pending;
 }
 
-export function addSyncListeners(startAppListening: AppStartListening): void {
+export interface SyncListenerOptions {
+  /**
+   * The action that puts the first screen's data on screen. On a later visit of the installed app
+   * (`installedVisit`) the first reachability probe waits for it: the probe's answer, and the drain
+   * and re-renders it sets off, would compete with the device copy on the phone's one busy thread.
+   * Queued edits do not wait: an outbox change asks for their drain itself.
+   */
+  firstScreenShown?: (action: UnknownAction) => boolean;
+}
+
+export function addSyncListeners(startAppListening: AppStartListening, { firstScreenShown }: SyncListenerOptions = {}): void {
   // Per store: one drain at a time within this tab, and one pending back-off timer.
   let draining = false;
   let again = false;
@@ -87,6 +100,7 @@ export function addSyncListeners(startAppListening: AppStartListening): void {
       void requestPersistentStorage();
       dispatch(outboxChanged());
       const poll = listenerApi.fork(async (forkApi) => {
+        if (listenerApi.extra.installedVisit && firstScreenShown) await forkApi.pause(listenerApi.condition(firstScreenShown, FIRST_PROBE_WAIT_MS));
         for (;;) {
           dispatch(reachabilityProbeRequested());
           await forkApi.delay(REACHABILITY_POLL_MS);
