@@ -25,8 +25,9 @@ export interface AppExtra {
   locks?: LockManager;
   /**
    * A later visit of the installed app (its service worker serves the page): the device holds what
-   * the last visit read, so the season is shown from there before the server is asked. Absent on
-   * a first visit and outside the browser: the server is asked at once.
+   * the last visit read, so the season is shown from there before the server is asked (and before
+   * the first reachability probe). Absent on a first visit and outside the browser: the server is
+   * asked at once.
    */
   installedVisit?: boolean;
 }
