@@ -32,26 +32,26 @@ const BULK = 4000;
 
 const isPg = () => t.app.dialect.name === 'postgres';
 
-async function context(principal = EDITOR): Promise<RepoContext> {
-  const schema = (await t.app.projects.get(1))!;
-  const access = await resolveAccess(t.app.db, t.app.dialect, schema, principal);
-  return { db: t.app.db, dialect: t.app.dialect, schema, access, now: new Date().toISOString() };
+async function context(principal = EDITOR, { app } = t): Promise<RepoContext> {
+  const schema = (await app.projects.get(1))!;
+  const access = await resolveAccess(app.db, app.dialect, schema, principal);
+  return { db: app.db, dialect: app.dialect, schema, access, now: new Date().toISOString() };
 }
 
 let plans = 0;
 
-/** The plan of a statement as text (one line per node). */
-async function plan(query: Compilable): Promise<string> {
+/** The plan of a statement as text (one line per node), on the test app's database or `app`'s. */
+async function plan(query: Compilable, { app } = t): Promise<string> {
   const compiled = query.compile();
   if (!isPg()) {
     // A fresh statement each time: an EXPLAIN statement reused from the connection's statement
     // cache is not re-prepared after an index is dropped or created (it never reads the schema).
     plans += 1;
     const text = `explain query plan /* ${plans} */ ${compiled.sql}`;
-    const result = await t.app.db.executeQuery<{ detail: string }>(CompiledQuery.raw(text, [...compiled.parameters]));
+    const result = await app.db.executeQuery<{ detail: string }>(CompiledQuery.raw(text, [...compiled.parameters]));
     return result.rows.map((r) => r.detail).join('\n');
   }
-  return t.app.db.transaction().execute(async (trx) => {
+  return app.db.transaction().execute(async (trx) => {
     // The test tables hold a few thousand rows: a sequential scan would win on cost alone.
     await sql`set local enable_seqscan = off`.execute(trx);
     const result = await trx.executeQuery<{ 'QUERY PLAN': string }>(CompiledQuery.raw(`explain ${compiled.sql}`, [...compiled.parameters]));
@@ -225,9 +225,8 @@ describe('the writers look live rows up by index', () => {
     // The demo's statistics and then thousands of indicators, as on a server in its first season.
     const young = await buildTestApp();
     try {
-      const schema = (await young.app.projects.get(1))!;
-      const ctx: RepoContext = { db: young.app.db, dialect: young.app.dialect, schema, access: await resolveAccess(young.app.db, young.app.dialect, schema, EDITOR), now: new Date().toISOString() };
-      const table = schema.tablesByKey.get('indicators')!;
+      const ctx = await context(EDITOR, young);
+      const table = ctx.schema.tablesByKey.get('indicators')!;
       const c = young.tables.indicators.columns;
       const now = new Date().toISOString();
       const rows = Array.from({ length: 3000 }, (_, n) => ({
@@ -242,10 +241,7 @@ describe('the writers look live rows up by index', () => {
       }));
       for (let i = 0; i < rows.length; i += 250) await young.app.db.insertInto('records').values(rows.slice(i, i + 250)).execute();
       const query = liveRuleValuesQuery(ctx, table, liveRuleColumns(table)!, Array.from({ length: 300 }, (_, n) => 50_000_000 + n));
-      const compiled = query.compile(young.app.db);
-      const explained = young.app.dialect.name === 'postgres' ? 'explain' : 'explain query plan';
-      const { rows: planRows } = await young.app.db.executeQuery<Record<string, string>>(CompiledQuery.raw(`${explained} ${compiled.sql}`, [...compiled.parameters]));
-      const planned = planRows.map((row) => row.detail ?? row['QUERY PLAN']).join('\n');
+      const planned = await plan({ compile: () => query.compile(young.app.db) }, young);
       expect(planned).not.toMatch(/SCAN records\b/);
       expect((await liveRuleValues(ctx, table, liveRuleColumns(table)!, [50_000_000, 50_000_001])).map((row) => row.values)).toEqual([
         [50_000_000, 'k0'], [50_000_000, 'k1'], [50_000_000, 'k2'], [50_000_000, 'k3'], [50_000_000, 'k4'],

@@ -226,9 +226,12 @@ export function liveRuleColumns(table: TableInfo): ColumnInfo[] | undefined {
 
 const ruleColumnsByTable = new WeakMap<TableInfo, ColumnInfo[] | undefined>();
 
+/** The index kind a rule column's values are compared by, as the unique index compares them. */
+const ruleKind = (column: ColumnInfo) => indexKindOf(column.type) ?? 'text';
+
 /** Compares a rule column's value in SQL as the unique index does (by its index kind). */
 function liveRuleValue(ctx: RepoContext, column: ColumnInfo, value: unknown) {
-  const kind = indexKindOf(column.type) ?? 'text';
+  const kind = ruleKind(column);
   return { prop: ctx.dialect.prop(column.id, kind), param: ctx.dialect.param(value as string | number | boolean, kind) };
 }
 
@@ -249,9 +252,9 @@ export async function findLiveRow(ctx: RepoContext, table: TableInfo, columns: r
  * would make SQLite walk every row of the table instead.
  */
 export function liveRuleValuesQuery(ctx: RepoContext, table: TableInfo, columns: readonly ColumnInfo[], firstValues: readonly unknown[]) {
-  const kinds = columns.map((column) => indexKindOf(column.type) ?? 'text');
-  const props = columns.map((column, i) => ctx.dialect.prop(column.id, kinds[i]!));
-  const params = firstValues.map((value) => ctx.dialect.param(value as string | number | boolean, kinds[0]!));
+  const props = columns.map((column) => ctx.dialect.prop(column.id, ruleKind(column)));
+  const firstKind = ruleKind(columns[0]!);
+  const params = firstValues.map((value) => ctx.dialect.param(value as string | number | boolean, firstKind));
   return sql<Record<string, unknown> & { id: number }>`select id, ${sql.join(props.map((prop, i) => sql`${prop} as ${sql.ref(`v${i}`)}`))}
     from records where table_id = ${table.id} and deleted = 0 and ${props[0]} in (${sql.join(params)})`;
 }
@@ -263,7 +266,7 @@ export function liveRuleValuesQuery(ctx: RepoContext, table: TableInfo, columns:
  */
 export async function liveRuleValues(ctx: RepoContext, table: TableInfo, columns: readonly ColumnInfo[], firstValues: readonly unknown[]): Promise<Array<{ id: number; values: unknown[] }>> {
   const found: Array<{ id: number; values: unknown[] }> = [];
-  const booleans = columns.map((column) => indexKindOf(column.type) === 'boolean');
+  const booleans = columns.map((column) => ruleKind(column) === 'boolean');
   for (const chunk of chunksOf([...firstValues], rowsPerStatement(1))) {
     const { rows } = await liveRuleValuesQuery(ctx, table, columns, chunk).execute(ctx.db);
     for (const row of rows) {

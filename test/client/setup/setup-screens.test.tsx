@@ -98,6 +98,13 @@ function show(ui: React.ReactNode, preloaded: Partial<RootState>, db: OfflineDb)
 }
 
 const props = { params: {}, query: {} };
+
+/** A list's "add" button is offered only once the device's rows are read (the checks of a new row need them). */
+async function expectAddOnlyOnceRead(ui: React.ReactNode, rows: StoredRecord[], add: string) {
+  show(ui, offline('editor'), await deviceWith(rows));
+  expect(screen.queryByRole('button', { name: add })).toBeNull();
+  expect(await screen.findByRole('button', { name: add })).toBeTruthy();
+}
 const type = (name: string, value: string) => fireEvent.change(document.querySelector(`[name="${name}"]`)!, { target: { value } });
 
 describe('who sees the set-up', () => {
@@ -135,11 +142,7 @@ describe('who sees the set-up', () => {
 
 describe('seasons', () => {
   it('offers a new season only once the device\'s seasons are read (the overlap check needs them)', async () => {
-    const s = season();
-    const db = await deviceWith([s.duration]);
-    show(<SeasonsRoute {...props} />, offline('editor'), db);
-    expect(screen.queryByRole('button', { name: slSetup.seasons.add })).toBeNull();
-    expect(await screen.findByRole('button', { name: slSetup.seasons.add })).toBeTruthy();
+    await expectAddOnlyOnceRead(<SeasonsRoute {...props} />, [season().duration], slSetup.seasons.add);
   });
 
   it('marks the current season; refuses an overlap in Slovenian with nothing queued; queues a valid one once', async () => {
@@ -193,11 +196,7 @@ describe('seasons', () => {
 
 describe('farmers', () => {
   it('offers a new farmer only once the device\'s farmers are read (the duplicate checks need them)', async () => {
-    const s = season();
-    const db = await deviceWith([s.farmer]);
-    show(<FarmersRoute {...props} />, offline('editor'), db);
-    expect(screen.queryByRole('button', { name: slSetup.farmers.add })).toBeNull();
-    expect(await screen.findByRole('button', { name: slSetup.farmers.add })).toBeTruthy();
+    await expectAddOnlyOnceRead(<FarmersRoute {...props} />, [season().farmer], slSetup.farmers.add);
   });
 
   it('refuses a duplicate e-mail and KMG-MID; queues a new farmer; says accounts need a connection', async () => {
