@@ -29,6 +29,8 @@ export interface TableInfo {
   name: string;
   columns: ColumnInfo[];
   columnsById: Map<number, ColumnInfo>;
+  /** By property key: the column id as properties name it (`"12"`). */
+  columnsByKey: Map<string, ColumnInfo>;
   columnsByName: Map<string, ColumnInfo>;
   attachmentSlots: AttachmentSlot[];
 }

@@ -12,6 +12,9 @@ import type { Database } from './types';
 /** How a JSON property is compared: as text, as a number, as a boolean (0/1) or as whatever it is. */
 export type ValueKind = 'text' | 'number' | 'boolean';
 
+/** A value of a one-live-row rule's column (validated: a reference id, a text, a number or a boolean). */
+export type LiveRuleValue = string | number | boolean;
+
 export type Db = Kysely<Database>;
 export type Transaction = KyselyTransaction<Database>;
 export type Executor = Kysely<Database> | Transaction;
@@ -96,6 +99,12 @@ export interface DialectLayer {
    * idempotent. Which tables get one: live-unique-rules.ts.
    */
   createLiveUniqueIndex(db: Executor, tableId: number, columnIds: readonly number[]): Promise<void>;
+  /**
+   * The ids of the live rows of table `tableId` holding each of `keys` (the values of `columnIds`,
+   * as in the rule of createLiveUniqueIndex), null where none does: answers in the order of `keys`,
+   * each looked up in that index (a bulk call checks each of its inserts against them).
+   */
+  liveRowIds(db: Executor, tableId: number, columnIds: readonly number[], keys: ReadonlyArray<readonly LiveRuleValue[]>): Promise<Array<number | null>>;
   /** Creates the full-text structure (called by migration 0002). */
   createTextSearch(db: Executor): Promise<void>;
   /** Replaces the indexed text of a record. */

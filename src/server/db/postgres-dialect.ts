@@ -8,7 +8,7 @@
 import { CompiledQuery, Kysely, PostgresDialect, sql, type CreateTableBuilder, type Insertable, type RawBuilder } from 'kysely';
 import pg from 'pg';
 import type { Geometry } from 'geojson';
-import { chunksOf, columnsAndValues, rowsPerStatement, type BulkInsertTable, type DialectLayer, type Executor, type TextSearchHit, type ValueKind } from './dialect';
+import { chunksOf, columnsAndValues, rowsPerStatement, type BulkInsertTable, type DialectLayer, type Executor, type LiveRuleValue, type TextSearchHit, type ValueKind } from './dialect';
 import type { Database as Schema } from './types';
 
 function assertColumnId(columnId: number): void {
@@ -38,6 +38,26 @@ export function tsQuery(text: string): string | null {
   if (words.length === 0) return null;
   // Words hold letters and digits only, so no tsquery operator can be smuggled in.
   return words.map((word) => `${word}:*`).join(' & ');
+}
+
+/**
+ * The live rows of table `tableId` holding each key (the text values of `columnIds`), as `n` (the
+ * key's 1-based position) and `id`: the keys arrive as one text array per column and are joined
+ * to the rows on the table's partial unique index (createLiveUniqueIndex: the same `->>`
+ * expressions, the literal table id and `deleted = 0`), one statement for any number of keys.
+ */
+export function liveRowLookupSql(tableId: number, columnIds: readonly number[]): string {
+  assertColumnId(tableId);
+  columnIds.forEach(assertColumnId);
+  const arrays = columnIds.map((_, i) => `$${i + 1}::text[]`).join(', ');
+  const names = columnIds.map((_, i) => `v${i}`).join(', ');
+  const terms = columnIds.map((id, i) => `(r.properties->>'${id}') = k.v${i}`).join(' and ');
+  return `select k.n, r.id from unnest(${arrays}) with ordinality as k(${names}, n) join records r on r.table_id = ${tableId} and r.deleted = 0 and ${terms}`;
+}
+
+/** liveRowLookupSql's parameters: one text array per column (`->>` yields a value's JSON text, e.g. true → 'true'). */
+export function liveRowLookupParameters(columnIds: readonly number[], keys: ReadonlyArray<readonly LiveRuleValue[]>): string[][] {
+  return columnIds.map((_, i) => keys.map((values) => String(values[i])));
 }
 
 export interface PostgresOptions {
@@ -132,6 +152,14 @@ class PostgresDialectLayer implements DialectLayer {
     await sql
       .raw(`create unique index if not exists records_live_unique_${tableId} on records (${values.join(', ')}) where table_id = ${tableId} and deleted = 0 and ${values.map((v) => `${v} is not null`).join(' and ')}`)
       .execute(db);
+  }
+
+  async liveRowIds(db: Executor, tableId: number, columnIds: readonly number[], keys: ReadonlyArray<readonly LiveRuleValue[]>): Promise<Array<number | null>> {
+    const ids: Array<number | null> = keys.map(() => null);
+    if (keys.length === 0) return ids;
+    const { rows } = await db.executeQuery<{ n: number; id: number }>(CompiledQuery.raw(liveRowLookupSql(tableId, columnIds), liveRowLookupParameters(columnIds, keys)));
+    for (const row of rows) ids[Number(row.n) - 1] = Number(row.id);
+    return ids;
   }
 
   async createTextSearch(db: Executor): Promise<void> {

@@ -7,7 +7,7 @@ import Database from 'better-sqlite3';
 import type { Geometry } from 'geojson';
 import { Kysely, SqliteDialect, sql, type CreateTableBuilder, type Insertable, type RawBuilder } from 'kysely';
 import { startCheckpointer, type Checkpointer, type CheckpointerOptions } from './sqlite-checkpointer';
-import { columnsAndValues, type BulkInsertTable, type DialectLayer, type Executor, type TextSearchHit, type ValueKind } from './dialect';
+import { columnsAndValues, type BulkInsertTable, type DialectLayer, type Executor, type LiveRuleValue, type TextSearchHit, type ValueKind } from './dialect';
 import type { Database as Schema } from './types';
 
 function assertColumnId(columnId: number): void {
@@ -18,6 +18,20 @@ function assertColumnId(columnId: number): void {
 function assertIdentifier(name: string): void {
   if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`invalid identifier ${name}`);
 }
+
+/**
+ * The id of the live row of table `tableId` holding the bound values in `columnIds`: its terms are
+ * those of the table's partial unique index (createLiveUniqueIndex: the literal table id, `deleted
+ * = 0`, and `=` implies the index's `is not null`), so SQLite answers it from that index.
+ */
+export function liveRowLookupSql(tableId: number, columnIds: readonly number[]): string {
+  assertColumnId(tableId);
+  columnIds.forEach(assertColumnId);
+  return `select id from records where table_id = ${tableId} and deleted = 0 and ${columnIds.map((id) => `json_extract(properties, '$."${id}"') = ?`).join(' and ')}`;
+}
+
+/** Rows per statement of the bulk writer's multi-row INSERTs (records: 16 values a row, far below SQLite's 32,766 parameters). */
+const INSERT_ROWS = 64;
 
 /** FTS5 query from plain user text: each word becomes a quoted prefix term, all words required. */
 function ftsQuery(text: string): string | null {
@@ -99,6 +113,14 @@ class SqliteDialectLayer implements DialectLayer {
       .execute(db);
   }
 
+  async liveRowIds(_db: Executor, tableId: number, columnIds: readonly number[], keys: ReadonlyArray<readonly LiveRuleValue[]>): Promise<Array<number | null>> {
+    if (keys.length === 0) return [];
+    // One prepared point look-up per key: the unique index answers each in a few microseconds,
+    // whatever else the rows' parents hold. Runs on the one connection, in the caller's transaction.
+    const statement = this.prepare(liveRowLookupSql(tableId, columnIds));
+    return keys.map((values) => (statement.get(values.map((value) => (typeof value === 'boolean' ? Number(value) : value))) as { id: number } | undefined)?.id ?? null);
+  }
+
   async createTextSearch(db: Executor): Promise<void> {
     await sql`create virtual table records_fts using fts5(body, tokenize = 'unicode61 remove_diacritics 2')`.execute(db);
   }
@@ -113,12 +135,11 @@ class SqliteDialectLayer implements DialectLayer {
   }
 
   async indexTexts(_db: Executor, entries: ReadonlyArray<{ recordId: number; text: string; fresh: boolean }>): Promise<void> {
-    this.runEach(
-      'delete from records_fts where rowid = ?',
-      entries.filter((entry) => !entry.fresh).map((entry) => [entry.recordId]),
-    );
-    this.runEach(
-      'insert into records_fts (rowid, body) values (?, ?)',
+    this.inTransaction();
+    const remove = this.prepare('delete from records_fts where rowid = ?');
+    for (const entry of entries) if (!entry.fresh) remove.run(entry.recordId);
+    this.insertMany(
+      'insert into records_fts (rowid, body)',
       entries.filter((entry) => entry.text.trim()).map((entry) => [entry.recordId, entry.text]),
     );
   }
@@ -126,19 +147,31 @@ class SqliteDialectLayer implements DialectLayer {
   async insertRows<T extends BulkInsertTable>(_db: Executor, table: T, rows: ReadonlyArray<Insertable<Schema[T]>>): Promise<void> {
     if (rows.length === 0) return;
     const { columns, values } = columnsAndValues(table, rows);
-    this.runEach(`insert into "${table}" (${columns.map((column) => `"${column}"`).join(', ')}) values (${columns.map(() => '?').join(', ')})`, values);
+    this.insertMany(`insert into "${table}" (${columns.map((column) => `"${column}"`).join(', ')})`, values);
+  }
+
+  /** Bulk writes run in the caller's transaction: the one connection is inside it (Kysely runs one transaction at a time on it). */
+  private inTransaction(): void {
+    if (!this.connection.inTransaction) throw new Error('bulk writes run inside a transaction');
   }
 
   /**
-   * Runs one statement once per row of values, in the caller's transaction: the one connection is
-   * inside it (Kysely runs one transaction at a time on it). A statement per row is as fast as a
-   * multi-row one in SQLite and is prepared once, whatever the number of rows (the bulk writer).
+   * Inserts rows of values (`head`: `insert into t (columns)`) in the caller's transaction:
+   * INSERT_ROWS rows per statement, the rest one per statement. Both statements are prepared once,
+   * whatever the number of rows (the bulk writer). Several rows per statement make a quarter fewer
+   * calls into SQLite per row: about 25 % less time than a statement per row (bench/README.md).
    */
-  private runEach(text: string, rows: ReadonlyArray<readonly unknown[]>): void {
+  private insertMany(head: string, rows: ReadonlyArray<readonly unknown[]>): void {
     if (rows.length === 0) return;
-    if (!this.connection.inTransaction) throw new Error('bulk writes run inside a transaction');
-    const statement = this.prepare(text);
-    for (const values of rows) statement.run(values);
+    this.inTransaction();
+    const tuple = `(${rows[0]!.map(() => '?').join(', ')})`;
+    const whole = rows.length - (rows.length % INSERT_ROWS);
+    if (whole > 0) {
+      const many = this.prepare(`${head} values ${Array.from({ length: INSERT_ROWS }, () => tuple).join(', ')}`);
+      for (let i = 0; i < whole; i += INSERT_ROWS) many.run(rows.slice(i, i + INSERT_ROWS).flat());
+    }
+    const one = this.prepare(`${head} values ${tuple}`);
+    for (let i = whole; i < rows.length; i++) one.run(rows[i]);
   }
 
   async nextRecordIds(db: Executor, count: number): Promise<number[]> {

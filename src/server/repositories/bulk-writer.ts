@@ -21,7 +21,7 @@
  */
 import { SERVER_ID_START } from '../../common/constants';
 import type { BulkOperation, BulkResultItem, Properties } from '../../common/schemas/wire';
-import { chunksOf, rowsPerStatement } from '../db/dialect';
+import { chunksOf, rowsPerStatement, type LiveRuleValue } from '../db/dialect';
 import type { Database, NewRecordRow, RecordRow } from '../db/types';
 import { DomainError, invalid } from '../domain-errors';
 import type { Insertable } from 'kysely';
@@ -36,7 +36,6 @@ import {
   findLiveRow,
   insertRecord,
   liveRuleColumns,
-  liveRuleValues,
   updateRecord,
   updateRow,
   type HistoryValues,
@@ -72,9 +71,34 @@ function toRecordRow(row: HeldRow): RecordRow {
   };
 }
 
-/** A table's values in its one-live-row rule's columns, as a key. */
-function liveKey(tableId: number, values: readonly unknown[]): string {
-  return `${tableId}:${JSON.stringify(values)}`;
+/**
+ * Ids of live rows by table and values in the table's one-live-row rule's columns (null: no live
+ * row holds them), as nested maps (table → first value → … → id): looking an insert up builds no
+ * key. Values compare as Map keys do, so 7 and '7' differ (a column's values have one type).
+ */
+class LiveIds {
+  private readonly tables = new Map<number, Map<unknown, unknown>>();
+
+  get(tableId: number, values: readonly unknown[]): number | null | undefined {
+    let level = this.tables.get(tableId);
+    for (let i = 0; level && i < values.length - 1; i++) level = level.get(values[i]) as Map<unknown, unknown> | undefined;
+    return level?.get(values[values.length - 1]) as number | null | undefined;
+  }
+
+  set(tableId: number, values: readonly unknown[], id: number | null): void {
+    let level = this.tables.get(tableId);
+    if (!level) this.tables.set(tableId, (level = new Map()));
+    for (let i = 0; i < values.length - 1; i++) {
+      let next = level.get(values[i]) as Map<unknown, unknown> | undefined;
+      if (!next) level.set(values[i], (next = new Map()));
+      level = next;
+    }
+    level.set(values[values.length - 1], id);
+  }
+
+  clear(): void {
+    this.tables.clear();
+  }
 }
 
 /** The values of `properties` in the rule's columns. */
@@ -100,15 +124,13 @@ class BulkWrites implements RecordWrites {
   /** The operation being applied (prefetching and id allocation look ahead from it). */
   private index = 0;
   /**
-   * Tables with a one-live-row rule: `liveKey` → the id of the live row holding it, or null when
-   * none does; for the keys of the inserts ahead (read ahead in one go), and kept current with the
-   * rows this call writes. A key not in it is looked up when an insert needs it.
+   * Tables with a one-live-row rule: the live row holding each key of the inserts ahead (read ahead
+   * in one go), kept current with the rows this call writes. A key not in it is looked up when an
+   * insert needs it.
    */
-  private liveIds = new Map<string, number | null>();
-  /** id → its `liveKey`, to move a row whose values an update changes. */
-  private liveKeyOf = new Map<number, string>();
-  /** `tableId:first rule value` pairs whose live rows `liveIds` holds (read ahead). */
-  private liveCovered = new Set<string>();
+  private liveIds = new LiveIds();
+  /** id → its table and rule values, to move a row whose values an update changes. */
+  private liveKeyOf = new Map<number, { tableId: number; values: readonly unknown[] }>();
   private livePrefetched = false;
 
   constructor(
@@ -212,18 +234,17 @@ class BulkWrites implements RecordWrites {
 
   async liveRow(table: TableInfo, columns: readonly ColumnInfo[], values: readonly unknown[]): Promise<RecordRow | undefined> {
     if (!this.livePrefetched) await this.prefetchLive();
-    const key = liveKey(table.id, values);
-    if (!this.liveIds.has(key) && !this.liveCovered.has(liveKey(table.id, values.slice(0, 1)))) {
+    const id = this.liveIds.get(table.id, values);
+    if (id === undefined) {
       // Not read ahead (a parent written by this call, or read again after a delete): ask the database.
       const found = await findLiveRow(this.ctx, table, columns, values);
-      this.liveIds.set(key, found?.id ?? null);
-      if (found) this.liveKeyOf.set(found.id, key);
+      this.liveIds.set(table.id, values, found?.id ?? null);
+      if (found) this.liveKeyOf.set(found.id, { tableId: table.id, values });
       return found;
     }
-    const id = this.liveIds.get(key);
     // A row this call still holds is left to the database's unique index, as a row of the same
     // call is (the call is refused whole either way).
-    if (id === null || id === undefined || this.pending.has(id)) return undefined;
+    if (id === null || this.pending.has(id)) return undefined;
     return this.ctx.db.selectFrom('records').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
@@ -233,28 +254,56 @@ class BulkWrites implements RecordWrites {
     return table && liveRuleColumns(table);
   }
 
-  /** Reads the live rows the inserts from the current operation on are checked against: one query per table and run of parents (first rule values). */
+  /**
+   * Looks up the keys of the inserts from the current operation on in the tables' one-live-row
+   * indexes, in one go per table: each key then holds its live row's id, or null. Keys naming a
+   * row this call inserts (an offline id not mapped yet, or a row it holds) are left out: the
+   * database has no rows under it.
+   */
   private async prefetchLive(): Promise<void> {
     this.livePrefetched = true;
-    const byTable = new Map<number, Map<string, unknown>>();
+    const byTable = new Map<number, LiveRuleValue[][]>();
     for (let i = this.index; i < this.operations.length; i++) {
       const op = this.operations[i]!;
       if (op.kind !== 'insert' || this.appliedBefore.has(op.opId) || typeof op.properties !== 'object' || op.properties === null) continue;
       const columns = this.ruleColumnsOf(op.tableId);
-      if (!columns) continue;
-      let value = (op.properties as Properties)[String(columns[0]!.id)];
-      if (typeof value === 'number') value = this.localIds.get(value) ?? value;
-      // Offline ids not mapped yet and rows this call holds: their rows are not in the database.
-      if (value === undefined || value === null || (typeof value === 'number' && (value < SERVER_ID_START || this.pending.has(value)))) continue;
-      let values = byTable.get(op.tableId);
-      if (!values) byTable.set(op.tableId, (values = new Map()));
-      values.set(liveKey(op.tableId, [value]), value);
+      const values = columns && this.storedRuleValues(columns, op.properties as Properties);
+      if (!values) continue;
+      let keys = byTable.get(op.tableId);
+      if (!keys) byTable.set(op.tableId, (keys = []));
+      keys.push(values);
     }
-    for (const [tableId, values] of byTable) {
-      const table = this.ctx.schema.tablesById.get(tableId)!;
-      for (const row of await liveRuleValues(this.ctx, table, this.ruleColumnsOf(tableId)!, [...values.values()])) this.keepLiveValues(tableId, row.id, row.values);
-      for (const covered of values.keys()) this.liveCovered.add(covered);
+    for (const [tableId, keys] of byTable) {
+      const ids = await this.ctx.dialect.liveRowIds(this.ctx.db, tableId, this.ruleColumnsOf(tableId)!.map((column) => column.id), keys);
+      keys.forEach((values, i) => {
+        const id = ids[i]!;
+        // A key this call's rows hold already keeps them unless the database's row is older.
+        if (id !== null) this.keepLiveValues(tableId, id, values);
+        else if (this.liveIds.get(tableId, values) === undefined) this.liveIds.set(tableId, values, null);
+      });
     }
+  }
+
+  /**
+   * An insert's values in the rule's columns as the database will hold them (offline ids of
+   * reference columns mapped), or undefined when one is missing, not valid, or names a row this
+   * call inserts.
+   */
+  private storedRuleValues(columns: readonly ColumnInfo[], properties: Properties): LiveRuleValue[] | undefined {
+    const values: LiveRuleValue[] = [];
+    for (const column of columns) {
+      const value = properties[String(column.id)];
+      if (column.type === 'reference' && typeof value === 'number') {
+        const id = this.localIds.get(value) ?? value;
+        if (id < SERVER_ID_START || this.pending.has(id)) return undefined;
+        values.push(id);
+      } else if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') {
+        values.push(value);
+      } else {
+        return undefined;
+      }
+    }
+    return values;
   }
 
   /**
@@ -268,14 +317,13 @@ class BulkWrites implements RecordWrites {
 
   private keepLiveValues(tableId: number, id: number, values: readonly unknown[], deleted = false): void {
     const earlier = this.liveKeyOf.get(id);
-    if (earlier !== undefined && this.liveIds.get(earlier) === id) this.liveIds.set(earlier, null);
+    if (earlier !== undefined && this.liveIds.get(earlier.tableId, earlier.values) === id) this.liveIds.set(earlier.tableId, earlier.values, null);
     this.liveKeyOf.delete(id);
     if (deleted || values.some((value) => value === undefined || value === null)) return;
-    const key = liveKey(tableId, values);
-    const holder = this.liveIds.get(key);
+    const holder = this.liveIds.get(tableId, values);
     if (holder !== null && holder !== undefined && holder < id) return;
-    this.liveIds.set(key, id);
-    this.liveKeyOf.set(id, key);
+    this.liveIds.set(tableId, values, id);
+    this.liveKeyOf.set(id, { tableId, values });
   }
 
   async update(current: RecordRow, values: RecordUpdate): Promise<RecordRow | undefined> {
@@ -300,7 +348,6 @@ class BulkWrites implements RecordWrites {
     this.prefetched = false;
     this.liveIds.clear();
     this.liveKeyOf.clear();
-    this.liveCovered.clear();
     this.livePrefetched = false;
   }
 

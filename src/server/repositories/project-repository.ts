@@ -62,6 +62,7 @@ export async function loadProjectSchema(db: Executor, projectId: number): Promis
       name: table.name,
       columns: cols,
       columnsById: new Map(cols.map((c) => [c.id, c])),
+      columnsByKey: new Map(cols.map((c) => [String(c.id), c])),
       columnsByName: new Map(cols.map((c) => [c.name, c])),
       attachmentSlots: slots
         .filter((s) => s.table_id === table.id)

@@ -48,17 +48,19 @@ export interface RuleInput {
   flush: () => Promise<void>;
 }
 
+const RULES: Readonly<Record<string, (ctx: RepoContext, table: TableInfo, input: RuleInput) => Promise<void> | void>> = {
+  durations: checkSeason,
+  farmers: checkFarmer,
+  areas: (_ctx, table, input) => checkMeadow(table, input),
+};
+
+/** Whether writes of the table have rules here (most rows, indicators above all, have none: nothing to build the input for). */
+export function hasRecordRules(table: TableInfo): boolean {
+  return Object.hasOwn(RULES, table.key);
+}
+
 export async function applyRecordRules(ctx: RepoContext, table: TableInfo, input: RuleInput): Promise<void> {
-  switch (table.key) {
-    case 'durations':
-      return checkSeason(ctx, table, input);
-    case 'farmers':
-      return checkFarmer(ctx, table, input);
-    case 'areas':
-      return checkMeadow(table, input);
-    default:
-      return;
-  }
+  if (hasRecordRules(table)) await RULES[table.key]!(ctx, table, input);
 }
 
 const columnKey = (table: TableInfo, name: string): string | undefined => {

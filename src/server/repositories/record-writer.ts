@@ -14,7 +14,6 @@ import type { Properties, WireRecord } from '../../common/schemas/wire';
 import { assertMayChangeColumns, assertMayWrite } from '../access/policy';
 import { addOwned, OWNERSHIP_CHAIN } from '../access/scope';
 import { LIVE_UNIQUE_RULES } from '../db/live-unique-rules';
-import { chunksOf, rowsPerStatement } from '../db/dialect';
 import { indexKindOf } from '../db/property-indexes';
 import type { Database, NewRecordRow, RecordRow } from '../db/types';
 import { conflict, invalid, notFound } from '../domain-errors';
@@ -24,7 +23,7 @@ import type { ColumnInfo, TableInfo } from '../project-schema';
 import { parseProperties, rowToRecord, rowToRecordWith } from './record-mapper';
 import { findVisibleRow, visibleRows } from './record-repository';
 import { formIdOfWrite, keepFormScore } from './form-score'; // stored form score kept in step
-import { applyRecordRules } from './record-rules'; // per-table rules: seasons, farmers, meadows
+import { applyRecordRules, hasRecordRules } from './record-rules'; // per-table rules: seasons, farmers, meadows
 
 const MAX_TEXT_LENGTH = 100_000;
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/;
@@ -75,8 +74,7 @@ function validateProperties(table: TableInfo, input: unknown, path = 'properties
   if (typeof input !== 'object' || input === null || Array.isArray(input)) throw invalid(`${path}: must be an object keyed by column id`);
   const result: Properties = {};
   for (const [key, value] of Object.entries(input as Record<string, unknown>)) {
-    const id = /^\d+$/.test(key) ? Number(key) : NaN;
-    const column = table.columnsById.get(id);
+    const column = table.columnsByKey.get(key);
     if (!column) throw invalid(`${path}.${key}: unknown column of table ${table.key} (${table.id})`);
     result[key] = checkValue(column, value, path, key);
   }
@@ -246,39 +244,6 @@ export async function findLiveRow(ctx: RepoContext, table: TableInfo, columns: r
 }
 
 /**
- * The ids and rule values (`v0`, `v1`, …) of the live rows of `table` whose first rule column
- * holds one of `firstValues`, read by the columns' property expressions instead of whole rows. The
- * first column's property index serves it; a condition on another column (even `is not null`)
- * would make SQLite walk every row of the table instead.
- */
-export function liveRuleValuesQuery(ctx: RepoContext, table: TableInfo, columns: readonly ColumnInfo[], firstValues: readonly unknown[]) {
-  const props = columns.map((column) => ctx.dialect.prop(column.id, ruleKind(column)));
-  const firstKind = ruleKind(columns[0]!);
-  const params = firstValues.map((value) => ctx.dialect.param(value as string | number | boolean, firstKind));
-  return sql<Record<string, unknown> & { id: number }>`select id, ${sql.join(props.map((prop, i) => sql`${prop} as ${sql.ref(`v${i}`)}`))}
-    from records where table_id = ${table.id} and deleted = 0 and ${props[0]} in (${sql.join(params)})`;
-}
-
-/**
- * The live rows of `table` holding a value of the rule's columns in each (`liveRuleValuesQuery`),
- * as ids and values, oldest first: one query per chunk of `firstValues` (a bulk call checks each of
- * its inserts against them).
- */
-export async function liveRuleValues(ctx: RepoContext, table: TableInfo, columns: readonly ColumnInfo[], firstValues: readonly unknown[]): Promise<Array<{ id: number; values: unknown[] }>> {
-  const found: Array<{ id: number; values: unknown[] }> = [];
-  const booleans = columns.map((column) => ruleKind(column) === 'boolean');
-  for (const chunk of chunksOf([...firstValues], rowsPerStatement(1))) {
-    const { rows } = await liveRuleValuesQuery(ctx, table, columns, chunk).execute(ctx.db);
-    for (const row of rows) {
-      // As the properties hold them: SQLite answers a JSON true as 1.
-      const values = columns.map((_, i) => (booleans[i] && row[`v${i}`] !== null ? Boolean(row[`v${i}`]) : row[`v${i}`]));
-      if (values.every((value) => value !== null && value !== undefined)) found.push({ id: row.id, values });
-    }
-  }
-  return found.sort((a, b) => a.id - b.id);
-}
-
-/**
  * Tables whose rows are links identified by these columns: one live (not deleted, not archived)
  * row per combination (one live durationPath per path per duration). Two phones that
  * both created the missing link offline must not end up with two links, so inserting an existing
@@ -347,7 +312,7 @@ export async function insertRecord(ctx: RepoContext, input: InsertInput, options
   const geometry = normalizeGeometry(input.geometry, pathOf(path, 'geometry')) ?? null;
   checkOwnershipColumn(ctx, table, props, pathOf(path, 'properties'));
   await checkReferences(ctx, table, props, pathOf(path, 'properties'), options);
-  await applyRecordRules(ctx, table, { props, changed: new Set(Object.keys(props)), geometry, flush: () => writes.flush() });
+  if (hasRecordRules(table)) await applyRecordRules(ctx, table, { props, changed: new Set(Object.keys(props)), geometry, flush: () => writes.flush() });
   if (NATURAL_KEYS[table.key]) await writes.flush();
   const existing = await findLiveNaturalDuplicate(ctx, table, props);
   if (existing) return rowToRecord(existing);
