@@ -12,7 +12,8 @@
  *   written once, as it ends up (its history still has the insert and the update);
  * - applied opIds are read in one query per run of opIds;
  * - the one-live-row rule (one live indicator per key on a form) is checked against the live rows
- *   of the inserts' parents, read in one query per table and run of parents, then kept current;
+ *   holding the inserts' keys, looked up in the rule's unique index in one go per table
+ *   (dialect.liveRowIds), then kept current;
  * - each touched form is rescored once at the end (keepFormScores: a few statements per 500 forms).
  *
  * Buffered writes are flushed before anything reads what they change: a delete or archive, the
