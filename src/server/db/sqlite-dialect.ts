@@ -158,8 +158,9 @@ class SqliteDialectLayer implements DialectLayer {
   /**
    * Inserts rows of values (`head`: `insert into t (columns)`) in the caller's transaction:
    * INSERT_ROWS rows per statement, the rest one per statement. Both statements are prepared once,
-   * whatever the number of rows (the bulk writer). Several rows per statement make a quarter fewer
-   * calls into SQLite per row: about 25 % less time than a statement per row (bench/README.md).
+   * whatever the number of rows (the bulk writer). One call into SQLite per 64 rows instead of one
+   * per row: the history and applied opIds of a 10,000-insert call take about a third less time
+   * (bench/README.md).
    */
   private insertMany(head: string, rows: ReadonlyArray<readonly unknown[]>): void {
     if (rows.length === 0) return;
