@@ -52,7 +52,10 @@ export function liveRowLookupSql(tableId: number, columnIds: readonly number[]):
   const arrays = columnIds.map((_, i) => `$${i + 1}::text[]`).join(', ');
   const names = columnIds.map((_, i) => `v${i}`).join(', ');
   const terms = columnIds.map((id, i) => `(r.properties->>'${id}') = k.v${i}`).join(' and ');
-  return `select k.n, r.id from unnest(${arrays}) with ordinality as k(${names}, n) join records r on r.table_id = ${tableId} and r.deleted = 0 and ${terms}`;
+  // The index's own predicate spelled out (`=` implies it, but PostgreSQL proves a partial index's
+  // predicate from the rows' own conditions, not from join conditions).
+  const present = columnIds.map((id) => `(r.properties->>'${id}') is not null`).join(' and ');
+  return `select k.n, r.id from unnest(${arrays}) with ordinality as k(${names}, n) join records r on r.table_id = ${tableId} and r.deleted = 0 and ${present} and ${terms}`;
 }
 
 /** liveRowLookupSql's parameters: one text array per column (`->>` yields a value's JSON text, e.g. true → 'true'). */
