@@ -135,7 +135,7 @@ class SqliteDialectLayer implements DialectLayer {
   }
 
   async indexTexts(_db: Executor, entries: ReadonlyArray<{ recordId: number; text: string; fresh: boolean }>): Promise<void> {
-    this.inTransaction();
+    this.assertInTransaction();
     const remove = this.prepare('delete from records_fts where rowid = ?');
     for (const entry of entries) if (!entry.fresh) remove.run(entry.recordId);
     this.insertMany(
@@ -151,7 +151,7 @@ class SqliteDialectLayer implements DialectLayer {
   }
 
   /** Bulk writes run in the caller's transaction: the one connection is inside it (Kysely runs one transaction at a time on it). */
-  private inTransaction(): void {
+  private assertInTransaction(): void {
     if (!this.connection.inTransaction) throw new Error('bulk writes run inside a transaction');
   }
 
@@ -164,7 +164,7 @@ class SqliteDialectLayer implements DialectLayer {
    */
   private insertMany(head: string, rows: ReadonlyArray<readonly unknown[]>): void {
     if (rows.length === 0) return;
-    this.inTransaction();
+    this.assertInTransaction();
     const tuple = `(${rows[0]!.map(() => '?').join(', ')})`;
     const whole = rows.length - (rows.length % INSERT_ROWS);
     if (whole > 0) {

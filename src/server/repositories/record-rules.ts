@@ -48,6 +48,7 @@ export interface RuleInput {
   flush: () => Promise<void>;
 }
 
+/** Each table's rules (tables not named here have none). */
 const RULES: Readonly<Record<string, (ctx: RepoContext, table: TableInfo, input: RuleInput) => Promise<void> | void>> = {
   durations: checkSeason,
   farmers: checkFarmer,
