@@ -33,10 +33,10 @@ const BULK = 4000;
 
 const isPg = () => t.app.dialect.name === 'postgres';
 
-async function context(principal = EDITOR, { app } = t): Promise<RepoContext> {
-  const schema = (await app.projects.get(1))!;
-  const access = await resolveAccess(app.db, app.dialect, schema, principal);
-  return { db: app.db, dialect: app.dialect, schema, access, now: new Date().toISOString() };
+async function context(principal = EDITOR): Promise<RepoContext> {
+  const schema = (await t.app.projects.get(1))!;
+  const access = await resolveAccess(t.app.db, t.app.dialect, schema, principal);
+  return { db: t.app.db, dialect: t.app.dialect, schema, access, now: new Date().toISOString() };
 }
 
 let plans = 0;

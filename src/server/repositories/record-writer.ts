@@ -224,12 +224,9 @@ export function liveRuleColumns(table: TableInfo): ColumnInfo[] | undefined {
 
 const ruleColumnsByTable = new WeakMap<TableInfo, ColumnInfo[] | undefined>();
 
-/** The index kind a rule column's values are compared by, as the unique index compares them. */
-const ruleKind = (column: ColumnInfo) => indexKindOf(column.type) ?? 'text';
-
 /** Compares a rule column's value in SQL as the unique index does (by its index kind). */
 function liveRuleValue(ctx: RepoContext, column: ColumnInfo, value: unknown) {
-  const kind = ruleKind(column);
+  const kind = indexKindOf(column.type) ?? 'text';
   return { prop: ctx.dialect.prop(column.id, kind), param: ctx.dialect.param(value as string | number | boolean, kind) };
 }
 
@@ -382,7 +379,7 @@ export async function updateRecord(ctx: RepoContext, input: UpdateInput, options
   await checkReferences(ctx, table, changes, pathOf(path, 'properties'), options);
   const merged: Properties = { ...before, ...changes };
   checkOwnershipColumn(ctx, table, merged, pathOf(path, 'properties'));
-  await applyRecordRules(ctx, table, { props: merged, changed: new Set(Object.keys(changes)), geometry: geometryChanged ? (geometry ?? null) : undefined, id: current.id, flush: () => writes.flush() });
+  if (hasRecordRules(table)) await applyRecordRules(ctx, table, { props: merged, changed: new Set(Object.keys(changes)), geometry: geometryChanged ? (geometry ?? null) : undefined, id: current.id, flush: () => writes.flush() });
   const properties = JSON.stringify(merged);
   const row = await writes.update(current, {
     properties,
