@@ -1,12 +1,13 @@
 /**
  * JSON answers above the threshold are compressed for clients that accept it (brotli first, else
  * gzip, never an encoding refused with q=0), with Vary; small answers and clients without
- * Accept-Encoding get the plain JSON.
+ * Accept-Encoding get the plain JSON. Answers up to the inline limit are compressed at once,
+ * larger ones on the thread pool.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import zlib from 'node:zlib';
 import { buildTestApp, type TestApp } from './helpers/build-test-app';
-import { chooseEncoding, COMPRESS_JSON_MIN_BYTES } from '../../src/server/http/compress-json';
+import { chooseEncoding, compressJson, COMPRESS_JSON_INLINE_BYTES, COMPRESS_JSON_MIN_BYTES } from '../../src/server/http/compress-json';
 import { rawGet } from './helpers/raw-get';
 
 let t: TestApp;
@@ -54,5 +55,28 @@ describe('JSON compression', () => {
     expect(chooseEncoding('br;q=0, gzip;q=0.5')).toBe('gzip');
     expect(chooseEncoding('*')).toBe('br');
     expect(chooseEncoding('*, br;q=0, gzip;q=0')).toBeNull();
+  });
+
+  it('compresses answers up to the inline limit at once and larger ones on the thread pool, both decoding to the same JSON', async () => {
+    const answerOf = (bytes: number) => {
+      const records = Array.from({ length: Math.ceil(bytes / 60) }, (_, i) => ({ id: 10_000_000 + i, properties: { note: `zapis ${i}` } }));
+      return Buffer.from(JSON.stringify({ results: records }));
+    };
+    const inline = answerOf(COMPRESS_JSON_INLINE_BYTES / 2);
+    const pooled = answerOf(COMPRESS_JSON_INLINE_BYTES * 2);
+    expect(inline.length).toBeLessThanOrEqual(COMPRESS_JSON_INLINE_BYTES);
+    expect(pooled.length).toBeGreaterThan(COMPRESS_JSON_INLINE_BYTES);
+    for (const [encoding, decode] of [['br', zlib.brotliDecompressSync], ['gzip', zlib.gunzipSync]] as const) {
+      const atOnce = compressJson(inline, encoding);
+      expect(Buffer.isBuffer(atOnce)).toBe(true);
+      expect(decode(atOnce as Buffer).equals(inline)).toBe(true);
+      const later = compressJson(pooled, encoding);
+      // A promise (of the module's realm, not the test's: checked by shape).
+      expect(Buffer.isBuffer(later)).toBe(false);
+      expect(typeof (later as Promise<Buffer>).then).toBe('function');
+      const body = await later;
+      expect(body.length).toBeLessThan(pooled.length / 4);
+      expect(decode(body).equals(pooled)).toBe(true);
+    }
   });
 });
