@@ -89,7 +89,7 @@ export async function insertAllRowsFloor(app: FastifyInstance, projectId: number
   const history = records.map((record) => ({
     record_id: record.id,
     table_id: record.table_id,
-    action: 'insert',
+    action: 'insert' as const,
     changed_by: FLOOR_USER,
     changed_at: now,
     old_value: null,
