@@ -559,6 +559,7 @@ export const slScreens = {
     notLoaded: 'Podatki še niso naloženi.',
     needsOnline: 'Ta podatek je na voljo le s povezavo.',
     readOnly: 'Kot bralec podatke le pregledujete.',
+    readOnlyPastSeason: 'Obrazec pretekle sezone je le za ogled.',
     saved: 'Shranjeno. Spremembe bodo poslane, ko bo povezava na voljo.',
     savedOnline: 'Shranjeno.',
     saveFailed: 'Shranjevanje ni uspelo.',

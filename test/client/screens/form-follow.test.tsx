@@ -167,5 +167,9 @@ describe('an earlier season\'s form opened by its address on a fresh device', ()
     renderWithStore(<FormRoute params={{ formId: String(s.formOld.id) }} query={{}} />, { preloaded, db, fetchFn });
     await waitFor(() => expect(checked('salvia-pratensis', slScreens.forms.yes)).toBe('true'));
     expect((await tableRows(db, config.tables.forms.id).toArray()).map((r) => r.feature.id)).toEqual([s.formOld.id]);
+    // The farmer may not change it, and is told why: it is an earlier season's (not "as a reader").
+    expect(screen.getByText(slScreens.states.readOnlyPastSeason)).toBeTruthy();
+    expect(screen.queryByText(slScreens.states.readOnly)).toBeNull();
+    expect(screen.queryByRole('button', { name: slScreens.forms.save })).toBeNull();
   });
 });

@@ -45,7 +45,7 @@ function props(form: StoredRecord | null, indicators: StoredRecord[], overrides:
     pathName: 'Pot 1',
     pathId: 5,
     seasonName: '2026',
-    readOnly: false,
+    readOnly: null,
     canArchive: false,
     online: false,
     status: 'ready',
@@ -230,7 +230,7 @@ describe('FormScreen', () => {
 
   it('readers see the form read-only: no save, no archive, inputs disabled', () => {
     const s = season();
-    renderWithStore(<Harness {...props(s.formDone, s.indicators, { readOnly: true })} />, { db: newDb() });
+    renderWithStore(<Harness {...props(s.formDone, s.indicators, { readOnly: 'role' })} />, { db: newDb() });
     expect(screen.getByText(slScreens.states.readOnly)).toBeTruthy();
     expect(screen.queryByRole('button', { name: slScreens.forms.save })).toBeNull();
     expect(screen.queryByRole('button', { name: slScreens.forms.archive })).toBeNull();

@@ -46,7 +46,7 @@ export default function FormRoute({ params }: ScreenProps) {
   const seasonName = inSeason && view.duration ? String(view.duration.properties[columnKey(config, 'durations', 'name')] ?? '') : null;
   // Farmers edit this season's forms; earlier seasons are read-only for them (editors edit any).
   const ofThisSeason = Boolean(link) || Boolean(inSeason);
-  const readOnly = view.role === 'reader' || view.role === null || (!ofThisSeason && !editor);
+  const readOnly = view.role === 'reader' || view.role === null ? 'role' : !ofThisSeason && !editor ? 'pastSeason' : null;
   return (
     <FormScreen
       config={config}

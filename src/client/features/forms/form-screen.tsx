@@ -37,7 +37,8 @@ export interface FormScreenProps {
   pathName: string | null;
   pathId: number | null;
   seasonName: string | null;
-  readOnly: boolean;
+  /** Why the form cannot be changed here, or null: the user's role (readers), or it is an earlier season's (farmers). */
+  readOnly: 'role' | 'pastSeason' | null;
   canArchive: boolean;
   online: boolean;
   status: 'idle' | 'loading' | 'ready' | 'failed';
@@ -77,7 +78,8 @@ function groupsOf(kind: FormKind, archived: ReadonlySet<string>): Array<{ key: s
 }
 
 function FormEditor(props: FormScreenProps & { form: StoredRecord; kind: FormKind }) {
-  const { config, kind, form, readOnly } = props;
+  const { config, kind, form } = props;
+  const readOnly = props.readOnly !== null;
   const t = slScreens.forms;
   const initial = useMemo(() => initialDraft(config, kind, form, props.indicators), [config, kind, form, props.indicators]);
   const [base, setBase] = useState(initial);
@@ -180,7 +182,7 @@ function FormEditor(props: FormScreenProps & { form: StoredRecord; kind: FormKin
       <div className="desk-layout__main">
         {readOnly ? (
           <p className="read-only-note" role="note">
-            <LockIcon size={20} aria-hidden="true" /> {slScreens.states.readOnly}
+            <LockIcon size={20} aria-hidden="true" /> {props.readOnly === 'pastSeason' ? slScreens.states.readOnlyPastSeason : slScreens.states.readOnly}
           </p>
         ) : null}
         {summary && summary.items.length ? (
