@@ -9,6 +9,7 @@
  */
 import { afterEach, describe, expect, it, jest } from '@jest/globals';
 import { errorMessageOf, featuresApi, isTransientError, parseRetryAfter, performRequest, publicAppApi, recordsApi, setCredentialsProvider, testApi, type ApiError } from '../../../src/client/lib/api';
+import { nextReadNo } from '../../../src/client/lib/api/read-no';
 import { searchAllRecords } from '../../../src/client/lib/api/search-all';
 import { makeTestStore, openTestDb, response, settleStores, until } from './helpers';
 
@@ -221,5 +222,58 @@ describe('searchAllRecords', () => {
     held[0]!();
     expect((await first).records?.[0]?.version).toBe(1);
     expect((await second).records?.[0]?.version).toBe(2);
+  });
+
+  it('keeps its answer when a bulk call is answered while it is in flight', async () => {
+    // Found in Chromium: a season read running while the outbox delivered an edit lost its
+    // answer (the bulk call's invalidation dropped the pending read), so the screen said
+    // "Brez povezave" although the server had answered.
+    const held: Array<() => void> = [];
+    const store = makeTestStore(openTestDb(), async (input) => {
+      if (String(input).endsWith('/bulk')) return response({ body: { results: [] } });
+      await new Promise<void>((resolve) => held.push(resolve));
+      return response({ body: { records: [{ id: 10_000_001, tableId: 5, version: 1, properties: {} }], totalCount: 1 } });
+    });
+    const read = searchAllRecords(store.dispatch, 1, { tableId: 5 });
+    await until(() => held.length === 1, 'read sent');
+    const bulk = await store.dispatch(recordsApi.endpoints.bulkRecords.initiate({ projectId: 1, body: { operations: [] } }));
+    expect(bulk.data).toEqual({ results: [] });
+    held[0]!();
+    const result = await read;
+    expect(result.error).toBeUndefined();
+    expect(result.records?.map((record) => record.id)).toEqual([10_000_001]);
+  });
+});
+
+describe('reads made once (not kept fresh by a subscription)', () => {
+  /** A store whose bulk calls answer at once and whose other requests wait until released. */
+  function heldReads(answer: unknown) {
+    const held: Array<() => void> = [];
+    const store = makeTestStore(openTestDb(), async (input) => {
+      if (String(input).endsWith('/bulk')) return response({ body: { results: [] } });
+      await new Promise<void>((resolve) => held.push(resolve));
+      return response({ body: answer });
+    });
+    return { store, held };
+  }
+
+  it('a download page keeps its answer when a Features bulk call is answered while it is in flight', async () => {
+    const page = { features: [{ type: 'Feature', id: 10_000_001, tableId: 3, version: 1, geometry: null, properties: {} }], totalCount: 1 };
+    const { store, held } = heldReads(page);
+    const read = store.dispatch(featuresApi.endpoints.featuresInExtent.initiate({ projectId: 1, extent: { minX: 0, minY: 0, maxX: 1, maxY: 1 }, tableIds: [3] }, { subscribe: false, forceRefetch: true })).unwrap();
+    await until(() => held.length === 1, 'read sent');
+    await store.dispatch(featuresApi.endpoints.bulkFeatures.initiate({ projectId: 1, body: { operations: [] } }));
+    held[0]!();
+    expect((await read).features.map((feature) => feature.id)).toEqual([10_000_001]);
+  });
+
+  it("a numbered form history read (the export's) keeps its answer when a Features bulk call is answered while it is in flight", async () => {
+    const detailed = { type: 'Feature', id: 10_000_001, tableId: 5, version: 2, geometry: null, properties: {}, history: [] };
+    const { store, held } = heldReads(detailed);
+    const read = store.dispatch(featuresApi.endpoints.featureDetailed.initiate({ projectId: 1, tableId: 5, recordId: 10_000_001, readNo: nextReadNo() }, { subscribe: false, forceRefetch: true }));
+    await until(() => held.length === 1, 'read sent');
+    await store.dispatch(featuresApi.endpoints.bulkFeatures.initiate({ projectId: 1, body: { operations: [] } }));
+    held[0]!();
+    expect((await read).data).toMatchObject({ id: 10_000_001, version: 2 });
   });
 });

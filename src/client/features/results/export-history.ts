@@ -8,6 +8,7 @@ import type { AppConfig } from '../../../common/schemas/config';
 import type { DetailedFeature } from '../../../common/schemas/wire';
 import type { AppDispatch } from '../../app/store-types';
 import { featuresApi } from '../../lib/api/features';
+import { nextReadNo } from '../../lib/api/read-no';
 import { isLocalId } from '../../lib/db/local-data';
 import { historyText } from './results-model';
 
@@ -67,7 +68,7 @@ export async function fetchFormHistories(
       const key = `${form.formId}:${form.updatedAt}`;
       const cached = options.cache?.get(key);
       if (cached !== undefined) return cached;
-      const result = await dispatch(featuresApi.endpoints.featureDetailed.initiate({ projectId: config.projectId, tableId: config.tables.forms.id, recordId: form.formId }, { subscribe: false, forceRefetch: true }));
+      const result = await dispatch(featuresApi.endpoints.featureDetailed.initiate({ projectId: config.projectId, tableId: config.tables.forms.id, recordId: form.formId, readNo: nextReadNo() }, { subscribe: false, forceRefetch: true }));
       if (result.error || !result.data) throw new Error('history failed');
       const text = historyText((result.data as DetailedFeature).history ?? [], names);
       options.cache?.set(key, text);

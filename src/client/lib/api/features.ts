@@ -28,10 +28,10 @@ export const featuresApi = api.injectEndpoints({
       query: ({ projectId, tableId, recordId }) => `/api/Features/${projectId}/${tableId}/${recordId}`,
       providesTags: (_r, _e, { recordId }) => [{ type: 'Feature', id: recordId }],
     }),
-    /** GET /api/Features/{projectId}/{tableId}/{recordId}/detailed */
-    featureDetailed: build.query<WireFeature, Project & { tableId: number; recordId: number }>({
+    /** GET /api/Features/{projectId}/{tableId}/{recordId}/detailed. A numbered read (the history export's `readNo`, not sent) provides no tag (read-no.ts). */
+    featureDetailed: build.query<WireFeature, Project & { tableId: number; recordId: number; readNo?: number }>({
       query: ({ projectId, tableId, recordId }) => `/api/Features/${projectId}/${tableId}/${recordId}/detailed`,
-      providesTags: (_r, _e, { recordId }) => [{ type: 'Feature', id: recordId }],
+      providesTags: (_r, _e, { recordId, readNo }) => (readNo === undefined ? [{ type: 'Feature', id: recordId }] : []),
     }),
     /** POST /api/Features/{projectId}/{tableId} (body: feature) */
     createFeature: build.mutation<WireFeature, Project & Idempotent & { tableId: number; body: FeatureBody }>({
@@ -63,13 +63,15 @@ export const featuresApi = api.injectEndpoints({
       }),
       invalidatesTags: ['Feature'],
     }),
-    /** GET /api/Features/{projectId}/extenttables?extent[…]&tableIds=… */
+    /**
+     * GET /api/Features/{projectId}/extenttables?extent[…]&tableIds=…, read once per page by
+     * downloads: no tag, or a write answered while a page is in flight would lose it (read-no.ts).
+     */
     featuresInExtent: build.query<FeaturePage, Project & { extent: Extent; tableIds: number[] }>({
       query: ({ projectId, extent, tableIds }) => ({
         url: `/api/Features/${projectId}/extenttables`,
         params: { extent: { ...extent }, tableIds },
       }),
-      providesTags: ['Feature'],
     }),
     /** POST /api/Features/{projectId}/{tableId}/full (multipart) */
     createFeatureFull: build.mutation<FullResult, Project & Idempotent & { tableId: number; upload: FullUpload }>({

@@ -80,14 +80,10 @@ export const recordsApi = api.injectEndpoints({
       }),
       invalidatesTags: ['Record'],
     }),
-    /**
-     * POST /api/Records/{projectId}/search. `readNo` is not sent: a new number is a new cache entry,
-     * so the request leaves now even while an identical one is in flight (RTK Query hands a caller
-     * the in-flight answer otherwise, forceRefetch or not).
-     */
+    /** POST /api/Records/{projectId}/search. A numbered read (searchAllRecords' `readNo`, not sent) provides no tag (read-no.ts). */
     searchRecords: build.query<RecordPage, Project & { body: SearchRequest; readNo?: number }>({
       query: ({ projectId, body }) => ({ url: recordsSearchPath(projectId), method: 'POST', body }),
-      providesTags: ['Record'],
+      providesTags: (_result, _error, { readNo }) => (readNo === undefined ? ['Record'] : []),
     }),
     /** POST /api/Records/{projectId}/search/ids */
     searchRecordIds: build.query<IdPage, Project & { body: SearchRequest }>({

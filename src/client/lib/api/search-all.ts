@@ -10,14 +10,13 @@ import type { WireRecord } from '../../../common/schemas/wire';
 import type { ThunkDispatch, UnknownAction } from '@reduxjs/toolkit';
 import type { ApiError } from './base-query';
 import { searchPage } from './paths';
+import { nextReadNo } from './read-no';
 import { recordsApi } from './records';
 
 /** Any store's dispatch that runs thunks (lib does not know the app's store type). */
 type Dispatch = ThunkDispatch<unknown, unknown, UnknownAction>;
 
 export type SearchAllResult = { records: WireRecord[]; pages: number; error?: undefined } | { error: ApiError; records?: undefined; pages: number };
-
-let reads = 0;
 
 /**
  * Every page is asked for anew, never shared with an identical read already in flight: callers
@@ -27,7 +26,7 @@ let reads = 0;
  */
 export async function searchAllRecords(dispatch: Dispatch, projectId: number, body: Omit<SearchRequest, 'page' | 'perPage'>, perPage: number = PAGE_SIZE): Promise<SearchAllResult> {
   const rows = new Map<number, WireRecord>();
-  const readNo = ++reads;
+  const readNo = nextReadNo();
   let maxPages = Infinity;
   for (let page = 1; page <= maxPages; page++) {
     const result = await dispatch(recordsApi.endpoints.searchRecords.initiate({ projectId, body: searchPage(body, page, perPage), readNo }, { subscribe: false, forceRefetch: true }));
