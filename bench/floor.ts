@@ -25,10 +25,9 @@ export interface FloorRow {
 
 const FLOOR_USER = 'bench-floor';
 
-/** Writes the rows in one transaction, then removes them; answers the milliseconds of the transaction. */
-export async function insertFloor(app: FastifyInstance, projectId: number, rows: readonly FloorRow[]): Promise<number> {
-  const now = new Date().toISOString();
-  const values = rows.map((row): NewRecordRow => ({
+/** A floor row as `records` holds it, written by FLOOR_USER at `now` (deleted when it repeats a row). */
+function recordValues(projectId: number, row: FloorRow, now: string): NewRecordRow {
+  return {
     project_id: projectId,
     table_id: row.tableId,
     properties: JSON.stringify(row.properties),
@@ -40,7 +39,13 @@ export async function insertFloor(app: FastifyInstance, projectId: number, rows:
     version: 1,
     created_by: FLOOR_USER,
     updated_by: FLOOR_USER,
-  }));
+  };
+}
+
+/** Writes the rows in one transaction, then removes them; answers the milliseconds of the transaction. */
+export async function insertFloor(app: FastifyInstance, projectId: number, rows: readonly FloorRow[]): Promise<number> {
+  const now = new Date().toISOString();
+  const values = rows.map((row) => recordValues(projectId, row, now));
   const start = performance.now();
   await app.db.transaction().execute(async (trx) => {
     for (const chunk of chunksOf(values, rowsPerStatement(Object.keys(values[0] ?? {}).length || 1))) await trx.insertInto('records').values(chunk).execute();
@@ -51,9 +56,7 @@ export async function insertFloor(app: FastifyInstance, projectId: number, rows:
 }
 
 /** A row of the all-rows floor: its table, properties, the opId that wrote it and its indexed text. */
-export interface AllRowsFloorRow {
-  tableId: number;
-  properties: Properties;
+export interface AllRowsFloorRow extends Omit<FloorRow, 'repeat'> {
   opId: string;
   /** What the text index holds for it (the string values of its text columns, one per line). */
   text: string;
@@ -72,20 +75,7 @@ export async function insertAllRowsFloor(app: FastifyInstance, projectId: number
   const { last } = await app.db.selectFrom('records').select((eb) => eb.fn.max('id').as('last')).executeTakeFirstOrThrow();
   const first = Number(last) + 1;
   // Everything the statements carry is made before the clock starts, as the server holds it before its writes.
-  const records = rows.map((row, i): NewRecordRow & { id: number } => ({
-    id: first + i,
-    project_id: projectId,
-    table_id: row.tableId,
-    properties: JSON.stringify(row.properties),
-    geometry: null,
-    deleted: 0,
-    archived: 0,
-    created_at: now,
-    updated_at: now,
-    version: 1,
-    created_by: FLOOR_USER,
-    updated_by: FLOOR_USER,
-  }));
+  const records = rows.map((row, i) => ({ id: first + i, ...recordValues(projectId, row, now) }));
   const history = records.map((record) => ({
     record_id: record.id,
     table_id: record.table_id,

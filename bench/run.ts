@@ -61,11 +61,13 @@ function emit(name: string, value: number, unit = 'ms'): void {
   if (want(name)) process.stdout.write(`${JSON.stringify({ name, value: Math.round(value * 100) / 100, unit })}\n`);
 }
 
+const median = (values: number[]) => percentile([...values].sort((a, b) => a - b), 50);
+
 /** The median of FLOOR_RUNS measurements, one after another. */
 async function medianOfRuns(measure: () => Promise<number>): Promise<number> {
   const times: number[] = [];
   for (let run = 0; run < FLOOR_RUNS; run++) times.push(await measure());
-  return percentile(times.sort((a, b) => a - b), 50);
+  return median(times);
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -223,7 +225,6 @@ async function main(): Promise<void> {
             `with their history, applied opIds and text index: ${allRowsFloors.at(-1)?.toFixed(0) ?? '–'} ms`,
         );
       }
-      const median = (values: number[]) => percentile([...values].sort((a, b) => a - b), 50);
       emit('server.bulk_10k_ms', median(totals));
       emit('server.bulk_10k_server_ms', median(servers));
       if (floors.length) emit('server.bulk_10k_floor_ms', median(floors));
