@@ -38,6 +38,20 @@ describe('Header', () => {
     expect(screen.getByTestId('conn-status').textContent).toContain('5 sprememb čaka na pošiljanje');
   });
 
+  it('edits the server refused: a mark apart from the waiting count, and said in Slovenian', () => {
+    const { rerender } = render(<Header online pendingEdits={0} needsDecision={2} />);
+    const status = screen.getByTestId('conn-status');
+    expect(status.classList.contains('conn-status--attention')).toBe(true);
+    expect(status.querySelector('.conn-status__alert')).not.toBeNull();
+    expect(status.querySelector('.conn-status__badge')).toBeNull();
+    expect(status.textContent).toContain('2 spremembi čakata na vašo odločitev');
+    rerender(<Header online={false} pendingEdits={3} needsDecision={1} />);
+    expect(screen.getByTestId('conn-status').textContent).toContain('3 spremembe čakajo na pošiljanje, 1 sprememba čaka na vašo odločitev');
+    rerender(<Header online pendingEdits={3} />);
+    expect(screen.getByTestId('conn-status').querySelector('.conn-status__alert')).toBeNull();
+    expect(screen.getByTestId('conn-status').classList.contains('conn-status--attention')).toBe(false);
+  });
+
   it('the status opens the sync panel when a handler is given', () => {
     const onStatusClick = jest.fn();
     render(<Header online pendingEdits={2} onStatusClick={onStatusClick} />);

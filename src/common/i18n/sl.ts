@@ -51,6 +51,8 @@ export const sl = {
     syncTooltip: 'Stanje pošiljanja sprememb',
     /** "N sprememb čaka" with the Slovenian singular, dual, few and plural forms. */
     pendingEdits: (n: number): string => `${n} ${slPlural(n, 'sprememba čaka', 'spremembi čakata', 'spremembe čakajo', 'sprememb čaka')} na pošiljanje`,
+    /** Edits the server refused (failed or in conflict): they wait for the user, not for the network. */
+    needsDecision: (n: number): string => `${n} ${slPlural(n, 'sprememba čaka', 'spremembi čakata', 'spremembe čakajo', 'sprememb čaka')} na vašo odločitev`,
   },
   nav: {
     label: 'Glavna navigacija',
@@ -419,6 +421,13 @@ export const slSync = {
     failed: 'Ni uspelo',
     conflict: 'Spor pri urejanju',
     conflictExplain: 'Zapis je medtem na strežniku spremenil nekdo drug.',
+    /** The table of a conflict's differing values: column, the user's value, the server's. */
+    field: 'Podatek',
+    yours: 'Vaša različica',
+    theirs: 'Na strežniku',
+    sameValues: 'Vrednosti, ki ste jih spremenili, so enake kot na strežniku.',
+    /** A record with nothing better to name it by. */
+    recordId: (id: number): string => `zapis ${id}`,
     keepMine: 'Obdrži mojo različico',
     takeTheirs: 'Prevzemi različico s strežnika',
     retry: 'Poskusi znova',

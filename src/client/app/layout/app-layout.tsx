@@ -22,7 +22,7 @@ import { useConnectionInfo } from './connection';
 export function AppLayout() {
   const location = useLocation();
   const dispatch = useAppDispatch();
-  const { online, reachable, pendingEdits } = useConnectionInfo();
+  const { online, reachable, pendingEdits, needsDecision } = useConnectionInfo();
   const [syncPanelOpen, setSyncPanelOpen] = useState(false);
   const { role } = useRouteAccess();
   return (
@@ -31,7 +31,7 @@ export function AppLayout() {
       <button type="button" className="skip-link" onClick={() => document.getElementById('main')?.focus()}>
         {sl.app.skipToContent}
       </button>
-      <Header online={online} pendingEdits={pendingEdits} currentPath={location.path} onStatusClick={() => setSyncPanelOpen(true)} />
+      <Header online={online} pendingEdits={pendingEdits} needsDecision={needsDecision} currentPath={location.path} onStatusClick={() => setSyncPanelOpen(true)} />
       <SignInBanner reachable={reachable} />
       <LocationWarning />
       <MainNav currentPath={location.path} role={role} />

@@ -7,18 +7,21 @@
  * online flag then, instead of flashing "Brez povezave" at every start.
  */
 import { useAppSelector } from '../hooks';
-import { selectBrowserOnline, selectPendingCount, selectServerReachable } from '../../features/sync';
+import { selectAttentionItems, selectBrowserOnline, selectPendingCount, selectServerReachable } from '../../features/sync';
 
 export interface ConnectionInfo {
   online: boolean;
   /** The last /api/Test probe answered (false while unknown). */
   reachable: boolean;
   pendingEdits: number;
+  /** Edits the server refused, waiting for the user (the sync panel lists them). */
+  needsDecision: number;
 }
 
 export function useConnectionInfo(): ConnectionInfo {
   const browserOnline = useAppSelector(selectBrowserOnline);
   const reachable = useAppSelector(selectServerReachable);
   const pendingEdits = useAppSelector(selectPendingCount);
-  return { online: browserOnline && reachable !== false, reachable: browserOnline && reachable === true, pendingEdits };
+  const needsDecision = useAppSelector(selectAttentionItems).length;
+  return { online: browserOnline && reachable !== false, reachable: browserOnline && reachable === true, pendingEdits, needsDecision };
 }

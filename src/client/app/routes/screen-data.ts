@@ -10,7 +10,7 @@ import { slPhone } from '../../../common/i18n/sl';
 import type { AppConfig } from '../../../common/schemas/config';
 import { selectAuthUser } from '../../features/auth';
 import { loadSeason, selectAreas, selectCurrentDuration, selectDurationPaths, selectFarmerId, selectFarmers, selectForms, selectIndicators, selectPaths, selectRole, selectSeasonError, selectSeasonLoadedAt, selectSeasonSource, selectSeasonStatus } from '../../features/season';
-import { editSaved, selectIsOnline, selectLastSyncAt, selectPendingCount } from '../../features/sync';
+import { editSaved, selectAttentionItems, selectIsOnline, selectLastSyncAt, selectPendingCount } from '../../features/sync';
 import { selectConfig } from '../../lib/config/config-slice';
 import { isLocalId, knownId, onIdentityChange, resolveIds } from '../../lib/db/identity';
 import { onOutboxChange, type LocalEdit, type SavedEdit } from '../../lib/db/outbox';
@@ -23,14 +23,17 @@ export function useSeasonView() {
   const status = useAppSelector(selectSeasonStatus);
   const loadedAt = useAppSelector(selectSeasonLoadedAt);
   const pending = useAppSelector(selectPendingCount);
+  const needsDecision = useAppSelector(selectAttentionItems).length;
   const reload = useReloadSeason();
   // Edits were delivered: reload so the screen shows the server ids (a load that ran while the
-  // outbox was delivering may have read the rows just before their ids were rewritten).
-  const pendingBefore = useRef(pending);
+  // outbox was delivering may have read the rows just before their ids were rewritten). The user
+  // resolved a refused edit ("take theirs", a discarded edit): the device rows changed without a
+  // delivery, and an open screen must not keep showing the edit the user just gave up.
+  const before = useRef({ pending, needsDecision });
   useEffect(() => {
-    if (pending < pendingBefore.current) reload();
-    pendingBefore.current = pending;
-  }, [pending, reload]);
+    if (pending < before.current.pending || needsDecision < before.current.needsDecision) reload();
+    before.current = { pending, needsDecision };
+  }, [pending, needsDecision, reload]);
   return {
     config,
     role,

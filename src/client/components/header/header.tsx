@@ -11,15 +11,17 @@ export interface HeaderProps {
   online: boolean;
   /** Edits stored locally and not yet acknowledged by the server. */
   pendingEdits: number;
+  /** Edits the server refused (failed or in conflict), waiting for the user's decision. */
+  needsDecision?: number;
   /** Current route path, to mark the About/Download button of the open screen. */
   currentPath?: string;
   /** Opens the sync panel (waiting, failed and conflicting edits). */
   onStatusClick?: () => void;
 }
 
-export function Header({ online, pendingEdits, currentPath, onStatusClick }: HeaderProps) {
+export function Header({ online, pendingEdits, needsDecision = 0, currentPath, onStatusClick }: HeaderProps) {
   const statusText = online ? sl.header.online : sl.header.offline;
-  const pendingText = pendingEdits > 0 ? sl.header.pendingEdits(pendingEdits) : '';
+  const pendingText = [pendingEdits > 0 ? sl.header.pendingEdits(pendingEdits) : '', needsDecision > 0 ? sl.header.needsDecision(needsDecision) : ''].filter(Boolean).join(', ');
   const status = (
     <>
       {online ? <WifiIcon size={22} /> : <NoWifiIcon size={22} />}
@@ -29,10 +31,16 @@ export function Header({ online, pendingEdits, currentPath, onStatusClick }: Hea
           {pendingEdits > 999 ? '999+' : pendingEdits}
         </span>
       ) : null}
+      {/* Not sent and not going to be without the user: marked apart from the edits still on their way. */}
+      {needsDecision > 0 ? (
+        <span className="conn-status__alert" aria-hidden="true">
+          !
+        </span>
+      ) : null}
       {pendingText ? <span className="visually-hidden">{pendingText}</span> : null}
     </>
   );
-  const statusClass = `conn-status ${online ? 'conn-status--online' : 'conn-status--offline'}`;
+  const statusClass = `conn-status ${online ? 'conn-status--online' : 'conn-status--offline'}${needsDecision > 0 ? ' conn-status--attention' : ''}`;
 
   return (
     <header className="app-header">

@@ -8,22 +8,51 @@ import { formatDateTime } from '../../../../common/format';
 import { sl, slSync } from '../../../../common/i18n/sl';
 import { Button } from '../../../components/button/button';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks';
+import { selectConfig } from '../../../lib/config/config-slice';
+import { attentionDetails } from '../attention-details';
 import { selectIsOnline } from '../connectivity-slice';
 import { selectAttentionItems, selectLastSyncAt, selectPendingCount, selectRetryAt, selectSyncAuthRequired, type AttentionItem } from '../sync-slice';
 import { conflictKeptMine, conflictTookTheirs, failedItemDiscarded, failedItemRetried } from '../sync-thunks';
 
 function ItemRow({ item }: { item: AttentionItem }) {
   const dispatch = useAppDispatch();
+  const config = useAppSelector(selectConfig);
   const conflict = item.status === 'conflict';
+  const { record, differences } = attentionDetails(config, item);
   return (
     <li className={`sync-panel__item sync-panel__item--${item.status}`} data-testid={`sync-item-${item.seq}`}>
       <div className="sync-panel__item-title">
         <strong>{conflict ? slSync.sync.conflict : slSync.sync.failed}</strong>: {slSync.sync.kinds[item.kind]}
       </div>
+      <div className="sync-panel__item-record" data-testid="sync-item-record">
+        {record}
+      </div>
       <div className="sync-panel__item-message">
         {conflict ? slSync.sync.conflictExplain : item.message}
-        {item.detail ? <span className="sync-panel__item-detail"> ({item.detail})</span> : null}
+        {/* A refusal's detail says what was wrong; a conflict's (versions) is what the table below shows. */}
+        {item.detail && !conflict ? <span className="sync-panel__item-detail"> ({item.detail})</span> : null}
       </div>
+      {conflict && differences.length ? (
+        <table className="sync-panel__differences">
+          <thead>
+            <tr>
+              <th scope="col">{slSync.sync.field}</th>
+              <th scope="col">{slSync.sync.yours}</th>
+              <th scope="col">{slSync.sync.theirs}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {differences.map((difference) => (
+              <tr key={difference.column}>
+                <th scope="row">{difference.column}</th>
+                <td>{difference.yours}</td>
+                <td>{difference.theirs}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : null}
+      {conflict && item.current !== undefined && !differences.length ? <p className="sync-panel__item-message">{slSync.sync.sameValues}</p> : null}
       <div className="sync-panel__item-actions">
         {conflict ? (
           <>
@@ -54,7 +83,8 @@ export function SyncPanel() {
       <p data-testid="sync-last">
         {slSync.sync.lastSync}: {lastSyncAt ? formatDateTime(lastSyncAt) : slSync.sync.neverSynced}
       </p>
-      <p data-testid="sync-pending">{pending > 0 ? sl.header.pendingEdits(pending) : slSync.sync.allSent}</p>
+      {/* An edit the server refused is not sent: "all sent" only when nothing waits for the user either. */}
+      <p data-testid="sync-pending">{pending > 0 ? sl.header.pendingEdits(pending) : items.length > 0 ? sl.header.needsDecision(items.length) : slSync.sync.allSent}</p>
       {authRequired ? <p role="status">{slSync.sync.signInRequired}</p> : null}
       {!authRequired && pending > 0 && (!online || retryAt !== null) ? <p role="status">{slSync.sync.backingOff}</p> : null}
       {items.length ? (

@@ -1,0 +1,100 @@
+/**
+ * What the sync panel says about an edit that waits for the user: which record it is (by what a
+ * farmer knows it as: a form's kind, an indicator's plant, a meadow's name — not its id) and, for
+ * a conflict, each value the user changed that the server now holds differently. Without these
+ * "keep mine" and "take theirs" would be a blind choice, and either can throw away an edit.
+ */
+import { changeColumnLabel, changeValueText } from '../../../common/history-diff';
+import { slAudit, slScreens, slSync } from '../../../common/i18n/sl';
+import type { AppConfig, FormKind, IndicatorDefinition } from '../../../common/schemas/config';
+import type { Properties, WireRecord } from '../../../common/schemas/wire';
+import type { AttentionItem } from './sync-slice';
+
+interface ValueDifference {
+  /** The column as the audit trail names it ('opomba'). */
+  column: string;
+  yours: string;
+  theirs: string;
+}
+
+export interface AttentionDetails {
+  /** 'Obrazci: Hoja po travniku'. */
+  record: string;
+  /** A conflict's differing values (empty for a failed item, or when the values agree). */
+  differences: ValueDifference[];
+}
+
+interface TableNames {
+  key: string;
+  /** Column key in `properties` (its id) → column name. */
+  nameOf: Map<string, string>;
+  /** The value of a named column in `properties`. */
+  valueOf(properties: Properties, name: string): unknown;
+}
+
+function tableOf(config: AppConfig, tableId: number): TableNames | undefined {
+  const found = Object.entries(config.tables).find(([, table]) => table.id === tableId);
+  if (!found) return undefined;
+  const columns = found[1].columns as Record<string, number>;
+  return {
+    key: found[0],
+    nameOf: new Map(Object.entries(columns).map(([name, id]) => [String(id), name])),
+    valueOf: (properties, name) => (columns[name] === undefined ? undefined : properties[String(columns[name])]),
+  };
+}
+
+function formKindOf(config: AppConfig, id: unknown): FormKind | undefined {
+  return Object.values(config.forms).find((kind) => kind.id === id);
+}
+
+/** An indicator's definition by its key (keys are unique across the form kinds). */
+function indicatorOf(config: AppConfig, key: unknown): IndicatorDefinition | undefined {
+  for (const kind of Object.values(config.forms)) {
+    const found = kind.indicators.find((definition) => definition.key === key);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/** A value as the form screen shows it: Da/Ne, a choice by its label, a form kind or plant by its name. */
+function valueText(config: AppConfig, table: TableNames, column: string, value: unknown, properties: Properties): string {
+  if (typeof value === 'boolean') return value ? slScreens.forms.yes : slScreens.forms.no;
+  let named: string | undefined;
+  if (table.key === 'forms' && column === 'form_id') named = formKindOf(config, value)?.title;
+  else if (table.key === 'indicators' && column === 'key') named = indicatorOf(config, value)?.name;
+  else if (table.key === 'indicators' && column === 'value') named = indicatorOf(config, table.valueOf(properties, 'key'))?.choices?.find((choice) => choice.value === value)?.label;
+  return named ?? changeValueText(value, slAudit.empty);
+}
+
+function recordName(config: AppConfig, table: TableNames, properties: Properties, id: number): string {
+  let named: unknown;
+  if (table.key === 'forms') named = formKindOf(config, table.valueOf(properties, 'form_id'))?.title;
+  else if (table.key === 'indicators') named = indicatorOf(config, table.valueOf(properties, 'key'))?.name;
+  else named = table.valueOf(properties, 'name');
+  return typeof named === 'string' && named.trim() ? named : slSync.sync.recordId(id);
+}
+
+export function attentionDetails(config: AppConfig | null, item: AttentionItem): AttentionDetails {
+  const server = item.status === 'conflict' ? (item.current as Partial<WireRecord> | undefined) : undefined;
+  const table = config ? tableOf(config, item.tableId) : undefined;
+  if (!config || !table) return { record: slSync.sync.recordId(item.id), differences: [] };
+  const theirs: Properties = server?.properties ?? {};
+  const yours: Properties = item.properties ?? {};
+  // Named as it now is on the server, with what this edit changes.
+  const named = { ...theirs, ...yours };
+  const tableName = (slAudit.tables as Record<string, string>)[table.key] ?? table.key;
+  const record = `${tableName}: ${recordName(config, table, named, server?.id ?? item.id)}`;
+  const differences: ValueDifference[] = [];
+  if (server) {
+    for (const [key, value] of Object.entries(yours)) {
+      if (JSON.stringify(value ?? null) === JSON.stringify(theirs[key] ?? null)) continue;
+      const column = table.nameOf.get(key) ?? key;
+      differences.push({
+        column: changeColumnLabel(column),
+        yours: valueText(config, table, column, value, named),
+        theirs: valueText(config, table, column, theirs[key], theirs),
+      });
+    }
+  }
+  return { record, differences };
+}

@@ -1,0 +1,130 @@
+/**
+ * @jest-environment-options {"globalsCleanup": "off"}
+ *
+ * Two people change the same form, in Chromium against the real server: a farmer edits a form's
+ * note offline while an adviser changes the same note on the server. Back online, the farmer's
+ * edit is refused as a version conflict and waits for them. The header must say so (a conflict is
+ * not "sent"), the sync panel must name the record and show both values, and each choice must
+ * end with the outbox empty: "keep mine" puts the farmer's note on the server, "take theirs" puts
+ * the adviser's note on the device and in the open form.
+ */
+import { afterAll, beforeAll, expect, jest, test } from '@jest/globals';
+import type { Browser, Page } from 'playwright-core';
+import { sl, slAudit, slScreens, slSync } from '../../../src/common/i18n/sl';
+import { FORM_KINDS } from '../../../src/common/scheme/form-kinds';
+import type { WireRecord } from '../../../src/common/schemas/wire';
+import { DEMO_USERS, launchBrowser, recordArtifacts, startServer, type E2EServer } from '../harness';
+import { ServerData, addMeadowForm, describeBuiltApp, goHash, newFieldPage, openApp, waitForOutboxEmpty, waitForServiceWorkerControl } from './helpers';
+
+jest.setTimeout(240_000);
+
+describeBuiltApp('an edit that meets another change on the server (Chromium)', () => {
+  let server: E2EServer;
+  let browser: Browser;
+  let data: ServerData;
+
+  beforeAll(async () => {
+    server = await startServer();
+    browser = await launchBrowser();
+    data = new ServerData(server);
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  /** The form's note as the adviser (editor) sets it on the server, without looking at versions. */
+  async function adviserSetsNote(form: WireRecord, note: string): Promise<void> {
+    const config = await data.config();
+    const { status, body } = await data.call(DEMO_USERS.editor, `/api/Records/${config.projectId}/${config.tables.forms.id}/${form.id}`, {
+      method: 'PUT',
+      body: { properties: { [await data.col('forms', 'note')]: note } },
+    });
+    if (status !== 200) throw new Error(`the adviser's edit: ${status} ${JSON.stringify(body)}`);
+  }
+
+  async function serverForm(id: number): Promise<WireRecord> {
+    const form = (await data.rows('forms')).find((row) => row.id === id);
+    if (!form) throw new Error(`form ${id} is not on the server`);
+    return form;
+  }
+
+  /** Offline, the farmer writes `note` into the open form and saves it on the device. */
+  async function farmerSavesNoteOffline(page: Page, setOffline: (offline: boolean) => Promise<void>, note: string): Promise<void> {
+    await setOffline(true);
+    await page.locator('.conn-status--offline').waitFor();
+    await page.getByLabel(slScreens.forms.formNote).fill(note);
+    await page.getByRole('button', { name: slScreens.forms.save }).click();
+    await page.getByText(slScreens.states.saved, { exact: true }).waitFor();
+  }
+
+  /** Back online: the edit is refused and waits for the farmer; the sync panel shows it. Answers the panel's conflict item. */
+  async function conflictShown(page: Page, setOffline: (offline: boolean) => Promise<void>) {
+    await setOffline(false);
+    // The header tells the farmer that an edit waits for them, even with nothing left to send.
+    const alert = page.getByTestId('conn-status').locator('.conn-status__alert');
+    await alert.waitFor();
+    expect(await page.getByTestId('conn-status').textContent()).toContain(sl.header.needsDecision(1));
+    await page.getByTestId('conn-status').click();
+    const item = page.locator('.sync-panel__item--conflict');
+    await item.waitFor();
+    expect(await page.getByTestId('sync-pending').textContent()).toBe(sl.header.needsDecision(1));
+    return item;
+  }
+
+  test('the farmer is told, sees both notes, and either choice leaves one agreed note on both sides', async () => {
+    const [path] = await data.pathsOf(DEMO_USERS.farmer1.email);
+    const formsBefore = await data.formsOfPath(path!.id);
+    const [lon, lat] = (path!.geometry as { coordinates: number[][] }).coordinates[0]!;
+    const { context, page, log } = await newFieldPage(browser, { longitude: lon!, latitude: lat! });
+    const setOffline = (offline: boolean) => context.setOffline(offline);
+    try {
+      await recordArtifacts('edit-conflict', page, log, async () => {
+        await openApp(page, server, '#/', DEMO_USERS.farmer1);
+        await page.getByTestId(`home-path-${path!.id}`).waitFor();
+        await waitForServiceWorkerControl(page);
+        // Online: a new meadow form, delivered, so the device holds it at the server's version.
+        await addMeadowForm(page, path!.id);
+        await page.getByText(slScreens.states.savedOnline, { exact: true }).waitFor();
+        await waitForOutboxEmpty(page);
+        const created = (await data.formsOfPath(path!.id)).filter((form) => !formsBefore.some((before) => before.id === form.id));
+        expect(created).toHaveLength(1);
+        const form = created[0]!;
+        const noteCol = await data.col('forms', 'note');
+
+        // 1. Keep mine: the farmer's note goes to the server, on top of the adviser's version.
+        await farmerSavesNoteOffline(page, setOffline, 'Pokošeno 20. junija.');
+        await adviserSetsNote(form, 'Svetovalec: pokošeno prezgodaj.');
+        let item = await conflictShown(page, setOffline);
+        expect(await item.getByTestId('sync-item-record').textContent()).toBe(`${slAudit.tables.forms}: ${FORM_KINDS.travnik.title}`);
+        const noteRow = item.locator('tr', { has: page.getByRole('rowheader', { name: slAudit.columns.note, exact: true }) });
+        expect(await noteRow.locator('td').allTextContents()).toEqual(['Pokošeno 20. junija.', 'Svetovalec: pokošeno prezgodaj.']);
+        await item.getByRole('button', { name: slSync.sync.keepMine }).click();
+        await waitForOutboxEmpty(page);
+        await page.getByTestId('conn-status').locator('.conn-status__alert').waitFor({ state: 'detached' });
+        expect((await serverForm(form.id)).properties[noteCol]).toBe('Pokošeno 20. junija.');
+        await page.getByRole('button', { name: sl.common.close }).click();
+
+        // 2. Take theirs: the adviser's note stays on the server and replaces the farmer's on the device.
+        await goHash(page, `#/forms/${form.id}`);
+        await page.getByLabel(slScreens.forms.formNote).waitFor();
+        await farmerSavesNoteOffline(page, setOffline, 'Drugič pokošeno 1. avgusta.');
+        await adviserSetsNote(form, 'Svetovalec: druga košnja ni bila potrebna.');
+        item = await conflictShown(page, setOffline);
+        await item.getByRole('button', { name: slSync.sync.takeTheirs }).click();
+        await waitForOutboxEmpty(page);
+        await page.getByTestId('conn-status').locator('.conn-status__alert').waitFor({ state: 'detached' });
+        expect(await page.getByTestId('sync-pending').textContent()).toBe(slSync.sync.allSent);
+        await page.getByRole('button', { name: sl.common.close }).click();
+        expect((await serverForm(form.id)).properties[noteCol]).toBe('Svetovalec: druga košnja ni bila potrebna.');
+        await page.waitForFunction(
+          ([label, note]) => [...document.querySelectorAll('label.field')].some((field) => field.textContent?.includes(label!) && field.querySelector('textarea')?.value === note),
+          [slScreens.forms.formNote, 'Svetovalec: druga košnja ni bila potrebna.'],
+        );
+      });
+    } finally {
+      await context.close();
+    }
+  });
+});
