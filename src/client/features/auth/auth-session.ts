@@ -77,6 +77,9 @@ export function defaultPendingEdits(state: RootState): number {
 async function defaultProbe(): Promise<boolean> {
   try {
     const response = await fetch('/api/Test', { cache: 'no-store', signal: AbortSignal.timeout(5_000) });
+    // The body is read, short as it is: the timeout also covers an unread body, and would cancel
+    // the answered request 5 s later (a failed request in the browser's log on every start).
+    await response.text();
     return response.ok;
   } catch {
     return false;
