@@ -28,6 +28,9 @@ const config = {
       displayName: 'server',
       testEnvironment: 'node',
       testMatch: ['<rootDir>/test/server/**/*.test.ts'],
+      // Server tests build real apps (migrations, demo data, a new RSA signing key each) in their
+      // hooks and cases: on a loaded 2-core machine one build alone can pass jest's default 5 s.
+      testTimeout: 30_000,
     },
     {
       ...shared,

@@ -37,7 +37,7 @@ beforeAll(async () => {
   client = storage.client;
   t = await buildTestApp({ dataDir, attachmentStorage: storage });
   own = await farmerRows(t.app, t.tables, USERS.farmer1);
-}, 30_000);
+});
 
 afterAll(async () => {
   await t?.close();

@@ -329,7 +329,7 @@ describeHere(`backup and restore (${onPostgres ? 'PostgreSQL' : 'SQLite'})`, () 
     const address = (await s3.run()) as { port: number };
     s3Env = { S3_BUCKET: BUCKET, S3_ENDPOINT: `http://127.0.0.1:${address.port}`, S3_ACCESS_KEY_ID: 'S3RVER', S3_SECRET_ACCESS_KEY: 'S3RVER', S3_PREFIX: 'priloge' };
     server = await startServer(dataDir, null, true, { attachmentStorage: new S3Storage(readS3Env(s3Env)!) });
-  }, 30_000);
+  });
 
   afterAll(async () => {
     await server?.close();

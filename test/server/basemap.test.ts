@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { VectorTile } from '@mapbox/vector-tile';
 import Fastify, { type FastifyInstance } from 'fastify';
 import Pbf from 'pbf';
@@ -17,7 +17,6 @@ beforeAll(async () => {
   // The tile index is built on the first tile request (about a second, more on a busy machine).
   await fetch(`${base}/basemap/tiles/0/0/0.pbf`);
 }, 60_000);
-jest.setTimeout(30_000);
 afterAll(async () => {
   await app.close();
 });

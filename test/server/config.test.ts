@@ -57,7 +57,7 @@ describe('config.json', () => {
     } finally {
       await basic.close();
     }
-  }, 30_000); // Builds its own app (migrations, identity keys): over 5 s on a loaded 2-core machine.
+  });
 
   it('answers 503 (not a half config) when the configured project does not exist', async () => {
     const broken = await buildTestApp({ projectId: 424242 });
