@@ -428,6 +428,17 @@ export const slSync = {
     sameValues: 'Vrednosti, ki ste jih spremenili, so enake kot na strežniku.',
     /** A record with nothing better to name it by. */
     recordId: (id: number): string => `zapis ${id}`,
+    /** Why the server refused an edit, by its answer's status (the server's own detail follows). */
+    refusedBecause: {
+      400: 'Strežnik je spremembo zavrnil, ker podatki niso veljavni.',
+      403: 'Te spremembe nimate dovoljenja narediti.',
+      404: 'Zapisa na strežniku ni več: morda ga je medtem kdo izbrisal.',
+      413: 'Sprememba je prevelika, da bi jo strežnik sprejel.',
+      other: 'Strežnik spremembe ni sprejel.',
+    } as Readonly<Record<number | 'other', string>>,
+    /** An attachment whose file is no longer on the device (nothing to send). */
+    fileMissing: 'Datoteke te priloge na napravi ni več.',
+    details: 'Podrobnosti',
     keepMine: 'Obdrži mojo različico',
     takeTheirs: 'Prevzemi različico s strežnika',
     retry: 'Poskusi znova',

@@ -6,6 +6,7 @@
  * ImportRefused with the report and the transaction rolls back. Farmers go before meadows, so a
  * meadow can name a farmer the same import creates.
  */
+import { withoutOperation } from '../../common/errors';
 import { fillText, slSeasonServer } from '../../common/i18n/sl';
 import type { ImportReport } from '../../common/schemas/wire';
 import { DomainError, invalid } from '../domain-errors';
@@ -140,8 +141,8 @@ async function commitPlan(ctx: RepoContext, plan: ImportPlan, kind: ImportKind, 
       if (entry.action === 'create') plan.report.created -= 1;
       else plan.report.updated -= 1;
       entry.action = 'refuse';
-      // The writer's detail names the operation first ("operations[3] (opId …): "); the row number says it here.
-      entry.reason = (error.detail ?? error.message).replace(/^operations\[\d+\] \(opId [^)]*\): /, '');
+      // The writer's detail names the operation first; the row number says it here.
+      entry.reason = withoutOperation(error.detail ?? error.message);
       plan.report.refused += 1;
       reports[kind] = plan.report;
       throw new ImportRefused(reports);

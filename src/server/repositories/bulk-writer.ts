@@ -21,6 +21,7 @@
  * back and whatever was still buffered is dropped, so nothing changes.
  */
 import { SERVER_ID_START } from '../../common/constants';
+import { operationDetail } from '../../common/errors';
 import type { BulkOperation, BulkResultItem, Properties } from '../../common/schemas/wire';
 import { chunksOf, rowsPerStatement, type LiveRuleValue } from '../db/dialect';
 import type { Database, NewRecordRow, RecordRow } from '../db/types';
@@ -435,8 +436,7 @@ export async function applyBulk(outer: RepoContext, operations: BulkOperation[])
       writes.applied({ caller: ctx.access.caller, op_id: op.opId, result: text, created_at: ctx.now });
     } catch (error) {
       if (error instanceof DomainError) {
-        const detail = error.detail?.startsWith(path) ? error.detail : `${path} (opId ${op.opId}): ${error.detail ?? error.message}`;
-        throw new DomainError(error.kind, detail, { ...error.extra, opId: op.opId });
+        throw new DomainError(error.kind, operationDetail(path, op.opId, error.detail ?? error.message), { ...error.extra, opId: op.opId });
       }
       throw error;
     }

@@ -48,13 +48,29 @@ describe('attention details', () => {
 
   it('a failed insert is named from its own values and lists no differences; a meadow by its name', () => {
     const failed = attentionDetails(config, item({ kind: 'insert', status: 'failed', tableId: 7, id: 42, properties: { '72': 'taraxacum', '73': 'ni' } }));
-    expect(failed).toEqual({ record: `${slAudit.tables.indicators}: ${findIndicator(FORM_KINDS.travnik, 'taraxacum')!.name}`, differences: [] });
+    expect(failed).toEqual({ record: `${slAudit.tables.indicators}: ${findIndicator(FORM_KINDS.travnik, 'taraxacum')!.name}`, reason: slSync.sync.refusedBecause.other, differences: [] });
     const meadow = attentionDetails(config, item({ status: 'failed', tableId: 2, properties: { '21': 'Za hlevom' } }));
     expect(meadow.record).toBe(`${slAudit.tables.areas}: Za hlevom`);
   });
 
   it('a record with nothing to name it by, or no config yet: by its id', () => {
     expect(attentionDetails(config, item({ tableId: 5, properties: {} })).record).toBe(`${slAudit.tables.durationPaths}: ${slSync.sync.recordId(10_000_050)}`);
-    expect(attentionDetails(null, item({}))).toEqual({ record: slSync.sync.recordId(10_000_050), differences: [] });
+    expect(attentionDetails(null, item({}))).toEqual({ record: slSync.sync.recordId(10_000_050), reason: slSync.sync.conflictExplain, differences: [] });
+  });
+
+  it("why: a conflict; a refusal by its status in Slovenian, with the server's detail less the operation's name; a missing file", () => {
+    const failed = (httpStatus: number | string, detail?: string) => {
+      const { reason, detail: shown } = attentionDetails(config, item({ status: 'failed', httpStatus, ...(detail ? { detail } : {}) }));
+      return { reason, detail: shown };
+    };
+    expect(failed(404, 'operations[2]: record 10000050 not found in table forms (6)')).toEqual({ reason: slSync.sync.refusedBecause[404], detail: 'record 10000050 not found in table forms (6)' });
+    // A rule's own (Slovenian) text, as the bulk writer wraps it.
+    expect(failed(400, 'operations[0] (opId 0190a3b4-5c6d-7e8f-9a0b-1c2d3e4f5a6b): Obdobje se prekriva s sezono 2026.')).toEqual({
+      reason: slSync.sync.refusedBecause[400],
+      detail: 'Obdobje se prekriva s sezono 2026.',
+    });
+    expect(failed(403)).toEqual({ reason: slSync.sync.refusedBecause[403], detail: undefined });
+    expect(failed(422, 'Idempotency-Key reused')).toEqual({ reason: slSync.sync.refusedBecause.other, detail: 'Idempotency-Key reused' });
+    expect(failed('LOCAL', 'attachment file missing on this device')).toEqual({ reason: slSync.sync.fileMissing, detail: undefined });
   });
 });

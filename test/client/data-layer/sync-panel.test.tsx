@@ -31,7 +31,7 @@ describe('sync panel', () => {
     await saveEdit(db, { kind: 'update', projectId: 1, tableId: 6, id: 10_000_050, properties: { '65': 'moje' } });
     await saveEdit(db, { kind: 'insert', projectId: 1, tableId: 6, properties: {} });
     const [a, b] = await db.outbox.orderBy('seq').toArray();
-    await markItems(db, [a!.seq!], { status: 'failed', error: { status: 400, message: 'Bad Request', detail: 'properties.62 must be a number' } });
+    await markItems(db, [a!.seq!], { status: 'failed', error: { status: 400, message: 'Bad Request', detail: 'operations[0].properties.62 (form_id): must be a number' } });
     await markItems(db, [b!.seq!], {
       status: 'conflict',
       error: { status: 409, message: 'Generic Error' },
@@ -48,7 +48,10 @@ describe('sync panel', () => {
     );
     expect(screen.getByTestId('sync-last').textContent).toBe(`${slSync.sync.lastSync}: ${formatDateTime('2026-06-15T08:00:00.000Z')}`);
     expect(screen.getByTestId('sync-pending').textContent).toBe(sl.header.pendingEdits(1));
-    expect(screen.getByText('Bad Request', { exact: false }).textContent).toContain('properties.62 must be a number');
+    // A refusal says why in Slovenian, with the server's detail without the operation's name.
+    const refused = screen.getByTestId(`sync-item-${a!.seq}`).querySelector('.sync-panel__item-message')!;
+    expect(refused.textContent).toBe(`${slSync.sync.refusedBecause[400]} ${slSync.sync.details}: properties.62 (form_id): must be a number`);
+    expect(screen.queryByText('Bad Request', { exact: false })).toBeNull();
     expect(screen.getByText(slSync.sync.conflictExplain)).toBeTruthy();
     // The conflict names its record and shows the user's value beside the server's.
     const conflict = screen.getByTestId(`sync-item-${b!.seq}`);

@@ -6,7 +6,7 @@
  */
 import { useCallback, useMemo, useState } from 'react';
 import type { TableKey } from '../../../common/schemas/project';
-import { selectAttentionItems } from '../../features/sync';
+import { attentionDetails, selectAttentionItems } from '../../features/sync';
 import { useTableRows, type RefusedEdit, type SetupScreenProps } from '../../features/setup';
 import type { LocalEdit, SavedEdit } from '../../lib/db/outbox';
 import { useRouteAccess } from '../bootstrap/route-access';
@@ -25,8 +25,15 @@ export function useSetupTable(table: TableKey): (Omit<SetupScreenProps, 'config'
   const attention = useAppSelector(selectAttentionItems);
   const tableId = config?.tables[table].id;
   const refused = useMemo<RefusedEdit[]>(
-    () => attention.filter((item) => item.tableId === tableId && item.status === 'failed').map((item) => ({ id: item.id, message: item.detail ?? item.message })),
-    [attention, tableId],
+    () =>
+      attention
+        .filter((item) => item.tableId === tableId && item.status === 'failed')
+        .map((item) => {
+          // The server's own reason (a rule's Slovenian text) when it gave one.
+          const { reason, detail } = attentionDetails(config ?? null, item);
+          return { id: item.id, message: detail ?? reason };
+        }),
+    [attention, tableId, config],
   );
   const save = useCallback(
     async (edits: LocalEdit[]): Promise<SavedEdit[]> => {

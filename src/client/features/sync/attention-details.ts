@@ -4,6 +4,7 @@
  * a conflict, each value the user changed that the server now holds differently. Without these
  * "keep mine" and "take theirs" would be a blind choice, and either can throw away an edit.
  */
+import { withoutOperation } from '../../../common/errors';
 import { changeColumnLabel, changeValueText } from '../../../common/history-diff';
 import { slAudit, slScreens, slSync } from '../../../common/i18n/sl';
 import type { AppConfig, FormKind, IndicatorDefinition } from '../../../common/schemas/config';
@@ -20,6 +21,10 @@ interface ValueDifference {
 export interface AttentionDetails {
   /** 'Obrazci: Hoja po travniku'. */
   record: string;
+  /** What happened, in Slovenian: a conflict, or why the server refused the edit. */
+  reason: string;
+  /** A refusal's detail from the server (which value, which rule), without the operation's name. */
+  detail?: string;
   /** A conflict's differing values (empty for a failed item, or when the values agree). */
   differences: ValueDifference[];
 }
@@ -74,10 +79,19 @@ function recordName(config: AppConfig, table: TableNames, properties: Properties
   return typeof named === 'string' && named.trim() ? named : slSync.sync.recordId(id);
 }
 
+/** Why the edit waits: a conflict, or the server's refusal by its status, with the server's detail. */
+function reasonOf(item: AttentionItem): Pick<AttentionDetails, 'reason' | 'detail'> {
+  if (item.status === 'conflict') return { reason: slSync.sync.conflictExplain };
+  if (item.httpStatus === 'LOCAL') return { reason: slSync.sync.fileMissing };
+  const reasons = slSync.sync.refusedBecause;
+  const reason = (typeof item.httpStatus === 'number' ? reasons[item.httpStatus] : undefined) ?? reasons.other;
+  return item.detail ? { reason, detail: withoutOperation(item.detail) } : { reason };
+}
+
 export function attentionDetails(config: AppConfig | null, item: AttentionItem): AttentionDetails {
   const server = item.status === 'conflict' ? (item.current as Partial<WireRecord> | undefined) : undefined;
   const table = config ? tableOf(config, item.tableId) : undefined;
-  if (!config || !table) return { record: slSync.sync.recordId(item.id), differences: [] };
+  if (!config || !table) return { record: slSync.sync.recordId(item.id), ...reasonOf(item), differences: [] };
   const theirs: Properties = server?.properties ?? {};
   const yours: Properties = item.properties ?? {};
   // Named as it now is on the server, with what this edit changes.
@@ -96,5 +110,5 @@ export function attentionDetails(config: AppConfig | null, item: AttentionItem):
       });
     }
   }
-  return { record, differences };
+  return { record, ...reasonOf(item), differences };
 }

@@ -12,3 +12,4 @@ export { backoffDelay } from './backoff';
 export { drainOnce,   } from './drain';
 export { rtkQueryTransport } from './transport';
 export { SyncPanel } from './components/sync-panel';
+export { attentionDetails } from './attention-details';

@@ -18,7 +18,7 @@ function ItemRow({ item }: { item: AttentionItem }) {
   const dispatch = useAppDispatch();
   const config = useAppSelector(selectConfig);
   const conflict = item.status === 'conflict';
-  const { record, differences } = attentionDetails(config, item);
+  const { record, reason, detail, differences } = attentionDetails(config, item);
   return (
     <li className={`sync-panel__item sync-panel__item--${item.status}`} data-testid={`sync-item-${item.seq}`}>
       <div className="sync-panel__item-title">
@@ -28,9 +28,13 @@ function ItemRow({ item }: { item: AttentionItem }) {
         {record}
       </div>
       <div className="sync-panel__item-message">
-        {conflict ? slSync.sync.conflictExplain : item.message}
-        {/* A refusal's detail says what was wrong; a conflict's (versions) is what the table below shows. */}
-        {item.detail && !conflict ? <span className="sync-panel__item-detail"> ({item.detail})</span> : null}
+        {reason}
+        {detail ? (
+          <span className="sync-panel__item-detail">
+            {' '}
+            {slSync.sync.details}: {detail}
+          </span>
+        ) : null}
       </div>
       {conflict && differences.length ? (
         <table className="sync-panel__differences">
