@@ -6,7 +6,8 @@
  * edit is refused as a version conflict and waits for them. The header must say so (a conflict is
  * not "sent"), the sync panel must name the record and show both values, and each choice must
  * end with the outbox empty: "keep mine" puts the farmer's note on the server, "take theirs" puts
- * the adviser's note on the device and in the open form.
+ * the adviser's note on the device and in the open form. An edit of a form the adviser deleted
+ * meanwhile is refused: the farmer is told why, in Slovenian, and discards it.
  */
 import { afterAll, beforeAll, expect, jest, test } from '@jest/globals';
 import type { Browser, Page } from 'playwright-core';
@@ -123,6 +124,46 @@ describeBuiltApp('an edit that meets another change on the server (Chromium)', (
           [slScreens.forms.formNote, 'Svetovalec: druga košnja ni bila potrebna.'],
         );
       });
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('an edit of a form the adviser deleted meanwhile: refused, said why in Slovenian, discarded by the farmer', async () => {
+    const [path] = await data.pathsOf(DEMO_USERS.farmer2.email);
+    const formsBefore = await data.formsOfPath(path!.id);
+    const [lon, lat] = (path!.geometry as { coordinates: number[][] }).coordinates[0]!;
+    const { context, page, log } = await newFieldPage(browser, { longitude: lon!, latitude: lat! });
+    const setOffline = (offline: boolean) => context.setOffline(offline);
+    try {
+      await recordArtifacts('edit-of-deleted-form', page, log, async () => {
+        await openApp(page, server, '#/', DEMO_USERS.farmer2);
+        await page.getByTestId(`home-path-${path!.id}`).waitFor();
+        await waitForServiceWorkerControl(page);
+        await addMeadowForm(page, path!.id);
+        await page.getByText(slScreens.states.savedOnline, { exact: true }).waitFor();
+        await waitForOutboxEmpty(page);
+        const form = (await data.formsOfPath(path!.id)).find((row) => !formsBefore.some((before) => before.id === row.id))!;
+
+        await farmerSavesNoteOffline(page, setOffline, 'Pokošeno 20. junija.');
+        const config = await data.config();
+        const deleted = await data.call(DEMO_USERS.editor, `/api/Records/${config.projectId}/delete`, { body: { tableId: config.tables.forms.id, ids: [form.id] } });
+        expect(deleted.status).toBe(200);
+
+        await setOffline(false);
+        await page.getByTestId('conn-status').locator('.conn-status__alert').waitFor();
+        await page.getByTestId('conn-status').click();
+        const item = page.locator('.sync-panel__item--failed');
+        await item.waitFor();
+        expect(await item.getByTestId('sync-item-record').textContent()).toBe(`${slAudit.tables.forms}: ${FORM_KINDS.travnik.title}`);
+        expect(await item.locator('.sync-panel__item-message').textContent()).toContain(slSync.sync.refusedBecause[404]);
+        await item.getByRole('button', { name: slSync.sync.discard }).click();
+        await waitForOutboxEmpty(page);
+        await page.getByTestId('conn-status').locator('.conn-status__alert').waitFor({ state: 'detached' });
+        expect(await page.getByTestId('sync-pending').textContent()).toBe(slSync.sync.allSent);
+      });
+      // Nothing came back: the form stays deleted on the server.
+      expect((await data.formsOfPath(path!.id)).map((row) => row.id).sort()).toEqual(formsBefore.map((row) => row.id).sort());
     } finally {
       await context.close();
     }
