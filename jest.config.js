@@ -28,9 +28,8 @@ const config = {
       displayName: 'server',
       testEnvironment: 'node',
       testMatch: ['<rootDir>/test/server/**/*.test.ts'],
-      // Server tests build real apps (migrations, demo data, a new RSA signing key each) in their
-      // hooks and cases: on a loaded 2-core machine one build alone can pass jest's default 5 s.
-      testTimeout: 30_000,
+      // 30 s per case and hook: server tests build real apps (see the file).
+      setupFilesAfterEnv: ['<rootDir>/test/server/helpers/test-timeout.ts'],
     },
     {
       ...shared,
