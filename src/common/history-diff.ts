@@ -41,3 +41,8 @@ export function changeValueText(value: unknown, empty: string): string {
 export function changeColumnLabel(column: string): string {
   return (slAudit.columns as Record<string, string>)[column] ?? column;
 }
+
+/** A table's name as the audit trail shows it, in Slovenian ('Obrazci'). */
+export function changeTableLabel(key: string): string {
+  return (slAudit.tables as Record<string, string>)[key] ?? key;
+}

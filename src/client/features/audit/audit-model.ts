@@ -28,7 +28,3 @@ export function changeText(change: AuditChange): string {
   if (change.column === 'geometry') return slAudit.geometryChanged;
   return `${changeColumnLabel(change.column)}: ${shown(change.old)} → ${shown(change.new)}`;
 }
-
-export function tableName(key: string): string {
-  return (slAudit.tables as Record<string, string>)[key] ?? key;
-}

@@ -11,6 +11,7 @@ import type { AuditQuery } from '../../../common/schemas/audit';
 import type { TablesConfig } from '../../../common/schemas/config';
 import { TABLE_KEYS } from '../../../common/schemas/project';
 import { formatDateTime } from '../../../common/format';
+import { changeTableLabel } from '../../../common/history-diff';
 import { Button } from '../../components/button/button';
 import { BackIcon, ChevronRightIcon, DownloadIcon } from '../../components/icons/icons';
 import { Loading } from '../../components/loading/loading';
@@ -18,7 +19,7 @@ import { OfflineNote } from '../../components/screen-state/screen-state';
 import type { ApiError } from '../../lib/api/base-query';
 import { downloadFile } from '../../lib/download-file';
 import { useAuditCsvMutation, useAuditPageQuery } from './audit-api';
-import { changeText, dayWindow, tableName } from './audit-model';
+import { changeText, dayWindow } from './audit-model';
 
 interface AuditScreenProps {
   projectId: number;
@@ -106,7 +107,7 @@ export function AuditScreen({ projectId, tables, farmers, online }: AuditScreenP
               <option value="">{t.allTables}</option>
               {TABLE_KEYS.map((key) => (
                 <option key={key} value={String(tables[key].id)}>
-                  {tableName(key)}
+                  {changeTableLabel(key)}
                 </option>
               ))}
             </select>
@@ -157,7 +158,7 @@ export function AuditScreen({ projectId, tables, farmers, online }: AuditScreenP
                   </th>
                   <td data-label={t.who}>{e.changedBy ?? t.unknownUser}</td>
                   <td data-label={t.action}>{t.actions[e.action]}</td>
-                  <td data-label={t.table}>{tableName(e.table)}</td>
+                  <td data-label={t.table}>{changeTableLabel(e.table)}</td>
                   <td data-label={t.record}>{e.recordId}</td>
                   <td data-label={t.changes} className="audit__changes">
                     {e.changes.length ? (

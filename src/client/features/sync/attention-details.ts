@@ -5,7 +5,7 @@
  * "keep mine" and "take theirs" would be a blind choice, and either can throw away an edit.
  */
 import { withoutOperation } from '../../../common/errors';
-import { changeColumnLabel, changeValueText } from '../../../common/history-diff';
+import { changeColumnLabel, changeTableLabel, changeValueText } from '../../../common/history-diff';
 import { slAudit, slScreens, slSync } from '../../../common/i18n/sl';
 import type { AppConfig, FormKind, IndicatorDefinition } from '../../../common/schemas/config';
 import type { Properties, WireRecord } from '../../../common/schemas/wire';
@@ -96,8 +96,7 @@ export function attentionDetails(config: AppConfig | null, item: AttentionItem):
   const yours: Properties = item.properties ?? {};
   // Named as it now is on the server, with what this edit changes.
   const named = { ...theirs, ...yours };
-  const tableName = (slAudit.tables as Record<string, string>)[table.key] ?? table.key;
-  const record = `${tableName}: ${recordName(config, table, named, server?.id ?? item.id)}`;
+  const record = `${changeTableLabel(table.key)}: ${recordName(config, table, named, server?.id ?? item.id)}`;
   const differences: ValueDifference[] = [];
   if (server) {
     for (const [key, value] of Object.entries(yours)) {
