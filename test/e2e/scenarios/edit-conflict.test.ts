@@ -15,7 +15,7 @@ import { sl, slAudit, slScreens, slSync } from '../../../src/common/i18n/sl';
 import { FORM_KINDS } from '../../../src/common/scheme/form-kinds';
 import type { WireRecord } from '../../../src/common/schemas/wire';
 import { DEMO_USERS, launchBrowser, recordArtifacts, startServer, type E2EServer } from '../harness';
-import { ServerData, addMeadowForm, describeBuiltApp, goHash, newFieldPage, openApp, waitForOutboxEmpty, waitForServiceWorkerControl } from './helpers';
+import { ServerData, addMeadowForm, describeBuiltApp, goHash, newFieldPage, openApp, waitForOutboxEmpty, waitForServiceWorkerControl, type DemoUser } from './helpers';
 
 jest.setTimeout(240_000);
 
@@ -60,112 +60,111 @@ describeBuiltApp('an edit that meets another change on the server (Chromium)', (
     await page.getByText(slScreens.states.saved, { exact: true }).waitFor();
   }
 
-  /** Back online: the edit is refused and waits for the farmer; the sync panel shows it. Answers the panel's conflict item. */
-  async function conflictShown(page: Page, setOffline: (offline: boolean) => Promise<void>) {
+  /** The header's mark of edits waiting for the user's decision. */
+  const decisionMark = (page: Page) => page.getByTestId('conn-status').locator('.conn-status__alert');
+
+  /**
+   * Back online: the edit is refused and waits for the farmer; the header says so and the sync
+   * panel shows it. Answers the panel's item of that `status`.
+   */
+  async function refusalShown(page: Page, setOffline: (offline: boolean) => Promise<void>, status: 'conflict' | 'failed') {
     await setOffline(false);
     // The header tells the farmer that an edit waits for them, even with nothing left to send.
-    const alert = page.getByTestId('conn-status').locator('.conn-status__alert');
-    await alert.waitFor();
+    await decisionMark(page).waitFor();
     expect(await page.getByTestId('conn-status').textContent()).toContain(sl.header.needsDecision(1));
     await page.getByTestId('conn-status').click();
-    const item = page.locator('.sync-panel__item--conflict');
+    const item = page.locator(`.sync-panel__item--${status}`);
     await item.waitFor();
     expect(await page.getByTestId('sync-pending').textContent()).toBe(sl.header.needsDecision(1));
+    expect(await item.getByTestId('sync-item-record').textContent()).toBe(`${slAudit.tables.forms}: ${FORM_KINDS.travnik.title}`);
     return item;
   }
 
-  test('the farmer is told, sees both notes, and either choice leaves one agreed note on both sides', async () => {
-    const [path] = await data.pathsOf(DEMO_USERS.farmer1.email);
+  /** The user's choice settled the item: nothing left in the outbox, no mark in the header. */
+  async function settled(page: Page): Promise<void> {
+    await waitForOutboxEmpty(page);
+    await decisionMark(page).waitFor({ state: 'detached' });
+  }
+
+  /**
+   * A farmer signed in on a field page at their first path, with a new meadow form made online
+   * and delivered (the device holds it at the server's version), open on the screen. Runs `steps`
+   * with it (artifacts kept under `name` when they fail); answers the path's forms before.
+   */
+  async function withDeliveredForm(
+    farmer: DemoUser,
+    name: string,
+    steps: (page: Page, setOffline: (offline: boolean) => Promise<void>, form: WireRecord) => Promise<void>,
+  ): Promise<{ pathId: number; formsBefore: WireRecord[] }> {
+    const [path] = await data.pathsOf(farmer.email);
     const formsBefore = await data.formsOfPath(path!.id);
     const [lon, lat] = (path!.geometry as { coordinates: number[][] }).coordinates[0]!;
     const { context, page, log } = await newFieldPage(browser, { longitude: lon!, latitude: lat! });
-    const setOffline = (offline: boolean) => context.setOffline(offline);
     try {
-      await recordArtifacts('edit-conflict', page, log, async () => {
-        await openApp(page, server, '#/', DEMO_USERS.farmer1);
+      await recordArtifacts(name, page, log, async () => {
+        await openApp(page, server, '#/', farmer);
         await page.getByTestId(`home-path-${path!.id}`).waitFor();
         await waitForServiceWorkerControl(page);
-        // Online: a new meadow form, delivered, so the device holds it at the server's version.
         await addMeadowForm(page, path!.id);
         await page.getByText(slScreens.states.savedOnline, { exact: true }).waitFor();
         await waitForOutboxEmpty(page);
         const created = (await data.formsOfPath(path!.id)).filter((form) => !formsBefore.some((before) => before.id === form.id));
         expect(created).toHaveLength(1);
-        const form = created[0]!;
-        const noteCol = await data.col('forms', 'note');
-
-        // 1. Keep mine: the farmer's note goes to the server, on top of the adviser's version.
-        await farmerSavesNoteOffline(page, setOffline, 'Pokošeno 20. junija.');
-        await adviserSetsNote(form, 'Svetovalec: pokošeno prezgodaj.');
-        let item = await conflictShown(page, setOffline);
-        expect(await item.getByTestId('sync-item-record').textContent()).toBe(`${slAudit.tables.forms}: ${FORM_KINDS.travnik.title}`);
-        const noteRow = item.locator('tr', { has: page.getByRole('rowheader', { name: slAudit.columns.note, exact: true }) });
-        expect(await noteRow.locator('td').allTextContents()).toEqual(['Pokošeno 20. junija.', 'Svetovalec: pokošeno prezgodaj.']);
-        await item.getByRole('button', { name: slSync.sync.keepMine }).click();
-        await waitForOutboxEmpty(page);
-        await page.getByTestId('conn-status').locator('.conn-status__alert').waitFor({ state: 'detached' });
-        expect((await serverForm(form.id)).properties[noteCol]).toBe('Pokošeno 20. junija.');
-        await page.getByRole('button', { name: sl.common.close }).click();
-
-        // 2. Take theirs: the adviser's note stays on the server and replaces the farmer's on the device.
-        await goHash(page, `#/forms/${form.id}`);
-        await page.getByLabel(slScreens.forms.formNote).waitFor();
-        await farmerSavesNoteOffline(page, setOffline, 'Drugič pokošeno 1. avgusta.');
-        await adviserSetsNote(form, 'Svetovalec: druga košnja ni bila potrebna.');
-        item = await conflictShown(page, setOffline);
-        await item.getByRole('button', { name: slSync.sync.takeTheirs }).click();
-        await waitForOutboxEmpty(page);
-        await page.getByTestId('conn-status').locator('.conn-status__alert').waitFor({ state: 'detached' });
-        expect(await page.getByTestId('sync-pending').textContent()).toBe(slSync.sync.allSent);
-        await page.getByRole('button', { name: sl.common.close }).click();
-        expect((await serverForm(form.id)).properties[noteCol]).toBe('Svetovalec: druga košnja ni bila potrebna.');
-        await page.waitForFunction(
-          ([label, note]) => [...document.querySelectorAll('label.field')].some((field) => field.textContent?.includes(label!) && field.querySelector('textarea')?.value === note),
-          [slScreens.forms.formNote, 'Svetovalec: druga košnja ni bila potrebna.'],
-        );
+        await steps(page, (offline) => context.setOffline(offline), created[0]!);
       });
     } finally {
       await context.close();
     }
+    return { pathId: path!.id, formsBefore };
+  }
+
+  test('the farmer is told, sees both notes, and either choice leaves one agreed note on both sides', async () => {
+    await withDeliveredForm(DEMO_USERS.farmer1, 'edit-conflict', async (page, setOffline, form) => {
+      const noteCol = await data.col('forms', 'note');
+
+      // 1. Keep mine: the farmer's note goes to the server, on top of the adviser's version.
+      await farmerSavesNoteOffline(page, setOffline, 'Pokošeno 20. junija.');
+      await adviserSetsNote(form, 'Svetovalec: pokošeno prezgodaj.');
+      let item = await refusalShown(page, setOffline, 'conflict');
+      const noteRow = item.locator('tr', { has: page.getByRole('rowheader', { name: slAudit.columns.note, exact: true }) });
+      expect(await noteRow.locator('td').allTextContents()).toEqual(['Pokošeno 20. junija.', 'Svetovalec: pokošeno prezgodaj.']);
+      await item.getByRole('button', { name: slSync.sync.keepMine }).click();
+      await settled(page);
+      expect((await serverForm(form.id)).properties[noteCol]).toBe('Pokošeno 20. junija.');
+      await page.getByRole('button', { name: sl.common.close }).click();
+
+      // 2. Take theirs: the adviser's note stays on the server and replaces the farmer's on the device.
+      await goHash(page, `#/forms/${form.id}`);
+      await page.getByLabel(slScreens.forms.formNote).waitFor();
+      await farmerSavesNoteOffline(page, setOffline, 'Drugič pokošeno 1. avgusta.');
+      await adviserSetsNote(form, 'Svetovalec: druga košnja ni bila potrebna.');
+      item = await refusalShown(page, setOffline, 'conflict');
+      await item.getByRole('button', { name: slSync.sync.takeTheirs }).click();
+      await settled(page);
+      expect(await page.getByTestId('sync-pending').textContent()).toBe(slSync.sync.allSent);
+      await page.getByRole('button', { name: sl.common.close }).click();
+      expect((await serverForm(form.id)).properties[noteCol]).toBe('Svetovalec: druga košnja ni bila potrebna.');
+      await page.waitForFunction(
+        ([label, note]) => [...document.querySelectorAll('label.field')].some((field) => field.textContent?.includes(label!) && field.querySelector('textarea')?.value === note),
+        [slScreens.forms.formNote, 'Svetovalec: druga košnja ni bila potrebna.'],
+      );
+    });
   });
 
   test('an edit of a form the adviser deleted meanwhile: refused, said why in Slovenian, discarded by the farmer', async () => {
-    const [path] = await data.pathsOf(DEMO_USERS.farmer2.email);
-    const formsBefore = await data.formsOfPath(path!.id);
-    const [lon, lat] = (path!.geometry as { coordinates: number[][] }).coordinates[0]!;
-    const { context, page, log } = await newFieldPage(browser, { longitude: lon!, latitude: lat! });
-    const setOffline = (offline: boolean) => context.setOffline(offline);
-    try {
-      await recordArtifacts('edit-of-deleted-form', page, log, async () => {
-        await openApp(page, server, '#/', DEMO_USERS.farmer2);
-        await page.getByTestId(`home-path-${path!.id}`).waitFor();
-        await waitForServiceWorkerControl(page);
-        await addMeadowForm(page, path!.id);
-        await page.getByText(slScreens.states.savedOnline, { exact: true }).waitFor();
-        await waitForOutboxEmpty(page);
-        const form = (await data.formsOfPath(path!.id)).find((row) => !formsBefore.some((before) => before.id === row.id))!;
+    const { pathId, formsBefore } = await withDeliveredForm(DEMO_USERS.farmer2, 'edit-of-deleted-form', async (page, setOffline, form) => {
+      await farmerSavesNoteOffline(page, setOffline, 'Pokošeno 20. junija.');
+      const config = await data.config();
+      const deleted = await data.call(DEMO_USERS.editor, `/api/Records/${config.projectId}/delete`, { body: { tableId: config.tables.forms.id, ids: [form.id] } });
+      expect(deleted.status).toBe(200);
 
-        await farmerSavesNoteOffline(page, setOffline, 'Pokošeno 20. junija.');
-        const config = await data.config();
-        const deleted = await data.call(DEMO_USERS.editor, `/api/Records/${config.projectId}/delete`, { body: { tableId: config.tables.forms.id, ids: [form.id] } });
-        expect(deleted.status).toBe(200);
-
-        await setOffline(false);
-        await page.getByTestId('conn-status').locator('.conn-status__alert').waitFor();
-        await page.getByTestId('conn-status').click();
-        const item = page.locator('.sync-panel__item--failed');
-        await item.waitFor();
-        expect(await item.getByTestId('sync-item-record').textContent()).toBe(`${slAudit.tables.forms}: ${FORM_KINDS.travnik.title}`);
-        expect(await item.locator('.sync-panel__item-message').textContent()).toContain(slSync.sync.refusedBecause[404]);
-        await item.getByRole('button', { name: slSync.sync.discard }).click();
-        await waitForOutboxEmpty(page);
-        await page.getByTestId('conn-status').locator('.conn-status__alert').waitFor({ state: 'detached' });
-        expect(await page.getByTestId('sync-pending').textContent()).toBe(slSync.sync.allSent);
-      });
-      // Nothing came back: the form stays deleted on the server.
-      expect((await data.formsOfPath(path!.id)).map((row) => row.id).sort()).toEqual(formsBefore.map((row) => row.id).sort());
-    } finally {
-      await context.close();
-    }
+      const item = await refusalShown(page, setOffline, 'failed');
+      expect(await item.locator('.sync-panel__item-message').textContent()).toContain(slSync.sync.refusedBecause[404]);
+      await item.getByRole('button', { name: slSync.sync.discard }).click();
+      await settled(page);
+      expect(await page.getByTestId('sync-pending').textContent()).toBe(slSync.sync.allSent);
+    });
+    // Nothing came back: the form stays deleted on the server.
+    expect((await data.formsOfPath(pathId)).map((row) => row.id).sort()).toEqual(formsBefore.map((row) => row.id).sort());
   });
 });
