@@ -38,4 +38,3 @@ export function withoutOperation(detail: string): string {
 export function operationDetail(path: string, opId: string, detail: string): string {
   return detail.startsWith(path) ? detail : `${path} (opId ${opId}): ${detail}`;
 }
-

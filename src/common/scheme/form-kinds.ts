@@ -401,9 +401,9 @@ export const FORM_KINDS = { travnik, upravljanje } as const;
 /** The form kinds as config.json serves them. */
 export const formKinds: Record<string, FormKind> = FORM_KINDS;
 
-/** The form kind with this id (forms.form_id), if any. */
-export function formKindById(id: number): FormKind | undefined {
-  return Object.values(formKinds).find((kind) => kind.id === id);
+/** The form kind with this id (forms.form_id), if any, among `kinds` (the client's: config.json's). */
+export function formKindById(id: unknown, kinds: Readonly<Record<string, FormKind>> = formKinds): FormKind | undefined {
+  return Object.values(kinds).find((kind) => kind.id === id);
 }
 
 /** The name (config key) of the form kind with this id, if any. */

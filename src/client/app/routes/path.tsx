@@ -6,6 +6,7 @@
 import { useCallback, useMemo, useState } from 'react';
 import type { Geometry, MultiLineString } from 'geojson';
 import { slSetup } from '../../../common/i18n/sl';
+import { formKindById } from '../../../common/scheme/form-kinds';
 import { Button } from '../../components/button/button';
 import { useUnsavedChanges } from '../../components/confirm-leave/unsaved-changes';
 import { columnKey, refKeysFor } from '../../lib/db/refs';
@@ -61,7 +62,7 @@ export default function PathRoute({ params }: ScreenProps) {
   const seasonName = view.duration ? String(view.duration.properties[columnKey(config, 'durations', 'name')] ?? '') : null;
 
   const onAddForm = async (kindId: number) => {
-    const kind = Object.values(config.forms).find((k) => k.id === kindId);
+    const kind = formKindById(kindId, config.forms);
     if (!row || row.durationPathId === null || !kind) throw new Error('no duration path');
     const saved = await saveEdits([
       {

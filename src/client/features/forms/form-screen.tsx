@@ -11,6 +11,7 @@ import { formatDate } from '../../../common/format';
 import { sl, slPhone, slScreens } from '../../../common/i18n/sl';
 import type { ValidationError } from '../../../common/scheme/scoring';
 import type { IndicatorDefinition, AppConfig, FormKind } from '../../../common/schemas/config';
+import { formKindById } from '../../../common/scheme/form-kinds';
 import type { HistoryEntry } from '../../../common/schemas/wire';
 import { Button } from '../../components/button/button';
 import { useUnsavedChanges } from '../../components/confirm-leave/unsaved-changes';
@@ -332,8 +333,7 @@ function FormEditor(props: FormScreenProps & { form: StoredRecord; kind: FormKin
 
 function kindOfForm(config: AppConfig, form: StoredRecord | null): FormKind | undefined {
   if (!form) return undefined;
-  const id = form.properties[String(config.tables.forms.columns.form_id)];
-  return Object.values(config.forms).find((k) => k.id === id);
+  return formKindById(form.properties[String(config.tables.forms.columns.form_id)], config.forms);
 }
 
 export function FormScreen(props: FormScreenProps) {

@@ -9,7 +9,8 @@ import { propertyChanges } from '../../../common/history-diff';
 import { sl, slScreens } from '../../../common/i18n/sl';
 import { classifyScore, type ScoreClass } from '../../../common/score';
 import { computeScore, valuesFromIndicators, type ScoreResult } from '../../../common/scheme/scoring';
-import type { AppConfig, FormKind } from '../../../common/schemas/config';
+import type { AppConfig } from '../../../common/schemas/config';
+import { formKindById } from '../../../common/scheme/form-kinds';
 import type { HistoryEntry } from '../../../common/schemas/wire';
 import type { StoredRecord } from '../../lib/db/database';
 import { columnKey } from '../../lib/db/refs';
@@ -42,13 +43,9 @@ const num = (v: unknown): number | null => {
   return typeof n === 'number' && Number.isFinite(n) ? n : null;
 };
 
-function kindById(config: AppConfig, id: number | null): FormKind | undefined {
-  return id === null ? undefined : Object.values(config.forms).find((k) => k.id === id);
-}
-
 /** The explained score of a form from its indicators rows (null for an unknown kind). */
 function explainForm(config: AppConfig, form: StoredRecord, indicators: readonly StoredRecord[]): ScoreResult | null {
-  const kind = kindById(config, num(form.properties[columnKey(config, 'forms', 'form_id')]));
+  const kind = formKindById(num(form.properties[columnKey(config, 'forms', 'form_id')]), config.forms);
   if (!kind) return null;
   const parent = columnKey(config, 'indicators', 'parent');
   const key = columnKey(config, 'indicators', 'key');
@@ -95,7 +92,7 @@ export function buildResults(config: AppConfig, base: { areas: readonly StoredRe
       seasonStart: String(duration.properties[k('durations', 'filter_start')] ?? ''),
       formId: form.id,
       kindId,
-      kindTitle: kindById(config, kindId)?.title ?? String(kindId ?? ''),
+      kindTitle: formKindById(kindId, config.forms)?.title ?? String(kindId ?? ''),
       score,
       scoreClass: score === null ? null : classifyScore(score),
       ruleVersion: String(form.properties[k('forms', 'rule_version')] ?? ''),

@@ -7,7 +7,8 @@
 import { withoutOperation } from '../../../common/errors';
 import { changeColumnLabel, changeTableLabel, changeValueText } from '../../../common/history-diff';
 import { slAudit, slScreens, slSync } from '../../../common/i18n/sl';
-import type { AppConfig, FormKind, IndicatorDefinition } from '../../../common/schemas/config';
+import type { AppConfig, IndicatorDefinition } from '../../../common/schemas/config';
+import { findIndicator, formKindById } from '../../../common/scheme/form-kinds';
 import type { Properties, WireRecord } from '../../../common/schemas/wire';
 import type { AttentionItem } from './sync-slice';
 
@@ -48,14 +49,11 @@ function tableOf(config: AppConfig, tableId: number): TableNames | undefined {
   };
 }
 
-function formKindOf(config: AppConfig, id: unknown): FormKind | undefined {
-  return Object.values(config.forms).find((kind) => kind.id === id);
-}
-
 /** An indicator's definition by its key (keys are unique across the form kinds). */
 function indicatorOf(config: AppConfig, key: unknown): IndicatorDefinition | undefined {
+  if (typeof key !== 'string') return undefined;
   for (const kind of Object.values(config.forms)) {
-    const found = kind.indicators.find((definition) => definition.key === key);
+    const found = findIndicator(kind, key);
     if (found) return found;
   }
   return undefined;
@@ -65,7 +63,7 @@ function indicatorOf(config: AppConfig, key: unknown): IndicatorDefinition | und
 function valueText(config: AppConfig, table: TableNames, column: string, value: unknown, properties: Properties): string {
   if (typeof value === 'boolean') return value ? slScreens.forms.yes : slScreens.forms.no;
   let named: string | undefined;
-  if (table.key === 'forms' && column === 'form_id') named = formKindOf(config, value)?.title;
+  if (table.key === 'forms' && column === 'form_id') named = formKindById(value, config.forms)?.title;
   else if (table.key === 'indicators' && column === 'key') named = indicatorOf(config, value)?.name;
   else if (table.key === 'indicators' && column === 'value') named = indicatorOf(config, table.valueOf(properties, 'key'))?.choices?.find((choice) => choice.value === value)?.label;
   return named ?? changeValueText(value, slAudit.empty);
@@ -73,7 +71,7 @@ function valueText(config: AppConfig, table: TableNames, column: string, value: 
 
 function recordName(config: AppConfig, table: TableNames, properties: Properties, id: number): string {
   let named: unknown;
-  if (table.key === 'forms') named = formKindOf(config, table.valueOf(properties, 'form_id'))?.title;
+  if (table.key === 'forms') named = formKindById(table.valueOf(properties, 'form_id'), config.forms)?.title;
   else if (table.key === 'indicators') named = indicatorOf(config, table.valueOf(properties, 'key'))?.name;
   else named = table.valueOf(properties, 'name');
   return typeof named === 'string' && named.trim() ? named : slSync.sync.recordId(id);
