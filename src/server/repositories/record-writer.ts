@@ -9,7 +9,7 @@
  */
 import type { Geometry } from 'geojson';
 import { sql, type Insertable } from 'kysely';
-import { SERVER_ID_START } from '../../common/constants';
+import { isLocalId } from '../../common/record-id';
 import type { Properties, WireRecord } from '../../common/schemas/wire';
 import { assertMayChangeColumns, assertMayWrite } from '../access/policy';
 import { addOwned, OWNERSHIP_CHAIN } from '../access/scope';
@@ -28,7 +28,7 @@ import { applyRecordRules, hasRecordRules } from './record-rules'; // per-table 
 const MAX_TEXT_LENGTH = 100_000;
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/;
 
-/** Offline ids (below SERVER_ID_START) of inserts in this batch → their new server ids. */
+/** Offline ids (common/record-id) of inserts in this batch → their new server ids. */
 export type LocalIdMap = Map<number, number>;
 
 /** `name` under the error path of an operation (bulk: `operations[3].name`). */
@@ -93,7 +93,7 @@ async function checkReferences(ctx: RepoContext, table: TableInfo, props: Proper
     const key = String(column.id);
     let value = props[key];
     if (value === undefined || value === null) continue;
-    if (typeof value === 'number' && value < SERVER_ID_START && localIds?.has(value)) {
+    if (isLocalId(value) && localIds?.has(value)) {
       value = localIds.get(value)!;
       props[key] = value;
     }

@@ -39,6 +39,11 @@ export interface RouteDefinition {
   title: string;
   load: () => Promise<{ default: ComponentType<ScreenProps> }>;
   guards?: readonly RouteGuard[];
+  /**
+   * Parameters that hold a record's id: the router resolves them through lib/db/identity (an
+   * offline id becomes the server id once delivered) and writes the result into the address.
+   */
+  records?: readonly string[];
 }
 
 export interface CompiledRoute extends RouteDefinition {
@@ -90,6 +95,7 @@ export const routeDefinitions: readonly RouteDefinition[] = [
     title: sl.screens.path.title,
     load: () => import(/* webpackChunkName: "route-path" */ '../routes/path'),
     guards: [farmerRecordRequired, readersCannotEdit],
+    records: ['pathId'],
   },
   {
     name: 'forms',
@@ -104,6 +110,7 @@ export const routeDefinitions: readonly RouteDefinition[] = [
     title: sl.screens.form.title,
     load: () => import(/* webpackChunkName: "route-form" */ '../routes/form'),
     guards: [farmerRecordRequired, readersCannotEdit],
+    records: ['formId'],
   },
   {
     name: 'download',

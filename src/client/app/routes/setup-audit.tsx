@@ -8,7 +8,7 @@ import { slAudit } from '../../../common/i18n/sl';
 import { Loading } from '../../components/loading/loading';
 import { Page } from '../../components/page/page';
 import { AuditScreen } from '../../features/audit';
-import { isLocalId } from '../../lib/db/identity';
+import { isLocalId } from '../../../common/record-id';
 import { columnKey } from '../../lib/db/refs';
 import type { ScreenProps } from '../router/routes';
 import { SetupBack } from './setup-back';

@@ -7,7 +7,7 @@ import { Dexie } from 'dexie';
 import { LOCAL_ID_BOUND, MODIFY_CHUNK_SIZE } from '../../../common/constants';
 import type { WireFeature, WireRecord } from '../../../common/schemas/wire';
 import { guardWrite, type FeatureRow, type OfflineDb, type StoredRecord } from './database';
-import { isLocalId, wasDelivered } from './identity';
+import { wasDelivered } from './identity';
 
 /** Splits a list into chunks of MODIFY_CHUNK_SIZE for bulk writes. */
 function chunks<T>(items: readonly T[], size: number = MODIFY_CHUNK_SIZE): T[][] {
@@ -33,8 +33,6 @@ export function toStoredRecord(row: WireRecord | WireFeature): StoredRecord {
 function isPending(row: FeatureRow): boolean {
   return row.isInsert === 1 || row.isEdit === 1 || row.isDelete === 1;
 }
-
-export { isLocalId };
 
 /** A row's table and current id (`feature.id`), as the index `[tableId+feature.id]` holds it. */
 export type RowId = [tableId: number, id: number];
