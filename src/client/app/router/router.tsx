@@ -77,16 +77,21 @@ export interface HashRouterProps {
 
 export function HashRouter({ routes, access, children }: HashRouterProps) {
   const leave = useLeaveConfirmation();
+  /** The screen an address shows: its route's shared screen key, else the address's own path. */
+  const screenKeyOf = useCallback((at: Location) => matchRoute(routes, at.path)?.route.screenKey ?? at.path, [routes]);
   const [{ location, screenKey }, setShown] = useState(() => {
     const first = parseHash(window.location.hash);
-    return { location: first, screenKey: first.path };
+    return { location: first, screenKey: screenKeyOf(first) };
   });
   const locationRef = useRef(location);
   locationRef.current = location;
-  /** Shows `next`, as a new screen or (`sameScreen`) as the open screen's new address. */
-  const setLocation = useCallback((next: Location, sameScreen = false) => {
-    setShown((shown) => ({ location: next, screenKey: sameScreen ? shown.screenKey : next.path }));
-  }, []);
+  /** Shows `next`, as the screen of its address or (`sameScreen`) as the open screen's new address. */
+  const setLocation = useCallback(
+    (next: Location, sameScreen = false) => {
+      setShown((shown) => ({ location: next, screenKey: sameScreen ? shown.screenKey : screenKeyOf(next) }));
+    },
+    [screenKeyOf],
+  );
   /** href of a change we started or the user confirmed: let it through without asking. */
   const allowedRef = useRef<string | null>(null);
 

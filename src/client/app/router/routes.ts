@@ -5,7 +5,7 @@
  */
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
 import { sl, slAudit, slSetup } from '../../../common/i18n/sl';
-import { compilePattern, matchPattern, type CompiledPattern, type Params, type Query } from './match';
+import { buildHref, compilePattern, matchPattern, type CompiledPattern, type Params, type Query } from './match';
 import { editorsOnly, farmerRecordRequired, readersCannotCreate, readersCannotEdit, staffOnly, type RouteGuard } from './guards';
 
 export interface ScreenProps {
@@ -26,9 +26,13 @@ export type RouteName =
   | 'download-new'
   | 'setup'
   | 'setup-seasons'
+  | 'setup-season'
   | 'setup-farmers'
+  | 'setup-farmer'
   | 'setup-areas'
+  | 'setup-area'
   | 'setup-paths'
+  | 'setup-path'
   | 'setup-import'
   | 'setup-audit';
 
@@ -44,6 +48,12 @@ export interface RouteDefinition {
    * offline id becomes the server id once delivered) and writes the result into the address.
    */
   records?: readonly string[];
+  /**
+   * Routes with the same screen key share one mounted screen: a set-up list and the editor of one
+   * of its records, so that moving between them keeps what the screen holds (a "saved" note); leaving
+   * with unsaved changes still asks. Without it each address is its own screen.
+   */
+  screenKey?: string;
 }
 
 export interface CompiledRoute extends RouteDefinition {
@@ -52,6 +62,11 @@ export interface CompiledRoute extends RouteDefinition {
 }
 
 const dataScreen = [farmerRecordRequired] as const;
+
+const loadSetupSeasons = () => import(/* webpackChunkName: "route-setup-seasons" */ '../routes/setup-seasons');
+const loadSetupFarmers = () => import(/* webpackChunkName: "route-setup-farmers" */ '../routes/setup-farmers');
+const loadSetupAreas = () => import(/* webpackChunkName: "route-setup-areas" */ '../routes/setup-areas');
+const loadSetupPaths = () => import(/* webpackChunkName: "route-setup-paths" */ '../routes/setup-paths');
 
 export const routeDefinitions: readonly RouteDefinition[] = [
   {
@@ -136,29 +151,73 @@ export const routeDefinitions: readonly RouteDefinition[] = [
     name: 'setup-seasons',
     pattern: '/setup/seasons',
     title: slSetup.seasons.title,
-    load: () => import(/* webpackChunkName: "route-setup-seasons" */ '../routes/setup-seasons'),
+    load: loadSetupSeasons,
     guards: [staffOnly],
+    screenKey: 'setup-seasons',
+  },
+  {
+    // One record's editor ('new' for a new one), on the list's screen.
+    name: 'setup-season',
+    pattern: '/setup/seasons/{recordId}',
+    title: slSetup.seasons.title,
+    load: loadSetupSeasons,
+    guards: [staffOnly],
+    records: ['recordId'],
+    screenKey: 'setup-seasons',
   },
   {
     name: 'setup-farmers',
     pattern: '/setup/farmers',
     title: slSetup.farmers.title,
-    load: () => import(/* webpackChunkName: "route-setup-farmers" */ '../routes/setup-farmers'),
+    load: loadSetupFarmers,
     guards: [staffOnly],
+    screenKey: 'setup-farmers',
+  },
+  {
+    // One record's editor ('new' for a new one), on the list's screen.
+    name: 'setup-farmer',
+    pattern: '/setup/farmers/{recordId}',
+    title: slSetup.farmers.title,
+    load: loadSetupFarmers,
+    guards: [staffOnly],
+    records: ['recordId'],
+    screenKey: 'setup-farmers',
   },
   {
     name: 'setup-areas',
     pattern: '/setup/areas',
     title: slSetup.areas.title,
-    load: () => import(/* webpackChunkName: "route-setup-areas" */ '../routes/setup-areas'),
+    load: loadSetupAreas,
     guards: [staffOnly],
+    screenKey: 'setup-areas',
+  },
+  {
+    // One record's editor ('new' for a new one), on the list's screen.
+    name: 'setup-area',
+    pattern: '/setup/areas/{recordId}',
+    title: slSetup.areas.title,
+    load: loadSetupAreas,
+    guards: [staffOnly],
+    records: ['recordId'],
+    screenKey: 'setup-areas',
   },
   {
     name: 'setup-paths',
     pattern: '/setup/paths',
     title: slSetup.paths.title,
-    load: () => import(/* webpackChunkName: "route-setup-paths" */ '../routes/setup-paths'),
+    load: loadSetupPaths,
     guards: [staffOnly],
+    screenKey: 'setup-paths',
+  },
+  {
+    // One record's editor ('new' for a new one), on the list's screen.
+    name: 'setup-path',
+    pattern: '/setup/paths/{recordId}',
+    title: slSetup.paths.title,
+    load: loadSetupPaths,
+    guards: [staffOnly],
+    records: ['recordId'],
+    screenKey: 'setup-paths',
   },
   {
     name: 'setup-import',
@@ -176,9 +235,19 @@ export const routeDefinitions: readonly RouteDefinition[] = [
   },
 ];
 
-/** Compiles the table once; React.lazy wrappers load nothing until a screen renders. */
+/**
+ * Compiles the table once; React.lazy wrappers load nothing until a screen renders. Routes that
+ * load the same module get the same wrapper, so a screen shared by two routes (screenKey) stays
+ * mounted between them.
+ */
 export function compileRoutes(definitions: readonly RouteDefinition[]): CompiledRoute[] {
-  return definitions.map((def) => ({ ...def, compiled: compilePattern(def.pattern), Screen: lazy(def.load) }));
+  const screens = new Map<RouteDefinition['load'], CompiledRoute['Screen']>();
+  const screenOf = (load: RouteDefinition['load']) => {
+    let screen = screens.get(load);
+    if (!screen) screens.set(load, (screen = lazy(load)));
+    return screen;
+  };
+  return definitions.map((def) => ({ ...def, compiled: compilePattern(def.pattern), Screen: screenOf(def.load) }));
 }
 
 export interface RouteMatch {
@@ -194,5 +263,9 @@ export function matchRoute(routes: readonly CompiledRoute[], path: string): Rout
   return null;
 }
 
-/** Href of a named route, e.g. routeHref('path', {pathId: 12}) → '#/paths/12'. */
-;
+/** Href of a named route, e.g. routeHref('path', { pathId: 12 }) → '#/paths/12'. */
+export function routeHref(name: RouteName, params: Record<string, string | number> = {}): string {
+  const route = routeDefinitions.find((def) => def.name === name);
+  if (!route) throw new Error(`no route ${name}`);
+  return buildHref(route.pattern, params);
+}
