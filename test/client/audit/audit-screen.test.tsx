@@ -9,7 +9,8 @@ import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-li
 import { Provider } from 'react-redux';
 import { makeStore } from '../../../src/client/app/store';
 import { firstBlock, type Role } from '../../../src/client/app/router/guards';
-import { compileRoutes, matchRoute, routeDefinitions } from '../../../src/client/app/router/routes';
+import { matchRoute } from '../../../src/client/app/router/match';
+import { compileRoutes, routeDefinitions } from '../../../src/client/app/router/routes';
 import { AuditScreen } from '../../../src/client/features/audit';
 import { SetupHub } from '../../../src/client/features/setup';
 import { dayWindow } from '../../../src/client/features/audit/audit-model';

@@ -32,9 +32,9 @@ import { BlockedScreen } from '../routes/blocked';
 import { NotFoundScreen } from '../routes/not-found';
 import { ChunkFailedScreen } from '../routes/chunk-failed';
 import { firstBlock, type Blocked, type RouteAccess } from './guards';
-import { buildHref, parseHash, type Location } from './match';
+import { buildHref, matchRoute, parseHash, type Location } from './match';
 import { followParams, useDeliveredIds } from './record-params';
-import { matchRoute, type CompiledRoute, type RouteMatch } from './routes';
+import type { CompiledRoute, RouteMatch } from './routes';
 
 export interface RouterState {
   location: Location;

@@ -5,7 +5,8 @@
  */
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
 import { sl, slAudit, slSetup } from '../../../common/i18n/sl';
-import { buildHref, compilePattern, matchPattern, type CompiledPattern, type Params, type Query } from './match';
+import { compilePattern, type CompiledPattern, type Params, type Query } from './match';
+import { ROUTE_PATHS, type RouteName } from './route-paths';
 import { editorsOnly, farmerRecordRequired, readersCannotCreate, readersCannotEdit, staffOnly, type RouteGuard } from './guards';
 
 export interface ScreenProps {
@@ -13,28 +14,6 @@ export interface ScreenProps {
   query: Query;
 }
 
-export type RouteName =
-  | 'home'
-  | 'about'
-  | 'results'
-  | 'paths'
-  | 'path-new'
-  | 'path'
-  | 'forms'
-  | 'form'
-  | 'download'
-  | 'download-new'
-  | 'setup'
-  | 'setup-seasons'
-  | 'setup-season'
-  | 'setup-farmers'
-  | 'setup-farmer'
-  | 'setup-areas'
-  | 'setup-area'
-  | 'setup-paths'
-  | 'setup-path'
-  | 'setup-import'
-  | 'setup-audit';
 
 export interface RouteDefinition {
   name: RouteName;
@@ -71,27 +50,27 @@ const loadSetupPaths = () => import(/* webpackChunkName: "route-setup-paths" */ 
 export const routeDefinitions: readonly RouteDefinition[] = [
   {
     name: 'home',
-    pattern: '/',
+    pattern: ROUTE_PATHS['home'],
     title: sl.screens.home.title,
     load: () => import(/* webpackChunkName: "route-home" */ '../routes/home'),
     guards: dataScreen,
   },
   {
     name: 'about',
-    pattern: '/about',
+    pattern: ROUTE_PATHS['about'],
     title: sl.screens.about.title,
     load: () => import(/* webpackChunkName: "route-about" */ '../routes/about'),
   },
   {
     name: 'results',
-    pattern: '/results',
+    pattern: ROUTE_PATHS['results'],
     title: sl.screens.results.title,
     load: () => import(/* webpackChunkName: "route-results" */ '../routes/results'),
     guards: dataScreen,
   },
   {
     name: 'paths',
-    pattern: '/paths',
+    pattern: ROUTE_PATHS['paths'],
     title: sl.screens.paths.title,
     load: () => import(/* webpackChunkName: "route-paths" */ '../routes/paths'),
     guards: dataScreen,
@@ -99,14 +78,14 @@ export const routeDefinitions: readonly RouteDefinition[] = [
   {
     // Before '/paths/{pathId}', which would read 'new' as an id.
     name: 'path-new',
-    pattern: '/paths/new',
+    pattern: ROUTE_PATHS['path-new'],
     title: slSetup.paths.newForFarmer,
     load: () => import(/* webpackChunkName: "route-path-new" */ '../routes/path-new'),
     guards: [farmerRecordRequired, readersCannotCreate],
   },
   {
     name: 'path',
-    pattern: '/paths/{pathId}',
+    pattern: ROUTE_PATHS['path'],
     title: sl.screens.path.title,
     load: () => import(/* webpackChunkName: "route-path" */ '../routes/path'),
     guards: [farmerRecordRequired, readersCannotEdit],
@@ -114,14 +93,14 @@ export const routeDefinitions: readonly RouteDefinition[] = [
   },
   {
     name: 'forms',
-    pattern: '/forms',
+    pattern: ROUTE_PATHS['forms'],
     title: sl.screens.forms.title,
     load: () => import(/* webpackChunkName: "route-forms" */ '../routes/forms'),
     guards: dataScreen,
   },
   {
     name: 'form',
-    pattern: '/forms/{formId}',
+    pattern: ROUTE_PATHS['form'],
     title: sl.screens.form.title,
     load: () => import(/* webpackChunkName: "route-form" */ '../routes/form'),
     guards: [farmerRecordRequired, readersCannotEdit],
@@ -129,27 +108,27 @@ export const routeDefinitions: readonly RouteDefinition[] = [
   },
   {
     name: 'download',
-    pattern: '/download',
+    pattern: ROUTE_PATHS['download'],
     title: sl.screens.download.title,
     load: () => import(/* webpackChunkName: "route-download" */ '../routes/download'),
   },
   {
     name: 'download-new',
-    pattern: '/download/new',
+    pattern: ROUTE_PATHS['download-new'],
     title: sl.screens.downloadNew.title,
     load: () => import(/* webpackChunkName: "route-download-new" */ '../routes/download-new'),
     guards: dataScreen,
   },
   {
     name: 'setup',
-    pattern: '/setup',
+    pattern: ROUTE_PATHS['setup'],
     title: slSetup.hub.title,
     load: () => import(/* webpackChunkName: "route-setup" */ '../routes/setup'),
     guards: [staffOnly],
   },
   {
     name: 'setup-seasons',
-    pattern: '/setup/seasons',
+    pattern: ROUTE_PATHS['setup-seasons'],
     title: slSetup.seasons.title,
     load: loadSetupSeasons,
     guards: [staffOnly],
@@ -158,7 +137,7 @@ export const routeDefinitions: readonly RouteDefinition[] = [
   {
     // One record's editor ('new' for a new one), on the list's screen.
     name: 'setup-season',
-    pattern: '/setup/seasons/{recordId}',
+    pattern: ROUTE_PATHS['setup-season'],
     title: slSetup.seasons.title,
     load: loadSetupSeasons,
     guards: [staffOnly],
@@ -167,7 +146,7 @@ export const routeDefinitions: readonly RouteDefinition[] = [
   },
   {
     name: 'setup-farmers',
-    pattern: '/setup/farmers',
+    pattern: ROUTE_PATHS['setup-farmers'],
     title: slSetup.farmers.title,
     load: loadSetupFarmers,
     guards: [staffOnly],
@@ -176,7 +155,7 @@ export const routeDefinitions: readonly RouteDefinition[] = [
   {
     // One record's editor ('new' for a new one), on the list's screen.
     name: 'setup-farmer',
-    pattern: '/setup/farmers/{recordId}',
+    pattern: ROUTE_PATHS['setup-farmer'],
     title: slSetup.farmers.title,
     load: loadSetupFarmers,
     guards: [staffOnly],
@@ -185,7 +164,7 @@ export const routeDefinitions: readonly RouteDefinition[] = [
   },
   {
     name: 'setup-areas',
-    pattern: '/setup/areas',
+    pattern: ROUTE_PATHS['setup-areas'],
     title: slSetup.areas.title,
     load: loadSetupAreas,
     guards: [staffOnly],
@@ -194,7 +173,7 @@ export const routeDefinitions: readonly RouteDefinition[] = [
   {
     // One record's editor ('new' for a new one), on the list's screen.
     name: 'setup-area',
-    pattern: '/setup/areas/{recordId}',
+    pattern: ROUTE_PATHS['setup-area'],
     title: slSetup.areas.title,
     load: loadSetupAreas,
     guards: [staffOnly],
@@ -203,7 +182,7 @@ export const routeDefinitions: readonly RouteDefinition[] = [
   },
   {
     name: 'setup-paths',
-    pattern: '/setup/paths',
+    pattern: ROUTE_PATHS['setup-paths'],
     title: slSetup.paths.title,
     load: loadSetupPaths,
     guards: [staffOnly],
@@ -212,7 +191,7 @@ export const routeDefinitions: readonly RouteDefinition[] = [
   {
     // One record's editor ('new' for a new one), on the list's screen.
     name: 'setup-path',
-    pattern: '/setup/paths/{recordId}',
+    pattern: ROUTE_PATHS['setup-path'],
     title: slSetup.paths.title,
     load: loadSetupPaths,
     guards: [staffOnly],
@@ -221,14 +200,14 @@ export const routeDefinitions: readonly RouteDefinition[] = [
   },
   {
     name: 'setup-import',
-    pattern: '/setup/import',
+    pattern: ROUTE_PATHS['setup-import'],
     title: slSetup.import.title,
     load: () => import(/* webpackChunkName: "route-setup-import" */ '../routes/setup-import'),
     guards: [editorsOnly],
   },
   {
     name: 'setup-audit',
-    pattern: '/setup/audit',
+    pattern: ROUTE_PATHS['setup-audit'],
     title: slAudit.title,
     load: () => import(/* webpackChunkName: "route-setup-audit" */ '../routes/setup-audit'),
     guards: [editorsOnly],
@@ -253,19 +232,4 @@ export function compileRoutes(definitions: readonly RouteDefinition[]): Compiled
 export interface RouteMatch {
   route: CompiledRoute;
   params: Params;
-}
-
-export function matchRoute(routes: readonly CompiledRoute[], path: string): RouteMatch | null {
-  for (const route of routes) {
-    const params = matchPattern(route.compiled, path);
-    if (params) return { route, params };
-  }
-  return null;
-}
-
-/** Href of a named route, e.g. routeHref('path', { pathId: 12 }) → '#/paths/12'. */
-export function routeHref(name: RouteName, params: Record<string, string | number> = {}): string {
-  const route = routeDefinitions.find((def) => def.name === name);
-  if (!route) throw new Error(`no route ${name}`);
-  return buildHref(route.pattern, params);
 }

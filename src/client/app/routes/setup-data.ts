@@ -12,7 +12,7 @@ import type { LocalEdit, SavedEdit } from '../../lib/db/outbox';
 import { useRouteAccess } from '../bootstrap/route-access';
 import { useAppSelector } from '../hooks';
 import { useRouter } from '../router/router';
-import { routeHref, type RouteName } from '../router/routes';
+import { routeHref, type RouteName } from '../router/route-paths';
 import { useSaveEdits, useSeasonView } from './screen-data';
 
 /** The list route and the record route of each set-up table. */
