@@ -4,14 +4,18 @@
  * "Shrani") online, and another one offline. The path screen opens under the device's offline id;
  * once the outbox delivered the path the address names the server id (replaced, not a new history
  * entry), the screen still shows the path, and so it does after a reload. An old offline-id
- * address (a bookmark, a link in the notification area) opens the delivered path.
+ * address (a bookmark, a link in the notification area) opens the delivered path. An adviser at a
+ * desk makes a meadow and a transect offline on the set-up screens and opens each one's editor
+ * (its address names the offline id); back online, the delivery moves the address to the server
+ * id with the editor and the typed change still open, the change is saved to that one record, and
+ * the old address opens the delivered record's editor.
  */
 import { afterAll, beforeAll, expect, jest, test } from '@jest/globals';
 import type { Browser, Page } from 'playwright-core';
 import { LOCAL_ID_BOUND } from '../../../src/common/constants';
 import { sl, slScreens, slSetup } from '../../../src/common/i18n/sl';
 import { DEMO_USERS, launchBrowser, recordArtifacts, startServer, type E2EServer } from '../harness';
-import { PHONE_SIZE, ServerData, describeBuiltApp, goHash, newFieldPage, openApp, waitForOutboxEmpty, waitForServiceWorkerControl } from './helpers';
+import { DESK_SIZE, PHONE_SIZE, ServerData, describeBuiltApp, goHash, newFieldPage, openApp, waitForOutboxEmpty, waitForServiceWorkerControl } from './helpers';
 
 jest.setTimeout(300_000);
 
@@ -60,6 +64,27 @@ async function drawNewPath(page: Page, areaId: number, name: string, beforeSave:
   await beforeSave();
   await recordHashChanges(page);
   await page.getByRole('button', { name: sl.common.save }).click();
+}
+
+/** The id in a set-up address ('#/setup/areas/123'), once it is a record's. */
+async function setupIdInAddress(page: Page, list: string, server: boolean): Promise<number> {
+  await page.waitForFunction(
+    ([prefix, bound, wantServer]) => {
+      const match = new RegExp(`^${prefix}/(\\d+)$`).exec(window.location.hash);
+      return match !== null && Number(match[1]) >= bound === wantServer;
+    },
+    [list, LOCAL_ID_BOUND, server] as const,
+  );
+  return Number(await page.evaluate(() => window.location.hash.split('/').pop()));
+}
+
+/** Draws with taps at these offsets from the map's centre, then "Končaj risanje". */
+async function drawAt(page: Page, offsets: ReadonlyArray<readonly [number, number]>): Promise<void> {
+  for (const [dx, dy] of offsets) {
+    const point = await mapPoint(page, dx, dy);
+    await page.mouse.click(point.x, point.y);
+  }
+  await page.getByRole('button', { name: slSetup.common.finishDrawing }).click();
 }
 
 /** The path screen shows the path `name`, not "Te poti ni med vašimi potmi.". */
@@ -152,6 +177,89 @@ describeBuiltApp('a record has one id on every screen (Chromium)', () => {
         await page.reload();
         await expectPathShown(page, name);
         expect(await pathIdInAddress(page)).toBe(serverId);
+      });
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('a meadow and a transect made offline by an adviser: their editors follow the delivery to the server ids, keep the typed change, save it to that record; the old address opens it', async () => {
+    const { context, page, log } = await newFieldPage(browser, { longitude: 14.5, latitude: 46.05 });
+    await page.setViewportSize(DESK_SIZE);
+    const meadow = { made: 'Travnik brez signala', renamed: 'Travnik brez signala (GERK popravljen)' };
+    const transect = { made: 'Transekt brez signala', renamed: 'Transekt brez signala, popravljen' };
+    try {
+      await recordArtifacts('record-identity-setup', page, log, async () => {
+        await openApp(page, server, '#/', DEMO_USERS.editor);
+        await goHash(page, '#/setup/areas');
+        await page.locator('[data-testid="map-view"][data-ready="true"]').waitFor();
+        await waitForServiceWorkerControl(page);
+        await context.setOffline(true);
+
+        // ── A meadow, made offline, and its editor opened: the address names the offline id.
+        await page.getByRole('button', { name: slSetup.areas.add }).click();
+        expect(await page.evaluate(() => window.location.hash)).toBe('#/setup/areas/new');
+        await page.locator('input[name="name"]').fill(meadow.made);
+        await page.locator('select[name="owner"]').selectOption({ index: 1 });
+        await page.locator('[data-drawing="polygon"]').waitFor();
+        await drawAt(page, [[-150, -110], [150, -110], [150, 110], [-150, 110]]);
+        await page.getByRole('button', { name: sl.common.save }).click();
+        await page.waitForFunction(() => window.location.hash === '#/setup/areas');
+        const meadowRow = page.getByTestId(/^setup-area-/).filter({ hasText: meadow.made });
+        await meadowRow.getByRole('button', { name: slSetup.common.edit }).click();
+        const meadowOffline = await setupIdInAddress(page, '#/setup/areas', false);
+        await page.locator('input[name="name"]').fill(meadow.renamed);
+
+        // ── Online: delivered while the editor is open; the address follows, the typed name stays.
+        await context.setOffline(false);
+        await waitForOutboxEmpty(page);
+        const meadowId = await setupIdInAddress(page, '#/setup/areas', true);
+        expect(await page.locator('input[name="name"]').inputValue()).toBe(meadow.renamed);
+        await page.getByRole('button', { name: sl.common.save }).click();
+        await page.waitForFunction(() => window.location.hash === '#/setup/areas');
+        await waitForOutboxEmpty(page);
+        const areaName = await data.col('areas', 'name');
+        const meadows = (await data.rows('areas')).filter((a) => String(a.properties[areaName]).startsWith(meadow.made));
+        expect(meadows.map((a) => [a.id, a.properties[areaName]])).toEqual([[meadowId, meadow.renamed]]);
+
+        // ── The old offline-id address opens the delivered meadow's editor.
+        await goHash(page, `#/setup/areas/${meadowOffline}`);
+        expect(await setupIdInAddress(page, '#/setup/areas', true)).toBe(meadowId);
+        expect(await page.locator('input[name="name"]').inputValue()).toBe(meadow.renamed);
+        await page.getByRole('button', { name: sl.common.cancel }).click();
+        await page.waitForFunction(() => window.location.hash === '#/setup/areas');
+
+        // ── A transect on it, the same way.
+        await goHash(page, '#/setup/paths');
+        await page.getByRole('button', { name: slSetup.paths.add }).waitFor();
+        await context.setOffline(true);
+        await page.getByRole('button', { name: slSetup.paths.add }).click();
+        await page.locator('select[name="area"]').selectOption({ label: meadow.renamed });
+        await page.locator('input[name="name"]').fill(transect.made);
+        await page.locator('[data-drawing="line"]').waitFor();
+        await drawAt(page, [[-40, 10], [0, -10], [40, 0]]);
+        await page.getByRole('button', { name: sl.common.save }).click();
+        await page.waitForFunction(() => window.location.hash === '#/setup/paths');
+        const transectRow = page.getByTestId(/^setup-path-/).filter({ hasText: transect.made });
+        await transectRow.getByRole('button', { name: slSetup.common.edit }).click();
+        const transectOffline = await setupIdInAddress(page, '#/setup/paths', false);
+        await page.locator('input[name="name"]').fill(transect.renamed);
+
+        await context.setOffline(false);
+        await waitForOutboxEmpty(page);
+        const transectId = await setupIdInAddress(page, '#/setup/paths', true);
+        expect(await page.locator('input[name="name"]').inputValue()).toBe(transect.renamed);
+        await page.getByRole('button', { name: sl.common.save }).click();
+        await page.waitForFunction(() => window.location.hash === '#/setup/paths');
+        await waitForOutboxEmpty(page);
+        const [pathName, parent] = [await data.col('paths', 'name'), await data.col('paths', 'parent')];
+        const transects = (await data.rows('paths')).filter((p) => String(p.properties[pathName]).startsWith(transect.made));
+        expect(transects.map((p) => [p.id, p.properties[pathName], p.properties[parent]])).toEqual([[transectId, transect.renamed, meadowId]]);
+
+        await page.reload();
+        await goHash(page, `#/setup/paths/${transectOffline}`);
+        expect(await setupIdInAddress(page, '#/setup/paths', true)).toBe(transectId);
+        expect(await page.locator('input[name="name"]').inputValue()).toBe(transect.renamed);
       });
     } finally {
       await context.close();
