@@ -46,7 +46,7 @@ beforeEach(() => {
 });
 afterEach(cleanup);
 
-function show(online = true) {
+function show(online = true, recordHref?: (table: string, recordId: number) => string | undefined) {
   const fetchFn = (async (input: RequestInfo | URL) => {
     const url = new URL(String(input));
     requests.push(url);
@@ -55,7 +55,7 @@ function show(online = true) {
   const store = makeStore(undefined, { extra: { api: { baseUrl: 'http://server.test', fetchFn } } as never });
   render(
     <Provider store={store}>
-      <AuditScreen projectId={1} tables={config.tables} farmers={FARMERS} online={online} />
+      <AuditScreen projectId={1} tables={config.tables} farmers={FARMERS} online={online} recordHref={recordHref} />
     </Provider>,
   );
 }
@@ -88,6 +88,15 @@ describe('Zgodovina sprememb', () => {
     expect(screen.getByRole('status').textContent).toBe(slAudit.total(2));
     expect(requests[0]!.pathname).toBe('/api/Audit/1');
     expect(lastQuery()).toEqual({ page: '1', perPage: String(AUDIT_PAGE_SIZE) });
+  });
+
+  it('a changed record links to its screen where it has one', async () => {
+    show(true, (table, recordId) => (table === 'forms' ? `#/forms/${recordId}` : undefined));
+    const rows = await screen.findAllByTestId('audit-entry');
+    expect(within(rows[0]!).getByRole('link', { name: '10000502' }).getAttribute('href')).toBe('#/forms/10000502');
+    // An indicator has no screen of its own: its id is text.
+    expect(within(rows[1]!).queryByRole('link', { name: '10000501' })).toBeNull();
+    expect(within(rows[1]!).getByText('10000501')).toBeTruthy();
   });
 
   it('asks the server again for each filter: farmer, table, days as instants', async () => {
