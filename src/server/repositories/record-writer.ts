@@ -11,6 +11,7 @@ import type { Geometry } from 'geojson';
 import { sql, type Insertable } from 'kysely';
 import { isLocalId } from '../../common/record-id';
 import type { Properties, WireRecord } from '../../common/schemas/wire';
+import { searchableText } from '../../common/text-search';
 import { assertMayChangeColumns, assertMayWrite } from '../access/policy';
 import { addOwned, OWNERSHIP_CHAIN } from '../access/scope';
 import { LIVE_UNIQUE_RULES } from '../db/live-unique-rules';
@@ -124,13 +125,9 @@ function checkOwnershipColumn(ctx: RepoContext, table: TableInfo, props: Propert
   }
 }
 
-/** Text indexed for search: the string values of the table's text columns. */
-function searchText(table: TableInfo, props: Properties): string {
-  return table.columns
-    .filter((c) => c.type === 'text')
-    .map((c) => props[String(c.id)])
-    .filter((v): v is string => typeof v === 'string' && v.length > 0)
-    .join('\n');
+/** Text indexed for search: the string values of the table's text columns (common/text-search.ts). */
+export function searchText(table: TableInfo, props: Properties): string {
+  return searchableText(table.columns.filter((c) => c.type === 'text').map((c) => props[String(c.id)]));
 }
 
 function geometryColumns(geometry: Geometry | null): { geometry: string | null; min_x: number | null; min_y: number | null; max_x: number | null; max_y: number | null } {

@@ -199,8 +199,10 @@ function settleRows(acks: readonly Ack[], reads: AckReads, state: AckState, writ
       // The device row is what was sent (nothing of it is left in the queue): the server's copy
       // replaces it, settled, under the row's key (an inserted row's is its offline id).
       const key = keyOf(item.tableId, id);
-      const featureId = item.kind === 'insert' ? item.id : (puts.get(key) ?? rowsByKey.get(key))?.featureId ?? id;
-      const next: FeatureRow = { tableId: item.tableId, featureId, projectId: item.projectId, feature: toStoredRecord(record), isInsert: 0, isEdit: 0, isDelete: 0, isRecord: item.api === 'Features' ? 0 : 1, syncedAt };
+      const before = puts.get(key) ?? rowsByKey.get(key);
+      const featureId = item.kind === 'insert' ? item.id : (before?.featureId ?? id);
+      // An inserted row is not read here: its queued item tells the profile it is stored under.
+      const next: FeatureRow = { tableId: item.tableId, featureId, projectId: item.projectId, feature: toStoredRecord(record), isInsert: 0, isEdit: 0, isDelete: 0, isRecord: item.api === 'Features' ? 0 : 1, syncedAt, profileId: before?.profileId ?? item.profileId };
       puts.set(key, next);
       state.touched.set(key, [item.tableId, id]);
       continue;
