@@ -7,7 +7,7 @@ import { formatDate } from '../../../common/format';
 import { slSetup } from '../../../common/i18n/sl';
 import { Button } from '../../components/button/button';
 import type { StoredRecord } from '../../lib/db/database';
-import { columnKey } from '../../lib/db/refs';
+import { readRow, toProperties } from '../../lib/db/model';
 import { DraftForm, RefusedNotes, RowActions, SaveMessage, SetupSection, SetupTable, TextField, archiveEdit, prop, useSetupDraft, type SetupScreenProps } from './setup-parts';
 import { isCurrentSeason, seasonProblem, type SeasonDraft } from './setup-rules';
 
@@ -19,18 +19,17 @@ export interface SeasonsScreenProps extends SetupScreenProps {
 const EMPTY: SeasonDraft = { name: '', start: '', end: '' };
 
 export function SeasonsScreen({ config, rows, loaded, readOnly, online, save, refused, today }: SeasonsScreenProps) {
-  const columns = { name: columnKey(config, 'durations', 'name'), start: columnKey(config, 'durations', 'filter_start'), end: columnKey(config, 'durations', 'filter_end') };
   const { draft, setDraft, error, saved, busy, open, close, submit } = useSetupDraft<SeasonDraft>();
   const live = rows.filter((r) => !r.archived).sort((a, b) => prop(config, 'durations', b, 'filter_start').localeCompare(prop(config, 'durations', a, 'filter_start')));
-  const current = live.find((r) => isCurrentSeason(r, columns, today));
+  const current = live.find((r) => isCurrentSeason(readRow(config, 'durations', r), today));
   const name = (row: StoredRecord) => prop(config, 'durations', row, 'name');
 
   const edit = (row?: StoredRecord) =>
     open(row ? { id: row.id, name: name(row), start: prop(config, 'durations', row, 'filter_start').slice(0, 10), end: prop(config, 'durations', row, 'filter_end').slice(0, 10) } : EMPTY);
 
   const store = (d: SeasonDraft) =>
-    submit(seasonProblem(d, rows, columns), () => {
-      const properties = { [columns.name]: d.name.trim(), [columns.start]: d.start, [columns.end]: d.end };
+    submit(seasonProblem(d, rows.map((r) => readRow(config, 'durations', r))), () => {
+      const properties = toProperties(config, 'durations', { name: d.name.trim(), filter_start: d.start, filter_end: d.end });
       const base = { projectId: config.projectId, tableId: config.tables.durations.id };
       return save([d.id === undefined ? { ...base, kind: 'insert', properties } : { ...base, kind: 'update', id: d.id, properties }]);
     });

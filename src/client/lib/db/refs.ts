@@ -7,7 +7,7 @@ import type { AppConfig } from '../../../common/schemas/config';
 import { describeTable, type TableKey } from '../../../common/schemas/project';
 
 /** The names of a table's reference columns, in the description's order. */
-export function referenceColumns(table: TableKey): string[] {
+function referenceColumns(table: TableKey): string[] {
   return Object.entries(describeTable(table).columns)
     .filter(([, column]) => column.type === 'reference')
     .map(([name]) => name);
@@ -19,9 +19,3 @@ export function refKeysFor(config: AppConfig, table: TableKey): string[] {
   return referenceColumns(table).map((name) => String(columns[name]));
 }
 
-/** Column id (as a property key) of a named column. */
-export function columnKey(config: AppConfig, table: TableKey, column: string): string {
-  const id = (config.tables[table].columns as Record<string, number>)[column];
-  if (id === undefined) throw new Error(`config.json has no column ${table}.${column}`);
-  return String(id);
-}
