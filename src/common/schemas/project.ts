@@ -6,7 +6,8 @@
  * - the farmer's ownership chain of the role checks (src/server/access/scope.ts),
  * - the client's reference columns (src/client/lib/db/refs.ts) and its typed rows
  *   (src/client/lib/db/model.ts: a `Form`, a `Path`…).
- * Adding a table is adding an entry here (and its Slovenian label in i18n/sl.ts → audit.tables).
+ * Adding a table is adding an entry here, and its Slovenian name in i18n/sl.ts (slAudit.tables: the
+ * name of the table in a new project and in the audit trail; a missing one does not compile).
  *
  * Column ids are assigned by the server's database; `config.json` maps the names below to the ids,
  * and the client never hard-codes an id. The order of the entries is the order of the tables and
@@ -40,8 +41,6 @@ interface ColumnDescription {
 type FarmerSees = 'self' | 'everyone' | { readonly owner: string; readonly manyPerOwner?: boolean };
 
 interface TableDescription {
-  /** The table's name in a new project (project_tables.name). */
-  readonly name: string;
   readonly columns: Readonly<Record<string, ColumnDescription>>;
   readonly farmerSees?: FarmerSees;
   /** Attachment slots (tableAttachmentInfo): accepted MIME types and how many files a record holds. */
@@ -52,7 +51,6 @@ const IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/webp'];
 
 export const TABLES = {
   farmers: {
-    name: 'Kmetje',
     columns: {
       name: { type: 'text' },
       // The farmer of a signed-in e-mail (server access.ts) and the editors' farmer look-ups.
@@ -64,7 +62,6 @@ export const TABLES = {
   },
   /** Meadows. */
   areas: {
-    name: 'Travniki',
     columns: {
       name: { type: 'text' },
       user: { type: 'reference', ref: 'farmers' },
@@ -75,7 +72,6 @@ export const TABLES = {
   },
   /** Transects walked on a meadow. */
   paths: {
-    name: 'Poti',
     columns: {
       name: { type: 'text' },
       parent: { type: 'reference', ref: 'areas' },
@@ -87,7 +83,6 @@ export const TABLES = {
   },
   /** Seasons. */
   durations: {
-    name: 'Sezone',
     columns: {
       name: { type: 'text' },
       filter_start: { type: 'date' },
@@ -97,7 +92,6 @@ export const TABLES = {
   },
   /** A path in a season: the forms of the season hang under it. */
   durationPaths: {
-    name: 'Poti v sezoni',
     columns: {
       duration_id: { type: 'reference', ref: 'durations' },
       path_id: { type: 'reference', ref: 'paths' },
@@ -105,7 +99,6 @@ export const TABLES = {
     farmerSees: { owner: 'path_id' },
   },
   forms: {
-    name: 'Obrazci',
     columns: {
       parent: { type: 'reference', ref: 'durationPaths' },
       // The form kind's id (config.json → forms), not a record id.
@@ -119,7 +112,6 @@ export const TABLES = {
     attachments: { photos: { mimeTypes: IMAGE_TYPES, maxFiles: 20 } },
   },
   indicators: {
-    name: 'Kazalniki',
     columns: {
       parent: { type: 'reference', ref: 'forms' },
       // Names the indicator definition of the form kind ('k3' …). Results and searches by

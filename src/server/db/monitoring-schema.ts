@@ -1,8 +1,10 @@
 /**
  * The monitoring tables as createProject takes them (demo seed, large benchmark seed), derived
  * from their one description, src/common/schemas/project.ts (TABLES): tables and columns in the
- * description's order, which is the order their ids are given in.
+ * description's order, which is the order their ids are given in. A table's name is its Slovenian
+ * name of i18n/sl.ts, the one the audit trail shows.
  */
+import { slAudit } from '../../common/i18n/sl';
 import { describeTable, TABLE_KEYS, type ColumnType, type TableKey } from '../../common/schemas/project';
 
 export interface ColumnDefinition {
@@ -38,7 +40,7 @@ function tableDefinition(key: TableKey): TableDefinition {
     ...(slot.mimeTypes !== undefined ? { mimeTypes: [...slot.mimeTypes] } : {}),
     ...(slot.maxFiles !== undefined ? { maxFiles: slot.maxFiles } : {}),
   }));
-  return { key, name: table.name, columns, ...(attachments.length ? { attachments } : {}) };
+  return { key, name: slAudit.tables[key], columns, ...(attachments.length ? { attachments } : {}) };
 }
 
 export const MONITORING_TABLES: TableDefinition[] = TABLE_KEYS.map(tableDefinition);

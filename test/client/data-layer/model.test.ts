@@ -12,30 +12,24 @@ import { readRow, toProperties, type Form } from '../../../src/client/lib/db/mod
 import { refKeysFor } from '../../../src/client/lib/db/refs';
 import { testConfig } from './helpers';
 
-const record = (tableId: number, properties: Record<string, unknown>): StoredRecord => ({
+/** A record's own fields, which a row keeps beside its columns. */
+const own = {
   id: 10_000_001,
-  tableId,
-  properties,
   geometry: null,
   deleted: false,
   archived: true,
   createdAt: '2026-05-01T08:00:00.000Z',
   updatedAt: '2026-05-02T08:00:00.000Z',
   version: 3,
-});
+};
+const record = (tableId: number, properties: Record<string, unknown>): StoredRecord => ({ ...own, tableId, properties });
 
 describe('readRow', () => {
   it('gives the record its columns by name and type, keeps its own fields and leaves the column ids behind', () => {
     const form: Form = readRow(testConfig, 'forms', record(6, { 61: 42, 62: '2', 63: 71.5, 64: 'v1', 66: true }));
     expect(form).toStrictEqual({
-      id: 10_000_001,
+      ...own,
       tableId: 6,
-      geometry: null,
-      deleted: false,
-      archived: true,
-      createdAt: '2026-05-01T08:00:00.000Z',
-      updatedAt: '2026-05-02T08:00:00.000Z',
-      version: 3,
       parent: 42,
       // A numeric string (a CSV import, an older client) reads as the number.
       form_id: 2,
@@ -73,8 +67,8 @@ describe('readRow', () => {
   });
 
   it('no column is named like a field of the record, which the row keeps beside its columns', () => {
-    const own = Object.keys(record(1, {}));
-    for (const key of TABLE_KEYS) for (const column of Object.keys(TABLES[key].columns)) expect(own).not.toContain(column);
+    const fields = Object.keys(record(1, {}));
+    for (const key of TABLE_KEYS) for (const column of Object.keys(TABLES[key].columns)) expect(fields).not.toContain(column);
   });
 });
 
