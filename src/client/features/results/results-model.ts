@@ -13,7 +13,7 @@ import type { AppConfig } from '../../../common/schemas/config';
 import { formKindById } from '../../../common/scheme/form-kinds';
 import type { HistoryEntry } from '../../../common/schemas/wire';
 import type { StoredRecord } from '../../lib/db/database';
-import { readRow, type Form } from '../../lib/db/model';
+import { readRow, type Form, type Indicator } from '../../lib/db/model';
 import type { SeasonHistory } from './use-season-history';
 
 export interface ResultRow {
@@ -39,14 +39,10 @@ export interface ResultRow {
 }
 
 /** The explained score of a form from its indicators rows (null for an unknown kind). */
-function explainForm(config: AppConfig, form: { id: number; form_id: number | null }, indicators: readonly StoredRecord[]): ScoreResult | null {
+function explainForm(config: AppConfig, form: Form, indicators: readonly Indicator[]): ScoreResult | null {
   const kind = formKindById(form.form_id, config.forms);
   if (!kind) return null;
-  const rows = indicators
-    .map((i) => readRow(config, 'indicators', i))
-    .filter((i) => i.parent === form.id)
-    .sort((a, b) => a.id - b.id)
-    .map((i) => ({ key: i.key ?? '', value: i.value, deleted: i.deleted, archived: i.archived }));
+  const rows = [...indicators].sort((a, b) => a.id - b.id).map((i) => ({ key: i.key ?? '', value: i.value, deleted: i.deleted, archived: i.archived }));
   return computeScore(kind, valuesFromIndicators(kind, rows));
 }
 
@@ -55,6 +51,15 @@ export function buildResults(config: AppConfig, base: { areas: readonly StoredRe
   const paths = new Map(base.paths.filter((p) => !p.archived).map((p) => [p.id, readRow(config, 'paths', p)]));
   const durations = new Map(history.durations.map((d) => [d.id, readRow(config, 'durations', d)]));
   const links = new Map(history.durationPaths.filter((d) => !d.archived && !d.deleted).map((d) => [d.id, readRow(config, 'durationPaths', d)]));
+  // Each form's indicators, read once (every season of every farmer, for editors).
+  const indicatorsOf = new Map<number, Indicator[]>();
+  for (const record of history.indicators) {
+    const indicator = readRow(config, 'indicators', record);
+    if (indicator.parent === null) continue;
+    const list = indicatorsOf.get(indicator.parent) ?? [];
+    list.push(indicator);
+    indicatorsOf.set(indicator.parent, list);
+  }
   const live: Array<{ form: Form; pathId: number; durationId: number }> = [];
   for (const record of history.forms) {
     if (record.archived || record.deleted) continue;
@@ -91,7 +96,7 @@ export function buildResults(config: AppConfig, base: { areas: readonly StoredRe
       ruleVersion: form.rule_version ?? '',
       completed: form.completed === true,
       updatedAt: form.updatedAt,
-      explanation: explainForm(config, form, history.indicators),
+      explanation: explainForm(config, form, indicatorsOf.get(form.id) ?? []),
       previous: null,
       geometry: path.geometry ?? null,
     });
