@@ -1,24 +1,136 @@
 /**
- * The seven tables of the monitoring scheme (docs/architecture.md, Data model) and the column names each has. Column ids
- * are assigned by the server's database; `config.json` maps these names to the ids, and the
- * client never hard-codes an id.
+ * The tables of the monitoring scheme, described once (docs/architecture.md, Data model): each
+ * column with its type and, for a reference, the table it points into; who a farmer sees of the
+ * table; its attachment slots. Everything else is derived from `TABLES`:
+ * - the server's project schema (src/server/db/monitoring-schema.ts, which createProject writes),
+ * - the farmer's ownership chain of the role checks (src/server/access/scope.ts),
+ * - the client's reference columns (src/client/lib/db/refs.ts) and its typed rows
+ *   (src/client/lib/db/model.ts: a `Form`, a `Path`…).
+ * Adding a table is adding an entry here, and its Slovenian name in i18n/sl.ts (slAudit.tables: the
+ * name of the table in a new project and in the audit trail; a missing one does not compile).
+ *
+ * Column ids are assigned by the server's database; `config.json` maps the names below to the ids,
+ * and the client never hard-codes an id. The order of the entries is the order of the tables and
+ * columns in a new project (ids are given in that order), so add at the end.
  */
-export const TABLE_COLUMNS = {
-  farmers: ['name', 'email', 'phone', 'kmg_mid'],
-  /** `user` links the area to the farmer record id. */
-  areas: ['name', 'user', 'gerk_pid', 'area_ha'],
-  /** `parent` is the area id. */
-  paths: ['name', 'parent', 'length_m', 'walk'],
-  durations: ['name', 'filter_start', 'filter_end'],
-  durationPaths: ['duration_id', 'path_id'],
-  /** `parent` is the durationPath id; `form_id` is the form kind id of config.json → forms. */
-  forms: ['parent', 'form_id', 'score', 'rule_version', 'note', 'completed'],
-  /** `parent` is the form id; `key` names the indicator definition of the form kind. */
-  indicators: ['parent', 'key', 'value', 'note'],
-} as const;
-
-export type TableKey = keyof typeof TABLE_COLUMNS;
-export type ColumnName<T extends TableKey> = (typeof TABLE_COLUMNS)[T][number];
-export const TABLE_KEYS = Object.keys(TABLE_COLUMNS) as TableKey[];
 
 export type ColumnType = 'text' | 'number' | 'boolean' | 'date' | 'json' | 'reference';
+
+interface ColumnDescription {
+  readonly type: ColumnType;
+  /** For a reference column: the table (a key of TABLES) whose record id it holds. */
+  readonly ref?: string;
+  /**
+   * Filtered often enough to deserve an expression index (src/server/db/property-indexes.ts).
+   * Reference columns are always indexed; this flags other columns.
+   */
+  readonly indexed?: boolean;
+}
+
+/**
+ * What a farmer sees of a table (editors and readers see every table whole; the server's
+ * access/scope.ts turns this into the farmer's SQL predicate):
+ * - `'self'`: their own record (the farmer record matching their e-mail): the chain's root;
+ * - `'everyone'`: every row (shared reference data such as the seasons);
+ * - `{ owner }`: the rows whose `owner` column (a reference) points at a row the farmer sees.
+ *   `manyPerOwner`: the table has many rows per owner (an indicator per plant: ~100 per form), so
+ *   the farmer's rows are not loaded per request but matched by their owner's id — which means
+ *   no table can hang under it.
+ * A table without `farmerSees` is invisible to farmers.
+ */
+type FarmerSees = 'self' | 'everyone' | { readonly owner: string; readonly manyPerOwner?: boolean };
+
+interface TableDescription {
+  readonly columns: Readonly<Record<string, ColumnDescription>>;
+  readonly farmerSees?: FarmerSees;
+  /** Attachment slots (tableAttachmentInfo): accepted MIME types and how many files a record holds. */
+  readonly attachments?: Readonly<Record<string, { readonly mimeTypes?: readonly string[]; readonly maxFiles?: number }>>;
+}
+
+const IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/webp'];
+
+export const TABLES = {
+  farmers: {
+    columns: {
+      name: { type: 'text' },
+      // The farmer of a signed-in e-mail (server access.ts) and the editors' farmer look-ups.
+      email: { type: 'text', indexed: true },
+      phone: { type: 'text' },
+      kmg_mid: { type: 'text' },
+    },
+    farmerSees: 'self',
+  },
+  /** Meadows. */
+  areas: {
+    columns: {
+      name: { type: 'text' },
+      user: { type: 'reference', ref: 'farmers' },
+      gerk_pid: { type: 'text' },
+      area_ha: { type: 'number' },
+    },
+    farmerSees: { owner: 'user' },
+  },
+  /** Transects walked on a meadow. */
+  paths: {
+    columns: {
+      name: { type: 'text' },
+      parent: { type: 'reference', ref: 'areas' },
+      length_m: { type: 'number' },
+      walk: { type: 'json' },
+    },
+    farmerSees: { owner: 'parent' },
+    attachments: { photos: { mimeTypes: IMAGE_TYPES, maxFiles: 20 } },
+  },
+  /** Seasons. */
+  durations: {
+    columns: {
+      name: { type: 'text' },
+      filter_start: { type: 'date' },
+      filter_end: { type: 'date' },
+    },
+    farmerSees: 'everyone',
+  },
+  /** A path in a season: the forms of the season hang under it. */
+  durationPaths: {
+    columns: {
+      duration_id: { type: 'reference', ref: 'durations' },
+      path_id: { type: 'reference', ref: 'paths' },
+    },
+    farmerSees: { owner: 'path_id' },
+  },
+  forms: {
+    columns: {
+      parent: { type: 'reference', ref: 'durationPaths' },
+      // The form kind's id (config.json → forms), not a record id.
+      form_id: { type: 'number' },
+      score: { type: 'number' },
+      rule_version: { type: 'text' },
+      note: { type: 'text' },
+      completed: { type: 'boolean' },
+    },
+    farmerSees: { owner: 'parent' },
+    attachments: { photos: { mimeTypes: IMAGE_TYPES, maxFiles: 20 } },
+  },
+  indicators: {
+    columns: {
+      parent: { type: 'reference', ref: 'forms' },
+      // Names the indicator definition of the form kind ('k3' …). Results and searches by
+      // indicator: the table grows by ~100 rows per form.
+      key: { type: 'text', indexed: true },
+      // presence (boolean), count/percent (number), choice/text (string): mixed, hence json.
+      value: { type: 'json' },
+      note: { type: 'text' },
+    },
+    farmerSees: { owner: 'parent', manyPerOwner: true },
+    attachments: { photos: { mimeTypes: IMAGE_TYPES, maxFiles: 10 } },
+  },
+} as const satisfies Readonly<Record<string, TableDescription>>;
+
+export type TableKey = keyof typeof TABLES;
+export type ColumnName<T extends TableKey> = keyof (typeof TABLES)[T]['columns'] & string;
+export const TABLE_KEYS = Object.keys(TABLES) as TableKey[];
+
+/** A table's description, widened to the common shape (for code that walks every table). */
+export function describeTable(key: TableKey): TableDescription {
+  return TABLES[key];
+}

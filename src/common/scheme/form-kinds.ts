@@ -401,9 +401,13 @@ export const FORM_KINDS = { travnik, upravljanje } as const;
 /** The form kinds as config.json serves them. */
 export const formKinds: Record<string, FormKind> = FORM_KINDS;
 
-/** The form kind with this id (forms.form_id), if any, among `kinds` (the client's: config.json's). */
-export function formKindById(id: unknown, kinds: Readonly<Record<string, FormKind>> = formKinds): FormKind | undefined {
-  return Object.values(kinds).find((kind) => kind.id === id);
+/**
+ * The form kind with this id (forms.form_id), if any, among `kinds`: the client's (config.json's, or
+ * a screen's list of them), by default the scheme's own.
+ */
+export function formKindById<K extends { id: number } = FormKind>(id: unknown, kinds?: Readonly<Record<string, K>> | readonly K[]): K | undefined {
+  // Without `kinds`, K is FormKind (the default), so the scheme's kinds are K.
+  return (Object.values(kinds ?? formKinds) as K[]).find((kind) => kind.id === id);
 }
 
 /** The name (config key) of the form kind with this id, if any. */

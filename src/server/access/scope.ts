@@ -1,7 +1,8 @@
 /**
  * The farmer's view of a project as an SQL predicate, ANDed into every query a farmer makes
  * (search, ids, spatial, extent, text search, single reads, writes): user filters are compiled
- * separately and can only narrow it. The chain (docs/architecture.md, Roles):
+ * separately and can only narrow it. The chain (docs/architecture.md, Roles) is derived from the
+ * tables' description (src/common/schemas/project.ts, `farmerSees`):
  *   farmers.id = me → areas.user → paths.parent → durationPaths.path_id → forms.parent → indicators.parent
  * Durations are readable by everyone. Tables outside the chain are invisible to farmers.
  * Editors and readers see the whole project (no predicate).
@@ -14,24 +15,37 @@
  * durationPath and forms under it. A parent deleted before the request hides its children.
  */
 import { sql, type RawBuilder } from 'kysely';
+import { describeTable, TABLE_KEYS, type TableKey } from '../../common/schemas/project';
 import type { DialectLayer, Executor } from '../db/dialect';
 import type { ProjectSchema, TableInfo } from '../project-schema';
 import type { Access } from './access';
 
-/** table → the column linking it to its owner's table. */
-export const OWNERSHIP_CHAIN: Record<string, { column: string; parent: string }> = {
-  areas: { column: 'user', parent: 'farmers' },
-  paths: { column: 'parent', parent: 'areas' },
-  durationPaths: { column: 'path_id', parent: 'paths' },
-  forms: { column: 'parent', parent: 'durationPaths' },
-  indicators: { column: 'parent', parent: 'forms' },
-};
+/** The table whose record is the farmer (the chain's root). */
+const ROOT_TABLE = TABLE_KEYS.find((key) => describeTable(key).farmerSees === 'self')!;
+
+/**
+ * table → the column linking it to its owner's table (the column's reference target), in the
+ * description's order: loadOwnedChain needs an owner's ids before the tables under it, so an
+ * owner is described first (test/server/table-description.test.ts checks it).
+ */
+export const OWNERSHIP_CHAIN: Record<string, { column: string; parent: string }> = Object.fromEntries(
+  TABLE_KEYS.flatMap((key) => {
+    const sees = describeTable(key).farmerSees;
+    if (typeof sees !== 'object') return [];
+    const parent = describeTable(key).columns[sees.owner]?.ref;
+    if (parent === undefined) throw new Error(`${key}.${sees.owner} is not a reference column`);
+    return [[key, { column: sees.owner, parent }]];
+  }),
+);
 
 /** Tables whose own ids are loaded per request (indicators are many: scoped by parent instead). */
-const LOADED_CHAIN = ['areas', 'paths', 'durationPaths', 'forms'] as const;
+export const LOADED_CHAIN = Object.keys(OWNERSHIP_CHAIN).filter((key) => {
+  const sees = describeTable(key as TableKey).farmerSees;
+  return !(typeof sees === 'object' && sees.manyPerOwner === true);
+});
 
 /** Tables every role may read in full. */
-const SHARED_TABLES = ['durations'];
+export const SHARED_TABLES: readonly string[] = TABLE_KEYS.filter((key) => describeTable(key).farmerSees === 'everyone');
 
 /** table key → ids of the farmer's own rows. */
 export type OwnedChain = Map<string, Set<number>>;
@@ -47,7 +61,7 @@ const MAX_BOUND_IDS = 20_000;
  * trail filtered by farmer: a deleted record's changes are still theirs).
  */
 export async function loadOwnedChain(db: Executor, dialect: DialectLayer, schema: ProjectSchema, farmerId: number, withHistory = false): Promise<OwnedChain> {
-  const owned: OwnedChain = new Map([['farmers', new Set([farmerId])]]);
+  const owned: OwnedChain = new Map([[ROOT_TABLE, new Set([farmerId])]]);
   for (const key of withHistory ? Object.keys(OWNERSHIP_CHAIN) : LOADED_CHAIN) {
     const link = OWNERSHIP_CHAIN[key]!;
     const table = schema.tablesByKey.get(key);
@@ -93,7 +107,7 @@ export function scopePredicate(access: Access, schema: ProjectSchema, dialect: D
   if (access.role !== 'farmer') return null;
   if (SHARED_TABLES.includes(table.key)) return null;
   if (access.farmerId === null || !access.owned) return FALSE;
-  if (table.key === 'farmers') return sql<boolean>`${sql.ref(`${alias}.id`)} = ${access.farmerId}`;
+  if (table.key === ROOT_TABLE) return sql<boolean>`${sql.ref(`${alias}.id`)} = ${access.farmerId}`;
   const loaded = access.owned.get(table.key);
   if (loaded) return inList(sql.ref(`${alias}.id`), loaded);
   const link = OWNERSHIP_CHAIN[table.key];

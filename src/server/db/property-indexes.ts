@@ -8,10 +8,10 @@
  *
  * Indexed: every reference column (the farmer chain and the parent look-ups every screen makes:
  * areas.user, paths.parent, durationPaths.duration_id and path_id, forms.parent,
- * indicators.parent) and the columns flagged `indexed: true` in monitoring-schema.ts
- * (farmers.email, indicators.key). createProject indexes them in a new project; migration
- * 0200_property_indexes added them to existing databases. To index another column: flag it in
- * monitoring-schema.ts and add a migration that calls `ensurePropertyIndexes` (docs/deploy.md).
+ * indicators.parent) and the columns flagged `indexed: true` in the tables' description
+ * (src/common/schemas/project.ts: farmers.email, indicators.key). createProject indexes them in a
+ * new project; migration 0200_property_indexes added them to existing databases. To index another
+ * column: flag it there and add a migration that calls `ensurePropertyIndexes` (docs/deploy.md).
  */
 import { sql } from 'kysely';
 import type { ColumnType } from '../../common/schemas/project';
@@ -40,7 +40,7 @@ export function isIndexedColumn(column: Pick<ColumnDefinition, 'type' | 'indexed
   return indexKindOf(column.type) !== null && (column.type === 'reference' || column.indexed === true);
 }
 
-/** table key → names of its indexed columns, from monitoring-schema.ts. */
+/** table key → names of its indexed columns, from the tables' description (monitoring-schema.ts). */
 export const INDEXED_COLUMNS: ReadonlyMap<string, readonly string[]> = new Map(
   MONITORING_TABLES.map((table) => [table.key, table.columns.filter(isIndexedColumn).map((c) => c.name)] as const).filter(([, names]) => names.length > 0),
 );

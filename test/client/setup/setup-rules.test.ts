@@ -6,7 +6,6 @@
 import { describe, expect, it } from '@jest/globals';
 import type { Polygon } from 'geojson';
 import { metresOutside, polygonProblem, seasonProblem } from '../../../src/client/features/setup/setup-rules';
-import type { StoredRecord } from '../../../src/client/lib/db/database';
 import { slSetup } from '../../../src/common/i18n/sl';
 
 // A "U": 0.002° wide, 0.002° tall, with a notch 0.001° wide from the top down to half height.
@@ -36,12 +35,11 @@ describe('polygonProblem', () => {
 });
 
 describe('seasonProblem', () => {
-  const columns = { name: '1', start: '2', end: '3' };
-  const season = (name: string, start: string, end: string, archived = false) => ({ id: Math.random(), properties: { 1: name, 2: start, 3: end }, archived, deleted: false }) as unknown as StoredRecord;
+  const season = (name: string, start: string, end: string, archived = false) => ({ id: Math.random(), name, filter_start: start, filter_end: end, archived, deleted: false });
 
   it('windows sharing a day overlap; the day after does not; archived seasons do not count', () => {
     const seasons = [season('2026', '2026-01-01', '2026-12-31'), season('Stara', '2027-01-01', '2027-12-31', true)];
-    expect(seasonProblem({ name: 'X', start: '2026-12-31', end: '2027-06-30' }, seasons, columns)).toBe(slSetup.seasons.overlap('2026'));
-    expect(seasonProblem({ name: 'X', start: '2027-01-01', end: '2027-06-30' }, seasons, columns)).toBeNull();
+    expect(seasonProblem({ name: 'X', start: '2026-12-31', end: '2027-06-30' }, seasons)).toBe(slSetup.seasons.overlap('2026'));
+    expect(seasonProblem({ name: 'X', start: '2027-01-01', end: '2027-06-30' }, seasons)).toBeNull();
   });
 });

@@ -5,7 +5,7 @@
  */
 import { useMemo, useState } from 'react';
 import type { Point } from 'geojson';
-import { columnKey } from '../../lib/db/refs';
+import { readRow } from '../../lib/db/model';
 import { GeometryEditor, MapView, recordsToMapItems, type MapEngine } from '../../features/map';
 import type { SeasonView } from './screen-data';
 
@@ -20,7 +20,8 @@ export default function PointPicker({ view, pathId, initial, onPick }: PointPick
   const [engine, setEngine] = useState<MapEngine | null>(null);
   const config = view.config!;
   const path = view.paths.find((p) => p.id === pathId);
-  const area = view.areas.find((a) => path && a.id === path.properties[columnKey(config, 'paths', 'parent')]);
+  const areaId = path ? readRow(config, 'paths', path).parent : null;
+  const area = view.areas.find((a) => a.id === areaId);
   const items = recordsToMapItems({ areas: area ? [area] : view.areas, paths: path ? [path] : view.paths, selectedPathId: pathId }, config.tables);
   const start = useMemo<Point | null>(() => (initial ? { type: 'Point', coordinates: initial } : null), [initial]);
   // The editor's hint and buttons go below the map, not inside it: MapView's children are overlays

@@ -8,7 +8,7 @@ import { sl } from '../../../common/i18n/sl';
 import type { DetailedFeature } from '../../../common/schemas/wire';
 import { useFeatureDetailedQuery } from '../../lib/api/features';
 import { isLocalId } from '../../../common/record-id';
-import { columnKey } from '../../lib/db/refs';
+import { readRow } from '../../lib/db/model';
 import { FormScreen, useStoredForm } from '../../features/forms';
 import type { ScreenProps } from '../router/routes';
 import { useReloadSeason, useSaveEdits, useSeasonView } from './screen-data';
@@ -30,10 +30,9 @@ export default function FormRoute({ params }: ScreenProps) {
   const [editorKey] = useState(() => String(formId));
   const stored = useStoredForm(config, formId, view.hasData && !inSeason, view.loadedAt, view.online);
   const form = inSeason ?? stored.form;
-  const parentKey = config ? columnKey(config, 'indicators', 'parent') : '';
   const indicators = useMemo(
-    () => (inSeason ? view.indicators.filter((i) => i.properties[parentKey] === formId) : stored.indicators),
-    [inSeason, view.indicators, stored.indicators, parentKey, formId],
+    () => (inSeason && config ? view.indicators.filter((i) => readRow(config, 'indicators', i).parent === formId) : stored.indicators),
+    [inSeason, view.indicators, stored.indicators, config, formId],
   );
   const editor = view.role === 'editor';
   const history = useFeatureDetailedQuery(
@@ -41,10 +40,10 @@ export default function FormRoute({ params }: ScreenProps) {
     { skip: !config || !editor || !view.online || isLocalId(form?.id ?? formId) },
   );
   if (!config) return null;
-  const link = form ? [...view.durationPaths].find((d) => d.id === form.properties[columnKey(config, 'forms', 'parent')]) : undefined;
-  const pathId = link ? (link.properties[columnKey(config, 'durationPaths', 'path_id')] as number) : null;
+  const link = form ? [...view.durationPaths].find((d) => d.id === readRow(config, 'forms', form).parent) : undefined;
+  const pathId = link ? readRow(config, 'durationPaths', link).path_id : null;
   const path = view.paths.find((p) => p.id === pathId);
-  const seasonName = inSeason && view.duration ? String(view.duration.properties[columnKey(config, 'durations', 'name')] ?? '') : null;
+  const seasonName = inSeason && view.duration ? (readRow(config, 'durations', view.duration).name ?? '') : null;
   // Farmers edit this season's forms; earlier seasons are read-only for them (editors edit any).
   const ofThisSeason = Boolean(link) || Boolean(inSeason);
   const readOnly = view.role === 'reader' || view.role === null ? 'role' : !ofThisSeason && !editor ? 'pastSeason' : null;
@@ -53,7 +52,7 @@ export default function FormRoute({ params }: ScreenProps) {
       config={config}
       form={form}
       indicators={indicators}
-      pathName={path ? String(path.properties[columnKey(config, 'paths', 'name')] ?? '') : null}
+      pathName={path ? (readRow(config, 'paths', path).name ?? '') : null}
       pathId={pathId}
       seasonName={seasonName}
       readOnly={readOnly}

@@ -8,7 +8,7 @@ import { farmerChosen } from '../../features/season';
 import { HomeScreen } from '../../features/home';
 import { buildPathRows, groupByArea } from '../../features/paths';
 import { FarmersPanel, useFarmersProgress } from '../../features/farmers';
-import { columnKey } from '../../lib/db/refs';
+import { readRow } from '../../lib/db/model';
 import type { AppConfig } from '../../../common/schemas/config';
 import { useAppDispatch } from '../hooks';
 import type { ScreenProps } from '../router/routes';
@@ -32,13 +32,9 @@ export default function HomeRoute(_props: ScreenProps) {
   }, [config, view]);
   const season = useMemo(() => {
     if (!config || !view.duration) return null;
-    const p = view.duration.properties;
-    const day = (v: unknown) => String(v ?? '').slice(0, 10);
-    return {
-      name: String(p[columnKey(config, 'durations', 'name')] ?? ''),
-      from: day(p[columnKey(config, 'durations', 'filter_start')]),
-      to: day(p[columnKey(config, 'durations', 'filter_end')]),
-    };
+    const duration = readRow(config, 'durations', view.duration);
+    const day = (v: string | null) => (v ?? '').slice(0, 10);
+    return { name: duration.name ?? '', from: day(duration.filter_start), to: day(duration.filter_end) };
   }, [config, view.duration]);
   const farmer = view.farmers.find((f) => f.id === view.farmerId);
   const staff = view.role === 'editor' || view.role === 'reader';
@@ -50,7 +46,7 @@ export default function HomeRoute(_props: ScreenProps) {
       fromDevice={view.fromDevice}
       season={season}
       areas={areas}
-      farmerName={farmer && config ? String(farmer.properties[columnKey(config, 'farmers', 'name')] ?? '') : null}
+      farmerName={farmer && config ? (readRow(config, 'farmers', farmer).name ?? '') : null}
       hasFarmer={view.farmerId !== null}
       sync={{ online: view.online, pending: view.pending, lastSyncAt: view.lastSyncAt }}
       farmersPanel={staff && config ? <StaffPanel view={view} config={config} /> : undefined}

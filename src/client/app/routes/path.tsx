@@ -9,7 +9,8 @@ import { slSetup } from '../../../common/i18n/sl';
 import { formKindById } from '../../../common/scheme/form-kinds';
 import { Button } from '../../components/button/button';
 import { useUnsavedChanges } from '../../components/confirm-leave/unsaved-changes';
-import { columnKey, refKeysFor } from '../../lib/db/refs';
+import { readRow, toProperties } from '../../lib/db/model';
+import { refKeysFor } from '../../lib/db/refs';
 import { GeometryEditor, MapView, recordsToMapItems, WalkRecorderPanel, type MapEngine, type MapItem } from '../../features/map';
 import { PathScreen, type PathFormItem, buildPathRows } from '../../features/paths';
 import { buildResults, PathHistory, useSeasonHistory } from '../../features/results';
@@ -43,12 +44,11 @@ export default function PathRoute({ params }: ScreenProps) {
 
   if (!config) return <PathScreen {...emptyProps()} />;
   const kinds = Object.values(config.forms).map((k) => ({ id: k.id, title: k.title }));
-  const f = (c: string) => columnKey(config, 'forms', c);
   const forms: PathFormItem[] = (row?.forms ?? []).map((form) => ({
     id: form.id,
-    kindTitle: kinds.find((k) => k.id === form.properties[f('form_id')])?.title ?? '',
-    score: typeof form.properties[f('score')] === 'number' ? (form.properties[f('score')] as number) : null,
-    completed: form.properties[f('completed')] === true,
+    kindTitle: formKindById(form.form_id, config.forms)?.title ?? '',
+    score: form.score,
+    completed: form.completed === true,
     updatedAt: form.updatedAt,
   }));
   const path = view.paths.find((p) => p.id === pathId);
@@ -59,7 +59,7 @@ export default function PathRoute({ params }: ScreenProps) {
     items.push({ kind: 'path', id: -1, name: '', selected: true, geometry: { type: 'MultiLineString', coordinates: track.filter((s) => s.length > 1) } as MultiLineString });
   }
   const canEdit = view.role === 'farmer' || view.role === 'editor';
-  const seasonName = view.duration ? String(view.duration.properties[columnKey(config, 'durations', 'name')] ?? '') : null;
+  const seasonName = view.duration ? (readRow(config, 'durations', view.duration).name ?? '') : null;
 
   const onAddForm = async (kindId: number) => {
     const kind = formKindById(kindId, config.forms);
@@ -69,7 +69,7 @@ export default function PathRoute({ params }: ScreenProps) {
         kind: 'insert',
         projectId: config.projectId,
         tableId: config.tables.forms.id,
-        properties: { [f('parent')]: row.durationPathId, [f('form_id')]: kindId, [f('completed')]: false, [f('score')]: kind.scoring.base, [f('rule_version')]: kind.scoring.version },
+        properties: toProperties(config, 'forms', { parent: row.durationPathId, form_id: kindId, completed: false, score: kind.scoring.base, rule_version: kind.scoring.version }),
         refs: refKeysFor(config, 'forms'),
       },
     ]);

@@ -7,7 +7,7 @@
  */
 import { useMemo, useRef, useState } from 'react';
 import { fetchFormHistories, buildAllFarmersResults, buildResults, resultsCsv, resultsGeoJson, type ResultRow, ResultsScreen, useAllFarmers, useSeasonHistory } from '../../features/results';
-import { columnKey } from '../../lib/db/refs';
+import { readRow } from '../../lib/db/model';
 import { downloadFile } from '../../lib/download-file';
 import { selectBrowserOnline, selectServerReachable } from '../../features/sync';
 import { useAppDispatch, useAppSelector } from '../hooks';
@@ -29,7 +29,7 @@ export default function ResultsRoute(_props: ScreenProps) {
   const all = useAllFarmers(staff ? config : null, browserOnline && serverReachable !== false, view.loadedAt);
   const farmerRows = staff ? all.data?.farmers : view.farmers;
   const farmerName = useMemo(() => {
-    const names = new Map((farmerRows ?? []).map((f) => [f.id, config ? String(f.properties[columnKey(config, 'farmers', 'name')] ?? '') : '']));
+    const names = new Map((farmerRows ?? []).map((f) => [f.id, config ? (readRow(config, 'farmers', f).name ?? '') : '']));
     return (id: number | null) => (id === null ? '' : (names.get(id) ?? ''));
   }, [farmerRows, config]);
   const farmers = useMemo(

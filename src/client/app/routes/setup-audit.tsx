@@ -9,7 +9,7 @@ import { Loading } from '../../components/loading/loading';
 import { Page } from '../../components/page/page';
 import { AuditScreen } from '../../features/audit';
 import { isLocalId } from '../../../common/record-id';
-import { columnKey } from '../../lib/db/refs';
+import { readRow } from '../../lib/db/model';
 import { routeHref, type RouteName } from '../router/route-paths';
 import type { ScreenProps } from '../router/routes';
 import { SetupBack } from './setup-back';
@@ -33,11 +33,10 @@ export default function SetupAuditRoute(_props: ScreenProps) {
   const { config, rows, online } = useSetupTable('farmers');
   const farmers = useMemo(() => {
     if (!config) return [];
-    const name = columnKey(config, 'farmers', 'name');
     return rows
       // A farmer made offline and not delivered yet has no changes on the server.
       .filter((f) => !isLocalId(f.id))
-      .map((f) => ({ id: f.id, name: String(f.properties[name] ?? '') || `#${f.id}` }))
+      .map((f) => ({ id: f.id, name: readRow(config, 'farmers', f).name || `#${f.id}` }))
       .sort((a, b) => a.name.localeCompare(b.name, 'sl') || a.id - b.id);
   }, [config, rows]);
   return (

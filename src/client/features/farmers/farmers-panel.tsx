@@ -19,7 +19,7 @@ import { useTextSearchRecordsQuery } from '../../lib/api/records';
 import { searchAllRecords } from '../../lib/api/search-all';
 import { useAppDispatch } from '../../app/hooks';
 import type { StoredRecord } from '../../lib/db/database';
-import { columnKey } from '../../lib/db/refs';
+import { readRow } from '../../lib/db/model';
 
 /** Delay before a typed query is sent, so a word typed letter by letter is one request. */
 const SEARCH_DEBOUNCE_MS = 300;
@@ -34,10 +34,9 @@ export interface FarmerProgress {
 export function matchesFarmer(row: StoredRecord, config: AppConfig, query: string): boolean {
   const matches = textMatcher(query);
   if (!matches) return true;
-  return matches(searchableText((['name', 'email', 'phone', 'kmg_mid'] as const).map((c) => row.properties[columnKey(config, 'farmers', c)])));
+  const farmer = readRow(config, 'farmers', row);
+  return matches(searchableText([farmer.name, farmer.email, farmer.phone, farmer.kmg_mid]));
 }
-
-const num = (v: unknown) => (typeof v === 'number' ? v : typeof v === 'string' && v !== '' ? Number(v) : NaN);
 
 /**
  * Season progress per farmer, online: paths with a completed form in the current duration out of
@@ -65,14 +64,14 @@ export function useFarmersProgress(config: AppConfig, durationId: number | null,
       ]);
       const linkIds = links.map((r) => r.id);
       const forms = linkIds.length ? await all(tables.forms.id, and(isIn(tables.forms.columns.parent, linkIds), eq(tables.forms.columns.completed, true), live)) : [];
-      const farmerOfArea = new Map(areas.map((a) => [a.id, num(a.properties[String(tables.areas.columns.user)])]));
+      const farmerOfArea = new Map(areas.map((a) => [a.id, readRow(config, 'areas', a).user]));
       const farmerOfPath = new Map<number, number>();
       for (const p of paths) {
-        const farmer = farmerOfArea.get(num(p.properties[String(tables.paths.columns.parent)]));
-        if (farmer !== undefined) farmerOfPath.set(p.id, farmer);
+        const farmer = farmerOfArea.get(readRow(config, 'paths', p).parent ?? -1);
+        if (farmer !== undefined && farmer !== null) farmerOfPath.set(p.id, farmer);
       }
-      const pathOfLink = new Map(links.map((l) => [l.id, num(l.properties[String(tables.durationPaths.columns.path_id)])]));
-      const donePaths = new Set(forms.map((f) => pathOfLink.get(num(f.properties[String(tables.forms.columns.parent)]))));
+      const pathOfLink = new Map(links.map((l) => [l.id, readRow(config, 'durationPaths', l).path_id]));
+      const donePaths = new Set(forms.map((f) => pathOfLink.get(readRow(config, 'forms', f).parent ?? -1)));
       const result = new Map<number, FarmerProgress>();
       for (const [pathId, farmer] of farmerOfPath) {
         const entry = result.get(farmer) ?? { done: 0, total: 0 };
@@ -115,8 +114,6 @@ export function FarmersPanel({ config, farmers, selectedId, onChoose, online, pr
     // Asked again when the panel shows: farmers added or changed on this device meanwhile are found.
     { skip: !searching, refetchOnMountOrArgChange: true },
   );
-  const nameKey = columnKey(config, 'farmers', 'name');
-  const emailKey = columnKey(config, 'farmers', 'email');
   const shown = useMemo(() => {
     const live = farmers.filter((f) => !f.archived && !f.deleted);
     if (!sent) return live;
@@ -127,7 +124,7 @@ export function FarmersPanel({ config, farmers, selectedId, onChoose, online, pr
     // A query of one letter, or while the answer comes: the list shown, by the same rule.
     return live.filter((f) => matchesFarmer(f, config, sent));
   }, [farmers, sent, searching, search.currentData, config]);
-  const sorted = [...shown].sort((a, b) => String(a.properties[nameKey] ?? '').localeCompare(String(b.properties[nameKey] ?? ''), 'sl'));
+  const sorted = shown.map((f) => readRow(config, 'farmers', f)).sort((a, b) => (a.name ?? '').localeCompare(b.name ?? '', 'sl'));
 
   return (
     <section className="card farmers-panel" aria-labelledby="farmers-title" data-testid="farmers-panel">
@@ -145,13 +142,13 @@ export function FarmersPanel({ config, farmers, selectedId, onChoose, online, pr
           {sorted.map((f) => {
             const p = progress?.get(f.id);
             const chosen = f.id === selectedId;
-            const name = String(f.properties[nameKey] ?? `#${f.id}`);
+            const name = f.name ?? `#${f.id}`;
             return (
               <li key={f.id} data-testid={`farmer-${f.id}`}>
                 <div className={chosen ? 'farmer-row farmer-row--chosen' : 'farmer-row'}>
                   <span className="row-link__main">
                     <span className="row-link__title">{name}</span>
-                    <span className="muted small">{String(f.properties[emailKey] ?? '')}</span>
+                    <span className="muted small">{f.email ?? ''}</span>
                     {p ? (
                       <span className="farmer-row__progress">
                         <progress max={Math.max(1, p.total)} value={p.done} aria-label={`${t.progress}: ${t.progressValue(p.done, p.total)}`} />

@@ -10,7 +10,8 @@ import { computeScore, normalizeValue, validateForm, type FormValues, type Valid
 import type { AppConfig, FormKind } from '../../../common/schemas/config';
 import type { StoredRecord } from '../../lib/db/database';
 import type { LocalEdit, SavedEdit } from '../../lib/db/outbox';
-import { columnKey, refKeysFor } from '../../lib/db/refs';
+import { readRow, toProperties } from '../../lib/db/model';
+import { refKeysFor } from '../../lib/db/refs';
 
 export interface NewPhoto {
   /** Key in the draft only. */
@@ -44,11 +45,10 @@ function pointOf(geometry: Geometry | null | undefined): [number, number] | null
 
 /** The first live row per indicator key (a form holds one row per key when made by this app). */
 export function rowsByKey(config: AppConfig, rows: readonly StoredRecord[]): Map<string, StoredRecord> {
-  const key = columnKey(config, 'indicators', 'key');
   const map = new Map<string, StoredRecord>();
   for (const row of [...rows].sort((a, b) => a.id - b.id)) {
     if (row.deleted || row.archived) continue;
-    const k = String(row.properties[key] ?? '');
+    const k = readRow(config, 'indicators', row).key ?? '';
     if (!map.has(k)) map.set(k, row);
   }
   return map;
@@ -60,11 +60,10 @@ export function rowsByKey(config: AppConfig, rows: readonly StoredRecord[]): Map
  * blank, as initialDraft reads live rows only).
  */
 export function archivedKeys(config: AppConfig, rows: readonly StoredRecord[]): Set<string> {
-  const key = columnKey(config, 'indicators', 'key');
   const live = rowsByKey(config, rows);
   const keys = new Set<string>();
   for (const row of rows) {
-    const k = String(row.properties[key] ?? '');
+    const k = readRow(config, 'indicators', row).key ?? '';
     if (row.archived && !row.deleted && !live.has(k)) keys.add(k);
   }
   return keys;
@@ -72,24 +71,20 @@ export function archivedKeys(config: AppConfig, rows: readonly StoredRecord[]): 
 
 export function initialDraft(config: AppConfig, kind: FormKind, form: StoredRecord, rows: readonly StoredRecord[]): FormDraft {
   const byKey = rowsByKey(config, rows);
-  const valueKey = columnKey(config, 'indicators', 'value');
-  const noteKey = columnKey(config, 'indicators', 'note');
   const indicators: Record<string, IndicatorDraft> = {};
   for (const def of kind.indicators) {
-    const row = byKey.get(def.key);
-    const value = row?.properties[valueKey];
+    const stored = byKey.get(def.key);
+    const row = stored ? readRow(config, 'indicators', stored) : undefined;
+    const value = row?.value;
     indicators[def.key] = {
       value: value === null || value === undefined ? '' : typeof value === 'number' ? String(value) : value,
-      note: typeof row?.properties[noteKey] === 'string' ? (row.properties[noteKey] as string) : '',
+      note: row?.note ?? '',
       location: pointOf(row?.geometry),
       photos: [],
     };
   }
-  return {
-    indicators,
-    note: typeof form.properties[columnKey(config, 'forms', 'note')] === 'string' ? (form.properties[columnKey(config, 'forms', 'note')] as string) : '',
-    completed: form.properties[columnKey(config, 'forms', 'completed')] === true,
-  };
+  const stored = readRow(config, 'forms', form);
+  return { indicators, note: stored.note ?? '', completed: stored.completed === true };
 }
 
 /** The values the score and the validation see: normalised where valid, raw where not, blanks left out. */
@@ -149,12 +144,6 @@ export function planSave(args: { config: AppConfig; kind: FormKind; form: Stored
   const projectId = config.projectId;
   const tableId = config.tables.indicators.id;
   const photosSlot = config.tables.indicators.attachments?.photos;
-  const k = {
-    parent: columnKey(config, 'indicators', 'parent'),
-    key: columnKey(config, 'indicators', 'key'),
-    value: columnKey(config, 'indicators', 'value'),
-    note: columnKey(config, 'indicators', 'note'),
-  };
   const byKey = rowsByKey(config, rows);
   const steps: EditStep[] = [];
   for (const def of kind.indicators) {
@@ -174,7 +163,7 @@ export function planSave(args: { config: AppConfig; kind: FormKind; form: Stored
         continue;
       }
       if (changed) {
-        steps.push({ kind: 'update', projectId, tableId, id: row.id, properties: { [k.value]: value, [k.note]: note }, geometry: toPoint(d.location), refs: refKeysFor(config, 'indicators') });
+        steps.push({ kind: 'update', projectId, tableId, id: row.id, properties: toProperties(config, 'indicators', { value, note }), geometry: toPoint(d.location), refs: refKeysFor(config, 'indicators') });
       }
     } else if (hasContent) {
       const index = steps.length;
@@ -182,7 +171,7 @@ export function planSave(args: { config: AppConfig; kind: FormKind; form: Stored
         kind: 'insert',
         projectId,
         tableId,
-        properties: { [k.parent]: form.id, [k.key]: def.key, [k.value]: value, [k.note]: note },
+        properties: toProperties(config, 'indicators', { parent: form.id, key: def.key, value, note }),
         geometry: toPoint(d.location),
         refs: refKeysFor(config, 'indicators'),
       });
@@ -206,13 +195,12 @@ export function planSave(args: { config: AppConfig; kind: FormKind; form: Stored
     }
   }
   const score = liveScore(kind, draft);
-  const f = (c: string) => columnKey(config, 'forms', c);
   steps.push({
     kind: 'update',
     projectId,
     tableId: config.tables.forms.id,
     id: form.id,
-    properties: { [f('note')]: draft.note.trim() === '' ? null : draft.note, [f('completed')]: draft.completed, [f('score')]: score.score, [f('rule_version')]: score.ruleVersion },
+    properties: toProperties(config, 'forms', { note: draft.note.trim() === '' ? null : draft.note, completed: draft.completed, score: score.score, rule_version: score.ruleVersion }),
     refs: refKeysFor(config, 'forms'),
   });
   return steps;

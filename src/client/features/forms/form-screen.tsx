@@ -23,6 +23,7 @@ import { ScoreBadge } from '../../components/score-badge/score-badge';
 import { ScoreExplanation } from '../../components/score-badge/score-explanation';
 import { ScreenState } from '../../components/screen-state/screen-state';
 import type { StoredRecord } from '../../lib/db/database';
+import { readRow } from '../../lib/db/model';
 import type { SavedEdit } from '../../lib/db/outbox';
 import type { ResizeEnv } from '../../lib/image/resize';
 import { currentPosition } from '../../lib/location/current-position';
@@ -333,7 +334,7 @@ function FormEditor(props: FormScreenProps & { form: StoredRecord; kind: FormKin
 
 function kindOfForm(config: AppConfig, form: StoredRecord | null): FormKind | undefined {
   if (!form) return undefined;
-  return formKindById(form.properties[String(config.tables.forms.columns.form_id)], config.forms);
+  return formKindById(readRow(config, 'forms', form).form_id, config.forms);
 }
 
 export function FormScreen(props: FormScreenProps) {

@@ -11,7 +11,7 @@ import { useAppDispatch, useOfflineDb } from '../../app/hooks';
 import type { StoredRecord } from '../../lib/db/database';
 import { searchAllRecords } from '../../lib/api/search-all';
 import { readRows, refreshRows } from '../../lib/db/local-data';
-import { columnKey } from '../../lib/db/refs';
+import { readRow } from '../../lib/db/model';
 
 /** `refreshKey`: read again when it changes (e.g. the season was reloaded after a delivery). */
 export function useStoredForm(
@@ -27,13 +27,13 @@ export function useStoredForm(
   useEffect(() => {
     if (!config || !enabled) return undefined;
     let cancelled = false;
-    const parent = columnKey(config, 'indicators', 'parent');
+    const isChild = (r: StoredRecord) => readRow(config, 'indicators', r).parent === formId;
     // One transaction: an acknowledgement committing between the two reads would leave a form
     // read under its offline id with children that already name its server id.
     const readDevice = () =>
       db.transaction('r', db.features, async () => {
         const [form] = await readRows(db, config.tables.forms.id, (r) => r.id === formId && !r.archived);
-        const indicators = form ? await readRows(db, config.tables.indicators.id, (r) => r.properties[parent] === formId) : [];
+        const indicators = form ? await readRows(db, config.tables.indicators.id, isChild) : [];
         return { form: form ?? null, indicators };
       });
     void (async () => {
@@ -47,7 +47,7 @@ export function useStoredForm(
         ]);
         if (forms.records?.length && indicators.records) {
           await refreshRows(db, forms.records, { projectId, tableId: tables.forms.id, inScope: (r) => r.id === formId, requestedAt });
-          await refreshRows(db, indicators.records, { projectId, tableId: tables.indicators.id, inScope: (r) => r.properties[parent] === formId, requestedAt });
+          await refreshRows(db, indicators.records, { projectId, tableId: tables.indicators.id, inScope: isChild, requestedAt });
           found = await readDevice();
         }
       }

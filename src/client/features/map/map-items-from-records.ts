@@ -1,9 +1,10 @@
 /**
- * Season rows (areas, paths, indicators as lib/db StoredRecords) → MapItems, using the column ids
- * of config.json: an area's farmer is its `user` column; a path's farmer is its area's; an
+ * Season rows (areas, paths, indicators as lib/db StoredRecords) → MapItems, read through the typed
+ * model (lib/db/model.ts) with the column ids of config.json: an area's farmer is its `user` column; a path's farmer is its area's; an
  * indicator point's farmer is unknown here (screens pass the already-filtered farmer's rows).
  */
 import type { StoredRecord } from '../../lib/db/database';
+import { readRow } from '../../lib/db/model';
 import type { MapItem } from '../../lib/map/map-items';
 import type { TablesConfig } from '../../../common/schemas/config';
 
@@ -17,24 +18,20 @@ export interface MapRows {
 }
 
 export function recordsToMapItems(rows: MapRows, tables: Pick<TablesConfig, 'areas' | 'paths'>): MapItem[] {
-  const areaName = String(tables.areas.columns.name);
-  const areaUser = String(tables.areas.columns.user);
-  const pathName = String(tables.paths.columns.name);
-  const pathParent = String(tables.paths.columns.parent);
   const farmerOfArea = new Map<number, number | null>();
   const items: MapItem[] = [];
-  for (const area of rows.areas) {
-    const farmerId = typeof area.properties[areaUser] === 'number' ? (area.properties[areaUser] as number) : null;
-    farmerOfArea.set(area.id, farmerId);
-    items.push({ kind: 'area', id: area.id, name: String(area.properties[areaName] ?? ''), farmerId, geometry: area.geometry ?? null });
+  for (const record of rows.areas) {
+    const area = readRow({ tables }, 'areas', record);
+    farmerOfArea.set(area.id, area.user);
+    items.push({ kind: 'area', id: area.id, name: area.name ?? '', farmerId: area.user, geometry: area.geometry ?? null });
   }
-  for (const path of rows.paths) {
-    const parent = path.properties[pathParent];
+  for (const record of rows.paths) {
+    const path = readRow({ tables }, 'paths', record);
     items.push({
       kind: 'path',
       id: path.id,
-      name: String(path.properties[pathName] ?? ''),
-      farmerId: typeof parent === 'number' ? (farmerOfArea.get(parent) ?? null) : null,
+      name: path.name ?? '',
+      farmerId: path.parent !== null ? (farmerOfArea.get(path.parent) ?? null) : null,
       geometry: path.geometry ?? null,
       selected: rows.selectedPathId === path.id,
     });

@@ -7,6 +7,7 @@
 import { useState, type ReactNode } from 'react';
 import { formatDateTime } from '../../../common/format';
 import { sl, slPhone, slScreens } from '../../../common/i18n/sl';
+import { formKindById } from '../../../common/scheme/form-kinds';
 import { Button } from '../../components/button/button';
 import { EmptyState } from '../../components/empty-state/empty-state';
 import { BackIcon, PathIcon, PlusIcon } from '../../components/icons/icons';
@@ -68,7 +69,7 @@ function AddForm({ kinds, existing, onAdd }: { kinds: PathScreenProps['formKinds
       className="add-form"
       onSubmit={(e) => {
         e.preventDefault();
-        const title = kinds.find((k) => k.id === kind)?.title ?? '';
+        const title = formKindById(kind, kinds)?.title ?? '';
         if (existing.includes(title)) setAsking(title);
         else add();
       }}

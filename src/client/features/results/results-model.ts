@@ -13,7 +13,7 @@ import type { AppConfig } from '../../../common/schemas/config';
 import { formKindById } from '../../../common/scheme/form-kinds';
 import type { HistoryEntry } from '../../../common/schemas/wire';
 import type { StoredRecord } from '../../lib/db/database';
-import { columnKey } from '../../lib/db/refs';
+import { readRow, type Form, type Indicator } from '../../lib/db/model';
 import type { SeasonHistory } from './use-season-history';
 
 export interface ResultRow {
@@ -38,38 +38,36 @@ export interface ResultRow {
   geometry: StoredRecord['geometry'];
 }
 
-const num = (v: unknown): number | null => {
-  const n = typeof v === 'string' && v.trim() !== '' ? Number(v) : v;
-  return typeof n === 'number' && Number.isFinite(n) ? n : null;
-};
-
 /** The explained score of a form from its indicators rows (null for an unknown kind). */
-function explainForm(config: AppConfig, form: StoredRecord, indicators: readonly StoredRecord[]): ScoreResult | null {
-  const kind = formKindById(num(form.properties[columnKey(config, 'forms', 'form_id')]), config.forms);
+function explainForm(config: AppConfig, form: Form, indicators: readonly Indicator[]): ScoreResult | null {
+  const kind = formKindById(form.form_id, config.forms);
   if (!kind) return null;
-  const parent = columnKey(config, 'indicators', 'parent');
-  const key = columnKey(config, 'indicators', 'key');
-  const value = columnKey(config, 'indicators', 'value');
-  const rows = indicators
-    .filter((i) => num(i.properties[parent]) === form.id)
-    .sort((a, b) => a.id - b.id)
-    .map((i) => ({ key: String(i.properties[key] ?? ''), value: i.properties[value], deleted: i.deleted, archived: i.archived }));
+  const rows = [...indicators].sort((a, b) => a.id - b.id).map((i) => ({ key: i.key ?? '', value: i.value, deleted: i.deleted, archived: i.archived }));
   return computeScore(kind, valuesFromIndicators(kind, rows));
 }
 
 export function buildResults(config: AppConfig, base: { areas: readonly StoredRecord[]; paths: readonly StoredRecord[] }, history: SeasonHistory): ResultRow[] {
-  const k = (table: Parameters<typeof columnKey>[1], column: string) => columnKey(config, table, column);
-  const areas = new Map(base.areas.filter((a) => !a.archived).map((a) => [a.id, a]));
-  const paths = new Map(base.paths.filter((p) => !p.archived).map((p) => [p.id, p]));
-  const durations = new Map(history.durations.map((d) => [d.id, d]));
-  const links = new Map(history.durationPaths.filter((d) => !d.archived && !d.deleted).map((d) => [d.id, d]));
-  const live: Array<{ form: StoredRecord; pathId: number; durationId: number }> = [];
-  for (const form of history.forms) {
-    if (form.archived || form.deleted) continue;
-    const link = links.get(num(form.properties[k('forms', 'parent')]) ?? -1);
+  const areas = new Map(base.areas.filter((a) => !a.archived).map((a) => [a.id, readRow(config, 'areas', a)]));
+  const paths = new Map(base.paths.filter((p) => !p.archived).map((p) => [p.id, readRow(config, 'paths', p)]));
+  const durations = new Map(history.durations.map((d) => [d.id, readRow(config, 'durations', d)]));
+  const links = new Map(history.durationPaths.filter((d) => !d.archived && !d.deleted).map((d) => [d.id, readRow(config, 'durationPaths', d)]));
+  // Each form's indicators, read once (every season of every farmer, for editors).
+  const indicatorsOf = new Map<number, Indicator[]>();
+  for (const record of history.indicators) {
+    const indicator = readRow(config, 'indicators', record);
+    if (indicator.parent === null) continue;
+    const list = indicatorsOf.get(indicator.parent) ?? [];
+    list.push(indicator);
+    indicatorsOf.set(indicator.parent, list);
+  }
+  const live: Array<{ form: Form; pathId: number; durationId: number }> = [];
+  for (const record of history.forms) {
+    if (record.archived || record.deleted) continue;
+    const form = readRow(config, 'forms', record);
+    const link = links.get(form.parent ?? -1);
     if (!link) continue;
-    const pathId = num(link.properties[k('durationPaths', 'path_id')]);
-    const durationId = num(link.properties[k('durationPaths', 'duration_id')]);
+    const pathId = link.path_id;
+    const durationId = link.duration_id;
     if (pathId === null || durationId === null || !paths.has(pathId) || !durations.has(durationId)) continue;
     live.push({ form, pathId, durationId });
   }
@@ -77,28 +75,28 @@ export function buildResults(config: AppConfig, base: { areas: readonly StoredRe
   for (const { form, pathId, durationId } of live) {
     const path = paths.get(pathId)!;
     const duration = durations.get(durationId)!;
-    const areaId = num(path.properties[k('paths', 'parent')]);
+    const areaId = path.parent;
     const area = areaId !== null ? areas.get(areaId) : undefined;
-    const kindId = num(form.properties[k('forms', 'form_id')]);
-    const score = num(form.properties[k('forms', 'score')]);
+    const kindId = form.form_id;
+    const score = form.score;
     rows.push({
       pathId,
-      pathName: String(path.properties[k('paths', 'name')] ?? `#${pathId}`),
+      pathName: path.name ?? `#${pathId}`,
       areaId,
-      areaName: String(area?.properties[k('areas', 'name')] ?? ''),
-      farmerId: area ? num(area.properties[k('areas', 'user')]) : null,
+      areaName: area?.name ?? '',
+      farmerId: area ? area.user : null,
       durationId,
-      seasonName: String(duration.properties[k('durations', 'name')] ?? `#${durationId}`),
-      seasonStart: String(duration.properties[k('durations', 'filter_start')] ?? ''),
+      seasonName: duration.name ?? `#${durationId}`,
+      seasonStart: duration.filter_start ?? '',
       formId: form.id,
       kindId,
       kindTitle: formKindById(kindId, config.forms)?.title ?? String(kindId ?? ''),
       score,
       scoreClass: score === null ? null : classifyScore(score),
-      ruleVersion: String(form.properties[k('forms', 'rule_version')] ?? ''),
-      completed: form.properties[k('forms', 'completed')] === true,
+      ruleVersion: form.rule_version ?? '',
+      completed: form.completed === true,
       updatedAt: form.updatedAt,
-      explanation: explainForm(config, form, history.indicators),
+      explanation: explainForm(config, form, indicatorsOf.get(form.id) ?? []),
       previous: null,
       geometry: path.geometry ?? null,
     });
@@ -131,12 +129,10 @@ export function buildAllFarmersResults(
   history: SeasonHistory,
   farmerName: (id: number | null) => string,
 ): ResultRow[] {
-  const userKey = columnKey(config, 'areas', 'user');
-  const parentKey = columnKey(config, 'paths', 'parent');
   const archivedFarmers = new Set(data.farmers.filter((f) => f.archived).map((f) => f.id));
-  const areas = data.areas.filter((a) => !a.archived && !archivedFarmers.has(num(a.properties[userKey]) ?? -1));
+  const areas = data.areas.filter((a) => !a.archived && !archivedFarmers.has(readRow(config, 'areas', a).user ?? -1));
   const areaIds = new Set(areas.map((a) => a.id));
-  const paths = data.paths.filter((p) => !p.archived && areaIds.has(num(p.properties[parentKey]) ?? -1));
+  const paths = data.paths.filter((p) => !p.archived && areaIds.has(readRow(config, 'paths', p).parent ?? -1));
   const names = new Map<number | null, string>();
   const nameOf = (id: number | null) => {
     if (!names.has(id)) names.set(id, farmerName(id));

@@ -12,7 +12,7 @@ import type { TableKey } from '../../../common/schemas/project';
 import { useAppDispatch, useOfflineDb } from '../../app/hooks';
 import type { OfflineDb, StoredRecord } from '../../lib/db/database';
 import { readRows, refreshRows } from '../../lib/db/local-data';
-import { columnKey } from '../../lib/db/refs';
+import { readRow } from '../../lib/db/model';
 import { searchAllRecords } from '../../lib/api/search-all';
 
 export interface SeasonHistory {
@@ -23,8 +23,6 @@ export interface SeasonHistory {
 }
 
 export type SeasonHistoryState = LoadedState<SeasonHistory>;
-
-const num = (v: unknown) => (typeof v === 'number' ? v : typeof v === 'string' && v !== '' ? Number(v) : NaN);
 
 async function loadSeasonHistory(
   dispatch: ReturnType<typeof useAppDispatch>,
@@ -45,17 +43,15 @@ async function loadSeasonHistory(
     return (await readRows(db, tableId, inScope)).filter((r) => !r.archived);
   };
   const pathSet = new Set(pathIds);
-  const dpPath = columnKey(config, 'durationPaths', 'path_id');
-  const formParent = columnKey(config, 'forms', 'parent');
-  const indParent = columnKey(config, 'indicators', 'parent');
+  const { tables } = config;
   const durations = await load('durations', undefined, () => true);
   const durationPaths = pathIds.length
-    ? await load('durationPaths', and(isIn(Number(dpPath), [...pathIds]), eq('archived', false)), (r) => pathSet.has(num(r.properties[dpPath])))
+    ? await load('durationPaths', and(isIn(tables.durationPaths.columns.path_id, [...pathIds]), eq('archived', false)), (r) => pathSet.has(readRow(config, 'durationPaths', r).path_id ?? -1))
     : [];
   const dpSet = new Set(durationPaths.map((d) => d.id));
-  const forms = dpSet.size ? await load('forms', isIn(Number(formParent), [...dpSet]), (r) => dpSet.has(num(r.properties[formParent]))) : [];
+  const forms = dpSet.size ? await load('forms', isIn(tables.forms.columns.parent, [...dpSet]), (r) => dpSet.has(readRow(config, 'forms', r).parent ?? -1)) : [];
   const formSet = new Set(forms.map((f) => f.id));
-  const indicators = formSet.size ? await load('indicators', isIn(Number(indParent), [...formSet]), (r) => formSet.has(num(r.properties[indParent]))) : [];
+  const indicators = formSet.size ? await load('indicators', isIn(tables.indicators.columns.parent, [...formSet]), (r) => formSet.has(readRow(config, 'indicators', r).parent ?? -1)) : [];
   return { data: { durations, durationPaths, forms, indicators }, fromDevice: !reachable };
 }
 

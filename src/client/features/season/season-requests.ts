@@ -9,7 +9,7 @@ import { FARMERS_PAGE_SIZE, PAGE_SIZE } from '../../../common/constants';
 import { and, eq, isIn, type FilterNode, type SearchRequest } from '../../../common/filter';
 import type { AppConfig } from '../../../common/schemas/config';
 import type { TableKey } from '../../../common/schemas/project';
-import { columnKey } from '../../lib/db/refs';
+import { readRow } from '../../lib/db/model';
 
 /** One chain step's read: every page of one table's rows, filtered. */
 export interface RowsRequest {
@@ -38,29 +38,28 @@ export function localDate(epochMs: number): string {
 
 /** The duration whose window [filter_start, filter_end] contains `today` (dates compared by day). */
 export function currentDuration<T extends RowLike>(durations: T[], config: AppConfig, today: string): T | null {
-  const start = columnKey(config, 'durations', 'filter_start');
-  const end = columnKey(config, 'durations', 'filter_end');
+  const start = (d: T) => readRow(config, 'durations', d).filter_start;
+  const end = (d: T) => readRow(config, 'durations', d).filter_end;
   const day = (value: unknown) => (typeof value === 'string' ? value.slice(0, 10) : '');
   const matching = durations.filter((d) => {
-    const from = day(d.properties[start]);
-    const to = day(d.properties[end]);
+    const from = day(start(d));
+    const to = day(end(d));
     return from !== '' && to !== '' && from <= today && today <= to;
   });
   // Overlapping windows: the one that started last is the current one.
-  matching.sort((a, b) => day(b.properties[start]).localeCompare(day(a.properties[start])));
+  matching.sort((a, b) => day(start(b)).localeCompare(day(start(a))));
   return matching[0] ?? null;
 }
 
 /** Whether a farmers row is the signed-in user's own (by e-mail, as the server compares it). */
 export function isOwnFarmer(config: AppConfig, email: string): (row: RowLike) => boolean {
-  const emailKey = columnKey(config, 'farmers', 'email');
   const own = email.trim().toLowerCase();
-  return (row) => String(row.properties[emailKey] ?? '').trim().toLowerCase() === own;
+  return (row) => (readRow(config, 'farmers', row).email ?? '').trim().toLowerCase() === own;
 }
 
 /** The user's own farmer record, by e-mail. */
 export function ownFarmerRequest(config: AppConfig, email: string): RowsRequest {
-  return { table: 'farmers', filters: eq(Number(columnKey(config, 'farmers', 'email')), email.trim()), perPage: FARMERS_PAGE_SIZE };
+  return { table: 'farmers', filters: eq(config.tables.farmers.columns.email, email.trim()), perPage: FARMERS_PAGE_SIZE };
 }
 
 /** Every duration (the current one is chosen on the device: the device's today). */
@@ -98,21 +97,21 @@ export function farmerAheadRequests(
   return {
     farmerId: farmer.id,
     durationId,
-    areas: { table: 'areas', filters: eq(Number(columnKey(config, 'areas', 'user')), farmer.id), perPage: PAGE_SIZE },
+    areas: { table: 'areas', filters: eq(config.tables.areas.columns.user, farmer.id), perPage: PAGE_SIZE },
     paths: { table: 'paths', perPage: PAGE_SIZE },
     links:
       durationId === null
         ? null
-        : { table: 'durationPaths', filters: and(eq(Number(columnKey(config, 'durationPaths', 'duration_id')), durationId), eq('archived', false)), perPage: PAGE_SIZE },
+        : { table: 'durationPaths', filters: and(eq(config.tables.durationPaths.columns.duration_id, durationId), eq('archived', false)), perPage: PAGE_SIZE },
   };
 }
 
 /** The forms under the season links an answer named (in the answer's order). */
 export function formsRequest(config: AppConfig, linkIds: readonly number[]): RowsRequest {
-  return { table: 'forms', filters: isIn(Number(columnKey(config, 'forms', 'parent')), [...linkIds]), perPage: PAGE_SIZE };
+  return { table: 'forms', filters: isIn(config.tables.forms.columns.parent, [...linkIds]), perPage: PAGE_SIZE };
 }
 
 /** The indicators of the forms (their ids in ascending order, as the chain reads them from the device). */
 export function indicatorsRequest(config: AppConfig, formIds: readonly number[]): RowsRequest {
-  return { table: 'indicators', filters: isIn(Number(columnKey(config, 'indicators', 'parent')), [...formIds]), perPage: PAGE_SIZE };
+  return { table: 'indicators', filters: isIn(config.tables.indicators.columns.parent, [...formIds]), perPage: PAGE_SIZE };
 }

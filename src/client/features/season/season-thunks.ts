@@ -25,7 +25,8 @@ import { isLocalId } from '../../../common/record-id';
 import { resolveIds } from '../../lib/db/identity';
 import { getMeta, readRows, refreshRows, setMeta } from '../../lib/db/local-data';
 import { saveEdit } from '../../lib/db/outbox';
-import { columnKey, refKeysFor } from '../../lib/db/refs';
+import { readRow, toProperties } from '../../lib/db/model';
+import { refKeysFor } from '../../lib/db/refs';
 import { createAppAsyncThunk, type AppDispatch, type RootState } from '../../app/store-types';
 import { followSeason, ROW_LISTS, seasonLoaded, seasonLoadFailed, seasonLoadStarted, type SeasonData } from './season-actions';
 import {
@@ -200,11 +201,6 @@ async function askFarmerAhead(
   return { farmerId: requests.farmerId, durationId: requests.durationId, areas: askRows(ctx, requests.areas), paths: askRows(ctx, requests.paths), links, forms: askForms(ctx, links) };
 }
 
-const numberOf = (value: unknown): number | null => {
-  const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
-  return typeof n === 'number' && Number.isFinite(n) ? n : null;
-};
-
 /**
  * One chain at a time per offline database: two overlapping loads (a reload right after a save)
  * would both see a path without a link and both create one.
@@ -328,23 +324,19 @@ async function readChain(
     // agrees on both. Otherwise (editors and readers, or a device that disagrees) each step asks
     // with the ids the step before left on the device. Either way the answers are taken in order,
     // each step's device rows reconciled by the ids of the step before.
-    const userKey = columnKey(config, 'areas', 'user');
-    const pathParent = columnKey(config, 'paths', 'parent');
-    const dpDuration = columnKey(config, 'durationPaths', 'duration_id');
-    const dpPath = columnKey(config, 'durationPaths', 'path_id');
     const durationId = data.duration?.id ?? null;
     const fromAhead = role === 'farmer' && farmerAhead ? await farmerAhead : null;
     const ahead = fromAhead && fromAhead.farmerId === farmerId && fromAhead.durationId === durationId ? fromAhead : null;
 
     // 4. Areas of the farmer (the `user` column links to the farmer id).
-    const areasAsked = ahead ? ahead.areas : askRows(ctx, { table: 'areas', filters: eq(Number(userKey), farmerId), perPage: PAGE_SIZE });
-    data.areas = await takeRows(ctx, 'areas', areasAsked, (row) => numberOf(row.properties[userKey]) === farmerId);
+    const areasAsked = ahead ? ahead.areas : askRows(ctx, { table: 'areas', filters: eq(config.tables.areas.columns.user, farmerId), perPage: PAGE_SIZE });
+    data.areas = await takeRows(ctx, 'areas', areasAsked, (row) => readRow(config, 'areas', row).user === farmerId);
 
     // 5. Paths of the areas.
     const areaIds = await idsNow(db, data.areas);
     const areaSet = new Set(areaIds);
-    const inAreas = (row: StoredRecord) => areaSet.has(numberOf(row.properties[pathParent]) ?? -1);
-    data.paths = areaIds.length ? await takeRows(ctx, 'paths', ahead ? ahead.paths : askRows(ctx, { table: 'paths', filters: isIn(Number(pathParent), areaIds), perPage: PAGE_SIZE }), inAreas, areaSet) : [];
+    const inAreas = (row: StoredRecord) => areaSet.has(readRow(config, 'paths', row).parent ?? -1);
+    data.paths = areaIds.length ? await takeRows(ctx, 'paths', ahead ? ahead.paths : askRows(ctx, { table: 'paths', filters: isIn(config.tables.paths.columns.parent, areaIds), perPage: PAGE_SIZE }), inAreas, areaSet) : [];
 
     if (durationId === null) {
       data.notice = slSync.season.noCurrentDuration;
@@ -355,12 +347,12 @@ async function readChain(
     // 6. Duration-path links: only non-deleted, non-archived ones; create missing ones.
     const pathIds = await idsNow(db, data.paths);
     const pathSet = new Set(pathIds);
-    const inDp = (row: StoredRecord) => numberOf(row.properties[dpDuration]) === durationId && pathSet.has(numberOf(row.properties[dpPath]) ?? -1);
+    const inDp = (row: StoredRecord) => readRow(config, 'durationPaths', row).duration_id === durationId && pathSet.has(readRow(config, 'durationPaths', row).path_id ?? -1);
     let links = pathIds.length
-      ? await takeRows(ctx, 'durationPaths', ahead ? ahead.links : askRows(ctx, { table: 'durationPaths', filters: and(eq(Number(dpDuration), durationId), isIn(Number(dpPath), pathIds), eq('archived', false)), perPage: PAGE_SIZE }), inDp, pathSet)
+      ? await takeRows(ctx, 'durationPaths', ahead ? ahead.links : askRows(ctx, { table: 'durationPaths', filters: and(eq(config.tables.durationPaths.columns.duration_id, durationId), isIn(config.tables.durationPaths.columns.path_id, pathIds), eq('archived', false)), perPage: PAGE_SIZE }), inDp, pathSet)
       : [];
     links = links.filter((row) => !row.deleted && !row.archived);
-    const linked = new Set(links.map((row) => numberOf(row.properties[dpPath])));
+    const linked = new Set(links.map((row) => readRow(config, 'durationPaths', row).path_id));
     const dpTableId = config.tables.durationPaths.id;
     // Each path once, by the id it has now (a path delivered during this read has two).
     for (const pathId of await currentIds(db, data.paths)) {
@@ -371,7 +363,7 @@ async function readChain(
         kind: 'insert',
         projectId: config.projectId,
         tableId: dpTableId,
-        properties: { [dpDuration]: durationId, [dpPath]: pathId },
+        properties: toProperties(config, 'durationPaths', { duration_id: durationId, path_id: pathId }),
         refs: refKeysFor(config, 'durationPaths'),
       });
       links.push(saved.record!);
@@ -382,19 +374,17 @@ async function readChain(
     // 7. Forms of the links.
     const dpIds = await idsNow(db, data.durationPaths);
     const dpSet = new Set(dpIds);
-    const formParent = columnKey(config, 'forms', 'parent');
     // The forms asked ahead serve when they were asked for every link the device has (offline
     // ids have none on the server); a link delivered or made meanwhile is asked for anew.
     const formsAhead = ahead ? await ahead.forms : null;
     const formsAsked = () => (formsAhead && dpIds.every((id) => isLocalId(id) || formsAhead.linkIds.has(id)) ? formsAhead.asked : askRows(ctx, formsRequest(config, dpIds)));
-    data.forms = dpIds.length ? await takeRows(ctx, 'forms', formsAsked(), (row) => dpSet.has(numberOf(row.properties[formParent]) ?? -1), dpSet) : [];
+    data.forms = dpIds.length ? await takeRows(ctx, 'forms', formsAsked(), (row) => dpSet.has(readRow(config, 'forms', row).parent ?? -1), dpSet) : [];
 
     // 8. Indicators of the forms.
     const formIds = await idsNow(db, data.forms);
     const formSet = new Set(formIds);
-    const indicatorParent = columnKey(config, 'indicators', 'parent');
     data.indicators = formIds.length
-      ? await loadRows(ctx, indicatorsRequest(config, formIds), (row) => formSet.has(numberOf(row.properties[indicatorParent]) ?? -1), formSet)
+      ? await loadRows(ctx, indicatorsRequest(config, formIds), (row) => formSet.has(readRow(config, 'indicators', row).parent ?? -1), formSet)
       : [];
 
     data.source = ctx.source;

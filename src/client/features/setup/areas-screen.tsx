@@ -9,7 +9,8 @@ import { useState } from 'react';
 import { slSetup } from '../../../common/i18n/sl';
 import { Button } from '../../components/button/button';
 import type { StoredRecord } from '../../lib/db/database';
-import { columnKey, refKeysFor } from '../../lib/db/refs';
+import { readRow, toProperties } from '../../lib/db/model';
+import { refKeysFor } from '../../lib/db/refs';
 import type { DrawSlots } from './draw-slots';
 import { DraftForm, RefusedNotes, RowActions, SaveMessage, SelectField, SetupListItem, SetupSection, TextField, archiveEdit, prop, useAddressedEditor, useSetupDraft, type SetupScreenProps } from './setup-parts';
 import { areaHa, polygonProblem } from './setup-rules';
@@ -31,13 +32,12 @@ const haText = (geometry: Geometry | null): string =>
 
 export function AreasScreen(props: AreasScreenProps) {
   const { config, rows, loaded, readOnly, online, save, refused, farmers, renderMap, renderDraw, openId, go } = props;
-  const col = (name: string) => columnKey(config, 'areas', name);
   const { draft, setDraft, error, saved, busy, open, close, submit } = useSetupDraft<AreaDraft>();
   const [geometry, setGeometry] = useState<Geometry | null>(null);
   const [owner, setOwner] = useState('');
   const liveFarmers = farmers.filter((f) => !f.archived);
-  const farmerName = (id: unknown) => prop(config, 'farmers', liveFarmers.find((f) => f.id === Number(id)), 'name');
-  const live = rows.filter((r) => !r.archived && (owner === '' || String(r.properties[col('user')]) === owner));
+  const farmerName = (id: number | null) => prop(config, 'farmers', liveFarmers.find((f) => f.id === id), 'name');
+  const live = rows.filter((r) => !r.archived && (owner === '' || prop(config, 'areas', r, 'user') === owner));
 
   const edit = (row?: StoredRecord) => {
     setGeometry(row?.geometry ?? null);
@@ -55,7 +55,7 @@ export function AreasScreen(props: AreasScreenProps) {
     const problem = !d.name.trim() ? slSetup.common.required(slSetup.areas.name) : !d.owner ? slSetup.common.required(slSetup.areas.owner) : polygonProblem(geometry);
     return submit(problem, () => {
       const outline = geometry as Polygon | MultiPolygon;
-      const properties = { [col('name')]: d.name.trim(), [col('gerk_pid')]: d.gerkPid.trim(), [col('user')]: Number(d.owner), [col('area_ha')]: areaHa(outline) };
+      const properties = toProperties(config, 'areas', { name: d.name.trim(), gerk_pid: d.gerkPid.trim(), user: Number(d.owner), area_ha: areaHa(outline) });
       const base = { projectId: config.projectId, tableId: config.tables.areas.id, isRecord: false, geometry: outline, refs: refKeysFor(config, 'areas') };
       return save([editing === null ? { ...base, kind: 'insert', properties } : { ...base, kind: 'update', id: editing, properties }]);
     });
@@ -94,7 +94,7 @@ export function AreasScreen(props: AreasScreenProps) {
                       key={row.id}
                       testId={`setup-area-${row.id}`}
                       name={name}
-                      details={`${farmerName(row.properties[col('user')])} · ${slSetup.areas.gerkPid} ${prop(config, 'areas', row, 'gerk_pid') || '–'} · ${haText(row.geometry ?? null)}`}
+                      details={`${farmerName(readRow(config, 'areas', row).user)} · ${slSetup.areas.gerkPid} ${prop(config, 'areas', row, 'gerk_pid') || '–'} · ${haText(row.geometry ?? null)}`}
                       actions={readOnly ? null : <RowActions onEdit={() => go(row.id)} archiveConfirm={slSetup.areas.archiveConfirm(name)} onArchive={() => save([archiveEdit(config, 'areas', row.id)]).then(() => undefined)} />}
                     />
                   );

@@ -5,9 +5,10 @@
  */
 import { useState } from 'react';
 import { slSetup } from '../../../common/i18n/sl';
+import type { ColumnName } from '../../../common/schemas/project';
 import { Button } from '../../components/button/button';
 import type { StoredRecord } from '../../lib/db/database';
-import { columnKey } from '../../lib/db/refs';
+import { readRow, toProperties } from '../../lib/db/model';
 import { AccountPanel } from './account-panel';
 import { DraftForm, RefusedNotes, RowActions, SaveMessage, SetupSection, SetupTable, TextField, archiveEdit, prop, useAddressedEditor, useSetupDraft, type SetupScreenProps } from './setup-parts';
 import { farmerProblem, type FarmerDraft } from './setup-rules';
@@ -16,13 +17,12 @@ const EMPTY: FarmerDraft = { name: '', email: '', phone: '', kmgMid: '' };
 
 export function FarmersSetupScreen(props: SetupScreenProps) {
   const { config, rows, loaded, readOnly, online, save, refused, openId, go } = props;
-  const col = (name: string) => columnKey(config, 'farmers', name);
   const { draft, setDraft, error, saved, busy, open, close, submit } = useSetupDraft<FarmerDraft>();
   // The farmer whose account is shown (after a save, or chosen in the list), by e-mail: unique,
   // and unchanged when the outbox delivers an offline-made farmer and the row gets its server id.
   const [selected, setSelected] = useState<string | null>(null);
   const live = rows.filter((r) => !r.archived).sort((a, b) => prop(config, 'farmers', a, 'name').localeCompare(prop(config, 'farmers', b, 'name'), 'sl'));
-  const p = (row: StoredRecord | undefined, column: string) => prop(config, 'farmers', row, column);
+  const p = (row: StoredRecord | undefined, column: ColumnName<'farmers'>) => prop(config, 'farmers', row, column);
 
   const edit = (row?: StoredRecord) => {
     setSelected(row ? p(row, 'email') : null);
@@ -34,8 +34,8 @@ export function FarmersSetupScreen(props: SetupScreenProps) {
   const editing = typeof openId === 'number' ? openId : null;
 
   const store = (d: FarmerDraft) =>
-    submit(farmerProblem(editing === null ? d : { ...d, id: editing }, rows, { email: col('email'), kmgMid: col('kmg_mid') }), async () => {
-      const properties = { [col('name')]: d.name.trim(), [col('email')]: d.email.trim(), [col('phone')]: d.phone.trim(), [col('kmg_mid')]: d.kmgMid.trim() };
+    submit(farmerProblem(editing === null ? d : { ...d, id: editing }, rows.map((r) => readRow(config, 'farmers', r))), async () => {
+      const properties = toProperties(config, 'farmers', { name: d.name.trim(), email: d.email.trim(), phone: d.phone.trim(), kmg_mid: d.kmgMid.trim() });
       const base = { projectId: config.projectId, tableId: config.tables.farmers.id };
       await save([editing === null ? { ...base, kind: 'insert', properties } : { ...base, kind: 'update', id: editing, properties }]);
       setSelected(d.email.trim());

@@ -8,7 +8,8 @@ import { slSetup } from '../../../common/i18n/sl';
 import { Button } from '../../components/button/button';
 import type { StoredRecord } from '../../lib/db/database';
 import type { LocalEdit } from '../../lib/db/outbox';
-import { columnKey, refKeysFor } from '../../lib/db/refs';
+import { readRow, toProperties } from '../../lib/db/model';
+import { refKeysFor } from '../../lib/db/refs';
 import type { AppConfig } from '../../../common/schemas/config';
 import type { DrawSlots } from './draw-slots';
 import { PathForm, type PathDraft } from './path-form';
@@ -20,11 +21,11 @@ export interface PathsSetupScreenProps extends SetupScreenProps, DrawSlots {
 
 /** The outbox edit that creates or updates a path from the form (shared with farmers' own paths). */
 export function pathEdit(config: AppConfig, draft: PathDraft, geometry: LineString | MultiLineString | null): LocalEdit {
-  const col = (name: string) => columnKey(config, 'paths', name);
+  const properties = toProperties(config, 'paths', { name: draft.name, parent: Number(draft.areaId) });
   const base = { projectId: config.projectId, tableId: config.tables.paths.id, isRecord: false, refs: refKeysFor(config, 'paths') };
-  if (draft.id === undefined) return { ...base, kind: 'insert', properties: { [col('name')]: draft.name, [col('parent')]: Number(draft.areaId) }, geometry };
+  if (draft.id === undefined) return { ...base, kind: 'insert', properties, geometry };
   // A correction leaves the walk (raw GPS fixes) as it is: only the line and the name change.
-  return { ...base, kind: 'update', id: draft.id, properties: { [col('name')]: draft.name, [col('parent')]: Number(draft.areaId) }, ...(geometry ? { geometry } : {}) };
+  return { ...base, kind: 'update', id: draft.id, properties, ...(geometry ? { geometry } : {}) };
 }
 
 export function PathsSetupScreen(props: PathsSetupScreenProps) {
@@ -32,17 +33,16 @@ export function PathsSetupScreen(props: PathsSetupScreenProps) {
   const [draft, setDraft] = useState<PathDraft | null>(null);
   const [areaFilter, setAreaFilter] = useState('');
   const [saved, setSaved] = useState(false);
-  const parentKey = columnKey(config, 'paths', 'parent');
   const liveAreas = areas.filter((a) => !a.archived);
-  const live = rows.filter((r) => !r.archived && (areaFilter === '' || String(r.properties[parentKey]) === areaFilter));
-  const areaName = (id: unknown) => prop(config, 'areas', liveAreas.find((a) => a.id === Number(id)), 'name');
+  const live = rows.filter((r) => !r.archived && (areaFilter === '' || prop(config, 'paths', r, 'parent') === areaFilter));
+  const areaName = (id: number | null) => prop(config, 'areas', liveAreas.find((a) => a.id === id), 'name');
   // The draft's id only tells the form that the path exists; what is saved names the id the
   // address holds now (`editing`), which follows a delivery.
   const open = (row?: StoredRecord) => {
     setSaved(false);
     setDraft(
       row
-        ? { id: row.id, name: prop(config, 'paths', row, 'name'), areaId: String(row.properties[parentKey] ?? ''), how: 'draw', initial: row.geometry ?? null }
+        ? { id: row.id, name: prop(config, 'paths', row, 'name'), areaId: prop(config, 'paths', row, 'parent'), how: 'draw', initial: row.geometry ?? null }
         : { name: '', areaId: areaFilter, how: 'draw', initial: null },
     );
   };
@@ -96,7 +96,7 @@ export function PathsSetupScreen(props: PathsSetupScreenProps) {
                     key={row.id}
                     testId={`setup-path-${row.id}`}
                     name={name}
-                    details={`${areaName(row.properties[parentKey])}${row.geometry ? '' : ` · ${slSetup.paths.notDrawn}`}`}
+                    details={`${areaName(readRow(config, 'paths', row).parent)}${row.geometry ? '' : ` · ${slSetup.paths.notDrawn}`}`}
                     actions={readOnly ? null : <RowActions onEdit={() => go(row.id)} archiveConfirm={slSetup.paths.archiveConfirm(name)} onArchive={() => save([archiveEdit(config, 'paths', row.id)]).then(() => undefined)} />}
                   />
                 );

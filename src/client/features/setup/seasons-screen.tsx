@@ -7,7 +7,7 @@ import { formatDate } from '../../../common/format';
 import { slSetup } from '../../../common/i18n/sl';
 import { Button } from '../../components/button/button';
 import type { StoredRecord } from '../../lib/db/database';
-import { columnKey } from '../../lib/db/refs';
+import { readRow, toProperties } from '../../lib/db/model';
 import { DraftForm, RefusedNotes, RowActions, SaveMessage, SetupSection, SetupTable, TextField, archiveEdit, prop, useAddressedEditor, useSetupDraft, type SetupScreenProps } from './setup-parts';
 import { isCurrentSeason, seasonProblem, type SeasonDraft } from './setup-rules';
 
@@ -20,10 +20,9 @@ const EMPTY: SeasonDraft = { name: '', start: '', end: '' };
 
 export function SeasonsScreen(props: SeasonsScreenProps) {
   const { config, rows, loaded, readOnly, online, save, refused, today, openId, go } = props;
-  const columns = { name: columnKey(config, 'durations', 'name'), start: columnKey(config, 'durations', 'filter_start'), end: columnKey(config, 'durations', 'filter_end') };
   const { draft, setDraft, error, saved, busy, open, close, submit } = useSetupDraft<SeasonDraft>();
   const live = rows.filter((r) => !r.archived).sort((a, b) => prop(config, 'durations', b, 'filter_start').localeCompare(prop(config, 'durations', a, 'filter_start')));
-  const current = live.find((r) => isCurrentSeason(r, columns, today));
+  const current = live.find((r) => isCurrentSeason(readRow(config, 'durations', r), today));
   const name = (row: StoredRecord) => prop(config, 'durations', row, 'name');
 
   const edit = (row?: StoredRecord) =>
@@ -34,8 +33,8 @@ export function SeasonsScreen(props: SeasonsScreenProps) {
   const editing = typeof openId === 'number' ? openId : null;
 
   const store = (d: SeasonDraft) =>
-    submit(seasonProblem(editing === null ? d : { ...d, id: editing }, rows, columns), () => {
-      const properties = { [columns.name]: d.name.trim(), [columns.start]: d.start, [columns.end]: d.end };
+    submit(seasonProblem(editing === null ? d : { ...d, id: editing }, rows.map((r) => readRow(config, 'durations', r))), () => {
+      const properties = toProperties(config, 'durations', { name: d.name.trim(), filter_start: d.start, filter_end: d.end });
       const base = { projectId: config.projectId, tableId: config.tables.durations.id };
       return save([editing === null ? { ...base, kind: 'insert', properties } : { ...base, kind: 'update', id: editing, properties }]);
     });

@@ -2,10 +2,10 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { sl, slScreens, slSetup } from '../../../common/i18n/sl';
 import type { AppConfig } from '../../../common/schemas/config';
-import type { TableKey } from '../../../common/schemas/project';
+import type { ColumnName, TableKey } from '../../../common/schemas/project';
 import type { StoredRecord } from '../../lib/db/database';
 import type { LocalEdit, SavedEdit } from '../../lib/db/outbox';
-import { columnKey } from '../../lib/db/refs';
+import { readRow } from '../../lib/db/model';
 import { ArchiveButton } from '../../components/archive-button/archive-button';
 import { Button } from '../../components/button/button';
 import { useUnsavedChanges } from '../../components/confirm-leave/unsaved-changes';
@@ -112,9 +112,9 @@ export function useSetupDraft<D>() {
   return { draft, setDraft, error, saved, busy, open, close: () => setDraft(null), submit };
 }
 
-/** A row's text property by column name. */
-export function prop(config: AppConfig, table: TableKey, row: StoredRecord | undefined, column: string): string {
-  const value = row?.properties[columnKey(config, table, column)];
+/** A row's column as the text an input shows ('' when it has none). */
+export function prop<T extends TableKey>(config: AppConfig, table: T, row: StoredRecord | undefined, column: ColumnName<T>): string {
+  const value: unknown = row ? readRow(config, table, row)[column] : null;
   return value === null || value === undefined ? '' : String(value);
 }
 

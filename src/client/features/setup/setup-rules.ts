@@ -11,7 +11,7 @@ import pointToLineDistance from '@turf/point-to-line-distance';
 import polygonToLine from '@turf/polygon-to-line';
 import type { Feature, Geometry, LineString, MultiLineString, MultiPolygon, Polygon, Position } from 'geojson';
 import { slSetup } from '../../../common/i18n/sl';
-import type { StoredRecord } from '../../lib/db/database';
+import type { Duration, Farmer } from '../../lib/db/model';
 import { distanceM, type LonLat } from '../../lib/map/geo';
 
 const text = (value: unknown): string => (typeof value === 'string' ? value : value === null || value === undefined ? '' : String(value));
@@ -24,30 +24,26 @@ export interface SeasonDraft {
   end: string;
 }
 
-export interface SeasonColumns {
-  name: string;
-  start: string;
-  end: string;
-}
+type SeasonRow = Pick<Duration, 'id' | 'name' | 'filter_start' | 'filter_end' | 'archived' | 'deleted'>;
 
 /** Whether `today` (YYYY-MM-DD) lies in the season's window: the app's rule for "current season". */
-export function isCurrentSeason(row: StoredRecord, columns: SeasonColumns, today: string): boolean {
-  const from = day(row.properties[columns.start]);
-  const to = day(row.properties[columns.end]);
+export function isCurrentSeason(row: SeasonRow, today: string): boolean {
+  const from = day(row.filter_start);
+  const to = day(row.filter_end);
   return from !== '' && to !== '' && from <= today && today <= to;
 }
 
 /** The Slovenian reason a season cannot be saved, or null. Archived seasons do not count. */
-export function seasonProblem(draft: SeasonDraft, seasons: readonly StoredRecord[], columns: SeasonColumns): string | null {
+export function seasonProblem(draft: SeasonDraft, seasons: readonly SeasonRow[]): string | null {
   if (!draft.name.trim()) return slSetup.common.required(slSetup.seasons.name);
   if (!draft.start) return slSetup.common.required(slSetup.seasons.start);
   if (!draft.end) return slSetup.common.required(slSetup.seasons.end);
   if (draft.end < draft.start) return slSetup.seasons.badOrder;
   for (const other of seasons) {
     if (other.id === draft.id || other.archived || other.deleted) continue;
-    const from = day(other.properties[columns.start]);
-    const to = day(other.properties[columns.end]);
-    if (from && to && draft.start <= to && from <= draft.end) return slSetup.seasons.overlap(text(other.properties[columns.name]));
+    const from = day(other.filter_start);
+    const to = day(other.filter_end);
+    if (from && to && draft.start <= to && from <= draft.end) return slSetup.seasons.overlap(text(other.name));
   }
   return null;
 }
@@ -60,23 +56,18 @@ export interface FarmerDraft {
   kmgMid: string;
 }
 
-export interface FarmerColumns {
-  email: string;
-  kmgMid: string;
-}
-
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const fold = (value: unknown) => text(value).trim().toLowerCase();
 
 /** The Slovenian reason a farmer cannot be saved, or null (e-mail and KMG-MID unique per project). */
-export function farmerProblem(draft: FarmerDraft, farmers: readonly StoredRecord[], columns: FarmerColumns): string | null {
+export function farmerProblem(draft: FarmerDraft, farmers: readonly Pick<Farmer, 'id' | 'email' | 'kmg_mid' | 'deleted'>[]): string | null {
   if (!draft.name.trim()) return slSetup.common.required(slSetup.farmers.name);
   if (!draft.email.trim()) return slSetup.common.required(slSetup.farmers.email);
   if (!EMAIL.test(draft.email.trim())) return slSetup.farmers.badEmail;
   const others = farmers.filter((f) => f.id !== draft.id && !f.deleted);
-  if (others.some((f) => fold(f.properties[columns.email]) === fold(draft.email))) return slSetup.farmers.duplicateEmail;
+  if (others.some((f) => fold(f.email) === fold(draft.email))) return slSetup.farmers.duplicateEmail;
   const kmg = fold(draft.kmgMid);
-  if (kmg && others.some((f) => fold(f.properties[columns.kmgMid]) === kmg)) return slSetup.farmers.duplicateKmg;
+  if (kmg && others.some((f) => fold(f.kmg_mid) === kmg)) return slSetup.farmers.duplicateKmg;
   return null;
 }
 

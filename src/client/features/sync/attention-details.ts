@@ -9,7 +9,9 @@ import { changeColumnLabel, changeTableLabel, changeValueText } from '../../../c
 import { slAudit, slScreens, slSync } from '../../../common/i18n/sl';
 import type { AppConfig, IndicatorDefinition } from '../../../common/schemas/config';
 import { findIndicator, formKindById } from '../../../common/scheme/form-kinds';
+import { TABLE_KEYS, type TableKey } from '../../../common/schemas/project';
 import type { Properties, WireRecord } from '../../../common/schemas/wire';
+import { readRow } from '../../lib/db/model';
 import type { AttentionItem } from './sync-slice';
 
 interface ValueDifference {
@@ -31,22 +33,15 @@ export interface AttentionDetails {
 }
 
 interface TableNames {
-  key: string;
-  /** Column key in `properties` (its id) → column name. */
+  key: TableKey;
+  /** Column key in `properties` (its id) → column name: the edit names any column of the table. */
   nameOf: Map<string, string>;
-  /** The value of a named column in `properties`. */
-  valueOf(properties: Properties, name: string): unknown;
 }
 
 function tableOf(config: AppConfig, tableId: number): TableNames | undefined {
-  const found = Object.entries(config.tables).find(([, table]) => table.id === tableId);
-  if (!found) return undefined;
-  const columns = found[1].columns as Record<string, number>;
-  return {
-    key: found[0],
-    nameOf: new Map(Object.entries(columns).map(([name, id]) => [String(id), name])),
-    valueOf: (properties, name) => (columns[name] === undefined ? undefined : properties[String(columns[name])]),
-  };
+  const key = TABLE_KEYS.find((k) => config.tables[k].id === tableId);
+  if (key === undefined) return undefined;
+  return { key, nameOf: new Map(Object.entries(config.tables[key].columns).map(([name, id]) => [String(id), name])) };
 }
 
 /** An indicator's definition by its key (keys are unique across the form kinds). */
@@ -65,15 +60,16 @@ function valueText(config: AppConfig, table: TableNames, column: string, value: 
   let named: string | undefined;
   if (table.key === 'forms' && column === 'form_id') named = formKindById(value, config.forms)?.title;
   else if (table.key === 'indicators' && column === 'key') named = indicatorOf(config, value)?.name;
-  else if (table.key === 'indicators' && column === 'value') named = indicatorOf(config, table.valueOf(properties, 'key'))?.choices?.find((choice) => choice.value === value)?.label;
+  else if (table.key === 'indicators' && column === 'value') named = indicatorOf(config, readRow(config, 'indicators', { properties }).key)?.choices?.find((choice) => choice.value === value)?.label;
   return named ?? changeValueText(value, slAudit.empty);
 }
 
 function recordName(config: AppConfig, table: TableNames, properties: Properties, id: number): string {
   let named: unknown;
-  if (table.key === 'forms') named = formKindById(table.valueOf(properties, 'form_id'), config.forms)?.title;
-  else if (table.key === 'indicators') named = indicatorOf(config, table.valueOf(properties, 'key'))?.name;
-  else named = table.valueOf(properties, 'name');
+  if (table.key === 'forms') named = formKindById(readRow(config, 'forms', { properties }).form_id, config.forms)?.title;
+  else if (table.key === 'indicators') named = indicatorOf(config, readRow(config, 'indicators', { properties }).key)?.name;
+  // Any other table by its `name` column, when it has one (a season link has none).
+  else named = (readRow(config, table.key, { properties }) as { name?: unknown }).name;
   return typeof named === 'string' && named.trim() ? named : slSync.sync.recordId(id);
 }
 
