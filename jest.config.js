@@ -36,6 +36,8 @@ const config = {
       displayName: 'client',
       testEnvironment: 'jsdom',
       setupFiles: ['fake-indexeddb/auto'],
+      // Waits are for their conditions, within the test's 30 s budget (see the file).
+      setupFilesAfterEnv: ['<rootDir>/test/client/helpers/wait-for-conditions.ts'],
       testMatch: ['<rootDir>/test/client/**/*.test.ts?(x)'],
     },
     {

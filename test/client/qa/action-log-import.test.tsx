@@ -27,7 +27,7 @@ describe('ActionLogImport', () => {
     const onDownloadState = jest.fn<(json: string) => void>();
     render(<ActionLogImport makeStore={makeStore} enabled onDownloadState={onDownloadState} />);
     pick(fixture);
-    await waitFor(() => expect(screen.getByText(slQaReplay.replay.match)).toBeTruthy(), { timeout: 15_000 });
+    await waitFor(() => expect(screen.getByText(slQaReplay.replay.match)).toBeTruthy());
     expect(screen.getByRole('status').textContent).toContain(expected);
     fireEvent.click(screen.getByRole('button', { name: slQaReplay.replay.downloadState }));
     expect(JSON.parse(onDownloadState.mock.calls[0]![0])).toMatchObject({ season: { role: 'editor' } });
@@ -39,7 +39,7 @@ describe('ActionLogImport', () => {
     file.entries[index]!.hash = '00000000000000';
     render(<ActionLogImport makeStore={makeStore} enabled />);
     pick(JSON.stringify(file));
-    await waitFor(() => expect(screen.getByRole('status').textContent).toContain(slQaReplay.replay.diverged), { timeout: 15_000 });
+    await waitFor(() => expect(screen.getByRole('status').textContent).toContain(slQaReplay.replay.diverged));
     expect(screen.getByRole('status').textContent).toContain(`${slQaReplay.replay.diverged} ${index} (${slQaReplay.replay.action} season/loaded)`);
   });
 

@@ -167,7 +167,7 @@ describe('archiving an indicator (form, editors)', () => {
     // (The stored form is marked completed without its required answers: save it as a draft.)
     fireEvent.click(screen.getByRole('checkbox', { name: slScreens.forms.markCompleted }));
     fireEvent.click(screen.getByRole('button', { name: slScreens.forms.save }));
-    await screen.findByText(slScreens.states.saved, {}, { timeout: 5000 });
+    await screen.findByText(slScreens.states.saved);
     const after = await db.outbox.orderBy('seq').toArray();
     expect(after.map((q) => [q.kind, q.tableId])).toEqual([
       ['archive', config.tables.indicators.id],

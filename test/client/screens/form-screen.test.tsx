@@ -176,7 +176,7 @@ describe('FormScreen', () => {
     // Not finished yet: a draft may leave required answers for later.
     fireEvent.click(screen.getByRole('checkbox', { name: slScreens.forms.markCompleted }));
     fireEvent.click(screen.getByRole('button', { name: slScreens.forms.save }));
-    await screen.findByText(slScreens.states.saved, {}, { timeout: 5000 });
+    await screen.findByText(slScreens.states.saved);
     const queued = await db.outbox.orderBy('seq').toArray();
     const ic = config.tables.indicators.columns;
     const fc = config.tables.forms.columns;
@@ -219,7 +219,7 @@ describe('FormScreen', () => {
     await within(card).findByTestId('new-photo');
     fireEvent.click(screen.getByRole('checkbox', { name: slScreens.forms.markCompleted }));
     fireEvent.click(screen.getByRole('button', { name: slScreens.forms.save }));
-    await screen.findByText(slScreens.states.saved, {}, { timeout: 5000 });
+    await screen.findByText(slScreens.states.saved);
     const queued = await db.outbox.orderBy('seq').toArray();
     const insert = queued.find((q) => q.kind === 'insert')!;
     const attachment = queued.find((q) => q.kind === 'attachment')!;
@@ -265,7 +265,7 @@ describe('FormScreen', () => {
     await waitFor(() => expect(unload()).toBe(true));
     fireEvent.click(screen.getByRole('checkbox', { name: slScreens.forms.markCompleted }));
     fireEvent.click(screen.getByRole('button', { name: slScreens.forms.save }));
-    await screen.findByText(slScreens.states.saved, {}, { timeout: 5000 });
+    await screen.findByText(slScreens.states.saved);
     await waitFor(() => expect(unload()).toBe(false));
   });
 
