@@ -11,13 +11,19 @@
  * the old address opens the delivered record's editor.
  */
 import { afterAll, beforeAll, expect, jest, test } from '@jest/globals';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { LOCAL_ID_BOUND } from '../../../src/common/constants';
 import { sl, slScreens, slSetup } from '../../../src/common/i18n/sl';
-import { DEMO_USERS, launchBrowser, recordArtifacts, startServer, type E2EServer } from '../harness';
+import { ARTIFACTS_DIR, DEMO_USERS, launchBrowser, recordArtifacts, startServer, type E2EServer } from '../harness';
 import { DESK_SIZE, PHONE_SIZE, ServerData, describeBuiltApp, goHash, newFieldPage, openApp, waitForOutboxEmpty, waitForServiceWorkerControl } from './helpers';
 
 jest.setTimeout(300_000);
+
+/** What the user saw, photographed into test-results/e2e/record-identity/. */
+const SHOTS = path.join(ARTIFACTS_DIR, 'record-identity');
+const shoot = (page: Page, name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
 
 /** The pixel at (dx, dy) CSS pixels from the centre of the visible map canvas. */
 async function mapPoint(page: Page, dx: number, dy: number): Promise<{ x: number; y: number }> {
@@ -100,6 +106,7 @@ describeBuiltApp('a record has one id on every screen (Chromium)', () => {
   let areaId: number;
 
   beforeAll(async () => {
+    mkdirSync(SHOTS, { recursive: true });
     browser = await launchBrowser();
     server = await startServer();
     data = new ServerData(server);
@@ -135,6 +142,7 @@ describeBuiltApp('a record has one id on every screen (Chromium)', () => {
         const serverId = await serverIdInAddress(page);
         expect(serverId).toBe(await serverPath(name));
         await expectPathShown(page, name);
+        await shoot(page, 'path-delivered-phone');
         // Replaced, not pushed: no hashchange after the one that opened the screen.
         expect((await hashesSeen(page)).filter((h) => h.startsWith('#/paths/'))).toEqual([`#/paths/${opened}`]);
 
@@ -215,6 +223,7 @@ describeBuiltApp('a record has one id on every screen (Chromium)', () => {
         await waitForOutboxEmpty(page);
         const meadowId = await setupIdInAddress(page, '#/setup/areas', true);
         expect(await page.locator('input[name="name"]').inputValue()).toBe(meadow.renamed);
+        await shoot(page, 'meadow-editor-delivered-desk');
         await page.getByRole('button', { name: sl.common.save }).click();
         await page.waitForFunction(() => window.location.hash === '#/setup/areas');
         await waitForOutboxEmpty(page);
