@@ -42,10 +42,11 @@ export const MOBILE_BREAKPOINT_PX = 480;
 export const OFFLINE_DB_NAME = 'Moj_travnik_0.2';
 /** Default chunk size for bulk changes of the offline store and bulk sync calls. */
 export const MODIFY_CHUNK_SIZE = 200;
-/** Ids made offline are random integers below this bound (docs/architecture.md, Sync rules). */
+/**
+ * A new feature created offline gets a random local id below this (10 million); the server's ids
+ * start at it, so the two never collide (the rule: common/record-id.ts).
+ */
 export const LOCAL_ID_BOUND = 10_000_000;
-/** Server ids start here, so they never collide with offline ids. */
-export const SERVER_ID_START = LOCAL_ID_BOUND;
 
 /** Score classes: above 66 good, above 33 medium, else bad. */
 export const SCORE_GOOD_ABOVE = 66;

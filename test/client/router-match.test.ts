@@ -1,7 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import { buildHref, compilePattern, matchPattern, parseHash, queryValue } from '../../src/client/app/router/match';
 import { farmerRecordRequired, firstBlock, readersCannotEdit, UNKNOWN_ACCESS, type RouteAccess } from '../../src/client/app/router/guards';
-import { compileRoutes, matchRoute, routeDefinitions } from '../../src/client/app/router/routes';
+import { matchRoute } from '../../src/client/app/router/match';
+import { compileRoutes, routeDefinitions } from '../../src/client/app/router/routes';
 import { sl } from '../../src/common/i18n/sl';
 
 describe('parseHash', () => {

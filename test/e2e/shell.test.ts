@@ -15,7 +15,8 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, expect, jest, test } from '@jest/globals';
 import type { Browser, Page } from 'playwright-core';
 import { sl, slSync } from '../../src/common/i18n/sl';
-import { routeDefinitions, type RouteName } from '../../src/client/app/router/routes';
+import type { RouteName } from '../../src/client/app/router/route-paths';
+import { routeDefinitions } from '../../src/client/app/router/routes';
 import {
   ARTIFACTS_DIR,
   DEMO_USERS,

@@ -9,7 +9,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { sql } from 'kysely';
-import { SERVER_ID_START } from '../../src/common/constants';
+import { LOCAL_ID_BOUND } from '../../src/common/constants';
 import { FORM_KINDS } from '../../src/common/scheme/form-kinds';
 import { BULK_STATEMENT_ROWS } from '../../src/server/db/dialect';
 import { buildTestApp, snapshot, USERS, type TestApp } from './helpers/build-test-app';
@@ -73,7 +73,7 @@ describe('bulk calls larger than one statement', () => {
     expect(results).toHaveLength(operations.length);
     expect(results.every((r) => r.status === 'applied')).toBe(true);
     const ids = results.map((r) => r.id);
-    expect(ids[0]).toBeGreaterThanOrEqual(SERVER_ID_START);
+    expect(ids[0]).toBeGreaterThanOrEqual(LOCAL_ID_BOUND);
     ids.slice(1).forEach((id, n) => expect(id).toBeGreaterThan(ids[n]!));
     results.forEach((r, n) => expect(r.localId).toBe((n < forms ? 10_000 : 20_000 - forms) + n));
     for (let n = 0; n < forms; n++) {

@@ -5,7 +5,7 @@
  * and 409 on a stale version with the current record.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { SERVER_ID_START } from '../../src/common/constants';
+import { LOCAL_ID_BOUND } from '../../src/common/constants';
 import { buildTestApp, snapshot, USERS, type TestApp } from './helpers/build-test-app';
 import { farmerRows, type FarmerRows } from './helpers/demo-ids';
 
@@ -43,7 +43,7 @@ describe('bulk', () => {
     const results = response.json().results;
     expect(results.map((r: { status: string }) => r.status)).toEqual(['applied', 'applied', 'applied', 'applied']);
     const formId = results[0].id;
-    expect(formId).toBeGreaterThanOrEqual(SERVER_ID_START);
+    expect(formId).toBeGreaterThanOrEqual(LOCAL_ID_BOUND);
     expect(results[0]).toMatchObject({ opId: 'b1-form', localId: 4242 });
     expect(results[1].record.properties[String(i.columns.parent)]).toBe(formId);
     expect(results[2]).toMatchObject({ id: formId, record: { version: 2, properties: { [String(f.columns.note)]: 'urejeno v isti seriji' } } });
@@ -105,7 +105,7 @@ describe('bulk', () => {
       [[{ opId: 'x', kind: 'upsert', tableId: f.id, properties: {} }], 400, /kind/],
       [[{ opId: 'x', kind: 'update', tableId: f.id, properties: {} }], 400, /id/],
       [[{ kind: 'insert', tableId: f.id, properties: {} }], 400, /opId/],
-      [[{ opId: 'x', kind: 'insert', tableId: f.id, localId: SERVER_ID_START, properties: { [f.columns.parent]: own.durationPaths[0] } }], 400, /localId/],
+      [[{ opId: 'x', kind: 'insert', tableId: f.id, localId: LOCAL_ID_BOUND, properties: { [f.columns.parent]: own.durationPaths[0] } }], 400, /localId/],
       [[{ opId: 'x', kind: 'delete', tableId: t.tables.indicators.id, id: 123 }], 404, /record 123 not found/],
       [[{ opId: 'x', kind: 'insert', tableId: 777, properties: {} }], 400, /table 777 not found/],
       [[], 400, /operations/],

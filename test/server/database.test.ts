@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
-import { SERVER_ID_START } from '../../src/common/constants';
+import { LOCAL_ID_BOUND } from '../../src/common/constants';
 import { TABLES, TABLE_KEYS } from '../../src/common/schemas/project';
 import { openDatabase } from '../../src/server/db/database';
 import { DEMO_FARMERS, DEMO_PROJECT_ID, loadDemoData } from '../../src/server/seed/seed-demo';
@@ -57,7 +57,7 @@ describe('database on a file', () => {
       expect(config).toMatchObject({ projectId: 1, searchProfileId: 1 });
       expect(tables.indicators.attachments).toEqual({ photos: expect.any(Number) });
       const rows = await handle.db.selectFrom('records').selectAll().execute();
-      expect(Math.min(...rows.map((r) => r.id))).toBe(SERVER_ID_START);
+      expect(Math.min(...rows.map((r) => r.id))).toBe(LOCAL_ID_BOUND);
       const byTable = (id: number) => rows.filter((r) => r.table_id === id);
       expect(byTable(tables.farmers.id)).toHaveLength(DEMO_FARMERS.length);
       const emails = byTable(tables.farmers.id).map((r) => JSON.parse(r.properties)[String(tables.farmers.columns.email)]);

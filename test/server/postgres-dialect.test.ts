@@ -9,7 +9,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Point } from 'geojson';
 import { sql } from 'kysely';
-import { searchWords, tsQuery } from '../../src/server/db/postgres-dialect';
+import { tsQuery } from '../../src/server/db/postgres-dialect';
+import { searchWords } from '../../src/common/text-search';
 import { buildTestApp, USERS, type TestApp } from './helpers/build-test-app';
 
 describe('tsquery text', () => {

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import Fastify from 'fastify';
-import { SERVER_ID_START } from '../../src/common/constants';
+import { LOCAL_ID_BOUND } from '../../src/common/constants';
 import { registerErrorHandling } from '../../src/server/http/errors';
 import { buildTestApp, snapshot, USERS, type TestApp } from './helpers/build-test-app';
 import { farmerRows, type FarmerRows } from './helpers/demo-ids';
@@ -52,7 +52,7 @@ describe('Records', () => {
     expect(response.statusCode).toBe(201);
     const record = response.json();
     expect(record).toMatchObject({ tableId: a.id, version: 1, deleted: false, archived: false, geometry: square, properties: { [String(a.columns.name)]: 'Nov travnik' } });
-    expect(record.id).toBeGreaterThanOrEqual(SERVER_ID_START);
+    expect(record.id).toBeGreaterThanOrEqual(LOCAL_ID_BOUND);
     expect(record.createdAt).toBe(record.updatedAt);
     expect(response.headers.get('cache-control')).toBe('no-store');
     const row = await t.app.db.selectFrom('records').select(['min_x', 'min_y', 'max_x', 'max_y']).where('id', '=', record.id).executeTakeFirstOrThrow();

@@ -20,7 +20,7 @@ import autoMergeLevel2Import from 'redux-persist/lib/stateReconciler/autoMergeLe
 import { slSync } from '../../common/i18n/sl';
 import { api } from '../lib/api';
 import { refreshAuthDefault } from '../lib/api/credentials';
-import { openOfflineDb } from '../lib/db/database';
+import { openOfflineDb, storeRowsUnder, type OfflineDb } from '../lib/db/database';
 import { noticeShown } from '../features/notifications';
 import { addSyncListeners, syncStarted, reachabilityProbed, storageErrorReported } from '../features/sync';
 import { farmerChosen, loadSeason, seasonLoaded, seasonLoadFailed } from '../features/season';
@@ -105,12 +105,28 @@ export function makeStore(preloadedState?: Partial<RootState>, options: MakeStor
         .concat(api.middleware, actionLogMiddleware(extra)), // QA action log; last, so it logs what the reducers see
   });
   const startAppListening = listener.startListening.withTypes<RootState, typeof store.dispatch, AppExtra>() as AppStartListening;
+  addSearchProfileListener(startAppListening, extra.db, store.getState());
   addSyncListeners(startAppListening, { firstScreenShown: isAnyOf(seasonLoaded, seasonLoadFailed) });
   addAppNoticeListeners(startAppListening);
   addSeasonLoadListeners(startAppListening);
   if (persistStorage) persistor = persistStore(store);
   if (browser) store.dispatch(syncStarted());
   return Object.assign(store, { persistor, extra });
+}
+
+/**
+ * The device stores rows under the search profile of the config the app runs with (lib/db,
+ * FeatureRow.profileId): set before anything stores a row, and again when another config arrives.
+ * First of the listeners, so a season load the same config starts stores its rows under it.
+ */
+function addSearchProfileListener(startAppListening: AppStartListening, db: OfflineDb, initial: RootState): void {
+  const profileOf = (state: RootState) => state.config.value?.searchProfileId;
+  const given = profileOf(initial);
+  if (given !== undefined) storeRowsUnder(db, given);
+  startAppListening({
+    predicate: (_action, current, previous) => profileOf(current) !== profileOf(previous) && profileOf(current) !== undefined,
+    effect: (_action, listenerApi) => storeRowsUnder(listenerApi.extra.db, profileOf(listenerApi.getState())!),
+  });
 }
 
 /** Cross-feature glue: storage errors of the offline database become an error notice. */

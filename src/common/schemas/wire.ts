@@ -16,6 +16,7 @@ import { Type, type SchemaOptions, type Static, type TSchema } from '@sinclair/t
 import type { Geometry } from 'geojson';
 import { PAGE_SIZE } from '../constants';
 import { COMPARISONS, LOGICAL_OPERATORS, META_COLUMNS, type FilterNode } from '../filter';
+import { TEXT_SEARCH_MAX_LIMIT, TEXT_SEARCH_MAX_QUERY_LENGTH } from '../text-search';
 
 /** Largest bulk call (the benchmark sends 10,000 records in one call; clients send ≤ 200). */
 const MAX_BULK_OPERATIONS = 10_000;
@@ -367,9 +368,9 @@ export const AttachmentInfoParams = Type.Object({ projectId: Id(), recordId: Id(
 export const TextSearchParams = Type.Object({
   projectId: Id(),
   profileId: Id(),
-  limit: Type.Integer({ minimum: 1, maximum: 1000 }),
+  limit: Type.Integer({ minimum: 1, maximum: TEXT_SEARCH_MAX_LIMIT }),
   page: Type.Integer({ minimum: 1 }),
-  query: Type.String({ minLength: 1, maxLength: 200 }),
+  query: Type.String({ minLength: 1, maxLength: TEXT_SEARCH_MAX_QUERY_LENGTH }),
 });
 
 /** ?thumb=true asks for the JPEG thumbnail (attachment) or adds the thumbnails (attachmentinfo). */

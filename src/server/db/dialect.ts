@@ -84,7 +84,7 @@ export interface DialectLayer {
   like(expression: RawBuilder<unknown>, pattern: string): RawBuilder<boolean>;
   /** Adds an auto-increment integer primary key named `id`. */
   addIdColumn<T extends string>(builder: CreateTableBuilder<T, never>): CreateTableBuilder<T, 'id'>;
-  /** Makes the next generated id of `table` be `start` (records start at SERVER_ID_START). */
+  /** Makes the next generated id of `table` be `start` (records start at LOCAL_ID_BOUND). */
   setSequenceStart(db: Executor, table: string, start: number): Promise<void>;
   /**
    * An expression index on one JSON property within a table: `(table_id, prop(columnId, kind))`,

@@ -10,6 +10,7 @@ import pg from 'pg';
 import type { Geometry } from 'geojson';
 import { chunksOf, columnsAndValues, rowsPerStatement, type BulkInsertTable, type DialectLayer, type Executor, type LiveRuleValue, type TextSearchHit, type ValueKind } from './dialect';
 import type { Database as Schema } from './types';
+import { queryWords, searchWords } from '../../common/text-search';
 
 function assertColumnId(columnId: number): void {
   // Column ids are written into SQL as literals (so expression indexes apply): integers only.
@@ -20,21 +21,9 @@ function assertIdentifier(name: string): void {
   if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`invalid identifier ${name}`);
 }
 
-/**
- * Words of a text as SQLite's unicode61 tokenizer sees them (runs of letters and digits). Both the
- * indexed text and the query go through it, so PostgreSQL's parser never sees e-mails, URLs or
- * hyphenated words as single tokens (it would, and "example" would not find "kmet1@example.si").
- */
-export function searchWords(text: string): string[] {
-  return text
-    .normalize('NFC')
-    .split(/[^\p{L}\p{N}]+/u)
-    .filter((word) => word.length > 0);
-}
-
-/** tsquery text from plain user text: every word a prefix, all required (as ftsQuery of SQLite). */
+/** tsquery text from plain user text: every word a prefix, all required (common/text-search.ts, as SQLite's ftsQuery). */
 export function tsQuery(text: string): string | null {
-  const words = searchWords(text).slice(0, 16);
+  const words = queryWords(text);
   if (words.length === 0) return null;
   // Words hold letters and digits only, so no tsquery operator can be smuggled in.
   return words.map((word) => `${word}:*`).join(' & ');

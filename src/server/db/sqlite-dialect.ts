@@ -9,6 +9,7 @@ import { Kysely, SqliteDialect, sql, type CreateTableBuilder, type Insertable, t
 import { startCheckpointer, type Checkpointer, type CheckpointerOptions } from './sqlite-checkpointer';
 import { columnsAndValues, type BulkInsertTable, type DialectLayer, type Executor, type LiveRuleValue, type TextSearchHit, type ValueKind } from './dialect';
 import type { Database as Schema } from './types';
+import { queryWords } from '../../common/text-search';
 
 function assertColumnId(columnId: number): void {
   // Column ids are written into SQL as literals (so expression indexes apply): integers only.
@@ -33,13 +34,9 @@ export function liveRowLookupSql(tableId: number, columnIds: readonly number[]):
 /** Rows per statement of the bulk writer's multi-row INSERTs (records: 16 values a row, far below SQLite's 32,766 parameters). */
 const INSERT_ROWS = 64;
 
-/** FTS5 query from plain user text: each word becomes a quoted prefix term, all words required. */
+/** FTS5 query from plain user text: each word becomes a quoted prefix term, all words required (common/text-search.ts). */
 function ftsQuery(text: string): string | null {
-  const words = text
-    .normalize('NFC')
-    .split(/[^\p{L}\p{N}]+/u)
-    .filter((word) => word.length > 0)
-    .slice(0, 16);
+  const words = queryWords(text);
   if (words.length === 0) return null;
   return words.map((word) => `"${word}"*`).join(' ');
 }

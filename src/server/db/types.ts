@@ -32,7 +32,7 @@ interface TableColumnsTable {
 }
 
 interface RecordsTable {
-  /** Starts at 10,000,000 (SERVER_ID_START) so it never collides with offline ids. */
+  /** Starts at 10,000,000 (LOCAL_ID_BOUND) so it never collides with offline ids. */
   id: Generated<number>;
   project_id: number;
   table_id: number;

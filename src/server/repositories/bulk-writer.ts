@@ -20,7 +20,8 @@
  * natural-key look-up of a link (durationPaths), and the end of the call. A failing operation rejects the whole call: the transaction rolls
  * back and whatever was still buffered is dropped, so nothing changes.
  */
-import { SERVER_ID_START } from '../../common/constants';
+import { LOCAL_ID_BOUND } from '../../common/constants';
+import { isLocalId, isServerId } from '../../common/record-id';
 import { operationDetail } from '../../common/errors';
 import type { BulkOperation, BulkResultItem, Properties } from '../../common/schemas/wire';
 import { chunksOf, rowsPerStatement, type LiveRuleValue } from '../db/dialect';
@@ -219,7 +220,7 @@ class BulkWrites implements RecordWrites {
       if (op.kind !== 'update' || this.appliedBefore.has(op.opId) || typeof op.id !== 'number') continue;
       const id = this.localIds.get(op.id) ?? op.id;
       // Offline ids not mapped yet belong to rows this call inserts: read when needed.
-      if (id < SERVER_ID_START || this.pending.has(id) || this.known.has(`${op.tableId}:${id}`)) continue;
+      if (!isServerId(id) || this.pending.has(id) || this.known.has(`${op.tableId}:${id}`)) continue;
       let ids = byTable.get(op.tableId);
       if (!ids) byTable.set(op.tableId, (ids = new Set()));
       ids.add(id);
@@ -297,7 +298,7 @@ class BulkWrites implements RecordWrites {
       const value = properties[String(column.id)];
       if (column.type === 'reference' && typeof value === 'number') {
         const id = this.localIds.get(value) ?? value;
-        if (id < SERVER_ID_START || this.pending.has(id)) return undefined;
+        if (!isServerId(id) || this.pending.has(id)) return undefined;
         values.push(id);
       } else if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') {
         values.push(value);
@@ -472,7 +473,7 @@ async function visibleTargets(ctx: RepoContext, operations: BulkOperation[]): Pr
     const table = ctx.schema.tablesById.get(op.tableId);
     for (const column of table?.columns ?? []) {
       const value = (op.properties as Record<string, unknown>)[String(column.id)];
-      if (column.type !== 'reference' || column.refTableId === null || typeof value !== 'number' || !Number.isSafeInteger(value) || value < SERVER_ID_START) continue;
+      if (column.type !== 'reference' || column.refTableId === null || !isServerId(value)) continue;
       let ids = byTable.get(column.refTableId);
       if (!ids) byTable.set(column.refTableId, (ids = new Set()));
       ids.add(value);
@@ -513,8 +514,8 @@ async function applyOperation(
       const raw = op as Record<string, unknown>;
       if (raw.id !== undefined) throw invalid(`${path}.id: not allowed on insert (send the offline id as localId)`);
       if (raw.version !== undefined) throw invalid(`${path}.version: not allowed on insert`);
-      if (op.localId !== undefined && (!Number.isSafeInteger(op.localId) || op.localId <= 0 || op.localId >= SERVER_ID_START)) {
-        throw invalid(`${path}.localId: must be a positive integer below ${SERVER_ID_START}`);
+      if (op.localId !== undefined && !isLocalId(op.localId)) {
+        throw invalid(`${path}.localId: must be a positive integer below ${LOCAL_ID_BOUND}`);
       }
       const record = await insertRecord(ctx, op, { ...state, path });
       if (op.localId !== undefined) localIds.set(op.localId, record.id);

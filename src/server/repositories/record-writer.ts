@@ -9,8 +9,9 @@
  */
 import type { Geometry } from 'geojson';
 import { sql, type Insertable } from 'kysely';
-import { SERVER_ID_START } from '../../common/constants';
+import { isLocalId } from '../../common/record-id';
 import type { Properties, WireRecord } from '../../common/schemas/wire';
+import { searchableText } from '../../common/text-search';
 import { assertMayChangeColumns, assertMayWrite } from '../access/policy';
 import { addOwned, OWNERSHIP_CHAIN } from '../access/scope';
 import { LIVE_UNIQUE_RULES } from '../db/live-unique-rules';
@@ -28,7 +29,7 @@ import { applyRecordRules, hasRecordRules } from './record-rules'; // per-table 
 const MAX_TEXT_LENGTH = 100_000;
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/;
 
-/** Offline ids (below SERVER_ID_START) of inserts in this batch → their new server ids. */
+/** Offline ids (common/record-id) of inserts in this batch → their new server ids. */
 export type LocalIdMap = Map<number, number>;
 
 /** `name` under the error path of an operation (bulk: `operations[3].name`). */
@@ -93,7 +94,7 @@ async function checkReferences(ctx: RepoContext, table: TableInfo, props: Proper
     const key = String(column.id);
     let value = props[key];
     if (value === undefined || value === null) continue;
-    if (typeof value === 'number' && value < SERVER_ID_START && localIds?.has(value)) {
+    if (isLocalId(value) && localIds?.has(value)) {
       value = localIds.get(value)!;
       props[key] = value;
     }
@@ -124,13 +125,9 @@ function checkOwnershipColumn(ctx: RepoContext, table: TableInfo, props: Propert
   }
 }
 
-/** Text indexed for search: the string values of the table's text columns. */
-function searchText(table: TableInfo, props: Properties): string {
-  return table.columns
-    .filter((c) => c.type === 'text')
-    .map((c) => props[String(c.id)])
-    .filter((v): v is string => typeof v === 'string' && v.length > 0)
-    .join('\n');
+/** Text indexed for search: the string values of the table's text columns (common/text-search.ts). */
+export function searchText(table: TableInfo, props: Properties): string {
+  return searchableText(table.columns.filter((c) => c.type === 'text').map((c) => props[String(c.id)]));
 }
 
 function geometryColumns(geometry: Geometry | null): { geometry: string | null; min_x: number | null; min_y: number | null; max_x: number | null; max_y: number | null } {

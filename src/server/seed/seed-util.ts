@@ -6,6 +6,7 @@ import type { Geometry } from 'geojson';
 import { bboxOf } from '../repositories/geometry';
 import type { TableInfo } from '../project-schema';
 import type { DialectLayer, Executor } from '../db/dialect';
+import { searchText } from '../repositories/record-writer';
 
 export interface SeedRecordInput {
   /** Property values keyed by column name. */
@@ -43,11 +44,7 @@ export async function insertSeedRecord(db: Executor, dialect: DialectLayer, tabl
     })
     .returning('id')
     .executeTakeFirstOrThrow();
-  const text = table.columns
-    .filter((c) => c.type === 'text')
-    .map((c) => properties[String(c.id)])
-    .filter((v): v is string => typeof v === 'string' && v.length > 0)
-    .join('\n');
+  const text = searchText(table, properties);
   if (text) await dialect.indexText(db, row.id, text);
   return row.id;
 }

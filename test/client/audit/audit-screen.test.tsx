@@ -9,7 +9,8 @@ import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-li
 import { Provider } from 'react-redux';
 import { makeStore } from '../../../src/client/app/store';
 import { firstBlock, type Role } from '../../../src/client/app/router/guards';
-import { compileRoutes, matchRoute, routeDefinitions } from '../../../src/client/app/router/routes';
+import { matchRoute } from '../../../src/client/app/router/match';
+import { compileRoutes, routeDefinitions } from '../../../src/client/app/router/routes';
 import { AuditScreen } from '../../../src/client/features/audit';
 import { SetupHub } from '../../../src/client/features/setup';
 import { dayWindow } from '../../../src/client/features/audit/audit-model';
@@ -45,7 +46,7 @@ beforeEach(() => {
 });
 afterEach(cleanup);
 
-function show(online = true) {
+function show(online = true, recordHref?: (table: string, recordId: number) => string | undefined) {
   const fetchFn = (async (input: RequestInfo | URL) => {
     const url = new URL(String(input));
     requests.push(url);
@@ -54,7 +55,7 @@ function show(online = true) {
   const store = makeStore(undefined, { extra: { api: { baseUrl: 'http://server.test', fetchFn } } as never });
   render(
     <Provider store={store}>
-      <AuditScreen projectId={1} tables={config.tables} farmers={FARMERS} online={online} />
+      <AuditScreen projectId={1} tables={config.tables} farmers={FARMERS} online={online} recordHref={recordHref} />
     </Provider>,
   );
 }
@@ -87,6 +88,15 @@ describe('Zgodovina sprememb', () => {
     expect(screen.getByRole('status').textContent).toBe(slAudit.total(2));
     expect(requests[0]!.pathname).toBe('/api/Audit/1');
     expect(lastQuery()).toEqual({ page: '1', perPage: String(AUDIT_PAGE_SIZE) });
+  });
+
+  it('a changed record links to its screen where it has one', async () => {
+    show(true, (table, recordId) => (table === 'forms' ? `#/forms/${recordId}` : undefined));
+    const rows = await screen.findAllByTestId('audit-entry');
+    expect(within(rows[0]!).getByRole('link', { name: '10000502' }).getAttribute('href')).toBe('#/forms/10000502');
+    // An indicator has no screen of its own: its id is text.
+    expect(within(rows[1]!).queryByRole('link', { name: '10000501' })).toBeNull();
+    expect(within(rows[1]!).getByText('10000501')).toBeTruthy();
   });
 
   it('asks the server again for each filter: farmer, table, days as instants', async () => {

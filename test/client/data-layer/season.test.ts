@@ -12,7 +12,8 @@ import { browserOnlineChanged, drainOnce, rtkQueryTransport } from '../../../src
 import { farmerChosen, loadSeason, selectSeasonError, selectSeasonStatus, currentDuration, localDate } from '../../../src/client/features/season';
 import { configLoaded } from '../../../src/client/lib/config';
 import { authenticated } from '../../../src/client/features/auth/auth-slice';
-import { isLocalId, readOutbox, refKeysFor, resolveIds, saveEdit } from '../../../src/client/lib/db';
+import { isLocalId } from '../../../src/common/record-id';
+import { readOutbox, refKeysFor, resolveIds, saveEdit } from '../../../src/client/lib/db';
 import { USERS } from '../../server/helpers/build-test-app';
 import { farmerRows, type FarmerRows } from '../../server/helpers/demo-ids';
 import { PROJECT_ID, openTestDb, settleStores, until } from './helpers';

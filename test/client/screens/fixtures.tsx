@@ -7,7 +7,12 @@ import { render } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { Provider } from 'react-redux';
 import { deserialize, serialize } from 'node:v8';
+import { HashRouter, RouteOutlet } from '../../../src/client/app/router/router';
+import type { RouteName } from '../../../src/client/app/router/route-paths';
+import { compileRoutes, routeDefinitions } from '../../../src/client/app/router/routes';
 import { makeStore } from '../../../src/client/app/store';
+import { localIdsRemapped } from '../../../src/client/lib/db/actions';
+import { onIdentityChange } from '../../../src/client/lib/db/identity';
 import type { RootState } from '../../../src/client/app/root-reducer';
 import { UnsavedChangesProvider } from '../../../src/client/components/confirm-leave/unsaved-changes';
 import type { OfflineDb, StoredRecord } from '../../../src/client/lib/db/database';
@@ -93,4 +98,28 @@ export function renderWithStore(ui: ReactNode, { preloaded, db, fetchFn }: { pre
     </Provider>,
   );
   return { store, ...utils };
+}
+
+/**
+ * One route's real screen at `hash`, through the app's router (which resolves the record id in the
+ * address), signed in as a farmer with a farmers record. The store follows the database's
+ * announced deliveries as the app's sync listeners make it do.
+ */
+export function renderRoute(name: RouteName, hash: string, { preloaded, db }: { preloaded?: Partial<RootState>; db: OfflineDb }) {
+  window.history.replaceState(null, '', hash);
+  const routes = compileRoutes(routeDefinitions.filter((def) => def.name === name));
+  const store = makeStore(preloaded, { extra: { db } });
+  const stopFollowing = onIdentityChange(db, (learned) => store.dispatch(localIdsRemapped(learned)));
+  const utils = render(
+    <Provider store={store}>
+      <UnsavedChangesProvider>
+        <HashRouter routes={routes} access={{ role: 'farmer', farmerRecord: 'found' }}>
+          <main id="main" tabIndex={-1}>
+            <RouteOutlet />
+          </main>
+        </HashRouter>
+      </UnsavedChangesProvider>
+    </Provider>,
+  );
+  return { store, stopFollowing, ...utils };
 }

@@ -1,7 +1,7 @@
 /**
- * The form route follows an offline-made form to its server id (app/routes/form.tsx, through
- * lib/db/identity) — and never
- * to another form of the same kind on the same path this season. Found in Chromium: a farmer's
+ * The form screen follows an offline-made form to its server id (the router resolves the id in the
+ * address through lib/db/identity, the season rows follow the same delivery) — and never to
+ * another form of the same kind on the same path this season. Found in Chromium: a farmer's
  * second meadow form of the season, saved online, had its answers written into the first one when
  * a season reload read the forms before the new one reached the server.
  */
@@ -9,11 +9,11 @@ import { afterEach, describe, expect, it, jest } from '@jest/globals';
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { RootState } from '../../../src/client/app/root-reducer';
 import { seasonLoaded } from '../../../src/client/features/season/season-actions';
-import { acknowledge, openOfflineDb, tableRows, readOutbox, saveEdit, type OfflineDb, type StoredRecord } from '../../../src/client/lib/db';
+import { acknowledge, onOutboxChange, openOfflineDb, tableRows, readOutbox, saveEdit, type OfflineDb, type StoredRecord } from '../../../src/client/lib/db';
 import { FORM_KINDS } from '../../../src/common/scheme/form-kinds';
 import { slScreens } from '../../../src/common/i18n/sl';
 import { response } from '../data-layer/helpers';
-import { config, renderWithStore, season } from './fixtures';
+import { config, renderRoute, renderWithStore, season } from './fixtures';
 
 // The route's map needs WebGL (jsdom has none); nothing here opens it.
 jest.unstable_mockModule('../../../src/client/features/map/index', () => ({
@@ -55,10 +55,27 @@ function seasonData(s: ReturnType<typeof season>, forms: StoredRecord[]) {
   };
 }
 
+/**
+ * Resolves once the outbox holds `count` items: the save has stored its edits (every stored edit
+ * is announced by an outbox notification after its transaction committed).
+ */
+function outboxHolds(db: OfflineDb, count: number): Promise<void> {
+  return new Promise((resolve) => {
+    const check = () =>
+      void db.outbox.count().then((queued) => {
+        if (queued < count) return;
+        stop();
+        resolve();
+      });
+    const stop = onOutboxChange(db, check);
+    check();
+  });
+}
+
 const checked = (key: string, answer: string) => within(screen.getByTestId(`indicator-${key}`)).getByRole('radio', { name: answer }).getAttribute('aria-checked');
 
 describe('following an offline-made form', () => {
-  it('a reload without the new form does not switch the screen to the other form of the kind; it follows the server id once there', async () => {
+  it('a reload without the new form does not switch the screen to the other form of the kind; once delivered, the address and the screen follow the server id', async () => {
     const s = season();
     const first = s.formDone; // kind 'travnik' on dp1, zlata rozga answered "Da"
     const db = openOfflineDb({ name: `form-follow-${Date.now()}-${Math.random()}` });
@@ -76,7 +93,8 @@ describe('following an offline-made form', () => {
       connectivity: { browserOnline: false, serverReachable: false, lastProbeAt: null },
       season: { status: 'ready', error: null, ...seasonData(s, [first, made]) },
     } as unknown as Partial<RootState>;
-    const { store } = renderWithStore(<FormRoute params={{ formId: String(made.id) }} query={{}} />, { preloaded, db });
+    const { store, stopFollowing } = renderRoute('form', `#/forms/${made.id}`, { preloaded, db });
+    await screen.findByTestId('indicator-solidago');
     expect(checked('solidago', slScreens.forms.yes)).toBe('false');
 
     // Rows without the new form (a read older than it): the screen reads it from the device, never the other form.
@@ -90,15 +108,19 @@ describe('following an offline-made form', () => {
     await act(async () => {
       await acknowledge(db, [{ item: (await readOutbox(db))[0]!, id: delivered.id }]);
     });
+    await waitFor(() => expect(window.location.hash).toBe(`#/forms/${delivered.id}`));
     act(() => {
       store.dispatch(seasonLoaded(seasonData(s, [first, delivered])));
     });
     await waitFor(() => expect(checked('solidago', slScreens.forms.yes)).toBe('false'));
     fireEvent.click(within(screen.getByTestId('indicator-lotus-corniculatus')).getByRole('radio', { name: slScreens.forms.yes }));
+    const stored = outboxHolds(db, 2);
     fireEvent.click(screen.getByRole('button', { name: slScreens.forms.save }));
-    await screen.findByText(slScreens.states.saved, {}, { timeout: 5000 });
+    // The answer and the form's update are stored (the condition the save means), then the screen says so.
+    await act(() => stored);
+    await screen.findByText(slScreens.states.saved);
+    stopFollowing();
     const queued = await db.outbox.orderBy('seq').toArray();
-    await waitFor(() => expect(queued.length).toBeGreaterThan(0));
     // The answer and the form update go to the new form, nothing to the first one.
     expect(queued.find((q) => q.kind === 'insert')!.properties).toMatchObject({ [config.tables.indicators.columns.parent]: delivered.id });
     expect(queued.filter((q) => q.tableId === config.tables.forms.id).map((q) => q.id)).toEqual([delivered.id]);
@@ -123,7 +145,7 @@ describe('following an offline-made form', () => {
       connectivity: { browserOnline: true, serverReachable: true, lastProbeAt: null },
       season: { status: 'ready', error: null, ...seasonData(s, [first]) },
     } as unknown as Partial<RootState>;
-    const { store } = renderWithStore(<FormRoute params={{ formId: String(localId) }} query={{}} />, { preloaded, db });
+    const { store, stopFollowing } = renderRoute('form', `#/forms/${localId}`, { preloaded, db });
     await screen.findByTestId('indicator-solidago');
     expect(checked('solidago', slScreens.forms.yes)).toBe('false');
 
@@ -133,14 +155,17 @@ describe('following an offline-made form', () => {
     await act(async () => {
       await acknowledge(db, [{ item: (await readOutbox(db))[0]!, id: serverId }]);
     });
+    await waitFor(() => expect(window.location.hash).toBe(`#/forms/${serverId}`));
     act(() => {
       store.dispatch(seasonLoaded({ ...seasonData(s, [first]), loadedAt: '2026-06-05T08:00:05.000Z' }));
     });
     await waitFor(() => expect(checked('solidago', slScreens.forms.yes)).toBe('false'));
 
     fireEvent.click(within(screen.getByTestId('indicator-lotus-corniculatus')).getByRole('radio', { name: slScreens.forms.yes }));
+    const stored = outboxHolds(db, 2);
     fireEvent.click(screen.getByRole('button', { name: slScreens.forms.save }));
-    await waitFor(async () => expect(await db.outbox.count()).toBeGreaterThan(0));
+    await act(() => stored);
+    stopFollowing();
     const queued = await db.outbox.orderBy('seq').toArray();
     // The answer and the form update name the new form (its server id), nothing names the first one.
     expect(queued.find((q) => q.kind === 'insert')!.properties).toMatchObject({ [config.tables.indicators.columns.parent]: serverId });

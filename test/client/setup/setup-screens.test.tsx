@@ -32,10 +32,8 @@ jest.unstable_mockModule('../../../src/client/features/map/index', () => ({
     </button>
   ),
 }));
-const { default: SeasonsRoute } = await import('../../../src/client/app/routes/setup-seasons');
-const { default: FarmersRoute } = await import('../../../src/client/app/routes/setup-farmers');
-const { default: AreasRoute } = await import('../../../src/client/app/routes/setup-areas');
-const { default: PathsRoute } = await import('../../../src/client/app/routes/setup-paths');
+const { HashRouter, RouteOutlet } = await import('../../../src/client/app/router/router');
+const { compileRoutes, routeDefinitions } = await import('../../../src/client/app/router/routes');
 const { default: SetupRoute } = await import('../../../src/client/app/routes/setup');
 const { default: PathNewRoute } = await import('../../../src/client/app/routes/path-new');
 const { default: PathRoute } = await import('../../../src/client/app/routes/path');
@@ -97,13 +95,34 @@ function show(ui: React.ReactNode, preloaded: Partial<RootState>, db: OfflineDb)
   return { store, ...render(<Provider store={store}><UnsavedChangesProvider>{ui}</UnsavedChangesProvider></Provider>) };
 }
 
+/** A set-up screen at its address, through the app's router (its editor follows the address). */
+function showAt(hash: string, preloaded: Partial<RootState>, db: OfflineDb) {
+  window.history.replaceState(null, '', hash);
+  const role = (preloaded.season as { role: Role }).role;
+  return show(
+    <HashRouter routes={compileRoutes(routeDefinitions)} access={{ role, farmerRecord: 'found' }}>
+      <main id="main" tabIndex={-1}>
+        <RouteOutlet />
+      </main>
+    </HashRouter>,
+    preloaded,
+    db,
+  );
+}
+
 const props = { params: {}, query: {} };
 
 /** A list's "add" button is offered only once the device's rows are read (the checks of a new row need them). */
-async function expectAddOnlyOnceRead(ui: React.ReactNode, rows: StoredRecord[], add: string) {
-  show(ui, offline('editor'), await deviceWith(rows));
+async function expectAddOnlyOnceRead(hash: string, rows: StoredRecord[], add: string) {
+  showAt(hash, offline('editor'), await deviceWith(rows));
   expect(screen.queryByRole('button', { name: add })).toBeNull();
   expect(await screen.findByRole('button', { name: add })).toBeTruthy();
+}
+/** Presses a list's "add" button: its address opens the editor (a new record's, 'new'). */
+async function openNewEditor(add: string): Promise<void> {
+  fireEvent.click(await screen.findByRole('button', { name: add }));
+  await waitFor(() => expect(window.location.hash).toMatch(/\/new$/));
+  await waitFor(() => expect(document.querySelector('[name="name"]')).not.toBeNull());
 }
 const type = (name: string, value: string) => fireEvent.change(document.querySelector(`[name="${name}"]`)!, { target: { value } });
 
@@ -124,13 +143,13 @@ describe('who sees the set-up', () => {
   it('readers see the seasons and farmers without any control that changes them, and no import', async () => {
     const s = season();
     const db = await deviceWith([...s.durations, s.farmer]);
-    show(<SeasonsRoute {...props} />, offline('reader'), db);
+    showAt('#/setup/seasons', offline('reader'), db);
     expect(await screen.findByText('2026')).toBeTruthy();
     expect(screen.queryByRole('button', { name: slSetup.seasons.add })).toBeNull();
     expect(screen.queryByRole('button', { name: slSetup.common.edit })).toBeNull();
     expect(screen.queryByRole('button', { name: slSetup.common.archive })).toBeNull();
     cleanup();
-    show(<FarmersRoute {...props} />, offline('reader'), db);
+    showAt('#/setup/farmers', offline('reader'), db);
     expect(await screen.findByText('Ana Kovač')).toBeTruthy();
     expect(screen.queryByRole('button', { name: slSetup.farmers.add })).toBeNull();
     cleanup();
@@ -142,7 +161,7 @@ describe('who sees the set-up', () => {
 
 describe('seasons', () => {
   it('offers a new season only once the device\'s seasons are read (the overlap check needs them)', async () => {
-    await expectAddOnlyOnceRead(<SeasonsRoute {...props} />, [season().duration], slSetup.seasons.add);
+    await expectAddOnlyOnceRead('#/setup/seasons', [season().duration], slSetup.seasons.add);
   });
 
   it('marks the current season; refuses an overlap in Slovenian with nothing queued; queues a valid one once', async () => {
@@ -153,12 +172,12 @@ describe('seasons', () => {
     // A season containing today, so the "current" rule has something to mark.
     const current = row(T.durations.id, { [c('durations', 'name')]: 'Letos', [c('durations', 'filter_start')]: `${year}-01-01`, [c('durations', 'filter_end')]: `${year}-12-31` });
     await db.features.put({ tableId: T.durations.id, featureId: current.id, projectId: config.projectId, feature: current, isInsert: 0, isEdit: 0, isDelete: 0, isRecord: 1 });
-    show(<SeasonsRoute {...props} />, offline('editor'), db);
+    showAt('#/setup/seasons', offline('editor'), db);
     const marked = within(await screen.findByTestId(`season-${current.id}`));
     expect(marked.getByText(slSetup.seasons.current)).toBeTruthy();
     expect(screen.getByTestId('current-season').textContent).toContain('Letos');
 
-    fireEvent.click(screen.getByRole('button', { name: slSetup.seasons.add }));
+    await openNewEditor(slSetup.seasons.add);
     type('name', 'Prekrivna');
     type('start', `${year}-06-01`);
     type('end', `${year + 1}-02-01`);
@@ -187,7 +206,7 @@ describe('seasons', () => {
     const s = season();
     const db = await deviceWith(s.durations);
     const refusal = 'Sezona se prekriva s sezono »2026«.';
-    show(<SeasonsRoute {...props} />, offline('editor', {
+    showAt('#/setup/seasons', offline('editor', {
       sync: { pendingCount: 1, attention: [{ seq: 1, opId: 'x', kind: 'insert', tableId: T.durations.id, id: 42, status: 'failed', message: 'Bad Request', detail: refusal, createdAt: '2026-06-05T08:00:00.000Z' }], lastSyncAt: null, draining: false, failures: 0, retryAt: null, authRequired: false, storageError: null, reloadRequired: false },
     } as Partial<RootState>), db);
     expect((await screen.findByRole('alert')).textContent).toContain(refusal);
@@ -196,15 +215,15 @@ describe('seasons', () => {
 
 describe('farmers', () => {
   it('offers a new farmer only once the device\'s farmers are read (the duplicate checks need them)', async () => {
-    await expectAddOnlyOnceRead(<FarmersRoute {...props} />, [season().farmer], slSetup.farmers.add);
+    await expectAddOnlyOnceRead('#/setup/farmers', [season().farmer], slSetup.farmers.add);
   });
 
   it('refuses a duplicate e-mail and KMG-MID; queues a new farmer; says accounts need a connection', async () => {
     const s = season();
     const other = row(T.farmers.id, { [c('farmers', 'name')]: 'Bojan Zupan', [c('farmers', 'email')]: 'bojan@example.si', [c('farmers', 'kmg_mid')]: '100200300' });
     const db = await deviceWith([s.farmer, other]);
-    show(<FarmersRoute {...props} />, offline('editor'), db);
-    fireEvent.click(await screen.findByRole('button', { name: slSetup.farmers.add }));
+    showAt('#/setup/farmers', offline('editor'), db);
+    await openNewEditor(slSetup.farmers.add);
     type('name', 'Cvetka Novak');
     type('email', 'KMET1@example.si');
     fireEvent.click(screen.getByRole('button', { name: sl.common.save }));
@@ -234,8 +253,8 @@ describe('meadows', () => {
   it('refuses a self-intersecting outline; queues a valid one with its area in ha and owner, as a feature', async () => {
     const s = season();
     const db = await deviceWith([s.farmer]);
-    show(<AreasRoute {...props} />, offline('editor'), db);
-    fireEvent.click(await screen.findByRole('button', { name: slSetup.areas.add }));
+    showAt('#/setup/areas', offline('editor'), db);
+    await openNewEditor(slSetup.areas.add);
     type('name', 'Nov travnik');
     type('gerk_pid', '1234567');
     await waitFor(() => expect(document.querySelectorAll('[name="owner"] option')).toHaveLength(2));
@@ -267,8 +286,8 @@ describe('transects', () => {
     const s = season();
     const meadow = row(T.areas.id, { [c('areas', 'name')]: 'Senožet', [c('areas', 'user')]: s.farmer.id }, { geometry: { type: 'Polygon', coordinates: [[[14.5, 46.05], [14.502, 46.05], [14.502, 46.052], [14.5, 46.052], [14.5, 46.05]]] } });
     const db = await deviceWith([s.farmer, meadow]);
-    show(<PathsRoute {...props} />, offline('editor'), db);
-    fireEvent.click(await screen.findByRole('button', { name: slSetup.paths.add }));
+    showAt('#/setup/paths', offline('editor'), db);
+    await openNewEditor(slSetup.paths.add);
     await waitFor(() => expect(document.querySelectorAll('[name="area"] option')).toHaveLength(2));
     type('area', String(meadow.id));
     type('name', 'Transekt A');
@@ -289,8 +308,8 @@ describe('transects', () => {
     const s = season();
     const meadow = row(T.areas.id, { [c('areas', 'name')]: 'Senožet', [c('areas', 'user')]: s.farmer.id }, { geometry: { type: 'Polygon', coordinates: [[[14.5, 46.05], [14.502, 46.05], [14.502, 46.052], [14.5, 46.052], [14.5, 46.05]]] } });
     const db = await deviceWith([s.farmer, meadow]);
-    show(<PathsRoute {...props} />, offline('editor'), db);
-    fireEvent.click(await screen.findByRole('button', { name: slSetup.paths.add }));
+    showAt('#/setup/paths', offline('editor'), db);
+    await openNewEditor(slSetup.paths.add);
     await waitFor(() => expect(document.querySelectorAll('[name="area"] option')).toHaveLength(2));
     type('area', String(meadow.id));
     type('name', 'Notranja');
@@ -300,7 +319,7 @@ describe('transects', () => {
     await waitFor(async () => expect(await db.outbox.count()).toBe(1));
     expect(screen.queryByRole('alert')).toBeNull();
 
-    fireEvent.click(await screen.findByRole('button', { name: slSetup.paths.add }));
+    await openNewEditor(slSetup.paths.add);
     await waitFor(() => expect(document.querySelectorAll('[name="area"] option')).toHaveLength(2));
     type('area', String(meadow.id));
     type('name', 'Za hojo');

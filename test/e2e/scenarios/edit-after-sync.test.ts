@@ -11,6 +11,7 @@
  */
 import { afterAll, beforeAll, expect, jest, test } from '@jest/globals';
 import type { Browser } from 'playwright-core';
+import { LOCAL_ID_BOUND } from '../../../src/common/constants';
 import { slScreens } from '../../../src/common/i18n/sl';
 import { FORM_KINDS } from '../../../src/common/scheme/form-kinds';
 import type { WireRecord } from '../../../src/common/schemas/wire';
@@ -42,6 +43,7 @@ describeBuiltApp('an edit right after a sync is not lost (Chromium)', () => {
     const formsBefore = await data.formsOfPath(path!.id);
     const [lon, lat] = (path!.geometry as { coordinates: number[][] }).coordinates[0]!;
     const { context, page, log } = await newFieldPage(browser, { longitude: lon!, latitude: lat! });
+    let followedHash = '';
     try {
       await recordArtifacts('edit-after-sync', page, log, async () => {
         await openApp(page, server, '#/', DEMO_USERS.farmer1);
@@ -95,8 +97,10 @@ describeBuiltApp('an edit right after a sync is not lost (Chromium)', () => {
         await waitForOutboxEmpty(page);
         await page.locator('.conn-status--offline').waitFor();
 
-        // The form still shows every answer, and never showed fewer.
-        expect(await page.evaluate(() => window.location.hash)).toBe(formHash);
+        // The form still shows every answer, and never showed fewer; its address moved from the
+        // offline id to the server's (checked against the server below).
+        expect(Number(formHash.slice('#/forms/'.length))).toBeLessThan(LOCAL_ID_BOUND);
+        followedHash = await page.evaluate(() => window.location.hash);
         await page.getByTestId(`indicator-${CHANGED}`).getByRole('radio', { name: slScreens.forms.no, exact: true }).waitFor();
         expect(await page.getByTestId(`indicator-${CHANGED}`).getByRole('radio', { name: slScreens.forms.no, exact: true }).getAttribute('aria-checked')).toBe('true');
         expect(await page.locator('.indicator--filled').count()).toBe(answered);
@@ -117,6 +121,7 @@ describeBuiltApp('an edit right after a sync is not lost (Chromium)', () => {
       const newForms = (await data.formsOfPath(path!.id)).filter((f) => !formsBefore.some((b) => b.id === f.id));
       expect(newForms).toHaveLength(1);
       const form = newForms[0]!;
+      expect(followedHash).toBe(`#/forms/${form.id}`);
       const [keyCol, valueCol] = [await data.col('indicators', 'key'), await data.col('indicators', 'value')];
       const byKey = new Map<string, WireRecord[]>();
       for (const row of await data.indicatorsOfForm(form.id)) byKey.set(String(row.properties[keyCol]), [...(byKey.get(String(row.properties[keyCol])) ?? []), row]);

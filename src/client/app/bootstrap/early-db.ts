@@ -9,6 +9,11 @@
  * failure is left to the first read, which reports it.
  */
 import { openOfflineDb } from '../../lib/db/database';
+import { readLastGoodConfig } from '../../lib/config/load-config';
+import { safeLocalStorage } from '../../lib/local-storage';
 
-export const earlyDb = openOfflineDb();
+// Rows are stored under the search profile of the device's config (lib/db, FeatureRow.profileId):
+// known from the last good copy before the database opens, so an upgrade of an older database
+// stamps the rows it holds with it; the store follows a config that differs (app/store.ts).
+export const earlyDb = openOfflineDb({ searchProfileId: readLastGoodConfig(safeLocalStorage())?.searchProfileId });
 earlyDb.open().catch(() => undefined);

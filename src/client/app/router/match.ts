@@ -4,6 +4,8 @@
  * URL-decoded. Pure functions, so they are tested without a browser.
  */
 
+import type { CompiledRoute, RouteMatch } from './routes';
+
 export type Query = Readonly<Record<string, string | string[]>>;
 export type Params = Readonly<Record<string, string>>;
 
@@ -112,4 +114,13 @@ export function buildHref(pattern: string, params: Record<string, string | numbe
   });
   const search = query ? new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)])).toString() : '';
   return `#${path}${search ? `?${search}` : ''}`;
+}
+
+/** The first route of the table (in its order) whose pattern matches the normalised path. */
+export function matchRoute(routes: readonly CompiledRoute[], path: string): RouteMatch | null {
+  for (const route of routes) {
+    const params = matchPattern(route.compiled, path);
+    if (params) return { route, params };
+  }
+  return null;
 }

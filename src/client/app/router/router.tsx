@@ -6,7 +6,11 @@
  *   start (a link, the back button, a typed address) is put back with replaceState while the
  *   user decides, and repeated if they agree;
  * - guards may block a route; an unknown path shows the not-found screen;
- * - each screen is a lazy chunk, shown with 'Nalagam...' while it loads.
+ * - each screen is a lazy chunk, shown with 'Nalagam...' while it loads;
+ * - it owns the record ids in the address (record-params.ts): a route's record parameter is
+ *   resolved through lib/db/identity before the screen renders, and once the record is delivered
+ *   the address is replaced with its server id (replaceState: no new history entry) while the
+ *   screen stays mounted, so nothing the user typed is lost.
  */
 import {
   Component,
@@ -28,12 +32,21 @@ import { BlockedScreen } from '../routes/blocked';
 import { NotFoundScreen } from '../routes/not-found';
 import { ChunkFailedScreen } from '../routes/chunk-failed';
 import { firstBlock, type Blocked, type RouteAccess } from './guards';
-import { parseHash, type Location } from './match';
-import { matchRoute, type CompiledRoute, type RouteMatch } from './routes';
+import { buildHref, matchRoute, parseHash, type Location } from './match';
+import { followParams, useDeliveredIds } from './record-params';
+import type { CompiledRoute, RouteMatch } from './routes';
 
 export interface RouterState {
   location: Location;
+  /** The matched route, its record parameters resolved to the ids the records have now. */
   match: RouteMatch | null;
+  /** False while a record parameter's offline id is being looked up on the device. */
+  idsResolved: boolean;
+  /**
+   * Which screen is open: changes when the user goes elsewhere, not when the address follows a
+   * delivered record to its server id (the screen keeps its state).
+   */
+  screenKey: string;
   blocked: Blocked | null;
   /**
    * Goes to `to` ('/paths/3' or '#/paths/3'), asking first when unsaved data would be lost.
@@ -43,6 +56,8 @@ export interface RouterState {
 }
 
 const RouterContext = createContext<RouterState | null>(null);
+
+const NO_RECORDS: readonly string[] = [];
 
 export function useRouter(): RouterState {
   const state = useContext(RouterContext);
@@ -62,9 +77,21 @@ export interface HashRouterProps {
 
 export function HashRouter({ routes, access, children }: HashRouterProps) {
   const leave = useLeaveConfirmation();
-  const [location, setLocation] = useState<Location>(() => parseHash(window.location.hash));
+  /** The screen an address shows: its route's shared screen key, else the address's own path. */
+  const screenKeyOf = useCallback((at: Location) => matchRoute(routes, at.path)?.route.screenKey ?? at.path, [routes]);
+  const [{ location, screenKey }, setShown] = useState(() => {
+    const first = parseHash(window.location.hash);
+    return { location: first, screenKey: screenKeyOf(first) };
+  });
   const locationRef = useRef(location);
   locationRef.current = location;
+  /** Shows `next`, as the screen of its address or (`sameScreen`) as the open screen's new address. */
+  const setLocation = useCallback(
+    (next: Location, sameScreen = false) => {
+      setShown((shown) => ({ location: next, screenKey: sameScreen ? shown.screenKey : screenKeyOf(next) }));
+    },
+    [screenKeyOf],
+  );
   /** href of a change we started or the user confirmed: let it through without asking. */
   const allowedRef = useRef<string | null>(null);
 
@@ -90,7 +117,7 @@ export function HashRouter({ routes, access, children }: HashRouterProps) {
     window.addEventListener('hashchange', onHashChange);
     onHashChange(); // the address may have changed before this effect ran
     return () => window.removeEventListener('hashchange', onHashChange);
-  }, [leave]);
+  }, [leave, setLocation]);
 
   const navigate = useCallback(
     async (to: string, options: { replace?: boolean } = {}) => {
@@ -109,10 +136,26 @@ export function HashRouter({ routes, access, children }: HashRouterProps) {
       }
       return true;
     },
-    [leave],
+    [leave, setLocation],
   );
 
-  const match = useMemo(() => matchRoute(routes, location.path), [routes, location.path]);
+  const matched = useMemo(() => matchRoute(routes, location.path), [routes, location.path]);
+  const recordNames = matched?.route.records ?? NO_RECORDS;
+  const delivered = useDeliveredIds(matched ? recordNames.map((name) => matched.params[name] ?? '') : NO_RECORDS);
+  const match = useMemo(() => {
+    if (!matched || !delivered) return matched;
+    const params = followParams(matched.params, recordNames, delivered);
+    return params === matched.params ? matched : { ...matched, params };
+  }, [matched, recordNames, delivered]);
+  // The address follows the record: the server id replaces the offline id, on the same screen.
+  useEffect(() => {
+    if (!match || match === matched) return;
+    const path = buildHref(match.route.pattern, match.params).slice(1);
+    const next = parseHash(`#${path}${location.search ? `?${location.search}` : ''}`);
+    window.history.replaceState(window.history.state, '', `#${next.href}`);
+    locationRef.current = next;
+    setLocation(next, true);
+  }, [match, matched, location.search, setLocation]);
   const blocked = useMemo(
     () => (match ? firstBlock(match.route.guards, { access, params: match.params, query: location.query }) : null),
     [match, access, location.query],
@@ -125,30 +168,34 @@ export function HashRouter({ routes, access, children }: HashRouterProps) {
 
   // After a screen change, start at the top and move focus to the new heading so keyboard and
   // screen-reader users know the page changed (not on first load: the browser handles that).
-  const firstPath = useRef(location.path);
+  const firstScreen = useRef(screenKey);
   useEffect(() => {
-    if (location.path === firstPath.current) return;
-    firstPath.current = '';
+    if (screenKey === firstScreen.current) return;
+    firstScreen.current = '';
     window.scrollTo?.(0, 0);
     // The new heading if the screen is already there; else <main>, and Page moves focus to its
     // heading when a lazy screen arrives.
     const main = document.getElementById('main');
     const heading = main?.querySelector<HTMLElement>('[data-page-title]');
     (heading ?? main)?.focus({ preventScroll: true });
-  }, [location.path]);
+  }, [screenKey]);
 
-  const value = useMemo<RouterState>(() => ({ location, match, blocked, navigate }), [location, match, blocked, navigate]);
+  const value = useMemo<RouterState>(
+    () => ({ location, match, idsResolved: delivered !== null, screenKey, blocked, navigate }),
+    [location, match, delivered, screenKey, blocked, navigate],
+  );
   return <RouterContext.Provider value={value}>{children}</RouterContext.Provider>;
 }
 
 /** Renders the screen of the current route (or not-found / blocked). */
 export function RouteOutlet() {
-  const { location, match, blocked } = useRouter();
+  const { location, match, idsResolved, screenKey, blocked } = useRouter();
   if (!match) return <NotFoundScreen path={location.path} />;
   if (blocked) return <BlockedScreen blocked={blocked} />;
+  if (!idsResolved) return <Loading />;
   const { Screen } = match.route;
   return (
-    <ChunkErrorBoundary key={location.path}>
+    <ChunkErrorBoundary key={screenKey}>
       <Suspense fallback={<Loading />}>
         <Screen params={match.params} query={location.query} />
       </Suspense>

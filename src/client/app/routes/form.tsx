@@ -3,15 +3,15 @@
  * features/season (or the device copy for an earlier season), saved through the outbox
  * (features/sync), with features/map for picking an indicator's location on the map.
  */
-import { lazy, Suspense, useMemo } from 'react';
+import { lazy, Suspense, useMemo, useState } from 'react';
 import { sl } from '../../../common/i18n/sl';
 import type { DetailedFeature } from '../../../common/schemas/wire';
 import { useFeatureDetailedQuery } from '../../lib/api/features';
-import { isLocalId } from '../../lib/db/local-data';
+import { isLocalId } from '../../../common/record-id';
 import { readRow } from '../../lib/db/model';
 import { FormScreen, useStoredForm } from '../../features/forms';
 import type { ScreenProps } from '../router/routes';
-import { useRecordId, useReloadSeason, useSaveEdits, useSeasonView } from './screen-data';
+import { useReloadSeason, useSaveEdits, useSeasonView } from './screen-data';
 
 // The map library loads with the picker, not with the form (form-point-picker.tsx).
 const PointPicker = lazy(() => import(/* webpackChunkName: "form-point-picker" */ './form-point-picker'));
@@ -22,16 +22,17 @@ export default function FormRoute({ params }: ScreenProps) {
   const reload = useReloadSeason();
   const saveEdits = useSaveEdits();
   const { config } = view;
-  // An offline-made form keeps the offline id of the address; once the outbox delivered it, the
-  // row goes by the server's id (lib/db/identity says which, in the render the delivery commits).
-  // Season rows read before or after the delivery name either id: both are this form's.
-  const recordId = useRecordId(formId);
-  const inSeason = view.forms.find((f) => (f.id === recordId || f.id === formId) && !f.archived) ?? null;
-  const stored = useStoredForm(config, recordId, view.hasData && !inSeason, view.loadedAt, view.online);
+  // The router gives the id the form has now (an offline id until the outbox delivered it), and the
+  // season rows follow the same delivery in the same render.
+  const inSeason = view.forms.find((f) => f.id === formId && !f.archived) ?? null;
+  // The router keeps this screen mounted when the form's id follows its delivery; so does the
+  // editor with the user's unsaved answers (its key is the screen's, not the id of the moment).
+  const [editorKey] = useState(() => String(formId));
+  const stored = useStoredForm(config, formId, view.hasData && !inSeason, view.loadedAt, view.online);
   const form = inSeason ?? stored.form;
   const indicators = useMemo(
-    () => (inSeason && config ? view.indicators.filter((i) => [recordId, formId].some((id) => readRow(config, 'indicators', i).parent === id)) : stored.indicators),
-    [inSeason, view.indicators, stored.indicators, config, formId, recordId],
+    () => (inSeason && config ? view.indicators.filter((i) => readRow(config, 'indicators', i).parent === formId) : stored.indicators),
+    [inSeason, view.indicators, stored.indicators, config, formId],
   );
   const editor = view.role === 'editor';
   const history = useFeatureDetailedQuery(
@@ -82,7 +83,7 @@ export default function FormRoute({ params }: ScreenProps) {
           <PointPicker view={view} pathId={pathId} initial={initial} onPick={onPick} />
         </Suspense>
       )}
-      editorKey={String(formId)}
+      editorKey={editorKey}
       history={editor ? ((history.data as DetailedFeature | undefined)?.history ?? null) : null}
     />
   );

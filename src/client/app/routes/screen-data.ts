@@ -5,16 +5,15 @@
  * every edit screen needs — save edits through the outbox, then reload the season from the device
  * copy so every screen shows the edit at once, online or offline.
  */
-import { useCallback, useEffect, useRef, useSyncExternalStore } from 'react';
+import { useCallback, useEffect, useRef } from 'react';
 import { slPhone } from '../../../common/i18n/sl';
 import type { AppConfig } from '../../../common/schemas/config';
 import { selectAuthUser } from '../../features/auth';
 import { loadSeason, selectAreas, selectCurrentDuration, selectDurationPaths, selectFarmerId, selectFarmers, selectForms, selectIndicators, selectPaths, selectRole, selectSeasonError, selectSeasonLoadedAt, selectSeasonSource, selectSeasonStatus } from '../../features/season';
 import { editSaved, selectAttentionItems, selectIsOnline, selectLastSyncAt, selectPendingCount } from '../../features/sync';
 import { selectConfig } from '../../lib/config/config-slice';
-import { isLocalId, knownId, onIdentityChange, resolveIds } from '../../lib/db/identity';
-import { onOutboxChange, type LocalEdit, type SavedEdit } from '../../lib/db/outbox';
-import { useAppDispatch, useAppSelector, useOfflineDb } from '../hooks';
+import type { LocalEdit, SavedEdit } from '../../lib/db/outbox';
+import { useAppDispatch, useAppSelector } from '../hooks';
 
 export function useSeasonView() {
   const config = useAppSelector(selectConfig) as AppConfig | null;
@@ -25,15 +24,15 @@ export function useSeasonView() {
   const pending = useAppSelector(selectPendingCount);
   const needsDecision = useAppSelector(selectAttentionItems).length;
   const reload = useReloadSeason();
-  // Edits were delivered: reload so the screen shows the server ids (a load that ran while the
-  // outbox was delivering may have read the rows just before their ids were rewritten). The user
-  // resolved a refused edit ("take theirs", a discarded edit): the device rows changed without a
-  // delivery, and an open screen must not keep showing the edit the user just gave up.
-  const before = useRef({ pending, needsDecision });
+  // A delivery needs no reload: the season follows it (localIdsRemapped, announced by
+  // lib/db/identity), and a load racing it follows it at its end. The user resolved a refused
+  // edit ("take theirs", a discarded edit): the device rows changed without a delivery, and an
+  // open screen must not keep showing the edit the user just gave up.
+  const before = useRef(needsDecision);
   useEffect(() => {
-    if (pending < before.current.pending || needsDecision < before.current.needsDecision) reload();
-    before.current = { pending, needsDecision };
-  }, [pending, needsDecision, reload]);
+    if (needsDecision < before.current) reload();
+    before.current = needsDecision;
+  }, [needsDecision, reload]);
   return {
     config,
     role,
@@ -101,30 +100,4 @@ export function useSaveEdits(): (edits: EditStep[]) => Promise<SavedEdit[]> {
     },
     [dispatch, reload],
   );
-}
-
-/**
- * The id a record has now: the server's id once the outbox delivered an offline-made row (through
- * lib/db/identity, the one owner of that mapping), the given id otherwise. Follows the delivery in
- * the same render in which this tab's acknowledgement commits, and deliveries by other tabs at
- * their next outbox notification.
- */
-export function useRecordId(id: number): number {
-  const db = useOfflineDb();
-  const subscribe = useCallback(
-    (changed: () => void) => {
-      const resolve = () => {
-        if (isLocalId(id) && knownId(db, 'record', id) === undefined) void resolveIds(db, 'record', [id]);
-      };
-      const stopIdentity = onIdentityChange(db, changed);
-      const stopOutbox = onOutboxChange(db, resolve);
-      resolve();
-      return () => {
-        stopIdentity();
-        stopOutbox();
-      };
-    },
-    [db, id],
-  );
-  return useSyncExternalStore(subscribe, () => knownId(db, 'record', id) ?? id);
 }

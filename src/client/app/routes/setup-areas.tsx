@@ -8,8 +8,8 @@ import { SetupBack } from './setup-back';
 import { useSetupTable } from './setup-data';
 import { useDrawSlots } from './setup-map';
 
-export default function SetupAreasRoute(_props: ScreenProps) {
-  const { config, ...table } = useSetupTable('areas');
+export default function SetupAreasRoute({ params }: ScreenProps) {
+  const { config, ...table } = useSetupTable('areas', params.recordId);
   const farmers = useSetupTable('farmers');
   const slots = useDrawSlots(config);
   return (

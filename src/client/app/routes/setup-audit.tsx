@@ -8,11 +8,26 @@ import { slAudit } from '../../../common/i18n/sl';
 import { Loading } from '../../components/loading/loading';
 import { Page } from '../../components/page/page';
 import { AuditScreen } from '../../features/audit';
-import { isLocalId } from '../../lib/db/identity';
+import { isLocalId } from '../../../common/record-id';
 import { readRow } from '../../lib/db/model';
+import { routeHref, type RouteName } from '../router/route-paths';
 import type { ScreenProps } from '../router/routes';
 import { SetupBack } from './setup-back';
 import { useSetupTable } from './setup-data';
+
+/** The screens a changed record opens on: a form's own screen, the set-up editors of the rest. */
+const RECORD_ROUTES: Readonly<Record<string, { route: RouteName; param: string }>> = {
+  forms: { route: 'form', param: 'formId' },
+  durations: { route: 'setup-season', param: 'recordId' },
+  farmers: { route: 'setup-farmer', param: 'recordId' },
+  areas: { route: 'setup-area', param: 'recordId' },
+  paths: { route: 'setup-path', param: 'recordId' },
+};
+
+function recordHref(table: string, recordId: number): string | undefined {
+  const target = RECORD_ROUTES[table];
+  return target ? routeHref(target.route, { [target.param]: recordId }) : undefined;
+}
 
 export default function SetupAuditRoute(_props: ScreenProps) {
   const { config, rows, online } = useSetupTable('farmers');
@@ -26,7 +41,7 @@ export default function SetupAuditRoute(_props: ScreenProps) {
   }, [config, rows]);
   return (
     <Page title={slAudit.title} lead={slAudit.lead} back={<SetupBack />}>
-      {config ? <AuditScreen projectId={config.projectId} tables={config.tables} farmers={farmers} online={online} /> : <Loading />}
+      {config ? <AuditScreen projectId={config.projectId} tables={config.tables} farmers={farmers} online={online} recordHref={recordHref} /> : <Loading />}
     </Page>
   );
 }

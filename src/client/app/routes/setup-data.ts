@@ -7,13 +7,28 @@
 import { useCallback, useMemo, useState } from 'react';
 import type { TableKey } from '../../../common/schemas/project';
 import { attentionDetails, selectAttentionItems } from '../../features/sync';
-import { useTableRows, type RefusedEdit, type SetupScreenProps } from '../../features/setup';
+import { useTableRows, type OpenRecord, type RefusedEdit, type SetupScreenProps } from '../../features/setup';
 import type { LocalEdit, SavedEdit } from '../../lib/db/outbox';
 import { useRouteAccess } from '../bootstrap/route-access';
 import { useAppSelector } from '../hooks';
+import { useRouter } from '../router/router';
+import { routeHref, type RouteName } from '../router/route-paths';
 import { useSaveEdits, useSeasonView } from './screen-data';
 
-export function useSetupTable(table: TableKey): (Omit<SetupScreenProps, 'config'> & { config: SetupScreenProps['config'] | null }) {
+/** The list route and the record route of each set-up table. */
+const SETUP_ROUTES: Partial<Record<TableKey, { list: RouteName; record: RouteName }>> = {
+  durations: { list: 'setup-seasons', record: 'setup-season' },
+  farmers: { list: 'setup-farmers', record: 'setup-farmer' },
+  areas: { list: 'setup-areas', record: 'setup-area' },
+  paths: { list: 'setup-paths', record: 'setup-path' },
+};
+
+/**
+ * The rows of one set-up table and what its screen needs. `recordId` is the route's record
+ * parameter (the screen's own table; absent for a table a screen only lists beside it).
+ */
+export function useSetupTable(table: TableKey, recordId?: string): (Omit<SetupScreenProps, 'config'> & { config: SetupScreenProps['config'] | null }) {
+  const { navigate } = useRouter();
   const view = useSeasonView();
   const { role } = useRouteAccess();
   const saveEdits = useSaveEdits();
@@ -45,5 +60,15 @@ export function useSetupTable(table: TableKey): (Omit<SetupScreenProps, 'config'
     },
     [saveEdits],
   );
-  return { config, rows, loaded, readOnly: role !== 'editor', online: view.online, save, refused };
+  const openId: OpenRecord = recordId === undefined ? null : recordId === 'new' ? 'new' : Number(recordId);
+  const go = useCallback(
+    (to: OpenRecord) => {
+      const routes = SETUP_ROUTES[table];
+      if (!routes) return;
+      // Back to the list replaces the editor's address: the back button then leaves the list.
+      void navigate(to === null ? routeHref(routes.list) : routeHref(routes.record, { recordId: to }), { replace: to === null });
+    },
+    [navigate, table],
+  );
+  return { config, rows, loaded, readOnly: role !== 'editor', online: view.online, save, refused, openId, go };
 }

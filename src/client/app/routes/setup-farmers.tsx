@@ -7,8 +7,8 @@ import type { ScreenProps } from '../router/routes';
 import { SetupBack } from './setup-back';
 import { useSetupTable } from './setup-data';
 
-export default function SetupFarmersRoute(_props: ScreenProps) {
-  const { config, ...table } = useSetupTable('farmers');
+export default function SetupFarmersRoute({ params }: ScreenProps) {
+  const { config, ...table } = useSetupTable('farmers', params.recordId);
   return (
     <Page title={slSetup.farmers.title} lead={slSetup.farmers.lead} back={<SetupBack />}>
       {config ? <FarmersSetupScreen config={config} {...table} /> : <Loading />}

@@ -8,8 +8,8 @@ import { SetupBack } from './setup-back';
 import { useSetupTable } from './setup-data';
 import { useDrawSlots } from './setup-map';
 
-export default function SetupPathsRoute(_props: ScreenProps) {
-  const { config, ...table } = useSetupTable('paths');
+export default function SetupPathsRoute({ params }: ScreenProps) {
+  const { config, ...table } = useSetupTable('paths', params.recordId);
   const areas = useSetupTable('areas');
   const slots = useDrawSlots(config);
   return (

@@ -8,8 +8,8 @@ import type { ScreenProps } from '../router/routes';
 import { SetupBack } from './setup-back';
 import { useSetupTable } from './setup-data';
 
-export default function SetupSeasonsRoute(_props: ScreenProps) {
-  const { config, ...table } = useSetupTable('durations');
+export default function SetupSeasonsRoute({ params }: ScreenProps) {
+  const { config, ...table } = useSetupTable('durations', params.recordId);
   return (
     <Page title={slSetup.seasons.title} lead={slSetup.seasons.lead} back={<SetupBack />}>
       {config ? <SeasonsScreen config={config} {...table} today={localDate(Date.now())} /> : <Loading />}

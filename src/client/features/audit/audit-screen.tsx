@@ -27,6 +27,8 @@ interface AuditScreenProps {
   /** The farmers the editor sees, by name. */
   farmers: ReadonlyArray<{ id: number; name: string }>;
   online: boolean;
+  /** The address of a changed record's screen (by its table's key), when it has one. */
+  recordHref?: (table: string, recordId: number) => string | undefined;
 }
 
 interface Filters {
@@ -63,7 +65,7 @@ function Field({ id, label, children }: { id: string; label: string; children: R
   );
 }
 
-export function AuditScreen({ projectId, tables, farmers, online }: AuditScreenProps) {
+export function AuditScreen({ projectId, tables, farmers, online, recordHref }: AuditScreenProps) {
   const t = slAudit;
   const [filters, setFilters] = useState<Filters>(NO_FILTERS);
   const [page, setPage] = useState(1);
@@ -159,7 +161,7 @@ export function AuditScreen({ projectId, tables, farmers, online }: AuditScreenP
                   <td data-label={t.who}>{e.changedBy ?? t.unknownUser}</td>
                   <td data-label={t.action}>{t.actions[e.action]}</td>
                   <td data-label={t.table}>{changeTableLabel(e.table)}</td>
-                  <td data-label={t.record}>{e.recordId}</td>
+                  <td data-label={t.record}>{linkTo(recordHref?.(e.table, e.recordId), e.recordId)}</td>
                   <td data-label={t.changes} className="audit__changes">
                     {e.changes.length ? (
                       <ul>
@@ -184,4 +186,8 @@ export function AuditScreen({ projectId, tables, farmers, online }: AuditScreenP
       )}
     </div>
   );
+}
+
+function linkTo(href: string | undefined, text: number) {
+  return href ? <a href={href}>{text}</a> : text;
 }

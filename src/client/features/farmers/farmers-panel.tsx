@@ -1,12 +1,15 @@
 /**
  * Editors and readers (all farmers loaded): the farmers with a text search and each
- * farmer's progress in the current season. Online the search uses the server's text index
- * (GET …/search/{profileId}/{limit}/{page}/{query}, accent-insensitive); offline it filters the
- * farmers stored on the device. Choosing a farmer loads that farmer's season (app/routes wires
- * the choice to features/season).
+ * farmer's progress in the current season. The search is the text search call
+ * (GET …/search/{profileId}/{limit}/{page}/{query}, every word a prefix, accents ignored): the
+ * server's index online, the farmers stored on the device when the server cannot be reached
+ * (lib/api answers it from the device). Until the answer comes, and for a query of one letter,
+ * the list shown is filtered by the same rule (common/text-search.ts). Choosing a farmer loads
+ * that farmer's season (app/routes wires the choice to features/season).
  */
 import { useEffect, useMemo, useState } from 'react';
 import { FARMERS_PAGE_SIZE } from '../../../common/constants';
+import { searchableText, textMatcher } from '../../../common/text-search';
 import { and, eq, isIn, type FilterNode } from '../../../common/filter';
 import { slPhone, slScreens } from '../../../common/i18n/sl';
 import type { AppConfig } from '../../../common/schemas/config';
@@ -27,15 +30,12 @@ export interface FarmerProgress {
   total: number;
 }
 
-const fold = (text: string) => text.normalize('NFD').replace(/\p{M}/gu, '').toLocaleLowerCase('sl');
-
-/** Local search: every word of the query appears in name, e-mail, phone or KMG-MID (accents ignored). */
+/** The search's rule on a farmer: every word of the query begins a word of the name, e-mail, phone or KMG-MID (accents ignored). */
 export function matchesFarmer(row: StoredRecord, config: AppConfig, query: string): boolean {
-  const words = fold(query).split(/\s+/).filter(Boolean);
-  if (!words.length) return true;
+  const matches = textMatcher(query);
+  if (!matches) return true;
   const farmer = readRow(config, 'farmers', row);
-  const hay = fold([farmer.name, farmer.email, farmer.phone, farmer.kmg_mid].map((text) => text ?? '').join(' '));
-  return words.every((w) => hay.includes(w));
+  return matches(searchableText([farmer.name, farmer.email, farmer.phone, farmer.kmg_mid]));
 }
 
 /**
@@ -108,21 +108,22 @@ export function FarmersPanel({ config, farmers, selectedId, onChoose, online, pr
     const timer = setTimeout(() => setSent(query.trim()), SEARCH_DEBOUNCE_MS);
     return () => clearTimeout(timer);
   }, [query]);
-  const useServer = online && sent.length >= SEARCH_MIN_LENGTH;
+  const searching = sent.length >= SEARCH_MIN_LENGTH;
   const search = useTextSearchRecordsQuery(
-    { projectId: config.projectId, profileId: config.searchProfileId, limit: FARMERS_PAGE_SIZE, page: 1, query: sent, tableIds: [config.tables.farmers.id] },
-    { skip: !useServer },
+    { projectId: config.projectId, profileId: config.searchProfileId, limit: FARMERS_PAGE_SIZE, page: 1, query: sent, tableIds: [config.tables.farmers.id], offline: !online },
+    // Asked again when the panel shows: farmers added or changed on this device meanwhile are found.
+    { skip: !searching, refetchOnMountOrArgChange: true },
   );
   const shown = useMemo(() => {
     const live = farmers.filter((f) => !f.archived && !f.deleted);
     if (!sent) return live;
-    if (useServer && search.data) {
-      const ids = new Set(search.data.records.filter((r) => r.tableId === config.tables.farmers.id).map((r) => r.id));
+    if (searching && search.currentData) {
+      const ids = new Set(search.currentData.records.filter((r) => r.tableId === config.tables.farmers.id).map((r) => r.id));
       return live.filter((f) => ids.has(f.id));
     }
-    // Offline, or while the server answers: the device's copy.
+    // A query of one letter, or while the answer comes: the list shown, by the same rule.
     return live.filter((f) => matchesFarmer(f, config, sent));
-  }, [farmers, sent, useServer, search.data, config]);
+  }, [farmers, sent, searching, search.currentData, config]);
   const sorted = shown.map((f) => readRow(config, 'farmers', f)).sort((a, b) => (a.name ?? '').localeCompare(b.name ?? '', 'sl'));
 
   return (
@@ -133,7 +134,7 @@ export function FarmersPanel({ config, farmers, selectedId, onChoose, online, pr
         <input type="search" value={query} placeholder={t.searchPlaceholder} onChange={(e) => setQuery(e.target.value)} />
       </label>
       {!online ? <p className="muted">{t.searchOffline}</p> : null}
-      {useServer && search.isFetching && !search.data ? <Loading inline /> : null}
+      {searching && search.isFetching && !search.currentData ? <Loading inline /> : null}
       {sorted.length === 0 ? (
         <p className="muted">{t.none}</p>
       ) : (

@@ -10,7 +10,7 @@ import type { AppConfig } from '../../../common/schemas/config';
 import { useOfflineDb } from '../../app/hooks';
 import { useAttachmentInfoQuery } from '../../lib/api/records';
 import type { AttachmentRow } from '../../lib/db/database';
-import { isLocalId } from '../../lib/db/local-data';
+import { isLocalId } from '../../../common/record-id';
 import { resizeImage, type ResizeEnv } from '../../lib/image/resize';
 import type { NewPhoto } from './form-draft';
 

@@ -9,7 +9,7 @@ import type { DetailedFeature } from '../../../common/schemas/wire';
 import type { AppDispatch } from '../../app/store-types';
 import { featuresApi } from '../../lib/api/features';
 import { nextReadNo } from '../../lib/api/read-no';
-import { isLocalId } from '../../lib/db/local-data';
+import { isLocalId } from '../../../common/record-id';
 import { historyText } from './results-model';
 
 /** How many history requests run at once during an export. */

@@ -4,11 +4,9 @@
  * duration-path links, forms and indicators. Rows come from the offline database (refreshed from
  * the server when online), so this slice is the same online and offline.
  */
-import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
-import type { StoredRecord } from '../../lib/db/database';
+import { createSlice, current, type PayloadAction } from '@reduxjs/toolkit';
 import { localIdsRemapped } from '../../lib/db/actions';
-import { followIds } from '../../lib/db/identity';
-import { seasonLoaded, seasonLoadFailed, seasonLoadStarted, type SeasonData } from './season-actions';
+import { followSeason, seasonLoaded, seasonLoadFailed, seasonLoadStarted, type SeasonData } from './season-actions';
 
 export type SeasonRole = 'editor' | 'reader' | 'farmer';
 
@@ -35,9 +33,6 @@ const initialState: SeasonState = {
   loadedAt: null,
   notice: null,
 };
-
-/** The season's row lists (each a list of stored records). */
-export const ROW_LISTS = ['farmers', 'areas', 'paths', 'durationPaths', 'forms', 'indicators'] as const;
 
 export const seasonSlice = createSlice({
   name: 'season',
@@ -66,11 +61,7 @@ export const seasonSlice = createSlice({
       .addCase(localIdsRemapped, (state, action) => {
         // Rows made offline got server ids: the loaded rows follow (lib/db/identity's rule).
         const map = new Map(action.payload.filter((m) => m.of === 'record').map((m) => [m.localId, m.id]));
-        if (!map.size) return;
-        const follow = (row: StoredRecord) => followIds(row, state.refKeys[row.tableId], map);
-        for (const list of ROW_LISTS) state[list] = state[list].map(follow);
-        if (state.duration) state.duration = follow(state.duration);
-        if (state.farmerId !== null) state.farmerId = map.get(state.farmerId) ?? state.farmerId;
+        return followSeason(current(state), map);
       });
   },
   selectors: {

@@ -21,14 +21,14 @@ import { publicAppApi } from '../../lib/api/public-app';
 import { earlyAnswersAskedAt, endEarlyAnswers } from '../../lib/api/early-answers';
 import { searchAllRecords, type SearchAllResult } from '../../lib/api/search-all';
 import type { OfflineDb, StoredRecord } from '../../lib/db/database';
-import { followIds, isLocalId, resolveIds } from '../../lib/db/identity';
+import { isLocalId } from '../../../common/record-id';
+import { resolveIds } from '../../lib/db/identity';
 import { getMeta, readRows, refreshRows, setMeta } from '../../lib/db/local-data';
 import { saveEdit } from '../../lib/db/outbox';
 import { readRow, toProperties } from '../../lib/db/model';
 import { refKeysFor } from '../../lib/db/refs';
 import { createAppAsyncThunk, type AppDispatch, type RootState } from '../../app/store-types';
-import { seasonLoaded, seasonLoadFailed, seasonLoadStarted, type SeasonData } from './season-actions';
-import { ROW_LISTS } from './season-slice';
+import { followSeason, ROW_LISTS, seasonLoaded, seasonLoadFailed, seasonLoadStarted, type SeasonData } from './season-actions';
 import {
   currentDuration,
   durationsRequest,
@@ -417,13 +417,7 @@ async function currentIds(db: OfflineDb, rows: readonly StoredRecord[]): Promise
 async function followDeliveries(db: OfflineDb, data: SeasonData): Promise<SeasonData> {
   const lists = [...ROW_LISTS.map((list) => data[list]), data.duration ? [data.duration] : []];
   const named = lists.flatMap((rows) => rows.flatMap((row) => [row.id, ...(data.refKeys[row.tableId] ?? []).map((key) => row.properties[key])]));
-  const map = await resolveIds(db, 'record', named.filter(isLocalId));
-  if (!map.size) return data;
-  const follow = (row: StoredRecord) => followIds(row, data.refKeys[row.tableId], map);
-  const next: SeasonData = { ...data, duration: data.duration ? follow(data.duration) : null };
-  for (const list of ROW_LISTS) next[list] = data[list].map(follow);
-  if (next.farmerId !== null) next.farmerId = map.get(next.farmerId) ?? next.farmerId;
-  return next;
+  return followSeason(data, await resolveIds(db, 'record', named.filter(isLocalId)));
 }
 
 /**

@@ -7,7 +7,7 @@ import { useState } from 'react';
 import { formatDateTime } from '../../../common/format';
 import { slSetup } from '../../../common/i18n/sl';
 import { Button } from '../../components/button/button';
-import { isLocalId } from '../../lib/db/local-data';
+import { isLocalId } from '../../../common/record-id';
 import type { ApiError } from '../../lib/api/base-query';
 import { useAccountQuery, useCreateActivationMutation, type ActivationLink } from './setup-api';
 

@@ -12,7 +12,7 @@ import type { StoredRecord } from '../../lib/db/database';
 import { readRow, toProperties } from '../../lib/db/model';
 import { refKeysFor } from '../../lib/db/refs';
 import type { DrawSlots } from './draw-slots';
-import { DraftForm, RefusedNotes, RowActions, SaveMessage, SelectField, SetupListItem, SetupSection, TextField, archiveEdit, prop, useSetupDraft, type SetupScreenProps } from './setup-parts';
+import { DraftForm, RefusedNotes, RowActions, SaveMessage, SelectField, SetupListItem, SetupSection, TextField, archiveEdit, prop, useAddressedEditor, useSetupDraft, type SetupScreenProps } from './setup-parts';
 import { areaHa, polygonProblem } from './setup-rules';
 
 export interface AreasScreenProps extends SetupScreenProps, DrawSlots {
@@ -20,7 +20,6 @@ export interface AreasScreenProps extends SetupScreenProps, DrawSlots {
 }
 
 interface AreaDraft {
-  id?: number;
   name: string;
   gerkPid: string;
   owner: string;
@@ -31,7 +30,8 @@ interface AreaDraft {
 const haText = (geometry: Geometry | null): string =>
   geometry && (geometry.type === 'Polygon' || geometry.type === 'MultiPolygon') && !polygonProblem(geometry) ? slSetup.areas.ha(areaHa(geometry as Polygon | MultiPolygon).toLocaleString('sl-SI')) : '–';
 
-export function AreasScreen({ config, rows, loaded, readOnly, online, save, refused, farmers, renderMap, renderDraw }: AreasScreenProps) {
+export function AreasScreen(props: AreasScreenProps) {
+  const { config, rows, loaded, readOnly, online, save, refused, farmers, renderMap, renderDraw, openId, go } = props;
   const { draft, setDraft, error, saved, busy, open, close, submit } = useSetupDraft<AreaDraft>();
   const [geometry, setGeometry] = useState<Geometry | null>(null);
   const [owner, setOwner] = useState('');
@@ -43,10 +43,13 @@ export function AreasScreen({ config, rows, loaded, readOnly, online, save, refu
     setGeometry(row?.geometry ?? null);
     open(
       row
-        ? { id: row.id, name: prop(config, 'areas', row, 'name'), gerkPid: prop(config, 'areas', row, 'gerk_pid'), owner: prop(config, 'areas', row, 'user'), initial: row.geometry ?? null }
+        ? { name: prop(config, 'areas', row, 'name'), gerkPid: prop(config, 'areas', row, 'gerk_pid'), owner: prop(config, 'areas', row, 'user'), initial: row.geometry ?? null }
         : { name: '', gerkPid: '', owner, initial: null },
     );
   };
+  useAddressedEditor(props, draft !== null, edit, close);
+  /** The meadow being edited (its id now); null for a new one. */
+  const editing = typeof openId === 'number' ? openId : null;
 
   const store = (d: AreaDraft) => {
     const problem = !d.name.trim() ? slSetup.common.required(slSetup.areas.name) : !d.owner ? slSetup.common.required(slSetup.areas.owner) : polygonProblem(geometry);
@@ -54,19 +57,19 @@ export function AreasScreen({ config, rows, loaded, readOnly, online, save, refu
       const outline = geometry as Polygon | MultiPolygon;
       const properties = toProperties(config, 'areas', { name: d.name.trim(), gerk_pid: d.gerkPid.trim(), user: Number(d.owner), area_ha: areaHa(outline) });
       const base = { projectId: config.projectId, tableId: config.tables.areas.id, isRecord: false, geometry: outline, refs: refKeysFor(config, 'areas') };
-      return save([d.id === undefined ? { ...base, kind: 'insert', properties } : { ...base, kind: 'update', id: d.id, properties }]);
+      return save([editing === null ? { ...base, kind: 'insert', properties } : { ...base, kind: 'update', id: editing, properties }]);
     });
   };
 
   const farmerOptions = liveFarmers.map((f) => ({ value: String(f.id), label: prop(config, 'farmers', f, 'name') }));
   return (
     <div className="setup setup--map">
-      <div className="setup__map">{renderMap({ areas: draft ? live.filter((r) => r.id !== draft.id) : live, paths: [] })}</div>
+      <div className="setup__map">{renderMap({ areas: draft ? live.filter((r) => r.id !== editing) : live, paths: [] })}</div>
       <div className="setup__panel">
         <RefusedNotes refused={refused} />
         <SaveMessage error={draft ? null : error} saved={saved && !draft} online={online} />
         {draft ? (
-          <SetupSection title={draft.id === undefined ? slSetup.areas.add : draft.name || slSetup.areas.title}>
+          <SetupSection title={editing === null ? slSetup.areas.add : draft.name || slSetup.areas.title}>
             <DraftForm onSubmit={() => void store(draft)} onCancel={close} busy={busy} error={error} online={online}>
               <TextField label={slSetup.areas.name} name="name" value={draft.name} onChange={(name) => setDraft({ ...draft, name })} />
               <TextField label={slSetup.areas.gerkPid} name="gerk_pid" value={draft.gerkPid} onChange={(gerkPid) => setDraft({ ...draft, gerkPid })} />
@@ -78,7 +81,7 @@ export function AreasScreen({ config, rows, loaded, readOnly, online, save, refu
             </DraftForm>
           </SetupSection>
         ) : (
-          <SetupSection title={slSetup.areas.title} actions={readOnly ? null : <Button text={slSetup.areas.add} onClick={() => edit()} />}>
+          <SetupSection title={slSetup.areas.title} actions={readOnly ? null : <Button text={slSetup.areas.add} onClick={() => go('new')} />}>
             <SelectField label={slSetup.areas.owner} name="filter-owner" value={owner} placeholder={slSetup.areas.allOwners} options={farmerOptions} onChange={setOwner} />
             {!loaded ? null : live.length === 0 ? (
               <p>{slSetup.common.none}</p>
@@ -92,7 +95,7 @@ export function AreasScreen({ config, rows, loaded, readOnly, online, save, refu
                       testId={`setup-area-${row.id}`}
                       name={name}
                       details={`${farmerName(readRow(config, 'areas', row).user)} · ${slSetup.areas.gerkPid} ${prop(config, 'areas', row, 'gerk_pid') || '–'} · ${haText(row.geometry ?? null)}`}
-                      actions={readOnly ? null : <RowActions onEdit={() => edit(row)} archiveConfirm={slSetup.areas.archiveConfirm(name)} onArchive={() => save([archiveEdit(config, 'areas', row.id)]).then(() => undefined)} />}
+                      actions={readOnly ? null : <RowActions onEdit={() => go(row.id)} archiveConfirm={slSetup.areas.archiveConfirm(name)} onArchive={() => save([archiveEdit(config, 'areas', row.id)]).then(() => undefined)} />}
                     />
                   );
                 })}

@@ -10,12 +10,13 @@ import { Button } from '../../components/button/button';
 import type { StoredRecord } from '../../lib/db/database';
 import { readRow, toProperties } from '../../lib/db/model';
 import { AccountPanel } from './account-panel';
-import { DraftForm, RefusedNotes, RowActions, SaveMessage, SetupSection, SetupTable, TextField, archiveEdit, prop, useSetupDraft, type SetupScreenProps } from './setup-parts';
+import { DraftForm, RefusedNotes, RowActions, SaveMessage, SetupSection, SetupTable, TextField, archiveEdit, prop, useAddressedEditor, useSetupDraft, type SetupScreenProps } from './setup-parts';
 import { farmerProblem, type FarmerDraft } from './setup-rules';
 
 const EMPTY: FarmerDraft = { name: '', email: '', phone: '', kmgMid: '' };
 
-export function FarmersSetupScreen({ config, rows, loaded, readOnly, online, save, refused }: SetupScreenProps) {
+export function FarmersSetupScreen(props: SetupScreenProps) {
+  const { config, rows, loaded, readOnly, online, save, refused, openId, go } = props;
   const { draft, setDraft, error, saved, busy, open, close, submit } = useSetupDraft<FarmerDraft>();
   // The farmer whose account is shown (after a save, or chosen in the list), by e-mail: unique,
   // and unchanged when the outbox delivers an offline-made farmer and the row gets its server id.
@@ -25,14 +26,18 @@ export function FarmersSetupScreen({ config, rows, loaded, readOnly, online, sav
 
   const edit = (row?: StoredRecord) => {
     setSelected(row ? p(row, 'email') : null);
-    open(row ? { id: row.id, name: p(row, 'name'), email: p(row, 'email'), phone: p(row, 'phone'), kmgMid: p(row, 'kmg_mid') } : EMPTY);
+    open(row ? { name: p(row, 'name'), email: p(row, 'email'), phone: p(row, 'phone'), kmgMid: p(row, 'kmg_mid') } : EMPTY);
   };
 
+  useAddressedEditor(props, draft !== null, edit, close);
+  /** The farmer being edited (the id the row has now); null for a new one. */
+  const editing = typeof openId === 'number' ? openId : null;
+
   const store = (d: FarmerDraft) =>
-    submit(farmerProblem(d, rows.map((r) => readRow(config, 'farmers', r))), async () => {
+    submit(farmerProblem(editing === null ? d : { ...d, id: editing }, rows.map((r) => readRow(config, 'farmers', r))), async () => {
       const properties = toProperties(config, 'farmers', { name: d.name.trim(), email: d.email.trim(), phone: d.phone.trim(), kmg_mid: d.kmgMid.trim() });
       const base = { projectId: config.projectId, tableId: config.tables.farmers.id };
-      await save([d.id === undefined ? { ...base, kind: 'insert', properties } : { ...base, kind: 'update', id: d.id, properties }]);
+      await save([editing === null ? { ...base, kind: 'insert', properties } : { ...base, kind: 'update', id: editing, properties }]);
       setSelected(d.email.trim());
     });
 
@@ -42,7 +47,7 @@ export function FarmersSetupScreen({ config, rows, loaded, readOnly, online, sav
       <RefusedNotes refused={refused} />
       <SaveMessage error={draft ? null : error} saved={saved && !draft} online={online} />
       {draft ? (
-        <SetupSection title={draft.id === undefined ? slSetup.farmers.add : draft.name || slSetup.farmers.title}>
+        <SetupSection title={editing === null ? slSetup.farmers.add : draft.name || slSetup.farmers.title}>
           <DraftForm onSubmit={() => void store(draft)} onCancel={close} busy={busy} error={error} online={online}>
             <TextField label={slSetup.farmers.name} name="name" value={draft.name} onChange={(name) => setDraft({ ...draft, name })} />
             <TextField label={slSetup.farmers.email} name="email" type="email" value={draft.email} onChange={(email) => setDraft({ ...draft, email })} />
@@ -57,7 +62,7 @@ export function FarmersSetupScreen({ config, rows, loaded, readOnly, online, sav
         </SetupSection>
       ) : null}
       {/* A new farmer only once the device's are read: its e-mail and KMG-MID are checked against them. */}
-      <SetupSection title={slSetup.farmers.title} actions={readOnly || draft || !loaded ? null : <Button text={slSetup.farmers.add} onClick={() => edit()} />}>
+      <SetupSection title={slSetup.farmers.title} actions={readOnly || draft || !loaded ? null : <Button text={slSetup.farmers.add} onClick={() => go('new')} />}>
         {!loaded ? null : live.length === 0 ? (
           <p>{slSetup.common.none}</p>
         ) : (
@@ -70,7 +75,7 @@ export function FarmersSetupScreen({ config, rows, loaded, readOnly, online, sav
               readOnly
                 ? undefined
                 : (row) => (
-                    <RowActions onEdit={() => edit(row)} archiveConfirm={slSetup.farmers.archiveConfirm(p(row, 'name'))} onArchive={() => save([archiveEdit(config, 'farmers', row.id)]).then(() => undefined)}>
+                    <RowActions onEdit={() => go(row.id)} archiveConfirm={slSetup.farmers.archiveConfirm(p(row, 'name'))} onArchive={() => save([archiveEdit(config, 'farmers', row.id)]).then(() => undefined)}>
                       <Button kind="secondary" size="small" text={slSetup.farmers.accountButton} onClick={() => setSelected(p(row, 'email'))} />
                     </RowActions>
                   )

@@ -13,4 +13,4 @@ export { PathForm, type PathDraft } from './path-form';
 export { ImportScreen } from './import-screen';
 export { useTableRows } from './use-table-rows';
 export type { DrawSlots } from './draw-slots';
-export type { RefusedEdit, SetupScreenProps } from './setup-parts';
+export type { OpenRecord, RefusedEdit, SetupScreenProps } from './setup-parts';

@@ -13,7 +13,7 @@ import { refKeysFor } from '../../lib/db/refs';
 import type { AppConfig } from '../../../common/schemas/config';
 import type { DrawSlots } from './draw-slots';
 import { PathForm, type PathDraft } from './path-form';
-import { RefusedNotes, RowActions, SaveMessage, SelectField, SetupListItem, SetupSection, archiveEdit, prop, type SetupScreenProps } from './setup-parts';
+import { RefusedNotes, RowActions, SaveMessage, SelectField, SetupListItem, SetupSection, archiveEdit, prop, useAddressedEditor, type SetupScreenProps } from './setup-parts';
 
 export interface PathsSetupScreenProps extends SetupScreenProps, DrawSlots {
   areas: StoredRecord[];
@@ -28,13 +28,28 @@ export function pathEdit(config: AppConfig, draft: PathDraft, geometry: LineStri
   return { ...base, kind: 'update', id: draft.id, properties, ...(geometry ? { geometry } : {}) };
 }
 
-export function PathsSetupScreen({ config, rows, loaded, readOnly, online, save, refused, areas, renderMap, renderDraw }: PathsSetupScreenProps) {
+export function PathsSetupScreen(props: PathsSetupScreenProps) {
+  const { config, rows, loaded, readOnly, online, save, refused, areas, renderMap, renderDraw, openId, go } = props;
   const [draft, setDraft] = useState<PathDraft | null>(null);
   const [areaFilter, setAreaFilter] = useState('');
   const [saved, setSaved] = useState(false);
   const liveAreas = areas.filter((a) => !a.archived);
   const live = rows.filter((r) => !r.archived && (areaFilter === '' || prop(config, 'paths', r, 'parent') === areaFilter));
   const areaName = (id: number | null) => prop(config, 'areas', liveAreas.find((a) => a.id === id), 'name');
+  // The draft's id only tells the form that the path exists; what is saved names the id the
+  // address holds now (`editing`), which follows a delivery.
+  const open = (row?: StoredRecord) => {
+    setSaved(false);
+    setDraft(
+      row
+        ? { id: row.id, name: prop(config, 'paths', row, 'name'), areaId: prop(config, 'paths', row, 'parent'), how: 'draw', initial: row.geometry ?? null }
+        : { name: '', areaId: areaFilter, how: 'draw', initial: null },
+    );
+  };
+
+  useAddressedEditor(props, draft !== null, open, () => setDraft(null));
+  /** The path being edited (the id the row has now); null for a new one. */
+  const editing = typeof openId === 'number' ? openId : null;
 
   if (draft) {
     return (
@@ -47,7 +62,7 @@ export function PathsSetupScreen({ config, rows, loaded, readOnly, online, save,
         renderDraw={renderDraw}
         onCancel={() => setDraft(null)}
         onSave={async (d, geometry) => {
-          await save([pathEdit(config, d, geometry)]);
+          await save([pathEdit(config, editing === null ? d : { ...d, id: editing }, geometry)]);
           setDraft(null);
           setSaved(true);
         }}
@@ -55,22 +70,13 @@ export function PathsSetupScreen({ config, rows, loaded, readOnly, online, save,
     );
   }
 
-  const open = (row?: StoredRecord) => {
-    setSaved(false);
-    setDraft(
-      row
-        ? { id: row.id, name: prop(config, 'paths', row, 'name'), areaId: prop(config, 'paths', row, 'parent'), how: 'draw', initial: row.geometry ?? null }
-        : { name: '', areaId: areaFilter, how: 'draw', initial: null },
-    );
-  };
-
   return (
     <div className="setup setup--map">
       <div className="setup__map">{renderMap({ areas: areaFilter ? liveAreas.filter((a) => String(a.id) === areaFilter) : liveAreas, paths: live })}</div>
       <div className="setup__panel">
         <RefusedNotes refused={refused} />
         <SaveMessage error={null} saved={saved} online={online} />
-        <SetupSection title={slSetup.paths.title} actions={readOnly ? null : <Button text={slSetup.paths.add} onClick={() => open()} />}>
+        <SetupSection title={slSetup.paths.title} actions={readOnly ? null : <Button text={slSetup.paths.add} onClick={() => go('new')} />}>
           <SelectField
             label={slSetup.paths.area}
             name="filter-area"
@@ -91,7 +97,7 @@ export function PathsSetupScreen({ config, rows, loaded, readOnly, online, save,
                     testId={`setup-path-${row.id}`}
                     name={name}
                     details={`${areaName(readRow(config, 'paths', row).parent)}${row.geometry ? '' : ` · ${slSetup.paths.notDrawn}`}`}
-                    actions={readOnly ? null : <RowActions onEdit={() => open(row)} archiveConfirm={slSetup.paths.archiveConfirm(name)} onArchive={() => save([archiveEdit(config, 'paths', row.id)]).then(() => undefined)} />}
+                    actions={readOnly ? null : <RowActions onEdit={() => go(row.id)} archiveConfirm={slSetup.paths.archiveConfirm(name)} onArchive={() => save([archiveEdit(config, 'paths', row.id)]).then(() => undefined)} />}
                   />
                 );
               })}

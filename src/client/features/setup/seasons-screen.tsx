@@ -8,7 +8,7 @@ import { slSetup } from '../../../common/i18n/sl';
 import { Button } from '../../components/button/button';
 import type { StoredRecord } from '../../lib/db/database';
 import { readRow, toProperties } from '../../lib/db/model';
-import { DraftForm, RefusedNotes, RowActions, SaveMessage, SetupSection, SetupTable, TextField, archiveEdit, prop, useSetupDraft, type SetupScreenProps } from './setup-parts';
+import { DraftForm, RefusedNotes, RowActions, SaveMessage, SetupSection, SetupTable, TextField, archiveEdit, prop, useAddressedEditor, useSetupDraft, type SetupScreenProps } from './setup-parts';
 import { isCurrentSeason, seasonProblem, type SeasonDraft } from './setup-rules';
 
 export interface SeasonsScreenProps extends SetupScreenProps {
@@ -18,20 +18,25 @@ export interface SeasonsScreenProps extends SetupScreenProps {
 
 const EMPTY: SeasonDraft = { name: '', start: '', end: '' };
 
-export function SeasonsScreen({ config, rows, loaded, readOnly, online, save, refused, today }: SeasonsScreenProps) {
+export function SeasonsScreen(props: SeasonsScreenProps) {
+  const { config, rows, loaded, readOnly, online, save, refused, today, openId, go } = props;
   const { draft, setDraft, error, saved, busy, open, close, submit } = useSetupDraft<SeasonDraft>();
   const live = rows.filter((r) => !r.archived).sort((a, b) => prop(config, 'durations', b, 'filter_start').localeCompare(prop(config, 'durations', a, 'filter_start')));
   const current = live.find((r) => isCurrentSeason(readRow(config, 'durations', r), today));
   const name = (row: StoredRecord) => prop(config, 'durations', row, 'name');
 
   const edit = (row?: StoredRecord) =>
-    open(row ? { id: row.id, name: name(row), start: prop(config, 'durations', row, 'filter_start').slice(0, 10), end: prop(config, 'durations', row, 'filter_end').slice(0, 10) } : EMPTY);
+    open(row ? { name: name(row), start: prop(config, 'durations', row, 'filter_start').slice(0, 10), end: prop(config, 'durations', row, 'filter_end').slice(0, 10) } : EMPTY);
+
+  useAddressedEditor(props, draft !== null, edit, close);
+  /** The season being edited (the id the row has now); null for a new one. */
+  const editing = typeof openId === 'number' ? openId : null;
 
   const store = (d: SeasonDraft) =>
-    submit(seasonProblem(d, rows.map((r) => readRow(config, 'durations', r))), () => {
+    submit(seasonProblem(editing === null ? d : { ...d, id: editing }, rows.map((r) => readRow(config, 'durations', r))), () => {
       const properties = toProperties(config, 'durations', { name: d.name.trim(), filter_start: d.start, filter_end: d.end });
       const base = { projectId: config.projectId, tableId: config.tables.durations.id };
-      return save([d.id === undefined ? { ...base, kind: 'insert', properties } : { ...base, kind: 'update', id: d.id, properties }]);
+      return save([editing === null ? { ...base, kind: 'insert', properties } : { ...base, kind: 'update', id: editing, properties }]);
     });
 
   return (
@@ -42,7 +47,7 @@ export function SeasonsScreen({ config, rows, loaded, readOnly, online, save, re
       <RefusedNotes refused={refused} />
       <SaveMessage error={draft ? null : error} saved={saved && !draft} online={online} />
       {draft ? (
-        <SetupSection title={draft.id === undefined ? slSetup.seasons.add : prop(config, 'durations', rows.find((r) => r.id === draft.id), 'name')}>
+        <SetupSection title={editing === null ? slSetup.seasons.add : prop(config, 'durations', rows.find((r) => r.id === editing), 'name')}>
           <DraftForm onSubmit={() => void store(draft)} onCancel={close} busy={busy} error={error} online={online}>
             <TextField label={slSetup.seasons.name} name="name" value={draft.name} onChange={(n) => setDraft({ ...draft, name: n })} />
             <TextField label={slSetup.seasons.start} name="start" type="date" value={draft.start} onChange={(start) => setDraft({ ...draft, start })} />
@@ -51,7 +56,7 @@ export function SeasonsScreen({ config, rows, loaded, readOnly, online, save, re
         </SetupSection>
       ) : null}
       {/* A new season only once the device's are read: its dates are checked against them for overlap. */}
-      <SetupSection title={slSetup.seasons.title} actions={readOnly || draft || !loaded ? null : <Button text={slSetup.seasons.add} onClick={() => edit()} />}>
+      <SetupSection title={slSetup.seasons.title} actions={readOnly || draft || !loaded ? null : <Button text={slSetup.seasons.add} onClick={() => go('new')} />}>
         {!loaded ? null : live.length === 0 ? (
           <p>{slSetup.common.none}</p>
         ) : (
@@ -69,7 +74,7 @@ export function SeasonsScreen({ config, rows, loaded, readOnly, online, save, re
             actions={
               readOnly
                 ? undefined
-                : (row) => <RowActions onEdit={() => edit(row)} archiveConfirm={slSetup.seasons.archiveConfirm(name(row))} onArchive={() => save([archiveEdit(config, 'durations', row.id)]).then(() => undefined)} />
+                : (row) => <RowActions onEdit={() => go(row.id)} archiveConfirm={slSetup.seasons.archiveConfirm(name(row))} onArchive={() => save([archiveEdit(config, 'durations', row.id)]).then(() => undefined)} />
             }
           />
         )}

@@ -1,5 +1,5 @@
 /** What every set-up screen shares: its props from the route, labelled fields, messages. */
-import { useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { sl, slScreens, slSetup } from '../../../common/i18n/sl';
 import type { AppConfig } from '../../../common/schemas/config';
 import type { ColumnName, TableKey } from '../../../common/schemas/project';
@@ -16,6 +16,9 @@ export interface RefusedEdit {
   message: string;
 }
 
+/** The record a set-up screen's address opens in its editor ('new' for a new one); null on the list. */
+export type OpenRecord = number | 'new' | null;
+
 export interface SetupScreenProps {
   config: AppConfig;
   rows: StoredRecord[];
@@ -26,6 +29,49 @@ export interface SetupScreenProps {
   /** Saves the edits in order through the outbox; resolves once they are stored on the device. */
   save: (edits: LocalEdit[]) => Promise<SavedEdit[]>;
   refused: RefusedEdit[];
+  /** The record the address opens (the router gives the id it has now: the server's once delivered). */
+  openId: OpenRecord;
+  /** Goes to a record's editor, or back to the list (null), by its address. */
+  go: (to: OpenRecord) => void;
+}
+
+/**
+ * A set-up screen's editor follows its address ('/setup/areas/{recordId}', 'new' for a new row),
+ * so a reload, a bookmark or the back button lands where the editor was:
+ * - the address opens the editor of its row (`openRow`) once the rows are read; a row that is
+ *   gone (archived, unknown) sends the address back to the list;
+ * - the editor closing (saved, cancelled) sends the address back to the list;
+ * - the address going back to the list (the back button; leaving a draft asks first) closes it.
+ * The screen stays mounted throughout (the routes share their screen), and an open editor stays
+ * open when the router moves the address on to a delivered record's server id.
+ */
+export function useAddressedEditor(props: SetupScreenProps, editorOpen: boolean, openRow: (row?: StoredRecord) => void, close: () => void): void {
+  const { openId, go, rows, loaded, readOnly } = props;
+  /** The record whose editor this address opened (followed to its server id while open). */
+  const shown = useRef<OpenRecord>(null);
+  useEffect(() => {
+    if (openId === null || readOnly) {
+      shown.current = null;
+      if (editorOpen) close();
+      return;
+    }
+    if (editorOpen) {
+      shown.current = openId;
+      return;
+    }
+    if (shown.current !== null) {
+      go(null);
+      return;
+    }
+    if (!loaded) return;
+    const row = openId === 'new' ? undefined : rows.find((r) => r.id === openId && !r.archived);
+    if (openId !== 'new' && !row) {
+      go(null);
+      return;
+    }
+    shown.current = openId;
+    openRow(row);
+  });
 }
 
 /** The outbox edit that archives a row of a set-up table. */

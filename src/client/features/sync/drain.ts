@@ -23,9 +23,9 @@ import { MODIFY_CHUNK_SIZE } from '../../../common/constants';
 import { GENERIC_ERROR } from '../../../common/errors';
 import type { AttachmentInfo, BulkOperation, BulkResult, WireRecord } from '../../../common/schemas/wire';
 import { isTransientError, type ApiError } from '../../lib/api/base-query';
-import type { IdMapping } from '../../lib/db/identity';
-import { acknowledge, deliveryOf, followDelivery, insertBecameUpdate, markItems, readOutbox, type Ack } from '../../lib/db/outbox';
-import { isLocalId } from '../../lib/db/local-data';
+import { deliveryOf, followDelivery, type Ack } from '../../lib/db/identity';
+import { acknowledge, insertBecameUpdate, markItems, readOutbox } from '../../lib/db/outbox';
+import { isLocalId } from '../../../common/record-id';
 import type { OfflineDb, OutboxItem } from '../../lib/db/database';
 
 export type TransportResult<T> = { data: T } | { error: ApiError };
@@ -43,8 +43,6 @@ export interface DrainOptions {
   refreshAuth?: () => Promise<boolean>;
   /** Largest bulk call (MODIFY_CHUNK_SIZE); 1 sends one request per edit (bench baseline). */
   maxBatch?: number;
-  /** Called after each acknowledged call (the app updates its slices between calls). */
-  onAcknowledged?: (mappings: IdMapping[], count: number) => void;
   /** Stops the pass between calls (tab hidden, store torn down). */
   signal?: AbortSignal;
 }
@@ -150,7 +148,6 @@ export async function drainOnce(options: DrainOptions): Promise<DrainOutcome> {
       (ack) => {
         applyUpdates(ack.updated);
         sent += acks.length;
-        options.onAcknowledged?.(ack.mappings, acks.length);
         return {};
       },
       (error: unknown) => ({ error }),
@@ -188,7 +185,6 @@ export async function drainOnce(options: DrainOptions): Promise<DrainOutcome> {
       const converted = await insertBecameUpdate(db, item!.seq!, error.current);
       if (converted) {
         applyUpdates(converted.updated);
-        options.onAcknowledged?.(converted.mappings, 0);
         return 'resend';
       }
     }
@@ -251,7 +247,6 @@ export async function drainOnce(options: DrainOptions): Promise<DrainOutcome> {
         const ack = await acknowledge(db, [{ item: first, id: result.data.id }]);
         applyUpdates(ack.updated);
         sent++;
-        options.onAcknowledged?.(ack.mappings, 1);
         index++;
         continue;
       }

@@ -13,8 +13,9 @@ import { createAction, type UnknownAction } from '@reduxjs/toolkit';
 import { REACHABILITY_POLL_MS } from '../../../common/constants';
 import { sessionRenewed } from '../../lib/api/auth-events';
 import { testApi } from '../../lib/api/test-endpoint';
-import { localIdsRemapped, offlineRowsChanged } from '../../lib/db/actions';
+import { localIdsRemapped } from '../../lib/db/actions';
 import { onStorageError, onVersionChange, requestPersistentStorage, type OfflineDb } from '../../lib/db/database';
+import { onIdentityChange } from '../../lib/db/identity';
 import { onOutboxChange, summarizeOutbox } from '../../lib/db/outbox';
 import type { AppStartListening } from '../../app/store-types';
 import { backoffDelay } from './backoff';
@@ -76,6 +77,9 @@ export function addSyncListeners(startAppListening: AppStartListening, { firstSc
       const dispatch = listenerApi.dispatch;
       const cleanups: Array<() => void> = [
         onOutboxChange(db, () => dispatch(outboxChanged())),
+        // A delivery is announced once, after its acknowledgement committed (this tab's, or another
+        // tab's found on the device): slices holding ids follow it in the same render as the router.
+        onIdentityChange(db, (learned) => dispatch(localIdsRemapped(learned))),
         onStorageError(db, (error) => dispatch(storageErrorReported({ kind: error.kind, at: new Date(listenerApi.extra.now()).toISOString() }))),
         onVersionChange(db, () => dispatch(reloadRequired())),
       ];
@@ -177,10 +181,6 @@ export function addSyncListeners(startAppListening: AppStartListening, { firstSc
               db: extra.db,
               transport: rtkQueryTransport(dispatch),
               refreshAuth: extra.refreshAuth,
-              onAcknowledged: (mappings) => {
-                if (mappings.length) dispatch(localIdsRemapped(mappings));
-                dispatch(offlineRowsChanged());
-              },
             });
             switch (outcome.kind) {
               case 'done':

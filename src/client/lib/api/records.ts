@@ -17,12 +17,24 @@ import type {
   UpdateRecordBody,
   WireRecord,
 } from '../../../common/schemas/wire';
+import { errorMessageForStatus, GENERIC_ERROR } from '../../../common/errors';
+import { textSearchProblem } from '../../../common/text-search';
+import type { OfflineDb } from '../db/database';
+import { searchDeviceRows, type TextSearchRequest } from '../db/local-data';
 import { api, idempotencyHeaders } from './api';
+import { isTransientError, type ApiError } from './base-query';
 import { attachmentFormData, fullFormData, type AttachmentUpload, type FullUpload } from './multipart';
 
 interface Project {
   projectId: number;
 }
+/** The text search's path parameters and its `tableIds` (lib/db TextSearchRequest without the project). */
+type TextSearchArgs = Omit<TextSearchRequest, 'projectId' | 'tableIds'> & { tableIds?: number[] };
+
+/** GET /api/Records/{projectId}/search/{profileId}/{limit}/{page}/{query} */
+const textSearchPath = ({ projectId, profileId, limit, page, query }: Project & TextSearchArgs) =>
+  `/api/Records/${projectId}/search/${profileId}/${limit}/${page}/${encodeURIComponent(query)}`;
+
 interface Idempotent {
   /** The outbox operation id, sent as Idempotency-Key so a retry never applies twice. */
   idempotencyKey?: string;
@@ -90,15 +102,31 @@ export const recordsApi = api.injectEndpoints({
       query: ({ projectId, body }) => ({ url: `/api/Records/${projectId}/search/ids`, method: 'POST', body }),
       providesTags: ['Record'],
     }),
-    /** GET /api/Records/{projectId}/search/{profileId}/{limit}/{page}/{query}?tableIds=… (text search) */
-    textSearchRecords: build.query<
-      RecordPage,
-      Project & { profileId: number; limit: number; page: number; query: string; tableIds?: number[] }
-    >({
-      query: ({ projectId, profileId, limit, page, query, tableIds }) => ({
-        url: `/api/Records/${projectId}/search/${profileId}/${limit}/${page}/${encodeURIComponent(query)}`,
-        params: { tableIds },
-      }),
+    /**
+     * GET /api/Records/{projectId}/search/{profileId}/{limit}/{page}/{query}?tableIds=… (text search).
+     * When the server cannot be reached (no answer, 5xx, 429), or the app already knows it is
+     * offline (`offline`, not sent), the device answers in the same shape from the rows stored
+     * under the profile (lib/db `searchDeviceRows`, the rule of common/text-search.ts).
+     */
+    textSearchRecords: build.query<RecordPage, Project & TextSearchArgs & { offline?: boolean }>({
+      async queryFn({ offline, ...search }, { extra }, _options, baseQuery) {
+        const db = (extra as { db?: OfflineDb } | undefined)?.db;
+        let unreachable: ApiError | undefined;
+        if (!offline || !db) {
+          const answer = await baseQuery({ url: textSearchPath(search), params: { tableIds: search.tableIds } });
+          if (!answer.error) return { data: answer.data as RecordPage, meta: answer.meta };
+          if (!db || !isTransientError(answer.error)) return { error: answer.error, meta: answer.meta };
+          unreachable = answer.error;
+        }
+        // As the route's schema refuses it.
+        const problem = textSearchProblem(search);
+        if (problem) return { error: { status: 400, message: errorMessageForStatus(400), detail: problem } };
+        try {
+          return { data: await searchDeviceRows(db, search) };
+        } catch (error) {
+          return { error: unreachable ?? { status: 'FETCH_ERROR', message: GENERIC_ERROR, detail: String(error) } };
+        }
+      },
       providesTags: ['Record'],
     }),
     /** POST /api/Records/{projectId}/bulk — each operation carries its own opId (docs/architecture.md, Sync rules). */

@@ -4,9 +4,10 @@
  * do not import each other.
  */
 import { createAction } from '@reduxjs/toolkit';
-import type { IdMapping } from './identity';
+import type { IdChange } from './identity';
 
-/** Offline-made ids were replaced by server ids (in Dexie already); slices holding ids follow. */
-export const localIdsRemapped = createAction<IdMapping[]>('offlineDb/localIdsRemapped');
-/** The local copy of rows changed outside a feature's own thunks (sync acknowledged, conflict resolved). */
-export const offlineRowsChanged = createAction('offlineDb/rowsChanged');
+/**
+ * Offline-made ids were replaced by server ids (in Dexie already; announced by identity.ts once
+ * its transaction committed); slices holding ids follow.
+ */
+export const localIdsRemapped = createAction<IdChange[]>('offlineDb/localIdsRemapped');

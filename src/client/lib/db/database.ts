@@ -14,6 +14,12 @@
  *   `onVersionChange` listeners are told (the app then asks for a reload).
  * - Nothing is created on import: `openOfflineDb()` makes a handle; tests make their own.
  *
+ * - Every device row carries the search profile it was stored under (`profileId`, config.json's
+ *   `searchProfileId`): the device answers the text search of that profile from its rows when the
+ *   server cannot be reached (local-data.ts, `searchDeviceRows`). Which profile rows are stored
+ *   under is this handle's `searchProfileId`, set from the config (`storeRowsUnder`); every writer
+ *   of rows in lib/db takes it from there.
+ *
  * Flags (isInsert/isEdit/isDelete/isRecord) are stored as 0/1, not booleans, because IndexedDB
  * cannot index booleans and "which rows are pending" must be an index lookup.
  */
@@ -71,6 +77,12 @@ export interface FeatureRow {
   /** When the server last acknowledged an edit of this row (epoch ms): a read that started
    *  earlier may not know about it yet and must not overwrite or remove the row. */
   syncedAt?: number;
+  /**
+   * The search profile the row was stored under (config.json's `searchProfileId`): a text search of
+   * that profile finds it on the device. Absent only on a row stored while the device knew no
+   * config (none was ever loaded on it); such a row is found once a read stores it again.
+   */
+  profileId?: number;
 }
 
 export interface BaseMapTileRow {
@@ -151,6 +163,8 @@ export interface OutboxItem {
   /** 409: the record as the server has it. */
   current?: unknown;
   createdAt: string;
+  /** Inserts and updates: the search profile their row is stored under, kept when the server's copy replaces the row. */
+  profileId?: number;
 }
 
 export interface MetaRow {
@@ -168,9 +182,13 @@ export class OfflineDb extends Dexie {
   localLayers!: Table<LocalLayerRow, number>;
   outbox!: Table<OutboxItem, number>;
   meta!: Table<MetaRow, string>;
+  /** The search profile rows are stored under from now on (FeatureRow.profileId); undefined while no config is known. */
+  searchProfileId: number | undefined;
 
-  constructor(name: string, options: { indexedDB?: IDBFactory; IDBKeyRange?: typeof IDBKeyRange } = {}) {
-    super(name, { ...options, chromeTransactionDurability: 'strict' });
+  constructor(name: string, options: { indexedDB?: IDBFactory; IDBKeyRange?: typeof IDBKeyRange; searchProfileId?: number } = {}) {
+    const { searchProfileId, ...dexieOptions } = options;
+    super(name, { ...dexieOptions, chromeTransactionDurability: 'strict' });
+    this.searchProfileId = searchProfileId;
     // Schema history. Never edit a published version: add a new one with an upgrade function.
     this.version(1).stores({
       extents: '++id, name',
@@ -202,6 +220,26 @@ export class OfflineDb extends Dexie {
       features: '[tableId+featureId], featureId, [tableId+feature.id]',
       outbox: '++seq, status, id, recordId, *refIds, [tableId+id]',
     });
+    // v5: rows carry the search profile they were stored under (`profileId`, not indexed: a search
+    // reads a table's rows by the range of their keys). Rows and queued inserts and updates stored
+    // before take the profile of the config the device runs with (`searchProfileId` when the
+    // database opens: the device's last good config.json); without one they stay as they are.
+    // Nothing else changes: every row and every queued item is kept as it was.
+    this.version(5)
+      .stores({})
+      .upgrade(async (tx) => {
+        const profileId = this.searchProfileId;
+        if (profileId === undefined) return;
+        await tx.table<FeatureRow>('features').toCollection().modify((row) => {
+          row.profileId ??= profileId;
+        });
+        await tx
+          .table<OutboxItem>('outbox')
+          .filter((item) => item.kind === 'insert' || item.kind === 'update')
+          .modify((item) => {
+            item.profileId ??= profileId;
+          });
+      });
     // Nothing observes this database through Dexie's liveQuery (the app is told of changes by
     // outbox-notify and its own actions). Without that bookkeeping a write no longer records every
     // key and index value it touches, nor posts them to every tab of the origin after it commits:
@@ -274,13 +312,16 @@ export interface OpenOfflineDbOptions {
   name?: string;
   indexedDB?: IDBFactory;
   IDBKeyRange?: typeof IDBKeyRange;
+  /** The search profile of the config the device runs with, when known at open (the last good copy). */
+  searchProfileId?: number;
 }
 
 /** Makes (and opens lazily) the offline database handle. */
 export function openOfflineDb(options: OpenOfflineDbOptions = {}): OfflineDb {
-  const dexieOptions: { indexedDB?: IDBFactory; IDBKeyRange?: typeof IDBKeyRange } = {};
+  const dexieOptions: { indexedDB?: IDBFactory; IDBKeyRange?: typeof IDBKeyRange; searchProfileId?: number } = {};
   if (options.indexedDB) dexieOptions.indexedDB = options.indexedDB;
   if (options.IDBKeyRange) dexieOptions.IDBKeyRange = options.IDBKeyRange;
+  if (options.searchProfileId !== undefined) dexieOptions.searchProfileId = options.searchProfileId;
   const db = new OfflineDb(options.name ?? OFFLINE_DB_NAME, dexieOptions);
   db.on('versionchange', () => {
     // Let the newer tab upgrade; this tab must reload to use the new schema.
@@ -289,6 +330,11 @@ export function openOfflineDb(options: OpenOfflineDbOptions = {}): OfflineDb {
     return false;
   });
   return db;
+}
+
+/** Rows are stored under `profileId` from now on (the config's `searchProfileId`, FeatureRow.profileId). */
+export function storeRowsUnder(db: OfflineDb, profileId: number): void {
+  db.searchProfileId = profileId;
 }
 
 /**

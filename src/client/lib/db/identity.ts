@@ -1,35 +1,39 @@
 /**
- * Record identity: the one owner of "which server id did this offline id become".
+ * Record identity: the one owner of "which server id did this offline id become", and of how a
+ * delivery renames what still names an offline id (queued items: `deliveryOf`, `followDelivery`;
+ * rows: `followIds`).
  *
- * Rows made offline get a random id below LOCAL_ID_BOUND (10,000,000); the server gives them an
- * id above it when it applies the insert. The acknowledgement of that insert (outbox-acknowledge)
- * writes the mapping here in the same transaction that renames the row and rewrites every
- * reference to it, and tells this tab's listeners once it committed. Everything else that may hold
- * an offline id after that moment (a screen's address, a loader's earlier read, an edit saved by a
- * screen that has not re-rendered yet) resolves it through this module instead of guessing.
+ * Rows made offline get a random id below LOCAL_ID_BOUND (the rule: common/record-id.ts); the
+ * server gives them an id above it when it applies the insert. The acknowledgement of that insert
+ * (outbox-acknowledge) writes the mapping here in the same transaction that renames the row and
+ * rewrites every reference to it, and tells this tab's listeners once it committed: one
+ * announcement per delivery (`onIdentityChange`), which the router (the address) and the season
+ * slice (the loaded rows) follow in the same render. Everything else that may hold an offline id
+ * after that moment (a loader's earlier read, an edit saved by a screen that has not re-rendered
+ * yet) resolves it through this module instead of guessing.
  *
  * The mapping is kept on the device (one meta row per acknowledgement, below), so it holds across
  * reloads and tabs, and in memory for synchronous reads by screens (`knownId`). An offline id is
  * never reused once delivered (local-data.newLocalId asks `wasDelivered`). See
  * docs/architecture.md, "Sync".
  */
-import { LOCAL_ID_BOUND } from '../../../common/constants';
-import type { Properties } from '../../../common/schemas/wire';
-import type { MetaRow, OfflineDb, StoredRecord } from './database';
-
-/** An id this device made offline (random, below LOCAL_ID_BOUND); server ids are above it. */
-export function isLocalId(id: unknown): id is number {
-  return typeof id === 'number' && Number.isInteger(id) && id > 0 && id < LOCAL_ID_BOUND;
-}
+import { isLocalId } from '../../../common/record-id';
+import type { Properties, WireRecord } from '../../../common/schemas/wire';
+import type { MetaRow, OfflineDb, OutboxItem, StoredRecord } from './database';
 
 export type IdKind = 'record' | 'attachment';
 
-export interface IdMapping {
-  tableId: number;
+/** An offline id and the server id it became. */
+export interface IdChange {
   localId: number;
   id: number;
   /** 'record' for rows, 'attachment' for attachment ids. */
   of: IdKind;
+}
+
+/** An IdChange as the acknowledgement knows it, with the row's (or file's) table. */
+export interface IdMapping extends IdChange {
+  tableId: number;
 }
 
 /**
@@ -44,10 +48,15 @@ const DELIVERED = 'delivered:';
 /** In-memory key of a mapping. */
 const mappingKey = (of: IdKind, localId: number) => `${of}:${localId}`;
 
+function changeOf(key: string, id: number): IdChange {
+  const [of, localId] = key.split(':');
+  return { of: of as IdKind, localId: Number(localId), id };
+}
+
 const known = new WeakMap<OfflineDb, Map<string, number>>();
 /** Meta rows of delivered ids this tab has read or written. */
 const readRows = new WeakMap<OfflineDb, Set<string>>();
-const listeners = new WeakMap<OfflineDb, Set<() => void>>();
+const listeners = new WeakMap<OfflineDb, Set<(learned: IdChange[]) => void>>();
 
 function cacheOf(db: OfflineDb): Map<string, number> {
   let cache = known.get(db);
@@ -72,8 +81,12 @@ export function knownId(db: OfflineDb, of: IdKind, id: number): number | undefin
   return isLocalId(id) ? known.get(db)?.get(mappingKey(of, id)) : undefined;
 }
 
-/** Calls `listener` whenever this tab learns new mappings (an acknowledgement, a read of the device). */
-export function onIdentityChange(db: OfflineDb, listener: () => void): () => void {
+/**
+ * Calls `listener` with the mappings this tab just learnt, whenever it learns new ones: an
+ * acknowledgement committed in this tab, or a read of the device found another tab's (or an
+ * earlier visit's) deliveries.
+ */
+export function onIdentityChange(db: OfflineDb, listener: (learned: IdChange[]) => void): () => void {
   let set = listeners.get(db);
   if (!set) {
     set = new Set();
@@ -85,13 +98,13 @@ export function onIdentityChange(db: OfflineDb, listener: () => void): () => voi
 
 function learn(db: OfflineDb, entries: Array<[string, number]>): void {
   const cache = cacheOf(db);
-  let changed = false;
+  const learned: IdChange[] = [];
   for (const [key, id] of entries) {
     if (cache.get(key) === id) continue;
     cache.set(key, id);
-    changed = true;
+    learned.push(changeOf(key, id));
   }
-  if (changed) for (const listener of listeners.get(db) ?? []) listener();
+  if (learned.length) for (const listener of listeners.get(db) ?? []) listener(learned);
 }
 
 const isIdKind = (value: unknown): value is IdKind => value === 'record' || value === 'attachment';
@@ -202,3 +215,84 @@ export function followIds(record: StoredRecord, refs: readonly string[] | undefi
   const properties = remapRefs(record.properties, refs, map) ?? record.properties;
   return id === record.id && properties === record.properties ? record : { ...record, id, properties };
 }
+
+/** The server's acknowledgement of one item. */
+export interface Ack {
+  item: OutboxItem;
+  /** Server id of the row (for inserts: the new id) or of the attachment. */
+  id: number;
+  record?: WireRecord;
+}
+
+/**
+ * What an answer tells about the queue, before anything is written: offline ids that became
+ * server ids, and server versions acknowledged updates moved rows to. Pure (`deliveryOf`), so the
+ * drain can follow it in memory while the acknowledgement is still being written.
+ */
+export interface Delivery {
+  recordMap: Map<number, number>;
+  attachmentMap: Map<number, number>;
+  mappings: IdMapping[];
+  versionBumps: Array<{ tableId: number; id: number; from: number | undefined; to: number }>;
+}
+
+/** A queued item of a file (upload or delete) rather than of a row. */
+export const isAttachmentOp = (item: OutboxItem) => item.kind === 'attachment' || item.kind === 'attachmentDelete';
+
+/** The ids and versions an answer delivers (see Delivery). */
+export function deliveryOf(acks: readonly Ack[]): Delivery {
+  const delivery: Delivery = { recordMap: new Map(), attachmentMap: new Map(), mappings: [], versionBumps: [] };
+  for (const { item, id, record } of acks) {
+    if (item.kind === 'insert' && item.id !== id) {
+      delivery.recordMap.set(item.id, id);
+      delivery.mappings.push({ tableId: item.tableId, localId: item.id, id, of: 'record' });
+    } else if (item.kind === 'attachment' && item.id !== id) {
+      delivery.attachmentMap.set(item.id, id);
+      delivery.mappings.push({ tableId: item.tableId, localId: item.id, id, of: 'attachment' });
+    } else if (item.kind === 'update' && record) {
+      delivery.versionBumps.push({ tableId: item.tableId, id, from: item.version, to: record.version });
+    }
+  }
+  return delivery;
+}
+
+/** A queued item as it is once a delivery's offline ids are replaced by server ids; the same object when it names none. */
+function remapItem(item: OutboxItem, { recordMap, attachmentMap }: Delivery): OutboxItem {
+  // What remapQueue finds by index: the item's own id, its file's record, its refIds.
+  const named = isAttachmentOp(item)
+    ? attachmentMap.has(item.id) || (item.recordId !== undefined && recordMap.has(item.recordId))
+    : item.kind !== 'insert' && recordMap.has(item.id);
+  if (!named && !item.refIds?.some((id) => recordMap.has(id))) return item;
+  const next: OutboxItem = { ...item };
+  if (isAttachmentOp(item)) {
+    if (attachmentMap.has(item.id)) next.id = attachmentMap.get(item.id)!;
+    if (item.recordId !== undefined && recordMap.has(item.recordId)) next.recordId = recordMap.get(item.recordId)!;
+  } else if (recordMap.has(item.id) && item.kind !== 'insert') {
+    next.id = recordMap.get(item.id)!;
+  }
+  next.properties = remapRefs(item.properties, item.refs, recordMap);
+  if (next.id === item.id && next.recordId === item.recordId && next.properties === item.properties) return item;
+  next.refIds = localRefIds(next.properties, next.refs);
+  if (next.refIds === undefined) delete next.refIds;
+  return next;
+}
+
+/**
+ * A later queued update of a row an acknowledged update moved on: it was based on the edit just
+ * delivered, not on someone else's, so it follows to the new version. The same object otherwise.
+ */
+function followVersion(item: OutboxItem, versionBumps: Delivery['versionBumps']): OutboxItem {
+  if (item.kind !== 'update' || item.version === undefined) return item;
+  let current = item;
+  for (const bump of versionBumps) {
+    if (current.tableId !== bump.tableId || current.id !== bump.id) continue;
+    if (current.kind === 'update' && current.version !== undefined && current.version === bump.from) current = { ...current, version: bump.to };
+  }
+  return current;
+}
+
+/** A queued item as the acknowledgement of `delivery` leaves it in the queue (phase 4); the same object when untouched. */
+export function followDelivery(item: OutboxItem, delivery: Delivery): OutboxItem {
+  return followVersion(remapItem(item, delivery), delivery.versionBumps);
+}
+

@@ -5,9 +5,10 @@
  */
 import { Dexie } from 'dexie';
 import { LOCAL_ID_BOUND, MODIFY_CHUNK_SIZE } from '../../../common/constants';
+import { searchableText, textMatcher } from '../../../common/text-search';
 import type { WireFeature, WireRecord } from '../../../common/schemas/wire';
 import { guardWrite, type FeatureRow, type OfflineDb, type StoredRecord } from './database';
-import { isLocalId, wasDelivered } from './identity';
+import { wasDelivered } from './identity';
 
 /** Splits a list into chunks of MODIFY_CHUNK_SIZE for bulk writes. */
 function chunks<T>(items: readonly T[], size: number = MODIFY_CHUNK_SIZE): T[][] {
@@ -33,8 +34,6 @@ export function toStoredRecord(row: WireRecord | WireFeature): StoredRecord {
 function isPending(row: FeatureRow): boolean {
   return row.isInsert === 1 || row.isEdit === 1 || row.isDelete === 1;
 }
-
-export { isLocalId };
 
 /** A row's table and current id (`feature.id`), as the index `[tableId+feature.id]` holds it. */
 export type RowId = [tableId: number, id: number];
@@ -102,7 +101,7 @@ export async function refreshRows(db: OfflineDb, rows: ReadonlyArray<WireRecord 
       for (const row of rows) {
         const local = byId.get(row.id);
         if (local && keep(local)) continue;
-        toPut.push({ tableId, featureId: local?.featureId ?? row.id, projectId, feature: toStoredRecord(row), isInsert: 0, isEdit: 0, isDelete: 0, isRecord });
+        toPut.push({ tableId, featureId: local?.featureId ?? row.id, projectId, feature: toStoredRecord(row), isInsert: 0, isEdit: 0, isDelete: 0, isRecord, profileId: db.searchProfileId });
       }
       const toDelete: Array<[number, number]> = [];
       if (inScope) {
@@ -123,6 +122,40 @@ export async function readRows(db: OfflineDb, tableId: number, predicate?: (reco
     .filter((row) => row.isDelete !== 1 && !row.feature.deleted && (!predicate || predicate(row.feature)))
     .map((row) => row.feature)
     .sort((a, b) => a.id - b.id);
+}
+
+/** A text search as GET …/search/{profileId}/{limit}/{page}/{query}?tableIds= asks it. */
+export interface TextSearchRequest {
+  projectId: number;
+  profileId: number;
+  limit: number;
+  page: number;
+  query: string;
+  /** Only these tables; every table when absent or empty. */
+  tableIds?: readonly number[];
+}
+
+/**
+ * The device's answer to a text search, in the server's shape (`{records, totalCount}`): the rows
+ * stored under the profile that the server would find (common/text-search.ts), deleted ones and
+ * local deletes left out, the device's edits included, by id, one page of `limit` rows. What it
+ * cannot do as the server does: it does not rank (the server puts the best match first, then by
+ * id), it searches every string value of a row (it does not know which columns are text columns),
+ * and it knows neither the profile's own table list nor a profile's existence (an unknown profile
+ * finds nothing instead of 404).
+ */
+export async function searchDeviceRows(db: OfflineDb, request: TextSearchRequest): Promise<{ records: StoredRecord[]; totalCount: number }> {
+  const matches = textMatcher(request.query);
+  if (!matches) return { records: [], totalCount: 0 };
+  const tableIds = request.tableIds?.length ? [...new Set(request.tableIds)] : null;
+  const rows = tableIds ? (await Promise.all(tableIds.map((tableId) => tableRows(db, tableId).toArray()))).flat() : await db.features.toArray();
+  const found = rows
+    .filter((row) => row.profileId === request.profileId && row.projectId === request.projectId && row.isDelete !== 1 && !row.feature.deleted)
+    .map((row) => row.feature)
+    .filter((record) => matches(searchableText(Object.values(record.properties))))
+    .sort((a, b) => a.id - b.id);
+  const offset = (request.page - 1) * request.limit;
+  return { records: found.slice(offset, offset + request.limit), totalCount: found.length };
 }
 
 export async function getMeta<T>(db: OfflineDb, key: string): Promise<T | undefined> {

@@ -30,19 +30,10 @@
  * (phases 4 and 5 read late only a row the queue did not lead to, normally none).
  */
 import { Dexie } from 'dexie';
-import type { WireRecord } from '../../../common/schemas/wire';
 import { guardWrite, type AttachmentRow, type FeatureRow, type OfflineDb, type OutboxItem, type StoredRecord } from './database';
-import { localRefIds, remapRefs, storeMappings, type IdMapping } from './identity';
+import { deliveryOf, followDelivery, isAttachmentOp, remapRefs, storeMappings, type Ack, type Delivery, type IdMapping } from './identity';
 import { deviceRows, toStoredRecord, type RowId } from './local-data';
 import { notifyOutboxChanged } from './outbox-notify';
-
-/** The server's acknowledgement of one item. */
-export interface Ack {
-  item: OutboxItem;
-  /** Server id of the row (for inserts: the new id) or of the attachment. */
-  id: number;
-  record?: WireRecord;
-}
 
 export interface AckResult {
   mappings: IdMapping[];
@@ -57,83 +48,12 @@ export interface AckResult {
  */
 const keyOf = (tableId: number, id: number) => `${tableId}:${id}`;
 
-/**
- * What an answer tells about the queue, before anything is written: offline ids that became
- * server ids, and server versions acknowledged updates moved rows to. Pure (`deliveryOf`), so the
- * drain can follow it in memory while the acknowledgement is still being written.
- */
-export interface Delivery {
-  recordMap: Map<number, number>;
-  attachmentMap: Map<number, number>;
-  mappings: IdMapping[];
-  versionBumps: Array<{ tableId: number; id: number; from: number | undefined; to: number }>;
-}
-
 /** What one acknowledgement learnt, handed from phase to phase. */
 interface AckState extends Delivery {
   /** Rows whose queued items were acknowledged: their flags clear when nothing else is queued. */
   touched: Map<string, RowId>;
   /** Queued items rewritten by a phase, by seq. */
   updated: Map<number, OutboxItem>;
-}
-
-const isAttachmentOp = (item: OutboxItem) => item.kind === 'attachment' || item.kind === 'attachmentDelete';
-
-/** The ids and versions an answer delivers (see Delivery). */
-export function deliveryOf(acks: readonly Ack[]): Delivery {
-  const delivery: Delivery = { recordMap: new Map(), attachmentMap: new Map(), mappings: [], versionBumps: [] };
-  for (const { item, id, record } of acks) {
-    if (item.kind === 'insert' && item.id !== id) {
-      delivery.recordMap.set(item.id, id);
-      delivery.mappings.push({ tableId: item.tableId, localId: item.id, id, of: 'record' });
-    } else if (item.kind === 'attachment' && item.id !== id) {
-      delivery.attachmentMap.set(item.id, id);
-      delivery.mappings.push({ tableId: item.tableId, localId: item.id, id, of: 'attachment' });
-    } else if (item.kind === 'update' && record) {
-      delivery.versionBumps.push({ tableId: item.tableId, id, from: item.version, to: record.version });
-    }
-  }
-  return delivery;
-}
-
-/** A queued item as it is once a delivery's offline ids are replaced by server ids; the same object when it names none. */
-function remapItem(item: OutboxItem, { recordMap, attachmentMap }: Delivery): OutboxItem {
-  // What remapQueue finds by index: the item's own id, its file's record, its refIds.
-  const named = isAttachmentOp(item)
-    ? attachmentMap.has(item.id) || (item.recordId !== undefined && recordMap.has(item.recordId))
-    : item.kind !== 'insert' && recordMap.has(item.id);
-  if (!named && !item.refIds?.some((id) => recordMap.has(id))) return item;
-  const next: OutboxItem = { ...item };
-  if (isAttachmentOp(item)) {
-    if (attachmentMap.has(item.id)) next.id = attachmentMap.get(item.id)!;
-    if (item.recordId !== undefined && recordMap.has(item.recordId)) next.recordId = recordMap.get(item.recordId)!;
-  } else if (recordMap.has(item.id) && item.kind !== 'insert') {
-    next.id = recordMap.get(item.id)!;
-  }
-  next.properties = remapRefs(item.properties, item.refs, recordMap);
-  if (next.id === item.id && next.recordId === item.recordId && next.properties === item.properties) return item;
-  next.refIds = localRefIds(next.properties, next.refs);
-  if (next.refIds === undefined) delete next.refIds;
-  return next;
-}
-
-/**
- * A later queued update of a row an acknowledged update moved on: it was based on the edit just
- * delivered, not on someone else's, so it follows to the new version. The same object otherwise.
- */
-function followVersion(item: OutboxItem, versionBumps: Delivery['versionBumps']): OutboxItem {
-  if (item.kind !== 'update' || item.version === undefined) return item;
-  let current = item;
-  for (const bump of versionBumps) {
-    if (current.tableId !== bump.tableId || current.id !== bump.id) continue;
-    if (current.kind === 'update' && current.version !== undefined && current.version === bump.from) current = { ...current, version: bump.to };
-  }
-  return current;
-}
-
-/** A queued item as the acknowledgement of `delivery` leaves it in the queue (phase 4); the same object when untouched. */
-export function followDelivery(item: OutboxItem, delivery: Delivery): OutboxItem {
-  return followVersion(remapItem(item, delivery), delivery.versionBumps);
 }
 
 /** Everything an acknowledgement reads, sent together (`readAffected`). */
@@ -279,8 +199,10 @@ function settleRows(acks: readonly Ack[], reads: AckReads, state: AckState, writ
       // The device row is what was sent (nothing of it is left in the queue): the server's copy
       // replaces it, settled, under the row's key (an inserted row's is its offline id).
       const key = keyOf(item.tableId, id);
-      const featureId = item.kind === 'insert' ? item.id : (puts.get(key) ?? rowsByKey.get(key))?.featureId ?? id;
-      const next: FeatureRow = { tableId: item.tableId, featureId, projectId: item.projectId, feature: toStoredRecord(record), isInsert: 0, isEdit: 0, isDelete: 0, isRecord: item.api === 'Features' ? 0 : 1, syncedAt };
+      const before = puts.get(key) ?? rowsByKey.get(key);
+      const featureId = item.kind === 'insert' ? item.id : (before?.featureId ?? id);
+      // An inserted row is not read here: its queued item tells the profile it is stored under.
+      const next: FeatureRow = { tableId: item.tableId, featureId, projectId: item.projectId, feature: toStoredRecord(record), isInsert: 0, isEdit: 0, isDelete: 0, isRecord: item.api === 'Features' ? 0 : 1, syncedAt, profileId: before?.profileId ?? item.profileId };
       puts.set(key, next);
       state.touched.set(key, [item.tableId, id]);
       continue;

@@ -134,10 +134,12 @@ export async function saveEdit(db: OfflineDb, given: LocalEdit): Promise<SavedEd
             isEdit: 0,
             isDelete: 0,
             isRecord: edit.isRecord === false ? 0 : 1,
+            profileId: db.searchProfileId,
           });
           await db.outbox.add({
             ...base,
             kind: 'insert',
+            profileId: db.searchProfileId,
             id,
             properties: edit.properties,
             geometry: edit.geometry ?? null,
@@ -162,12 +164,14 @@ export async function saveEdit(db: OfflineDb, given: LocalEdit): Promise<SavedEd
             isEdit: 1,
             isDelete: row?.isDelete ?? 0,
             isRecord: edit.isRecord === false ? 0 : 1,
+            profileId: db.searchProfileId ?? row?.profileId,
           });
           const refs = edit.refs ?? (row && (await db.outbox.where('[tableId+id]').equals([edit.tableId, edit.id]).first())?.refs);
           await db.outbox.add({
             ...base,
             kind: 'update',
             id: edit.id,
+            profileId: db.searchProfileId ?? row?.profileId,
             properties,
             geometry,
             // Offline-born rows have no server version yet: the server skips the check for them.

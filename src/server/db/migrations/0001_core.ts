@@ -4,7 +4,7 @@
  * idempotency keys, applied bulk operations and per-record history.
  */
 import { sql, type Kysely } from 'kysely';
-import { SERVER_ID_START } from '../../../common/constants';
+import { LOCAL_ID_BOUND } from '../../../common/constants';
 import type { DialectLayer } from '../dialect';
 
 // Migrations are frozen history: they use Kysely<any>, not the current Database type.
@@ -54,7 +54,7 @@ export async function up(db: AnyDb, dialect: DialectLayer): Promise<void> {
     .addColumn('created_by', 'text')
     .addColumn('updated_by', 'text')
     .execute();
-  await dialect.setSequenceStart(db, 'records', SERVER_ID_START);
+  await dialect.setSequenceStart(db, 'records', LOCAL_ID_BOUND);
   // table_id only: `deleted` is a low-selectivity flag, and with it in this index SQLite's planner
   // preferred it over the per-column property indexes (records_prop_*) that farmer scopes use.
   await db.schema.createIndex('records_table').on('records').column('table_id').execute();
@@ -85,7 +85,7 @@ export async function up(db: AnyDb, dialect: DialectLayer): Promise<void> {
     .addColumn('created_by', 'text')
     .addColumn('deleted', 'integer', (c) => c.notNull().defaultTo(0))
     .execute();
-  await dialect.setSequenceStart(db, 'attachments', SERVER_ID_START);
+  await dialect.setSequenceStart(db, 'attachments', LOCAL_ID_BOUND);
   await db.schema.createIndex('attachments_record').on('attachments').columns(['record_id', 'table_attachment_info_id']).execute();
   await db.schema.createIndex('attachments_creator').on('attachments').columns(['created_by']).execute();
 

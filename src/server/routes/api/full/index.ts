@@ -15,7 +15,7 @@
  */
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest, FastifyReply } from 'fastify';
-import { LOCAL_ID_BOUND } from '../../../../common/constants';
+import { isLocalId } from '../../../../common/record-id';
 import { FullResult, IdempotencyHeaders, ProjectParams, TableParams } from '../../../../common/schemas/wire';
 import { requestContext } from '../../../http/request-context';
 import { assertRecordAccess } from '../../../repositories/record-repository';
@@ -64,7 +64,7 @@ function assertKeys(part: Record<string, unknown>, allowed: string[], name: stri
 
 function splitId(id: number | undefined): { id?: number; localId?: number } {
   if (id === undefined) return {};
-  return id < LOCAL_ID_BOUND ? { localId: id } : { id };
+  return isLocalId(id) ? { localId: id } : { id };
 }
 
 /** Which slot each file part goes to. */
