@@ -5,9 +5,9 @@
  * and type (config.json maps the names to the ids), and `toProperties` turns named values back
  * into properties for an edit. A misspelt column name is a compile error.
  *
- * Screens and features read and write rows only through these two; a column id appears where rows
- * are stored or sent: here, in refs.ts, and in search filters, which name the typed id
- * `config.tables.<table>.columns.<column>`.
+ * Screens and features read and write rows only through these two; a column id appears only where
+ * rows are stored or sent (search filters name the typed id `config.tables.<table>.columns.<column>`;
+ * docs/architecture.md, Data model, names each place).
  */
 import type { TablesConfig } from '../../../common/schemas/config';
 import { describeTable, type ColumnName, type ColumnType, type TableKey, type TABLES } from '../../../common/schemas/project';
