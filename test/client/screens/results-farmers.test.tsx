@@ -184,7 +184,7 @@ describe('farmers panel', () => {
 
   /** The text search's answer in the store for `query`, once there is one. */
   const answerFor = (store: ReturnType<typeof renderWithStore>['store'], query: string) =>
-    Object.values(store.getState().api.queries).find((entry) => entry?.endpointName === 'textSearchRecords' && (entry.originalArgs as { query: string }).query === query && entry.status === 'fulfilled')?.data as
+    Object.values(store.getState().api.queries).find((entry) => entry?.endpointName === 'textSearchRecords' && (entry.originalArgs as { query?: string } | undefined)?.query === query && entry.status === 'fulfilled')?.data as
       | { records: Array<{ id: number }>; totalCount: number }
       | undefined;
 
