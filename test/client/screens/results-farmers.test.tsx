@@ -7,6 +7,8 @@ import { FarmersPanel, matchesFarmer } from '../../../src/client/features/farmer
 import { FORM_KINDS } from '../../../src/common/scheme/form-kinds';
 import { sl, slPhone, slScreens } from '../../../src/common/i18n/sl';
 import { config, renderWithStore, row, season } from './fixtures';
+import { openOfflineDb, refreshRows } from '../../../src/client/lib/db';
+import { uniqueDbName } from '../data-layer/helpers';
 
 afterEach(cleanup);
 
@@ -173,17 +175,47 @@ describe('farmers panel', () => {
     expect(matchesFarmer(farmers[0]!, config, 'horvat')).toBe(false);
   });
 
-  it('offline it searches the farmers on the device, shows progress, and chooses one', async () => {
+  /** The farmers stored on a device under the config's search profile (as a season load stores them). */
+  async function deviceWithFarmers() {
+    const db = openOfflineDb({ name: uniqueDbName('farmers-panel'), searchProfileId: config.searchProfileId });
+    await refreshRows(db, farmers, { projectId: config.projectId, tableId: config.tables.farmers.id });
+    return db;
+  }
+
+  /** The text search's answer in the store for `query`, once there is one. */
+  const answerFor = (store: ReturnType<typeof renderWithStore>['store'], query: string) =>
+    Object.values(store.getState().api.queries).find((entry) => entry?.endpointName === 'textSearchRecords' && (entry.originalArgs as { query?: string } | undefined)?.query === query && entry.status === 'fulfilled')?.data as
+      | { records: Array<{ id: number }>; totalCount: number }
+      | undefined;
+
+  it('offline it searches the farmers stored on the device (the text search call, answered by the device), shows progress, and chooses one', async () => {
     const onChoose = jest.fn();
+    const fetchFn = jest.fn<typeof fetch>();
     const progress = new Map([[farmers[0]!.id, { done: 1, total: 3 }]]);
-    renderWithStore(<FarmersPanel config={config} farmers={farmers} selectedId={null} onChoose={onChoose} online={false} progress={progress} />);
+    const { store } = renderWithStore(<FarmersPanel config={config} farmers={farmers} selectedId={null} onChoose={onChoose} online={false} progress={progress} />, { db: await deviceWithFarmers(), fetchFn });
     expect(screen.getByText(slScreens.farmers.searchOffline)).toBeTruthy();
     expect(screen.getByTestId(`farmer-${farmers[0]!.id}`).textContent).toContain(slScreens.farmers.progressValue(1, 3));
     fireEvent.change(screen.getByLabelText(slScreens.farmers.search), { target: { value: 'štef' } });
-    await waitFor(() => expect(screen.queryByTestId(`farmer-${farmers[0]!.id}`)).toBeNull());
+    await waitFor(() => expect(answerFor(store, 'štef')).toEqual({ records: [expect.objectContaining({ id: farmers[1]!.id })], totalCount: 1 }));
+    expect(screen.queryByTestId(`farmer-${farmers[0]!.id}`)).toBeNull();
     fireEvent.click(within(screen.getByTestId(`farmer-${farmers[1]!.id}`)).getByRole('button', { name: new RegExp(`^${slScreens.farmers.choose} `) }));
     expect(onChoose).toHaveBeenCalledWith(farmers[1]!.id);
     fireEvent.change(screen.getByLabelText(slScreens.farmers.search), { target: { value: 'nihče' } });
-    expect(await screen.findByText(slScreens.farmers.none)).toBeTruthy();
+    await waitFor(() => expect(answerFor(store, 'nihče')).toEqual({ records: [], totalCount: 0 }));
+    expect(screen.getByText(slScreens.farmers.none)).toBeTruthy();
+    // Known to be offline: the server was not asked.
+    expect(fetchFn).not.toHaveBeenCalled();
+  });
+
+  it('online, when the server cannot be reached, the device answers the search', async () => {
+    const fetchFn = jest.fn<typeof fetch>(async () => {
+      throw new TypeError('Failed to fetch');
+    });
+    const { store } = renderWithStore(<FarmersPanel config={config} farmers={farmers} selectedId={null} onChoose={jest.fn()} online progress={null} />, { db: await deviceWithFarmers(), fetchFn });
+    fireEvent.change(screen.getByLabelText(slScreens.farmers.search), { target: { value: 'kmet1' } });
+    await waitFor(() => expect(answerFor(store, 'kmet1')).toEqual({ records: [expect.objectContaining({ id: farmers[0]!.id })], totalCount: 1 }));
+    expect(fetchFn.mock.calls.map(([url]) => String(url))).toEqual([`http://server.test/api/Records/${config.projectId}/search/${config.searchProfileId}/1000/1/kmet1?tableIds=${config.tables.farmers.id}`]);
+    expect(screen.getByTestId(`farmer-${farmers[0]!.id}`)).toBeTruthy();
+    expect(screen.queryByTestId(`farmer-${farmers[1]!.id}`)).toBeNull();
   });
 });

@@ -1,6 +1,6 @@
 /**
  * A second, small entry that the HTML runs before the app's own scripts have arrived (only the
- * webpack runtime, Dexie and the schema are in it). On a first visit the browser takes about as
+ * webpack runtime, Dexie, the schema and the read of the last good config.json are in it). On a first visit the browser takes about as
  * long to create the offline database as a phone takes to download the rest of the JavaScript:
  * begun here, the creation runs while they download.
  *
