@@ -5,36 +5,18 @@
  * is refreshed before it expires (35 s access tokens: refresh at 30 s margin = after ~5 s,
  * observed on the wire). Then offline: a reload opens the app with the stored identity and
  * nothing redirects to the login page.
- * Skipped with a message when dist/ has not been built (npm run build).
+ * Skipped with a message when dist/ has not been built (npm run build); under CI that fails instead.
  */
-import { existsSync } from 'node:fs';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, jest, test } from '@jest/globals';
-import type { Browser } from 'playwright-core';
-import { DEMO_USERS, LOGIN_PAGE_PATTERN, ROOT, describeE2E, launchBrowser, newPage, recordArtifacts, signInThroughLoginPage, startServer, type E2EServer } from './harness';
+import { expect, jest, test } from '@jest/globals';
+import { describeApp } from './fixture';
+import { DEMO_USERS, LOGIN_PAGE_PATTERN, recordArtifacts, signInThroughLoginPage } from './harness';
 
 jest.setTimeout(120_000);
 
-const built = existsSync(path.join(ROOT, 'dist', 'index.html'));
-if (!built) console.warn('[e2e] skipping the built-app sign-in: dist/ is missing (run `npm run build`).');
-const suite = built ? describeE2E : describe.skip;
-
-suite('the built app: sign-in, bearer calls, refresh, offline reopen (Chromium)', () => {
-  let server: E2EServer;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    server = await startServer({ accessTokenTtl: 35 });
-    browser = await launchBrowser();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
-
+describeApp('the built app: sign-in, bearer calls, refresh, offline reopen (Chromium)', { server: { accessTokenTtl: 35 } }, (e2e) => {
   test('a farmer opens the app, signs in, works online, reopens it offline', async () => {
-    const { context, page, log } = await newPage(browser);
+    const { server } = e2e;
+    const { context, page, log, close } = await e2e.device();
     try {
       await recordArtifacts('app-sign-in-farmer', page, log, async () => {
         const grants: string[] = [];
@@ -96,7 +78,7 @@ suite('the built app: sign-in, bearer calls, refresh, offline reopen (Chromium)'
         await context.setOffline(false);
       });
     } finally {
-      await context.close();
+      await close();
     }
   });
 });
