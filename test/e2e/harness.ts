@@ -1,5 +1,6 @@
 /**
- * End-to-end harness: the real server and a real browser.
+ * End-to-end harness: the real server and a real browser. The pieces under the fixture the browser
+ * tests use (fixture.ts); the chaos command (`npm run chaos -- --browser`) uses them outside jest.
  *
  * - startServer(): buildApp (src/server/app.ts) with a fresh temporary DATA_DIR, the demo project
  *   and the embedded identity provider, listening on 127.0.0.1 port 0 (never a fixed port).
@@ -12,7 +13,8 @@
  * - waitForCheck(): waits for an asynchronous check of the page (an IndexedDB read, say), which
  *   page.waitForFunction cannot do.
  * - Every page runs under the server's Content-Security-Policy and reports each violation to the
- *   console with CSP_VIOLATION (collectPageLog); recordArtifacts fails a test whose log has one.
+ *   console with CSP_VIOLATION (reportPolicyViolations per context, collectPageLog); recordArtifacts
+ *   fails a test whose log has one.
  */
 import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
