@@ -1,6 +1,7 @@
 // Jest runs in native ESM mode (NODE_OPTIONS=--experimental-vm-modules, set by the npm scripts)
 // because jose and oidc-provider ship as ES modules only. babel-jest strips the TypeScript and
 // keeps `import` statements as they are.
+import { availableParallelism } from 'node:os';
 
 
 const shared = {
@@ -16,6 +17,11 @@ const shared = {
 
 /** @type {import("jest").Config} */
 const config = {
+  // Two test files at a time at least. Jest's default (cores - 1) is one on CI's two cores, and one
+  // worker runs every file in band, one after the other: a browser test spends much of its time
+  // waiting for the page, the server or a token's lifetime, and another file can use the core
+  // meanwhile. Files never share a port, a directory or a database schema, so they may overlap.
+  maxWorkers: Math.max(2, availableParallelism() - 1),
   projects: [
     {
       ...shared,

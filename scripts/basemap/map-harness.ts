@@ -2,7 +2,8 @@
  * Serves the map preview page (preview-page.tsx, bundled with esbuild) and the own base map
  * routes on 127.0.0.1:<ephemeral>, and opens it in Debian's Chromium through playwright-core with
  * WebGL on SwiftShader (`--use-angle=swiftshader --enable-unsafe-swiftshader`). Used by `npm run map:preview` (screenshot)
- * and bench/map.ts (render time). Loopback only; closes everything it opened.
+ * and bench/map.ts (render time); the browser tests pass the fixture's Chromium instead
+ * (`browser`), which the harness then neither launches nor closes. Loopback only; closes everything it opened.
  */
 import { build } from 'esbuild';
 import Fastify from 'fastify';
@@ -33,7 +34,7 @@ export interface MapHarness {
   close(): Promise<void>;
 }
 
-export async function startMapHarness(viewport = { width: 900, height: 700 }): Promise<MapHarness> {
+export async function startMapHarness(viewport = { width: 900, height: 700 }, options: { browser?: Browser } = {}): Promise<MapHarness> {
   const here = path.dirname(fileURLToPath(import.meta.url));
   const outDir = await mkdtemp(path.join(tmpdir(), 'mt-map-'));
   await build({
@@ -69,14 +70,15 @@ export async function startMapHarness(viewport = { width: 900, height: 700 }): P
   });
   app.get('/', async (_request, reply) => reply.type('text/html').send(await readFile(path.join(outDir, 'index.html'))));
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
-  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+  const browser = options.browser ?? (await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS }));
   const page = await browser.newPage({ viewport });
   return {
     url,
     page,
     browser,
     async close() {
-      await browser.close();
+      if (options.browser) await page.context().close();
+      else await browser.close();
       await app.close();
       await rm(outDir, { recursive: true, force: true });
     },

@@ -7,15 +7,15 @@
  * not-allowed screen at the route, and a 404 from the server. axe-core finds no critical or
  * serious violation on the screen at either size.
  */
-import { afterAll, beforeAll, expect, jest, test } from '@jest/globals';
+import { beforeAll, expect, jest, test } from '@jest/globals';
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Browser } from 'playwright-core';
 import { sl, slAudit, slSetup } from '../../src/common/i18n/sl';
 import type { AuditPage } from '../../src/common/schemas/audit';
 import { axeViolations } from './axe';
-import { ARTIFACTS_DIR, DEMO_USERS, launchBrowser, recordArtifacts, startServer, type E2EServer } from './harness';
-import { DESK_SIZE, PHONE_SIZE, ServerData, describeBuiltApp, goHash, newFieldPage, openApp, shootBothSizes, waitForOutboxEmpty } from './scenarios/helpers';
+import { describeApp, fieldDevice } from './fixture';
+import { ARTIFACTS_DIR, DEMO_USERS, recordArtifacts } from './harness';
+import { DESK_SIZE, PHONE_SIZE, goHash, shootBothSizes, waitForOutboxEmpty } from './scenarios/helpers';
 
 jest.setTimeout(180_000);
 
@@ -25,29 +25,17 @@ const FARMER_NAME = 'Janez Novak';
 const OLD_PHONE = '041 123 456';
 const NEW_PHONE = '041 999 888';
 
-describeBuiltApp('the editors’ audit trail (Chromium)', () => {
-  let server: E2EServer;
-  let browser: Browser;
-  let data: ServerData;
-
-  beforeAll(async () => {
+describeApp('the editors’ audit trail (Chromium)', {}, (e2e) => {
+  beforeAll(() => {
     mkdirSync(SHOTS, { recursive: true });
-    browser = await launchBrowser();
-    server = await startServer();
-    data = new ServerData(server);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
   });
 
   test('an editor changes a record, finds the change under the farmer and downloads it as CSV', async () => {
+    const { data } = e2e;
     const farmerId = await data.farmerId(DEMO_USERS.farmer1.email);
-    const { context, page, log } = await newFieldPage(browser, { longitude: 16.15, latitude: 46.83 });
+    const { page, log, close } = await e2e.signedIn('editor', { ...fieldDevice({ longitude: 16.15, latitude: 46.83 }), viewport: DESK_SIZE });
     try {
       await recordArtifacts('audit-trail', page, log, async () => {
-        await page.setViewportSize(DESK_SIZE);
-        await openApp(page, server, '#/', DEMO_USERS.editor);
         await goHash(page, '#/setup/farmers');
         const row = page.getByTestId(`farmer-${farmerId}`);
         await row.getByRole('button', { name: slSetup.common.edit }).click();
@@ -90,16 +78,15 @@ describeBuiltApp('the editors’ audit trail (Chromium)', () => {
         expect(lines.filter((l) => l && l !== lines[0]).length).toBeGreaterThanOrEqual(trail.body.entries.length);
       });
     } finally {
-      await context.close();
+      await close();
     }
   });
 
   test('a farmer has no way in: no menu entry, the not-allowed screen, 404 from the server', async () => {
-    const { context, page, log } = await newFieldPage(browser, { longitude: 16.15, latitude: 46.83 });
+    const { data } = e2e;
+    const { page, log, close } = await e2e.signedIn('farmer1', { ...fieldDevice({ longitude: 16.15, latitude: 46.83 }), viewport: PHONE_SIZE });
     try {
       await recordArtifacts('audit-trail-farmer', page, log, async () => {
-        await page.setViewportSize(PHONE_SIZE);
-        await openApp(page, server, '#/', DEMO_USERS.farmer1);
         const nav = page.getByRole('navigation', { name: sl.nav.label });
         await nav.getByRole('link', { name: sl.nav.paths }).waitFor();
         await expect(nav.getByRole('link', { name: slSetup.nav }).count()).resolves.toBe(0);
@@ -108,7 +95,7 @@ describeBuiltApp('the editors’ audit trail (Chromium)', () => {
         await expect(page.getByRole('heading', { name: slAudit.title }).count()).resolves.toBe(0);
       });
     } finally {
-      await context.close();
+      await close();
     }
     expect((await data.call(DEMO_USERS.farmer1, '/api/Audit/1')).status).toBe(404);
     expect((await data.call(DEMO_USERS.reader, '/api/Audit/1')).status).toBe(403);

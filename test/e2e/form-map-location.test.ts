@@ -6,17 +6,17 @@
  * pixel. The expected lon/lat is computed here with Web Mercator arithmetic from the map's view
  * (the element's data-view: centre and zoom, lib/map/map-view.tsx) and the pixel's offset from
  * the canvas centre, independently of the map library's own unproject; the coordinates the form
- * shows must match too. A second test (skipped: a known bug, see its comment) makes two meadow
+ * shows must match too. A second test (a bug found earlier, see its comment) makes two meadow
  * forms of the season on one path and checks each keeps its own answers.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, expect, jest, test } from '@jest/globals';
-import { mkdirSync } from 'node:fs';
+import { expect, jest, test } from '@jest/globals';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import type { Point } from 'geojson';
 import { slMap, slScreens } from '../../src/common/i18n/sl';
-import { ARTIFACTS_DIR, DEMO_USERS, launchBrowser, recordArtifacts, startServer, type E2EServer } from './harness';
-import { REQUIRED_ANSWERS, ServerData, addMeadowForm, describeBuiltApp, newFieldPage, openApp, waitForOutboxEmpty } from './scenarios/helpers';
+import { describeApp, fieldDevice } from './fixture';
+import { ARTIFACTS_DIR, DEMO_USERS, recordArtifacts } from './harness';
+import { REQUIRED_ANSWERS, addMeadowForm, waitForOutboxEmpty } from './scenarios/helpers';
 
 jest.setTimeout(240_000);
 
@@ -55,38 +55,18 @@ async function mapView(page: Page): Promise<MapViewData | null> {
   return raw ? (JSON.parse(raw) as MapViewData) : null;
 }
 
-describeBuiltApp('form location by a tap on the map (Chromium)', () => {
-  let server: E2EServer;
-  let browser: Browser;
-  let data: ServerData;
-
-  beforeAll(async () => {
-    browser = await launchBrowser();
-    mkdirSync(ARTIFACTS_DIR, { recursive: true });
-  });
-  // A fresh server (and demo data) per attempt: a retry must not find the form of the one before.
-  beforeEach(async () => {
-    server = await startServer();
-    data = new ServerData(server);
-  });
-  afterEach(async () => {
-    await server?.close();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-  });
-
+// Both tests make forms on kmet1's first path: each counts only the forms it made (forms before → after).
+describeApp('form location by a tap on the map (Chromium)', {}, (e2e) => {
   test('a farmer taps the map for an indicator’s location; the saved row on the server is at the tapped point', async () => {
+    const { data } = e2e;
     const [meadowPath] = await data.pathsOf(DEMO_USERS.farmer1.email);
     expect(meadowPath).toBeDefined();
     const formsBefore = new Set((await data.formsOfPath(meadowPath!.id)).map((f) => f.id));
     const start = (meadowPath!.geometry as { coordinates: number[][] }).coordinates[0]!;
     // The browser's own position is far away: a location near the path can only come from the tap.
-    const { context, page, log } = await newFieldPage(browser, { longitude: start[0]! + 0.5, latitude: start[1]! - 0.3 });
+    const { page, log, close } = await e2e.signedIn('farmer1', fieldDevice({ longitude: start[0]! + 0.5, latitude: start[1]! - 0.3 }));
     try {
       await recordArtifacts('form-map-location', page, log, async () => {
-        await openApp(page, server, '#/', DEMO_USERS.farmer1);
         await page.getByTestId(`home-path-${meadowPath!.id}`).waitFor();
         await addMeadowForm(page, meadowPath!.id);
         await page.getByText(slScreens.states.savedOnline).or(page.getByText(slScreens.states.saved)).first().waitFor();
@@ -134,20 +114,13 @@ describeBuiltApp('form location by a tap on the map (Chromium)', () => {
         await page.getByRole('button', { name: slScreens.forms.save }).click();
         await page.getByRole('status').filter({ hasText: slScreens.states.savedOnline }).or(page.getByRole('status').filter({ hasText: slScreens.states.saved })).first().waitFor();
 
-        // The server's row of that indicator, on the form this test made, once the outbox delivered it.
-        const keyCol = await data.col('indicators', 'key');
-        const located = async () => {
-          const made = (await data.formsOfPath(meadowPath!.id)).filter((f) => !formsBefore.has(f.id));
-          expect(made).toHaveLength(1);
-          return (await data.indicatorsOfForm(made[0]!.id)).filter((r) => r.properties[keyCol] === KEY && !r.deleted && !r.archived);
-        };
-        const deadline = Date.now() + 90_000;
-        let rows = await located();
-        while (rows.length === 0 && Date.now() < deadline) {
-          await page.waitForTimeout(500);
-          rows = await located();
-        }
+        // The server's row of that indicator, on the form this test made, once the outbox has
+        // delivered everything (the server acknowledged each edit: its rows are there).
         await waitForOutboxEmpty(page);
+        const keyCol = await data.col('indicators', 'key');
+        const made = (await data.formsOfPath(meadowPath!.id)).filter((f) => !formsBefore.has(f.id));
+        expect(made).toHaveLength(1);
+        const rows = (await data.indicatorsOfForm(made[0]!.id)).filter((r) => r.properties[keyCol] === KEY && !r.deleted && !r.archived);
         if (rows.length !== 1) {
           // Say where the answer went (every form of the path with its indicators), not just "0".
           const forms = await data.formsOfPath(meadowPath!.id);
@@ -163,7 +136,7 @@ describeBuiltApp('form location by a tap on the map (Chromium)', () => {
         expect(Math.abs(lon - (start[0]! + 0.5))).toBeGreaterThan(0.1);
       });
     } finally {
-      await context.close();
+      await close();
     }
   });
   // Found by the archive helper (2026-11-22): the route guessed which server row an offline-made
@@ -171,12 +144,12 @@ describeBuiltApp('form location by a tap on the map (Chromium)', () => {
   // yet, picked the first form; the second form's save then deleted the first one's answers.
   // The route now asks the outbox which server id the offline id got (screens/form-follow).
   test('a second meadow form on the path this season keeps its own answers (not saved into the first)', async () => {
+    const { data } = e2e;
     const [meadowPath] = await data.pathsOf(DEMO_USERS.farmer1.email);
     const before = new Set((await data.formsOfPath(meadowPath!.id)).map((f) => f.id));
-    const { context, page, log } = await newFieldPage(browser, { longitude: 16.2, latitude: 46.8 });
+    const { page, log, close } = await e2e.signedIn('farmer1', fieldDevice({ longitude: 16.2, latitude: 46.8 }));
     try {
       await recordArtifacts('form-second-of-kind', page, log, async () => {
-        await openApp(page, server, '#/', DEMO_USERS.farmer1);
         await page.getByTestId(`home-path-${meadowPath!.id}`).waitFor();
         const keyCol = await data.col('indicators', 'key');
         const answersOf = async (formId: number) => (await data.indicatorsOfForm(formId)).filter((r) => !r.deleted).map((r) => String(r.properties[keyCol])).sort();
@@ -185,13 +158,11 @@ describeBuiltApp('form location by a tap on the map (Chromium)', () => {
         for (let n = 1; n <= 2; n++) {
           await addMeadowForm(page, meadowPath!.id);
           await page.getByRole('status').filter({ hasText: slScreens.states.savedOnline }).or(page.getByRole('status').filter({ hasText: slScreens.states.saved })).first().waitFor();
-          const deadline = Date.now() + 90_000;
-          while (Date.now() < deadline) {
-            const made = await newForms();
-            if (made.length === n && (await answersOf(made[n - 1]!.id)).length === required.length) break;
-            await page.waitForTimeout(500);
-          }
+          // Delivered: the server acknowledged the form and its answers before the next one is made.
           await waitForOutboxEmpty(page);
+          const made = await newForms();
+          expect(made).toHaveLength(n);
+          expect(await answersOf(made[n - 1]!.id)).toEqual(required);
         }
         const made = await newForms();
         expect(made).toHaveLength(2);
@@ -199,7 +170,7 @@ describeBuiltApp('form location by a tap on the map (Chromium)', () => {
         expect(await answersOf(made[1]!.id)).toEqual(required);
       });
     } finally {
-      await context.close();
+      await close();
     }
   });
 });

@@ -1,5 +1,6 @@
 /**
- * End-to-end harness: the real server and a real browser.
+ * End-to-end harness: the real server and a real browser. The pieces under the fixture the browser
+ * tests use (fixture.ts); the chaos command (`npm run chaos -- --browser`) uses them outside jest.
  *
  * - startServer(): buildApp (src/server/app.ts) with a fresh temporary DATA_DIR, the demo project
  *   and the embedded identity provider, listening on 127.0.0.1 port 0 (never a fixed port).
@@ -12,10 +13,12 @@
  * - waitForCheck(): waits for an asynchronous check of the page (an IndexedDB read, say), which
  *   page.waitForFunction cannot do.
  * - Every page runs under the server's Content-Security-Policy and reports each violation to the
- *   console with CSP_VIOLATION (collectPageLog); recordArtifacts fails a test whose log has one.
+ *   console with CSP_VIOLATION (reportPolicyViolations per context, collectPageLog); recordArtifacts
+ *   fails a test whose log has one.
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { setTimeout as delay } from 'node:timers/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
@@ -73,31 +76,48 @@ export interface E2EServer {
   app: FastifyInstance;
   origin: string;
   dataDir: string;
+  /** The built client it serves (a throwaway copy with `copyClient`). */
+  clientDir: string;
   close(): Promise<void>;
 }
 
 export interface StartServerOptions {
   /** Access-token lifetime in seconds (short to see a refresh). */
   accessTokenTtl?: number;
+  /** Refresh-token lifetime in seconds (short for a session that cannot be renewed after a while offline). */
+  refreshTokenTtl?: number;
   /** Load the demo project and demo accounts (default true). */
   demo?: boolean;
   /** Built client to serve (default dist/). */
   clientDir?: string;
+  /** Serve a throwaway copy of the built client, which the test may change ("deploy" a new build); removed on close. */
+  copyClient?: boolean;
   /** Routes to add before the server starts (test pages). */
   extraRoutes?: (app: FastifyInstance) => void | Promise<void>;
 }
 
 export async function startServer(options: StartServerOptions = {}): Promise<E2EServer> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'travnik-e2e-'));
+  const sourceClient = options.clientDir ?? path.join(ROOT, 'dist');
+  const clientDir = options.copyClient ? mkdtempSync(path.join(tmpdir(), 'travnik-dist-')) : sourceClient;
+  if (options.copyClient) cpSync(sourceClient, clientDir, { recursive: true });
+  const removeDirs = () => {
+    rmSync(dataDir, { recursive: true, force: true });
+    if (options.copyClient) rmSync(clientDir, { recursive: true, force: true });
+  };
+  const identity: NonNullable<IdentityOptions['identity']> = {
+    ...(options.accessTokenTtl ? { accessTokenTtl: options.accessTokenTtl } : {}),
+    ...(options.refreshTokenTtl ? { refreshTokenTtl: options.refreshTokenTtl } : {}),
+  };
   // Typed separately: the identity settings pass through buildApp to registerIdentity.
   const appOptions: BuildAppOptions & Partial<IdentityOptions> = {
     dataDir,
     demo: options.demo ?? true,
-    clientDir: options.clientDir ?? path.join(ROOT, 'dist'),
+    clientDir,
     logger: process.env.E2E_SERVER_LOG ? { level: 'info' } : false,
     auth: 'embedded',
     production: false,
-    identity: options.accessTokenTtl ? { accessTokenTtl: options.accessTokenTtl } : {},
+    identity,
   };
   let app: FastifyInstance | undefined;
   try {
@@ -106,20 +126,20 @@ export async function startServer(options: StartServerOptions = {}): Promise<E2E
     await app.listen({ port: 0, host: '127.0.0.1' });
   } catch (error) {
     await app?.close().catch(() => undefined);
-    rmSync(dataDir, { recursive: true, force: true });
+    removeDirs();
     throw error;
   }
   const address = app.server.address();
   if (!address || typeof address !== 'object') throw new Error('server has no TCP address');
   const started = app;
+  let closed: Promise<void> | null = null;
   return {
     app: started,
     origin: `http://127.0.0.1:${address.port}`,
     dataDir,
-    close: async () => {
-      await started.close();
-      rmSync(dataDir, { recursive: true, force: true });
-    },
+    clientDir,
+    // Once: a test may close its server early (the app then runs from the service worker alone).
+    close: () => (closed ??= started.close().then(removeDirs)),
   };
 }
 
@@ -141,7 +161,7 @@ export const CSP_VIOLATION = '[csp-violation]';
  * to the console. Playwright injects init scripts past the page's CSP, so the listener itself is
  * never blocked.
  */
-async function reportPolicyViolations(context: BrowserContext): Promise<void> {
+export async function reportPolicyViolations(context: BrowserContext): Promise<void> {
   await context.addInitScript((marker: string) => {
     document.addEventListener('securitypolicyviolation', (event) => {
       console.error(`${marker} ${event.effectiveDirective} blocked ${event.blockedURI || 'inline'} in ${event.documentURI} (${event.sourceFile}:${event.lineNumber}) sample: ${event.sample}`);
@@ -150,34 +170,35 @@ async function reportPolicyViolations(context: BrowserContext): Promise<void> {
 }
 
 /**
+ * Collects a page's console, page errors, failed requests and main-frame navigations for failure
+ * reports. Policy violations reach the console once the context reports them (reportPolicyViolations,
+ * once per context).
+ */
+export function watchPage(page: Page): ConsoleLog {
+  const log: ConsoleLog = { lines: [] };
+  page.on('console', (message) => log.lines.push(`[${message.type()}] ${message.text()}`));
+  page.on('pageerror', (error) => log.lines.push(`[pageerror] ${error.message}`));
+  page.on('requestfailed', (request) => log.lines.push(`[requestfailed] ${request.method()} ${request.url()} ${request.failure()?.errorText ?? ''}`));
+  // Every new document, with the time: a step that dies with "Execution context was destroyed" shows which load raced it.
+  page.on('framenavigated', (frame) => {
+    if (frame === page.mainFrame()) log.lines.push(`[navigated ${new Date().toISOString().slice(11, 23)}] ${frame.url()}`);
+  });
+  return log;
+}
+
+/**
  * Collects a page's console, page errors and failed requests for failure reports, with policy
  * violations reported (see CSP_VIOLATION); for pages of a context made by a test itself.
  */
 export async function collectPageLog(context: BrowserContext, page: Page): Promise<ConsoleLog> {
   await reportPolicyViolations(context);
-  const log: ConsoleLog = { lines: [] };
-  page.on('console', (message) => log.lines.push(`[${message.type()}] ${message.text()}`));
-  page.on('pageerror', (error) => log.lines.push(`[pageerror] ${error.message}`));
-  page.on('requestfailed', (request) => log.lines.push(`[requestfailed] ${request.method()} ${request.url()} ${request.failure()?.errorText ?? ''}`));
-  return log;
+  return watchPage(page);
 }
 
 /** Throws when the page broke the Content-Security-Policy (a script, style or request it blocked). */
 export function assertNoPolicyViolations(log: ConsoleLog): void {
   const violations = log.lines.filter((line) => line.includes(CSP_VIOLATION));
   if (violations.length) throw new Error(`Content-Security-Policy violations:\n${violations.join('\n')}`);
-}
-
-/** A fresh context and page whose console and page errors are collected for failure reports. */
-export async function newPage(browser: Browser): Promise<{ context: BrowserContext; page: Page; log: ConsoleLog }> {
-  const context = await browser.newContext({ locale: 'sl-SI', serviceWorkers: 'allow' });
-  const page = await context.newPage();
-  const log = await collectPageLog(context, page);
-  // Every new document, with the time: a step that dies with "Execution context was destroyed" shows which load raced it.
-  page.on('framenavigated', (frame) => {
-    if (frame === page.mainFrame()) log.lines.push(`[navigated ${new Date().toISOString().slice(11, 23)}] ${frame.url()}`);
-  });
-  return { context, page, log };
 }
 
 /**
@@ -202,13 +223,15 @@ export async function recordArtifacts<T>(name: string, page: Page, log: ConsoleL
  * Resolves once `check` (typically a page.evaluate of an asynchronous read, an IndexedDB count
  * say) resolves true; checked every `polling` ms until `timeout`. page.waitForFunction cannot do
  * this: it does not await a promise, so it takes the promise itself as a truthy answer and
- * returns at once, and the test then races the page (the lint forbids that use).
+ * returns at once, and the test then races the page (the lint forbids that use). The pause
+ * between two checks is the polling interval of a condition wait (what waitForFunction does
+ * inside the page), not a wait for time.
  */
 export async function waitForCheck(page: Page, check: () => Promise<boolean>, { timeout = 30_000, polling = 50 } = {}): Promise<void> {
   const deadline = Date.now() + timeout;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`waitForCheck: still false after ${timeout} ms`);
-    await page.waitForTimeout(polling);
+    await delay(polling);
   }
 }
 
@@ -232,27 +255,22 @@ export async function signInThroughLoginPage(page: Page, user: { email: string; 
 /**
  * Opens the app at `url` signed in as `user`. The shell renders its first screen at once and only
  * then (once keycloak-js has asked the provider) goes to the login page, so a visible heading does
- * not mean signed in: done when a token is stored and a screen shows, signing in whenever the
- * login page comes up.
+ * not mean signed in: done when a token is stored and a screen shows on the app's page, after
+ * signing in on the login page if it comes up (a context signed in before renews its stored
+ * session instead). waitForFunction outlives the navigations in between (it starts again in each
+ * new document).
  */
 export async function openAppSignedIn(page: Page, url: string, user: { email: string; password: string }): Promise<void> {
   await page.goto(url);
-  const deadline = Date.now() + 90_000;
-  for (;;) {
-    if (LOGIN_PAGE_PATTERN.test(page.url())) {
-      await page.getByLabel('E-pošta ali uporabniško ime', { exact: true }).fill(user.email);
-      await page.getByLabel('Geslo', { exact: true }).fill(user.password);
-      await Promise.all([page.waitForURL((next) => !next.pathname.startsWith('/auth/')), page.getByRole('button', { name: 'Prijava' }).click()]);
-    } else if (
-      !page.url().includes('/auth/') &&
-      // A navigation racing this check destroys its context: that counts as "not yet".
-      (await page.evaluate(() => window.localStorage.getItem('token') !== null && document.querySelector('main h1') !== null).catch(() => false))
-    ) {
-      return;
-    }
-    if (Date.now() > deadline) throw new Error(`not signed in as ${user.email}; at ${page.url()}`);
-    await page.waitForTimeout(250);
-  }
+  const signedIn = page.waitForFunction(() => !window.location.pathname.startsWith('/auth/') && window.localStorage.getItem('token') !== null && document.querySelector('main h1') !== null, undefined, { timeout: 90_000 });
+  const loginPage = page.waitForURL(LOGIN_PAGE_PATTERN, { timeout: 90_000 });
+  // Whichever comes first; the other one's outcome is not needed (the login page may never show).
+  loginPage.catch(() => undefined);
+  const first = await Promise.race([signedIn.then(() => 'signed-in' as const), loginPage.then(() => 'login-page' as const)]);
+  if (first === 'login-page') await signInThroughLoginPage(page, user);
+  await signedIn.catch((error: unknown) => {
+    throw new Error(`not signed in as ${user.email}; at ${page.url()}: ${String(error)}`);
+  });
 }
 
 /**

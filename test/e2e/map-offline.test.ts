@@ -9,15 +9,16 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { startMapHarness, type MapHarness } from '../../scripts/basemap/map-harness';
 import { slMap } from '../../src/common/i18n/sl';
-import { ARTIFACTS_DIR, assertNoPolicyViolations, collectPageLog, describeE2E, type ConsoleLog } from './harness';
+import { describeApp } from './fixture';
+import { ARTIFACTS_DIR, assertNoPolicyViolations, collectPageLog, type ConsoleLog } from './harness';
 
 jest.setTimeout(180_000);
 
-describeE2E('map offline', () => {
+describeApp('map offline', { builtApp: false, server: false }, (e2e) => {
   let harness: MapHarness;
   let log: ConsoleLog;
   beforeAll(async () => {
-    harness = await startMapHarness();
+    harness = await startMapHarness(undefined, { browser: e2e.browser });
     log = await collectPageLog(harness.page.context(), harness.page);
   });
   afterAll(async () => {

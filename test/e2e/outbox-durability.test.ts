@@ -4,45 +4,37 @@
  * resolved, then reopened. No server is involved: this is about the browser's storage.
  */
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { build } from 'esbuild';
 import http from 'node:http';
-import os from 'node:os';
 import path from 'node:path';
-import webpack from 'webpack';
-import type { Browser } from 'playwright-core';
-import { describeE2E, launchBrowser, ROOT } from './harness';
+import { describeApp } from './fixture';
+import { ROOT } from './harness';
 
-let dir: string;
 let server: http.Server;
 let origin: string;
-let browser: Browser;
 
-async function bundle(outDir: string): Promise<void> {
-  const compiler = webpack({
-    mode: 'development',
-    devtool: false,
-    target: 'web',
-    entry: path.join(ROOT, 'test/e2e/outbox-entry.ts'),
-    output: { path: outDir, filename: 'outbox.js' },
-    resolve: { extensions: ['.ts', '.tsx', '.js'] },
-    module: { rules: [{ test: /\.[jt]sx?$/, exclude: /node_modules/, use: { loader: 'babel-loader', options: { envName: 'browser' } } }] },
+/** lib/db for the page, bundled in memory by esbuild (as the chaos run bundles its page script). */
+async function bundle(): Promise<string> {
+  const result = await build({
+    entryPoints: [path.join(ROOT, 'test/e2e/outbox-entry.ts')],
+    bundle: true,
+    write: false,
+    format: 'iife',
+    platform: 'browser',
+    target: 'chrome120',
+    define: { 'process.env.NODE_ENV': '"development"' },
+    logLevel: 'silent',
   });
-  await new Promise<void>((resolve, reject) =>
-    compiler.run((error, stats) => {
-      if (error || stats?.hasErrors()) reject(error ?? new Error(stats!.toString('errors-only')));
-      else compiler.close(() => resolve());
-    }),
-  );
+  return result.outputFiles[0]!.text;
 }
 
-describeE2E('outbox durability (Chromium)', () => {
+describeApp('outbox durability (Chromium)', { builtApp: false, server: false }, (e2e) => {
   beforeAll(async () => {
-    dir = mkdtempSync(path.join(os.tmpdir(), 'travnik-outbox-e2e-'));
-    await bundle(dir);
+    const script = await bundle();
     server = http.createServer((request, response) => {
       if (request.url === '/outbox.js') {
         response.writeHead(200, { 'content-type': 'text/javascript' });
-        response.end(readFileSync(path.join(dir, 'outbox.js')));
+        response.end(script);
       } else {
         response.writeHead(200, { 'content-type': 'text/html' });
         response.end('<!doctype html><meta charset="utf-8"><title>outbox</title><script src="/outbox.js"></script>');
@@ -50,17 +42,14 @@ describeE2E('outbox durability (Chromium)', () => {
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     origin = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-    browser = await launchBrowser();
   }, 120_000);
 
-  afterAll(async () => {
-    await browser?.close();
+  afterAll(() => {
     server?.close();
-    rmSync(dir, { recursive: true, force: true });
   });
 
   it('keeps an edit queued when the page closes right after it was saved', async () => {
-    const context = await browser.newContext();
+    const context = await e2e.browser.newContext();
     const first = await context.newPage();
     await first.goto(origin);
     await first.waitForFunction(() => 'outbox' in window);

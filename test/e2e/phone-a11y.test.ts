@@ -10,15 +10,16 @@
  *   the viewport and not under the sticky score/save bar, the header or the bottom menu).
  * Screenshots of every screen at 390×844 go to test-results/e2e/phone/ for a person to look at.
  */
-import { afterAll, beforeAll, expect, jest, test } from '@jest/globals';
+import { beforeAll, expect, jest, test } from '@jest/globals';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { OFFLINE_DB_NAME } from '../../src/common/constants';
 import { sl, slPhone, slScreens } from '../../src/common/i18n/sl';
-import { ARTIFACTS_DIR, DEMO_USERS, LOGIN_PAGE_PATTERN, launchBrowser, recordArtifacts, startServer, waitForCheck, type ConsoleLog, type E2EServer } from './harness';
+import { describeApp, type DeviceOptions } from './fixture';
+import { ARTIFACTS_DIR, DEMO_USERS, LOGIN_PAGE_PATTERN, openAppSignedIn, recordArtifacts, waitForCheck } from './harness';
 import { axeViolations } from './axe';
-import { ServerData, describeBuiltApp, goHash, openApp, openNewMeadowForm, waitForServiceWorkerControl } from './scenarios/helpers';
+import { goHash, openNewMeadowForm, waitForServiceWorkerControl } from './scenarios/helpers';
 
 jest.setTimeout(600_000);
 
@@ -82,17 +83,11 @@ async function screenReady(page: Page): Promise<void> {
   await page.waitForFunction(() => document.querySelector('main h1') !== null && document.querySelector('main .loading:not(.loading--inline)') === null);
 }
 
-async function newPhonePage(browser: Browser): Promise<{ context: BrowserContext; page: Page; log: ConsoleLog }> {
-  // Reduced motion settles colours at once: buttons fade between their disabled and enabled colours
-  // (0.12 s), and axe measuring contrast in the middle of that fade reported the half-way colours.
-  const context = await browser.newContext({ locale: 'sl-SI', serviceWorkers: 'allow', viewport: PHONE, deviceScaleFactor: 1, reducedMotion: 'reduce' });
-  context.setDefaultTimeout(60_000);
-  const page = await context.newPage();
-  const log: ConsoleLog = { lines: [] };
-  page.on('console', (message) => log.lines.push(`[${message.type()}] ${message.text()}`));
-  page.on('pageerror', (error) => log.lines.push(`[pageerror] ${error.message}`));
-  return { context, page, log };
-}
+/**
+ * A phone. Reduced motion settles colours at once: buttons fade between their disabled and enabled
+ * colours (0.12 s), and axe measuring contrast in the middle of that fade reported the half-way colours.
+ */
+const PHONE_DEVICE: DeviceOptions = { viewport: PHONE, deviceScaleFactor: 1, reducedMotion: 'reduce' };
 
 /** Creates this season's meadow walk form on the path (nothing answered) and opens it. */
 async function newMeadowForm(page: Page, pathId: number): Promise<void> {
@@ -100,26 +95,16 @@ async function newMeadowForm(page: Page, pathId: number): Promise<void> {
   await page.getByTestId('live-score').waitFor();
 }
 
-describeBuiltApp('phone: accessibility, width and keyboard', () => {
-  let server: E2EServer;
-  let browser: Browser;
-  let data: ServerData;
+describeApp('phone: accessibility, width and keyboard', {}, (e2e) => {
   let pathId: number;
   let formId: number;
 
   beforeAll(async () => {
     mkdirSync(SHOTS, { recursive: true });
-    server = await startServer();
-    browser = await launchBrowser();
-    data = new ServerData(server);
+    const { data } = e2e;
     const [first] = await data.pathsOf(DEMO_USERS.farmer1.email);
     pathId = first!.id;
     formId = (await data.formsOfPath(pathId))[0]!.id;
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
   });
 
   /** Visits a screen, checks it with axe and at 360 px, and saves its screenshot. */
@@ -134,21 +119,22 @@ describeBuiltApp('phone: accessibility, width and keyboard', () => {
 
   for (const role of ['farmer1', 'editor', 'reader'] as const) {
     test(`every screen of ${role}: 0 critical, 0 serious; never wider than 360 px`, async () => {
-      const { context, page, log } = await newPhonePage(browser);
+      // The farmer's device is not signed in yet: the login page is checked too.
+      const { page, log, close } = await e2e.device(PHONE_DEVICE);
       const problems: string[] = [];
       try {
         await recordArtifacts(`phone-a11y-${role}`, page, log, async () => {
           if (role === 'farmer1') {
-            await page.goto(`${server.origin}/`);
+            await page.goto(`${e2e.server.origin}/`);
             await page.waitForURL(LOGIN_PAGE_PATTERN);
             for (const v of await axeViolations(page)) problems.push(`login: ${v}`);
             await page.screenshot({ path: path.join(SHOTS, 'login.png') });
           }
-          await openApp(page, server, '#/', DEMO_USERS[role]);
+          await openAppSignedIn(page, `${e2e.server.origin}/#/`, DEMO_USERS[role]);
           if (role !== 'farmer1') {
             await screenReady(page);
             await check(page, `${role}-home-no-farmer`, problems);
-            const farmerId = await data.farmerId(DEMO_USERS.farmer1.email);
+            const farmerId = await e2e.data.farmerId(DEMO_USERS.farmer1.email);
             const row = page.getByTestId(`farmer-${farmerId}`);
             await row.getByRole('button', { name: slScreens.farmers.choose }).click();
             await row.getByRole('button', { name: slScreens.farmers.chosen }).waitFor();
@@ -176,17 +162,16 @@ describeBuiltApp('phone: accessibility, width and keyboard', () => {
           }
         });
       } finally {
-        await context.close();
+        await close();
       }
       expect(problems).toEqual([]);
     });
   }
 
   test("config.json and the home screen's chunk are preloaded by the HTML, each fetched once", async () => {
-    const { context, page, log } = await newPhonePage(browser);
+    const { page, log, close } = await e2e.signedIn('farmer1', PHONE_DEVICE);
     try {
       await recordArtifacts('phone-preload', page, log, async () => {
-        await openApp(page, server, '#/', DEMO_USERS.farmer1);
         await page.getByTestId(`home-path-${pathId}`).waitFor();
         const fetched = await page.evaluate(() =>
           performance
@@ -199,12 +184,12 @@ describeBuiltApp('phone: accessibility, width and keyboard', () => {
         expect(fetched.map((entry) => entry.by).sort()).toEqual(['link', 'link']);
       });
     } finally {
-      await context.close();
+      await close();
     }
   });
 
   test('the offline database is created while the main script is still on its way (the early entry)', async () => {
-    const { context, page, log } = await newPhonePage(browser);
+    const { page, log, close } = await e2e.device(PHONE_DEVICE);
     let release!: () => void;
     const released = new Promise<void>((resolve) => (release = resolve));
     try {
@@ -214,7 +199,7 @@ describeBuiltApp('phone: accessibility, width and keyboard', () => {
           await released;
           await route.continue();
         });
-        await page.goto(`${server.origin}/`, { waitUntil: 'commit' });
+        await page.goto(`${e2e.server.origin}/`, { waitUntil: 'commit' });
         await waitForCheck(page, () => page.evaluate(async (name) => (await indexedDB.databases()).some((db) => db.name === name), OFFLINE_DB_NAME));
         const stores = await page.evaluate(
           (name) =>
@@ -233,16 +218,15 @@ describeBuiltApp('phone: accessibility, width and keyboard', () => {
       });
     } finally {
       release();
-      await context.close();
+      await close();
     }
   });
 
   test("the form's error state and the leave dialog: 0 critical, 0 serious", async () => {
-    const { context, page, log } = await newPhonePage(browser);
+    const { page, log, close } = await e2e.signedIn('farmer1', PHONE_DEVICE);
     const problems: string[] = [];
     try {
       await recordArtifacts('phone-a11y-form-states', page, log, async () => {
-        await openApp(page, server, '#/', DEMO_USERS.farmer1);
         await newMeadowForm(page, pathId);
         // A new form has no score yet (not a bad 0).
         expect(await page.getByTestId('live-score').textContent()).toContain(slPhone.form.noScoreYet);
@@ -266,16 +250,15 @@ describeBuiltApp('phone: accessibility, width and keyboard', () => {
         await page.screenshot({ path: path.join(SHOTS, 'leave-dialog.png') });
       });
     } finally {
-      await context.close();
+      await close();
     }
     expect(problems).toEqual([]);
   });
 
   test('keyboard only: answer a form offline and save it, every focused element visible; the offline pill fits 360 px', async () => {
-    const { context, page, log } = await newPhonePage(browser);
+    const { context, page, log, close } = await e2e.signedIn('farmer1', PHONE_DEVICE);
     try {
       await recordArtifacts('phone-keyboard-form', page, log, async () => {
-        await openApp(page, server, '#/', DEMO_USERS.farmer1);
         // The season is on the device before the network goes, and so is the app: until the
         // service worker has precached it, the form screen's code cannot load offline (a busy
         // machine took longer to precache than this test took to get here).
@@ -327,7 +310,7 @@ describeBuiltApp('phone: accessibility, width and keyboard', () => {
         await page.screenshot({ path: path.join(SHOTS, 'home-offline-pending.png') });
       });
     } finally {
-      await context.close();
+      await close();
     }
   });
 });

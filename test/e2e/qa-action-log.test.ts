@@ -5,39 +5,22 @@
  * works; /about → "Izvozi dnevnik" downloads the log; the file holds the session's actions and
  * HTTP exchanges, no token, and replays headless (the same engine as `npm run replay`) into a
  * fresh store with every state hash matching the one the browser logged.
- * Skipped with a message when dist/ has not been built (npm run build).
+ * Skipped with a message when dist/ has not been built (npm run build); under CI that fails instead.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, jest, test } from '@jest/globals';
-import type { Browser } from 'playwright-core';
+import { readFileSync } from 'node:fs';
+import { expect, jest, test } from '@jest/globals';
 import { slQa } from '../../src/common/i18n/sl';
 import { parseActionLogFile, replayActionLog, type ActionEntry } from '../../src/client/features/qa';
 import { createReplayStore, teardownReplayStore } from '../../scripts/replay-store';
-import { DEMO_USERS, ROOT, describeE2E, launchBrowser, newPage, recordArtifacts, signInThroughLoginPage, startServer, waitForCheck, type E2EServer } from './harness';
+import { describeApp } from './fixture';
+import { DEMO_USERS, recordArtifacts, signInThroughLoginPage, waitForCheck } from './harness';
 
 jest.setTimeout(120_000);
 
-const built = existsSync(path.join(ROOT, 'dist', 'index.html'));
-if (!built) console.warn('[e2e] skipping the action-log export: dist/ is missing (run `npm run build`).');
-const suite = built ? describeE2E : describe.skip;
-
-suite('QA action log: recorded in the browser, exported from /about, replayed headless (Chromium)', () => {
-  let server: E2EServer;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
-
+describeApp('QA action log: recorded in the browser, exported from /about, replayed headless (Chromium)', {}, (e2e) => {
   test('a farmer session exports as a redacted log that replays without divergence', async () => {
-    const { context, page, log } = await newPage(browser);
+    const { server } = e2e;
+    const { page, log, close } = await e2e.device();
     try {
       await recordArtifacts('qa-action-log-export', page, log, async () => {
         await page.goto(`${server.origin}/`);
@@ -100,7 +83,7 @@ suite('QA action log: recorded in the browser, exported from /about, replayed he
         process.stderr.write(`[e2e] browser action log: ${file.entries.length} entries, ${result.actions} actions replayed (REHYDRATE ${rehydrated ? 'included' : 'absent'}), final state hash ${result.finalHash} = logged ${result.recordedFinalHash}\n`);
       });
     } finally {
-      await context.close();
+      await close();
     }
   });
 });

@@ -7,11 +7,12 @@
  */
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, expect, jest, test } from '@jest/globals';
-import type { Browser, Page } from 'playwright-core';
+import { beforeAll, expect, jest, test } from '@jest/globals';
+import type { Page } from 'playwright-core';
 import { sl, slScreens } from '../../src/common/i18n/sl';
-import { ARTIFACTS_DIR, DEMO_USERS, launchBrowser, openAppSignedIn, recordArtifacts, startServer, type E2EServer } from './harness';
-import { REQUIRED_ANSWERS, ServerData, addMeadowForm, describeBuiltApp, goHash, newPatientPage, waitForOutboxEmpty } from './scenarios/helpers';
+import { describeApp } from './fixture';
+import { ARTIFACTS_DIR, DEMO_USERS, recordArtifacts } from './harness';
+import { REQUIRED_ANSWERS, addMeadowForm, goHash, waitForOutboxEmpty } from './scenarios/helpers';
 
 jest.setTimeout(240_000);
 
@@ -22,7 +23,8 @@ const SIZES = [
 ] as const;
 
 async function shoot(page: Page, name: string): Promise<void> {
-  // Let the map and lazy pictures settle; the screenshot is for a person to look at, not asserted.
+  // Let the map and lazy pictures settle (no request for half a second); the screenshot is for a
+  // person to look at, not asserted, so a page that keeps fetching is photographed anyway.
   await page.waitForLoadState('networkidle').catch(() => undefined);
   await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
 }
@@ -32,32 +34,26 @@ async function screenTitle(page: Page, title: string): Promise<void> {
   await page.locator('main h1').first().waitFor();
 }
 
-describeBuiltApp('every screen with real data, phone and desktop', () => {
-  let browser: Browser;
-
-  beforeAll(async () => {
+// One server for the file. The farmer's device is shared by the two sizes (each size a new page of
+// it): his second form asks first whether a second form of the season is meant (addMeadowForm
+// answers), and every check reads the server's rows as they are at that moment. The editor gets a
+// new device per size: the farmer chosen on the first would stay chosen on a shared one, and the
+// list before any choice is what is checked.
+describeApp('every screen with real data, phone and desktop', {}, (e2e) => {
+  beforeAll(() => {
     mkdirSync(SHOTS, { recursive: true });
-    browser = await launchBrowser();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
   });
 
   test.each(SIZES)("a farmer's screens show the farmer's own rows (%s %i×%i)", async (tag, width, height) => {
-    const server: E2EServer = await startServer();
-    const data = new ServerData(server);
-    const { context, page, log } = await newPatientPage(browser);
+    const { data } = e2e;
+    const nameCol = await data.col('paths', 'name');
+    const ownPaths = await data.pathsOf(DEMO_USERS.farmer1.email);
+    const otherPaths = await data.pathsOf(DEMO_USERS.farmer2.email);
+    const ownNames = ownPaths.map((p) => String(p.properties[nameCol]));
+    expect(ownNames.length).toBeGreaterThan(0);
+    const { page, log, close } = await e2e.signedIn('farmer1', { shared: true, viewport: { width, height } });
     try {
-      await page.setViewportSize({ width, height });
       await recordArtifacts(`screens-farmer-${tag}`, page, log, async () => {
-        const nameCol = await data.col('paths', 'name');
-        const ownPaths = await data.pathsOf(DEMO_USERS.farmer1.email);
-        const otherPaths = await data.pathsOf(DEMO_USERS.farmer2.email);
-        const ownNames = ownPaths.map((p) => String(p.properties[nameCol]));
-        expect(ownNames.length).toBeGreaterThan(0);
-
-        await openAppSignedIn(page, `${server.origin}/#/`, DEMO_USERS.farmer1);
         await page.getByText(ownNames[0]!, { exact: true }).first().waitFor();
         const home = await page.locator('main').innerText();
         for (const name of ownNames) expect(home).toContain(name);
@@ -110,21 +106,17 @@ describeBuiltApp('every screen with real data, phone and desktop', () => {
         expect(log.lines.filter((line) => line.startsWith('[pageerror]'))).toEqual([]);
       });
     } finally {
-      await context.close();
-      await server.close();
+      await close();
     }
   });
 
   test.each(SIZES)("an editor's screens: farmers with progress, a farmer's meadows, results (%s %i×%i)", async (tag, width, height) => {
-    const server: E2EServer = await startServer();
-    const data = new ServerData(server);
-    const { context, page, log } = await newPatientPage(browser);
+    const { data } = e2e;
+    const [farmerName, emailCol, nameCol] = [await data.col('farmers', 'name'), await data.col('farmers', 'email'), await data.col('paths', 'name')];
+    const farmers = await data.rows('farmers');
+    const { page, log, close } = await e2e.signedIn('editor', { viewport: { width, height } });
     try {
-      await page.setViewportSize({ width, height });
       await recordArtifacts(`screens-editor-${tag}`, page, log, async () => {
-        const [farmerName, emailCol, nameCol] = [await data.col('farmers', 'name'), await data.col('farmers', 'email'), await data.col('paths', 'name')];
-        const farmers = await data.rows('farmers');
-        await openAppSignedIn(page, `${server.origin}/#/`, DEMO_USERS.editor);
         const first = String(farmers.find((f) => f.properties[emailCol] === DEMO_USERS.farmer1.email)?.properties[farmerName] ?? '');
         expect(first).not.toBe('');
         await page.getByText(first, { exact: true }).first().waitFor();
@@ -147,8 +139,7 @@ describeBuiltApp('every screen with real data, phone and desktop', () => {
         expect(log.lines.filter((line) => line.startsWith('[pageerror]'))).toEqual([]);
       });
     } finally {
-      await context.close();
-      await server.close();
+      await close();
     }
   });
 });

@@ -15,15 +15,16 @@
  * go through the import screen (preview, mapping, dry run, commit) and the server holds exactly
  * the imported rows.
  */
-import { afterAll, beforeAll, expect, jest, test } from '@jest/globals';
+import { beforeAll, expect, jest, test } from '@jest/globals';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import type { LineString, Polygon } from 'geojson';
 import { sl, slMap, slSeasonServer, slSetup } from '../../src/common/i18n/sl';
 import { farmersCsv, geoPackageFile, squareMeadow } from '../fixtures/geo-files';
-import { ARTIFACTS_DIR, DEMO_USERS, launchBrowser, recordArtifacts, startServer, type E2EServer } from './harness';
-import { DESK_SIZE, PHONE_SIZE, ServerData, describeBuiltApp, goHash, newFieldPage, openApp, outboxCount, shootBothSizes, waitForOutboxEmpty, waitForServiceWorkerControl } from './scenarios/helpers';
+import { describeApp, fieldDevice } from './fixture';
+import { ARTIFACTS_DIR, DEMO_USERS, openAppSignedIn, recordArtifacts } from './harness';
+import { DESK_SIZE, PHONE_SIZE, goHash, outboxCount, shootBothSizes, waitForOutboxEmpty, waitForServiceWorkerControl } from './scenarios/helpers';
 
 jest.setTimeout(300_000);
 
@@ -93,28 +94,19 @@ async function mapPoint(page: Page, dx: number, dy: number): Promise<{ x: number
   return { x: box.x + box.width / 2 + dx, y: box.y + box.height / 2 + dy };
 }
 
-describeBuiltApp('season set-up by an editor (Chromium)', () => {
-  let server: E2EServer;
-  let browser: Browser;
-  let data: ServerData;
+/** Where the editor's browser is (no walk is recorded there). */
+const DESK_PLACE = { longitude: 14.5, latitude: 46.05 };
 
-  beforeAll(async () => {
+describeApp('season set-up by an editor (Chromium)', {}, (e2e) => {
+  beforeAll(() => {
     mkdirSync(SHOTS, { recursive: true });
-    browser = await launchBrowser();
-    server = await startServer();
-    data = new ServerData(server);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
   });
 
   test('an editor creates a season, a farmer, draws a meadow and a transect; the server holds them', async () => {
-    const { context, page, log } = await newFieldPage(browser, { longitude: 14.5, latitude: 46.05 });
-    await page.setViewportSize(DESK);
+    const { data } = e2e;
+    const { page, log, close } = await e2e.signedIn('editor', { ...fieldDevice(DESK_PLACE), viewport: DESK });
     try {
       await recordArtifacts('season-setup', page, log, async () => {
-        await openApp(page, server, '#/', DEMO_USERS.editor);
         await page.getByRole('link', { name: slSetup.nav }).waitFor();
         await page.getByRole('link', { name: slSetup.nav }).click();
         await page.getByRole('heading', { name: slSetup.hub.title }).waitFor();
@@ -237,11 +229,12 @@ describeBuiltApp('season set-up by an editor (Chromium)', () => {
       expect(paths[0]!.geometry?.type).toBe('LineString');
       expect((paths[0]!.geometry as LineString).coordinates.length).toBeGreaterThanOrEqual(3);
     } finally {
-      await context.close();
+      await close();
     }
   });
 
   test('a farmer trims the end of a walked transect with Draw; the server keeps the raw fixes', async () => {
+    const { data } = e2e;
     const [walked] = await data.pathsOf(DEMO_USERS.farmer1.email);
     const line = walked!.geometry as LineString;
     expect(line.coordinates).toHaveLength(5);
@@ -256,12 +249,10 @@ describeBuiltApp('season set-up by an editor (Chromium)', () => {
     expect(put.status).toBe(200);
 
     const [lon, lat] = line.coordinates[0]!;
-    const { context, page, log } = await newFieldPage(browser, { longitude: lon!, latitude: lat! });
-    await page.setViewportSize(PHONE);
+    // The sign-in redirect comes back to the start page; then the path, as a link would.
+    const { page, log, close } = await e2e.signedIn('farmer1', { ...fieldDevice({ longitude: lon!, latitude: lat! }), viewport: PHONE });
     try {
       await recordArtifacts('season-setup-correct', page, log, async () => {
-        // The sign-in redirect comes back to the start page; then the path, as a link would.
-        await openApp(page, server, '#/', DEMO_USERS.farmer1);
         await page.getByTestId(`home-path-${walked!.id}`).waitFor();
         await goHash(page, `#/paths/${walked!.id}`);
         await page.locator('[data-testid="map-view"][data-ready="true"]').waitFor({ timeout: 90_000 });
@@ -285,11 +276,12 @@ describeBuiltApp('season set-up by an editor (Chromium)', () => {
       expect((after.geometry as LineString).coordinates).toEqual(line.coordinates.slice(0, 4));
       expect(after.properties[walkCol]).toEqual(walk);
     } finally {
-      await context.close();
+      await close();
     }
   });
 
   test('a farmer walks a transect and corrects the walked line with Draw before saving it', async () => {
+    const { data } = e2e;
     const [, second] = await data.pathsOf(DEMO_USERS.farmer1.email);
     const [lon0, lat0] = (second!.geometry as LineString).coordinates[0]! as [number, number];
     const mLon = 1 / (111_320 * Math.cos((lat0 * Math.PI) / 180));
@@ -298,11 +290,9 @@ describeBuiltApp('season set-up by an editor (Chromium)', () => {
     const route = [...Array.from({ length: 11 }, (_, i) => [i * 4, 0]), ...Array.from({ length: 10 }, (_, i) => [40, (i + 1) * 4])];
     const at = ([e, n]: number[]) => ({ longitude: lon0 + e! * mLon, latitude: lat0 + n! * mLat, accuracy: 4 });
     const endFix = at(route[route.length - 1]!);
-    const { context, page, log } = await newFieldPage(browser, at(route[0]!));
-    await page.setViewportSize(PHONE);
+    const { context, page, log, close } = await e2e.signedIn('farmer1', { ...fieldDevice(at(route[0]!)), viewport: PHONE });
     try {
       await recordArtifacts('season-setup-walk-correct', page, log, async () => {
-        await openApp(page, server, '#/', DEMO_USERS.farmer1);
         await page.getByTestId(`home-path-${second!.id}`).waitFor();
         await goHash(page, `#/paths/${second!.id}`);
         await page.locator('[data-testid="map-view"][data-ready="true"]').waitFor({ timeout: 90_000 });
@@ -330,11 +320,12 @@ describeBuiltApp('season set-up by an editor (Chromium)', () => {
       expect(raw.length).toBe(route.length);
       expect(Math.abs(raw[raw.length - 1]![1]! - endFix.latitude)).toBeLessThan(1e-7);
     } finally {
-      await context.close();
+      await close();
     }
   });
 
   test('offline on a phone, a farmer walks a new transect on their meadow and corrects it with Draw; online, the server holds it once', async () => {
+    const { data } = e2e;
     const [first] = await data.pathsOf(DEMO_USERS.farmer1.email);
     const parentCol = await data.col('paths', 'parent');
     const areaId = first!.properties[parentCol] as number;
@@ -351,12 +342,10 @@ describeBuiltApp('season set-up by an editor (Chromium)', () => {
     const at = ([e, n]: number[]) => ({ longitude: lon0 + e! * mLon, latitude: lat0 + n! * mLat, accuracy: 4 });
     const endFix = at(route[route.length - 1]!);
     const name = 'Prehojena brez signala';
-    const { context, page, log } = await newFieldPage(browser, at(route[0]!));
-    await page.setViewportSize(PHONE);
+    const { context, page, log, close } = await e2e.signedIn('farmer1', { ...fieldDevice(at(route[0]!)), viewport: PHONE });
     let queuedOffline = 0;
     try {
       await recordArtifacts('season-setup-offline-walk', page, log, async () => {
-        await openApp(page, server, '#/', DEMO_USERS.farmer1);
         await page.getByTestId(`area-${areaId}`).getByRole('link', { name: slSetup.paths.add }).click();
         await page.getByRole('heading', { name: slSetup.paths.newForFarmer }).waitFor();
         await page.locator('[data-testid="map-view"][data-ready="true"]').waitFor({ timeout: 90_000 });
@@ -383,7 +372,7 @@ describeBuiltApp('season set-up by an editor (Chromium)', () => {
         await waitForOutboxEmpty(page);
       });
     } finally {
-      await context.close();
+      await close();
     }
     // The path and its walk waited in the outbox while offline.
     expect(queuedOffline).toBeGreaterThanOrEqual(1);
@@ -408,14 +397,13 @@ describeBuiltApp('season set-up by an editor (Chromium)', () => {
   });
 
   test('the editor hands the farmer a one-time activation link; on a phone the farmer sets a password, signs in and sees the meadow', async () => {
+    const { data, server } = e2e;
     const farmerId = await data.farmerId(TINA.email);
-    const editor = await newFieldPage(browser, { longitude: 14.5, latitude: 46.05 });
+    const editor = await e2e.signedIn('editor', { ...fieldDevice(DESK_PLACE), viewport: DESK });
     let url: string;
     try {
       url = await recordArtifacts('season-setup-account', editor.page, editor.log, async () => {
         const { page } = editor;
-        await page.setViewportSize(DESK);
-        await openApp(page, server, '#/', DEMO_USERS.editor);
         await goHash(page, '#/setup/farmers');
         await page.getByRole('row', { name: /Tina Travnik/ }).getByRole('button', { name: slSetup.farmers.accountButton }).click();
         // The farmer was delivered by the first test: the panel reads the server's account state.
@@ -429,16 +417,16 @@ describeBuiltApp('season set-up by an editor (Chromium)', () => {
         return link.inputValue();
       });
     } finally {
-      await editor.context.close();
+      await editor.close();
     }
     expect(url.startsWith(`${server.origin}/auth/realms/moj-travnik/login-actions/activate/`)).toBe(true);
 
     const t = slSeasonServer.activation;
-    const farmer = await newFieldPage(browser, { longitude: 14.5, latitude: 46.05 });
+    // A new phone, not signed in: the farmer sets the password first.
+    const farmer = await e2e.device({ ...fieldDevice(DESK_PLACE), viewport: PHONE });
     try {
       await recordArtifacts('season-setup-activation', farmer.page, farmer.log, async () => {
         const { page } = farmer;
-        await page.setViewportSize(PHONE);
         await page.goto(url);
         await page.getByRole('heading', { name: t.heading }).waitFor();
         await page.getByLabel(t.passwordLabel, { exact: true }).fill(TINA.password);
@@ -450,13 +438,13 @@ describeBuiltApp('season set-up by an editor (Chromium)', () => {
         await shoot(page, 'activation-done');
         await page.setViewportSize(PHONE);
         // The normal login page, with the e-mail and the password just set.
-        await openApp(page, server, '#/', TINA);
+        await openAppSignedIn(page, `${server.origin}/#/`, TINA);
         await page.getByRole('heading', { name: 'Tinin travnik', level: 3 }).waitFor();
         await page.getByRole('link', { name: /Tinin transekt/ }).waitFor();
         await shoot(page, 'farmer-home');
       });
     } finally {
-      await farmer.context.close();
+      await farmer.close();
     }
     const state = await data.call<{ activated: boolean; activationPending: boolean }>(DEMO_USERS.editor, `/api/Accounts/${farmerId}`);
     expect(state).toMatchObject({ status: 200, body: { activated: true, activationPending: false } });
@@ -467,6 +455,7 @@ describeBuiltApp('season set-up by an editor (Chromium)', () => {
   });
 
   test('an editor imports farmers (CSV) and D96/TM meadows (GeoPackage): preview, mapping, dry run, commit', async () => {
+    const { data } = e2e;
     const before = { farmers: (await data.rows('farmers')).map((r) => r.id), areas: (await data.rows('areas')).map((r) => r.id) };
     const farmersFile = farmersCsv([
       { name: 'Ana Uvožena', email: 'ana.uvozena@example.si', phone: '031 111 222', kmgMid: '300000001' },
@@ -493,11 +482,9 @@ describeBuiltApp('season set-up by an editor (Chromium)', () => {
       ha: await data.col('areas', 'area_ha'),
     };
 
-    const { context, page, log } = await newFieldPage(browser, { longitude: 14.5, latitude: 46.05 });
-    await page.setViewportSize(DESK);
+    const { page, log, close } = await e2e.signedIn('editor', { ...fieldDevice(DESK_PLACE), viewport: DESK });
     try {
       await recordArtifacts('season-setup-import', page, log, async () => {
-        await openApp(page, server, '#/', DEMO_USERS.editor);
         await goHash(page, '#/setup/import');
         await page.getByRole('button', { name: slSetup.import.preview }).waitFor();
         await shoot(page, 'import');
@@ -528,7 +515,7 @@ describeBuiltApp('season set-up by an editor (Chromium)', () => {
         await shoot(page, 'import-done');
       });
     } finally {
-      await context.close();
+      await close();
     }
 
     // Exactly the imported rows are new on the server.

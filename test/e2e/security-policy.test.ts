@@ -4,43 +4,20 @@
  * provider's automatic logout page, whose one script is allowed by hash) and a new sign-in break
  * nothing; and the report works — an inline script the app did not ship is blocked, reported, and
  * fails the check, so a suite that passes really had no violation.
- * Skipped with a message when dist/ has not been built (npm run build).
+ * Skipped with a message when dist/ has not been built (npm run build); under CI that fails instead.
  */
-import { afterAll, beforeAll, expect, jest, test } from '@jest/globals';
-import type { Browser } from 'playwright-core';
+import { expect, jest, test } from '@jest/globals';
 import { slAuth } from '../../src/common/i18n/sl';
-import {
-  CSP_VIOLATION,
-  DEMO_USERS,
-  LOGIN_PAGE_PATTERN,
-  assertNoPolicyViolations,
-  launchBrowser,
-  newPage,
-  openAppSignedIn,
-  recordArtifacts,
-  startServer,
-  type E2EServer,
-} from './harness';
-import { describeBuiltApp, goHash } from './scenarios/helpers';
+import { describeApp } from './fixture';
+import { CSP_VIOLATION, DEMO_USERS, LOGIN_PAGE_PATTERN, assertNoPolicyViolations, openAppSignedIn, recordArtifacts } from './harness';
+import { goHash } from './scenarios/helpers';
 
 jest.setTimeout(120_000);
 
-describeBuiltApp('Content-Security-Policy in the browser (Chromium)', () => {
-  let server: E2EServer;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
-
+describeApp('Content-Security-Policy in the browser (Chromium)', {}, (e2e) => {
   test('the signed-in app and a sign-out break nothing; an injected inline script is blocked and fails the test', async () => {
-    const { context, page, log } = await newPage(browser);
+    const { server } = e2e;
+    const { page, log, close } = await e2e.device();
     try {
       await recordArtifacts('csp-sign-in-out', page, log, async () => {
         await openAppSignedIn(page, `${server.origin}/`, DEMO_USERS.editor);
@@ -64,7 +41,7 @@ describeBuiltApp('Content-Security-Policy in the browser (Chromium)', () => {
       await reported;
       expect(() => assertNoPolicyViolations(log)).toThrow('Content-Security-Policy violations');
     } finally {
-      await context.close();
+      await close();
     }
   });
 });

@@ -1,69 +1,29 @@
 /**
- * The client shell in headless Chromium against the real server:
+ * The client shell in headless Chromium against the real server (the built client):
  * - every route of the route table renders its screen (and the not-found screen), at phone and desktop
  *   size; screenshots go to test-results/e2e/shell/ (outside the repo) to be looked at;
  * - after one visit the app reloads with the server gone, from the service worker's precache,
  *   lazy screens included;
  * - deploying a changed build makes the waiting worker show the required 'Obvestilo' dialog, and
  *   accepting reloads the page onto the new build.
- * Each test serves its own copy of dist/ so it can change the "deployed" files.
+ * The routes and the reader's guard use the file's server; the offline test (which stops its
+ * server) and the deployment test (which changes the served files) each get a server of their own
+ * with its own copy of dist/.
  */
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { execFileSync } from 'node:child_process';
-import { tmpdir } from 'node:os';
+import { readFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, expect, jest, test } from '@jest/globals';
-import type { Browser, Page } from 'playwright-core';
+import { beforeAll, expect, jest, test } from '@jest/globals';
+import type { Page } from 'playwright-core';
 import { sl, slSync } from '../../src/common/i18n/sl';
 import type { RouteName } from '../../src/client/app/router/route-paths';
 import { routeDefinitions } from '../../src/client/app/router/routes';
-import {
-  ARTIFACTS_DIR,
-  DEMO_USERS,
-  ROOT,
-  describeE2E,
-  launchBrowser,
-  newPage,
-  recordArtifacts,
-  openAppSignedIn,
-  startServer,
-  type E2EServer,
-} from './harness';
+import { describeApp } from './fixture';
+import { ARTIFACTS_DIR, recordArtifacts } from './harness';
+import { waitForServiceWorkerControl } from './scenarios/helpers';
 
 jest.setTimeout(180_000);
 
-const DIST = path.join(ROOT, 'dist');
 const SHOTS = path.join(ARTIFACTS_DIR, 'shell');
-
-function newestMtime(dir: string): number {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestMtime(full) : statSync(full).mtimeMs);
-  }
-  return newest;
-}
-
-/** Builds the client when dist/ is missing or older than its sources (a stale build tests old code). */
-function ensureClientBuild(): void {
-  const index = path.join(DIST, 'index.html');
-  const sources = Math.max(...['src/client', 'src/common', 'public'].map((d) => newestMtime(path.join(ROOT, d))));
-  if (existsSync(index) && statSync(index).mtimeMs >= sources) return;
-  execFileSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' });
-}
-
-function copyBuild(): string {
-  const dir = mkdtempSync(path.join(tmpdir(), 'travnik-dist-'));
-  cpSync(DIST, dir, { recursive: true });
-  return dir;
-}
-
-/** Resolves once the worker is installed (precache complete) and controls the page. */
-async function waitForServiceWorkerControl(page: Page): Promise<void> {
-  // waitForFunction would take an async predicate's promise as truthy: await `ready` instead.
-  await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
-  await page.waitForFunction(() => Boolean(navigator.serviceWorker.controller));
-}
 
 /** Route → the screen's document title, from the route table (screen contents are tested in screens.test.ts). */
 function titleOf(name: RouteName): string {
@@ -91,136 +51,122 @@ const ROUTES: Array<[string, RouteName | 'not-found']> = [
   ['/ni-take-strani', 'not-found'],
 ];
 
-describeE2E('client shell in Chromium', () => {
-  let browser: Browser;
-  const cleanups: Array<() => Promise<void> | void> = [];
-
-  beforeAll(async () => {
-    ensureClientBuild();
+describeApp('client shell in Chromium', {}, (e2e) => {
+  beforeAll(() => {
     mkdirSync(SHOTS, { recursive: true });
-    browser = await launchBrowser();
   });
-
-  afterEach(async () => {
-    for (const fn of cleanups.splice(0).reverse()) await fn();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-  });
-
-  async function serve(): Promise<{ server: E2EServer; clientDir: string }> {
-    const clientDir = copyBuild();
-    const server = await startServer({ clientDir });
-    cleanups.push(() => rmSync(clientDir, { recursive: true, force: true }));
-    cleanups.push(() => server.close().catch(() => undefined));
-    return { server, clientDir };
-  }
 
   test.each([
     ['phone', 390, 844],
     ['desktop', 1280, 800],
   ])('every route renders its screen (%s %i×%i)', async (tag, width, height) => {
-    const { server } = await serve();
-    const { context, page, log } = await newPage(browser);
-    cleanups.push(() => context.close());
-    await page.setViewportSize({ width, height });
-    await recordArtifacts(`shell-routes-${tag}`, page, log, async () => {
-      await openAppSignedIn(page, `${server.origin}/#/`, DEMO_USERS.editor);
-      for (const [route, name] of ROUTES) {
-        await page.evaluate((hash) => {
-          window.location.hash = hash;
-        }, `#${route}`);
-        if (name === 'not-found') await page.getByRole('heading', { level: 1, name: sl.router.notFoundTitle }).waitFor();
-        else await waitForScreen(page, name);
-        await page.screenshot({ path: path.join(SHOTS, `${tag}${route.replace(/\//g, '_')}.png`) });
-      }
-      // The header's connection indicator opens the sync panel.
-      await page.getByTestId('conn-status').click();
-      const panel = page.getByRole('dialog', { name: slSync.sync.panelTitle });
-      await panel.waitFor();
-      await page.screenshot({ path: path.join(SHOTS, `${tag}_sync-panel.png`) });
-      await page.keyboard.press('Escape');
-      await panel.waitFor({ state: 'detached' });
-      expect(await page.getAttribute('html', 'lang')).toBe('sl');
-      expect(log.lines.filter((line) => line.startsWith('[pageerror]'))).toEqual([]);
-    });
+    // The editor's device is shared by both sizes (a new page each).
+    const { page, log, close } = await e2e.signedIn('editor', { shared: true, viewport: { width, height } });
+    try {
+      await recordArtifacts(`shell-routes-${tag}`, page, log, async () => {
+        for (const [route, name] of ROUTES) {
+          await page.evaluate((hash) => {
+            window.location.hash = hash;
+          }, `#${route}`);
+          if (name === 'not-found') await page.getByRole('heading', { level: 1, name: sl.router.notFoundTitle }).waitFor();
+          else await waitForScreen(page, name);
+          await page.screenshot({ path: path.join(SHOTS, `${tag}${route.replace(/\//g, '_')}.png`) });
+        }
+        // The header's connection indicator opens the sync panel.
+        await page.getByTestId('conn-status').click();
+        const panel = page.getByRole('dialog', { name: slSync.sync.panelTitle });
+        await panel.waitFor();
+        await page.screenshot({ path: path.join(SHOTS, `${tag}_sync-panel.png`) });
+        await page.keyboard.press('Escape');
+        await panel.waitFor({ state: 'detached' });
+        expect(await page.getAttribute('html', 'lang')).toBe('sl');
+        expect(log.lines.filter((line) => line.startsWith('[pageerror]'))).toEqual([]);
+      });
+    } finally {
+      await close();
+    }
   });
 
   test('a reader signed in for real is blocked from an edit screen with a Slovenian message, and may view', async () => {
-    const { server } = await serve();
-    const { context, page, log } = await newPage(browser);
-    cleanups.push(() => context.close());
-    await recordArtifacts('shell-reader-guard', page, log, async () => {
-      await openAppSignedIn(page, `${server.origin}/#/about`, DEMO_USERS.reader);
-      await page.evaluate(() => {
-        window.location.hash = '#/forms/new';
+    const { page, log, close } = await e2e.signedIn('reader', { hash: '#/about' });
+    try {
+      await recordArtifacts('shell-reader-guard', page, log, async () => {
+        await page.evaluate(() => {
+          window.location.hash = '#/forms/new';
+        });
+        // The roles call answers after sign-in; the guard applies as soon as the role is known.
+        await page.getByText(sl.router.blockedReader).waitFor();
+        await page.screenshot({ path: path.join(SHOTS, 'reader-blocked.png') });
+        await page.evaluate(() => {
+          window.location.hash = '#/forms/3';
+        });
+        await waitForScreen(page, 'form');
+        expect(await page.getByText(sl.router.blockedReader).count()).toBe(0);
       });
-      // The roles call answers after sign-in; the guard applies as soon as the role is known.
-      await page.getByText(sl.router.blockedReader).waitFor();
-      await page.screenshot({ path: path.join(SHOTS, 'reader-blocked.png') });
-      await page.evaluate(() => {
-        window.location.hash = '#/forms/3';
-      });
-      await waitForScreen(page, 'form');
-      expect(await page.getByText(sl.router.blockedReader).count()).toBe(0);
-    });
+    } finally {
+      await close();
+    }
   });
 
   test('after one visit the app reloads offline from the service worker, lazy screens included', async () => {
-    const { server } = await serve();
-    const { context, page, log } = await newPage(browser);
-    cleanups.push(() => context.close());
-    await recordArtifacts('shell-offline', page, log, async () => {
-      await openAppSignedIn(page, `${server.origin}/#/`, DEMO_USERS.editor);
-      await waitForServiceWorkerControl(page);
-      await server.close(); // the server is gone: nothing answers any more
-      await page.reload();
-      await waitForScreen(page, 'home');
-      // A screen never opened before comes from the precache too.
-      await page.evaluate(() => {
-        window.location.hash = '#/results';
+    const server = await e2e.startServer();
+    const { page, log, close } = await e2e.signedIn('editor', { server });
+    try {
+      await recordArtifacts('shell-offline', page, log, async () => {
+        await waitForServiceWorkerControl(page);
+        await server.close(); // the server is gone: nothing answers any more
+        await page.reload();
+        await waitForScreen(page, 'home');
+        // A screen never opened before comes from the precache too.
+        await page.evaluate(() => {
+          window.location.hash = '#/results';
+        });
+        await waitForScreen(page, 'results');
+        expect(await page.evaluate(() => Boolean(navigator.serviceWorker.controller))).toBe(true);
       });
-      await waitForScreen(page, 'results');
-      expect(await page.evaluate(() => Boolean(navigator.serviceWorker.controller))).toBe(true);
-    });
+    } finally {
+      await close();
+    }
   });
 
   test("a new deployment shows the required 'Obvestilo' dialog and accepting reloads onto it", async () => {
-    const { server, clientDir } = await serve();
-    const { context, page, log } = await newPage(browser);
-    cleanups.push(() => context.close());
-    await recordArtifacts('shell-update', page, log, async () => {
-      await openAppSignedIn(page, `${server.origin}/#/about`, DEMO_USERS.editor);
-      await waitForServiceWorkerControl(page);
+    const server = await e2e.startServer({ copyClient: true });
+    const { clientDir } = server;
+    const { page, log, close } = await e2e.signedIn('editor', { server, hash: '#/about' });
+    try {
+      await recordArtifacts('shell-update', page, log, async () => {
+        await waitForServiceWorkerControl(page);
 
-      // "Deploy" a changed build: index.html gets a marker and sw.js the new revision of it.
-      const marker = '<meta name="e2e-build" content="2">';
-      const indexPath = path.join(clientDir, 'index.html');
-      writeFileSync(indexPath, readFileSync(indexPath, 'utf8').replace('<head>', `<head>${marker}`));
-      const swPath = path.join(clientDir, 'sw.js');
-      const sw = readFileSync(swPath, 'utf8');
-      const changed = sw.replace(/(['"]revision['"]:\s*['"])[0-9a-f]+(['"],\s*['"]url['"]:\s*['"]\/index\.html['"])/, '$1e2e0000000000000000000000000002$2');
-      expect(changed).not.toBe(sw);
-      writeFileSync(swPath, changed);
+        // "Deploy" a changed build: index.html gets a marker and sw.js the new revision of it.
+        const marker = '<meta name="e2e-build" content="2">';
+        const indexPath = path.join(clientDir, 'index.html');
+        writeFileSync(indexPath, readFileSync(indexPath, 'utf8').replace('<head>', `<head>${marker}`));
+        const swPath = path.join(clientDir, 'sw.js');
+        const sw = readFileSync(swPath, 'utf8');
+        const changed = sw.replace(/(['"]revision['"]:\s*['"])[0-9a-f]+(['"],\s*['"]url['"]:\s*['"]\/index\.html['"])/, '$1e2e0000000000000000000000000002$2');
+        expect(changed).not.toBe(sw);
+        writeFileSync(swPath, changed);
 
-      await page.evaluate(async () => {
-        const registration = await navigator.serviceWorker.getRegistration('/');
-        await registration?.update();
+        await page.evaluate(async () => {
+          const registration = await navigator.serviceWorker.getRegistration('/');
+          await registration?.update();
+        });
+        const dialog = page.getByRole('alertdialog', { name: sl.update.title });
+        await dialog.waitFor();
+        expect(await dialog.textContent()).toContain(sl.update.message);
+        // Required mode: no close button, Escape does not close it.
+        expect(await dialog.getByRole('button', { name: sl.common.close }).count()).toBe(0);
+        await page.keyboard.press('Escape');
+        expect(await dialog.isVisible()).toBe(true);
+        await page.screenshot({ path: path.join(SHOTS, 'update-dialog.png') });
+
+        await Promise.all([page.waitForEvent('load'), dialog.getByRole('button', { name: sl.update.accept }).click()]);
+        await page.waitForSelector('main h1');
+        expect(await page.locator('meta[name="e2e-build"]').count()).toBe(1);
+        expect(await page.getByRole('alertdialog').count()).toBe(0);
       });
-      const dialog = page.getByRole('alertdialog', { name: sl.update.title });
-      await dialog.waitFor();
-      expect(await dialog.textContent()).toContain(sl.update.message);
-      // Required mode: no close button, Escape does not close it.
-      expect(await dialog.getByRole('button', { name: sl.common.close }).count()).toBe(0);
-      await page.keyboard.press('Escape');
-      expect(await dialog.isVisible()).toBe(true);
-      await page.screenshot({ path: path.join(SHOTS, 'update-dialog.png') });
-
-      await Promise.all([page.waitForEvent('load'), dialog.getByRole('button', { name: sl.update.accept }).click()]);
-      await page.waitForSelector('main h1');
-      expect(await page.locator('meta[name="e2e-build"]').count()).toBe(1);
-      expect(await page.getByRole('alertdialog').count()).toBe(0);
-    });
+    } finally {
+      await close();
+    }
   });
 });

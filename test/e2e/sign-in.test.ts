@@ -11,11 +11,13 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, expect, jest, test } from '@jest/globals';
-import type { Browser, Request } from 'playwright-core';
+import { expect, jest, test } from '@jest/globals';
+import type { FastifyInstance } from 'fastify';
+import type { Request } from 'playwright-core';
 import { TOKEN_REFRESH_MARGIN_S } from '../../src/common/constants';
 import { registerKeycloakJson } from '../../src/server/routes/site/keycloak-json';
-import { DEMO_USERS, ROOT, apiAs, describeE2E, launchBrowser, newPage, recordArtifacts, signInThroughLoginPage, startServer, type E2EServer } from './harness';
+import { describeApp } from './fixture';
+import { DEMO_USERS, ROOT, apiAs, recordArtifacts, signInThroughLoginPage } from './harness';
 
 jest.setTimeout(90_000);
 
@@ -45,32 +47,23 @@ const testScript = `
   }
 `;
 
-describeE2E('sign-in through the login page (Chromium)', () => {
-  let server: E2EServer;
-  let browser: Browser;
+const server = {
+  accessTokenTtl: 20,
+  extraRoutes: (app: FastifyInstance) => {
+    const keycloakJs = readFileSync(path.join(ROOT, 'node_modules/keycloak-js/lib/keycloak.js'));
+    app.get('/__e2e__/keycloak.js', (_request, reply) => reply.type('text/javascript').send(keycloakJs));
+    app.get(TEST_PAGE, (_request, reply) => reply.type('text/html').send(testPageHtml));
+    app.get(TEST_SCRIPT, (_request, reply) => reply.type('text/javascript').send(testScript));
+    // buildApp serves /keycloak.json once the site routes are wired; until then, the same module.
+    if (!app.hasRoute({ method: 'GET', url: '/keycloak.json' })) registerKeycloakJson(app, {});
+  },
+};
 
-  beforeAll(async () => {
-    server = await startServer({
-      accessTokenTtl: 20,
-      extraRoutes: (app) => {
-        const keycloakJs = readFileSync(path.join(ROOT, 'node_modules/keycloak-js/lib/keycloak.js'));
-        app.get('/__e2e__/keycloak.js', (_request, reply) => reply.type('text/javascript').send(keycloakJs));
-        app.get(TEST_PAGE, (_request, reply) => reply.type('text/html').send(testPageHtml));
-        app.get(TEST_SCRIPT, (_request, reply) => reply.type('text/javascript').send(testScript));
-        // buildApp serves /keycloak.json once the site routes are wired; until then, the same module.
-        if (!app.hasRoute({ method: 'GET', url: '/keycloak.json' })) registerKeycloakJson(app, {});
-      },
-    });
-    browser = await launchBrowser();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
-
+// Its own test page: the built app is not needed.
+describeApp('sign-in through the login page (Chromium)', { builtApp: false, server }, (e2e) => {
   test('a farmer signs in, the roles call answers, the token is refreshed', async () => {
-    const { context, page, log } = await newPage(browser);
+    const { server } = e2e;
+    const { page, log, close } = await e2e.device();
     try {
       await recordArtifacts('sign-in-farmer', page, log, async () => {
         const tokenRequests: Array<{ grant: string | null }> = [];
@@ -132,11 +125,12 @@ describeE2E('sign-in through the login page (Chromium)', () => {
         expect(after.status).toBe(200);
       });
     } finally {
-      await context.close();
+      await close();
     }
   });
 
   test('the API refuses a call without a token; the harness helper signs in over HTTP for checks', async () => {
+    const { server } = e2e;
     const response = await fetch(`${server.origin}/api/PublicApp/1/roles`);
     expect(response.status).toBe(401);
     expect(await apiAs(server, DEMO_USERS.editor, '/api/PublicApp/1/roles')).toEqual({ status: 200, body: { roles: ['editor'], editor: true, reader: false } });

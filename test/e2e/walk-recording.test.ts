@@ -11,7 +11,8 @@ import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { startMapHarness, type MapHarness } from '../../scripts/basemap/map-harness';
 import { slMap } from '../../src/common/i18n/sl';
-import { ARTIFACTS_DIR, describeE2E } from './harness';
+import { describeApp } from './fixture';
+import { ARTIFACTS_DIR } from './harness';
 
 jest.setTimeout(180_000);
 
@@ -19,12 +20,12 @@ const LAT = 46.8;
 const M_LON = 1 / (111_320 * Math.cos((LAT * Math.PI) / 180));
 const at = (east: number) => ({ longitude: 16.1975 + east * M_LON, latitude: LAT - 0.0003, accuracy: 5 });
 
-describeE2E('walk recording', () => {
+describeApp('walk recording', { builtApp: false, server: false }, (e2e) => {
   let harness: MapHarness;
   let context: BrowserContext;
   let page: Page;
   beforeAll(async () => {
-    harness = await startMapHarness();
+    harness = await startMapHarness(undefined, { browser: e2e.browser });
     context = await harness.browser.newContext({ permissions: ['geolocation'], geolocation: at(0), viewport: { width: 700, height: 900 } });
     page = await context.newPage();
   });

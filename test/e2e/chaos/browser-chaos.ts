@@ -37,6 +37,7 @@ import type { AppConfig } from '../../../src/common/schemas/config';
 import type { WireRecord } from '../../../src/common/schemas/wire';
 import { seededRandom } from '../../../src/common/seeded-random';
 import { refKeysFor } from '../../../src/client/lib/db/refs';
+import type { Browser } from 'playwright-core';
 import { DEMO_USERS, ROOT, launchBrowser, openAppSignedIn, type ConsoleLog } from '../harness';
 import { REQUIRED_ANSWERS, ServerData, goHash, makeJpeg } from '../scenarios/helpers';
 import type { ChaosEdit, ChaosOutbox, DeviceDump } from './page-outbox';
@@ -57,6 +58,8 @@ export interface BrowserChaosOptions {
   /** Also edit through the app's screens in the first round (default true). */
   ui?: boolean;
   log?: (message: string) => void;
+  /** A running Chromium (the browser tests' fixture), used and left open; otherwise one is launched and closed. */
+  browser?: Browser;
 }
 
 interface RoundReport {
@@ -195,12 +198,12 @@ export async function runBrowserChaos(options: BrowserChaosOptions): Promise<Bro
   const faults = options.faults ?? FAULTS;
   const report: BrowserChaosReport = { seed: options.seed, rounds: [], problems: [] };
 
-  const started = await Promise.allSettled([pageScript(), ServerProcess.start(), launchBrowser()] as const);
+  const started = await Promise.allSettled([pageScript(), ServerProcess.start(), options.browser ?? launchBrowser()] as const);
   const [scriptResult, serverResult, browserResult] = started;
   if (scriptResult.status === 'rejected' || serverResult.status === 'rejected' || browserResult.status === 'rejected') {
     // Nothing left running when one of them could not start.
     if (serverResult.status === 'fulfilled') await serverResult.value.stop();
-    if (browserResult.status === 'fulfilled') await browserResult.value.close();
+    if (browserResult.status === 'fulfilled' && !options.browser) await browserResult.value.close();
     throw started.find((result): result is PromiseRejectedResult => result.status === 'rejected')!.reason;
   }
   const [script, server, browser] = [scriptResult.value, serverResult.value, browserResult.value];
@@ -665,7 +668,7 @@ export async function runBrowserChaos(options: BrowserChaosOptions): Promise<Bro
     return report;
   } finally {
     await context?.close().catch(() => undefined);
-    await browser.close().catch(() => undefined);
+    if (!options.browser) await browser.close().catch(() => undefined);
     await server.stop();
   }
 }

@@ -75,6 +75,8 @@ const chaosOutbox: ChaosOutbox = {
         const left = (await readOutbox(handle())).map((item) => ({ seq: item.seq, kind: item.kind, tableId: item.tableId, id: item.id, version: item.version, status: item.status, ...(item.error ? { error: `${item.error.status} ${item.error.detail ?? item.error.message}` } : {}) }));
         throw new Error(`${pending} operations still pending after ${timeoutMs} ms: ${JSON.stringify(left)}`);
       }
+      // The page-side form of the harness's waitForCheck: the condition (nothing pending) is
+      // read again every 100 ms until it holds or the deadline passes; no step waits for time.
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   },

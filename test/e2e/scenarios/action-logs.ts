@@ -112,6 +112,11 @@ function writeFixture(fixture: string, file: ActionLogFile, expected: ExpectedRe
   process.stderr.write(`[e2e] fixture written: test/fixtures/action-logs/${fixture}.json (final hash ${expected.finalHash}, ${expected.actions} actions)\n`);
 }
 
+/**
+ * expected.json is shared by the scenarios, which jest may run in parallel workers: one writer at a
+ * time, by a lock directory. A worker waits for the lock to be free (tried again every 50 ms), not
+ * for time; only with UPDATE_ACTION_LOGS=1.
+ */
 function withLock(lockDir: string, fn: () => void): void {
   const deadline = Date.now() + 30_000;
   for (;;) {

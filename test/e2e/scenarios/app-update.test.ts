@@ -10,46 +10,27 @@
  * The page's action log (both builds' sessions) is exported from /about and replayed headless
  * (action-logs.ts; fixture app-update.json with UPDATE_ACTION_LOGS=1).
  */
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, expect, jest, test } from '@jest/globals';
-import type { Browser } from 'playwright-core';
+import { expect, jest, test } from '@jest/globals';
 import { sl, slScreens } from '../../../src/common/i18n/sl';
-import { DEMO_USERS, ROOT, launchBrowser, recordArtifacts, startServer, type E2EServer } from '../harness';
+import { describeApp } from '../fixture';
+import { DEMO_USERS, recordArtifacts } from '../harness';
 import { exportActionLogFromAbout, replayExportedLog } from './action-logs';
-import { REQUIRED_ANSWERS, ServerData, addMeadowForm, describeBuiltApp, goHash, openApp, outboxCount, waitForOutboxEmpty, waitForServiceWorkerControl, newPatientPage } from './helpers';
+import { REQUIRED_ANSWERS, addMeadowForm, goHash, outboxCount, waitForOutboxEmpty, waitForServiceWorkerControl } from './helpers';
 
 jest.setTimeout(180_000);
 
-describeBuiltApp('scenario 6: a new version is deployed while edits wait (Chromium)', () => {
-  let server: E2EServer;
-  let browser: Browser;
-  let data: ServerData;
-  let clientDir: string;
-
-  beforeAll(async () => {
-    // Our own copy of the build, so the test can "deploy" a changed one.
-    clientDir = mkdtempSync(path.join(tmpdir(), 'travnik-dist-'));
-    cpSync(path.join(ROOT, 'dist'), clientDir, { recursive: true });
-    server = await startServer({ clientDir });
-    browser = await launchBrowser();
-    data = new ServerData(server);
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-    if (clientDir) rmSync(clientDir, { recursive: true, force: true });
-  });
-
+// The server serves its own copy of the build, so the test can "deploy" a changed one.
+describeApp('scenario 6: a new version is deployed while edits wait (Chromium)', { server: { copyClient: true } }, (e2e) => {
   test("'Obvestilo' appears, accepting reloads onto the new build, queued edits survive and sync once", async () => {
+    const { data, server } = e2e;
+    const { clientDir } = server;
     const [path1] = await data.pathsOf(DEMO_USERS.farmer1.email);
     const formsBefore = await data.formsOfPath(path1!.id);
-    const { context, page, log } = await newPatientPage(browser);
+    const { context, page, log, close } = await e2e.signedIn('farmer1');
     try {
       await recordArtifacts('scenario-6-app-update', page, log, async () => {
-        await openApp(page, server, '#/', DEMO_USERS.farmer1);
         await page.getByTestId(`home-path-${path1!.id}`).waitFor();
         await waitForServiceWorkerControl(page);
         await goHash(page, `#/paths/${path1!.id}`);
@@ -107,7 +88,7 @@ describeBuiltApp('scenario 6: a new version is deployed while edits wait (Chromi
       const keys = (await data.indicatorsOfForm(newForms[0]!.id)).map((r) => r.properties[keyCol]).sort();
       expect(keys).toEqual(REQUIRED_ANSWERS.map((a) => a.key).sort());
     } finally {
-      await context.close();
+      await close();
     }
   });
 });

@@ -9,44 +9,29 @@
  * online the server holds exactly one indicator row per key on that form, with the new value, and
  * the reloaded form shows it.
  */
-import { afterAll, beforeAll, expect, jest, test } from '@jest/globals';
-import type { Browser } from 'playwright-core';
+import { expect, jest, test } from '@jest/globals';
 import { LOCAL_ID_BOUND } from '../../../src/common/constants';
 import { slScreens } from '../../../src/common/i18n/sl';
 import { FORM_KINDS } from '../../../src/common/scheme/form-kinds';
 import type { WireRecord } from '../../../src/common/schemas/wire';
-import { DEMO_USERS, launchBrowser, recordArtifacts, startServer, type E2EServer } from '../harness';
-import { REQUIRED_ANSWERS, ServerData, describeBuiltApp, goHash, newFieldPage, openApp, outboxCount, waitForOutboxEmpty, waitForServiceWorkerControl } from './helpers';
+import { describeApp, fieldDevice } from '../fixture';
+import { DEMO_USERS, recordArtifacts } from '../harness';
+import { REQUIRED_ANSWERS, goHash, outboxCount, waitForOutboxEmpty, waitForServiceWorkerControl } from './helpers';
 
 jest.setTimeout(180_000);
 
 const CHANGED = 'salvia-pratensis';
 
-describeBuiltApp('an edit right after a sync is not lost (Chromium)', () => {
-  let server: E2EServer;
-  let browser: Browser;
-  let data: ServerData;
-
-  beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-    data = new ServerData(server);
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
-
+describeApp('an edit right after a sync is not lost (Chromium)', {}, (e2e) => {
   test('the open form keeps its answers through the acknowledgement and a dropped signal; the next save updates the same rows', async () => {
+    const { data } = e2e;
     const [path] = await data.pathsOf(DEMO_USERS.farmer1.email);
     const formsBefore = await data.formsOfPath(path!.id);
     const [lon, lat] = (path!.geometry as { coordinates: number[][] }).coordinates[0]!;
-    const { context, page, log } = await newFieldPage(browser, { longitude: lon!, latitude: lat! });
+    const { context, page, log, close } = await e2e.signedIn('farmer1', fieldDevice({ longitude: lon!, latitude: lat! }));
     let followedHash = '';
     try {
       await recordArtifacts('edit-after-sync', page, log, async () => {
-        await openApp(page, server, '#/', DEMO_USERS.farmer1);
         await page.getByTestId(`home-path-${path!.id}`).waitFor();
         await waitForServiceWorkerControl(page);
         // The path once online: its season link is made and delivered now, not with the form.
@@ -139,7 +124,7 @@ describeBuiltApp('an edit right after a sync is not lost (Chromium)', () => {
         expect(await yes.getAttribute('aria-checked')).toBe('true');
       });
     } finally {
-      await context.close();
+      await close();
     }
   });
 });

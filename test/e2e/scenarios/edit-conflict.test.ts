@@ -9,44 +9,31 @@
  * the adviser's note on the device and in the open form. An edit of a form the adviser deleted
  * meanwhile is refused: the farmer is told why, in Slovenian, and discards it.
  */
-import { afterAll, beforeAll, expect, jest, test } from '@jest/globals';
-import type { Browser, Page } from 'playwright-core';
+import { expect, jest, test } from '@jest/globals';
+import type { Page } from 'playwright-core';
 import { sl, slAudit, slScreens, slSync } from '../../../src/common/i18n/sl';
 import { FORM_KINDS } from '../../../src/common/scheme/form-kinds';
 import type { WireRecord } from '../../../src/common/schemas/wire';
-import { DEMO_USERS, launchBrowser, recordArtifacts, startServer, type E2EServer } from '../harness';
-import { ServerData, addMeadowForm, describeBuiltApp, goHash, newFieldPage, openApp, waitForOutboxEmpty, waitForServiceWorkerControl, type DemoUser } from './helpers';
+import { describeApp, fieldDevice, type Role } from '../fixture';
+import { DEMO_USERS, recordArtifacts } from '../harness';
+import { addMeadowForm, goHash, waitForOutboxEmpty, waitForServiceWorkerControl } from './helpers';
 
 jest.setTimeout(240_000);
 
-describeBuiltApp('an edit that meets another change on the server (Chromium)', () => {
-  let server: E2EServer;
-  let browser: Browser;
-  let data: ServerData;
-
-  beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-    data = new ServerData(server);
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+describeApp('an edit that meets another change on the server (Chromium)', {}, (e2e) => {
 
   /** The form's note as the adviser (editor) sets it on the server, without looking at versions. */
   async function adviserSetsNote(form: WireRecord, note: string): Promise<void> {
-    const config = await data.config();
-    const { status, body } = await data.call(DEMO_USERS.editor, `/api/Records/${config.projectId}/${config.tables.forms.id}/${form.id}`, {
+    const config = await e2e.data.config();
+    const { status, body } = await e2e.data.call(DEMO_USERS.editor, `/api/Records/${config.projectId}/${config.tables.forms.id}/${form.id}`, {
       method: 'PUT',
-      body: { properties: { [await data.col('forms', 'note')]: note } },
+      body: { properties: { [await e2e.data.col('forms', 'note')]: note } },
     });
     if (status !== 200) throw new Error(`the adviser's edit: ${status} ${JSON.stringify(body)}`);
   }
 
   async function serverForm(id: number): Promise<WireRecord> {
-    const form = (await data.rows('forms')).find((row) => row.id === id);
+    const form = (await e2e.data.rows('forms')).find((row) => row.id === id);
     if (!form) throw new Error(`form ${id} is not on the server`);
     return form;
   }
@@ -92,35 +79,34 @@ describeBuiltApp('an edit that meets another change on the server (Chromium)', (
    * with it (artifacts kept under `name` when they fail); answers the path's forms before.
    */
   async function withDeliveredForm(
-    farmer: DemoUser,
+    farmer: Role,
     name: string,
     steps: (page: Page, setOffline: (offline: boolean) => Promise<void>, form: WireRecord) => Promise<void>,
   ): Promise<{ pathId: number; formsBefore: WireRecord[] }> {
-    const [path] = await data.pathsOf(farmer.email);
-    const formsBefore = await data.formsOfPath(path!.id);
+    const [path] = await e2e.data.pathsOf(DEMO_USERS[farmer].email);
+    const formsBefore = await e2e.data.formsOfPath(path!.id);
     const [lon, lat] = (path!.geometry as { coordinates: number[][] }).coordinates[0]!;
-    const { context, page, log } = await newFieldPage(browser, { longitude: lon!, latitude: lat! });
+    const { context, page, log, close } = await e2e.signedIn(farmer, fieldDevice({ longitude: lon!, latitude: lat! }));
     try {
       await recordArtifacts(name, page, log, async () => {
-        await openApp(page, server, '#/', farmer);
         await page.getByTestId(`home-path-${path!.id}`).waitFor();
         await waitForServiceWorkerControl(page);
         await addMeadowForm(page, path!.id);
         await page.getByText(slScreens.states.savedOnline, { exact: true }).waitFor();
         await waitForOutboxEmpty(page);
-        const created = (await data.formsOfPath(path!.id)).filter((form) => !formsBefore.some((before) => before.id === form.id));
+        const created = (await e2e.data.formsOfPath(path!.id)).filter((form) => !formsBefore.some((before) => before.id === form.id));
         expect(created).toHaveLength(1);
         await steps(page, (offline) => context.setOffline(offline), created[0]!);
       });
     } finally {
-      await context.close();
+      await close();
     }
     return { pathId: path!.id, formsBefore };
   }
 
   test('the farmer is told, sees both notes, and either choice leaves one agreed note on both sides', async () => {
-    await withDeliveredForm(DEMO_USERS.farmer1, 'edit-conflict', async (page, setOffline, form) => {
-      const noteCol = await data.col('forms', 'note');
+    await withDeliveredForm('farmer1', 'edit-conflict', async (page, setOffline, form) => {
+      const noteCol = await e2e.data.col('forms', 'note');
 
       // 1. Keep mine: the farmer's note goes to the server, on top of the adviser's version.
       await farmerSavesNoteOffline(page, setOffline, 'Pokošeno 20. junija.');
@@ -152,10 +138,10 @@ describeBuiltApp('an edit that meets another change on the server (Chromium)', (
   });
 
   test('an edit of a form the adviser deleted meanwhile: refused, said why in Slovenian, discarded by the farmer', async () => {
-    const { pathId, formsBefore } = await withDeliveredForm(DEMO_USERS.farmer2, 'edit-of-deleted-form', async (page, setOffline, form) => {
+    const { pathId, formsBefore } = await withDeliveredForm('farmer2', 'edit-of-deleted-form', async (page, setOffline, form) => {
       await farmerSavesNoteOffline(page, setOffline, 'Pokošeno 20. junija.');
-      const config = await data.config();
-      const deleted = await data.call(DEMO_USERS.editor, `/api/Records/${config.projectId}/delete`, { body: { tableId: config.tables.forms.id, ids: [form.id] } });
+      const config = await e2e.data.config();
+      const deleted = await e2e.data.call(DEMO_USERS.editor, `/api/Records/${config.projectId}/delete`, { body: { tableId: config.tables.forms.id, ids: [form.id] } });
       expect(deleted.status).toBe(200);
 
       const item = await refusalShown(page, setOffline, 'failed');
@@ -165,6 +151,6 @@ describeBuiltApp('an edit that meets another change on the server (Chromium)', (
       expect(await page.getByTestId('sync-pending').textContent()).toBe(slSync.sync.allSent);
     });
     // Nothing came back: the form stays deleted on the server.
-    expect((await data.formsOfPath(pathId)).map((row) => row.id).sort()).toEqual(formsBefore.map((row) => row.id).sort());
+    expect((await e2e.data.formsOfPath(pathId)).map((row) => row.id).sort()).toEqual(formsBefore.map((row) => row.id).sort());
   });
 });

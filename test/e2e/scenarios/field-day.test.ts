@@ -12,15 +12,16 @@
  * divergence (action-logs.ts); with UPDATE_ACTION_LOGS=1 they become the fixtures
  * farmer-field-day.json and editor-review.json.
  */
-import { afterAll, beforeAll, expect, jest, test } from '@jest/globals';
-import type { Browser, Page } from 'playwright-core';
+import { expect, jest, test } from '@jest/globals';
+import type { Page } from 'playwright-core';
 import type { LineString } from 'geojson';
 import { slMap, slScreens } from '../../../src/common/i18n/sl';
 import { FORM_KINDS } from '../../../src/common/scheme/form-kinds';
 import type { AttachmentInfoList, WireRecord } from '../../../src/common/schemas/wire';
-import { DEMO_USERS, launchBrowser, recordArtifacts, startServer, type E2EServer } from '../harness';
+import { describeApp, fieldDevice } from '../fixture';
+import { DEMO_USERS, recordArtifacts } from '../harness';
 import { exportActionLogFromAbout, replayExportedLog } from './action-logs';
-import { ServerData, describeBuiltApp, goHash, makeJpeg, newFieldPage, openApp, outboxCount, waitForOutboxEmpty, waitForServiceWorkerControl, newPatientPage } from './helpers';
+import { goHash, makeJpeg, outboxCount, waitForOutboxEmpty, waitForServiceWorkerControl } from './helpers';
 
 jest.setTimeout(240_000);
 
@@ -38,22 +39,7 @@ const PHOTO_ON = 'salvia-pratensis';
 const STEP_M = 4;
 const WALK_M = 60;
 
-describeBuiltApp("scenario 1: a farmer's field day (Chromium)", () => {
-  let server: E2EServer;
-  let browser: Browser;
-  let data: ServerData;
-
-  beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-    data = new ServerData(server);
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
-
+describeApp("scenario 1: a farmer's field day (Chromium)", {}, (e2e) => {
   async function fillAnswers(page: Page): Promise<void> {
     for (const answer of ANSWERS) {
       const card = page.getByTestId(`indicator-${answer.key}`);
@@ -71,6 +57,7 @@ describeBuiltApp("scenario 1: a farmer's field day (Chromium)", () => {
   }
 
   test('walk, form and photo made offline survive a reload and reach the server exactly once; the editor sees them', async () => {
+    const { data } = e2e;
     const [path] = await data.pathsOf(DEMO_USERS.farmer1.email);
     const line = path!.geometry as LineString;
     const [lon0, lat0] = line.coordinates[0]!;
@@ -80,11 +67,10 @@ describeBuiltApp("scenario 1: a farmer's field day (Chromium)", () => {
     const [durationsTable, linkDuration, linkPath] = [await data.tableId('durations'), await data.col('durationPaths', 'duration_id'), await data.col('durationPaths', 'path_id')];
     expect(durationsTable).toBeGreaterThan(0);
 
-    const { context, page, log } = await newFieldPage(browser, at(0));
+    // Online: sign in, home shows his paths; the service worker has the app for later.
+    const { context, page, log, close } = await e2e.signedIn('farmer1', fieldDevice(at(0)));
     try {
       await recordArtifacts('scenario-1-field-day', page, log, async () => {
-        // Online: sign in, home shows his paths; the service worker has the app for later.
-        await openApp(page, server, '#/', DEMO_USERS.farmer1);
         await page.getByTestId(`home-path-${path!.id}`).waitFor();
         await waitForServiceWorkerControl(page);
         // Open the path once online so its screen, the map chunk and the season link are on the device.
@@ -210,10 +196,9 @@ describeBuiltApp("scenario 1: a farmer's field day (Chromium)", () => {
       expect(await data.indicatorsOfForm(form.id)).toHaveLength(ANSWERS.length);
 
       // The editor sees the farmer's new form, its answers and the photo.
-      const editor = await newPatientPage(browser);
+      const editor = await e2e.signedIn('editor');
       try {
         await recordArtifacts('scenario-1-editor', editor.page, editor.log, async () => {
-          await openApp(editor.page, server, '#/', DEMO_USERS.editor);
           const farmerId = await data.farmerId(DEMO_USERS.farmer1.email);
           await editor.page.getByTestId(`farmer-${farmerId}`).getByRole('button', { name: slScreens.farmers.choose }).click();
           await goHash(editor.page, `#/paths/${path!.id}`);
@@ -229,10 +214,10 @@ describeBuiltApp("scenario 1: a farmer's field day (Chromium)", () => {
           await replayExportedLog('editor-review', "scenario 1 (field-day.test.ts): the editor reviews the farmer's form", exported, editor.log);
         });
       } finally {
-        await editor.context.close();
+        await editor.close();
       }
     } finally {
-      await context.close();
+      await close();
     }
   });
 });

@@ -1,96 +1,19 @@
 /**
- * Shared steps of the end-to-end scenarios: open the built app as a demo user, look at the device's
- * outbox, and read the server's data afterwards through the API (as the editor, who sees all),
+ * Shared steps of the browser tests (the fixture, fixture.ts, opens the pages): look at the device's
+ * outbox, fill in a meadow form, and read the server's data afterwards through the API (as the editor, who sees all),
  * with table and column ids taken from the server's own /config.json.
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import type { AppConfig } from '../../../src/common/schemas/config';
 import type { RecordPage, WireRecord } from '../../../src/common/schemas/wire';
 import { OFFLINE_DB_NAME } from '../../../src/common/constants';
 import { slScreens, slPhone } from '../../../src/common/i18n/sl';
 import { FORM_KINDS } from '../../../src/common/scheme/form-kinds';
-import { buildApp, type BuildAppOptions } from '../../../src/server/app';
-import type { IdentityOptions } from '../../../src/server/auth';
-import { DEMO_USERS, ROOT, collectPageLog, describeE2E, newPage, openAppSignedIn, tokenFor, waitForCheck, type ConsoleLog, type E2EServer } from '../harness';
+import { DEMO_USERS, tokenFor, waitForCheck, type E2EServer } from '../harness';
 
 export type DemoUser = { email: string; password: string };
 export type TableKey = keyof AppConfig['tables'];
-
-/** The scenarios drive the built app (dist/): skipped with a message when it has not been built. */
-export function describeBuiltApp(name: string, fn: () => void): void {
-  // jest's global `describe` (see describeE2E): this module also serves scripts outside jest.
-  if (!existsSync(path.join(ROOT, 'dist', 'index.html'))) {
-    console.warn(`[e2e] skipping "${name}": dist/ is missing (run \`npm run build\`).`);
-    describe.skip(name, fn);
-    return;
-  }
-  describeE2E(name, fn);
-}
-
-/**
- * Like the harness's startServer, plus a refresh-token lifetime (the harness only tunes the access
- * token): scenario 5 needs a session that cannot be renewed after a long time offline.
- */
-export async function startServerWithSession(ttl: { accessTokenTtl: number; refreshTokenTtl: number }): Promise<E2EServer> {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'travnik-e2e-'));
-  const options: BuildAppOptions & Partial<IdentityOptions> = {
-    dataDir,
-    demo: true,
-    clientDir: path.join(ROOT, 'dist'),
-    logger: process.env.E2E_SERVER_LOG ? { level: 'info' } : false,
-    auth: 'embedded',
-    production: false,
-    identity: ttl,
-  };
-  const app = await buildApp(options);
-  try {
-    await app.listen({ port: 0, host: '127.0.0.1' });
-  } catch (error) {
-    await app.close().catch(() => undefined);
-    rmSync(dataDir, { recursive: true, force: true });
-    throw error;
-  }
-  const address = app.server.address();
-  if (!address || typeof address !== 'object') throw new Error('server has no TCP address');
-  return {
-    app,
-    origin: `http://127.0.0.1:${address.port}`,
-    dataDir,
-    close: async () => {
-      await app.close();
-      rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
-}
-
-/** Opens the app at `hash` signed in as `user` (the harness's openAppSignedIn). */
-export async function openApp(page: Page, server: E2EServer, hash: string, user: DemoUser): Promise<void> {
-  await openAppSignedIn(page, `${server.origin}/${hash}`, user);
-}
-
-/**
- * A context for field work: location permission granted and a scripted position (moved with
- * `context.setGeolocation`), console and policy violations collected like the harness's newPage.
- */
-export async function newFieldPage(
-  browser: Browser,
-  position: { longitude: number; latitude: number; accuracy?: number },
-): Promise<{ context: BrowserContext; page: Page; log: ConsoleLog }> {
-  const context = await browser.newContext({
-    locale: 'sl-SI',
-    serviceWorkers: 'allow',
-    permissions: ['geolocation'],
-    geolocation: { accuracy: 5, ...position },
-    viewport: { width: 1100, height: 900 },
-  });
-  // The shared machine is slow at times: waits get a minute instead of Playwright's 30 s.
-  context.setDefaultTimeout(60_000);
-  const page = await context.newPage();
-  return { context, page, log: await collectPageLog(context, page) };
-}
 
 /** Resolves once the service worker has installed (precache complete) and controls the page. */
 export async function waitForServiceWorkerControl(page: Page): Promise<void> {
@@ -293,13 +216,6 @@ export async function storedTokenSecondsLeft(page: Page): Promise<number | null>
     const payload = JSON.parse(atob(token.split('.')[1]!.replace(/-/g, '+').replace(/_/g, '/'))) as { exp: number };
     return payload.exp - Date.now() / 1000;
   });
-}
-
-/** The harness's newPage with a minute for every wait (the shared machine is slow at times). */
-export async function newPatientPage(browser: Browser): Promise<{ context: BrowserContext; page: Page; log: ConsoleLog }> {
-  const opened = await newPage(browser);
-  opened.context.setDefaultTimeout(60_000);
-  return opened;
 }
 
 /** Whether the device's offline database (`features` store) holds the row. */

@@ -8,31 +8,27 @@
  */
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, expect, jest, test } from '@jest/globals';
-import type { Browser, Page } from 'playwright-core';
+import { beforeAll, expect, jest, test } from '@jest/globals';
+import type { Page } from 'playwright-core';
 import { slScreens } from '../../../src/common/i18n/sl';
 import type { WireRecord } from '../../../src/common/schemas/wire';
-import { ARTIFACTS_DIR, DEMO_USERS, launchBrowser, recordArtifacts, startServer, type E2EServer } from '../harness';
-import { ServerData, describeBuiltApp, goHash, newPatientPage, openApp } from './helpers';
+import { describeApp } from '../fixture';
+import { ARTIFACTS_DIR, DEMO_USERS, recordArtifacts } from '../harness';
+import { goHash } from './helpers';
 
 jest.setTimeout(180_000);
 
 const t = slScreens.results;
 const SHOTS = path.join(ARTIFACTS_DIR, 'results');
 
-describeBuiltApp('results of all farmers (Chromium)', () => {
-  let server: E2EServer;
-  let browser: Browser;
-  let data: ServerData;
+describeApp('results of all farmers (Chromium)', {}, (e2e) => {
   let form1: WireRecord;
   let form2: WireRecord;
   let names: { farmer1: string; farmer2: string };
   let oldScore: unknown;
 
   beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-    data = new ServerData(server);
+    const { data } = e2e;
     form1 = (await data.formsOfPath((await data.pathsOf(DEMO_USERS.farmer1.email))[0]!.id))[0]!;
     form2 = (await data.formsOfPath((await data.pathsOf(DEMO_USERS.farmer2.email))[0]!.id))[0]!;
     const nameCol = await data.col('farmers', 'name');
@@ -53,22 +49,15 @@ describeBuiltApp('results of all farmers (Chromium)', () => {
     expect(edited.status).toBe(200);
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
-
   async function download(page: Page, button: string): Promise<string> {
     const [file] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: button, exact: true }).click()]);
     return readFileSync((await file.path())!, 'utf8');
   }
 
   test('the editor sees all farmers, narrows to one, exports CSV and GeoJSON with history, and offline sees the device copy', async () => {
-    const { context, page, log } = await newPatientPage(browser);
+    const { context, page, log, close } = await e2e.signedIn('editor', { viewport: { width: 1280, height: 900 } });
     try {
       await recordArtifacts('results-editor', page, log, async () => {
-        await page.setViewportSize({ width: 1280, height: 900 });
-        await openApp(page, server, '#/', DEMO_USERS.editor);
         await goHash(page, '#/results');
         await page.getByTestId(`result-${form1.id}`).waitFor();
         await page.getByTestId(`result-${form2.id}`).waitFor();
@@ -116,15 +105,14 @@ describeBuiltApp('results of all farmers (Chromium)', () => {
         await page.screenshot({ path: path.join(SHOTS, 'editor-phone-offline.png') });
       });
     } finally {
-      await context.close();
+      await close();
     }
   });
 
   test('the reader sees all farmers and cannot export', async () => {
-    const { context, page, log } = await newPatientPage(browser);
+    const { page, log, close } = await e2e.signedIn('reader');
     try {
       await recordArtifacts('results-reader', page, log, async () => {
-        await openApp(page, server, '#/', DEMO_USERS.reader);
         await goHash(page, '#/results');
         await page.getByTestId(`result-${form1.id}`).waitFor();
         await page.getByTestId(`result-${form2.id}`).waitFor();
@@ -132,7 +120,7 @@ describeBuiltApp('results of all farmers (Chromium)', () => {
         expect(await page.getByRole('button', { name: t.exportGeoJson }).count()).toBe(0);
       });
     } finally {
-      await context.close();
+      await close();
     }
   });
 });

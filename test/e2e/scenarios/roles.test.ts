@@ -13,41 +13,32 @@
  * pages' action logs are exported from /about and replayed headless (action-logs.ts; fixtures
  * with UPDATE_ACTION_LOGS=1).
  */
-import { afterAll, beforeAll, expect, jest, test } from '@jest/globals';
-import type { Browser, Page } from 'playwright-core';
+import { beforeAll, expect, jest, test } from '@jest/globals';
+import type { Page } from 'playwright-core';
 import { sl, slAuth, slMap, slScreens } from '../../../src/common/i18n/sl';
 import type { WireRecord } from '../../../src/common/schemas/wire';
-import { DEMO_USERS, LOGIN_PAGE_PATTERN, launchBrowser, recordArtifacts, signInThroughLoginPage, startServer, type E2EServer } from '../harness';
+import { describeApp } from '../fixture';
+import { DEMO_USERS, LOGIN_PAGE_PATTERN, recordArtifacts, signInThroughLoginPage } from '../harness';
 import { exportActionLogFromAbout, replayExportedLog } from './action-logs';
-import { ServerData, describeBuiltApp, deviceHasFeature, goHash, newPatientPage, openApp, waitForOutboxEmpty, waitForServiceWorkerControl } from './helpers';
+import { deviceHasFeature, goHash, waitForOutboxEmpty, waitForServiceWorkerControl } from './helpers';
 
 jest.setTimeout(180_000);
 
-describeBuiltApp('scenarios: who sees and changes what (Chromium)', () => {
-  let server: E2EServer;
-  let browser: Browser;
-  let data: ServerData;
+describeApp('scenarios: who sees and changes what (Chromium)', {}, (e2e) => {
   let farmer1Paths: WireRecord[];
   let farmer1Form: WireRecord;
 
   beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-    data = new ServerData(server);
+    const { data } = e2e;
     farmer1Paths = await data.pathsOf(DEMO_USERS.farmer1.email);
     expect(farmer1Paths.length).toBeGreaterThanOrEqual(2);
     farmer1Form = (await data.formsOfPath(farmer1Paths[0]!.id))[0]!;
     expect(farmer1Form).toBeDefined();
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
-
   /** Editors and readers pick a farmer on the home screen before the path and form screens show theirs. */
   async function chooseFarmer(page: Page, email: string): Promise<void> {
-    const farmerId = await data.farmerId(email);
+    const farmerId = await e2e.data.farmerId(email);
     await goHash(page, '#/');
     const row = page.getByTestId(`farmer-${farmerId}`);
     await row.getByRole('button', { name: slScreens.farmers.choose }).click();
@@ -55,11 +46,11 @@ describeBuiltApp('scenarios: who sees and changes what (Chromium)', () => {
   }
 
   test("2. farmers cannot see each other's data, even by typing URLs with the other's ids", async () => {
-    const { context, page, log } = await newPatientPage(browser);
+    const { data } = e2e;
+    const [ownPath] = await data.pathsOf(DEMO_USERS.farmer2.email);
+    const { page, log, close } = await e2e.signedIn('farmer2');
     try {
       await recordArtifacts('scenario-2-farmers-apart', page, log, async () => {
-        const [ownPath] = await data.pathsOf(DEMO_USERS.farmer2.email);
-        await openApp(page, server, '#/', DEMO_USERS.farmer2);
         // Her own path shows (so "not shown" below is about ownership, not a broken screen).
         await page.getByTestId(`home-path-${ownPath!.id}`).waitFor();
         expect(await page.getByTestId(`home-path-${farmer1Paths[0]!.id}`).count()).toBe(0);
@@ -96,16 +87,16 @@ describeBuiltApp('scenarios: who sees and changes what (Chromium)', () => {
         await replayExportedLog('farmers-apart', "scenario 2 (roles.test.ts): kmet2 types kmet1's ids", await exportActionLogFromAbout(page), log);
       });
     } finally {
-      await context.close();
+      await close();
     }
   });
 
   test('2b. on a shared phone, the next farmer finds nothing of the one who signed out', async () => {
-    const { context, page, log } = await newPatientPage(browser);
+    const { data } = e2e;
+    const target = farmer1Paths[0]!;
+    const { context, page, log, close } = await e2e.signedIn('farmer1');
     try {
       await recordArtifacts('scenario-2b-shared-device', page, log, async () => {
-        const target = farmer1Paths[0]!;
-        await openApp(page, server, '#/', DEMO_USERS.farmer1);
         await page.getByTestId(`home-path-${target.id}`).waitFor();
         expect(await deviceHasFeature(page, await data.tableId('paths'), target.id)).toBe(true);
 
@@ -135,17 +126,17 @@ describeBuiltApp('scenarios: who sees and changes what (Chromium)', () => {
         expect(result.sessions).toBeGreaterThanOrEqual(3);
       });
     } finally {
-      await context.close();
+      await close();
     }
   });
 
   test('3. an editor archives a path; the farmer no longer sees it after sync', async () => {
+    const { data } = e2e;
     const target = farmer1Paths[farmer1Paths.length - 1]!;
-    const farmer = await newPatientPage(browser);
-    const editor = await newPatientPage(browser);
+    const farmer = await e2e.signedIn('farmer1');
+    const editor = await e2e.signedIn('editor');
     try {
       await recordArtifacts('scenario-3-farmer', farmer.page, farmer.log, async () => {
-        await openApp(farmer.page, server, '#/', DEMO_USERS.farmer1);
         await farmer.page.getByTestId(`home-path-${target.id}`).waitFor();
         // Online for real (the reachability probe answered, the season came from the server),
         // then out in the field while the editor works.
@@ -154,7 +145,6 @@ describeBuiltApp('scenarios: who sees and changes what (Chromium)', () => {
       });
 
       await recordArtifacts('scenario-3-editor', editor.page, editor.log, async () => {
-        await openApp(editor.page, server, '#/', DEMO_USERS.editor);
         await chooseFarmer(editor.page, DEMO_USERS.farmer1.email);
         await goHash(editor.page, `#/paths/${target.id}`);
         await editor.page.getByRole('button', { name: slScreens.archive.path }).click();
@@ -189,18 +179,18 @@ describeBuiltApp('scenarios: who sees and changes what (Chromium)', () => {
         await replayExportedLog('farmer-archived-path', 'scenario 3 (roles.test.ts): the farmer, offline while the path is archived', await exportActionLogFromAbout(farmer.page), farmer.log);
       });
     } finally {
-      await farmer.context.close();
-      await editor.context.close();
+      await farmer.close();
+      await editor.close();
     }
   });
 
   test('4. a reader sees results and cannot change anything', async () => {
-    const { context, page, log } = await newPatientPage(browser);
+    const { data } = e2e;
+    const formsBefore = await data.rows('forms');
+    const pathsBefore = await data.rows('paths');
+    const { page, log, close } = await e2e.signedIn('reader');
     try {
       await recordArtifacts('scenario-4-reader', page, log, async () => {
-        const formsBefore = await data.rows('forms');
-        const pathsBefore = await data.rows('paths');
-        await openApp(page, server, '#/', DEMO_USERS.reader);
         await chooseFarmer(page, DEMO_USERS.farmer1.email);
 
         // Results: last season's forms of the chosen farmer are listed.
@@ -249,7 +239,7 @@ describeBuiltApp('scenarios: who sees and changes what (Chromium)', () => {
         await replayExportedLog('reader-results', 'scenario 4 (roles.test.ts): the reader', await exportActionLogFromAbout(page), log);
       });
     } finally {
-      await context.close();
+      await close();
     }
   });
 });

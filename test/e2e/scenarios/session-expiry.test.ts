@@ -10,51 +10,24 @@
  * The page's action log is exported from /about and replayed headless (action-logs.ts; fixture
  * token-expiry-offline.json with UPDATE_ACTION_LOGS=1).
  */
-import { afterAll, beforeAll, expect, jest, test } from '@jest/globals';
-import type { Browser } from 'playwright-core';
+import { expect, jest, test } from '@jest/globals';
 import { slAuth, slScreens } from '../../../src/common/i18n/sl';
-import { DEMO_USERS, LOGIN_PAGE_PATTERN, launchBrowser, recordArtifacts, type E2EServer } from '../harness';
+import { describeApp } from '../fixture';
+import { DEMO_USERS, LOGIN_PAGE_PATTERN, recordArtifacts, signInThroughLoginPage } from '../harness';
 import { exportActionLogFromAbout, replayExportedLog } from './action-logs';
-import {
-  REQUIRED_ANSWERS,
-  ServerData,
-  addMeadowForm,
-  describeBuiltApp,
-  goHash,
-  openApp,
-  outboxCount,
-  startServerWithSession,
-  storedTokenSecondsLeft,
-  waitForOutboxEmpty,
-  newPatientPage,
-  waitForServiceWorkerControl,
-} from './helpers';
+import { REQUIRED_ANSWERS, addMeadowForm, goHash, outboxCount, storedTokenSecondsLeft, waitForOutboxEmpty, waitForServiceWorkerControl } from './helpers';
 
 jest.setTimeout(240_000);
 
 const ACCESS_TTL_S = 35;
 const REFRESH_TTL_S = 45;
 
-describeBuiltApp('scenario 5: the session expires while offline (Chromium)', () => {
-  let server: E2EServer;
-  let browser: Browser;
-  let data: ServerData;
-
-  beforeAll(async () => {
-    server = await startServerWithSession({ accessTokenTtl: ACCESS_TTL_S, refreshTokenTtl: REFRESH_TTL_S });
-    browser = await launchBrowser();
-    data = new ServerData(server);
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
-
+describeApp('scenario 5: the session expires while offline (Chromium)', { server: { accessTokenTtl: ACCESS_TTL_S, refreshTokenTtl: REFRESH_TTL_S } }, (e2e) => {
   test('edits keep queueing after the token expired offline; after signing in again nothing is lost', async () => {
+    const { data } = e2e;
     const [path] = await data.pathsOf(DEMO_USERS.farmer1.email);
     const formsBefore = await data.formsOfPath(path!.id);
-    const { context, page, log } = await newPatientPage(browser);
+    const { context, page, log, close } = await e2e.signedIn('farmer1');
     const tokenPosts: string[] = [];
     page.on('request', (request) => {
       if (request.url().endsWith('/protocol/openid-connect/token') && request.method() === 'POST') {
@@ -63,7 +36,6 @@ describeBuiltApp('scenario 5: the session expires while offline (Chromium)', () 
     });
     try {
       await recordArtifacts('scenario-5-session-expiry', page, log, async () => {
-        await openApp(page, server, '#/', DEMO_USERS.farmer1);
         await page.getByTestId(`home-path-${path!.id}`).waitFor();
         await waitForServiceWorkerControl(page);
         await goHash(page, `#/paths/${path!.id}`);
@@ -79,8 +51,9 @@ describeBuiltApp('scenario 5: the session expires while offline (Chromium)', () 
         const afterFirst = await outboxCount(page);
         expect(afterFirst).toBeGreaterThanOrEqual(1 + REQUIRED_ANSWERS.length);
 
-        // Stay out of reach until the access token and the refresh token have both run out
-        // (a wait for the provider's clock, not a timing assertion).
+        // Stay out of reach until the access token and the refresh token have both run out: the
+        // condition is the provider's clock passing the tokens' lifetimes (the server's own clock
+        // decides, so a fake clock in the page would not do), not a timing assertion.
         await page.waitForFunction(
           (until) => Date.now() > until,
           offlineSince + (Math.max(ACCESS_TTL_S, REFRESH_TTL_S) + 5) * 1000,
@@ -105,12 +78,21 @@ describeBuiltApp('scenario 5: the session expires while offline (Chromium)', () 
 
         // Sign in again (the provider may still know the browser: then no form is shown).
         await banner.getByRole('button', { name: slAuth.session.signIn }).click();
-        await Promise.race([page.waitForURL(LOGIN_PAGE_PATTERN, { timeout: 60_000 }), page.waitForURL((url) => url.searchParams.has('code') || /[#&]code=/.test(url.hash), { timeout: 60_000 })]).catch(() => undefined);
-        if (LOGIN_PAGE_PATTERN.test(page.url())) {
-          await page.getByLabel('E-pošta ali uporabniško ime', { exact: true }).fill(DEMO_USERS.farmer1.email);
-          await page.getByLabel('Geslo', { exact: true }).fill(DEMO_USERS.farmer1.password);
-          await Promise.all([page.waitForURL((url) => !url.pathname.startsWith('/auth/')), page.getByRole('button', { name: 'Prijava' }).click()]);
+        // Either the login page, or straight back to the app with a new token (the expired one stays
+        // stored until then); waitForFunction starts again in every new document.
+        const renewed = page.waitForFunction(() => {
+          const token = window.localStorage.getItem('token');
+          if (!token || window.location.pathname.startsWith('/auth/')) return false;
+          const payload = JSON.parse(atob(token.split('.')[1]!.replace(/-/g, '+').replace(/_/g, '/'))) as { exp: number };
+          return payload.exp > Date.now() / 1000;
+        });
+        const loginPage = page.waitForURL(LOGIN_PAGE_PATTERN);
+        // The login page may never show: its wait running out then is no failure.
+        loginPage.catch(() => undefined);
+        if ((await Promise.race([renewed.then(() => 'renewed' as const), loginPage.then(() => 'login page' as const)])) === 'login page') {
+          await signInThroughLoginPage(page, DEMO_USERS.farmer1);
         }
+        await renewed;
         await page.waitForFunction(() => window.localStorage.getItem('token') !== null);
         expect(await storedTokenSecondsLeft(page)).toBeGreaterThan(0);
         await waitForOutboxEmpty(page);
@@ -131,7 +113,7 @@ describeBuiltApp('scenario 5: the session expires while offline (Chromium)', () 
       const keys = (await data.indicatorsOfForm(newForms[0]!.id)).map((r) => r.properties[keyCol]).sort();
       expect(keys).toEqual(REQUIRED_ANSWERS.map((a) => a.key).sort());
     } finally {
-      await context.close();
+      await close();
     }
   });
 });
