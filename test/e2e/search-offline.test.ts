@@ -6,39 +6,24 @@
  * the text search call cut (the server cannot be reached) and then with the browser offline, the
  * search on the home screen still finds farmers by the start of a word, accents ignored.
  */
-import { afterAll, beforeAll, expect, jest, test } from '@jest/globals';
-import type { Browser } from 'playwright-core';
+import { expect, jest, test } from '@jest/globals';
 import { OFFLINE_DB_NAME } from '../../src/common/constants';
 import { slScreens } from '../../src/common/i18n/sl';
-import { DEMO_USERS, launchBrowser, recordArtifacts, startServer, waitForCheck, type E2EServer } from './harness';
-import { ServerData, describeBuiltApp, newPatientPage, openApp } from './scenarios/helpers';
+import { describeApp } from './fixture';
+import { DEMO_USERS, recordArtifacts, waitForCheck } from './harness';
 
 jest.setTimeout(180_000);
 
-describeBuiltApp('the farmer search offline (Chromium)', () => {
-  let server: E2EServer;
-  let browser: Browser;
-  let data: ServerData;
-
-  beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-    data = new ServerData(server);
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
-
+describeApp('the farmer search offline (Chromium)', {}, (e2e) => {
   test('finds farmers stored on the device when the search call gets no answer and when offline', async () => {
-    const { context, page, log } = await newPatientPage(browser);
+    const { data } = e2e;
+    // Service workers blocked: Playwright's routes then see the page's every request.
+    const { context, page, log, close } = await e2e.signedIn('editor', { serviceWorkers: 'block' });
     try {
       await recordArtifacts('search-offline', page, log, async () => {
         const config = await data.config();
         const farmersTable = config.tables.farmers.id;
         const [stefan, ana, janez] = await Promise.all(['stefan.kuhar@example.si', 'ana.vogrincic@example.si', DEMO_USERS.farmer1.email].map((email) => data.farmerId(email)));
-        await openApp(page, server, '#/', DEMO_USERS.editor);
         await page.getByTestId(`farmer-${stefan}`).waitFor();
 
         // Every farmer row on the device carries the profile it was stored under.
@@ -88,7 +73,7 @@ describeBuiltApp('the farmer search offline (Chromium)', () => {
         expect(searches.length).toBe(asked);
       });
     } finally {
-      await context.close();
+      await close();
     }
   });
 });

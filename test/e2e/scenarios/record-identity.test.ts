@@ -10,14 +10,15 @@
  * id with the editor and the typed change still open, the change is saved to that one record, and
  * the old address opens the delivered record's editor.
  */
-import { afterAll, beforeAll, expect, jest, test } from '@jest/globals';
+import { beforeAll, expect, jest, test } from '@jest/globals';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { LOCAL_ID_BOUND } from '../../../src/common/constants';
 import { sl, slScreens, slSetup } from '../../../src/common/i18n/sl';
-import { ARTIFACTS_DIR, DEMO_USERS, launchBrowser, recordArtifacts, startServer, type E2EServer } from '../harness';
-import { DESK_SIZE, PHONE_SIZE, ServerData, describeBuiltApp, goHash, newFieldPage, openApp, waitForOutboxEmpty, waitForServiceWorkerControl } from './helpers';
+import { describeApp, fieldDevice } from '../fixture';
+import { ARTIFACTS_DIR, DEMO_USERS, recordArtifacts } from '../harness';
+import { DESK_SIZE, PHONE_SIZE, goHash, waitForOutboxEmpty, waitForServiceWorkerControl } from './helpers';
 
 jest.setTimeout(300_000);
 
@@ -99,27 +100,24 @@ async function expectPathShown(page: Page, name: string): Promise<void> {
   expect(await page.getByText(slScreens.paths.notFound).count()).toBe(0);
 }
 
-describeBuiltApp('a record has one id on every screen (Chromium)', () => {
-  let server: E2EServer;
-  let browser: Browser;
-  let data: ServerData;
+describeApp('a record has one id on every screen (Chromium)', {}, (e2e) => {
   let areaId: number;
+  /** A farmer's phone (or, `desk`, an adviser's screen) at a meadow, signed in, on the home screen. */
+  const fieldPhone = async (who: 'farmer1' | 'editor', size = PHONE_SIZE) => {
+    const device = await e2e.signedIn(who, fieldDevice({ longitude: 14.5, latitude: 46.05 }));
+    await device.page.setViewportSize(size);
+    return device;
+  };
 
   beforeAll(async () => {
     mkdirSync(SHOTS, { recursive: true });
-    browser = await launchBrowser();
-    server = await startServer();
-    data = new ServerData(server);
-    const [first] = await data.pathsOf(DEMO_USERS.farmer1.email);
-    areaId = first!.properties[await data.col('paths', 'parent')] as number;
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
+    const [first] = await e2e.data.pathsOf(DEMO_USERS.farmer1.email);
+    areaId = first!.properties[await e2e.data.col('paths', 'parent')] as number;
   });
 
   /** The one path named `name` on the server. */
   async function serverPath(name: string): Promise<number> {
+    const { data } = e2e;
     const nameCol = await data.col('paths', 'name');
     const found = (await data.rows('paths')).filter((p) => p.properties[nameCol] === name);
     expect(found).toHaveLength(1);
@@ -128,11 +126,9 @@ describeBuiltApp('a record has one id on every screen (Chromium)', () => {
 
   test('a path drawn online stays on screen across its delivery and a reload; the address names the server id; the old offline-id address opens it', async () => {
     const name = 'Narisana s signalom';
-    const { context, page, log } = await newFieldPage(browser, { longitude: 14.5, latitude: 46.05 });
-    await page.setViewportSize(PHONE_SIZE);
+    const { page, log, close } = await fieldPhone('farmer1');
     try {
       await recordArtifacts('record-identity-online', page, log, async () => {
-        await openApp(page, server, '#/', DEMO_USERS.farmer1);
         await drawNewPath(page, areaId, name);
         // The screen opened under the id the device gave the path.
         await page.waitForFunction(() => (window as unknown as { hashesSeen: string[] }).hashesSeen.some((h) => /^#\/paths\/\d+$/.test(h)));
@@ -158,17 +154,15 @@ describeBuiltApp('a record has one id on every screen (Chromium)', () => {
         await expectPathShown(page, name);
       });
     } finally {
-      await context.close();
+      await close();
     }
   });
 
   test('a path drawn offline stays on screen when the phone is back online and the outbox delivers it, and after a reload', async () => {
     const name = 'Narisana brez signala';
-    const { context, page, log } = await newFieldPage(browser, { longitude: 14.5, latitude: 46.05 });
-    await page.setViewportSize(PHONE_SIZE);
+    const { context, page, log, close } = await fieldPhone('farmer1');
     try {
       await recordArtifacts('record-identity-offline', page, log, async () => {
-        await openApp(page, server, '#/', DEMO_USERS.farmer1);
         // The installed app (service worker in control) is what a farmer takes to the field.
         await waitForServiceWorkerControl(page);
         await drawNewPath(page, areaId, name, () => context.setOffline(true));
@@ -187,18 +181,17 @@ describeBuiltApp('a record has one id on every screen (Chromium)', () => {
         expect(await pathIdInAddress(page)).toBe(serverId);
       });
     } finally {
-      await context.close();
+      await close();
     }
   });
 
   test('a meadow and a transect made offline by an adviser: their editors follow the delivery to the server ids, keep the typed change, save it to that record; the old address opens it', async () => {
-    const { context, page, log } = await newFieldPage(browser, { longitude: 14.5, latitude: 46.05 });
-    await page.setViewportSize(DESK_SIZE);
+    const { data } = e2e;
+    const { context, page, log, close } = await fieldPhone('editor', DESK_SIZE);
     const meadow = { made: 'Travnik brez signala', renamed: 'Travnik brez signala (GERK popravljen)' };
     const transect = { made: 'Transekt brez signala', renamed: 'Transekt brez signala, popravljen' };
     try {
       await recordArtifacts('record-identity-setup', page, log, async () => {
-        await openApp(page, server, '#/', DEMO_USERS.editor);
         await goHash(page, '#/setup/areas');
         await page.locator('[data-testid="map-view"][data-ready="true"]').waitFor();
         await waitForServiceWorkerControl(page);
@@ -271,7 +264,7 @@ describeBuiltApp('a record has one id on every screen (Chromium)', () => {
         expect(await page.locator('input[name="name"]').inputValue()).toBe(transect.renamed);
       });
     } finally {
-      await context.close();
+      await close();
     }
   });
 });
