@@ -11,6 +11,7 @@ import { compileRoutes, routeDefinitions, type CompiledRoute, type ScreenProps }
 import { Page } from '../../src/client/components/page/page';
 import { UNKNOWN_ACCESS, type RouteAccess } from '../../src/client/app/router/guards';
 import type { AppUpdater } from '../../src/client/features/app-update/app-updater';
+import type { OfflineDb } from '../../src/client/lib/db/database';
 
 // jsdom does not implement scrolling; the router scrolls to the top after a screen change.
 window.scrollTo = () => undefined;
@@ -57,21 +58,28 @@ export function renderApp({
   return { store, ...utils };
 }
 
-/** Router alone with a given table and access, for guard and loading tests. */
+/**
+ * Router alone with a given table and access, for guard, loading and record-id tests; over the
+ * given device database (`db`) and store state when a screen needs them.
+ */
 export function renderRouter({
   hash = '#/',
   routes,
   access = UNKNOWN_ACCESS,
   extra,
+  db,
+  preloaded,
 }: {
   hash?: string;
   routes: readonly CompiledRoute[];
   access?: RouteAccess;
   extra?: ReactNode;
+  db?: OfflineDb;
+  preloaded?: Partial<RootState>;
 }) {
   setHash(hash);
-  const store = makeStore();
-  return render(
+  const store = makeStore(preloaded, db ? { extra: { db } } : undefined);
+  const utils = render(
     <Provider store={store}>
       <UnsavedChangesProvider>
         <HashRouter routes={routes} access={access}>
@@ -83,4 +91,5 @@ export function renderRouter({
       </UnsavedChangesProvider>
     </Provider>,
   );
+  return { store, ...utils };
 }

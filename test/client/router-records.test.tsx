@@ -7,16 +7,12 @@
  */
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { deserialize, serialize } from 'node:v8';
-import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { useEffect, useState } from 'react';
-import { Provider } from 'react-redux';
-import { HashRouter, RouteOutlet } from '../../src/client/app/router/router';
 import { compileRoutes, type ScreenProps } from '../../src/client/app/router/routes';
-import { makeStore } from '../../src/client/app/store';
-import { UnsavedChangesProvider } from '../../src/client/components/confirm-leave/unsaved-changes';
 import { acknowledge, openOfflineDb, readOutbox, saveEdit, type OfflineDb } from '../../src/client/lib/db';
 import { uniqueDbName } from './data-layer/helpers';
-import { setHash } from './render-app';
+import { renderRouter, setHash } from './render-app';
 
 // jsdom has no structuredClone, which fake-indexeddb (the test stand-in for IndexedDB) needs.
 globalThis.structuredClone ??= ((value: unknown) => deserialize(serialize(value))) as typeof structuredClone;
@@ -54,21 +50,9 @@ function RecordScreen({ params }: ScreenProps) {
 const routes = compileRoutes([{ name: 'form', pattern: '/forms/{formId}', title: 'Obrazec', load: async () => ({ default: RecordScreen }), records: ['formId'] }]);
 
 function renderAt(hash: string, db: OfflineDb) {
-  setHash(hash);
   shownIds = [];
   mounts = 0;
-  const store = makeStore(undefined, { extra: { db } });
-  return render(
-    <Provider store={store}>
-      <UnsavedChangesProvider>
-        <HashRouter routes={routes} access={{ role: 'farmer', farmerRecord: 'found' }}>
-          <main id="main" tabIndex={-1}>
-            <RouteOutlet />
-          </main>
-        </HashRouter>
-      </UnsavedChangesProvider>
-    </Provider>,
-  );
+  return renderRouter({ hash, routes, access: { role: 'farmer', farmerRecord: 'found' }, db });
 }
 
 async function offlineRecord(name: string): Promise<{ db: OfflineDb; localId: number }> {

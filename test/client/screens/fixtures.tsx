@@ -7,7 +7,6 @@ import { render } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { Provider } from 'react-redux';
 import { deserialize, serialize } from 'node:v8';
-import { HashRouter, RouteOutlet } from '../../../src/client/app/router/router';
 import type { RouteName } from '../../../src/client/app/router/route-paths';
 import { compileRoutes, routeDefinitions } from '../../../src/client/app/router/routes';
 import { makeStore } from '../../../src/client/app/store';
@@ -19,6 +18,7 @@ import type { OfflineDb, StoredRecord } from '../../../src/client/lib/db/databas
 import { FORM_KINDS } from '../../../src/common/scheme/form-kinds';
 import type { AppConfig } from '../../../src/common/schemas/config';
 import { testConfig } from '../data-layer/helpers';
+import { renderRouter } from '../render-app';
 
 // jsdom has no structuredClone, which fake-indexeddb needs.
 globalThis.structuredClone ??= ((value: unknown) => deserialize(serialize(value))) as typeof structuredClone;
@@ -106,20 +106,8 @@ export function renderWithStore(ui: ReactNode, { preloaded, db, fetchFn }: { pre
  * announced deliveries as the app's sync listeners make it do.
  */
 export function renderRoute(name: RouteName, hash: string, { preloaded, db }: { preloaded?: Partial<RootState>; db: OfflineDb }) {
-  window.history.replaceState(null, '', hash);
   const routes = compileRoutes(routeDefinitions.filter((def) => def.name === name));
-  const store = makeStore(preloaded, { extra: { db } });
-  const stopFollowing = onIdentityChange(db, (learned) => store.dispatch(localIdsRemapped(learned)));
-  const utils = render(
-    <Provider store={store}>
-      <UnsavedChangesProvider>
-        <HashRouter routes={routes} access={{ role: 'farmer', farmerRecord: 'found' }}>
-          <main id="main" tabIndex={-1}>
-            <RouteOutlet />
-          </main>
-        </HashRouter>
-      </UnsavedChangesProvider>
-    </Provider>,
-  );
-  return { store, stopFollowing, ...utils };
+  const rendered = renderRouter({ hash, routes, access: { role: 'farmer', farmerRecord: 'found' }, db, ...(preloaded ? { preloaded } : {}) });
+  const stopFollowing = onIdentityChange(db, (learned) => rendered.store.dispatch(localIdsRemapped(learned)));
+  return { ...rendered, stopFollowing };
 }
