@@ -8,6 +8,7 @@
  * Skipped with a message when dist/ has not been built (npm run build); under CI that fails instead.
  */
 import { expect, jest, test } from '@jest/globals';
+import { slScreens } from '../../src/common/i18n/sl';
 import { describeApp } from './fixture';
 import { DEMO_USERS, LOGIN_PAGE_PATTERN, recordArtifacts, signInThroughLoginPage } from './harness';
 
@@ -94,6 +95,30 @@ describeApp('the built app: sign-in, bearer calls, refresh, offline reopen (Chro
       });
     } finally {
       await close();
+    }
+  });
+
+  test('a link opened signed out opens its screen after the sign-in; another farmer\'s path still says it is not theirs', async () => {
+    const { server, data } = e2e;
+    const nameCol = await data.col('paths', 'name');
+    const [own] = await data.pathsOf(DEMO_USERS.farmer1.email);
+    const [others] = await data.pathsOf(DEMO_USERS.farmer2.email);
+    for (const [path, shown] of [
+      [own!, String(own!.properties[nameCol])],
+      [others!, null],
+    ] as const) {
+      const { page, log, close } = await e2e.device();
+      try {
+        await recordArtifacts('app-sign-in-deep-link', page, log, async () => {
+          await page.goto(`${server.origin}/#/paths/${path.id}`);
+          await signInThroughLoginPage(page, DEMO_USERS.farmer1);
+          await page.waitForFunction((hash) => window.location.hash === hash, `#/paths/${path.id}`);
+          if (shown) await page.getByRole('heading', { name: shown }).waitFor();
+          else await page.getByText(slScreens.paths.notFound).waitFor();
+        });
+      } finally {
+        await close();
+      }
     }
   });
 });

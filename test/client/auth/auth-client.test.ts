@@ -66,7 +66,7 @@ function installFetch(lifetime: number) {
 function makeClient(events: AuthEvent[] = [], logger = { error: jest.fn(), warn: jest.fn() }) {
   const client = new AuthClient({
     storage: window.localStorage,
-    location: { href: `${ORIGIN}/`, origin: ORIGIN, pathname: '/' },
+    location: { href: `${ORIGIN}/`, origin: ORIGIN, pathname: '/', search: '', hash: '' },
     createKeycloak: () => new Keycloak({ url: `${ORIGIN}/auth`, realm: 'moj-travnik', clientId: 'moj-travnik-app' }) as unknown as KeycloakLike,
     logger,
   });
@@ -246,5 +246,58 @@ describe('login state entries', () => {
     expect(window.localStorage.getItem('kc-callback-broken')).toBeNull();
     expect(window.localStorage.getItem('kc-callback-fresh')).not.toBeNull();
     expect(window.localStorage.getItem('unrelated')).toBe('stays');
+  });
+});
+
+describe('the address a sign-in started from', () => {
+  /** A stand-in for keycloak-js: the login page is a redirect it does not follow; a callback signs in. */
+  function fakeKeycloak(signedIn: boolean): KeycloakLike {
+    const set = tokenSet(300, 1);
+    const keycloak: KeycloakLike = {
+      init: async () => {
+        if (signedIn) Object.assign(keycloak, { authenticated: true, token: set.access_token, refreshToken: set.refresh_token, idToken: set.id_token, tokenParsed: JSON.parse(Buffer.from(set.access_token.split('.')[1]!, 'base64url').toString()) });
+        return signedIn;
+      },
+      updateToken: async () => true,
+      login: async () => undefined,
+      logout: async () => undefined,
+    };
+    return keycloak;
+  }
+  const browserWindow = () => ({ history: { state: null, replaceState: jest.fn() }, dispatchEvent: jest.fn(() => true) });
+
+  test('a link opened signed out (#/forms/12) is kept across the login page and put back once signed in, as a hashchange', async () => {
+    const away = new AuthClient({
+      storage: window.localStorage,
+      location: { href: `${ORIGIN}/#/forms/12`, origin: ORIGIN, pathname: '/', search: '', hash: '#/forms/12' },
+      createKeycloak: () => fakeKeycloak(false),
+      window: browserWindow() as unknown as Window,
+    });
+    expect(await away.start({ reachable: true, allowRedirect: true })).toBe('redirecting');
+
+    // Back from the provider: keycloak-js has read ?code&state and left the bare address.
+    const back = browserWindow();
+    const returned = new AuthClient({
+      storage: window.localStorage,
+      location: { href: `${ORIGIN}/?code=c&state=s`, origin: ORIGIN, pathname: '/', search: '', hash: '' },
+      createKeycloak: () => fakeKeycloak(true),
+      window: back as unknown as Window,
+    });
+    expect(await returned.start({ reachable: true, allowRedirect: true })).toBe('authenticated');
+    expect(back.history.replaceState).toHaveBeenCalledWith(null, '', '/#/forms/12');
+    expect((back.dispatchEvent.mock.calls[0] as unknown as [Event])[0].type).toBe('hashchange');
+    // Taken once: a later sign-in does not jump there again.
+    expect(window.localStorage.getItem('returnTo')).toBeNull();
+  });
+
+  test('a sign-in from the home screen keeps nothing and moves nowhere', async () => {
+    const home = new AuthClient({
+      storage: window.localStorage,
+      location: { href: `${ORIGIN}/#/`, origin: ORIGIN, pathname: '/', search: '', hash: '#/' },
+      createKeycloak: () => fakeKeycloak(false),
+      window: browserWindow() as unknown as Window,
+    });
+    expect(await home.start({ reachable: true, allowRedirect: true })).toBe('redirecting');
+    expect(window.localStorage.getItem('returnTo')).toBeNull();
   });
 });

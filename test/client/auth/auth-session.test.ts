@@ -63,7 +63,7 @@ afterEach(() => {
 function client() {
   return new AuthClient({
     storage: window.localStorage,
-    location: { href: 'http://localhost/', origin: 'http://localhost', pathname: '/' },
+    location: { href: 'http://localhost/', origin: 'http://localhost', pathname: '/', search: '', hash: '' },
     createKeycloak: () => new Keycloak({ url: 'http://localhost/auth', realm: 'moj-travnik', clientId: 'moj-travnik-app' }) as unknown as KeycloakLike,
     logger: { error: jest.fn(), warn: jest.fn() },
   });

@@ -23,9 +23,11 @@ import {
   clearIdentity,
   clearTokens,
   decodeClaims,
+  keepReturnAddress,
   purgeLoginState,
   readTokens,
   readUser,
+  takeReturnAddress,
   userFromClaims,
   writeIdentity,
   writeTokens,
@@ -64,7 +66,9 @@ export interface AuthClientOptions {
   configUrl?: string;
   storage?: Storage | null;
   createKeycloak?: (configUrl: string) => KeycloakLike;
-  location?: Pick<Location, 'href' | 'origin' | 'pathname'>;
+  location?: Pick<Location, 'href' | 'origin' | 'pathname' | 'search' | 'hash'>;
+  /** Where the address a sign-in started from is put back (the router follows the hashchange). */
+  window?: Pick<Window, 'history' | 'dispatchEvent'>;
   now?: () => number;
   logger?: Pick<Console, 'error' | 'warn'>;
   setTimeout?: (fn: () => void, ms: number) => unknown;
@@ -86,7 +90,8 @@ export class AuthClient {
   private readonly configUrl: string;
   private readonly now: () => number;
   private readonly logger: Pick<Console, 'error' | 'warn'>;
-  private readonly location: Pick<Location, 'href' | 'origin' | 'pathname'>;
+  private readonly location: Pick<Location, 'href' | 'origin' | 'pathname' | 'search' | 'hash'>;
+  private readonly window: Pick<Window, 'history' | 'dispatchEvent'> | null;
 
   constructor(private readonly options: AuthClientOptions = {}) {
     this.storage = options.storage === undefined ? safeLocalStorage() : options.storage;
@@ -94,6 +99,7 @@ export class AuthClient {
     this.now = options.now ?? (() => Date.now());
     this.logger = options.logger ?? console;
     this.location = options.location ?? window.location;
+    this.window = options.window ?? (typeof window === 'undefined' ? null : window);
   }
 
   subscribe(listener: (event: AuthEvent) => void): () => void {
@@ -132,6 +138,28 @@ export class AuthClient {
 
   isAuthenticated(): boolean {
     return Boolean(this.keycloak?.authenticated && this.keycloak.token);
+  }
+
+  /**
+   * Before the login page: keeps the app address the user asked for (a link to a form, a path),
+   * which the redirect back cannot carry (OAuth forbids a fragment in the redirect URI).
+   */
+  private keepAddress(): void {
+    const hash = this.location.hash;
+    if (hash && hash !== '#' && hash !== '#/') keepReturnAddress(this.storage, hash);
+  }
+
+  /**
+   * Back from the login page, signed in: the kept address replaces the bare one keycloak-js left
+   * (no new history entry), and a hashchange tells the router. The screen's own checks apply as
+   * for any link: another farmer's record still says it is not theirs (the server answers 404).
+   */
+  private returnToAddress(): void {
+    const hash = takeReturnAddress(this.storage);
+    if (!hash || !this.window || (this.location.hash && this.location.hash !== '#' && this.location.hash !== '#/')) return;
+    const { history } = this.window;
+    history.replaceState(history.state, '', `${this.location.pathname}${this.location.search}${hash}`);
+    this.window.dispatchEvent(new HashChangeEvent('hashchange'));
   }
 
   private redirectUri(): string {
@@ -182,6 +210,7 @@ export class AuthClient {
       } else if (!this.initialised) {
         this.initialised = true;
         if (allowRedirect) {
+          this.keepAddress();
           await keycloak.init({ ...this.initOptions(), onLoad: 'login-required' });
           if (!keycloak.authenticated) return 'redirecting';
         } else {
@@ -198,6 +227,7 @@ export class AuthClient {
     keycloak.loginRequired = false;
     if (!keycloak.authenticated || !keycloak.token) {
       if (allowRedirect) {
+        this.keepAddress();
         await keycloak.login({ redirectUri: this.redirectUri() });
         return 'redirecting';
       }
@@ -205,6 +235,7 @@ export class AuthClient {
       return 'needs-sign-in';
     }
     this.tokensChanged('authenticated');
+    if (callback) this.returnToAddress();
     return 'authenticated';
   }
 
@@ -320,6 +351,7 @@ export class AuthClient {
       this.initialised = true;
       await keycloak.init(this.initOptions());
     }
+    this.keepAddress();
     await keycloak.login({ redirectUri: this.redirectUri() });
   }
 

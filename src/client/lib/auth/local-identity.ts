@@ -2,7 +2,7 @@
  * The identity kept on the device (user and token), so
  * the app opens offline with the last signed-in user. localStorage keys: `user` (JSON), `token`
  * (the access token), and `refreshToken`/`idToken` so a returning user is renewed without a
- * redirect. They are bearer secrets in origin storage, like keycloak-js's own callback state; the
+ * redirect; `returnTo`, the app address a sign-in started from. They are bearer secrets in origin storage, like keycloak-js's own callback state; the
  * app has no third-party scripts and a strict CSP is the defence that matters here.
  *
  * Also purges keycloak-js's login state entries (`kc-callback-*`) older than LOGIN_STATE_TTL_MS
@@ -23,7 +23,7 @@ export interface StoredTokens {
   idToken: string | null;
 }
 
-const STORAGE_KEYS = { user: 'user', token: 'token', refreshToken: 'refreshToken', idToken: 'idToken' } as const;
+const STORAGE_KEYS = { user: 'user', token: 'token', refreshToken: 'refreshToken', idToken: 'idToken', returnTo: 'returnTo' } as const;
 const LOGIN_STATE_PREFIX = 'kc-callback-';
 
 function get(storage: Storage | null, key: string): string | null {
@@ -129,4 +129,18 @@ export function userFromClaims(claims: Record<string, unknown> | null | undefine
   if (typeof claims.name === 'string') user.name = claims.name;
   if (typeof claims.preferred_username === 'string') user.username = claims.preferred_username;
   return user;
+}
+
+/**
+ * The app address (`#/forms/12`) a sign-in started from: OAuth redirect URIs carry no fragment,
+ * so it is kept here across the provider's login page and taken back once (null when none).
+ */
+export function keepReturnAddress(storage: Storage | null, hash: string): void {
+  set(storage, STORAGE_KEYS.returnTo, hash);
+}
+
+export function takeReturnAddress(storage: Storage | null): string | null {
+  const hash = get(storage, STORAGE_KEYS.returnTo);
+  set(storage, STORAGE_KEYS.returnTo, null);
+  return hash;
 }
