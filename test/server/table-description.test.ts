@@ -52,6 +52,9 @@ describe('the project schema (monitoring-schema.ts)', () => {
           { name: 'name', type: 'text' },
           { name: 'filter_start', type: 'date' },
           { name: 'filter_end', type: 'date' },
+          { name: 'submit_until', type: 'date' },
+          { name: 'review_until', type: 'date' },
+          { name: 'appeal_days', type: 'number' },
         ],
       },
       {
@@ -72,6 +75,11 @@ describe('the project schema (monitoring-schema.ts)', () => {
           { name: 'rule_version', type: 'text' },
           { name: 'note', type: 'text' },
           { name: 'completed', type: 'boolean' },
+          { name: 'review_state', type: 'text', indexed: true },
+          { name: 'review_reason', type: 'text' },
+          { name: 'reviewed_by', type: 'text' },
+          { name: 'reviewed_at', type: 'date' },
+          { name: 'return_until', type: 'date' },
         ],
         attachments: [{ name: 'photos', mimeTypes: IMAGE_TYPES, maxFiles: 20 }],
       },
@@ -85,6 +93,17 @@ describe('the project schema (monitoring-schema.ts)', () => {
           { name: 'note', type: 'text' },
         ],
         attachments: [{ name: 'photos', mimeTypes: IMAGE_TYPES, maxFiles: 10 }],
+      },
+      {
+        key: 'comments',
+        name: 'Komentarji',
+        columns: [
+          { name: 'parent', type: 'reference', ref: 'forms' },
+          { name: 'text', type: 'text' },
+          { name: 'indicator', type: 'text' },
+          { name: 'state', type: 'text' },
+          { name: 'author', type: 'text' },
+        ],
       },
     ]);
   });
@@ -107,8 +126,9 @@ describe('the ownership chain (access/scope.ts)', () => {
       durationPaths: { column: 'path_id', parent: 'paths' },
       forms: { column: 'parent', parent: 'durationPaths' },
       indicators: { column: 'parent', parent: 'forms' },
+      comments: { column: 'parent', parent: 'forms' },
     });
-    expect(Object.keys(OWNERSHIP_CHAIN)).toEqual(['areas', 'paths', 'durationPaths', 'forms', 'indicators']);
+    expect(Object.keys(OWNERSHIP_CHAIN)).toEqual(['areas', 'paths', 'durationPaths', 'forms', 'indicators', 'comments']);
     // Indicators are many per form: matched by their form, not loaded per request.
     expect(LOADED_CHAIN).toEqual(['areas', 'paths', 'durationPaths', 'forms']);
     expect(SHARED_TABLES).toEqual(['durations']);

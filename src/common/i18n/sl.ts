@@ -928,6 +928,7 @@ export const slAudit = {
     durationPaths: 'Poti v sezoni',
     forms: 'Obrazci',
     indicators: 'Kazalniki',
+    comments: 'Komentarji',
   },
   actions: { insert: 'ustvarjeno', update: 'spremenjeno', delete: 'izbrisano', archive: 'arhivirano', unarchive: 'obnovljeno' },
   /** Column names of the seven tables as the trail shows them (an unknown column by its own name). */
@@ -951,6 +952,18 @@ export const slAudit = {
     rule_version: 'različica pravila',
     note: 'opomba',
     completed: 'izpolnjen',
+    review_state: 'stanje pregleda',
+    review_reason: 'razlog odločitve',
+    reviewed_by: 'odločil',
+    reviewed_at: 'čas odločitve',
+    return_until: 'rok za popravek',
+    submit_until: 'rok za oddajo',
+    review_until: 'rok za pregled',
+    appeal_days: 'dni za pritožbo',
+    text: 'besedilo',
+    indicator: 'kazalnik',
+    state: 'stanje',
+    author: 'avtor',
     key: 'kazalnik',
     value: 'vrednost',
     geometry: 'geometrija',
@@ -994,4 +1007,67 @@ export const slAudit = {
     range: 'Začetek obdobja je za njegovim koncem.',
   },
   editorsOnly: 'Zgodovino sprememb vidijo le uredniki.',
+} as const;
+
+/**
+ * The review loop (src/common/review.ts): the states of a form, the moves, why a move or an edit is
+ * refused (the server's 4xx detail, shown as it is), the payment preview. Shared by the server,
+ * the farmers' and the advisers' screens.
+ */
+export const slReview = {
+  state: {
+    draft: 'Osnutek',
+    submitted: 'Oddano v pregled',
+    returned: 'Vrnjeno v popravek',
+    approved: 'Potrjeno',
+    rejected: 'Zavrnjeno',
+    appealed: 'Pritožba v obravnavi',
+  },
+  /** The button of each move, by the state it leads to (a reopen is a move to submitted by an editor). */
+  move: {
+    submitted: 'Oddaj v pregled',
+    approved: 'Potrdi',
+    returned: 'Vrni v popravek',
+    rejected: 'Zavrni',
+    appealed: 'Vloži pritožbo',
+    reopen: 'Ponovno odpri',
+  },
+  refused: {
+    transition: 'Obrazca v stanju »{from}« ni mogoče prestaviti v stanje »{to}«.',
+    editorsOnly: 'Obrazec v stanje »{to}« prestavi le svetovalec.',
+    farmersOnly: 'Pritožbo vloži kmet.',
+    reasonMissing: 'Za prehod v stanje »{to}« napišite razlog.',
+    submitDeadline: 'Rok za oddajo je potekel {date}.',
+    appealDeadline: 'Rok za pritožbo je potekel {date}.',
+    unknownState: 'Neznano stanje pregleda »{state}«. Dovoljena so: {states}.',
+    /** A farmer's edit of a form (or its indicators, photos) that is not theirs to change now. */
+    locked: 'Obrazec je v stanju »{state}«, zato ga ni mogoče spreminjati.',
+    incomplete: 'Obrazca ni mogoče oddati, dokler ni izpolnjen: {errors}',
+    notCompleted: 'Obrazca ni mogoče oddati, dokler ni označen kot izpolnjen.',
+    /** reviewed_by and reviewed_at are the server's. */
+    serverColumn: 'Stolpec »{column}« nastavi strežnik.',
+    commentEmpty: 'Komentar je prazen.',
+    commentNotYours: 'Spreminjate lahko le svoje komentarje.',
+  },
+  payment: {
+    title: 'Informativni izračun plačila',
+    note: 'Ocena po trenutnem rezultatu, ne odločba. O plačilu odloči pristojni organ.',
+    amount: (euros: string, hectares: string, rate: string): string => `${euros} € (${hectares} ha × ${rate} €/ha)`,
+    band: (name: string): string => `Razred: ${name}`,
+    top: 'Dosežen je najvišji razred.',
+    plantsToNext: (n: number, band: string): string =>
+      `še ${n} ${slPlural(n, 'kazalna rastlina', 'kazalni rastlini', 'kazalne rastline', 'kazalnih rastlin')} do razreda ${band}`,
+    pointsToNext: (n: number, band: string): string => `še ${sl.scheme.points(n)} do razreda ${band}`,
+  },
+} as const;
+
+/** The advisers' review screen ("Pregled") and their actions on a form. */
+export const slReviewQueue = {
+  title: 'Pregled',
+} as const;
+
+/** What the farmer sees of the review: home's to-do, the state and thread on path and form screens. */
+export const slReviewFarmer = {
+  returned: (n: number): string => `${n} ${slPlural(n, 'obrazec vrnjen', 'obrazca vrnjena', 'obrazci vrnjeni', 'obrazcev vrnjenih')} v popravek`,
+  daysToSubmit: (n: number): string => `Do roka za oddajo še ${n} ${slPlural(n, 'dan', 'dneva', 'dnevi', 'dni')}`,
 } as const;

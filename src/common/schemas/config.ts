@@ -70,6 +70,17 @@ export interface ScoringRule {
   description?: string;
 }
 
+/**
+ * A payment band of a form kind: scores above `above` (the lowest band has none) earn `eurPerHa`
+ * euros per hectare of the meadow. Bands are listed from the lowest up.
+ */
+export interface PaymentBand {
+  above?: number;
+  /** Slovenian name of the band ('dobro'). */
+  name: string;
+  eurPerHa: number;
+}
+
 export interface FormKind {
   id: number;
   title: string;
@@ -78,6 +89,8 @@ export interface FormKind {
   scoring: ScoringRule;
   /** Checklist sections in display order. */
   groups?: IndicatorGroup[];
+  /** The payment per hectare by score band (the informative payment preview); none: not paid by result. */
+  payment?: { bands: PaymentBand[] };
 }
 
 export interface BaseMapConfig {

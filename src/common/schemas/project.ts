@@ -87,6 +87,11 @@ export const TABLES = {
       name: { type: 'text' },
       filter_start: { type: 'date' },
       filter_end: { type: 'date' },
+      // The scheme's deadlines (src/common/review.ts): forms are submitted until `submit_until`,
+      // reviewed until `review_until`, and a decision may be appealed `appeal_days` after it.
+      submit_until: { type: 'date' },
+      review_until: { type: 'date' },
+      appeal_days: { type: 'number' },
     },
     farmerSees: 'everyone',
   },
@@ -107,6 +112,16 @@ export const TABLES = {
       rule_version: { type: 'text' },
       note: { type: 'text' },
       completed: { type: 'boolean' },
+      // The review of the form (src/common/review.ts): draft (or empty), submitted, returned,
+      // approved, rejected, appealed. The advisers' queue filters by it.
+      review_state: { type: 'text', indexed: true },
+      // The reason of the last decision (also a comment of the form's thread).
+      review_reason: { type: 'text' },
+      // Set by the server on every change of review_state: who changed it (e-mail) and when.
+      reviewed_by: { type: 'text' },
+      reviewed_at: { type: 'date' },
+      // The last day a returned form may be resubmitted (the adviser's own deadline for it).
+      return_until: { type: 'date' },
     },
     farmerSees: { owner: 'parent' },
     attachments: { photos: { mimeTypes: IMAGE_TYPES, maxFiles: 20 } },
@@ -123,6 +138,23 @@ export const TABLES = {
     },
     farmerSees: { owner: 'parent', manyPerOwner: true },
     attachments: { photos: { mimeTypes: IMAGE_TYPES, maxFiles: 10 } },
+  },
+  /**
+   * The thread of a form between its farmer and the advisers; the reason of a return, rejection
+   * or appeal is a comment too. Author and time are the record's own (its history's first entry).
+   */
+  comments: {
+    columns: {
+      parent: { type: 'reference', ref: 'forms' },
+      text: { type: 'text' },
+      // The indicator the comment is about (its key in the form kind), or empty.
+      indicator: { type: 'text' },
+      // The review state the comment's author moved the form to with it, or empty for a reply.
+      state: { type: 'text' },
+      // Who wrote it (e-mail), set by the server: a farmer's device shows the thread offline.
+      author: { type: 'text' },
+    },
+    farmerSees: { owner: 'parent', manyPerOwner: true },
   },
 } as const satisfies Readonly<Record<string, TableDescription>>;
 

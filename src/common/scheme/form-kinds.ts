@@ -11,6 +11,8 @@
  * Names follow Mala flora Slovenije. Keys are stable identifiers stored in the indicators table
  * (`key` column): never rename a key, add a new one and bump the rule version instead.
  */
+import { SCORE_GOOD_ABOVE, SCORE_MEDIUM_ABOVE } from '../constants';
+import { sl } from '../i18n/sl';
 import type { FormKind, IndicatorDefinition, IndicatorGroup } from '../schemas/config';
 
 /** Where an indicator's illustration is served from (public/indicators/, precached). */
@@ -363,6 +365,14 @@ const travnik: FormKind = {
       // Single dandelions belong to every meadow; only a dandelion-dominated sward shows manure.
       { key: 'taraxacum', perChoice: { ni: 0, posamicno: 0, pogosto: -5, prevladuje: -15 } },
       { key: 'zarascanje', points: -1, min: -40 },
+    ],
+  },
+  // The demo scheme's rates by the score classes (sl.scheme.scoreClass); a real scheme sets its own.
+  payment: {
+    bands: [
+      { name: sl.scheme.scoreClass.bad, eurPerHa: 0 },
+      { above: SCORE_MEDIUM_ABOVE, name: sl.scheme.scoreClass.medium, eurPerHa: 150 },
+      { above: SCORE_GOOD_ABOVE, name: sl.scheme.scoreClass.good, eurPerHa: 300 },
     ],
   },
 };

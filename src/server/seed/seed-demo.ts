@@ -121,8 +121,8 @@ export async function loadDemoData(db: Db, dialect: DialectLayer): Promise<boole
       ])
       .execute();
 
-    const season2025 = await insertSeedRecord(trx, dialect, t('durations'), { values: { name: 'Sezona 2025', filter_start: '2025-01-01', filter_end: '2025-12-31' } }, opts);
-    await insertSeedRecord(trx, dialect, t('durations'), { values: { name: 'Sezona 2026', filter_start: '2026-01-01', filter_end: '2026-12-31' } }, opts);
+    const season2025 = await insertSeedRecord(trx, dialect, t('durations'), { values: { name: 'Sezona 2025', filter_start: '2025-01-01', filter_end: '2025-12-31', submit_until: '2025-10-31', review_until: '2025-11-30', appeal_days: 15 } }, opts);
+    await insertSeedRecord(trx, dialect, t('durations'), { values: { name: 'Sezona 2026', filter_start: '2026-01-01', filter_end: '2026-12-31', submit_until: '2026-12-31', review_until: '2027-01-31', appeal_days: 15 } }, opts);
 
     const qualities = ['good', 'medium', 'bad', 'good', 'medium'] as const;
     let formSeed = 0;
@@ -155,7 +155,20 @@ export async function loadDemoData(db: Db, dialect: DialectLayer): Promise<boole
               trx,
               dialect,
               t('forms'),
-              { values: { parent: durationPathId, form_id: kind.id, score, rule_version: kind.scoring.version, note: 'Ocena junij 2025', completed: true } },
+              {
+                values: {
+                  parent: durationPathId,
+                  form_id: kind.id,
+                  score,
+                  rule_version: kind.scoring.version,
+                  note: 'Ocena junij 2025',
+                  completed: true,
+                  // Last season was reviewed: its results are decisions.
+                  review_state: 'approved',
+                  reviewed_by: DEMO_EDITOR,
+                  reviewed_at: '2025-11-14T09:00:00.000Z',
+                },
+              },
               opts,
             );
             for (const [key, value] of Object.entries(values)) {

@@ -99,7 +99,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     const p = config.projectId;
 
     // Parents that already exist on the server: the demo farmers and durations.
-    const pool: Record<TableKey, Entity[]> = { farmers: [], areas: [], paths: [], durations: [], durationPaths: [], forms: [], indicators: [] };
+    const pool: Record<TableKey, Entity[]> = { farmers: [], areas: [], paths: [], durations: [], durationPaths: [], forms: [], indicators: [], comments: [] };
     for (const table of ['farmers', 'durations'] as TableKey[]) {
       const rows = await server.t.app.db.selectFrom('records').select(['id', 'properties']).where('table_id', '=', config.tables[table].id).where('deleted', '=', 0).execute();
       for (const row of rows) pool[table].push({ table, id: row.id, marker: String((JSON.parse(row.properties) as Record<string, unknown>)[col(table, MARKER[table]!)]), parents: {}, deleted: false, photos: 0, children: 0, created: false });

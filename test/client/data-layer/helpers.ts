@@ -13,7 +13,7 @@ import { syncStopped } from '../../../src/client/features/sync';
 
 export const PROJECT_ID = 1;
 
-/** Table ids 1..7; column ids are tableId * 10 + position. */
+/** Table ids 1..8; column ids are tableId * 10 + position. */
 export const testConfig: AppConfig = {
   version: 'test',
   projectId: PROJECT_ID,
@@ -22,10 +22,14 @@ export const testConfig: AppConfig = {
     farmers: { id: 1, columns: { name: 11, email: 12, phone: 13, kmg_mid: 14 } },
     areas: { id: 2, columns: { name: 21, user: 22, gerk_pid: 23, area_ha: 24 } },
     paths: { id: 3, columns: { name: 31, parent: 32, length_m: 33, walk: 34 } },
-    durations: { id: 4, columns: { name: 41, filter_start: 42, filter_end: 43 } },
+    durations: { id: 4, columns: { name: 41, filter_start: 42, filter_end: 43, submit_until: 44, review_until: 45, appeal_days: 46 } },
     durationPaths: { id: 5, columns: { duration_id: 51, path_id: 52 } },
-    forms: { id: 6, columns: { parent: 61, form_id: 62, score: 63, rule_version: 64, note: 65, completed: 66 } },
+    forms: {
+      id: 6,
+      columns: { parent: 61, form_id: 62, score: 63, rule_version: 64, note: 65, completed: 66, review_state: 67, review_reason: 68, reviewed_by: 69, reviewed_at: 601, return_until: 602 },
+    },
     indicators: { id: 7, columns: { parent: 71, key: 72, value: 73, note: 74 }, attachments: { photos: 700 } },
+    comments: { id: 8, columns: { parent: 81, text: 82, indicator: 83, state: 84, author: 85 } },
   },
   forms: {},
   basemaps: [],

@@ -38,6 +38,11 @@ describe('readRow', () => {
       // Missing: null.
       note: null,
       completed: true,
+      review_state: null,
+      review_reason: null,
+      reviewed_by: null,
+      reviewed_at: null,
+      return_until: null,
     });
   });
 
@@ -86,8 +91,8 @@ describe('toProperties', () => {
 });
 
 describe('reference columns (refs.ts)', () => {
-  it('are the ones written by hand before: areas.user, paths.parent, durationPaths.duration_id and path_id, forms.parent, indicators.parent', () => {
+  it('are the ones written by hand before: areas.user, paths.parent, durationPaths.duration_id and path_id, forms.parent, indicators.parent, comments.parent', () => {
     const keys = Object.fromEntries(TABLE_KEYS.map((key) => [key, refKeysFor(testConfig, key)]));
-    expect(keys).toStrictEqual({ farmers: [], areas: ['22'], paths: ['32'], durations: [], durationPaths: ['51', '52'], forms: ['61'], indicators: ['71'] });
+    expect(keys).toStrictEqual({ farmers: [], areas: ['22'], paths: ['32'], durations: [], durationPaths: ['51', '52'], forms: ['61'], indicators: ['71'], comments: ['81'] });
   });
 });

@@ -31,6 +31,7 @@ export type Duration = Row<'durations'>;
 export type DurationPath = Row<'durationPaths'>;
 export type Form = Row<'forms'>;
 export type Indicator = Row<'indicators'>;
+export type Comment = Row<'comments'>;
 
 const number = (value: unknown): number | null => {
   // Numbers typed into a CSV import or an older client may arrive as numeric strings.

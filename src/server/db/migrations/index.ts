@@ -15,6 +15,7 @@ import * as m0200 from './0200_property_indexes';
 import * as m0300 from './0300_one_live_indicator_per_key';
 import * as m0400 from './0400_account_activations'; // farmers' activation links
 import * as m0500 from './0500_history_time'; // the audit trail's time window
+import * as m0600 from './0600_review'; // the review loop's columns and the comments table
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyDb = Kysely<any>;
@@ -32,6 +33,7 @@ const MIGRATIONS: Record<string, MigrationModule> = {
   '0300_one_live_indicator_per_key': m0300,
   '0400_account_activations': m0400, // farmers' activation links
   '0500_history_time': m0500, // the audit trail's time window
+  '0600_review': m0600, // the review loop's columns and the comments table
 };
 
 /** Migrations receive the dialect layer as a second argument (files that don't need it ignore it). */
