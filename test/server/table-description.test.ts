@@ -77,6 +77,7 @@ describe('the project schema (monitoring-schema.ts)', () => {
           { name: 'completed', type: 'boolean' },
           { name: 'review_state', type: 'text', indexed: true },
           { name: 'review_reason', type: 'text' },
+          { name: 'review_indicator', type: 'text' },
           { name: 'reviewed_by', type: 'text' },
           { name: 'reviewed_at', type: 'date' },
           { name: 'return_until', type: 'date' },

@@ -954,6 +954,7 @@ export const slAudit = {
     completed: 'izpolnjen',
     review_state: 'stanje pregleda',
     review_reason: 'razlog odločitve',
+    review_indicator: 'kazalnik odločitve',
     reviewed_by: 'odločil',
     reviewed_at: 'čas odločitve',
     return_until: 'rok za popravek',

@@ -115,8 +115,10 @@ export const TABLES = {
       // The review of the form (src/common/review.ts): draft (or empty), submitted, returned,
       // approved, rejected, appealed. The advisers' queue filters by it.
       review_state: { type: 'text', indexed: true },
-      // The reason of the last decision (also a comment of the form's thread).
+      // The reason of the last move (the server also adds it to the form's thread as a comment)
+      // and the indicator it is about (its key; a returned form opens there), or empty.
       review_reason: { type: 'text' },
+      review_indicator: { type: 'text' },
       // Set by the server on every change of review_state: who changed it (e-mail) and when.
       reviewed_by: { type: 'text' },
       reviewed_at: { type: 'date' },

@@ -26,7 +26,7 @@ export const testConfig: AppConfig = {
     durationPaths: { id: 5, columns: { duration_id: 51, path_id: 52 } },
     forms: {
       id: 6,
-      columns: { parent: 61, form_id: 62, score: 63, rule_version: 64, note: 65, completed: 66, review_state: 67, review_reason: 68, reviewed_by: 69, reviewed_at: 601, return_until: 602 },
+      columns: { parent: 61, form_id: 62, score: 63, rule_version: 64, note: 65, completed: 66, review_state: 67, review_reason: 68, review_indicator: 69, reviewed_by: 601, reviewed_at: 602, return_until: 603 },
     },
     indicators: { id: 7, columns: { parent: 71, key: 72, value: 73, note: 74 }, attachments: { photos: 700 } },
     comments: { id: 8, columns: { parent: 81, text: 82, indicator: 83, state: 84, author: 85 } },

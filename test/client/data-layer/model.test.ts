@@ -40,6 +40,7 @@ describe('readRow', () => {
       completed: true,
       review_state: null,
       review_reason: null,
+      review_indicator: null,
       reviewed_by: null,
       reviewed_at: null,
       return_until: null,

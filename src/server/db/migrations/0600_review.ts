@@ -1,6 +1,6 @@
 /**
  * The scheme's review loop in existing projects: the columns the tables' description gained
- * (forms: review_state, review_reason, reviewed_by, reviewed_at, return_until; durations:
+ * (forms: review_state, review_reason, review_indicator, reviewed_by, reviewed_at, return_until; durations:
  * submit_until, review_until, appeal_days) and the `comments` table, added to every project that
  * lacks them (`ensureDescribedTables`), then indexed like a new project's (review_state, the
  * comments' parent). New projects get them from createProject. A form without review_state is a
