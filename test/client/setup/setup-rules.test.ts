@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from '@jest/globals';
 import type { Polygon } from 'geojson';
-import { metresOutside, polygonProblem, seasonProblem } from '../../../src/client/features/setup/setup-rules';
+import { appealDaysOf, metresOutside, polygonProblem, seasonProblem } from '../../../src/client/features/setup/setup-rules';
 import { slSetup } from '../../../src/common/i18n/sl';
 
 // A "U": 0.002° wide, 0.002° tall, with a notch 0.001° wide from the top down to half height.
@@ -34,12 +34,23 @@ describe('polygonProblem', () => {
   });
 });
 
+const NO_DEADLINES = { submitUntil: '', reviewUntil: '', appealDays: '' };
+
 describe('seasonProblem', () => {
   const season = (name: string, start: string, end: string, archived = false) => ({ id: Math.random(), name, filter_start: start, filter_end: end, archived, deleted: false });
 
   it('windows sharing a day overlap; the day after does not; archived seasons do not count', () => {
     const seasons = [season('2026', '2026-01-01', '2026-12-31'), season('Stara', '2027-01-01', '2027-12-31', true)];
-    expect(seasonProblem({ name: 'X', start: '2026-12-31', end: '2027-06-30' }, seasons)).toBe(slSetup.seasons.overlap('2026'));
-    expect(seasonProblem({ name: 'X', start: '2027-01-01', end: '2027-06-30' }, seasons)).toBeNull();
+    expect(seasonProblem({ ...NO_DEADLINES, name: 'X', start: '2026-12-31', end: '2027-06-30' }, seasons)).toBe(slSetup.seasons.overlap('2026'));
+    expect(seasonProblem({ ...NO_DEADLINES, name: 'X', start: '2027-01-01', end: '2027-06-30' }, seasons)).toBeNull();
+  });
+
+  it('the review deadline is not before the submission deadline; the appeal period is a whole number of days up to a year, or empty', () => {
+    const draft = { ...NO_DEADLINES, name: 'X', start: '2028-01-01', end: '2028-12-31' };
+    expect(seasonProblem({ ...draft, submitUntil: '2028-10-31', reviewUntil: '2028-10-30' }, [])).toBe(slSetup.seasons.reviewBeforeSubmit);
+    expect(seasonProblem({ ...draft, submitUntil: '2028-10-31', reviewUntil: '2028-10-31' }, [])).toBeNull();
+    for (const bad of ['-1', '2.5', '15 dni', '366']) expect(seasonProblem({ ...draft, appealDays: bad }, [])).toBe(slSetup.seasons.appealDaysInvalid);
+    expect(seasonProblem({ ...draft, appealDays: ' 15 ' }, [])).toBeNull();
+    expect([appealDaysOf(''), appealDaysOf('0'), appealDaysOf('365')]).toEqual([null, 0, 365]);
   });
 });

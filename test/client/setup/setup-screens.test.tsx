@@ -193,11 +193,30 @@ describe('seasons', () => {
     type('name', 'Naslednja');
     type('start', `${year + 1}-03-01`);
     type('end', `${year + 1}-10-31`);
+    // The review loop's deadlines: a review deadline before the submission one is refused.
+    type('submit_until', `${year + 1}-09-30`);
+    type('review_until', `${year + 1}-09-01`);
+    type('appeal_days', '15');
+    fireEvent.click(screen.getByRole('button', { name: sl.common.save }));
+    expect((await screen.findByRole('alert')).textContent).toBe(slSetup.seasons.reviewBeforeSubmit);
+    type('review_until', `${year + 1}-10-31`);
     fireEvent.click(screen.getByRole('button', { name: sl.common.save }));
     expect((await screen.findByRole('status')).textContent).toBe(slSetup.common.savedOffline);
     const queued = await db.outbox.toArray();
     expect(queued).toHaveLength(1);
-    expect(queued[0]).toMatchObject({ kind: 'insert', api: 'Records', tableId: T.durations.id, properties: { [c('durations', 'name')]: 'Naslednja', [c('durations', 'filter_start')]: `${year + 1}-03-01`, [c('durations', 'filter_end')]: `${year + 1}-10-31` } });
+    expect(queued[0]).toMatchObject({
+      kind: 'insert',
+      api: 'Records',
+      tableId: T.durations.id,
+      properties: {
+        [c('durations', 'name')]: 'Naslednja',
+        [c('durations', 'filter_start')]: `${year + 1}-03-01`,
+        [c('durations', 'filter_end')]: `${year + 1}-10-31`,
+        [c('durations', 'submit_until')]: `${year + 1}-09-30`,
+        [c('durations', 'review_until')]: `${year + 1}-10-31`,
+        [c('durations', 'appeal_days')]: 15,
+      },
+    });
     // The list shows the saved season at once, from the device.
     expect(await screen.findByText('Naslednja')).toBeTruthy();
   });

@@ -22,6 +22,22 @@ export interface SeasonDraft {
   name: string;
   start: string;
   end: string;
+  /** The scheme's deadlines (docs/architecture.md, The review loop): dates, empty for none. */
+  submitUntil: string;
+  reviewUntil: string;
+  /** Whole days after a decision for an appeal, as typed; empty for no limit. */
+  appealDays: string;
+}
+
+/** The longest appeal period a season may set (a year). */
+const MAX_APPEAL_DAYS = 365;
+
+/** The typed appeal period as a number of days: null for none, NaN when it is not a whole number in range. */
+export function appealDaysOf(typed: string): number | null {
+  const trimmed = typed.trim();
+  if (trimmed === '') return null;
+  const days = /^\d+$/.test(trimmed) ? Number(trimmed) : Number.NaN;
+  return days <= MAX_APPEAL_DAYS ? days : Number.NaN;
 }
 
 type SeasonRow = Pick<Duration, 'id' | 'name' | 'filter_start' | 'filter_end' | 'archived' | 'deleted'>;
@@ -39,6 +55,8 @@ export function seasonProblem(draft: SeasonDraft, seasons: readonly SeasonRow[])
   if (!draft.start) return slSetup.common.required(slSetup.seasons.start);
   if (!draft.end) return slSetup.common.required(slSetup.seasons.end);
   if (draft.end < draft.start) return slSetup.seasons.badOrder;
+  if (draft.submitUntil && draft.reviewUntil && draft.reviewUntil < draft.submitUntil) return slSetup.seasons.reviewBeforeSubmit;
+  if (Number.isNaN(appealDaysOf(draft.appealDays))) return slSetup.seasons.appealDaysInvalid;
   for (const other of seasons) {
     if (other.id === draft.id || other.archived || other.deleted) continue;
     const from = day(other.filter_start);
