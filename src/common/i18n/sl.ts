@@ -421,6 +421,14 @@ export const slSync = {
     failed: 'Ni uspelo',
     conflict: 'Spor pri urejanju',
     conflictExplain: 'Zapis je medtem na strežniku spremenil nekdo drug.',
+    /** A farmer's edit of a form the adviser meanwhile took into review or decided on. */
+    lockedExplain: 'Obrazec je medtem v stanju »{state}«, zato sprememba ni shranjena. Nič ni izgubljeno: pošljite jo svetovalcu kot komentar ali jo zavrzite.',
+    lockedValues: 'Vaša sprememba',
+    sendAsComment: 'Pošlji svetovalcu kot komentar',
+    discardMine: 'Zavrzi mojo spremembo',
+    lockedComment: 'Sprememba, ki je aplikacija ni mogla shraniti, ker je bil obrazec že v pregledu ({record}): {changes}',
+    lockedNoValues: 'fotografija ali izbris',
+    lockedNoForm: 'Obrazca te spremembe ni mogoče najti, zato je ni mogoče poslati kot komentar.',
     /** The table of a conflict's differing values: column, the user's value, the server's. */
     field: 'Podatek',
     yours: 'Vaša različica',
