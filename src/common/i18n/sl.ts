@@ -247,6 +247,8 @@ export const slAuth = {
 export const slSeasonServer = {
   rules: {
     seasonDatesOrder: 'Začetek sezone ({start}) je po njenem koncu ({end}).',
+    seasonReviewBeforeSubmit: 'Rok za pregled ({review}) je pred rokom za oddajo ({submit}).',
+    seasonAppealDays: 'Dni za pritožbo mora biti celo število od 0 do {max}, ne »{value}«.',
     seasonOverlap: 'Sezona se prekriva s sezono »{name}« ({start} – {end}). Sezone se ne smejo prekrivati.',
     farmerEmailTaken: 'Kmet z e-poštnim naslovom {email} že obstaja (»{name}«).',
     farmerKmgMidTaken: 'Kmet s KMG-MID {kmgMid} že obstaja (»{name}«).',
