@@ -848,6 +848,15 @@ export const slSetup = {
     noPolygon: 'Na zemljevidu narišite obris travnika.',
     tooFew: 'Obris travnika potrebuje vsaj tri oglišča.',
     selfIntersecting: 'Obris travnika seka samega sebe. Popravite oglišča, da se robovi ne križajo.',
+    /** An outline far outside the scheme's meadows: asked before it is saved. */
+    tooLarge: (ha: string, max: string): string =>
+      `Travnik meri ${ha} ha, travniki v shemi pa največ okoli ${max} ha. Ste obris morda narisali pri premajhni povečavi? Preverite ga na zemljevidu.`,
+    tooSmall: (ha: string, min: string): string =>
+      `Travnik meri le ${ha} ha (manj kot ${min} ha). Ste obris morda narisali pri preveliki povečavi? Preverite ga na zemljevidu.`,
+    saveAnyway: 'Obris je pravilen, shrani',
+    /** Shown while the only base map is the built-in one: it has no field-scale detail to follow. */
+    basemapNote:
+      'Vgrajena osnovna karta kaže le državne meje in mrežo, ne parcel in travnikov: obris po njej je le približen. Za risanje po parcelah naj skrbnik strežnika doda ortofoto (nastavitev basemaps, opisana v docs/maps.md).',
     archiveConfirm: (name: string): string => `Arhiviram travnik »${name}« z vsemi potmi?`,
   },
   paths: {
@@ -867,6 +876,8 @@ export const slSetup = {
     notDrawn: 'še ni narisana',
     outside: (meters: number, margin: number): string =>
       `Pot sega ${meters} m zunaj travnika (dovoljeno je ${margin} m). Jo vseeno shranim?`,
+    tooLong: (length: string, perimeter: string): string =>
+      `Pot je dolga ${length} m, obod travnika pa meri le ${perimeter} m. Pot, ki prečka travnik, je krajša od njegovega oboda. Jo vseeno shranim?`,
     saveAnyway: 'Vseeno shrani',
     archiveConfirm: (name: string): string => `Arhiviram pot »${name}«?`,
     newForFarmer: 'Nova pot na mojem travniku',

@@ -298,6 +298,28 @@ describe('meadows', () => {
     expect(queued).toMatchObject({ kind: 'insert', api: 'Features', tableId: T.areas.id, geometry: square, properties: { [c('areas', 'name')]: 'Nov travnik', [c('areas', 'gerk_pid')]: '1234567', [c('areas', 'user')]: s.farmer.id } });
     expect(queued!.properties![c('areas', 'area_ha')]).toBeCloseTo(3.43, 1);
   });
+
+  it('asks before saving a meadow of thousands of hectares, says the built-in map cannot show parcels, and saves it when the adviser confirms', async () => {
+    const s = season();
+    const db = await deviceWith([s.farmer]);
+    showAt('#/setup/areas', offline('editor'), db);
+    await openNewEditor(slSetup.areas.add);
+    // The test config names no base map: the built-in one is all there is.
+    expect(screen.getByTestId('basemap-note').textContent).toBe(slSetup.areas.basemapNote);
+    type('name', 'Štirje tapi');
+    await waitFor(() => expect(document.querySelectorAll('[name="owner"] option')).toHaveLength(2));
+    type('owner', String(s.farmer.id));
+    nextDrawing = { type: 'Polygon', coordinates: [[[14.5, 46.05], [14.56, 46.05], [14.56, 46.11], [14.5, 46.11], [14.5, 46.05]]] };
+    fireEvent.click(screen.getByRole('button', { name: 'test-draw' }));
+    fireEvent.click(screen.getByRole('button', { name: sl.common.save }));
+    const doubt = await screen.findByTestId('area-doubt');
+    expect(doubt.textContent).toMatch(/^Travnik meri \d\.\d{3},\d{1,2} ha, travniki v shemi pa največ okoli 50 ha\./);
+    expect(await db.outbox.count()).toBe(0);
+    fireEvent.click(screen.getByRole('button', { name: slSetup.areas.saveAnyway }));
+    expect((await screen.findByRole('status')).textContent).toBe(slSetup.common.savedOffline);
+    const [queued] = await db.outbox.toArray();
+    expect(queued!.properties![c('areas', 'area_ha')]).toBeGreaterThan(2000);
+  });
 });
 
 describe('transects', () => {

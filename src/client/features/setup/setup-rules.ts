@@ -9,7 +9,10 @@ import booleanPointInPolygon from '@turf/boolean-point-in-polygon';
 import kinks from '@turf/kinks';
 import pointToLineDistance from '@turf/point-to-line-distance';
 import polygonToLine from '@turf/polygon-to-line';
-import type { Feature, Geometry, LineString, MultiLineString, MultiPolygon, Polygon, Position } from 'geojson';
+import type { Feature, FeatureCollection, Geometry, LineString, MultiLineString, MultiPolygon, Polygon, Position } from 'geojson';
+import length from '@turf/length';
+import { MEADOW_PLAUSIBLE_MAX_HA, MEADOW_PLAUSIBLE_MIN_HA, PATH_OUTSIDE_AREA_MARGIN_M } from '../../../common/constants';
+import { formatNumber } from '../../../common/format';
 import { slSetup } from '../../../common/i18n/sl';
 import type { Duration, Farmer } from '../../lib/db/model';
 import { distanceM, type LonLat } from '../../lib/map/geo';
@@ -97,6 +100,32 @@ export function polygonProblem(geometry: Geometry | null): string | null {
   // A closed ring of three corners has four positions (the first repeated).
   if (rings.some((ring) => new Set(ring.map((p) => `${p[0]},${p[1]}`)).size < 3)) return slSetup.areas.tooFew;
   if (kinks(geometry).features.length > 0) return slSetup.areas.selfIntersecting;
+  return null;
+}
+
+/**
+ * Why a meadow outline that can be saved still looks wrong, in Slovenian, or null: an area outside
+ * the scheme's meadows (MEADOW_PLAUSIBLE_MIN_HA..MAX_HA). The screen asks before saving it.
+ */
+export function meadowDoubt(outline: Polygon | MultiPolygon): string | null {
+  const hectares = areaHa(outline);
+  if (hectares > MEADOW_PLAUSIBLE_MAX_HA) return slSetup.areas.tooLarge(formatNumber(hectares), formatNumber(MEADOW_PLAUSIBLE_MAX_HA));
+  if (hectares < MEADOW_PLAUSIBLE_MIN_HA) return slSetup.areas.tooSmall(formatNumber(hectares), formatNumber(MEADOW_PLAUSIBLE_MIN_HA));
+  return null;
+}
+
+/**
+ * Why a drawn transect looks wrong, in Slovenian, or null: it strays outside its meadow by more
+ * than PATH_OUTSIDE_AREA_MARGIN_M, or it is longer than the meadow's perimeter (a line crossing a
+ * meadow is shorter than the way round it: a longer one was drawn elsewhere or zig-zags).
+ */
+export function pathDoubt(line: LineString | MultiLineString, meadow: Polygon | MultiPolygon | null): string | null {
+  if (!meadow) return null;
+  const outside = metresOutside(line, meadow);
+  if (outside > PATH_OUTSIDE_AREA_MARGIN_M) return slSetup.paths.outside(outside, PATH_OUTSIDE_AREA_MARGIN_M);
+  const lengthM = length({ type: 'Feature', properties: {}, geometry: line }, { units: 'meters' });
+  const perimeterM = length(polygonToLine(meadow) as Feature<LineString | MultiLineString> | FeatureCollection<LineString | MultiLineString>, { units: 'meters' });
+  if (lengthM > perimeterM) return slSetup.paths.tooLong(formatNumber(Math.round(lengthM)), formatNumber(Math.round(perimeterM)));
   return null;
 }
 
