@@ -1000,6 +1000,8 @@ export const slAudit = {
   },
   geometryChanged: 'geometrija spremenjena',
   empty: '—',
+  yes: 'Da',
+  no: 'Ne',
   unknownUser: 'neznan uporabnik',
   filters: 'Izbor sprememb',
   farmer: 'Kmet',
