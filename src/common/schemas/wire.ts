@@ -367,7 +367,6 @@ export type ImportReport = Static<typeof ImportReport>;
 export const ProjectParams = Type.Object({ projectId: Id() });
 export const TableParams = Type.Object({ projectId: Id(), tableId: Id() });
 export const RecordParams = Type.Object({ projectId: Id(), tableId: Id(), recordId: Id() });
-export const FeatureParams = Type.Object({ projectId: Id(), tableId: Id(), featureId: Id() });
 export const AttachmentParams = Type.Object({ projectId: Id(), recordAttachmentId: Id() });
 export const AttachmentInfoParams = Type.Object({ projectId: Id(), recordId: Id(), tableAttachmentInfoId: Id() });
 
