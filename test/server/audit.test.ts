@@ -11,7 +11,7 @@ import type { AuditEntry, AuditPage } from '../../src/common/schemas/audit';
 import type { Access } from '../../src/server/access/access';
 import { auditEntries } from '../../src/server/repositories/audit-repository';
 import { buildTestApp, TEST_USER_HEADER, USERS, type TestApp } from './helpers/build-test-app';
-import { farmerRows, type FarmerRows } from './helpers/demo-ids';
+import { demoFormsAsDrafts, farmerRows, type FarmerRows } from './helpers/demo-ids';
 
 let t: TestApp;
 let own: FarmerRows;
@@ -37,6 +37,7 @@ async function editNote(user: string, tableId: number, id: number, note: string)
 
 beforeAll(async () => {
   t = await buildTestApp();
+  await demoFormsAsDrafts(t.app, t.tables);
   own = await farmerRows(t.app, t.tables, USERS.farmer1);
   other = await farmerRows(t.app, t.tables, USERS.farmer2);
   beforeEdits = new Date().toISOString();

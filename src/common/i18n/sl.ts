@@ -1080,6 +1080,14 @@ export const slReview = {
     serverColumn: 'Stolpec »{column}« nastavi strežnik.',
     commentEmpty: 'Komentar je prazen.',
     commentNotYours: 'Spreminjate lahko le svoje komentarje.',
+    /** review_reason, review_indicator and return_until belong to a move (the thread keeps earlier reasons). */
+    withoutMove: 'Stolpec »{column}« se spremeni le ob prehodu obrazca v drugo stanje.',
+    /** return_until: the adviser's own deadline for a returned form. */
+    returnUntil: 'Rok za popravek določi svetovalec, ko obrazec vrne v popravek.',
+    /** review_indicator of a form, indicator of a comment: a key of the form's kind. */
+    unknownIndicator: 'Obrazec nima kazalnika »{key}«.',
+    /** A form to submit whose kind (form_id) the scheme does not know. */
+    unknownKind: 'Vrsta obrazca ni znana.',
   },
   payment: {
     title: 'Informativni izračun plačila',
