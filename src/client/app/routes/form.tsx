@@ -69,8 +69,8 @@ export default function FormRoute({ params }: ScreenProps) {
     await saveEdits([{ kind: 'update', projectId: config.projectId, tableId: config.tables.forms.id, id: form.id, properties: toProperties(config, 'forms', { review_state: to, review_reason: reason }), refs: refKeysFor(config, 'forms') }]);
   };
   const onReply = async (text: string, indicator: string | null) => {
-    if (!form) return;
-    await saveEdits([
+    if (!form) return null;
+    const saved = await saveEdits([
       {
         kind: 'insert',
         projectId: config.projectId,
@@ -79,6 +79,8 @@ export default function FormRoute({ params }: ScreenProps) {
         refs: refKeysFor(config, 'comments'),
       },
     ]);
+    const record = saved[0]?.record;
+    return record ? readRow(config, 'comments', record) : null;
   };
   const renderReview = (context: ReviewContext): ReviewSlots => {
     if (!form || !kind || !review) return {};

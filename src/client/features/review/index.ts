@@ -5,3 +5,5 @@ export { ReviewThread } from './review-thread';
 export { FarmerMoves } from './farmer-moves';
 export { PaymentCard } from './payment-card';
 export { reviewedForm, seasonDeadlines, storedValues, threadOf } from './review-rows';
+export { farmerTodo } from './farmer-todo';
+export { ReviewTodo } from './review-todo';

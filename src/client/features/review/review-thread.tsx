@@ -25,8 +25,11 @@ export interface ReviewThreadProps {
   /** The form's farmer's e-mail: their comments are "Kmet" for an adviser. */
   farmerEmail?: string | null;
   online: boolean;
-  /** Queues a reply (text, the indicator's key or null); absent: no reply box (readers). */
-  onReply?: (text: string, indicator: string | null) => Promise<void>;
+  /**
+   * Queues a reply (text, the indicator's key or null) and resolves with the stored comment, shown
+   * at once until the season's rows list it; absent: no reply box (readers).
+   */
+  onReply?: (text: string, indicator: string | null) => Promise<Comment | null>;
   /** Shows an indicator on the form (scrolls to it). */
   onShowIndicator?: (key: string) => void;
 }
@@ -43,7 +46,13 @@ function authorOf(comment: Comment, props: ReviewThreadProps): string {
 
 export function ReviewThread(props: ReviewThreadProps) {
   const t = slReviewFarmer.thread;
-  const { comments, kind } = props;
+  const { kind } = props;
+  // Replies stored on this screen, shown until the season's rows change (the reload after the
+  // save lists them from the device, under their offline id until delivered).
+  const listed = props.comments.map((c) => c.id).join(',');
+  const [sent, setSent] = useState<{ listed: string; rows: Comment[] }>({ listed, rows: [] });
+  if (sent.listed !== listed) setSent({ listed, rows: [] });
+  const comments = [...props.comments, ...(sent.listed === listed ? sent.rows : []).filter((r) => !props.comments.some((c) => c.id === r.id))];
   const [text, setText] = useState('');
   const [indicator, setIndicator] = useState('');
   const [busy, setBusy] = useState(false);
@@ -59,7 +68,8 @@ export function ReviewThread(props: ReviewThreadProps) {
     setBusy(true);
     setMessage(null);
     try {
-      await props.onReply(text.trim(), indicator || null);
+      const stored = await props.onReply(text.trim(), indicator || null);
+      if (stored) setSent((s) => ({ listed: s.listed, rows: [...s.rows, stored] }));
       setText('');
       setIndicator('');
       setMessage({ kind: 'ok', text: props.online ? t.replySent : t.replySaved });
