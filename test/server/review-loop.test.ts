@@ -276,6 +276,28 @@ describe('moves in bulk calls', () => {
     expect(await snapshot(t.app)).toBe(before);
   });
 
+  it('a form made, filled and submitted offline goes in one call, and is scored', async () => {
+    const link = t.tables.durationPaths;
+    const answer = await bulk(USERS.farmer1, [
+      { opId: opId(), kind: 'insert', tableId: link.id, localId: 1, properties: { [link.columns.duration_id]: seasons.open, [link.columns.path_id]: own.paths[0] } },
+      { opId: opId(), kind: 'insert', tableId: f().id, localId: 2, properties: formProps({ parent: 1, form_id: 1 }) },
+      ...Object.entries({ 'rumex-obtusifolius': 'ni', taraxacum: 'ni', zarascanje: 0, 'salvia-pratensis': true }).map(([key, value], n) => ({
+        opId: opId(),
+        kind: 'insert',
+        tableId: i().id,
+        localId: 10 + n,
+        properties: { [i().columns.parent]: 2, [i().columns.key]: key, [i().columns.value]: value },
+      })),
+      { opId: opId(), kind: 'update', tableId: f().id, id: 2, properties: formProps({ completed: true, review_state: 'submitted' }) },
+    ]);
+    expect(answer.statusCode).toBe(200);
+    const results = answer.json<{ results: Array<{ id: number; record: { properties: Record<string, unknown> } }> }>().results;
+    const form = results[1]!.id;
+    expect((await stored(form)).p).toMatchObject({ review_state: 'submitted', reviewed_by: USERS.farmer1, completed: true });
+    expect(typeof (await stored(form)).p.score).toBe('number');
+    expect(results[results.length - 1]!.record.properties[String(f().columns.score)]).toBe((await stored(form)).p.score);
+  });
+
   it('a farmer reads the thread of their own forms; another farmer does not see it', async () => {
     const form = await newForm(seasons.open);
     await move(USERS.farmer1, form, { review_state: 'submitted' });
