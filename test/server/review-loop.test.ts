@@ -445,6 +445,15 @@ describe('a locked form (submitted, approved, rejected, appealed) for its farmer
     await expectRefused(409, () => move(USERS.farmer1, form, { review_state: 'submitted', note: 'x', completed: false }), locked);
   });
 
+  it('an edit made before the form was submitted (stale too) is refused as locked, not as a plain conflict ("keep mine" would only meet the lock)', async () => {
+    const answer = await expectRefused(409, () => put(USERS.farmer1, f().id, form, formProps({ note: 'na terenu' }), version - 1), locked);
+    expect(answer.json()).toMatchObject({ reviewState: 'submitted', current: { id: form, version } });
+    // A stale move is an ordinary conflict: the farmer sees the adviser's change first.
+    const staleMove = await put(USERS.farmer1, f().id, form, formProps({ review_state: 'submitted' }), version - 1);
+    expect(staleMove.statusCode).toBe(409);
+    expect(staleMove.json()).not.toHaveProperty('reviewState');
+  });
+
   it('sending the row back unchanged is no change (200, same version)', async () => {
     const answer = await put(USERS.farmer1, f().id, form, formProps({ review_state: 'submitted', note: null }));
     expect(answer.statusCode).toBe(200);
@@ -582,7 +591,8 @@ describe('the audit trail shows the moves', () => {
     expect(entry.changedBy).toBe(USERS.farmer1);
     expect(entry.changes).toEqual(expect.arrayContaining([expect.objectContaining({ column: 'review_state', old: null, new: 'submitted' }), expect.objectContaining({ column: 'reviewed_by', new: USERS.farmer1 })]));
     const csv = (await t.as(USERS.editor, { method: 'GET', url: `/api/Audit/1/csv?tableId=${f().id}` })).body;
-    const line = csv.split('\r\n').find((row) => row.includes(`;${slAudit.tables.forms};${form};${slAudit.columns.review_state};`));
-    expect(line).toMatch(/;submitted$/);
+    // The form by its kind (its id beside it), the state by its word.
+    const line = csv.split('\r\n').find((row) => row.includes(`(${form});${slAudit.columns.review_state};`));
+    expect(line).toMatch(new RegExp(`;${slAudit.tables.forms};[^;]+ \\(${form}\\);${slAudit.columns.review_state};;${slReview.state.submitted}$`));
   });
 });
