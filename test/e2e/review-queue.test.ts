@@ -14,7 +14,7 @@ import { sl, slReview, slReviewQueue } from '../../src/common/i18n/sl';
 import { axeViolations } from './axe';
 import { describeApp } from './fixture';
 import { ARTIFACTS_DIR, DEMO_USERS, recordArtifacts } from './harness';
-import { DESK_SIZE, goHash, shootBothSizes, waitForOutboxEmpty } from './scenarios/helpers';
+import { DESK_SIZE, shootBothSizes, waitForOutboxEmpty } from './scenarios/helpers';
 
 jest.setTimeout(180_000);
 
