@@ -68,6 +68,15 @@ export const SYNC_BACKOFF_MAX_MS = 60_000;
  */
 export const PATH_OUTSIDE_AREA_MARGIN_M = 10;
 
+/**
+ * The meadows of the scheme, from a garden-sized strip to a large hay meadow: an outline outside
+ * this range (hectares) is most likely drawn at the wrong zoom or on the wrong spot, so saving it
+ * asks first (the adviser may still save it). GERK parcels of Slovenian grassland are mostly
+ * 0.1–5 ha; the largest single meadows of the scheme's regions reach some tens of hectares.
+ */
+export const MEADOW_PLAUSIBLE_MIN_HA = 0.05;
+export const MEADOW_PLAUSIBLE_MAX_HA = 50;
+
 /** The editors' audit trail: entries per page by default and at most (the CSV has no limit). */
 export const AUDIT_PAGE_SIZE = 50;
 export const AUDIT_MAX_PAGE_SIZE = 200;

@@ -1,5 +1,20 @@
 import { FILE_SIZE_DECIMALS, FILE_SIZE_STEP, FILE_SIZE_UNITS } from './constants';
 
+const numberFormatters = new Map<number, Intl.NumberFormat>();
+
+/**
+ * A number as Slovenian writes it: a decimal comma and a dot between thousands ('2.347,86'),
+ * at most `decimals` decimals (trailing zeros dropped).
+ */
+export function formatNumber(value: number, decimals = 2): string {
+  let formatter = numberFormatters.get(decimals);
+  if (!formatter) {
+    formatter = new Intl.NumberFormat('sl-SI', { maximumFractionDigits: decimals, useGrouping: true });
+    numberFormatters.set(decimals, formatter);
+  }
+  return formatter.format(value);
+}
+
 /** File size in 1024 steps from Bytes to YB, 2 decimals by default. */
 export function formatFileSize(bytes: number, decimals: number = FILE_SIZE_DECIMALS): string {
   if (!Number.isFinite(bytes) || bytes <= 0) return '0 Bytes';

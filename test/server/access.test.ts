@@ -10,7 +10,7 @@ import { resolveAccess } from '../../src/server/access/access';
 import { assertRecordAccess } from '../../src/server/repositories/record-repository';
 import { DomainError, unauthenticated } from '../../src/server/domain-errors';
 import { buildTestApp, snapshot, USERS, type TestApp, type TestResponse } from './helpers/build-test-app';
-import { durationIds, farmerRows, type FarmerRows } from './helpers/demo-ids';
+import { demoFormsAsDrafts, durationIds, farmerRows, type FarmerRows } from './helpers/demo-ids';
 
 let t: TestApp;
 let own: FarmerRows;
@@ -19,6 +19,7 @@ let durations: number[];
 
 beforeAll(async () => {
   t = await buildTestApp();
+  await demoFormsAsDrafts(t.app, t.tables);
   own = await farmerRows(t.app, t.tables, USERS.farmer1);
   other = await farmerRows(t.app, t.tables, USERS.farmer2);
   durations = await durationIds(t.app, t.tables);

@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { buildTestApp, snapshot, TEST_USER_HEADER, USERS, type TestApp } from './helpers/build-test-app';
-import { farmerRows, type FarmerRows } from './helpers/demo-ids';
+import { demoFormsAsDrafts, farmerRows, type FarmerRows } from './helpers/demo-ids';
 import { jpegImage, multipart, pixelFloodPng, pngImage, type Part } from '../fixtures/uploads';
 
 /** Every file under `dir`, recursively (stored objects, thumbnails, temp uploads). */
@@ -33,6 +33,7 @@ interface Ctx {
 async function setUp(limits?: Record<string, number>): Promise<Ctx> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'mt-attach-'));
   const t = await buildTestApp({ dataDir, ...(limits ? { limits } : {}) });
+  await demoFormsAsDrafts(t.app, t.tables);
   return {
     t,
     dataDir,

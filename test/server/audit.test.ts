@@ -4,13 +4,14 @@
  * the farmer, table and time filters, paging with a total, the CSV; readers 403, farmers 404;
  * bad query parameters 400 with a Slovenian detail.
  */
+import { FORM_KINDS } from '../../src/common/scheme/form-kinds';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { slAudit } from '../../src/common/i18n/sl';
 import type { AuditEntry, AuditPage } from '../../src/common/schemas/audit';
 import type { Access } from '../../src/server/access/access';
 import { auditEntries } from '../../src/server/repositories/audit-repository';
 import { buildTestApp, TEST_USER_HEADER, USERS, type TestApp } from './helpers/build-test-app';
-import { farmerRows, type FarmerRows } from './helpers/demo-ids';
+import { demoFormsAsDrafts, farmerRows, type FarmerRows } from './helpers/demo-ids';
 
 let t: TestApp;
 let own: FarmerRows;
@@ -36,6 +37,7 @@ async function editNote(user: string, tableId: number, id: number, note: string)
 
 beforeAll(async () => {
   t = await buildTestApp();
+  await demoFormsAsDrafts(t.app, t.tables);
   own = await farmerRows(t.app, t.tables, USERS.farmer1);
   other = await farmerRows(t.app, t.tables, USERS.farmer2);
   beforeEdits = new Date().toISOString();
@@ -94,6 +96,22 @@ describe('what the trail shows', () => {
     expect(page.entries[0]).toMatchObject({ recordId: indicator, action: 'delete', changedBy: USERS.editor });
   });
 
+  it('names records and referenced values as an adviser knows them, not by their ids: a new meadow\'s farmer by name, a form by its kind, path and season, in the page and the CSV', async () => {
+    const farmer = (await t.as(USERS.editor, { method: 'GET', url: `/api/Records/1/${t.tables.farmers.id}/${own.farmer}` })).json<{ properties: Record<string, unknown> }>();
+    const farmerName = farmer.properties[String(t.tables.farmers.columns.name)] as string;
+    const a = t.tables.areas.columns;
+    const square = { type: 'Polygon', coordinates: [[[16.15, 46.83], [16.151, 46.83], [16.151, 46.831], [16.15, 46.831], [16.15, 46.83]]] };
+    const created = await t.as(USERS.editor, { method: 'POST', url: '/api/Features/1/' + t.tables.areas.id, payload: { type: 'Feature', properties: { [a.name]: 'Nova senožet', [a.user]: own.farmer }, geometry: square } });
+    expect(created.statusCode).toBe(201);
+    const [entry] = (await audit(USERS.editor, `?tableId=${t.tables.areas.id}&perPage=1`)).json<AuditPage>().entries;
+    expect(entry!.record).toBe('Nova senožet');
+    expect(entry!.changes.find((c) => c.column === 'user')).toEqual({ column: 'user', old: null, new: own.farmer, newText: farmerName });
+    const [form] = (await audit(USERS.editor, `?tableId=${t.tables.forms.id}&farmerId=${own.farmer}&perPage=1`)).json<AuditPage>().entries;
+    expect(form!.record).toMatch(new RegExp(`^${FORM_KINDS.travnik.title} · .+ – pot 1 · Sezona 2025$`));
+    const csv = (await t.as(USERS.editor, { method: 'GET', url: `/api/Audit/1/csv?tableId=${t.tables.areas.id}` })).body;
+    expect(csv).toMatch(new RegExp(`;ustvarjeno;Travniki;Nova senožet \\(\\d+\\);kmet;;${farmerName}\r$`, 'm'));
+  });
+
   it('names a moved geometry as a change of its own', async () => {
     const path = own.paths[0]!;
     const current = (await t.as(USERS.editor, { method: 'GET', url: `/api/Records/1/${t.tables.paths.id}/${path}` })).json();
@@ -107,7 +125,7 @@ describe('what the trail shows', () => {
     expect(geometry.old).toEqual(current.geometry);
     const csv = (await t.as(USERS.editor, { method: 'GET', url: `/api/Audit/1/csv?tableId=${t.tables.paths.id}` })).body;
     // GeoJSON in a cell: quoted, its quotes doubled.
-    expect(csv.split('\r\n')[1]).toMatch(new RegExp(`;Poti;${path};geometrija;"\\{""type"":""LineString"",.*;"\\{""type"":""LineString"",""coordinates"":\\[\\[16\\.155,46\\.836\\],\\[16\\.156,46\\.837\\]\\]\\}"$`));
+    expect(csv.split('\r\n')[1]).toMatch(new RegExp(`;Poti;[^;]+ – pot 1 \\(${path}\\);geometrija;"\\{""type"":""LineString"",.*;"\\{""type"":""LineString"",""coordinates"":\\[\\[16\\.155,46\\.836\\],\\[16\\.156,46\\.837\\]\\]\\}"$`));
   });
 
   it('pages in the database with a total, without gaps or repeats', async () => {
@@ -138,8 +156,9 @@ describe('the CSV', () => {
     expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const lines = bytes.subarray(3).toString('utf8').split('\r\n');
     expect(lines[0]).toBe('Čas;Uporabnik;Dejanje;Tabela;Zapis;Stolpec;Prej;Potem');
-    expect(lines[1]).toMatch(new RegExp(`^[^;]+;${USERS.editor};spremenjeno;Obrazci;${own.forms[0]};opomba;Popravil svetovalec;"Popravil svetovalec; drugič"$`));
-    expect(lines[2]).toMatch(new RegExp(`;spremenjeno;Obrazci;${own.forms[0]};opomba;${String(formNote ?? '')};Popravil svetovalec$`));
+    // The record by its kind, path and season, its id beside it.
+    expect(lines[1]).toMatch(new RegExp(`^[^;]+;${USERS.editor};spremenjeno;Obrazci;${FORM_KINDS.travnik.title} · [^;]+ – pot 1 · Sezona 2025 \\(${own.forms[0]}\\);opomba;Popravil svetovalec;"Popravil svetovalec; drugič"$`));
+    expect(lines[2]).toMatch(new RegExp(`;spremenjeno;Obrazci;[^;]+\\(${own.forms[0]}\\);opomba;${String(formNote ?? '')};Popravil svetovalec$`));
     expect(lines.slice(3)).toEqual(['']);
   });
 

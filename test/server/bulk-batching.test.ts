@@ -13,7 +13,7 @@ import { LOCAL_ID_BOUND } from '../../src/common/constants';
 import { FORM_KINDS } from '../../src/common/scheme/form-kinds';
 import { BULK_STATEMENT_ROWS } from '../../src/server/db/dialect';
 import { buildTestApp, snapshot, USERS, type TestApp } from './helpers/build-test-app';
-import { farmerRows, type FarmerRows } from './helpers/demo-ids';
+import { demoFormsAsDrafts, farmerRows, type FarmerRows } from './helpers/demo-ids';
 
 let t: TestApp;
 let own: FarmerRows;
@@ -22,6 +22,7 @@ const kind = FORM_KINDS.travnik;
 
 beforeAll(async () => {
   t = await buildTestApp();
+  await demoFormsAsDrafts(t.app, t.tables);
   own = await farmerRows(t.app, t.tables, F);
 });
 
@@ -270,6 +271,8 @@ describe('bulk and single writes leave the same database', () => {
     const a = await buildTestApp();
     const other = await buildTestApp();
     try {
+      await demoFormsAsDrafts(a.app, a.tables);
+      await demoFormsAsDrafts(other.app, other.tables);
       const f = a.tables.forms;
       const i = a.tables.indicators;
       const mine = await farmerRows(a.app, a.tables, F);

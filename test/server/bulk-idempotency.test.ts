@@ -7,13 +7,14 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { LOCAL_ID_BOUND } from '../../src/common/constants';
 import { buildTestApp, snapshot, USERS, type TestApp } from './helpers/build-test-app';
-import { farmerRows, type FarmerRows } from './helpers/demo-ids';
+import { demoFormsAsDrafts, farmerRows, type FarmerRows } from './helpers/demo-ids';
 
 let t: TestApp;
 let own: FarmerRows;
 
 beforeAll(async () => {
   t = await buildTestApp();
+  await demoFormsAsDrafts(t.app, t.tables);
   own = await farmerRows(t.app, t.tables, USERS.farmer1);
 });
 

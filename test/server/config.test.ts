@@ -29,7 +29,7 @@ describe('config.json', () => {
     expect(config.auth).toEqual({ mode: 'keycloak' });
     // The ids come from the database (what the server actually uses), not from constants.
     expect(config.tables).toEqual(t.tables);
-    expect(Object.keys(config.tables).sort()).toEqual(['areas', 'durationPaths', 'durations', 'farmers', 'forms', 'indicators', 'paths']);
+    expect(Object.keys(config.tables).sort()).toEqual(['areas', 'comments', 'durationPaths', 'durations', 'farmers', 'forms', 'indicators', 'paths']);
     expect(config.tables.indicators.columns).toEqual({
       parent: expect.any(Number),
       key: expect.any(Number),

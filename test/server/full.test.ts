@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { buildTestApp, snapshot, TEST_USER_HEADER, USERS, type TestApp } from './helpers/build-test-app';
-import { farmerRows, type FarmerRows } from './helpers/demo-ids';
+import { demoFormsAsDrafts, farmerRows, type FarmerRows } from './helpers/demo-ids';
 import { jpegImage, multipart, pngImage, type Part } from '../fixtures/uploads';
 
 let t: TestApp;
@@ -22,6 +22,7 @@ let other: FarmerRows;
 beforeAll(async () => {
   dataDir = mkdtempSync(path.join(os.tmpdir(), 'mt-full-'));
   t = await buildTestApp({ dataDir });
+  await demoFormsAsDrafts(t.app, t.tables);
   own = await farmerRows(t.app, t.tables, USERS.farmer1);
   other = await farmerRows(t.app, t.tables, USERS.farmer2);
 });

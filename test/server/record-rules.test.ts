@@ -96,6 +96,22 @@ describe('seasons (durations) may not overlap', () => {
   });
 });
 
+describe('seasons: the review deadlines', () => {
+  it('keeps the review deadline on or after the submission deadline, and the appeal period whole days up to a year', async () => {
+    const c = season().columns;
+    const created = await create(USERS.editor, season().id, { ...seasonProps('Sezona 2060', '2060-01-01', '2060-12-31'), [c.submit_until]: '2060-10-31', [c.review_until]: '2060-11-30', [c.appeal_days]: 15 });
+    expect(created.statusCode).toBe(201);
+    const id = created.json<{ id: number }>().id;
+    const before = await snapshot(t.app);
+    await expectRefused(await update(USERS.editor, season().id, id, { [c.review_until]: '2060-10-30' }), before, /Rok za pregled \(2060-10-30\) je pred rokom za oddajo \(2060-10-31\)/);
+    await expectRefused(await update(USERS.editor, season().id, id, { [c.submit_until]: '2060-12-01' }), before, /pred rokom za oddajo/);
+    for (const days of [-1, 2.5, 366]) await expectRefused(await update(USERS.editor, season().id, id, { [c.appeal_days]: days }), before, new RegExp(`Dni za pritožbo .* ne »${String(days).replace('.', '\\.')}«`));
+    await expectRefused(await bulk(USERS.editor, [{ opId: opId(), kind: 'update', tableId: season().id, id, properties: { [c.appeal_days]: 400 } }]), before, /Dni za pritožbo/);
+    // Cleared: no limit.
+    expect((await update(USERS.editor, season().id, id, { [c.appeal_days]: null, [c.review_until]: null })).statusCode).toBe(200);
+  });
+});
+
 describe('farmers: e-mail and KMG-MID unique per project', () => {
   it('creates a farmer, then refuses the same e-mail (any case) and the same KMG-MID', async () => {
     expect((await create(USERS.editor, farmers().id, farmerProps('Ana Kovač', 'ana.kovac@example.si', '200100100'))).statusCode).toBe(201);

@@ -247,6 +247,8 @@ export const slAuth = {
 export const slSeasonServer = {
   rules: {
     seasonDatesOrder: 'Začetek sezone ({start}) je po njenem koncu ({end}).',
+    seasonReviewBeforeSubmit: 'Rok za pregled ({review}) je pred rokom za oddajo ({submit}).',
+    seasonAppealDays: 'Dni za pritožbo mora biti celo število od 0 do {max}, ne »{value}«.',
     seasonOverlap: 'Sezona se prekriva s sezono »{name}« ({start} – {end}). Sezone se ne smejo prekrivati.',
     farmerEmailTaken: 'Kmet z e-poštnim naslovom {email} že obstaja (»{name}«).',
     farmerKmgMidTaken: 'Kmet s KMG-MID {kmgMid} že obstaja (»{name}«).',
@@ -421,6 +423,14 @@ export const slSync = {
     failed: 'Ni uspelo',
     conflict: 'Spor pri urejanju',
     conflictExplain: 'Zapis je medtem na strežniku spremenil nekdo drug.',
+    /** A farmer's edit of a form the adviser meanwhile took into review or decided on. */
+    lockedExplain: 'Obrazec je medtem v stanju »{state}«, zato sprememba ni shranjena. Nič ni izgubljeno: pošljite jo svetovalcu kot komentar ali jo zavrzite.',
+    lockedValues: 'Vaša sprememba',
+    sendAsComment: 'Pošlji svetovalcu kot komentar',
+    discardMine: 'Zavrzi mojo spremembo',
+    lockedComment: 'Sprememba, ki je aplikacija ni mogla shraniti, ker je bil obrazec že v pregledu ({record}): {changes}',
+    lockedNoValues: 'fotografija ali izbris',
+    lockedNoForm: 'Obrazca te spremembe ni mogoče najti, zato je ni mogoče poslati kot komentar.',
     /** The table of a conflict's differing values: column, the user's value, the server's. */
     field: 'Podatek',
     yours: 'Vaša različica',
@@ -783,6 +793,14 @@ export const slSetup = {
     currentRule: 'Trenutna sezona je tista, katere obdobje (od začetka do konca) vsebuje današnji dan.',
     noCurrent: 'Danes ni odprte sezone.',
     badOrder: 'Konec sezone ne sme biti pred začetkom.',
+    submitUntil: 'Rok za oddajo obrazcev',
+    reviewUntil: 'Rok za pregled',
+    appealDays: 'Dni za pritožbo',
+    appealDaysHint: 'Koliko dni po odločitvi svetovalca lahko kmet vloži pritožbo. Prazno: brez omejitve.',
+    deadlines: 'Roki',
+    noDeadline: 'brez roka',
+    appealDaysInvalid: 'Dni za pritožbo mora biti celo število od 0 do 365.',
+    reviewBeforeSubmit: 'Rok za pregled ne sme biti pred rokom za oddajo.',
     overlap: (name: string): string => `Sezona se prekriva s sezono »${name}«. Obdobja sezon se ne smejo prekrivati.`,
     archiveConfirm: (name: string): string => `Arhiviram sezono »${name}«? Kmetje je ne bodo več videli.`,
   },
@@ -830,6 +848,15 @@ export const slSetup = {
     noPolygon: 'Na zemljevidu narišite obris travnika.',
     tooFew: 'Obris travnika potrebuje vsaj tri oglišča.',
     selfIntersecting: 'Obris travnika seka samega sebe. Popravite oglišča, da se robovi ne križajo.',
+    /** An outline far outside the scheme's meadows: asked before it is saved. */
+    tooLarge: (ha: string, max: string): string =>
+      `Travnik meri ${ha} ha, travniki v shemi pa največ okoli ${max} ha. Ste obris morda narisali pri premajhni povečavi? Preverite ga na zemljevidu.`,
+    tooSmall: (ha: string, min: string): string =>
+      `Travnik meri le ${ha} ha (manj kot ${min} ha). Ste obris morda narisali pri preveliki povečavi? Preverite ga na zemljevidu.`,
+    saveAnyway: 'Obris je pravilen, shrani',
+    /** Shown while the only base map is the built-in one: it has no field-scale detail to follow. */
+    basemapNote:
+      'Vgrajena osnovna karta kaže le državne meje in mrežo, ne parcel in travnikov: obris po njej je le približen. Za risanje po parcelah naj skrbnik strežnika doda ortofoto (nastavitev basemaps, opisana v docs/maps.md).',
     archiveConfirm: (name: string): string => `Arhiviram travnik »${name}« z vsemi potmi?`,
   },
   paths: {
@@ -849,6 +876,8 @@ export const slSetup = {
     notDrawn: 'še ni narisana',
     outside: (meters: number, margin: number): string =>
       `Pot sega ${meters} m zunaj travnika (dovoljeno je ${margin} m). Jo vseeno shranim?`,
+    tooLong: (length: string, perimeter: string): string =>
+      `Pot je dolga ${length} m, obod travnika pa meri le ${perimeter} m. Pot, ki prečka travnik, je krajša od njegovega oboda. Jo vseeno shranim?`,
     saveAnyway: 'Vseeno shrani',
     archiveConfirm: (name: string): string => `Arhiviram pot »${name}«?`,
     newForFarmer: 'Nova pot na mojem travniku',
@@ -971,6 +1000,8 @@ export const slAudit = {
   },
   geometryChanged: 'geometrija spremenjena',
   empty: '—',
+  yes: 'Da',
+  no: 'Ne',
   unknownUser: 'neznan uporabnik',
   filters: 'Izbor sprememb',
   farmer: 'Kmet',
@@ -1049,6 +1080,14 @@ export const slReview = {
     serverColumn: 'Stolpec »{column}« nastavi strežnik.',
     commentEmpty: 'Komentar je prazen.',
     commentNotYours: 'Spreminjate lahko le svoje komentarje.',
+    /** review_reason, review_indicator and return_until belong to a move (the thread keeps earlier reasons). */
+    withoutMove: 'Stolpec »{column}« se spremeni le ob prehodu obrazca v drugo stanje.',
+    /** return_until: the adviser's own deadline for a returned form. */
+    returnUntil: 'Rok za popravek določi svetovalec, ko obrazec vrne v popravek.',
+    /** review_indicator of a form, indicator of a comment: a key of the form's kind. */
+    unknownIndicator: 'Obrazec nima kazalnika »{key}«.',
+    /** A form to submit whose kind (form_id) the scheme does not know. */
+    unknownKind: 'Vrsta obrazca ni znana.',
   },
   payment: {
     title: 'Informativni izračun plačila',
@@ -1065,6 +1104,77 @@ export const slReview = {
 /** The advisers' review screen ("Pregled") and their actions on a form. */
 export const slReviewQueue = {
   title: 'Pregled',
+  lead: 'Obrazci, ki čakajo na svetovalca; najprej tisti, ki čakajo najdlje.',
+  /** The main navigation's item and its count of waiting forms. */
+  nav: 'Pregled',
+  waiting: (n: number): string => `${n} ${slPlural(n, 'obrazec čaka', 'obrazca čakata', 'obrazci čakajo', 'obrazcev čaka')} na pregled`,
+  onlineOnly: 'Pregled je na voljo le s povezavo s strežnikom.',
+  failed: 'Obrazcev za pregled ni bilo mogoče naložiti.',
+  empty: 'Noben obrazec ne čaka na pregled.',
+  emptyFiltered: 'Noben obrazec, ki čaka, ne ustreza izbranim filtrom.',
+  total: (n: number): string => `${n} ${slPlural(n, 'obrazec', 'obrazca', 'obrazci', 'obrazcev')}`,
+  filters: 'Filtri',
+  farmer: 'Kmet',
+  allFarmers: 'Vsi kmetje',
+  area: 'Travnik',
+  allAreas: 'Vsi travniki',
+  kind: 'Vrsta obrazca',
+  allKinds: 'Vse vrste',
+  state: 'Stanje',
+  allWaiting: 'Vsi, ki čakajo',
+  path: 'Pot',
+  submittedAt: 'Oddano',
+  score: 'Ocena',
+  noScore: 'brez ocene',
+  unknown: '—',
+  open: 'Odpri obrazec',
+  choose: 'Izbira',
+  select: (what: string): string => `Izberi: ${what}`,
+  selectAll: 'Izberi vse prikazane',
+  readOnly: 'Odločitve sprejemajo svetovalci; bralec obrazce le pregleduje.',
+  approveSelected: (n: number): string => `Potrdi izbrane (${n})`,
+  /** The bulk approval's report. */
+  bulk: {
+    saved: (n: number): string => `${n} ${slPlural(n, 'potrditev je shranjena', 'potrditvi sta shranjeni', 'potrditve so shranjene', 'potrditev je shranjenih')} za pošiljanje.`,
+    sent: (n: number, of: number): string => `Strežnik je sprejel ${n} od ${of}.`,
+    waiting: (n: number): string => `${n} še ${slPlural(n, 'čaka', 'čakata', 'čakajo', 'čaka')} na pošiljanje.`,
+    refused: (n: number): string => `${slPlural(n, 'Zavrnjena', 'Zavrnjeni', 'Zavrnjene', 'Zavrnjenih')}: ${n}`,
+    notSaved: (n: number): string => `${n} ni bilo mogoče shraniti.`,
+  },
+  /** The adviser's decision panel on a form. */
+  decision: {
+    title: 'Odločitev svetovalca',
+    state: 'Stanje pregleda',
+    lastReason: 'Razlog zadnje odločitve',
+    decidedBy: (who: string, when: string): string => `${who}, ${when}`,
+    moves: 'Odločitev',
+    none: 'V tem stanju obrazec ne čaka na odločitev svetovalca.',
+    reason: 'Razlog',
+    reasonOptional: 'Razlog (neobvezno)',
+    reasonHint: 'Kmet razlog vidi v pogovoru ob obrazcu.',
+    indicator: 'Kazalnik, ki ga je treba popraviti',
+    noIndicator: 'Obrazec kot celota',
+    returnUntil: 'Rok za ponovno oddajo (neobvezno)',
+    returnUntilHint: 'Brez datuma velja rok za oddajo v sezoni.',
+    returnUntilPast: 'Rok za ponovno oddajo ne sme biti pred današnjim dnem.',
+    save: 'Shrani odločitev',
+    cancel: 'Prekliči',
+    saving: 'Shranjujem...',
+    saveFailed: 'Odločitve ni bilo mogoče shraniti na napravo.',
+    offlineNote: 'Brez povezave: odločitev bo shranjena na napravi in poslana, ko bo strežnik dosegljiv.',
+    /** The state of a saved move. */
+    waiting: 'Odločitev je shranjena na napravi in čaka na pošiljanje.',
+    sent: 'Strežnik je odločitev sprejel.',
+    refused: (reason: string): string => `Strežnik je odločitev zavrnil: ${reason}`,
+    conflict: 'Obrazec je medtem spremenil nekdo drug; odločitev čaka v seznamu sprememb (stanje povezave).',
+  },
+  /** The results export's review columns. */
+  csv: {
+    state: 'stanje pregleda',
+    by: 'odločil',
+    at: 'čas odločitve',
+    reason: 'razlog odločitve',
+  },
 } as const;
 
 /** What the farmer sees of the review: home's to-do, the state and thread on path and form screens. */

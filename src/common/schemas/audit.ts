@@ -14,6 +14,9 @@ export const AuditChange = Type.Object({
   column: Type.String(),
   old: Type.Unknown(),
   new: Type.Unknown(),
+  /** The values by name where they have one (a reference's record, a form kind, an indicator, a state, Da/Ne). */
+  oldText: Type.Optional(Type.String()),
+  newText: Type.Optional(Type.String()),
 });
 export type AuditChange = Static<typeof AuditChange>;
 
@@ -27,6 +30,8 @@ export const AuditEntry = Type.Object({
   /** The table's key (farmers, areas, …). */
   table: Type.String(),
   recordId: Type.Integer(),
+  /** The record as an adviser knows it ('Popis kazalnih rastlin na poti · Za hišo – pot 1 · Sezona 2026'), when it can be named. */
+  record: Type.Optional(Type.String()),
   changes: Type.Array(AuditChange),
 });
 export type AuditEntry = Static<typeof AuditEntry>;

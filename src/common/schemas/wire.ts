@@ -15,6 +15,7 @@
 import { Type, type SchemaOptions, type Static, type TSchema } from '@sinclair/typebox';
 import type { Geometry } from 'geojson';
 import { PAGE_SIZE } from '../constants';
+import { REVIEW_STATES } from '../review';
 import { COMPARISONS, LOGICAL_OPERATORS, META_COLUMNS, type FilterNode } from '../filter';
 import { TEXT_SEARCH_MAX_LIMIT, TEXT_SEARCH_MAX_QUERY_LENGTH } from '../text-search';
 
@@ -73,6 +74,12 @@ export const ApiError = Type.Object(
     detail: Type.Optional(Type.String()),
     current: Type.Optional(Type.Unknown({ description: '409 only: the current server version of the record.' })),
     opId: Type.Optional(Type.String({ description: 'bulk only: the operation that failed.' })),
+    reviewState: Type.Optional(
+      StringEnum(REVIEW_STATES, {
+        description:
+          '409 only: the farmer tried to change a form (its indicators, photos) that is locked in this review state; `current` is the stored record they tried to change (for a new indicator, its form).',
+      }),
+    ),
     duplicateOf: Type.Optional(
       Type.Integer({
         description:
@@ -360,7 +367,6 @@ export type ImportReport = Static<typeof ImportReport>;
 export const ProjectParams = Type.Object({ projectId: Id() });
 export const TableParams = Type.Object({ projectId: Id(), tableId: Id() });
 export const RecordParams = Type.Object({ projectId: Id(), tableId: Id(), recordId: Id() });
-export const FeatureParams = Type.Object({ projectId: Id(), tableId: Id(), featureId: Id() });
 export const AttachmentParams = Type.Object({ projectId: Id(), recordAttachmentId: Id() });
 export const AttachmentInfoParams = Type.Object({ projectId: Id(), recordId: Id(), tableAttachmentInfoId: Id() });
 

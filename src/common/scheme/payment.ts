@@ -34,12 +34,18 @@ export function paymentBandOf(bands: readonly PaymentBand[], score: number): Pay
 export function paymentPreview(kind: FormKind, values: FormValues, areaHa: number | null): PaymentPreview | null {
   const bands = kind.payment?.bands;
   if (!bands?.length) return null;
-  const { score } = computeScore(kind, values);
+  const { score, total } = computeScore(kind, values);
   const band = paymentBandOf(bands, score)!;
   const hectares = areaHa !== null && Number.isFinite(areaHa) && areaHa > 0 ? areaHa : 0;
   const higher = bands.slice(bands.indexOf(band) + 1).find((candidate) => candidate.above !== undefined);
-  const next = higher ? { band: higher, points: higher.above! + 1 - score, plants: plantsToReach(kind, values, higher.above!) } : null;
+  // From the unclamped total: a meadow far below 0 needs more than the clamped score shows.
+  const next = higher ? { band: higher, points: pointsToReach(total, higher.above!), plants: plantsToReach(kind, values, higher.above!) } : null;
   return { score, band, areaHa: hectares, amountEur: Math.round(band.eurPerHa * hectares * 100) / 100, next };
+}
+
+/** Whole points the total still needs for a score (the total rounded half up) above `above`. */
+function pointsToReach(total: number, above: number): number {
+  return Math.max(1, Math.ceil(above + 0.5 - total));
 }
 
 /** How many more plants (presence indicators with a Latin name) lift the score above `above`, or null. */

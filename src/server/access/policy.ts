@@ -9,7 +9,10 @@
  *   forms and indicators: create, update and delete. Deleting is allowed to farmers for these two
  *   because removing a wrongly entered observation or a form created by mistake is part of filling
  *   them in (editors delete anything); everything
- *   else (farmers, areas, durations, paths, durationPaths) only editors delete.
+ *   else (farmers, areas, durations, paths, durationPaths) only editors delete;
+ *   comments: create on their own forms, never update or delete.
+ * A form a farmer sent to review is locked for them until it is returned (a 409, not a 403:
+ * repositories/review-rules.ts), since it depends on the form's state, not on the role.
  * A farmer addressing a row outside their chain gets 404 (see scope.ts), never 403.
  */
 import type { Access } from './access';
@@ -29,6 +32,9 @@ const FARMER_RULES: Record<string, FarmerTableRule> = {
   durationPaths: { insert: true, update: true, delete: false },
   forms: { insert: true, update: true, delete: true },
   indicators: { insert: true, update: true, delete: true },
+  // The form's thread: a farmer writes to the adviser (an appeal's reason is a comment too) but
+  // does not rewrite or remove what was said; the server sets the author (repositories/review-rules.ts).
+  comments: { insert: true, update: false, delete: false },
 };
 
 /** Throws 403 unless the caller's role may perform `action` on rows of the table `tableKey`. */

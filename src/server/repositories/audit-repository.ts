@@ -2,8 +2,9 @@
  * The editors' audit trail: every entry of `record_history` in a project, newest first, filtered
  * by farmer (every row that ever hung under the farmer, deleted ones included, by the ownership
  * chain as it stands now), table and a time window, paged in SQL with a total. Each entry says
- * what changed as column names with the value before and after (common/history-diff.ts), so the
- * screen and the CSV need no table metadata of their own.
+ * what changed as column names with the value before and after (common/history-diff.ts), and
+ * names the record and each value that has a name (record-labels.ts: the farmer, meadow, form…,
+ * not their ids), so the screen and the CSV need no table metadata of their own.
  *
  * Pages are `limit/offset` over the history's primary key (descending): the same entry order on
  * SQLite and PostgreSQL, and a total for the pager. The CSV walks the whole selection in keyset
@@ -17,6 +18,7 @@ import { inList, loadOwnedChain } from '../access/scope';
 import type { Database } from '../db/types';
 import { invalid } from '../domain-errors';
 import type { RepoContext } from './context';
+import { loadLabelRows, recordLabel, valueLabel } from './record-labels';
 import { historyRowToEntry } from './record-mapper';
 
 /** Entries read per statement when the CSV walks a whole selection. */
@@ -47,11 +49,35 @@ async function selection(ctx: RepoContext, query: AuditQuery): Promise<HistoryQu
   return q;
 }
 
-function toEntry(ctx: RepoContext, row: Parameters<typeof historyRowToEntry>[0]): AuditEntry {
-  const entry = historyRowToEntry(row);
+type HistoryRow = Parameters<typeof historyRowToEntry>[0];
+
+/** Entries of `rows`, each record and each named value by what an adviser knows it as (record-labels.ts). */
+async function toEntries(ctx: RepoContext, rows: HistoryRow[]): Promise<AuditEntry[]> {
+  const entries = rows.map((row) => ({ row, entry: historyRowToEntry(row) }));
+  const ids = new Set<number>();
+  for (const { row, entry } of entries) {
+    ids.add(entry.recordId);
+    const table = ctx.schema.tablesById.get(row.table_id);
+    for (const snapshot of [entry.old, entry.new]) {
+      for (const [key, value] of Object.entries(snapshot?.properties ?? {})) {
+        if (typeof value === 'number' && table?.columnsById.get(Number(key))?.type === 'reference') ids.add(value);
+      }
+    }
+  }
+  const labels = await loadLabelRows(ctx, ids);
+  return entries.map(({ row, entry }) => toEntry(ctx, row, entry, labels));
+}
+
+function toEntry(ctx: RepoContext, row: HistoryRow, entry: ReturnType<typeof historyRowToEntry>, labels: Awaited<ReturnType<typeof loadLabelRows>>): AuditEntry {
   const table = ctx.schema.tablesById.get(row.table_id);
   const name = (key: string) => table?.columnsById.get(Number(key))?.name ?? key;
-  const changes: AuditChange[] = propertyChanges(entry.old, entry.new).map((c) => ({ column: name(c.key), old: c.old, new: c.new }));
+  const changes: AuditChange[] = propertyChanges(entry.old, entry.new).map((c) => {
+    const column = name(c.key);
+    const oldText = valueLabel(labels, table, column, c.old);
+    const newText = valueLabel(labels, table, column, c.new);
+    return { column, old: c.old, new: c.new, ...(oldText !== null ? { oldText } : {}), ...(newText !== null ? { newText } : {}) };
+  });
+  const record = recordLabel(labels, entry.recordId);
   if (geometryChanged(entry.old, entry.new)) changes.push({ column: 'geometry', old: entry.old?.geometry ?? null, new: entry.new?.geometry ?? null });
   return {
     id: entry.id,
@@ -61,6 +87,7 @@ function toEntry(ctx: RepoContext, row: Parameters<typeof historyRowToEntry>[0])
     tableId: row.table_id,
     table: table?.key ?? String(row.table_id),
     recordId: entry.recordId,
+    ...(record !== null ? { record } : {}),
     changes,
   };
 }
@@ -80,7 +107,7 @@ export async function auditPage(ctx: RepoContext, query: AuditQuery, page: numbe
     rows.length < perPage && (rows.length > 0 || offset === 0)
       ? offset + rows.length
       : Number((await q.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
-  return { entries: rows.map((row) => toEntry(ctx, row)), totalCount };
+  return { entries: await toEntries(ctx, rows), totalCount };
 }
 
 /**
@@ -101,7 +128,7 @@ async function* batches(ctx: RepoContext, q: HistoryQuery, batchSize: number): A
       .limit(batchSize)
       .execute();
     if (rows.length === 0) return;
-    yield rows.map((row) => toEntry(ctx, row));
+    yield await toEntries(ctx, rows);
     if (rows.length < batchSize) return;
     before = rows[rows.length - 1]!.id;
   }

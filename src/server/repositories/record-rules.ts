@@ -5,6 +5,8 @@
  *
  * - durations (seasons): filter_start ≤ filter_end, and no overlap with another live (not
  *   deleted, not archived) season — "the current season" (today within the dates) must be one;
+ *   the review deadlines: review_until not before submit_until, appeal_days a whole number of
+ *   days up to a year (docs/architecture.md, The review loop);
  * - farmers: e-mail (case-insensitive) and KMG-MID unique among the project's farmers that are not
  *   deleted (an archived farmer still owns them: a re-import finds and updates it); a new e-mail
  *   gets a pending sign-in account when accounts are ours (ctx.farmerAccounts);
@@ -95,7 +97,27 @@ async function otherRows(ctx: RepoContext, table: TableInfo, input: RuleInput, w
   return rows.map((row) => ({ id: row.id, props: parseProperties(row.properties) }));
 }
 
+/** The longest appeal period a season may set (a year). */
+const MAX_APPEAL_DAYS = 365;
+
+function checkSeasonDeadlines(table: TableInfo, input: RuleInput): void {
+  const submitKey = columnKey(table, 'submit_until');
+  const reviewKey = columnKey(table, 'review_until');
+  const appealKey = columnKey(table, 'appeal_days');
+  if (appealKey && input.changed.has(appealKey)) {
+    const days = input.props[appealKey];
+    if (days !== null && days !== undefined && !(typeof days === 'number' && Number.isInteger(days) && days >= 0 && days <= MAX_APPEAL_DAYS)) {
+      throw invalid(fillText(t.seasonAppealDays, { max: MAX_APPEAL_DAYS, value: String(days) }));
+    }
+  }
+  if (!submitKey || !reviewKey || (!input.changed.has(submitKey) && !input.changed.has(reviewKey))) return;
+  const submit = day(input.props[submitKey]);
+  const review = day(input.props[reviewKey]);
+  if (submit && review && review < submit) throw invalid(fillText(t.seasonReviewBeforeSubmit, { submit, review }));
+}
+
 async function checkSeason(ctx: RepoContext, table: TableInfo, input: RuleInput): Promise<void> {
+  checkSeasonDeadlines(table, input);
   const startKey = columnKey(table, 'filter_start');
   const endKey = columnKey(table, 'filter_end');
   if (!startKey || !endKey) return;

@@ -25,6 +25,8 @@ import { parseProperties, rowToRecord, rowToRecordWith } from './record-mapper';
 import { findVisibleRow, visibleRows } from './record-repository';
 import { formIdOfWrite, keepFormScore } from './form-score'; // stored form score kept in step
 import { applyRecordRules, hasRecordRules } from './record-rules'; // per-table rules: seasons, farmers, meadows
+import { applyReviewRules, assertFarmerMayChange, hasReviewRules, type MoveComment, type RowLookup } from './review-rules'; // the review loop
+import type { ReviewState } from '../../common/review';
 
 const MAX_TEXT_LENGTH = 100_000;
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/;
@@ -295,6 +297,25 @@ export interface WriteOptions {
   verifiedRefs?: Set<string>;
   /** Where the writes go (default: at once, directWrites). */
   writes?: RecordWrites;
+  /** The comment a form's move adds (review-rules.ts): the state the form moved to. */
+  moveState?: ReviewState;
+}
+
+/**
+ * Adds the comment of a form's move to the form's thread (docs/architecture.md, The review loop):
+ * an ordinary insert of the caller's, in the same transaction and writes, with its history entry.
+ */
+async function addMoveComment(ctx: RepoContext, formId: number, comment: MoveComment, options: WriteOptions): Promise<void> {
+  const comments = ctx.schema.tablesByKey.get('comments');
+  if (!comments) return;
+  const key = (name: string) => String(comments.columnsByName.get(name)?.id);
+  const properties = { [key('parent')]: formId, [key('text')]: comment.text, [key('indicator')]: comment.indicator, [key('state')]: null, [key('author')]: null };
+  await insertRecord(ctx, { tableId: comments.id, properties }, { ...options, moveState: comment.state });
+}
+
+/** The rows a write's checks look up, as its writes see them (a bulk call's held rows included). */
+function lookupOf(writes: RecordWrites): RowLookup {
+  return (table, id) => writes.current(table, id);
 }
 
 export async function insertRecord(ctx: RepoContext, input: InsertInput, options: WriteOptions = {}): Promise<WireRecord> {
@@ -307,6 +328,10 @@ export async function insertRecord(ctx: RepoContext, input: InsertInput, options
   checkOwnershipColumn(ctx, table, props, pathOf(path, 'properties'));
   await checkReferences(ctx, table, props, pathOf(path, 'properties'), options);
   if (hasRecordRules(table)) await applyRecordRules(ctx, table, { props, changed: new Set(Object.keys(props)), geometry, flush: () => writes.flush() });
+  if (table.key === 'indicators') await assertFormUnlocked(ctx, table, props, writes);
+  const comment = hasReviewRules(table)
+    ? await applyReviewRules(ctx, table, { props, given: { ...props }, before: null, flush: () => writes.flush(), row: lookupOf(writes), moveState: options.moveState })
+    : null;
   if (NATURAL_KEYS[table.key]) await writes.flush();
   const existing = await findLiveNaturalDuplicate(ctx, table, props);
   if (existing) return rowToRecord(existing);
@@ -331,6 +356,7 @@ export async function insertRecord(ctx: RepoContext, input: InsertInput, options
   addOwned(ctx.access, table.key, row.id);
   await writes.indexText(row.id, searchText(table, props), true);
   await writes.history(historyValues(ctx, row, 'insert', null, row));
+  if (comment) await addMoveComment(ctx, row.id, comment, options);
   const rescored = await rescoreAfterWrite(ctx, table, props, row.id);
   return rescored ? rowToRecord(rescored) : rowToRecordWith(row, props);
 }
@@ -371,12 +397,16 @@ export async function updateRecord(ctx: RepoContext, input: UpdateInput, options
   assertMayChangeColumns(ctx.access, table.key, changedNames, geometryChanged);
   // A retried or no-op edit changes nothing: no new version, no history entry.
   if (changedNames.length === 0 && !geometryChanged) return rowToRecord(current);
+  await assertFarmerMayChange(ctx, table, current, before, lookupOf(writes), geometryChanged ? [...changedNames, 'geometry'] : changedNames);
   // Only references this edit changes are checked: an unrelated edit must not fail because a row
   // referenced long ago has since been deleted.
   await checkReferences(ctx, table, changes, pathOf(path, 'properties'), options);
   const merged: Properties = { ...before, ...changes };
   checkOwnershipColumn(ctx, table, merged, pathOf(path, 'properties'));
   if (hasRecordRules(table)) await applyRecordRules(ctx, table, { props: merged, changed: new Set(Object.keys(changes)), geometry: geometryChanged ? (geometry ?? null) : undefined, id: current.id, flush: () => writes.flush() });
+  // An indicator moved to another form: that form may not be locked either.
+  if (table.key === 'indicators') await assertFarmerMayChange(ctx, table, current, merged, lookupOf(writes));
+  const comment = hasReviewRules(table) ? await applyReviewRules(ctx, table, { props: merged, given, before, id: current.id, flush: () => writes.flush(), row: lookupOf(writes) }) : null;
   const properties = JSON.stringify(merged);
   const row = await writes.update(current, {
     properties,
@@ -387,6 +417,7 @@ export async function updateRecord(ctx: RepoContext, input: UpdateInput, options
   });
   if (!row) throw conflict(`record ${id} changed while it was being updated`, rowToRecord(current));
   writes.updated(row, merged);
+  if (comment) await addMoveComment(ctx, row.id, comment, options);
   // Most edits change answers, not text: the index entry stays (an FTS rewrite costs a read of the old entry).
   const text = searchText(table, merged);
   if (text !== searchText(table, before)) await writes.indexText(row.id, text, false);
@@ -418,6 +449,7 @@ export async function deleteRecords(ctx: RepoContext, tableId: number, ids: numb
     if (!current) throw notFound(`${path ? `${path}: ` : ''}record ${id} not found in table ${table.key} (${table.id})`);
     done.push(id);
     if (current.deleted === 1) continue;
+    await assertFarmerMayChange(ctx, table, current, parseProperties(current.properties), (of, rowId) => findVisibleRow(ctx, of, rowId));
     await ctx.db.updateTable('records').set({ deleted: 1, updated_at: ctx.now, updated_by: actor(ctx), version: current.version + 1 }).where('id', '=', id).execute();
     await ctx.dialect.removeText(ctx.db, id);
     await recordHistory(ctx, current, 'delete', current, null);
@@ -445,4 +477,13 @@ export async function archiveRecords(ctx: RepoContext, tableId: number, ids: num
     await rescoreAfterWrite(ctx, table, parseProperties(current.properties), id);
   }
   return done;
+}
+
+/** A farmer's new indicator must not go under a locked form (the 409 names the form). */
+async function assertFormUnlocked(ctx: RepoContext, table: TableInfo, props: Properties, writes: RecordWrites): Promise<void> {
+  if (ctx.access.role !== 'farmer') return;
+  const forms = ctx.schema.tablesByKey.get('forms');
+  const parent = props[String(table.columnsByName.get('parent')?.id)];
+  const form = forms && typeof parent === 'number' ? await writes.current(forms, parent) : undefined;
+  if (form) await assertFarmerMayChange(ctx, table, form, props, lookupOf(writes));
 }

@@ -5,7 +5,7 @@ import { buildResults, historyText, resultsCsv, resultsGeoJson } from '../../../
 import { PathHistory, ResultsScreen, chartLabelWidth, seasonAverages } from '../../../src/client/features/results/results-screen';
 import { FarmersPanel, matchesFarmer } from '../../../src/client/features/farmers/farmers-panel';
 import { FORM_KINDS } from '../../../src/common/scheme/form-kinds';
-import { sl, slPhone, slScreens } from '../../../src/common/i18n/sl';
+import { sl, slPhone, slReview, slReviewQueue, slScreens } from '../../../src/common/i18n/sl';
 import { config, renderWithStore, row, season } from './fixtures';
 import { openOfflineDb, refreshRows } from '../../../src/client/lib/db';
 import { uniqueDbName } from '../data-layer/helpers';
@@ -67,10 +67,39 @@ describe('results model', () => {
     const csv = resultsCsv(rows, () => 'Ana "Ančka" Kovač', new Map([[rows[0]!.formId, 'a; b']]));
     const lines = csv.replace('\ufeff', '').trim().split('\r\n');
     const h = slScreens.results.csv;
-    expect(lines[0]).toBe([h.farmer, h.area, h.path, h.season, h.form, h.kind, h.score, h.class, h.rule, h.completed, h.updated, h.history].join(';'));
+    const rv = slReviewQueue.csv;
+    expect(lines[0]).toBe([h.farmer, h.area, h.path, h.season, h.form, h.kind, h.score, h.class, h.rule, h.completed, h.updated, rv.state, rv.by, rv.at, rv.reason, h.history].join(';'));
     expect(lines[1]).toContain('"Ana ""Ančka"" Kovač";Travnik pod gozdom;Pot 1;2026;');
     expect(lines[1]).toContain(`;72;${sl.scheme.scoreClass.good};${FORM_KINDS.travnik.scoring.version};Da;`);
     expect(lines[1]!.endsWith(';"a; b"')).toBe(true);
+  });
+
+  it('CSV and GeoJSON carry the review: the state as a word, who decided, when and why', () => {
+    const s = season();
+    const F = config.tables.forms.columns;
+    const decided = {
+      ...s.formDone,
+      properties: {
+        ...s.formDone.properties,
+        [String(F.review_state)]: 'returned',
+        [String(F.reviewed_by)]: 'svetovalec@example.si',
+        [String(F.reviewed_at)]: '2026-06-05T07:30:00.000Z',
+        [String(F.review_reason)]: 'Manjka fotografija; dodajte jo.',
+      },
+    };
+    const rows = buildResults(config, s, { durations: s.durations, durationPaths: s.allDurationPaths, forms: [decided, s.formOld], indicators: [] });
+    expect(rows.map((r) => r.reviewState)).toEqual(['returned', 'draft']);
+    const lines = resultsCsv(rows, () => 'Ana').replace('\ufeff', '').trim().split('\r\n');
+    expect(lines[1]!.endsWith(`;${slReview.state.returned};svetovalec@example.si;5. 6. 2026, 09:30;"Manjka fotografija; dodajte jo."`)).toBe(true);
+    // A form never submitted: a draft, no one decided.
+    expect(lines[2]!.endsWith(`;${slReview.state.draft};;;`)).toBe(true);
+    const fc = JSON.parse(resultsGeoJson(rows, () => 'Ana'));
+    expect(fc.features[0].properties).toMatchObject({
+      review_state: slReview.state.returned,
+      reviewed_by: 'svetovalec@example.si',
+      reviewed_at: '5. 6. 2026, 09:30',
+      review_reason: 'Manjka fotografija; dodajte jo.',
+    });
   });
 
   it('history text names who, when and old → new', () => {

@@ -193,11 +193,30 @@ describe('seasons', () => {
     type('name', 'Naslednja');
     type('start', `${year + 1}-03-01`);
     type('end', `${year + 1}-10-31`);
+    // The review loop's deadlines: a review deadline before the submission one is refused.
+    type('submit_until', `${year + 1}-09-30`);
+    type('review_until', `${year + 1}-09-01`);
+    type('appeal_days', '15');
+    fireEvent.click(screen.getByRole('button', { name: sl.common.save }));
+    expect((await screen.findByRole('alert')).textContent).toBe(slSetup.seasons.reviewBeforeSubmit);
+    type('review_until', `${year + 1}-10-31`);
     fireEvent.click(screen.getByRole('button', { name: sl.common.save }));
     expect((await screen.findByRole('status')).textContent).toBe(slSetup.common.savedOffline);
     const queued = await db.outbox.toArray();
     expect(queued).toHaveLength(1);
-    expect(queued[0]).toMatchObject({ kind: 'insert', api: 'Records', tableId: T.durations.id, properties: { [c('durations', 'name')]: 'Naslednja', [c('durations', 'filter_start')]: `${year + 1}-03-01`, [c('durations', 'filter_end')]: `${year + 1}-10-31` } });
+    expect(queued[0]).toMatchObject({
+      kind: 'insert',
+      api: 'Records',
+      tableId: T.durations.id,
+      properties: {
+        [c('durations', 'name')]: 'Naslednja',
+        [c('durations', 'filter_start')]: `${year + 1}-03-01`,
+        [c('durations', 'filter_end')]: `${year + 1}-10-31`,
+        [c('durations', 'submit_until')]: `${year + 1}-09-30`,
+        [c('durations', 'review_until')]: `${year + 1}-10-31`,
+        [c('durations', 'appeal_days')]: 15,
+      },
+    });
     // The list shows the saved season at once, from the device.
     expect(await screen.findByText('Naslednja')).toBeTruthy();
   });
@@ -278,6 +297,28 @@ describe('meadows', () => {
     expect(rest).toHaveLength(0);
     expect(queued).toMatchObject({ kind: 'insert', api: 'Features', tableId: T.areas.id, geometry: square, properties: { [c('areas', 'name')]: 'Nov travnik', [c('areas', 'gerk_pid')]: '1234567', [c('areas', 'user')]: s.farmer.id } });
     expect(queued!.properties![c('areas', 'area_ha')]).toBeCloseTo(3.43, 1);
+  });
+
+  it('asks before saving a meadow of thousands of hectares, says the built-in map cannot show parcels, and saves it when the adviser confirms', async () => {
+    const s = season();
+    const db = await deviceWith([s.farmer]);
+    showAt('#/setup/areas', offline('editor'), db);
+    await openNewEditor(slSetup.areas.add);
+    // The test config names no base map: the built-in one is all there is.
+    expect(screen.getByTestId('basemap-note').textContent).toBe(slSetup.areas.basemapNote);
+    type('name', 'Štirje tapi');
+    await waitFor(() => expect(document.querySelectorAll('[name="owner"] option')).toHaveLength(2));
+    type('owner', String(s.farmer.id));
+    nextDrawing = { type: 'Polygon', coordinates: [[[14.5, 46.05], [14.56, 46.05], [14.56, 46.11], [14.5, 46.11], [14.5, 46.05]]] };
+    fireEvent.click(screen.getByRole('button', { name: 'test-draw' }));
+    fireEvent.click(screen.getByRole('button', { name: sl.common.save }));
+    const doubt = await screen.findByTestId('area-doubt');
+    expect(doubt.textContent).toMatch(/^Travnik meri \d\.\d{3},\d{1,2} ha, travniki v shemi pa največ okoli 50 ha\./);
+    expect(await db.outbox.count()).toBe(0);
+    fireEvent.click(screen.getByRole('button', { name: slSetup.areas.saveAnyway }));
+    expect((await screen.findByRole('status')).textContent).toBe(slSetup.common.savedOffline);
+    const [queued] = await db.outbox.toArray();
+    expect(queued!.properties![c('areas', 'area_ha')]).toBeGreaterThan(2000);
   });
 });
 

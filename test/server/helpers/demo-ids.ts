@@ -32,3 +32,17 @@ export async function farmerRows(app: FastifyInstance, tables: TablesConfig, ema
 export async function durationIds(app: FastifyInstance, tables: TablesConfig): Promise<number[]> {
   return (await rows(app, tables.durations.id)).map((r) => r.id);
 }
+
+/**
+ * Makes the demo's forms drafts again. Last season's forms of the demo are approved, which locks
+ * them for their farmers (docs/architecture.md, The review loop): files testing other concerns
+ * that change them as a farmer (scores, bulk calls, photos, the audit trail) call this first.
+ */
+export async function demoFormsAsDrafts(app: FastifyInstance, tables: TablesConfig): Promise<void> {
+  const forms = tables.forms;
+  const reviewColumns = [forms.columns.review_state, forms.columns.reviewed_by, forms.columns.reviewed_at].map(String);
+  for (const row of await rows(app, forms.id)) {
+    for (const key of reviewColumns) delete row.p[key];
+    await app.db.updateTable('records').set({ properties: JSON.stringify(row.p) }).where('id', '=', row.id).execute();
+  }
+}

@@ -13,8 +13,11 @@ import { SignInBanner, SignOutDialog } from '../../features/auth';
 import { NotificationArea } from '../../features/notifications';
 import { LocationWarning } from '../../features/location';
 import { SyncPanel, drainRequested } from '../../features/sync';
+import { useWaitingCount } from '../../features/review-queue';
+import { selectConfig } from '../../lib/config/config-slice';
+import type { AppConfig } from '../../../common/schemas/config';
 import { useRouteAccess } from '../bootstrap/route-access';
-import { useAppDispatch } from '../hooks';
+import { useAppDispatch, useAppSelector } from '../hooks';
 import { RouteOutlet, useLocation } from '../router/router';
 import { MainNav } from './bottom-nav';
 import { useConnectionInfo } from './connection';
@@ -25,6 +28,10 @@ export function AppLayout() {
   const { online, reachable, pendingEdits, needsDecision } = useConnectionInfo();
   const [syncPanelOpen, setSyncPanelOpen] = useState(false);
   const { role } = useRouteAccess();
+  const config = useAppSelector(selectConfig) as AppConfig | null;
+  // Advisers see how many forms wait for them; read again after each delivered edit (its bulk call
+  // invalidates the records' cache tag) and when the server is back.
+  const reviewCount = useWaitingCount(config, online, role === 'editor' || role === 'reader');
   return (
     <div className="app-shell">
       {/* A button, not an anchor: '#main' would be read as a route by the hash router. */}
@@ -34,7 +41,7 @@ export function AppLayout() {
       <Header online={online} pendingEdits={pendingEdits} needsDecision={needsDecision} currentPath={location.path} onStatusClick={() => setSyncPanelOpen(true)} />
       <SignInBanner reachable={reachable} />
       <LocationWarning />
-      <MainNav currentPath={location.path} role={role} />
+      <MainNav currentPath={location.path} role={role} reviewCount={reviewCount} />
       <main id="main" className="app-main" tabIndex={-1}>
         <RouteOutlet />
       </main>

@@ -1,10 +1,11 @@
 /**
  * The main navigation: a bar at the thumb on phones, a row under the header on wider screens.
- * Four large targets (five for editors and readers, who also get the season set-up); the current
- * one is marked with aria-current and a bar, not by colour alone.
+ * Four large targets (six for editors and readers, who also get the review queue with the count
+ * of forms waiting for it, and the season set-up); the current one is marked with aria-current
+ * and a bar, not by colour alone.
  */
-import { sl, slSetup } from '../../../common/i18n/sl';
-import { FormIcon, HomeIcon, MapIcon, PathIcon, ResultsIcon } from '../../components/icons/icons';
+import { sl, slReviewQueue, slSetup } from '../../../common/i18n/sl';
+import { CommentInfoIcon, FormIcon, HomeIcon, MapIcon, PathIcon, ResultsIcon } from '../../components/icons/icons';
 import type { Role } from '../router/guards';
 
 const items = [
@@ -16,9 +17,11 @@ const items = [
 
 /** Farmers never see the set-up screens (their route guard blocks them too). */
 const setupItem = { href: '#/setup', match: (p: string) => p.startsWith('/setup'), label: slSetup.nav, icon: MapIcon };
+/** The advisers' review queue ("Pregled"), with how many forms wait for it. */
+const reviewItem = { href: '#/review', match: (p: string) => p.startsWith('/review'), label: slReviewQueue.nav, icon: CommentInfoIcon };
 
-export function MainNav({ currentPath, role = null }: { currentPath: string; role?: Role | null }) {
-  const shown = role === 'editor' || role === 'reader' ? [...items, setupItem] : items;
+export function MainNav({ currentPath, role = null, reviewCount = null }: { currentPath: string; role?: Role | null; reviewCount?: number | null }) {
+  const shown = role === 'editor' || role === 'reader' ? [...items, reviewItem, setupItem] : items;
   return (
     <nav className="main-nav" aria-label={sl.nav.label}>
       <ul className="main-nav__list">
@@ -29,6 +32,14 @@ export function MainNav({ currentPath, role = null }: { currentPath: string; rol
               <a className={current ? 'main-nav__link main-nav__link--current' : 'main-nav__link'} href={href} aria-current={current ? 'page' : undefined}>
                 <Icon size={24} />
                 <span>{label}</span>
+                {href === reviewItem.href && reviewCount !== null ? (
+                  <>
+                    <span className="main-nav__count" aria-hidden="true" data-testid="review-count">
+                      {reviewCount}
+                    </span>
+                    <span className="visually-hidden">{`, ${slReviewQueue.waiting(reviewCount)}`}</span>
+                  </>
+                ) : null}
               </a>
             </li>
           );

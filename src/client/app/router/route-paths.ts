@@ -14,6 +14,7 @@ export const ROUTE_PATHS = {
   path: '/paths/{pathId}',
   forms: '/forms',
   form: '/forms/{formId}',
+  review: '/review',
   download: '/download',
   'download-new': '/download/new',
   setup: '/setup',

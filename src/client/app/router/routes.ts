@@ -4,7 +4,7 @@
  * app/routes/, one file each; they are the only place that combines features.
  */
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
-import { sl, slAudit, slSetup } from '../../../common/i18n/sl';
+import { sl, slAudit, slReviewQueue, slSetup } from '../../../common/i18n/sl';
 import { compilePattern, type CompiledPattern, type Params, type Query } from './match';
 import { ROUTE_PATHS, type RouteName } from './route-paths';
 import { editorsOnly, farmerRecordRequired, readersCannotCreate, readersCannotEdit, staffOnly, type RouteGuard } from './guards';
@@ -105,6 +105,14 @@ export const routeDefinitions: readonly RouteDefinition[] = [
     load: () => import(/* webpackChunkName: "route-form" */ '../routes/form'),
     guards: [farmerRecordRequired, readersCannotEdit],
     records: ['formId'],
+  },
+  {
+    // The advisers' review queue: editors decide, readers look, farmers are kept out.
+    name: 'review',
+    pattern: ROUTE_PATHS['review'],
+    title: slReviewQueue.title,
+    load: () => import(/* webpackChunkName: "route-review" */ '../routes/review'),
+    guards: [staffOnly],
   },
   {
     name: 'download',

@@ -18,13 +18,13 @@ export function dayWindow(from: string, to: string): { from?: string; to?: strin
   return { ...(from ? { from: start(from) } : {}), ...(to ? { to: start(to, 1) } : {}) };
 }
 
-function shown(value: unknown): string {
-  const text = changeValueText(value, slAudit.empty);
+function shown(value: unknown, named: string | undefined): string {
+  const text = named ?? changeValueText(value, slAudit.empty);
   return text.length > SHOWN_VALUE_CHARS ? `${text.slice(0, SHOWN_VALUE_CHARS - 1)}…` : text;
 }
 
-/** 'opomba: Ocena junij → Popravil svetovalec'; a moved geometry is named, not printed. */
+/** 'opomba: Ocena junij → Popravil svetovalec', 'kmet: — → Janez Novak' (a value by its name when it has one); a moved geometry is named, not printed. */
 export function changeText(change: AuditChange): string {
   if (change.column === 'geometry') return slAudit.geometryChanged;
-  return `${changeColumnLabel(change.column)}: ${shown(change.old)} → ${shown(change.new)}`;
+  return `${changeColumnLabel(change.column)}: ${shown(change.old, change.oldText)} → ${shown(change.new, change.newText)}`;
 }

@@ -161,7 +161,7 @@ export function AuditScreen({ projectId, tables, farmers, online, recordHref }: 
                   <td data-label={t.who}>{e.changedBy ?? t.unknownUser}</td>
                   <td data-label={t.action}>{t.actions[e.action]}</td>
                   <td data-label={t.table}>{changeTableLabel(e.table)}</td>
-                  <td data-label={t.record}>{linkTo(recordHref?.(e.table, e.recordId), e.recordId)}</td>
+                  <td data-label={t.record}>{linkTo(recordHref?.(e.table, e.recordId), e.record ?? e.recordId)}</td>
                   <td data-label={t.changes} className="audit__changes">
                     {e.changes.length ? (
                       <ul>
@@ -188,6 +188,6 @@ export function AuditScreen({ projectId, tables, farmers, online, recordHref }: 
   );
 }
 
-function linkTo(href: string | undefined, text: number) {
+function linkTo(href: string | undefined, text: number | string) {
   return href ? <a href={href}>{text}</a> : text;
 }

@@ -6,7 +6,9 @@
  */
 import { csvText } from '../../../common/csv';
 import { propertyChanges } from '../../../common/history-diff';
-import { sl, slScreens } from '../../../common/i18n/sl';
+import { formatDateTime } from '../../../common/format';
+import { sl, slReview, slReviewQueue, slScreens } from '../../../common/i18n/sl';
+import { reviewStateOf, type ReviewState } from '../../../common/review';
 import { classifyScore, type ScoreClass } from '../../../common/score';
 import { computeScore, valuesFromIndicators, type ScoreResult } from '../../../common/scheme/scoring';
 import type { AppConfig } from '../../../common/schemas/config';
@@ -33,6 +35,11 @@ export interface ResultRow {
   ruleVersion: string;
   completed: boolean;
   updatedAt: string;
+  /** The review (common/review.ts): the state, who moved the form to it, when, and why. */
+  reviewState: ReviewState;
+  reviewedBy: string | null;
+  reviewedAt: string | null;
+  reviewReason: string | null;
   explanation: ScoreResult | null;
   previous: { score: number | null; seasonName: string } | null;
   geometry: StoredRecord['geometry'];
@@ -96,6 +103,10 @@ export function buildResults(config: AppConfig, base: { areas: readonly StoredRe
       ruleVersion: form.rule_version ?? '',
       completed: form.completed === true,
       updatedAt: form.updatedAt,
+      reviewState: reviewStateOf(form.review_state),
+      reviewedBy: form.reviewed_by,
+      reviewedAt: form.reviewed_at,
+      reviewReason: form.review_reason,
       explanation: explainForm(config, form, indicatorsOf.get(form.id) ?? []),
       previous: null,
       geometry: path.geometry ?? null,
@@ -195,10 +206,27 @@ export function historyText(entries: readonly HistoryEntry[], columnNames: Map<s
     .join(' | ');
 }
 
+/** The review of a row as the exports write it: the state as a Slovenian word, who, when (formatted), why. */
+function reviewColumns(r: ResultRow) {
+  return {
+    state: slReview.state[r.reviewState],
+    by: r.reviewedBy ?? '',
+    at: r.reviewedAt ? formatDateTime(r.reviewedAt) : '',
+    reason: r.reviewReason ?? '',
+  };
+}
+
+/** The same, under the form's column names (GeoJSON properties). */
+function reviewProperties(r: ResultRow) {
+  const { state, by, at, reason } = reviewColumns(r);
+  return { review_state: state, reviewed_by: by, reviewed_at: at, review_reason: reason };
+}
+
 /** CSV (semicolon separated, as Slovenian spreadsheets expect) with a header row. */
 export function resultsCsv(rows: readonly ResultRow[], farmerName: (id: number | null) => string, history?: Map<number, string>): string {
   const h = slScreens.results.csv;
-  const header = [h.farmer, h.area, h.path, h.season, h.form, h.kind, h.score, h.class, h.rule, h.completed, h.updated, ...(history ? [h.history] : [])];
+  const rv = slReviewQueue.csv;
+  const header = [h.farmer, h.area, h.path, h.season, h.form, h.kind, h.score, h.class, h.rule, h.completed, h.updated, rv.state, rv.by, rv.at, rv.reason, ...(history ? [h.history] : [])];
   const lines = rows.map((r) => [
     farmerName(r.farmerId),
     r.areaName,
@@ -211,6 +239,7 @@ export function resultsCsv(rows: readonly ResultRow[], farmerName: (id: number |
     r.ruleVersion,
     r.completed ? slScreens.forms.yes : slScreens.forms.no,
     r.updatedAt,
+    ...Object.values(reviewColumns(r)),
     ...(history ? [history.get(r.formId) ?? ''] : []),
   ]);
   return csvText(header, lines);
@@ -238,6 +267,7 @@ export function resultsGeoJson(rows: readonly ResultRow[], farmerName: (id: numb
           rule_version: r.ruleVersion,
           completed: r.completed,
           updated: r.updatedAt,
+          ...reviewProperties(r),
           ...(history ? { history: history.get(r.formId) ?? '' } : {}),
         },
       })),

@@ -2,12 +2,12 @@
  * One transect (a `paths` row) being created or corrected: its meadow, its name and how its line
  * comes to be — drawn here with Mapbox GL Draw, or walked (by the farmer later, or right away by
  * a farmer creating their own path: `walkSlot` then renders the walk recorder). A drawn line that
- * leaves its meadow by more than PATH_OUTSIDE_AREA_MARGIN_M asks before it is saved. Used by the
+ * looks wrong — it leaves its meadow by more than PATH_OUTSIDE_AREA_MARGIN_M or is longer than the
+ * meadow's perimeter (`pathDoubt`) — asks before it is saved. Used by the
  * editors' set-up screen and by farmers on their own meadows.
  */
 import type { Geometry, LineString, MultiLineString, MultiPolygon, Polygon } from 'geojson';
 import { useEffect, useState, type ReactNode } from 'react';
-import { PATH_OUTSIDE_AREA_MARGIN_M } from '../../../common/constants';
 import { sl, slScreens, slSetup } from '../../../common/i18n/sl';
 import type { AppConfig } from '../../../common/schemas/config';
 import { Button } from '../../components/button/button';
@@ -15,7 +15,7 @@ import { useUnsavedChanges } from '../../components/confirm-leave/unsaved-change
 import type { StoredRecord } from '../../lib/db/database';
 import type { DrawSlots } from './draw-slots';
 import { SelectField, TextField, prop } from './setup-parts';
-import { metresOutside } from './setup-rules';
+import { pathDoubt } from './setup-rules';
 
 type PathHow = 'draw' | 'walk';
 
@@ -47,8 +47,8 @@ export function PathForm({ config, areas, draft: start, walkLabel, onSave, onCan
   const [draft, setDraft] = useState<PathDraft>(start);
   const [line, setLine] = useState<Geometry | null>(null);
   const [error, setError] = useState<string | null>(null);
-  // Metres outside the meadow the editor was warned about; saving again saves anyway.
-  const [warned, setWarned] = useState<number | null>(null);
+  // What the editor was warned about (Slovenian); saving again saves anyway.
+  const [warned, setWarned] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [savedId, setSavedId] = useState<number | null>(null);
   useUnsavedChanges(savedId === null);
@@ -68,8 +68,8 @@ export function PathForm({ config, areas, draft: start, walkLabel, onSave, onCan
     if (draft.how === 'draw' && !(draft.id !== undefined && !draft.initial && !line)) {
       if (!line || !isLine) return setError(slSetup.paths.noLine);
       geometry = line as LineString | MultiLineString;
-      const outside = meadow ? metresOutside(geometry, meadow) : 0;
-      if (outside > PATH_OUTSIDE_AREA_MARGIN_M && !anyway) return setWarned(outside);
+      const doubt = pathDoubt(geometry, meadow);
+      if (doubt && !anyway) return setWarned(doubt);
     }
     setBusy(true);
     try {
@@ -131,7 +131,7 @@ export function PathForm({ config, areas, draft: start, walkLabel, onSave, onCan
           ) : null}
           {warned !== null ? (
             <div className="setup__warning" role="alert">
-              <p>{slSetup.paths.outside(warned, PATH_OUTSIDE_AREA_MARGIN_M)}</p>
+              <p>{warned}</p>
               <Button kind="danger" text={slSetup.paths.saveAnyway} disabled={busy} onClick={() => void submit(true)} />
             </div>
           ) : null}

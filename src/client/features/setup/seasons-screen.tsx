@@ -1,22 +1,23 @@
 /**
  * Seasons (the `durations` table): the list with the current one marked (today within
  * filter_start..filter_end, the rule the loading chain uses), create, rename, change dates and
- * archive. Overlapping windows are refused here and by the server.
+ * the review loop's deadlines (submit_until, review_until, appeal_days), and archive. Overlapping
+ * windows are refused here and by the server.
  */
 import { formatDate } from '../../../common/format';
 import { slSetup } from '../../../common/i18n/sl';
 import { Button } from '../../components/button/button';
 import type { StoredRecord } from '../../lib/db/database';
-import { readRow, toProperties } from '../../lib/db/model';
+import { readRow, toProperties, type Duration } from '../../lib/db/model';
 import { DraftForm, RefusedNotes, RowActions, SaveMessage, SetupSection, SetupTable, TextField, archiveEdit, prop, useAddressedEditor, useSetupDraft, type SetupScreenProps } from './setup-parts';
-import { isCurrentSeason, seasonProblem, type SeasonDraft } from './setup-rules';
+import { appealDaysOf, isCurrentSeason, seasonProblem, type SeasonDraft } from './setup-rules';
 
 export interface SeasonsScreenProps extends SetupScreenProps {
   /** Today as YYYY-MM-DD in the device's time zone. */
   today: string;
 }
 
-const EMPTY: SeasonDraft = { name: '', start: '', end: '' };
+const EMPTY: SeasonDraft = { name: '', start: '', end: '', submitUntil: '', reviewUntil: '', appealDays: '' };
 
 export function SeasonsScreen(props: SeasonsScreenProps) {
   const { config, rows, loaded, readOnly, online, save, refused, today, openId, go } = props;
@@ -25,8 +26,18 @@ export function SeasonsScreen(props: SeasonsScreenProps) {
   const current = live.find((r) => isCurrentSeason(readRow(config, 'durations', r), today));
   const name = (row: StoredRecord) => prop(config, 'durations', row, 'name');
 
-  const edit = (row?: StoredRecord) =>
-    open(row ? { name: name(row), start: prop(config, 'durations', row, 'filter_start').slice(0, 10), end: prop(config, 'durations', row, 'filter_end').slice(0, 10) } : EMPTY);
+  const edit = (row?: StoredRecord) => {
+    if (!row) return open(EMPTY);
+    const season = readRow(config, 'durations', row);
+    open({
+      name: name(row),
+      start: (season.filter_start ?? '').slice(0, 10),
+      end: (season.filter_end ?? '').slice(0, 10),
+      submitUntil: (season.submit_until ?? '').slice(0, 10),
+      reviewUntil: (season.review_until ?? '').slice(0, 10),
+      appealDays: season.appeal_days === null ? '' : String(season.appeal_days),
+    });
+  };
 
   useAddressedEditor(props, draft !== null, edit, close);
   /** The season being edited (the id the row has now); null for a new one. */
@@ -34,7 +45,15 @@ export function SeasonsScreen(props: SeasonsScreenProps) {
 
   const store = (d: SeasonDraft) =>
     submit(seasonProblem(editing === null ? d : { ...d, id: editing }, rows.map((r) => readRow(config, 'durations', r))), () => {
-      const properties = toProperties(config, 'durations', { name: d.name.trim(), filter_start: d.start, filter_end: d.end });
+      const properties = toProperties(config, 'durations', {
+        name: d.name.trim(),
+        filter_start: d.start,
+        filter_end: d.end,
+        // Cleared fields clear the deadline (null), so a season can drop one again.
+        submit_until: d.submitUntil || null,
+        review_until: d.reviewUntil || null,
+        appeal_days: appealDaysOf(d.appealDays),
+      });
       const base = { projectId: config.projectId, tableId: config.tables.durations.id };
       return save([editing === null ? { ...base, kind: 'insert', properties } : { ...base, kind: 'update', id: editing, properties }]);
     });
@@ -52,6 +71,9 @@ export function SeasonsScreen(props: SeasonsScreenProps) {
             <TextField label={slSetup.seasons.name} name="name" value={draft.name} onChange={(n) => setDraft({ ...draft, name: n })} />
             <TextField label={slSetup.seasons.start} name="start" type="date" value={draft.start} onChange={(start) => setDraft({ ...draft, start })} />
             <TextField label={slSetup.seasons.end} name="end" type="date" value={draft.end} onChange={(end) => setDraft({ ...draft, end })} />
+            <TextField label={slSetup.seasons.submitUntil} name="submit_until" type="date" value={draft.submitUntil} onChange={(submitUntil) => setDraft({ ...draft, submitUntil })} />
+            <TextField label={slSetup.seasons.reviewUntil} name="review_until" type="date" value={draft.reviewUntil} onChange={(reviewUntil) => setDraft({ ...draft, reviewUntil })} />
+            <TextField label={slSetup.seasons.appealDays} hint={slSetup.seasons.appealDaysHint} name="appeal_days" inputMode="numeric" value={draft.appealDays} onChange={(appealDays) => setDraft({ ...draft, appealDays })} />
           </DraftForm>
         </SetupSection>
       ) : null}
@@ -61,7 +83,7 @@ export function SeasonsScreen(props: SeasonsScreenProps) {
           <p>{slSetup.common.none}</p>
         ) : (
           <SetupTable
-            columns={[slSetup.seasons.name, slSetup.seasons.start, slSetup.seasons.end]}
+            columns={[slSetup.seasons.name, slSetup.seasons.start, slSetup.seasons.end, slSetup.seasons.deadlines]}
             rows={live}
             testId={(row) => `season-${row.id}`}
             cells={(row) => [
@@ -70,6 +92,7 @@ export function SeasonsScreen(props: SeasonsScreenProps) {
               </>,
               formatDay(prop(config, 'durations', row, 'filter_start')),
               formatDay(prop(config, 'durations', row, 'filter_end')),
+              deadlines(readRow(config, 'durations', row)),
             ]}
             actions={
               readOnly
@@ -81,6 +104,16 @@ export function SeasonsScreen(props: SeasonsScreenProps) {
       </SetupSection>
     </div>
   );
+}
+
+/** The season's deadlines in one cell: 'oddaja 31. 12. 2026 · pregled 31. 1. 2027 · pritožba 15 dni'. */
+function deadlines(season: Duration): string {
+  const s = slSetup.seasons;
+  return [
+    `${s.submitUntil}: ${season.submit_until ? formatDay(season.submit_until) : s.noDeadline}`,
+    `${s.reviewUntil}: ${season.review_until ? formatDay(season.review_until) : s.noDeadline}`,
+    `${s.appealDays}: ${season.appeal_days ?? s.noDeadline}`,
+  ].join(' · ');
 }
 
 function formatDay(value: string): string {

@@ -118,12 +118,24 @@ export function prop<T extends TableKey>(config: AppConfig, table: T, row: Store
   return value === null || value === undefined ? '' : String(value);
 }
 
-export function TextField(props: { label: string; value: string; onChange: (value: string) => void; type?: string; required?: boolean; disabled?: boolean; name?: string }) {
-  const { label, value, onChange, type = 'text', required, disabled, name } = props;
+export function TextField(props: {
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+  type?: string;
+  required?: boolean;
+  disabled?: boolean;
+  name?: string;
+  /** A line under the label saying what the field means. */
+  hint?: string;
+  inputMode?: 'numeric' | 'decimal' | 'text' | 'email' | 'tel';
+}) {
+  const { label, value, onChange, type = 'text', required, disabled, name, hint, inputMode } = props;
   return (
     <label className="field">
       <span className="field__label">{label}</span>
-      <input type={type} name={name} value={value} required={required} disabled={disabled} onChange={(e) => onChange(e.target.value)} />
+      {hint ? <span className="field__hint">{hint}</span> : null}
+      <input type={type} name={name} value={value} required={required} disabled={disabled} inputMode={inputMode} onChange={(e) => onChange(e.target.value)} />
     </label>
   );
 }

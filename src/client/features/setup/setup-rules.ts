@@ -9,7 +9,10 @@ import booleanPointInPolygon from '@turf/boolean-point-in-polygon';
 import kinks from '@turf/kinks';
 import pointToLineDistance from '@turf/point-to-line-distance';
 import polygonToLine from '@turf/polygon-to-line';
-import type { Feature, Geometry, LineString, MultiLineString, MultiPolygon, Polygon, Position } from 'geojson';
+import type { Feature, FeatureCollection, Geometry, LineString, MultiLineString, MultiPolygon, Polygon, Position } from 'geojson';
+import length from '@turf/length';
+import { MEADOW_PLAUSIBLE_MAX_HA, MEADOW_PLAUSIBLE_MIN_HA, PATH_OUTSIDE_AREA_MARGIN_M } from '../../../common/constants';
+import { formatNumber } from '../../../common/format';
 import { slSetup } from '../../../common/i18n/sl';
 import type { Duration, Farmer } from '../../lib/db/model';
 import { distanceM, type LonLat } from '../../lib/map/geo';
@@ -22,6 +25,22 @@ export interface SeasonDraft {
   name: string;
   start: string;
   end: string;
+  /** The scheme's deadlines (docs/architecture.md, The review loop): dates, empty for none. */
+  submitUntil: string;
+  reviewUntil: string;
+  /** Whole days after a decision for an appeal, as typed; empty for no limit. */
+  appealDays: string;
+}
+
+/** The longest appeal period a season may set (a year). */
+const MAX_APPEAL_DAYS = 365;
+
+/** The typed appeal period as a number of days: null for none, NaN when it is not a whole number in range. */
+export function appealDaysOf(typed: string): number | null {
+  const trimmed = typed.trim();
+  if (trimmed === '') return null;
+  const days = /^\d+$/.test(trimmed) ? Number(trimmed) : Number.NaN;
+  return days <= MAX_APPEAL_DAYS ? days : Number.NaN;
 }
 
 type SeasonRow = Pick<Duration, 'id' | 'name' | 'filter_start' | 'filter_end' | 'archived' | 'deleted'>;
@@ -39,6 +58,8 @@ export function seasonProblem(draft: SeasonDraft, seasons: readonly SeasonRow[])
   if (!draft.start) return slSetup.common.required(slSetup.seasons.start);
   if (!draft.end) return slSetup.common.required(slSetup.seasons.end);
   if (draft.end < draft.start) return slSetup.seasons.badOrder;
+  if (draft.submitUntil && draft.reviewUntil && draft.reviewUntil < draft.submitUntil) return slSetup.seasons.reviewBeforeSubmit;
+  if (Number.isNaN(appealDaysOf(draft.appealDays))) return slSetup.seasons.appealDaysInvalid;
   for (const other of seasons) {
     if (other.id === draft.id || other.archived || other.deleted) continue;
     const from = day(other.filter_start);
@@ -79,6 +100,32 @@ export function polygonProblem(geometry: Geometry | null): string | null {
   // A closed ring of three corners has four positions (the first repeated).
   if (rings.some((ring) => new Set(ring.map((p) => `${p[0]},${p[1]}`)).size < 3)) return slSetup.areas.tooFew;
   if (kinks(geometry).features.length > 0) return slSetup.areas.selfIntersecting;
+  return null;
+}
+
+/**
+ * Why a meadow outline that can be saved still looks wrong, in Slovenian, or null: an area outside
+ * the scheme's meadows (MEADOW_PLAUSIBLE_MIN_HA..MAX_HA). The screen asks before saving it.
+ */
+export function meadowDoubt(outline: Polygon | MultiPolygon): string | null {
+  const hectares = areaHa(outline);
+  if (hectares > MEADOW_PLAUSIBLE_MAX_HA) return slSetup.areas.tooLarge(formatNumber(hectares), formatNumber(MEADOW_PLAUSIBLE_MAX_HA));
+  if (hectares < MEADOW_PLAUSIBLE_MIN_HA) return slSetup.areas.tooSmall(formatNumber(hectares), formatNumber(MEADOW_PLAUSIBLE_MIN_HA));
+  return null;
+}
+
+/**
+ * Why a drawn transect looks wrong, in Slovenian, or null: it strays outside its meadow by more
+ * than PATH_OUTSIDE_AREA_MARGIN_M, or it is longer than the meadow's perimeter (a line crossing a
+ * meadow is shorter than the way round it: a longer one was drawn elsewhere or zig-zags).
+ */
+export function pathDoubt(line: LineString | MultiLineString, meadow: Polygon | MultiPolygon | null): string | null {
+  if (!meadow) return null;
+  const outside = metresOutside(line, meadow);
+  if (outside > PATH_OUTSIDE_AREA_MARGIN_M) return slSetup.paths.outside(outside, PATH_OUTSIDE_AREA_MARGIN_M);
+  const lengthM = length({ type: 'Feature', properties: {}, geometry: line }, { units: 'meters' });
+  const perimeterM = length(polygonToLine(meadow) as Feature<LineString | MultiLineString> | FeatureCollection<LineString | MultiLineString>, { units: 'meters' });
+  if (lengthM > perimeterM) return slSetup.paths.tooLong(formatNumber(Math.round(lengthM)), formatNumber(Math.round(perimeterM)));
   return null;
 }
 

@@ -6,7 +6,8 @@
  */
 import { withoutOperation } from '../../../common/errors';
 import { changeColumnLabel, changeTableLabel, changeValueText } from '../../../common/history-diff';
-import { slAudit, slScreens, slSync } from '../../../common/i18n/sl';
+import { fillText, slAudit, slReview, slScreens, slSync } from '../../../common/i18n/sl';
+import { reviewStateOf } from '../../../common/review';
 import type { AppConfig, IndicatorDefinition } from '../../../common/schemas/config';
 import { findIndicator, formKindById } from '../../../common/scheme/form-kinds';
 import { TABLE_KEYS, type TableKey } from '../../../common/schemas/project';
@@ -30,6 +31,11 @@ export interface AttentionDetails {
   detail?: string;
   /** A conflict's differing values (empty for a failed item, or when the values agree). */
   differences: ValueDifference[];
+  /**
+   * An edit kept out by the form's review (a farmer's edit of a submitted or decided form): the
+   * values it would have set, for the comment it may become instead.
+   */
+  locked?: { state: string; values: Array<{ column: string; value: string }> };
 }
 
 interface TableNames {
@@ -75,6 +81,7 @@ function recordName(config: AppConfig, table: TableNames, properties: Properties
 
 /** Why the edit waits: a conflict, or the server's refusal by its status, with the server's detail. */
 function reasonOf(item: AttentionItem): Pick<AttentionDetails, 'reason' | 'detail'> {
+  if (item.reviewState !== undefined) return { reason: fillText(slSync.sync.lockedExplain, { state: slReview.state[reviewStateOf(item.reviewState)] }) };
   if (item.status === 'conflict') return { reason: slSync.sync.conflictExplain };
   if (item.httpStatus === 'LOCAL') return { reason: slSync.sync.fileMissing };
   const reasons = slSync.sync.refusedBecause;
@@ -83,7 +90,8 @@ function reasonOf(item: AttentionItem): Pick<AttentionDetails, 'reason' | 'detai
 }
 
 export function attentionDetails(config: AppConfig | null, item: AttentionItem): AttentionDetails {
-  const server = item.status === 'conflict' ? (item.current as Partial<WireRecord> | undefined) : undefined;
+  // A locked edit's `current` may be another table's row (the form, for a new indicator).
+  const server = item.status === 'conflict' && item.reviewState === undefined ? (item.current as Partial<WireRecord> | undefined) : undefined;
   const table = config ? tableOf(config, item.tableId) : undefined;
   if (!config || !table) return { record: slSync.sync.recordId(item.id), ...reasonOf(item), differences: [] };
   const theirs: Properties = server?.properties ?? {};
@@ -103,5 +111,30 @@ export function attentionDetails(config: AppConfig | null, item: AttentionItem):
       });
     }
   }
+  if (item.reviewState !== undefined) {
+    const values = Object.entries(yours)
+      .filter(([key]) => !(table.key === 'indicators' && table.nameOf.get(key) === 'parent'))
+      .map(([key, value]) => ({ column: changeColumnLabel(table.nameOf.get(key) ?? key), value: valueText(config, table, table.nameOf.get(key) ?? key, value, named) }));
+    return { record, ...reasonOf(item), differences, locked: { state: item.reviewState, values } };
+  }
   return { record, ...reasonOf(item), differences };
+}
+
+/**
+ * The form an edit kept out by its review belongs to: the form itself, the form the server sent
+ * back as `current` (a new indicator), or the indicator's `parent` (as edited or as the server has it).
+ */
+export function lockedFormId(config: AppConfig, item: Pick<AttentionItem, 'tableId' | 'id' | 'current' | 'properties'>): number | null {
+  if (item.tableId === config.tables.forms.id) return item.id;
+  const current = item.current as Partial<WireRecord> | undefined;
+  if (current?.tableId === config.tables.forms.id && typeof current.id === 'number') return current.id;
+  if (item.tableId !== config.tables.indicators.id) return null;
+  return readRow(config, 'indicators', { properties: item.properties ?? {} }).parent ?? readRow(config, 'indicators', { properties: current?.properties ?? {} }).parent;
+}
+
+/** The comment an edit kept out by its review becomes: what the farmer wanted to change, in words. */
+export function lockedEditComment(details: AttentionDetails): string {
+  const values = details.locked?.values ?? [];
+  const changes = values.map(({ column, value }) => `${column}: ${value}`).join('; ');
+  return fillText(slSync.sync.lockedComment, { record: details.record, changes: changes || slSync.sync.lockedNoValues });
 }

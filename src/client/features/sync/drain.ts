@@ -26,7 +26,7 @@ import { isTransientError, type ApiError } from '../../lib/api/base-query';
 import { deliveryOf, followDelivery, type Ack } from '../../lib/db/identity';
 import { acknowledge, insertBecameUpdate, markItems, readOutbox } from '../../lib/db/outbox';
 import { isLocalId } from '../../../common/record-id';
-import type { OfflineDb, OutboxItem } from '../../lib/db/database';
+import type { OfflineDb, OutboxError, OutboxItem } from '../../lib/db/database';
 
 export type TransportResult<T> = { data: T } | { error: ApiError };
 
@@ -113,8 +113,9 @@ function toBulkOperation(item: OutboxItem): BulkOperation {
 }
 
 function failureOf(error: ApiError) {
-  const result: { status: number | string; message: string; detail?: string } = { status: error.status, message: error.message };
+  const result: OutboxError = { status: error.status, message: error.message };
   if (error.detail) result.detail = error.detail;
+  if (error.reviewState) result.reviewState = error.reviewState;
   return result;
 }
 

@@ -20,6 +20,8 @@ export interface AttentionItem {
   httpStatus?: number | string;
   /** 409: the server's row, for "take theirs". */
   current?: unknown;
+  /** 409 from a form under review: its state (the edit cannot be kept, only sent as a comment or dropped). */
+  reviewState?: string;
   properties?: Record<string, unknown>;
   createdAt: string;
 }
@@ -65,6 +67,7 @@ export function toAttentionItem(item: OutboxItem): AttentionItem {
   };
   if (item.error?.detail) view.detail = item.error.detail;
   if (item.error?.status !== undefined) view.httpStatus = item.error.status;
+  if (item.error?.reviewState) view.reviewState = item.error.reviewState;
   if (item.current !== undefined) view.current = item.current;
   if (item.properties) view.properties = item.properties;
   return view;

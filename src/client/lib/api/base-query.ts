@@ -46,6 +46,12 @@ export interface ApiError {
   opId?: string;
   /** 409 on an insert: the live row that already holds the same unique values (`current` is that row). */
   duplicateOf?: number;
+  /**
+   * 409 from a form under review (docs/architecture.md, The review loop): the review state that
+   * keeps a farmer's edit of the form, its indicators or photos out; `current` is the row they
+   * tried to change (the form, for a new indicator).
+   */
+  reviewState?: string;
   /** 429/503 with a `Retry-After` header: how long the server asked us to wait (ms). */
   retryAfterMs?: number;
 }
@@ -127,6 +133,8 @@ export async function performRequest(
     const opId = (errorBody as { opId?: unknown }).opId;
     if (typeof opId === 'string') error.opId = opId;
     if (typeof errorBody.duplicateOf === 'number') error.duplicateOf = errorBody.duplicateOf;
+    const reviewState = (errorBody as { reviewState?: unknown }).reviewState;
+    if (typeof reviewState === 'string') error.reviewState = reviewState;
     if (response.status === 429 || response.status === 503) {
       const retryAfterMs = parseRetryAfter(response.headers.get('Retry-After'), Date.now());
       if (retryAfterMs !== undefined) error.retryAfterMs = retryAfterMs;

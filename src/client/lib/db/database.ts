@@ -130,6 +130,8 @@ export interface OutboxError {
   status: number | string;
   message: string;
   detail?: string;
+  /** 409: the review state of the form that keeps the edit out (a farmer's edit of a form under review). */
+  reviewState?: string;
 }
 
 /** One queued edit. Order of `seq` is the order edits were made and are sent. */

@@ -12,13 +12,13 @@ import { selectConfig } from '../../../lib/config/config-slice';
 import { attentionDetails } from '../attention-details';
 import { selectIsOnline } from '../connectivity-slice';
 import { selectAttentionItems, selectLastSyncAt, selectPendingCount, selectRetryAt, selectSyncAuthRequired, type AttentionItem } from '../sync-slice';
-import { conflictKeptMine, conflictTookTheirs, failedItemDiscarded, failedItemRetried } from '../sync-thunks';
+import { conflictKeptMine, conflictTookTheirs, failedItemDiscarded, failedItemRetried, lockedEditDiscarded, lockedEditSentAsComment } from '../sync-thunks';
 
 function ItemRow({ item }: { item: AttentionItem }) {
   const dispatch = useAppDispatch();
   const config = useAppSelector(selectConfig);
   const conflict = item.status === 'conflict';
-  const { record, reason, detail, differences } = attentionDetails(config, item);
+  const { record, reason, detail, differences, locked } = attentionDetails(config, item);
   return (
     <li className={`sync-panel__item sync-panel__item--${item.status}`} data-testid={`sync-item-${item.seq}`}>
       <div className="sync-panel__item-title">
@@ -56,9 +56,33 @@ function ItemRow({ item }: { item: AttentionItem }) {
           </tbody>
         </table>
       ) : null}
-      {conflict && item.current !== undefined && !differences.length ? <p className="sync-panel__item-message">{slSync.sync.sameValues}</p> : null}
+      {locked?.values.length ? (
+        <table className="sync-panel__differences">
+          <thead>
+            <tr>
+              <th scope="col">{slSync.sync.field}</th>
+              <th scope="col">{slSync.sync.lockedValues}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {locked.values.map((value) => (
+              <tr key={value.column}>
+                <th scope="row">{value.column}</th>
+                <td>{value.value}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : null}
+      {conflict && !locked && item.current !== undefined && !differences.length ? <p className="sync-panel__item-message">{slSync.sync.sameValues}</p> : null}
       <div className="sync-panel__item-actions">
-        {conflict ? (
+        {locked ? (
+          // Keeping mine would only be refused again while the form is under review.
+          <>
+            <Button text={slSync.sync.sendAsComment} onClick={() => void dispatch(lockedEditSentAsComment(item.seq))} />
+            <Button kind="secondary" text={slSync.sync.discardMine} onClick={() => void dispatch(lockedEditDiscarded(item.seq))} />
+          </>
+        ) : conflict ? (
           <>
             <Button text={slSync.sync.keepMine} onClick={() => void dispatch(conflictKeptMine(item.seq))} />
             <Button kind="secondary" text={slSync.sync.takeTheirs} onClick={() => void dispatch(conflictTookTheirs(item.seq))} />

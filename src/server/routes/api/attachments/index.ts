@@ -7,7 +7,8 @@
  *
  * Access is the record's: whoever may see the record sees its attachments; attaching and deleting
  * count as an update of the record (readers 403, a farmer outside their chain 404 — see
- * repositories/record-repository.ts, assertRecordAccess). Uploads go through the checks of attachments/upload.ts before anything
+ * repositories/record-repository.ts, assertRecordAccess; a farmer's locked form or its indicator
+ * 409 — docs/architecture.md, The review loop). Uploads go through the checks of attachments/upload.ts before anything
  * is stored, and the row is written in one transaction with Idempotency-Key support; if it fails,
  * the stored bytes are removed again.
  */
@@ -25,6 +26,7 @@ import {
 } from '../../../../common/schemas/wire';
 import { requestContext } from '../../../http/request-context';
 import { assertRecordAccess } from '../../../repositories/record-repository';
+import { assertFarmerMayAttach } from '../../../repositories/review-rules';
 import {
   findAttachment,
   insertAttachment,
@@ -150,7 +152,8 @@ export default async function attachmentRoutes(app: FastifyInstance, options: At
           ctx.access.caller,
           async (trx) => {
             const tx = requestContext(request, trx);
-            await assertRecordAccess(tx, recordId, 'update');
+            // A photo of a form or indicator the farmer sent to review changes it: locked (409).
+            await assertFarmerMayAttach(tx, await assertRecordAccess(tx, recordId, 'update'));
             await assertSlotRoom(trx, slot, recordId, 1);
             await assertQuota(trx, service.limits, uploaderOf(tx), checked.size);
             stored = await storeFiles(service, [checked]);
@@ -201,7 +204,7 @@ export default async function attachmentRoutes(app: FastifyInstance, options: At
         return await runWrite(app.db, request, reply, request.access!.caller, async (trx) => {
           const ctx = requestContext(request, trx);
           const row = await visibleAttachment(ctx, id);
-          await assertRecordAccess(ctx, row.recordId, 'update');
+          await assertFarmerMayAttach(ctx, await assertRecordAccess(ctx, row.recordId, 'update'));
           await markAttachmentDeleted(trx, id);
           // The bytes go only once the deletion has committed (runs before the answer is sent; a
           // rolled-back deletion leaves the row live, and then the bytes stay).

@@ -5,6 +5,7 @@
  * adds the multipart body to the OpenAPI document only.
  */
 import type { SwaggerTransform } from '@fastify/swagger';
+import { operationIdOf } from '../../../plugins/openapi';
 
 export interface MultipartPartDoc {
   type: 'string' | 'integer';
@@ -13,10 +14,12 @@ export interface MultipartPartDoc {
 }
 
 export function multipartDoc(parts: Record<string, MultipartPartDoc>, required: string[]): SwaggerTransform {
-  return ({ schema, url }) => ({
+  // A route's own transform replaces the document's, so it names the operation the same way.
+  return ({ schema, url, route }) => ({
     url,
     schema: {
       ...schema,
+      operationId: operationIdOf(Array.isArray(route.method) ? route.method[0]! : route.method, url),
       consumes: ['multipart/form-data'],
       body: { type: 'object', required, properties: parts },
     },

@@ -8,7 +8,6 @@ import {
   Extent,
   FeatureBody,
   FeaturePage,
-  FeatureParams,
   IdempotencyHeaders,
   ProjectParams,
   RecordParams,
@@ -75,13 +74,13 @@ export default async function featureRoutes(app: FastifyInstance): Promise<void>
       }),
   );
 
-  app.put<{ Params: { projectId: number; tableId: number; featureId: number }; Body: FeatureBody }>(
-    '/api/Features/:projectId/:tableId/:featureId',
+  app.put<{ Params: { projectId: number; tableId: number; recordId: number }; Body: FeatureBody }>(
+    '/api/Features/:projectId/:tableId/:recordId',
     {
       schema: {
         tags,
         summary: 'Update a feature (properties merged; stale version → 409)',
-        params: FeatureParams,
+        params: RecordParams,
         headers: IdempotencyHeaders,
         body: ref(FeatureBody),
         response: { 200: ref(WireFeature), ...writeErrorResponses },
@@ -89,9 +88,9 @@ export default async function featureRoutes(app: FastifyInstance): Promise<void>
     },
     async (request, reply) =>
       runWrite(app.db, request, reply, request.access!.caller, async (trx) => {
-        const { tableId, featureId } = request.params;
+        const { tableId, recordId } = request.params;
         const { properties, geometry, version } = request.body;
-        const record = await updateRecord(requestContext(request, trx), { tableId, id: featureId, properties, geometry, version });
+        const record = await updateRecord(requestContext(request, trx), { tableId, id: recordId, properties, geometry, version });
         return { status: 200, body: recordToFeature(record) };
       }),
   );

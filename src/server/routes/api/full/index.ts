@@ -19,6 +19,7 @@ import { isLocalId } from '../../../../common/record-id';
 import { FullResult, IdempotencyHeaders, ProjectParams, TableParams } from '../../../../common/schemas/wire';
 import { requestContext } from '../../../http/request-context';
 import { assertRecordAccess } from '../../../repositories/record-repository';
+import { assertFarmerMayAttach } from '../../../repositories/review-rules';
 import { assertMayWrite } from '../../../access/policy';
 import { insertAttachment, toAttachmentInfo } from '../../../attachments/attachment-repository';
 import { assertQuota, assertSlotRoom, removeStored, storeFiles, type AttachmentService, type StoredFile } from '../../../attachments/service';
@@ -127,6 +128,9 @@ async function handleFull(
       ctx.access.caller,
       async (trx) => {
         const tx = requestContext(request, trx);
+        // Photos of a farmer's locked form or indicator are a change of it (409), even when the
+        // record's own values stay as they are (an update that changes nothing passes the writer).
+        if (input.id !== undefined && checked.length > 0) await assertFarmerMayAttach(tx, await assertRecordAccess(tx, input.id));
         const record =
           input.id === undefined
             ? await insertRecord(tx, { tableId: table.id, properties: input.properties, geometry: input.geometry }, { path: 'record' })
