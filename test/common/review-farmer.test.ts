@@ -115,13 +115,14 @@ describe('paymentPreview', () => {
   });
 
   it('when plants alone cannot reach the next band, it says so in points', () => {
-    // Goldenrod, fleabane, dominant dock and dandelion and 40 % overgrowth: −110; every plant of the kind does not make up for it.
+    // Goldenrod, fleabane, dominant dock and dandelion and 40 % overgrowth: −110; all the kind's plants do not make up for it.
     const values = { solidago: true, 'erigeron-annuus': true, 'rumex-obtusifolius': 'prevladuje', taraxacum: 'prevladuje', zarascanje: 40 };
     expect(plants.length * 7).toBeLessThan(110 + 34);
     const preview = paymentPreview(kind, values, 1)!;
     expect(preview.score).toBe(0);
-    expect(preview.next).toMatchObject({ points: 34, plants: null });
-    expect(slReview.payment.pointsToNext(preview.next!.points, preview.next!.band.name)).toBe('še 34 točk do razreda srednje');
+    // Counted from the unclamped total (−110), not the score 0 it shows.
+    expect(preview.next).toMatchObject({ points: 144, plants: null });
+    expect(slReview.payment.pointsToNext(preview.next!.points, preview.next!.band.name)).toBe('še 144 točk do razreda srednje');
   });
 
   it('a kind without bands is not paid by result', () => {
