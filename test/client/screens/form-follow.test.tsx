@@ -13,7 +13,7 @@ import { acknowledge, onOutboxChange, openOfflineDb, tableRows, readOutbox, save
 import { FORM_KINDS } from '../../../src/common/scheme/form-kinds';
 import { slScreens } from '../../../src/common/i18n/sl';
 import { response } from '../data-layer/helpers';
-import { config, renderRoute, renderWithStore, season } from './fixtures';
+import { config, renderRoute, renderWithStore, row, season } from './fixtures';
 
 // The route's map needs WebGL (jsdom has none); nothing here opens it.
 jest.unstable_mockModule('../../../src/client/features/map/index', () => ({
@@ -176,13 +176,16 @@ describe('following an offline-made form', () => {
 });
 
 describe('an earlier season\'s form opened by its address on a fresh device', () => {
-  it('is read from the server when online, shown with its answers, and kept on the device', async () => {
+  it('is read from the server when online, shown with its answers and its thread, and kept on the device', async () => {
     const s = season();
     const db = openOfflineDb({ name: `form-fresh-${Date.now()}-${Math.random()}` });
     dbs.push(db);
+    const cc = config.tables.comments.columns;
+    const remark = row(config.tables.comments.id, { [cc.parent]: s.formOld.id, [cc.text]: 'Lepo popisano.', [cc.author]: 'urednik@example.si' });
     const fetchFn = (async (_input: RequestInfo | URL, init?: RequestInit) => {
       const { tableId } = JSON.parse(String(init?.body)) as { tableId: number };
-      const records = tableId === config.tables.forms.id ? [s.formOld] : tableId === config.tables.indicators.id ? s.oldIndicators : [];
+      const records =
+        tableId === config.tables.forms.id ? [s.formOld] : tableId === config.tables.indicators.id ? s.oldIndicators : tableId === config.tables.comments.id ? [remark] : [];
       return response({ body: { records, totalCount: records.length } });
     }) as typeof fetch;
     const preloaded = {
@@ -193,6 +196,8 @@ describe('an earlier season\'s form opened by its address on a fresh device', ()
     renderWithStore(<FormRoute params={{ formId: String(s.formOld.id) }} query={{}} />, { preloaded, db, fetchFn });
     await waitFor(() => expect(checked('salvia-pratensis', slScreens.forms.yes)).toBe('true'));
     expect((await tableRows(db, config.tables.forms.id).toArray()).map((r) => r.feature.id)).toEqual([s.formOld.id]);
+    expect(within(await screen.findByTestId('review-thread')).getByText('Lepo popisano.')).toBeTruthy();
+    expect((await tableRows(db, config.tables.comments.id).toArray()).map((r) => r.feature.id)).toEqual([remark.id]);
     // The farmer may not change it, and is told why: it is an earlier season's (not "as a reader").
     expect(screen.getByText(slScreens.states.readOnlyPastSeason)).toBeTruthy();
     expect(screen.queryByText(slScreens.states.readOnly)).toBeNull();

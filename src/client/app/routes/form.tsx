@@ -63,6 +63,7 @@ export default function FormRoute({ params }: ScreenProps) {
   const kind = form ? formKindById(readRow(config, 'forms', form).form_id, config.forms) : undefined;
   const area = path ? view.areas.find((a) => a.id === readRow(config, 'paths', path).parent) : undefined;
   const areaHa = area ? readRow(config, 'areas', area).area_ha : null;
+  // This season's threads come with the season; an earlier season's form brings its own.
   const thread = form ? threadOf(config, inSeason ? view.comments : stored.comments, form.id) : [];
   const farmerRow = view.farmers.find((f) => f.id === view.farmerId);
   const today = dayInSlovenia(new Date());

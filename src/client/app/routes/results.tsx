@@ -10,6 +10,7 @@ import { fetchFormHistories, buildAllFarmersResults, buildResults, resultsCsv, r
 import { readRow } from '../../lib/db/model';
 import { downloadFile } from '../../lib/download-file';
 import { selectBrowserOnline, selectServerReachable } from '../../features/sync';
+import { buildReviewResults, ReviewResults } from '../../features/review';
 import { useAppDispatch, useAppSelector } from '../hooks';
 import type { ScreenProps } from '../router/routes';
 import { useSeasonView } from './screen-data';
@@ -47,6 +48,8 @@ export default function ResultsRoute(_props: ScreenProps) {
   const staffRows = useMemo(() => (config && all.data ? buildAllFarmersResults(config, all.data, all.data, farmerName) : null), [config, all.data, farmerName]);
   const ownRows = useMemo(() => (config && hasData && history.data ? buildResults(config, { areas, paths }, history.data) : null), [config, hasData, areas, paths, history.data]);
   const rows = staff ? staffRows : ownRows;
+  // Farmers: each form's review state and the informative payment per meadow and season.
+  const reviewRows = useMemo(() => (config && !staff && hasData && history.data ? buildReviewResults(config, { areas, paths }, history.data) : null), [config, staff, hasData, areas, paths, history.data]);
   const [progress, setProgress] = useState<{ done: number; total: number } | null>(null);
   // History texts by form and its last change, kept between the CSV and GeoJSON exports.
   const historyCache = useRef(new Map<string, string>());
@@ -63,22 +66,29 @@ export default function ResultsRoute(_props: ScreenProps) {
   };
   const status = staff ? all.status : !view.hasData ? (view.status === 'failed' ? 'failed' : 'loading') : history.status;
   return (
-    <ResultsScreen
-      rows={rows}
-      status={status}
-      fromDevice={staff ? all.fromDevice : history.fromDevice || view.fromDevice}
-      canExport={view.role === 'editor'}
-      online={view.online}
-      farmers={farmers}
-      exportProgress={progress}
-      onExportCsv={async (shown) => {
-        const changes = await histories(shown);
-        downloadFile(`rezultati-${stamp}.csv`, resultsCsv(shown, farmerName, changes), 'text/csv;charset=utf-8');
-      }}
-      onExportGeoJson={async (shown) => {
-        const changes = await histories(shown);
-        downloadFile(`rezultati-${stamp}.geojson`, resultsGeoJson(shown, farmerName, changes), 'application/geo+json');
-      }}
-    />
+    <>
+      <ResultsScreen
+        rows={rows}
+        status={status}
+        fromDevice={staff ? all.fromDevice : history.fromDevice || view.fromDevice}
+        canExport={view.role === 'editor'}
+        online={view.online}
+        farmers={farmers}
+        exportProgress={progress}
+        onExportCsv={async (shown) => {
+          const changes = await histories(shown);
+          downloadFile(`rezultati-${stamp}.csv`, resultsCsv(shown, farmerName, changes), 'text/csv;charset=utf-8');
+        }}
+        onExportGeoJson={async (shown) => {
+          const changes = await histories(shown);
+          downloadFile(`rezultati-${stamp}.geojson`, resultsGeoJson(shown, farmerName, changes), 'application/geo+json');
+        }}
+      />
+      {reviewRows ? (
+        <div className="page review-results-page">
+          <ReviewResults rows={reviewRows} />
+        </div>
+      ) : null}
+    </>
   );
 }

@@ -7,3 +7,4 @@ export { PaymentCard } from './payment-card';
 export { reviewedForm, seasonDeadlines, storedValues, threadOf } from './review-rows';
 export { farmerTodo } from './farmer-todo';
 export { ReviewTodo } from './review-todo';
+export { buildReviewResults, ReviewResults } from './review-results';

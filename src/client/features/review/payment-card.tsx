@@ -13,7 +13,7 @@ const euros = new Intl.NumberFormat('sl-SI', { minimumFractionDigits: 2, maximum
 const hectares = new Intl.NumberFormat('sl-SI', { maximumFractionDigits: 2 });
 
 /** 1234.5 → '1.234,50' (Slovenian). */
-function formatEuros(amount: number): string {
+export function formatEuros(amount: number): string {
   return euros.format(amount);
 }
 

@@ -9,6 +9,8 @@ import { localIdsRemapped } from '../../lib/db/actions';
 import type { StoredRecord } from '../../lib/db/database';
 import { followSeason, seasonLoaded, seasonLoadFailed, seasonLoadStarted, type SeasonData } from './season-actions';
 
+const NO_COMMENTS: StoredRecord[] = [];
+
 export type SeasonRole = 'editor' | 'reader' | 'farmer';
 
 interface SeasonState extends SeasonData {
@@ -81,7 +83,8 @@ export const seasonSlice = createSlice({
     selectDurationPaths: (state) => state.durationPaths,
     selectForms: (state) => state.forms,
     selectIndicators: (state) => state.indicators,
-    selectComments: (state) => state.comments,
+    // A state preloaded without the comments list (older tests, a QA replay's start) reads none.
+    selectComments: (state) => (state.comments as StoredRecord[] | undefined) ?? NO_COMMENTS,
     selectSeasonLoadedAt: (state) => state.loadedAt,
   },
 });
