@@ -24,7 +24,7 @@ export interface PaymentPreview {
 }
 
 /** The band of `score` among the kind's bands (lowest first). */
-export function paymentBandOf(bands: readonly PaymentBand[], score: number): PaymentBand | undefined {
+function paymentBandOf(bands: readonly PaymentBand[], score: number): PaymentBand | undefined {
   let found: PaymentBand | undefined;
   for (const band of bands) if (band.above === undefined || score > band.above) found = band;
   return found;
