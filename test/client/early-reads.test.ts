@@ -76,10 +76,11 @@ describe('early reads', () => {
     await startEarlyReads(pageFetch(USERS.farmer1, sent), signedIn(USERS.farmer1), () => JUNE_2025);
     const asked = [...sent];
     const tables = server.config.tables;
-    // config.json, the roles, the farmer, the durations, then areas, paths, links, then forms, then indicators.
-    expect(asked).toHaveLength(9);
+    // config.json, the roles, the farmer, the durations, then areas, paths, links, then forms, then indicators and comments.
+    expect(asked).toHaveLength(10);
     expect(asked.filter((request) => request.includes(`"tableId":${tables.forms.id}`))).toHaveLength(1);
     expect(asked.filter((request) => request.includes(`"tableId":${tables.indicators.id}`))).toHaveLength(1);
+    expect(asked.filter((request) => request.includes(`"tableId":${tables.comments.id}`))).toHaveLength(1);
 
     const store = storeWithEarlyAnswers(USERS.farmer1, sent);
     const data = await store.dispatch(loadSeason({ email: USERS.farmer1, config: server.config })).unwrap();
@@ -90,7 +91,7 @@ describe('early reads', () => {
     // The same season as a load without early reads.
     const plain = await server.storeFor(openTestDb(), USERS.farmer1, { now: () => JUNE_2025 }).dispatch(loadSeason({ email: USERS.farmer1, config: server.config })).unwrap();
     expect(data.source).toBe('server');
-    for (const list of ['farmers', 'areas', 'paths', 'durationPaths', 'forms', 'indicators'] as const) expect(ids(data[list])).toEqual(ids(plain[list]));
+    for (const list of ['farmers', 'areas', 'paths', 'durationPaths', 'forms', 'indicators', 'comments'] as const) expect(ids(data[list])).toEqual(ids(plain[list]));
     expect(data.forms.length).toBeGreaterThan(0);
   });
 

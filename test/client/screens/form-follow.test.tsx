@@ -49,6 +49,7 @@ function seasonData(s: ReturnType<typeof season>, forms: StoredRecord[]) {
     durationPaths: s.durationPaths,
     forms,
     indicators: s.indicators,
+    comments: [],
     refKeys: {},
     loadedAt: '2026-06-05T08:00:00.000Z',
     notice: null,

@@ -142,6 +142,7 @@ function seasonData(s: ReturnType<typeof season>, role: SeasonData['role'], farm
     durationPaths: farmer ? s.durationPaths : [],
     forms: farmer ? s.forms : [],
     indicators: farmer ? s.indicators : [],
+    comments: [],
     refKeys: {},
     loadedAt: '2026-06-15T10:00:00.000Z',
     notice: null,

@@ -2,7 +2,7 @@
  * Run by the first entry the HTML runs (early-fetch.ts, before `early` and the app): when a user
  * is signed in, it sends the season's first requests while the rest of the JavaScript downloads —
  * config.json, the roles, the user's farmer record and the durations; then a farmer's areas,
- * paths and season links; then the forms under those links; then their indicators. The loading
+ * paths and season links; then the forms under those links; then their indicators and comments. The loading
  * chain sends the same requests (features/season/season-requests.ts) and gets these answers
  * through `earlyFetch` (early-fetch.ts, lib/api/early-answers.ts) instead of waiting a round trip
  * for each. Anything unexpected (an expired token, an error, a page that is not the whole answer)
@@ -17,6 +17,7 @@ import { readTokens, readUser } from '../../lib/auth/local-identity';
 // this entry, which must be small enough to run long before the app's scripts have arrived.
 // eslint-disable-next-line no-restricted-imports
 import {
+  commentsRequest,
   durationsRequest,
   farmerAheadRequests,
   formsRequest,
@@ -66,5 +67,9 @@ export async function startEarlyReads(fetchFn: typeof fetch, storage: Storage | 
   const links = ahead.links && wholeAnswer(await search(ahead.links));
   if (!links?.length) return;
   const forms = wholeAnswer(await search(formsRequest(config, links.map((row) => row.id))));
-  if (forms?.length) void search(indicatorsRequest(config, forms.map((row) => row.id).sort((a, b) => a - b)));
+  if (!forms?.length) return;
+  const formIds = forms.map((row) => row.id).sort((a, b) => a - b);
+  void search(indicatorsRequest(config, formIds));
+  // The forms' threads, asked beside the indicators as the chain asks them (a cached config.json from before the table has none).
+  if ((config.tables as Partial<typeof config.tables>).comments) void search(commentsRequest(config, formIds));
 }

@@ -5,11 +5,18 @@
  */
 import { lazy, Suspense, useMemo, useState } from 'react';
 import { sl } from '../../../common/i18n/sl';
+import { dayInSlovenia, farmerMayEdit, type ReviewState } from '../../../common/review';
+import { formKindById } from '../../../common/scheme/form-kinds';
 import type { DetailedFeature } from '../../../common/schemas/wire';
 import { useFeatureDetailedQuery } from '../../lib/api/features';
 import { isLocalId } from '../../../common/record-id';
-import { readRow } from '../../lib/db/model';
-import { FormScreen, useStoredForm } from '../../features/forms';
+import { readRow, toProperties } from '../../lib/db/model';
+import { refKeysFor } from '../../lib/db/refs';
+import { FormScreen, useStoredForm, type ReviewContext, type ReviewSlots } from '../../features/forms';
+import { ReviewDecision } from '../../features/review-queue';
+import { selectAttentionItems } from '../../features/sync';
+import { useAppSelector } from '../hooks';
+import { FarmerMoves, PaymentCard, ReviewSummary, ReviewThread, reviewedForm, seasonDeadlines, storedValues, threadOf } from '../../features/review';
 import type { ScreenProps } from '../router/routes';
 import { useReloadSeason, useSaveEdits, useSeasonView } from './screen-data';
 
@@ -35,6 +42,7 @@ export default function FormRoute({ params }: ScreenProps) {
     [inSeason, view.indicators, stored.indicators, config, formId],
   );
   const editor = view.role === 'editor';
+  const attention = useAppSelector(selectAttentionItems);
   const history = useFeatureDetailedQuery(
     { projectId: config?.projectId ?? 0, tableId: config?.tables.forms.id ?? 0, recordId: form?.id ?? formId },
     { skip: !config || !editor || !view.online || isLocalId(form?.id ?? formId) },
@@ -46,7 +54,84 @@ export default function FormRoute({ params }: ScreenProps) {
   const seasonName = inSeason && view.duration ? (readRow(config, 'durations', view.duration).name ?? '') : null;
   // Farmers edit this season's forms; earlier seasons are read-only for them (editors edit any).
   const ofThisSeason = Boolean(link) || Boolean(inSeason);
-  const readOnly = view.role === 'reader' || view.role === null ? 'role' : !ofThisSeason && !editor ? 'pastSeason' : null;
+  const review = form ? reviewedForm(config, form) : null;
+  const farmer = view.role === 'farmer';
+  // A farmer changes a form only while it is a draft or returned to them (src/common/review.ts);
+  // the server refuses anything else with 409, so it is not offered. Editors may always correct.
+  const readOnly =
+    view.role === 'reader' || view.role === null ? 'role' : !ofThisSeason && !editor ? 'pastSeason' : farmer && review && !farmerMayEdit(review.review_state) ? 'review' : null;
+  const kind = form ? formKindById(readRow(config, 'forms', form).form_id, config.forms) : undefined;
+  const area = path ? view.areas.find((a) => a.id === readRow(config, 'paths', path).parent) : undefined;
+  const areaHa = area ? readRow(config, 'areas', area).area_ha : null;
+  const thread = form ? threadOf(config, inSeason ? view.comments : stored.comments, form.id) : [];
+  const farmerRow = view.farmers.find((f) => f.id === view.farmerId);
+  const today = dayInSlovenia(new Date());
+  const onMove = async (to: ReviewState, reason: string | null) => {
+    if (!form) return;
+    // One update of the form, based on its stored version (the outbox carries it); the server
+    // checks the rule, stamps reviewed_by/at and adds the reason to the thread itself.
+    await saveEdits([{ kind: 'update', projectId: config.projectId, tableId: config.tables.forms.id, id: form.id, properties: toProperties(config, 'forms', { review_state: to, review_reason: reason }), refs: refKeysFor(config, 'forms') }]);
+  };
+  const onReply = async (text: string, indicator: string | null) => {
+    if (!form) return null;
+    const saved = await saveEdits([
+      {
+        kind: 'insert',
+        projectId: config.projectId,
+        tableId: config.tables.comments.id,
+        properties: toProperties(config, 'comments', { parent: form.id, text, indicator: indicator ?? undefined }),
+        refs: refKeysFor(config, 'comments'),
+      },
+    ]);
+    const record = saved[0]?.record;
+    return record ? readRow(config, 'comments', record) : null;
+  };
+  const renderReview = (context: ReviewContext): ReviewSlots => {
+    if (!form || !kind || !review) return {};
+    const stored = readRow(config, 'forms', form);
+    return {
+      top: <ReviewSummary form={review} kind={kind} onShowIndicator={context.showIndicator} />,
+      side: <PaymentCard kind={kind} values={context.values} areaHa={areaHa} />,
+      bottom: (
+        <>
+          {farmer && ofThisSeason ? (
+            <FarmerMoves
+              form={review}
+              kind={kind}
+              values={storedValues(config, kind, form.id, indicators)}
+              completed={stored.completed === true}
+              dirty={context.dirty}
+              season={seasonDeadlines(config, view.duration)}
+              today={today}
+              online={view.online}
+              onMove={onMove}
+            />
+          ) : null}
+          {editor ? (
+            <ReviewDecision
+              config={config}
+              form={stored}
+              role={view.role}
+              saveEdits={saveEdits}
+              outbox={{ pending: view.pending, attention }}
+              online={view.online}
+              season={seasonDeadlines(config, view.duration)}
+              today={today}
+            />
+          ) : null}
+          <ReviewThread
+            comments={thread}
+            kind={kind}
+            ownEmail={view.email}
+            farmerEmail={farmerRow ? readRow(config, 'farmers', farmerRow).email : null}
+            online={view.online}
+            onReply={farmer || editor ? onReply : undefined}
+            onShowIndicator={context.showIndicator}
+          />
+        </>
+      ),
+    };
+  };
   return (
     <FormScreen
       config={config}
@@ -84,7 +169,10 @@ export default function FormRoute({ params }: ScreenProps) {
         </Suspense>
       )}
       editorKey={editorKey}
+      focusIndicator={review?.review_state === 'returned' ? review.review_indicator : null}
+      renderReview={renderReview}
       history={editor ? ((history.data as DetailedFeature | undefined)?.history ?? null) : null}
     />
   );
 }
+

@@ -9,6 +9,9 @@ import { HomeScreen } from '../../features/home';
 import { buildPathRows, groupByArea } from '../../features/paths';
 import { FarmersPanel, useFarmersProgress } from '../../features/farmers';
 import { readRow } from '../../lib/db/model';
+import { dayInSlovenia } from '../../../common/review';
+import { formKindById } from '../../../common/scheme/form-kinds';
+import { farmerTodo, ReviewTodo } from '../../features/review';
 import type { AppConfig } from '../../../common/schemas/config';
 import { useAppDispatch } from '../hooks';
 import type { ScreenProps } from '../router/routes';
@@ -36,6 +39,16 @@ export default function HomeRoute(_props: ScreenProps) {
     const day = (v: string | null) => (v ?? '').slice(0, 10);
     return { name: duration.name ?? '', from: day(duration.filter_start), to: day(duration.filter_end) };
   }, [config, view.duration]);
+  const todo = useMemo(() => (config && view.role === 'farmer' ? farmerTodo(config, view, dayInSlovenia(new Date())) : null), [config, view]);
+  const formLabel = (formId: number) => {
+    if (!config) return '';
+    const form = view.forms.find((f) => f.id === formId);
+    if (!form) return '';
+    const row = readRow(config, 'forms', form);
+    const link = view.durationPaths.find((d) => d.id === row.parent);
+    const path = link ? view.paths.find((p) => p.id === readRow(config, 'durationPaths', link).path_id) : undefined;
+    return [formKindById(row.form_id, config.forms)?.title, path ? readRow(config, 'paths', path).name : null].filter(Boolean).join(' · ');
+  };
   const farmer = view.farmers.find((f) => f.id === view.farmerId);
   const staff = view.role === 'editor' || view.role === 'reader';
   return (
@@ -50,6 +63,7 @@ export default function HomeRoute(_props: ScreenProps) {
       hasFarmer={view.farmerId !== null}
       sync={{ online: view.online, pending: view.pending, lastSyncAt: view.lastSyncAt }}
       farmersPanel={staff && config ? <StaffPanel view={view} config={config} /> : undefined}
+      todo={todo && view.forms.length ? <ReviewTodo todo={todo} formLabel={formLabel} /> : undefined}
       onRetry={reload}
       onArchiveArea={
         view.role === 'editor' && config

@@ -13,6 +13,7 @@ import { readRow, toProperties } from '../../lib/db/model';
 import { refKeysFor } from '../../lib/db/refs';
 import { GeometryEditor, MapView, recordsToMapItems, WalkRecorderPanel, type MapEngine, type MapItem } from '../../features/map';
 import { PathScreen, type PathFormItem, buildPathRows } from '../../features/paths';
+import { ReviewBadge, reviewedForm } from '../../features/review';
 import { buildResults, PathHistory, useSeasonHistory } from '../../features/results';
 import type { ScreenProps } from '../router/routes';
 import { useReloadSeason, useSaveEdits, useSeasonView } from './screen-data';
@@ -44,13 +45,23 @@ export default function PathRoute({ params }: ScreenProps) {
 
   if (!config) return <PathScreen {...emptyProps()} />;
   const kinds = Object.values(config.forms).map((k) => ({ id: k.id, title: k.title }));
-  const forms: PathFormItem[] = (row?.forms ?? []).map((form) => ({
-    id: form.id,
-    kindTitle: formKindById(form.form_id, config.forms)?.title ?? '',
-    score: form.score,
-    completed: form.completed === true,
-    updatedAt: form.updatedAt,
-  }));
+  const forms: PathFormItem[] = (row?.forms ?? []).map((form) => {
+    const stored = view.forms.find((f) => f.id === form.id);
+    const review = stored ? reviewedForm(config, stored) : null;
+    return {
+      id: form.id,
+      kindTitle: formKindById(form.form_id, config.forms)?.title ?? '',
+      score: form.score,
+      completed: form.completed === true,
+      updatedAt: form.updatedAt,
+      review: review ? (
+        <span className="path-form__review">
+          <ReviewBadge state={review.review_state} size="small" />
+          {review.review_state === 'returned' && review.review_reason ? <span className="path-form__reason" data-testid={`path-form-reason-${form.id}`}>{review.review_reason}</span> : null}
+        </span>
+      ) : undefined,
+    };
+  });
   const path = view.paths.find((p) => p.id === pathId);
   const area = view.areas.find((a) => a.id === row?.areaId);
   // While correcting, Draw shows the line; the stored one would sit under it.

@@ -88,7 +88,7 @@ export function initialDraft(config: AppConfig, kind: FormKind, form: StoredReco
 }
 
 /** The values the score and the validation see: normalised where valid, raw where not, blanks left out. */
-function draftValues(kind: FormKind, draft: FormDraft): FormValues {
+export function draftValues(kind: FormKind, draft: FormDraft): FormValues {
   const values: FormValues = {};
   for (const def of kind.indicators) {
     const raw = draft.indicators[def.key]?.value;

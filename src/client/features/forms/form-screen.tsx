@@ -8,8 +8,9 @@
  */
 import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { formatDate } from '../../../common/format';
-import { sl, slPhone, slScreens } from '../../../common/i18n/sl';
-import type { ValidationError } from '../../../common/scheme/scoring';
+import { sl, slPhone, slReview, slReviewFarmer, slScreens } from '../../../common/i18n/sl';
+import { reviewStateOf } from '../../../common/review';
+import type { FormValues, ValidationError } from '../../../common/scheme/scoring';
 import type { IndicatorDefinition, AppConfig, FormKind } from '../../../common/schemas/config';
 import { formKindById } from '../../../common/scheme/form-kinds';
 import type { HistoryEntry } from '../../../common/schemas/wire';
@@ -27,7 +28,7 @@ import { readRow } from '../../lib/db/model';
 import type { SavedEdit } from '../../lib/db/outbox';
 import type { ResizeEnv } from '../../lib/image/resize';
 import { currentPosition } from '../../lib/location/current-position';
-import { archivedKeys, blockingErrors, hasAnswers, initialDraft, isDirty, liveScore, missingAnswers, planSave, rowsByKey, type EditStep, type FormDraft, type IndicatorDraft } from './form-draft';
+import { archivedKeys, blockingErrors, draftValues, hasAnswers, initialDraft, isDirty, liveScore, missingAnswers, planSave, rowsByKey, type EditStep, type FormDraft, type IndicatorDraft } from './form-draft';
 import { focusField, fieldId } from './answer-fields';
 import { IndicatorCard } from './indicator-card';
 
@@ -39,8 +40,11 @@ export interface FormScreenProps {
   pathName: string | null;
   pathId: number | null;
   seasonName: string | null;
-  /** Why the form cannot be changed here, or null: the user's role (readers), or it is an earlier season's (farmers). */
-  readOnly: 'role' | 'pastSeason' | null;
+  /**
+   * Why the form cannot be changed here, or null: the user's role (readers), it is an earlier
+   * season's (farmers), or its review state leaves it out of the farmer's hands (farmerMayEdit).
+   */
+  readOnly: 'role' | 'pastSeason' | 'review' | null;
   canArchive: boolean;
   online: boolean;
   status: 'idle' | 'loading' | 'ready' | 'failed';
@@ -62,6 +66,29 @@ export interface FormScreenProps {
   editorKey?: string;
   /** Editors: the server's change history of the form. */
   history?: HistoryEntry[] | null;
+  /** The indicator to open the form at and highlight (a returned form's review_indicator). */
+  focusIndicator?: string | null;
+  /**
+   * The review of the form (app/routes combines features/review): what goes above the checklist,
+   * beside the score and below the form, given the editor's live state.
+   */
+  renderReview?: (context: ReviewContext) => ReviewSlots;
+}
+
+/** What the review pieces need of the form being edited. */
+export interface ReviewContext {
+  /** Unsaved changes on the screen. */
+  dirty: boolean;
+  /** The live answers (the payment preview follows them). */
+  values: FormValues;
+  /** Scrolls to an indicator, highlights it and moves focus to its answer. */
+  showIndicator: (key: string) => void;
+}
+
+export interface ReviewSlots {
+  top?: ReactNode;
+  side?: ReactNode;
+  bottom?: ReactNode;
 }
 
 /** The kind's indicators in its groups, without the archived ones (a group left empty goes too). */
@@ -132,6 +159,21 @@ function FormEditor(props: FormScreenProps & { form: StoredRecord; kind: FormKin
       root.style.removeProperty('--form-bar-h');
     };
   }, []);
+  // The indicator the review is about: the form opens there (a returned form), and the thread's
+  // links show it again.
+  const [highlight, setHighlight] = useState<string | null>(props.focusIndicator ?? null);
+  const showIndicator = (key: string) => {
+    setHighlight(key);
+    document.querySelector(`[data-testid="indicator-${key}"]`)?.scrollIntoView?.({ block: 'center' });
+    focusField(key);
+  };
+  const opened = useRef(false);
+  useEffect(() => {
+    if (opened.current || !props.focusIndicator) return;
+    opened.current = true;
+    document.querySelector(`[data-testid="indicator-${props.focusIndicator}"]`)?.scrollIntoView?.({ block: 'center' });
+  }, [props.focusIndicator]);
+  const review = props.renderReview?.({ dirty, values: draftValues(kind, draft), showIndicator }) ?? {};
   const errorByKey = new Map(errors.map((e) => [e.key, e.message]));
   const byKey = rowsByKey(config, props.indicators);
   const getPosition = props.getPosition ?? currentPosition;
@@ -182,9 +224,19 @@ function FormEditor(props: FormScreenProps & { form: StoredRecord; kind: FormKin
   return (
     <div className="desk-layout desk-layout--form">
       <div className="desk-layout__main">
+        {review.top}
         {readOnly ? (
-          <p className="read-only-note" role="note">
-            <LockIcon size={20} aria-hidden="true" /> {props.readOnly === 'pastSeason' ? slScreens.states.readOnlyPastSeason : slScreens.states.readOnly}
+          <p className="read-only-note" role="note" data-testid="read-only-note">
+            <LockIcon size={20} aria-hidden="true" />{' '}
+            {props.readOnly === 'review' ? (
+              <span>
+                {slReviewFarmer.review.locked(slReview.state[reviewStateOf(readRow(config, 'forms', form).review_state)])} {slReviewFarmer.review.lockedHint}
+              </span>
+            ) : props.readOnly === 'pastSeason' ? (
+              slScreens.states.readOnlyPastSeason
+            ) : (
+              slScreens.states.readOnly
+            )}
           </p>
         ) : null}
         {summary && summary.items.length ? (
@@ -229,6 +281,7 @@ function FormEditor(props: FormScreenProps & { form: StoredRecord; kind: FormKin
                   draft={draft.indicators[def.key]!}
                   recordId={byKey.get(def.key)?.id ?? null}
                   error={showErrors ? errorByKey.get(def.key) : undefined}
+                  highlight={highlight === def.key}
                   readOnly={readOnly}
                   online={props.online}
                   onChange={(p) => patch(def.key, p)}
@@ -259,6 +312,7 @@ function FormEditor(props: FormScreenProps & { form: StoredRecord; kind: FormKin
             <Button type="button" kind="danger" text={t.archive} onClick={() => setArchiving(true)} />
           </div>
         ) : null}
+        {review.bottom}
       </div>
       <aside className="desk-layout__side" ref={sideRef}>
         <div className="score-panel card" aria-live="polite" data-testid="live-score">
@@ -269,6 +323,7 @@ function FormEditor(props: FormScreenProps & { form: StoredRecord; kind: FormKin
             <ScoreExplanation result={score} />
           </details>
         </div>
+        {review.side}
         {message && !(message.kind === 'error' && summary?.kind === 'error') ? (
           <p className={message.kind === 'ok' ? 'save-message save-message--ok' : 'save-message save-message--error'} role={message.kind === 'ok' ? 'status' : 'alert'}>
             {message.text}

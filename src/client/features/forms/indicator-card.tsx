@@ -3,7 +3,7 @@
  * current position or a tap on the map), photos, and for editors the archive action.
  */
 import { useState } from 'react';
-import { slPhone, slScreens } from '../../../common/i18n/sl';
+import { slPhone, slReviewFarmer, slScreens } from '../../../common/i18n/sl';
 import type { AppConfig, IndicatorDefinition } from '../../../common/schemas/config';
 import { ArchiveButton } from '../../components/archive-button/archive-button';
 import { Button } from '../../components/button/button';
@@ -19,6 +19,8 @@ export interface IndicatorCardProps {
   draft: IndicatorDraft;
   recordId: number | null;
   error?: string;
+  /** The indicator a review is about (a returned form opens here): marked, with a word for screen readers. */
+  highlight?: boolean;
   readOnly: boolean;
   online: boolean;
   onChange: (patch: Partial<IndicatorDraft>) => void;
@@ -29,7 +31,7 @@ export interface IndicatorCardProps {
   resizeEnv?: ResizeEnv;
 }
 
-export function IndicatorCard({ config, def, draft, recordId, error, readOnly, online, onChange, onPickOnMap, onArchive, getPosition, resizeEnv }: IndicatorCardProps) {
+export function IndicatorCard({ config, def, draft, recordId, error, highlight = false, readOnly, online, onChange, onPickOnMap, onArchive, getPosition, resizeEnv }: IndicatorCardProps) {
   const t = slScreens.forms;
   const [locError, setLocError] = useState<string | null>(null);
   const errorId = error ? `err-${def.key}` : undefined;
@@ -37,7 +39,8 @@ export function IndicatorCard({ config, def, draft, recordId, error, readOnly, o
   const extras = draft.note !== '' || draft.location !== null || draft.photos.length > 0;
   return (
     <li
-      className={['indicator', def.valueKind === 'presence' ? 'indicator--row' : '', filled ? 'indicator--filled' : '', error ? 'indicator--error' : ''].join(' ')}
+      className={['indicator', def.valueKind === 'presence' ? 'indicator--row' : '', filled ? 'indicator--filled' : '', error ? 'indicator--error' : '', highlight ? 'indicator--highlight' : ''].join(' ')}
+      data-highlight={highlight ? 'true' : undefined}
       data-testid={`indicator-${def.key}`}
     >
       <div className="indicator__head">
@@ -55,6 +58,7 @@ export function IndicatorCard({ config, def, draft, recordId, error, readOnly, o
             ) : null}
           </span>
           {def.latin ? <i className="indicator__latin">{def.latin}</i> : null}
+          {highlight ? <span className="indicator__flag">{slReviewFarmer.review.flagged}</span> : null}
         </div>
       </div>
       <ValueInput def={def} value={draft.value} readOnly={readOnly} onChange={(value) => onChange({ value })} errorId={errorId} />

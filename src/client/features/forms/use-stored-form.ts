@@ -1,8 +1,9 @@
 /**
- * A form that is not in the current season (opened from results or a path's earlier seasons):
- * read from the device copy, which features/results keeps refreshed for earlier seasons. A device
- * that has not read that season yet (opened by its address on a fresh device) asks the server
- * when online and keeps the answer on the device, so the form opens offline next time.
+ * A form that is not in the season the device loaded (opened from results, a path's earlier
+ * seasons, or by an adviser from the review queue without choosing its farmer): read from the
+ * device copy at once, with its indicators and its thread (comments), then, when online, from the
+ * server, kept on the device (so it opens offline next time) and shown: an adviser deciding a
+ * form sees the state the farmer's last move left, not the device's older copy.
  */
 import { useEffect, useState } from 'react';
 import { eq } from '../../../common/filter';
@@ -13,6 +14,15 @@ import { searchAllRecords } from '../../lib/api/search-all';
 import { readRows, refreshRows } from '../../lib/db/local-data';
 import { readRow } from '../../lib/db/model';
 
+export interface StoredForm {
+  form: StoredRecord | null;
+  indicators: StoredRecord[];
+  /** The form's thread. */
+  comments: StoredRecord[];
+  /** The first read has answered (the device's copy, or the server's when the device had none). */
+  done: boolean;
+}
+
 /** `refreshKey`: read again when it changes (e.g. the season was reloaded after a delivery). */
 export function useStoredForm(
   config: AppConfig | null,
@@ -20,40 +30,47 @@ export function useStoredForm(
   enabled: boolean,
   refreshKey: unknown = null,
   online = false,
-): { form: StoredRecord | null; indicators: StoredRecord[]; done: boolean } {
+): StoredForm {
   const dispatch = useAppDispatch();
   const db = useOfflineDb();
-  const [state, setState] = useState<{ form: StoredRecord | null; indicators: StoredRecord[]; done: boolean }>({ form: null, indicators: [], done: false });
+  const [state, setState] = useState<StoredForm>({ form: null, indicators: [], comments: [], done: false });
   useEffect(() => {
     if (!config || !enabled) return undefined;
     let cancelled = false;
     const isChild = (r: StoredRecord) => readRow(config, 'indicators', r).parent === formId;
+    const isComment = (r: StoredRecord) => readRow(config, 'comments', r).parent === formId;
     // One transaction: an acknowledgement committing between the two reads would leave a form
     // read under its offline id with children that already name its server id.
     const readDevice = () =>
       db.transaction('r', db.features, async () => {
         const [form] = await readRows(db, config.tables.forms.id, (r) => r.id === formId && !r.archived);
         const indicators = form ? await readRows(db, config.tables.indicators.id, isChild) : [];
-        return { form: form ?? null, indicators };
+        const comments = form ? await readRows(db, config.tables.comments.id, isComment) : [];
+        return { form: form ?? null, indicators, comments };
       });
     void (async () => {
       let found = await readDevice();
-      if (!found.form && online && !cancelled) {
+      // The device's copy first, when it has one; the server's follows.
+      if (found.form && !cancelled) setState({ ...found, done: true });
+      if (online && !cancelled) {
         const { projectId, tables } = config;
         const requestedAt = Date.now();
-        const [forms, indicators] = await Promise.all([
+        const [forms, indicators, comments] = await Promise.all([
           searchAllRecords(dispatch, projectId, { tableId: tables.forms.id, filters: eq('id', formId) }),
           searchAllRecords(dispatch, projectId, { tableId: tables.indicators.id, filters: eq(tables.indicators.columns.parent, formId) }),
+          searchAllRecords(dispatch, projectId, { tableId: tables.comments.id, filters: eq(tables.comments.columns.parent, formId) }),
         ]);
-        if (forms.records?.length && indicators.records) {
+        if (forms.records?.length && indicators.records && comments.records) {
           await refreshRows(db, forms.records, { projectId, tableId: tables.forms.id, inScope: (r) => r.id === formId, requestedAt });
           await refreshRows(db, indicators.records, { projectId, tableId: tables.indicators.id, inScope: isChild, requestedAt });
+          await refreshRows(db, comments.records, { projectId, tableId: tables.comments.id, inScope: isComment, requestedAt });
           found = await readDevice();
         }
       }
       if (!cancelled) setState({ ...found, done: true });
     })().catch(() => {
-      if (!cancelled) setState({ form: null, indicators: [], done: true });
+      // Offline or refused: what the device holds stays shown.
+      if (!cancelled) setState((shown) => (shown.done ? shown : { form: null, indicators: [], comments: [], done: true }));
     });
     return () => {
       cancelled = true;

@@ -51,6 +51,8 @@ export interface HomeScreenProps {
   sync: { online: boolean; pending: number; lastSyncAt: string | null };
   /** Editors and readers: the farmers panel. */
   farmersPanel?: ReactNode;
+  /** Farmers: what needs them in the review (features/review's to-do), at the top. */
+  todo?: ReactNode;
   onRetry?: () => void;
   /** Editors: archive a meadow with its paths, after a confirmation. */
   onArchiveArea?: (areaId: number) => Promise<void>;
@@ -106,6 +108,7 @@ export function HomeScreen(props: HomeScreenProps) {
       </EmptyState>
     ) : (
       <>
+        {props.todo}
         <div className="card season-card" data-testid="home-season">
           {/* Duration names usually say "Sezona 2026" already; a bare "2026" gets the word. */}
           <h2>{season ? (/sezon/i.test(season.name) ? season.name : `${t.season} ${season.name}`) : t.season}</h2>

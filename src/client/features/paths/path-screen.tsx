@@ -5,15 +5,14 @@
  * features, so app/routes passes them in as slots.
  */
 import { useState, type ReactNode } from 'react';
-import { formatDateTime } from '../../../common/format';
+import { formatDate, formatDateTime } from '../../../common/format';
 import { sl, slPhone, slScreens } from '../../../common/i18n/sl';
 import { formKindById } from '../../../common/scheme/form-kinds';
 import { Button } from '../../components/button/button';
 import { EmptyState } from '../../components/empty-state/empty-state';
-import { BackIcon, PathIcon, PlusIcon } from '../../components/icons/icons';
+import { BackIcon, ChevronRightIcon, PathIcon, PlusIcon } from '../../components/icons/icons';
 import { ArchiveButton } from '../../components/archive-button/archive-button';
 import { Page } from '../../components/page/page';
-import { FormRow } from '../../components/form-row/form-row';
 import { ScoreBadge } from '../../components/score-badge/score-badge';
 import { ScreenState } from '../../components/screen-state/screen-state';
 import type { PathRow } from './path-rows';
@@ -25,6 +24,27 @@ export interface PathFormItem {
   score: number | null;
   completed: boolean;
   updatedAt: string;
+  /** The form's review state (and the adviser's reason when returned), as app/routes renders it from features/review. */
+  review?: ReactNode;
+}
+
+/** A form of the path with its review state under it. */
+function PathFormRow({ form }: { form: PathFormItem }) {
+  return (
+    <li>
+      <a className="row-link" href={`#/forms/${form.id}`} data-testid={`path-form-${form.id}`}>
+        <span className="row-link__main">
+          <span className="row-link__title">{form.kindTitle}</span>
+          <span className="muted small">
+            {form.completed ? slScreens.forms.completed : slScreens.forms.draft} · {formatDate(form.updatedAt)}
+          </span>
+          {form.review}
+        </span>
+        <ScoreBadge score={form.score} size="small" />
+        <ChevronRightIcon size={20} aria-hidden="true" />
+      </a>
+    </li>
+  );
 }
 
 export interface PathScreenProps {
@@ -150,7 +170,7 @@ export function PathScreen(props: PathScreenProps) {
                     ) : (
                       <ul className="row-list">
                         {props.forms.map((f) => (
-                          <FormRow key={f.id} form={f} testId={`path-form-${f.id}`} />
+                          <PathFormRow key={f.id} form={f} />
                         ))}
                       </ul>
                     )}

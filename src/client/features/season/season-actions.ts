@@ -15,6 +15,8 @@ export interface SeasonData {
   durationPaths: StoredRecord[];
   forms: StoredRecord[];
   indicators: StoredRecord[];
+  /** The forms' threads (comments table: replies and the reasons of review moves), by parent form. */
+  comments: StoredRecord[];
   /** Reference column keys per table id (for remapping offline ids in this slice). */
   refKeys: Record<number, string[]>;
   loadedAt: string | null;
@@ -23,7 +25,7 @@ export interface SeasonData {
 }
 
 /** The season's row lists (each a list of stored records). */
-export const ROW_LISTS = ['farmers', 'areas', 'paths', 'durationPaths', 'forms', 'indicators'] as const;
+export const ROW_LISTS = ['farmers', 'areas', 'paths', 'durationPaths', 'forms', 'indicators', 'comments'] as const;
 
 /**
  * The season as it is after deliveries (`map`: offline id → server id): every row's id and
@@ -35,7 +37,8 @@ export function followSeason<T extends SeasonData>(data: T, map: ReadonlyMap<num
   if (!map.size) return data;
   const follow = (row: StoredRecord) => followIds(row, data.refKeys[row.tableId], map);
   const next: T = { ...data, duration: data.duration ? follow(data.duration) : null };
-  for (const list of ROW_LISTS) next[list] = data[list].map(follow);
+  // A state preloaded before the comments step existed (tests, a replayed QA log) has no comments list.
+  for (const list of ROW_LISTS) next[list] = ((data[list] as StoredRecord[] | undefined) ?? []).map(follow);
   if (next.farmerId !== null) next.farmerId = map.get(next.farmerId) ?? next.farmerId;
   return next;
 }

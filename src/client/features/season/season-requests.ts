@@ -115,3 +115,8 @@ export function formsRequest(config: AppConfig, linkIds: readonly number[]): Row
 export function indicatorsRequest(config: AppConfig, formIds: readonly number[]): RowsRequest {
   return { table: 'indicators', filters: isIn(config.tables.indicators.columns.parent, [...formIds]), perPage: PAGE_SIZE };
 }
+
+/** The comments of the forms (their threads), like the indicators: by parent form. */
+export function commentsRequest(config: AppConfig, formIds: readonly number[]): RowsRequest {
+  return { table: 'comments', filters: isIn(config.tables.comments.columns.parent, [...formIds]), perPage: PAGE_SIZE };
+}

@@ -1,11 +1,12 @@
 /**
  * The season the user works in (the loading chain): who they are (editor, reader,
  * farmer), the farmers, and for one farmer the areas, the current duration, the paths, the
- * duration-path links, forms and indicators. Rows come from the offline database (refreshed from
+ * duration-path links, forms, indicators and the forms' comments. Rows come from the offline database (refreshed from
  * the server when online), so this slice is the same online and offline.
  */
 import { createSlice, current, type PayloadAction } from '@reduxjs/toolkit';
 import { localIdsRemapped } from '../../lib/db/actions';
+import type { StoredRecord } from '../../lib/db/database';
 import { followSeason, seasonLoaded, seasonLoadFailed, seasonLoadStarted, type SeasonData } from './season-actions';
 
 export type SeasonRole = 'editor' | 'reader' | 'farmer';
@@ -29,6 +30,7 @@ const initialState: SeasonState = {
   durationPaths: [],
   forms: [],
   indicators: [],
+  comments: [],
   refKeys: {},
   loadedAt: null,
   notice: null,
@@ -50,6 +52,7 @@ export const seasonSlice = createSlice({
       })
       .addCase(seasonLoaded, (state, action: PayloadAction<SeasonData>) => {
         Object.assign(state, action.payload);
+        state.comments = (action.payload.comments as StoredRecord[] | undefined) ?? [];
         state.status = 'ready';
         state.error = null;
       })
@@ -78,6 +81,7 @@ export const seasonSlice = createSlice({
     selectDurationPaths: (state) => state.durationPaths,
     selectForms: (state) => state.forms,
     selectIndicators: (state) => state.indicators,
+    selectComments: (state) => state.comments,
     selectSeasonLoadedAt: (state) => state.loadedAt,
   },
 });
@@ -96,5 +100,6 @@ export const {
   selectDurationPaths,
   selectForms,
   selectIndicators,
+  selectComments,
   selectSeasonLoadedAt,
 } = seasonSlice.selectors;

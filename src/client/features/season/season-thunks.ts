@@ -4,7 +4,7 @@
  * contains today; read before the areas so that editors know it before choosing a farmer) → areas
  * of the farmer (user column) → paths of the areas → the duration-path links (only non-deleted,
  * non-archived; created through the outbox when a path has none, also offline) → forms →
- * indicators, each every page of PAGE_SIZE rows.
+ * indicators → the forms' comments (their threads), each every page of PAGE_SIZE rows.
  *
  * Every step reads the server when it is reachable and stores the answer in the offline database
  * (without overwriting rows with pending edits), then reads the rows from there; offline, or when
@@ -33,6 +33,7 @@ import {
   currentDuration,
   durationsRequest,
   farmerAheadRequests,
+  commentsRequest,
   formsRequest,
   indicatorsRequest,
   isOwnFarmer,
@@ -305,6 +306,7 @@ async function readChain(
       durationPaths: [],
       forms: [],
       indicators: [],
+      comments: [],
       refKeys,
       loadedAt: new Date(extra.now()).toISOString(),
       notice: null,
@@ -380,12 +382,16 @@ async function readChain(
     const formsAsked = () => (formsAhead && dpIds.every((id) => isLocalId(id) || formsAhead.linkIds.has(id)) ? formsAhead.asked : askRows(ctx, formsRequest(config, dpIds)));
     data.forms = dpIds.length ? await takeRows(ctx, 'forms', formsAsked(), (row) => dpSet.has(readRow(config, 'forms', row).parent ?? -1), dpSet) : [];
 
-    // 8. Indicators of the forms.
+    // 8. Indicators of the forms, and 9. their comments (the threads with the advisers), like the
+    // indicators by parent form, for every role; both asked at once, taken in order. An older
+    // cached config.json without the comments table reads none.
     const formIds = await idsNow(db, data.forms);
     const formSet = new Set(formIds);
-    data.indicators = formIds.length
-      ? await loadRows(ctx, indicatorsRequest(config, formIds), (row) => formSet.has(readRow(config, 'indicators', row).parent ?? -1), formSet)
-      : [];
+    const withComments = (config.tables as Partial<AppConfig['tables']>).comments !== undefined;
+    const indicatorsAsked = formIds.length ? askRows(ctx, indicatorsRequest(config, formIds)) : null;
+    const commentsAsked = formIds.length && withComments ? askRows(ctx, commentsRequest(config, formIds)) : null;
+    data.indicators = formIds.length ? await takeRows(ctx, 'indicators', indicatorsAsked, (row) => formSet.has(readRow(config, 'indicators', row).parent ?? -1), formSet) : [];
+    data.comments = formIds.length && withComments ? await takeRows(ctx, 'comments', commentsAsked, (row) => formSet.has(readRow(config, 'comments', row).parent ?? -1), formSet) : [];
 
     data.source = ctx.source;
     return data;
