@@ -1159,6 +1159,8 @@ export const slReviewQueue = {
     returnUntil: 'Rok za ponovno oddajo (neobvezno)',
     returnUntilHint: 'Brez datuma velja rok za oddajo v sezoni.',
     returnUntilPast: 'Rok za ponovno oddajo ne sme biti pred današnjim dnem.',
+    /** The server takes a reason equal to the stored one for the row sent back, not a new reason. */
+    sameReason: 'Razlog je enak razlogu zadnje odločitve; napišite nov razlog.',
     save: 'Shrani odločitev',
     cancel: 'Prekliči',
     saving: 'Shranjujem...',

@@ -170,10 +170,14 @@ describe('the decision panel', () => {
 });
 
 describe('the move rule as the panel applies it', () => {
-  const form = { review_state: 'appealed', reviewed_at: '2026-06-10T08:00:00.000Z', return_until: null };
+  const form = { review_state: 'appealed', reviewed_at: '2026-06-10T08:00:00.000Z', return_until: null, review_reason: 'Ocena je prenizka.' };
   it('an appeal is decided with a reason only; the edit names only the review columns', () => {
     expect(checkMove(form, { to: 'approved' }, TODAY)).toBe(fillText(slReview.refused.reasonMissing, { from: slReview.state.appealed, to: slReview.state.approved }));
     expect(checkMove(form, { to: 'approved', reason: 'Pritožba je utemeljena.' }, TODAY)).toBeNull();
+    // The appeal's own reason sent back is no reason (the server would not carry it).
+    expect(checkMove(form, { to: 'rejected', reason: ' Ocena je prenizka. ' }, TODAY)).toBe(slReviewQueue.decision.sameReason);
+    // No move to the state the form is in.
+    expect(checkMove(form, { to: 'appealed', reason: 'x' }, TODAY)).toBe(fillText(slReview.refused.transition, { from: slReview.state.appealed, to: slReview.state.appealed }));
     expect(checkMove(form, { to: 'returned', reason: 'x' }, TODAY)).toBe(fillText(slReview.refused.transition, { from: slReview.state.appealed, to: slReview.state.returned }));
     const edit = moveEdit(config, 10_000_001, { to: 'rejected', reason: 'Ne' });
     expect(edit).toMatchObject({ kind: 'update', tableId: F.id, id: 10_000_001 });

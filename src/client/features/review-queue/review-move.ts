@@ -42,15 +42,20 @@ export function moveLabel(from: ReviewState, to: ReviewState): string {
 }
 
 /**
- * Why the adviser's move is refused (Slovenian), or null: the rule of common/review.ts, and a
- * return's own deadline may not lie before today.
+ * Why the adviser's move is refused (Slovenian), or null: the rule of common/review.ts; a move
+ * to the form's own state is none; a reason must differ from the stored one (docs/architecture.md,
+ * The review loop: a value equal to the stored one is not carried); a return's own deadline may
+ * not lie before today.
  */
-export function checkMove(form: Pick<Form, 'review_state' | 'reviewed_at' | 'return_until'>, move: ReviewMove, today: string, season: SeasonDeadlines | null = null): string | null {
+export function checkMove(form: Pick<Form, 'review_state' | 'reviewed_at' | 'return_until' | 'review_reason'>, move: ReviewMove, today: string, season: SeasonDeadlines | null = null): string | null {
   const from = { review_state: reviewStateOf(form.review_state), reviewed_at: form.reviewed_at, return_until: form.return_until };
   // The rule lets a form "move" to its own state; the server would take it as no move at all.
   if (from.review_state === move.to) return fillText(slReview.refused.transition, { from: slReview.state[move.to], to: slReview.state[move.to] });
   const refused = refuseMove({ from, to: move.to, actor: 'editor', reason: move.reason, season, today });
   if (refused) return refused;
+  // The server reads a reason equal to the stored one as the row sent back: no reason at all.
+  const reason = move.reason?.trim();
+  if (reason && reason === form.review_reason?.trim()) return slReviewQueue.decision.sameReason;
   if (move.to === 'returned' && move.returnUntil && move.returnUntil.slice(0, 10) < today) return slReviewQueue.decision.returnUntilPast;
   return null;
 }
