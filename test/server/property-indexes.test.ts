@@ -126,14 +126,16 @@ afterAll(async () => {
 });
 
 describe('the filtered columns are indexed', () => {
-  it('every reference column and the flagged ones (farmers.email, indicators.key) has records_prop_<columnId>', async () => {
+  it('every reference column and the flagged ones (farmers.email, forms.review_state, indicators.key) has records_prop_<columnId>', async () => {
     expect(Object.fromEntries(INDEXED_COLUMNS)).toEqual({
       farmers: ['email'],
       areas: ['user'],
       paths: ['parent'],
       durationPaths: ['duration_id', 'path_id'],
-      forms: ['parent'],
+      // The advisers' review queue filters forms by their state.
+      forms: ['parent', 'review_state'],
       indicators: ['parent', 'key'],
+      comments: ['parent'],
     });
     const names = await indexNames();
     for (const [table, columns] of INDEXED_COLUMNS) {

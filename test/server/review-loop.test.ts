@@ -246,6 +246,69 @@ describe('the moves of the rule', () => {
   });
 });
 
+describe('moves in bulk calls', () => {
+  it('adds each reason to its form’s thread among other inserts, once: a resent call is answered duplicate', async () => {
+    const [a, b] = [await newForm(seasons.open), await newForm(seasons.open)];
+    expect((await bulk(USERS.farmer1, [a, b].map((id) => ({ opId: opId(), kind: 'update', tableId: f().id, id, properties: formProps({ review_state: 'submitted' }) })))).statusCode).toBe(200);
+    const columns = c().columns;
+    const operations = [
+      { opId: opId(), kind: 'update', tableId: f().id, id: a, properties: formProps({ review_state: 'returned', review_reason: 'Manjka fotografija.', review_indicator: 'rumex-obtusifolius' }) },
+      { opId: opId(), kind: 'insert', tableId: c().id, localId: 5, properties: { [columns.parent]: a, [columns.text]: 'Pokličite me.' } },
+      { opId: opId(), kind: 'update', tableId: f().id, id: b, properties: formProps({ review_state: 'rejected', review_reason: 'Napačen travnik.' }) },
+      { opId: opId(), kind: 'insert', tableId: c().id, localId: 6, properties: { [columns.parent]: b, [columns.text]: 'Se vidimo na terenu.' } },
+    ];
+    const answer = await bulk(USERS.editor, operations);
+    expect(answer.statusCode).toBe(200);
+    // The results are the call's own operations; the moves' comments are read with the thread.
+    expect(answer.json<{ results: Array<{ status: string }> }>().results.map((result) => result.status)).toEqual(['applied', 'applied', 'applied', 'applied']);
+    expect((await thread(a)).map((comment) => [comment.text, comment.state, comment.indicator, comment.author])).toEqual([
+      ['Manjka fotografija.', 'returned', 'rumex-obtusifolius', USERS.editor],
+      ['Pokličite me.', null, null, USERS.editor],
+    ]);
+    expect((await thread(b)).map((comment) => [comment.text, comment.state])).toEqual([
+      ['Napačen travnik.', 'rejected'],
+      ['Se vidimo na terenu.', null],
+    ]);
+    for (const comment of [...(await thread(a)), ...(await thread(b))]) expect(await historyOf(comment.id)).toBe(1);
+    const before = await snapshot(t.app);
+    const again = await bulk(USERS.editor, operations);
+    expect(again.json<{ results: Array<{ status: string }> }>().results.map((result) => result.status)).toEqual(['duplicate', 'duplicate', 'duplicate', 'duplicate']);
+    expect(await snapshot(t.app)).toBe(before);
+  });
+
+  it('a form made, filled and submitted offline goes in one call, and is scored', async () => {
+    const link = t.tables.durationPaths;
+    const answer = await bulk(USERS.farmer1, [
+      { opId: opId(), kind: 'insert', tableId: link.id, localId: 1, properties: { [link.columns.duration_id]: seasons.open, [link.columns.path_id]: own.paths[0] } },
+      { opId: opId(), kind: 'insert', tableId: f().id, localId: 2, properties: formProps({ parent: 1, form_id: 1 }) },
+      ...Object.entries({ 'rumex-obtusifolius': 'ni', taraxacum: 'ni', zarascanje: 0, 'salvia-pratensis': true }).map(([key, value], n) => ({
+        opId: opId(),
+        kind: 'insert',
+        tableId: i().id,
+        localId: 10 + n,
+        properties: { [i().columns.parent]: 2, [i().columns.key]: key, [i().columns.value]: value },
+      })),
+      { opId: opId(), kind: 'update', tableId: f().id, id: 2, properties: formProps({ completed: true, review_state: 'submitted' }) },
+    ]);
+    expect(answer.statusCode).toBe(200);
+    const results = answer.json<{ results: Array<{ id: number; record: { properties: Record<string, unknown> } }> }>().results;
+    const form = results[1]!.id;
+    expect((await stored(form)).p).toMatchObject({ review_state: 'submitted', reviewed_by: USERS.farmer1, completed: true });
+    expect(typeof (await stored(form)).p.score).toBe('number');
+    expect(results[results.length - 1]!.record.properties[String(f().columns.score)]).toBe((await stored(form)).p.score);
+  });
+
+  it('a farmer reads the thread of their own forms; another farmer does not see it', async () => {
+    const form = await newForm(seasons.open);
+    await move(USERS.farmer1, form, { review_state: 'submitted' });
+    await move(USERS.editor, form, { review_state: 'returned', review_reason: 'Za kmeta 1.' });
+    const search = (user: string) =>
+      t.as(user, { method: 'POST', url: '/api/Records/1/search', payload: { tableId: c().id, filters: { kind: 'filter', columnId: c().columns.parent, comparison: 'Equals', value: form } } });
+    expect((await search(USERS.farmer1)).json<{ records: Array<{ properties: Record<string, unknown> }> }>().records.map((record) => record.properties[String(c().columns.text)])).toEqual(['Za kmeta 1.']);
+    expect((await search(USERS.farmer2)).json()).toMatchObject({ records: [], totalCount: 0 });
+  });
+});
+
 describe('refused moves change nothing', () => {
   let submitted: number;
   let draft: number;
@@ -380,6 +443,15 @@ describe('a locked form (submitted, approved, rejected, appealed) for its farmer
     expect(answer.json()).toMatchObject({ status: 409, message: 'Generic Error', detail: locked, reviewState: 'submitted', current: { id: form, tableId: f().id, version } });
     // A move mixed with another change is not a move.
     await expectRefused(409, () => move(USERS.farmer1, form, { review_state: 'submitted', note: 'x', completed: false }), locked);
+  });
+
+  it('an edit made before the form was submitted (stale too) is refused as locked, not as a plain conflict ("keep mine" would only meet the lock)', async () => {
+    const answer = await expectRefused(409, () => put(USERS.farmer1, f().id, form, formProps({ note: 'na terenu' }), version - 1), locked);
+    expect(answer.json()).toMatchObject({ reviewState: 'submitted', current: { id: form, version } });
+    // A stale move is an ordinary conflict: the farmer sees the adviser's change first.
+    const staleMove = await put(USERS.farmer1, f().id, form, formProps({ review_state: 'submitted' }), version - 1);
+    expect(staleMove.statusCode).toBe(409);
+    expect(staleMove.json()).not.toHaveProperty('reviewState');
   });
 
   it('sending the row back unchanged is no change (200, same version)', async () => {

@@ -1133,6 +1133,8 @@ export const slReviewQueue = {
   selectAll: 'Izberi vse prikazane',
   readOnly: 'Odločitve sprejemajo svetovalci; bralec obrazce le pregleduje.',
   approveSelected: (n: number): string => `Potrdi izbrane (${n})`,
+  /** A row whose approval is saved on the device and not yet accepted by the server. */
+  approvalWaiting: 'Potrditev čaka na pošiljanje',
   /** The bulk approval's report. */
   bulk: {
     saved: (n: number): string => `${n} ${slPlural(n, 'potrditev je shranjena', 'potrditvi sta shranjeni', 'potrditve so shranjene', 'potrditev je shranjenih')} za pošiljanje.`,

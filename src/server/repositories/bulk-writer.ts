@@ -119,7 +119,7 @@ class BulkWrites implements RecordWrites {
   private appliedOps: AppliedOpValues[] = [];
   /** Ids handed out by nextRecordIds and not used yet. */
   private freeIds: number[] = [];
-  /** `tableId:id` → the row as it is now, for rows updates change (prefetched, then kept current). */
+  /** `tableId:id` → the row as it is now, for rows updates change and rows looked up (prefetched or read once, then kept current). */
   private known = new Map<string, RecordRow>();
   private prefetched = false;
   /** An existing indicator was updated (it may have moved under a form this call inserted). */
@@ -208,7 +208,13 @@ class BulkWrites implements RecordWrites {
     if (held) return held.table_id === table.id ? toRecordRow(held) : undefined;
     const key = `${table.id}:${id}`;
     if (!this.known.has(key) && !this.prefetched) await this.prefetch();
-    return this.known.get(key) ?? findVisibleRow(this.ctx, table, id);
+    const known = this.known.get(key);
+    if (known) return known;
+    // Read once per call: a farmer's indicators look up their form (review-rules.ts, a locked
+    // form), a hundred of them the same one. Kept current like the prefetched rows.
+    const found = await findVisibleRow(this.ctx, table, id);
+    if (found) this.known.set(key, found);
+    return found;
   }
 
   /** Reads the rows the updates from the current operation on will change: one query per table and run of ids. */

@@ -380,11 +380,15 @@ export async function updateRecord(ctx: RepoContext, input: UpdateInput, options
   const id = options.localIds?.get(input.id) ?? input.id;
   const current = await writes.current(table, id);
   if (!current) throw notFound(`${path ? `${path}: ` : ''}record ${input.id} not found in table ${table.key} (${table.id})`);
+  const before = parseProperties(current.properties);
   if (input.version !== undefined && input.version !== current.version) {
+    // A farmer's edit of a form under review is refused as that even when it is stale too: "keep
+    // mine" after a plain conflict would only meet the lock (docs/architecture.md, The review loop).
+    const named = Object.keys(typeof input.properties === 'object' && input.properties !== null ? input.properties : {}).map((key) => table.columnsByKey.get(key)?.name ?? key);
+    await assertFarmerMayChange(ctx, table, current, before, lookupOf(writes), named);
     throw conflict(`${path ? `${path}: ` : ''}record ${id} is at version ${current.version}, the edit was based on version ${input.version}`, rowToRecord(current));
   }
   const given = validateProperties(table, input.properties ?? {}, pathOf(path, 'properties'));
-  const before = parseProperties(current.properties);
   // Local ids of this bulk call in reference columns become server ids before comparing.
   for (const [key, value] of Object.entries(given)) {
     if (typeof value === 'number' && table.columnsById.get(Number(key))?.type === 'reference' && options.localIds?.has(value)) given[key] = options.localIds.get(value)!;

@@ -67,6 +67,8 @@ function show(db: OfflineDb, record: StoredRecord, props: Partial<Props> = {}) {
   return renderWithStore(<Harness />, { db });
 }
 
+/** Waits until the panel has read the saved move's fate from the outbox. */
+const outcomeRead = (kind: string) => waitFor(() => expect(screen.getByTestId('review-outcome').getAttribute('data-outcome')).toBe(kind));
 const moveButtons = () => within(screen.getByRole('group', { name: slReviewQueue.decision.moves })).getAllByRole('button').map((b) => b.textContent);
 
 describe('the decision panel', () => {
@@ -109,7 +111,8 @@ describe('the decision panel', () => {
     fireEvent.change(picker, { target: { value: 'salvia-pratensis' } });
     fireEvent.change(screen.getByLabelText(slReviewQueue.decision.returnUntil), { target: { value: '2026-06-30' } });
     fireEvent.click(screen.getByRole('button', { name: slReviewQueue.decision.save }));
-    expect((await screen.findByTestId('review-outcome')).textContent).toBe(slReviewQueue.decision.waiting);
+    await outcomeRead('waiting');
+    expect(screen.getByTestId('review-outcome').textContent).toBe(slReviewQueue.decision.waiting);
     const items = await db.outbox.toArray();
     expect(items).toHaveLength(1);
     const item = items[0]!;
@@ -135,7 +138,7 @@ describe('the decision panel', () => {
     expect(screen.getByLabelText(slReviewQueue.decision.reasonOptional)).toBeTruthy();
     expect(screen.queryByLabelText(slReviewQueue.decision.indicator)).toBeNull();
     fireEvent.click(screen.getByRole('button', { name: slReviewQueue.decision.save }));
-    await screen.findByTestId('review-outcome');
+    await outcomeRead('waiting');
     const [item] = await db.outbox.toArray();
     expect(item!.properties).toMatchObject({ [col('review_state')]: 'approved', [col('review_reason')]: null, [col('review_indicator')]: null, [col('return_until')]: null });
   });
@@ -153,7 +156,7 @@ describe('the decision panel', () => {
     show(db, record);
     fireEvent.click(screen.getByRole('button', { name: slReview.move.approved }));
     fireEvent.click(screen.getByRole('button', { name: slReviewQueue.decision.save }));
-    expect((await screen.findByTestId('review-outcome')).textContent).toBe(slReviewQueue.decision.waiting);
+    await outcomeRead('waiting');
     const [item] = await db.outbox.toArray();
     // The drain marks it refused with the server's detail (named by its operation in a bulk call).
     await db.outbox.update(item!.seq!, { status: 'failed', error: { status: 400, message: 'Bad Request', detail: 'operations[0]: Rok za pregled je potekel.' } });

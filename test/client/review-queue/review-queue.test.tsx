@@ -162,6 +162,8 @@ describe('Pregled', () => {
     expect(approve().textContent).toBe(slReviewQueue.approveSelected(3));
     fireEvent.click(approve());
     const report = await screen.findByTestId('bulk-report');
+    // The report has read each approval's fate from the outbox.
+    await waitFor(() => expect(report.getAttribute('data-read')).toBe('true'));
     const items = await db.outbox.toArray();
     expect(items).toHaveLength(2);
     const ids = [middleRow!, newestRow!].map((tr) => Number(tr.getAttribute('data-form-id')));
@@ -176,8 +178,11 @@ describe('Pregled', () => {
     const refused = within(report).getByTestId('bulk-refused');
     expect(refused.textContent).toContain('Janez Novak, Breg, Pot 3');
     expect(refused.textContent).toContain(fillText(slReview.refused.reasonMissing, { from: slReview.state.appealed, to: slReview.state.approved }));
-    // The selection is cleared.
+    // The selection is cleared; the approved rows say their approval waits and cannot be ticked again.
     expect(approve().textContent).toBe(slReviewQueue.approveSelected(0));
+    expect(within(middleRow!).getByText(slReviewQueue.approvalWaiting)).toBeTruthy();
+    expect((within(middleRow!).getByRole('checkbox') as HTMLInputElement).disabled).toBe(true);
+    expect((within(appealedRow!).getByRole('checkbox') as HTMLInputElement).disabled).toBe(false);
   });
 
   it('"Izberi vse prikazane" ticks the rows shown', async () => {

@@ -3,7 +3,7 @@
  * features/season (or the device copy for an earlier season), saved through the outbox
  * (features/sync), with features/map for picking an indicator's location on the map.
  */
-import { lazy, Suspense, useMemo, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useMemo, useState } from 'react';
 import { sl } from '../../../common/i18n/sl';
 import { dayInSlovenia, farmerMayEdit, type ReviewState } from '../../../common/review';
 import { formKindById } from '../../../common/scheme/form-kinds';
@@ -13,6 +13,9 @@ import { isLocalId } from '../../../common/record-id';
 import { readRow, toProperties } from '../../lib/db/model';
 import { refKeysFor } from '../../lib/db/refs';
 import { FormScreen, useStoredForm, type ReviewContext, type ReviewSlots } from '../../features/forms';
+import { ReviewDecision } from '../../features/review-queue';
+import { selectAttentionItems } from '../../features/sync';
+import { useAppSelector } from '../hooks';
 import { FarmerMoves, PaymentCard, ReviewSummary, ReviewThread, reviewedForm, seasonDeadlines, storedValues, threadOf } from '../../features/review';
 import type { ScreenProps } from '../router/routes';
 import { useReloadSeason, useSaveEdits, useSeasonView } from './screen-data';
@@ -39,6 +42,7 @@ export default function FormRoute({ params }: ScreenProps) {
     [inSeason, view.indicators, stored.indicators, config, formId],
   );
   const editor = view.role === 'editor';
+  const attention = useAppSelector(selectAttentionItems);
   const history = useFeatureDetailedQuery(
     { projectId: config?.projectId ?? 0, tableId: config?.tables.forms.id ?? 0, recordId: form?.id ?? formId },
     { skip: !config || !editor || !view.online || isLocalId(form?.id ?? formId) },
@@ -105,7 +109,18 @@ export default function FormRoute({ params }: ScreenProps) {
               onMove={onMove}
             />
           ) : null}
-          {editor ? adviserDecision(form.id, review.review_state) : null}
+          {editor ? (
+            <ReviewDecision
+              config={config}
+              form={stored}
+              role={view.role}
+              saveEdits={saveEdits}
+              outbox={{ pending: view.pending, attention }}
+              online={view.online}
+              season={seasonDeadlines(config, view.duration)}
+              today={today}
+            />
+          ) : null}
           <ReviewThread
             comments={thread}
             kind={kind}
@@ -163,11 +178,3 @@ export default function FormRoute({ params }: ScreenProps) {
   );
 }
 
-/**
- * ReviewDecision SLOT — the advisers' decision panel (ReviewDecision from features/review-queue,
- * built by another engineer) goes here for editors: approve, return with a reason and indicator,
- * reject, reopen. The lead wires it in; this screen builds no adviser actions itself.
- */
-function adviserDecision(_formId: number, _state: ReviewState): ReactNode {
-  return null;
-}

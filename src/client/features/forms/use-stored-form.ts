@@ -1,9 +1,9 @@
 /**
- * A form that is not in the current season (opened from results or a path's earlier seasons):
- * read from the device copy, which features/results keeps refreshed for earlier seasons. A device
- * that has not read that season yet (opened by its address on a fresh device) asks the server
- * when online and keeps the answer on the device, so the form opens offline next time. Its thread
- * (comments) comes along the same way.
+ * A form that is not in the season the device loaded (opened from results, a path's earlier
+ * seasons, or by an adviser from the review queue without choosing its farmer): read from the
+ * device copy at once, with its indicators and its thread (comments), then, when online, from the
+ * server, kept on the device (so it opens offline next time) and shown: an adviser deciding a
+ * form sees the state the farmer's last move left, not the device's older copy.
  */
 import { useEffect, useState } from 'react';
 import { eq } from '../../../common/filter';
@@ -14,11 +14,12 @@ import { searchAllRecords } from '../../lib/api/search-all';
 import { readRows, refreshRows } from '../../lib/db/local-data';
 import { readRow } from '../../lib/db/model';
 
-interface StoredForm {
+export interface StoredForm {
   form: StoredRecord | null;
   indicators: StoredRecord[];
-  /** The form's thread (comments), read like its indicators. */
+  /** The form's thread. */
   comments: StoredRecord[];
+  /** The first read has answered (the device's copy, or the server's when the device had none). */
   done: boolean;
 }
 
@@ -49,7 +50,9 @@ export function useStoredForm(
       });
     void (async () => {
       let found = await readDevice();
-      if (!found.form && online && !cancelled) {
+      // The device's copy first, when it has one; the server's follows.
+      if (found.form && !cancelled) setState({ ...found, done: true });
+      if (online && !cancelled) {
         const { projectId, tables } = config;
         const requestedAt = Date.now();
         const [forms, indicators, comments] = await Promise.all([
@@ -57,16 +60,17 @@ export function useStoredForm(
           searchAllRecords(dispatch, projectId, { tableId: tables.indicators.id, filters: eq(tables.indicators.columns.parent, formId) }),
           searchAllRecords(dispatch, projectId, { tableId: tables.comments.id, filters: eq(tables.comments.columns.parent, formId) }),
         ]);
-        if (forms.records?.length && indicators.records) {
+        if (forms.records?.length && indicators.records && comments.records) {
           await refreshRows(db, forms.records, { projectId, tableId: tables.forms.id, inScope: (r) => r.id === formId, requestedAt });
           await refreshRows(db, indicators.records, { projectId, tableId: tables.indicators.id, inScope: isChild, requestedAt });
-          if (comments.records) await refreshRows(db, comments.records, { projectId, tableId: tables.comments.id, inScope: isComment, requestedAt });
+          await refreshRows(db, comments.records, { projectId, tableId: tables.comments.id, inScope: isComment, requestedAt });
           found = await readDevice();
         }
       }
       if (!cancelled) setState({ ...found, done: true });
     })().catch(() => {
-      if (!cancelled) setState({ form: null, indicators: [], comments: [], done: true });
+      // Offline or refused: what the device holds stays shown.
+      if (!cancelled) setState((shown) => (shown.done ? shown : { form: null, indicators: [], comments: [], done: true }));
     });
     return () => {
       cancelled = true;

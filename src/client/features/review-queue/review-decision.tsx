@@ -190,7 +190,7 @@ export function ReviewDecision({ config, form, role, saveEdits, outbox, online, 
       ) : null}
 
       {last ? (
-        <p role="status" className="review-decision__outcome" data-testid="review-outcome" data-outcome={outcome?.kind ?? 'waiting'}>
+        <p role="status" className="review-decision__outcome" data-testid="review-outcome" data-outcome={outcome?.kind ?? 'unread'}>
           {outcomeText(outcome)}
         </p>
       ) : null}

@@ -6,7 +6,7 @@
  * the reason to the form's thread itself: the client never writes those. The decision panel and the
  * queue's bulk approval both save through `saveMove`, so there is one way to make a move.
  */
-import { slReview, slReviewQueue } from '../../../common/i18n/sl';
+import { fillText, slReview, slReviewQueue } from '../../../common/i18n/sl';
 import { withoutOperation } from '../../../common/errors';
 import { refuseMove, reviewStateOf, type ReviewState, type SeasonDeadlines } from '../../../common/review';
 import type { AppConfig } from '../../../common/schemas/config';
@@ -47,6 +47,8 @@ export function moveLabel(from: ReviewState, to: ReviewState): string {
  */
 export function checkMove(form: Pick<Form, 'review_state' | 'reviewed_at' | 'return_until'>, move: ReviewMove, today: string, season: SeasonDeadlines | null = null): string | null {
   const from = { review_state: reviewStateOf(form.review_state), reviewed_at: form.reviewed_at, return_until: form.return_until };
+  // The rule lets a form "move" to its own state; the server would take it as no move at all.
+  if (from.review_state === move.to) return fillText(slReview.refused.transition, { from: slReview.state[move.to], to: slReview.state[move.to] });
   const refused = refuseMove({ from, to: move.to, actor: 'editor', reason: move.reason, season, today });
   if (refused) return refused;
   if (move.to === 'returned' && move.returnUntil && move.returnUntil.slice(0, 10) < today) return slReviewQueue.decision.returnUntilPast;

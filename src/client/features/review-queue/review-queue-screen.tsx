@@ -92,11 +92,13 @@ export function ReviewQueueScreen({ config, online, role, saveEdits, outbox, for
   const kinds = useMemo(() => Object.values(config.forms).sort((a, b) => a.title.localeCompare(b.title, 'sl')), [config.forms]);
   const outcomes = useMoveOutcomes(config.tables.forms.id, report?.saved ?? NO_MOVES, outbox);
 
+  // Approvals saved here and not yet answered: their rows say so and cannot be ticked again.
+  const waitingIds = new Set((report?.saved ?? []).filter((m) => (outcomes.get(m.opId)?.kind ?? 'waiting') === 'waiting').map((m) => m.formId));
   const set = (name: keyof Filters) => (value: string) => {
     setFilters((f) => ({ ...f, [name]: value, ...(name === 'farmerId' ? { areaId: '' } : {}) }));
     setSelected(new Set());
   };
-  const shownSelected = (rows ?? []).filter((r) => selected.has(r.form.id));
+  const shownSelected = (rows ?? []).filter((r) => selected.has(r.form.id) && !waitingIds.has(r.form.id));
   const toggle = (formId: number) =>
     setSelected((s) => {
       const next = new Set(s);
@@ -104,8 +106,9 @@ export function ReviewQueueScreen({ config, online, role, saveEdits, outbox, for
       else next.add(formId);
       return next;
     });
-  const allTicked = Boolean(rows?.length) && shownSelected.length === rows!.length;
-  const toggleAll = () => setSelected(allTicked ? new Set() : new Set((rows ?? []).map((r) => r.form.id)));
+  const tickable = (rows ?? []).filter((r) => !waitingIds.has(r.form.id)).length;
+  const allTicked = tickable > 0 && shownSelected.length === tickable;
+  const toggleAll = () => setSelected(allTicked ? new Set() : new Set((rows ?? []).filter((r) => !waitingIds.has(r.form.id)).map((r) => r.form.id)));
 
   const onApprove = async () => {
     const chosen = shownSelected;
@@ -235,7 +238,7 @@ export function ReviewQueueScreen({ config, online, role, saveEdits, outbox, for
                   {editor ? (
                     <td className="review-queue__select" data-label={t.choose}>
                       <label className="review-queue__check">
-                        <input type="checkbox" checked={selected.has(r.form.id)} aria-label={t.select(rowName(r))} onChange={() => toggle(r.form.id)} />
+                        <input type="checkbox" checked={selected.has(r.form.id) && !waitingIds.has(r.form.id)} disabled={waitingIds.has(r.form.id)} aria-label={t.select(rowName(r))} onChange={() => toggle(r.form.id)} />
                       </label>
                     </td>
                   ) : null}
@@ -247,6 +250,7 @@ export function ReviewQueueScreen({ config, online, role, saveEdits, outbox, for
                   <td data-label={t.kind}>{r.kindTitle || t.unknown}</td>
                   <td data-label={t.state}>
                     <span className={`review-state review-state--${r.state}`}>{slReview.state[r.state]}</span>
+                    {waitingIds.has(r.form.id) ? <span className="review-queue__waiting">{t.approvalWaiting}</span> : null}
                   </td>
                   <td data-label={t.submittedAt}>{r.submittedAt ? <time dateTime={r.submittedAt}>{formatDateTime(r.submittedAt)}</time> : t.unknown}</td>
                   <td data-label={t.score}>
@@ -283,7 +287,7 @@ function BulkReport({ report, outcomes }: { report: Report; outcomes: ReturnType
   ];
   const name = (formId: number) => report.names.get(formId) ?? `#${formId}`;
   return (
-    <section className="card review-queue__report" data-testid="bulk-report" aria-live="polite">
+    <section className="card review-queue__report" data-testid="bulk-report" data-read={report.saved.every((m) => outcomes.has(m.opId))} aria-live="polite">
       {report.saved.length ? <p>{t.saved(report.saved.length)}</p> : null}
       <p data-testid="bulk-sent">{t.sent(sent, report.total)}</p>
       {waiting ? <p>{t.waiting(waiting)}</p> : null}
