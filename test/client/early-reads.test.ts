@@ -15,6 +15,7 @@ import { drainOnce, rtkQueryTransport } from '../../src/client/features/sync';
 import { saveEdit } from '../../src/client/lib/db';
 import { TEST_USER_HEADER, USERS } from '../server/helpers/build-test-app';
 import { makeTestStore, openTestDb, settleStores } from './data-layer/helpers';
+import { demoFormsAsDrafts } from '../server/helpers/demo-ids';
 import { startRealServer, type RealServer } from './data-layer/real-server';
 
 // A budget for a loaded shared machine (real IndexedDB emulation, a real server); nothing here asserts time.
@@ -26,6 +27,8 @@ const TOKEN = 'token-of-the-signed-in-user';
 
 beforeAll(async () => {
   server = await startRealServer();
+  // The demo's 2025 forms are approved, so locked for their farmer; a test here changes one as the farmer.
+  await demoFormsAsDrafts(server.t.app, server.t.tables);
 });
 beforeEach(endEarlyAnswers);
 afterEach(settleStores);

@@ -92,9 +92,10 @@ export default function FormRoute({ params }: ScreenProps) {
     const stored = readRow(config, 'forms', form);
     return {
       top: <ReviewSummary form={review} kind={kind} onShowIndicator={context.showIndicator} />,
-      side: <PaymentCard kind={kind} values={context.values} areaHa={areaHa} />,
+      // Below the form, not beside the score: on a phone that is the sticky bar, kept two lines high.
       bottom: (
         <>
+          <PaymentCard kind={kind} values={context.values} areaHa={areaHa} />
           {farmer && ofThisSeason ? (
             <FarmerMoves
               form={review}

@@ -69,8 +69,8 @@ export interface FormScreenProps {
   /** The indicator to open the form at and highlight (a returned form's review_indicator). */
   focusIndicator?: string | null;
   /**
-   * The review of the form (app/routes combines features/review): what goes above the checklist,
-   * beside the score and below the form, given the editor's live state.
+   * The review of the form (app/routes combines features/review): what goes above the checklist
+   * and below the form, given the editor's live state.
    */
   renderReview?: (context: ReviewContext) => ReviewSlots;
 }
@@ -87,7 +87,6 @@ export interface ReviewContext {
 
 export interface ReviewSlots {
   top?: ReactNode;
-  side?: ReactNode;
   bottom?: ReactNode;
 }
 
@@ -323,7 +322,6 @@ function FormEditor(props: FormScreenProps & { form: StoredRecord; kind: FormKin
             <ScoreExplanation result={score} />
           </details>
         </div>
-        {review.side}
         {message && !(message.kind === 'error' && summary?.kind === 'error') ? (
           <p className={message.kind === 'ok' ? 'save-message save-message--ok' : 'save-message save-message--error'} role={message.kind === 'ok' ? 'status' : 'alert'}>
             {message.text}
