@@ -80,7 +80,9 @@ describeApp('the review loop: submit, return with a reason, fix offline, resubmi
         // 1. Offline, the farmer submits: queued on the device, sent once online.
         await setOffline(context, page, true);
         await page.getByRole('button', { name: slReview.move.submitted }).click();
-        await page.getByText(slReviewFarmer.review.submittedQueued).waitFor();
+        // Stored on the device: the form is the farmer's no longer, and the header counts the edit.
+        await page.getByText(slReviewFarmer.review.locked(slReview.state.submitted)).waitFor();
+        await page.getByText(sl.header.pendingEdits(1)).first().waitFor();
         expect(await reviewState(formId)).toBeNull();
         await setOffline(context, page, false);
         await waitForOutboxEmpty(page);
@@ -125,7 +127,7 @@ describeApp('the review loop: submit, return with a reason, fix offline, resubmi
         await thread.getByRole('button', { name: slReviewFarmer.thread.reply }).click();
         await thread.getByTestId('comment-waiting').first().waitFor();
         await page.getByRole('button', { name: slReview.move.submitted }).click();
-        await page.getByText(slReviewFarmer.review.submittedQueued).waitFor();
+        await page.getByText(slReviewFarmer.review.locked(slReview.state.submitted)).waitFor();
         await setOffline(context, page, false);
         await waitForOutboxEmpty(page);
       });
