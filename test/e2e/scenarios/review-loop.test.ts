@@ -10,6 +10,8 @@
  * back online the edit is not applied and not lost — the farmer is asked, and sends it to the
  * adviser as a comment.
  */
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
 import { expect, jest, test } from '@jest/globals';
 import type { BrowserContext, Page } from 'playwright-core';
 import { sl, slReview, slReviewFarmer, slReviewQueue, slScreens, slSync } from '../../../src/common/i18n/sl';
@@ -18,13 +20,16 @@ import type { WireRecord } from '../../../src/common/schemas/wire';
 import { axeViolations } from '../axe';
 import { describeApp, fieldDevice, type Role } from '../fixture';
 import { DEMO_USERS, recordArtifacts } from '../harness';
-import { DESK_SIZE, REQUIRED_ANSWERS, goHash, openNewMeadowForm, waitForOutboxEmpty, waitForServiceWorkerControl } from './helpers';
+import { DESK_SIZE, REQUIRED_ANSWERS, goHash, openNewMeadowForm, shootBothSizes, waitForOutboxEmpty, waitForServiceWorkerControl } from './helpers';
 
 jest.setTimeout(300_000);
 
 /** The plant the adviser asks about: one the required answers do not tick. */
 const PLANT = FORM_KINDS.travnik.indicators.find((d) => d.latin !== undefined && d.valueKind === 'presence')!;
 const PHONE_360 = { width: 360, height: 780 };
+/** Photographs of the screens at phone and desk size, to look at (not compared). */
+const SHOTS = path.join(process.cwd(), 'test-results', 'e2e', 'review-loop');
+mkdirSync(SHOTS, { recursive: true });
 
 describeApp('the review loop: submit, return with a reason, fix offline, resubmit, approve (Chromium, two devices)', {}, (e2e) => {
   async function serverForm(id: number): Promise<WireRecord> {
@@ -102,6 +107,7 @@ describeApp('the review loop: submit, return with a reason, fix offline, resubmi
         await decision.getByLabel(slReviewQueue.decision.reason, { exact: true }).fill(`Na poti raste ${PLANT.name}, označite jo.`);
         await decision.getByLabel(slReviewQueue.decision.indicator).selectOption({ label: PLANT.name });
         await expect(axeViolations(a)).resolves.toEqual([]);
+        await shootBothSizes(a, SHOTS, 'adviser-return');
         await decision.getByRole('button', { name: slReviewQueue.decision.save }).click();
         await decision.getByText(slReviewQueue.decision.sent).waitFor();
         expect(await reviewState(formId)).toBe('returned');
@@ -119,6 +125,8 @@ describeApp('the review loop: submit, return with a reason, fix offline, resubmi
         const card = page.getByTestId(`indicator-${PLANT.key}`);
         await card.getByText(slReviewFarmer.review.flagged).waitFor();
         await expect(axeViolations(page)).resolves.toEqual([]);
+        await shootBothSizes(page, SHOTS, 'farmer-returned-offline');
+        await page.setViewportSize(PHONE_360);
         await card.getByRole('radio', { name: slScreens.forms.yes, exact: true }).click();
         await page.getByRole('button', { name: slScreens.forms.save }).click();
         await page.getByText(slScreens.states.saved, { exact: true }).waitFor();
@@ -160,6 +168,7 @@ describeApp('the review loop: submit, return with a reason, fix offline, resubmi
         await page.getByText(slReviewFarmer.results.title).waitFor();
         await page.getByText(slReview.state.approved).first().waitFor();
         await expect(axeViolations(page)).resolves.toEqual([]);
+        await shootBothSizes(page, SHOTS, 'farmer-results');
       });
     } finally {
       await adviser.close();

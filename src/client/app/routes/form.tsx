@@ -91,7 +91,24 @@ export default function FormRoute({ params }: ScreenProps) {
     if (!form || !kind || !review) return {};
     const stored = readRow(config, 'forms', form);
     return {
-      top: <ReviewSummary form={review} kind={kind} onShowIndicator={context.showIndicator} />,
+      // An adviser decides at the top, before the checklist they read to decide.
+      top: (
+        <>
+          <ReviewSummary form={review} kind={kind} onShowIndicator={context.showIndicator} />
+          {editor ? (
+            <ReviewDecision
+              config={config}
+              form={stored}
+              role={view.role}
+              saveEdits={saveEdits}
+              outbox={{ pending: view.pending, attention }}
+              online={view.online}
+              season={seasonDeadlines(config, view.duration)}
+              today={today}
+            />
+          ) : null}
+        </>
+      ),
       // Below the form, not beside the score: on a phone that is the sticky bar, kept two lines high.
       bottom: (
         <>
@@ -107,18 +124,6 @@ export default function FormRoute({ params }: ScreenProps) {
               today={today}
               online={view.online}
               onMove={onMove}
-            />
-          ) : null}
-          {editor ? (
-            <ReviewDecision
-              config={config}
-              form={stored}
-              role={view.role}
-              saveEdits={saveEdits}
-              outbox={{ pending: view.pending, attention }}
-              online={view.online}
-              season={seasonDeadlines(config, view.duration)}
-              today={today}
             />
           ) : null}
           <ReviewThread
