@@ -8,7 +8,8 @@
  * replies and resubmits; the adviser approves; the farmer's form and results say approved, with the
  * informative payment. Second case: the farmer edits a form offline while the adviser decides it:
  * back online the edit is not applied and not lost — the farmer is asked, and sends it to the
- * adviser as a comment.
+ * adviser as a comment. Both devices' QA action logs are exported from /about and replay to the
+ * state the browser logged (action-logs.ts).
  */
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
@@ -20,6 +21,7 @@ import type { WireRecord } from '../../../src/common/schemas/wire';
 import { axeViolations } from '../axe';
 import { describeApp, fieldDevice, type Role } from '../fixture';
 import { DEMO_USERS, recordArtifacts } from '../harness';
+import { exportActionLogFromAbout, replayExportedLog } from './action-logs';
 import { DESK_SIZE, REQUIRED_ANSWERS, goHash, openNewMeadowForm, shootBothSizes, waitForOutboxEmpty, waitForServiceWorkerControl } from './helpers';
 
 jest.setTimeout(300_000);
@@ -169,6 +171,14 @@ describeApp('the review loop: submit, return with a reason, fix offline, resubmi
         await page.getByText(slReview.state.approved).first().waitFor();
         await expect(axeViolations(page)).resolves.toEqual([]);
         await shootBothSizes(page, SHOTS, 'farmer-results');
+        // QA: the farmer's action log holds the moves and replays to the same state.
+        const exported = await exportActionLogFromAbout(page);
+        await replayExportedLog('farmer-review-loop', 'review-loop.test.ts: the farmer submits, fixes and resubmits', exported, farmer.log);
+        expect(exported.text).toContain('sync/editSaved');
+      });
+      await recordArtifacts('review-loop-adviser-log', adviser.page, adviser.log, async () => {
+        const exported = await exportActionLogFromAbout(adviser.page);
+        await replayExportedLog('adviser-review-loop', 'review-loop.test.ts: the adviser returns and approves', exported, adviser.log);
       });
     } finally {
       await adviser.close();
