@@ -15,12 +15,12 @@ export function formatNumber(value: number, decimals = 2): string {
   return formatter.format(value);
 }
 
-/** File size in 1024 steps from Bytes to YB, 2 decimals by default. */
+/** File size in 1024 steps from Bytes to YB, 2 decimals by default, with a Slovenian decimal comma ('7,51 MB'). */
 export function formatFileSize(bytes: number, decimals: number = FILE_SIZE_DECIMALS): string {
   if (!Number.isFinite(bytes) || bytes <= 0) return '0 Bytes';
   const exponent = Math.min(Math.floor(Math.log(bytes) / Math.log(FILE_SIZE_STEP)), FILE_SIZE_UNITS.length - 1);
   const value = bytes / FILE_SIZE_STEP ** exponent;
-  return `${parseFloat(value.toFixed(Math.max(0, decimals)))} ${FILE_SIZE_UNITS[exponent]}`;
+  return `${formatNumber(value, Math.max(0, decimals))} ${FILE_SIZE_UNITS[exponent]}`;
 }
 
 const dateFormatter = new Intl.DateTimeFormat('sl-SI', { day: 'numeric', month: 'numeric', year: 'numeric', timeZone: 'Europe/Ljubljana' });

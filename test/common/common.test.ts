@@ -29,15 +29,17 @@ describe('score classification', () => {
 });
 
 describe('file size formatter', () => {
-  it('steps by 1024 from Bytes to YB with 2 decimals by default', () => {
+  it('steps by 1024 from Bytes to YB with 2 decimals by default and a decimal comma', () => {
     expect(formatFileSize(0)).toBe('0 Bytes');
-    expect(formatFileSize(1023)).toBe('1023 Bytes');
+    expect(formatFileSize(1023)).toBe('1.023 Bytes');
     expect(formatFileSize(1024)).toBe('1 KB');
-    expect(formatFileSize(1536)).toBe('1.5 KB');
-    expect(formatFileSize(1234567)).toBe('1.18 MB');
+    expect(formatFileSize(1536)).toBe('1,5 KB');
+    expect(formatFileSize(1234567)).toBe('1,18 MB');
     expect(formatFileSize(1234567, 0)).toBe('1 MB');
     expect(formatFileSize(1024 ** 8 * 3)).toBe('3 YB');
-    expect(formatFileSize(1024 ** 10)).toBe('1048576 YB');
+    expect(formatFileSize(1024 ** 10)).toBe('1.048.576 YB');
+    expect(formatFileSize(7.51 * 1024 ** 2)).toBe('7,51 MB');
+    expect(formatFileSize(10.01 * 1024 ** 3)).toBe('10,01 GB');
   });
 });
 

@@ -104,6 +104,8 @@ export const sl = {
       title: 'Obrazci',
       lead: 'Obrazci s kazalniki za vaše poti v tej sezoni.',
       empty: 'Ni obrazcev za prikaz.',
+      /** Under the empty list: where a form is made. */
+      emptyHint: 'Obrazec naredite na zaslonu poti: odprite pot in pod »Nov obrazec« izberite »Ustvari obrazec«.',
     },
     form: {
       title: 'Obrazec',
@@ -356,6 +358,8 @@ export const slMap = {
     points: 'Točke (posnete / shranjene)',
     save: 'Shrani pot',
     saved: 'Pot je shranjena na napravi in bo poslana, ko bo povezava na voljo.',
+    /** After saving with a connection: the walk is queued and sent at once. */
+    savedOnline: 'Pot je shranjena in se pošilja.',
     noGeometry: 'Ni dovolj dobrih položajev za pot. Poskusite znova na odprtem.',
     saveFailed: 'Poti ni bilo mogoče shraniti na napravo.',
   },

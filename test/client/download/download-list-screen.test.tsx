@@ -49,7 +49,7 @@ describe('DownloadListScreen (/download)', () => {
     expect(cells[2]).toBe('8–14');
     expect(cells[3]).toBe(`${extent.tileCount} / ${extent.tileCount}`);
     expect(cells[4]).toBe(formatFileSize(3_500_000));
-    expect(cells[4]).toBe('3.34 MB');
+    expect(cells[4]).toBe('3,34 MB');
     expect(cells[5]).toBe(formatDate(created));
     for (const header of [slMap.download.name, slMap.download.area, slMap.download.zoom, slMap.download.tiles, slMap.download.size, slMap.download.date]) {
       expect(screen.getByRole('columnheader', { name: header })).toBeTruthy();

@@ -3,6 +3,7 @@ import { act, fireEvent, render, screen, waitFor } from '@testing-library/react'
 import { Provider } from 'react-redux';
 import { makeStore } from '../../../src/client/app/store';
 import { WalkRecorderPanel } from '../../../src/client/features/map/components/walk-recorder-panel';
+import { formatDistance, formatPercent } from '../../../src/client/features/map/recording/format';
 import { saveWalk } from '../../../src/client/features/map/recording/save-walk';
 import { addFix, createRecorder, finish, replay, start, summarize, type Fix, type RecorderEvent } from '../../../src/client/features/map/recording/track-recorder';
 import type { WalkRecorderEnv } from '../../../src/client/features/map/recording/use-walk-recorder';
@@ -176,5 +177,30 @@ describe('WalkRecorderPanel', () => {
     expect(item?.geometry?.type).toBe('MultiLineString'); // the hidden gap is not a straight line
     expect(await loadWalk(db)).toBeNull();
     ui.unmount();
+  });
+
+  it('says the walk is being sent when it is saved online', async () => {
+    const db = freshDb();
+    const phone = scriptedPhone();
+    render(
+      <Provider store={makeStore(undefined, { extra: { db } })}>
+        <WalkRecorderPanel pathId={42} pathName="Pot 1" table={table} env={phone.env} online />
+      </Provider>,
+    );
+    fireEvent.click(screen.getByRole('button', { name: slMap.recording.start }));
+    await waitFor(() => expect(phone.watching).toBe(true));
+    act(() => {
+      for (let s = 0; s <= 20; s += 1) phone.fix(fixAt(s * 3, s));
+    });
+    fireEvent.click(screen.getByRole('button', { name: slMap.recording.finish }));
+    fireEvent.click(screen.getByRole('button', { name: slMap.recording.save }));
+    await waitFor(() => expect(screen.getByRole('status').textContent).toBe(slMap.recording.savedOnline));
+    expect(await db.outbox.count()).toBe(1);
+  });
+});
+
+describe('recorder display formats', () => {
+  it('writes distances and shares with a Slovenian decimal comma', () => {
+    expect([formatDistance(60.4), formatDistance(1250), formatDistance(1500), formatDistance(12_345.6), formatPercent(0.973)]).toEqual(['60 m', '1,25 km', '1,5 km', '12,35 km', '97 %']);
   });
 });

@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it, jest } from '@jest/globals';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { HomeScreen, type HomeScreenProps } from '../../../src/client/features/home/home-screen';
 import { buildPathRows, groupByArea } from '../../../src/client/features/paths/path-rows';
+import { FormsScreen } from '../../../src/client/features/forms/forms-screen';
 import { PathsScreen } from '../../../src/client/features/paths/paths-screen';
 import { PathScreen, type PathScreenProps } from '../../../src/client/features/paths/path-screen';
 import { ScoreBadge } from '../../../src/client/components/score-badge/score-badge';
@@ -142,6 +143,17 @@ describe('HomeScreen of editors and readers', () => {
   it('lists before a farmer is chosen say so', () => {
     render(<PathsScreen rows={[]} status="ready" error={null} fromDevice={false} hasData emptyText={slPhone.staff.chooseFarmerFirst} />);
     expect(screen.getByText(slPhone.staff.chooseFarmerFirst)).toBeTruthy();
+  });
+});
+
+describe('FormsScreen', () => {
+  it('an empty list says where a form is made and links to the paths', () => {
+    const { rerender } = render(<FormsScreen items={[]} seasonName={null} status="ready" error={null} fromDevice={false} hasData />);
+    expect(screen.getByText(sl.screens.forms.empty)).toBeTruthy();
+    expect(screen.getByText(sl.screens.forms.emptyHint)).toBeTruthy();
+    expect(screen.getByRole('link', { name: sl.nav.paths }).getAttribute('href')).toBe('#/paths');
+    rerender(<FormsScreen items={[]} seasonName={null} status="ready" error={null} fromDevice={false} hasData emptyText={slPhone.staff.chooseFarmerFirst} />);
+    expect(screen.queryByText(sl.screens.forms.emptyHint)).toBeNull();
   });
 });
 

@@ -65,6 +65,7 @@ export default function PathNewRoute({ query }: ScreenProps) {
                 table={{ projectId: config.projectId, tableId: config.tables.paths.id, columns: { walk: config.tables.paths.columns.walk, length_m: config.tables.paths.columns.length_m } }}
                 onTrack={setTrack}
                 engine={engine}
+                online={view.online}
                 createPath={async () => {
                   const [saved] = await saveEdits([pathEdit(config, draft, null)]);
                   if (!saved) throw new Error(slSetup.common.refused);

@@ -142,6 +142,7 @@ export default function PathRoute({ params }: ScreenProps) {
             onTrack={onTrack}
             engine={engine}
             onCorrecting={setWalkCorrected}
+            online={view.online}
             onSaved={() => {
               setTrack([]);
               reload();

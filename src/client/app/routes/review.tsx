@@ -21,7 +21,7 @@ export default function ReviewRoute(_props: ScreenProps) {
   const attention = useAppSelector(selectAttentionItems);
   const saveEdits = useSaveEdits();
   return (
-    <Page title={slReviewQueue.title} lead={slReviewQueue.lead}>
+    <Page title={slReviewQueue.title} lead={slReviewQueue.lead} className="page--wide">
       {config ? <ReviewQueueScreen config={config} role={role} online={online} saveEdits={saveEdits} outbox={{ pending, attention }} formHref={formHref} /> : <Loading />}
     </Page>
   );

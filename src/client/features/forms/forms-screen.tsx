@@ -42,6 +42,7 @@ export function FormsScreen({ items, seasonName, status, error, fromDevice, hasD
         {items.length === 0 ? (
           <EmptyState icon={FormIcon} action={<a href="#/paths">{sl.nav.paths}</a>}>
             <p>{emptyText ?? sl.screens.forms.empty}</p>
+            {emptyText ? null : <p>{sl.screens.forms.emptyHint}</p>}
           </EmptyState>
         ) : (
           [...byPath.entries()].map(([pathId, list]) => (

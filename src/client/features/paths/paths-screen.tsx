@@ -3,7 +3,7 @@
  * season's status and score. A list of cards on a phone, a table on a desk (CSS switches at the
  * 480 px mobile breakpoint). Pure props; app/routes passes the rows.
  */
-import { formatDate } from '../../../common/format';
+import { formatDate, formatNumber } from '../../../common/format';
 import { sl, slScreens } from '../../../common/i18n/sl';
 import { EmptyState } from '../../components/empty-state/empty-state';
 import { ChevronRightIcon, PathIcon } from '../../components/icons/icons';
@@ -14,7 +14,7 @@ import type { PathRow, PathStatus } from './path-rows';
 
 export function formatLength(m: number | null): string {
   if (m === null) return '–';
-  return m >= 1000 ? `${(m / 1000).toFixed(2).replace('.', ',')} km` : `${Math.round(m)} m`;
+  return m >= 1000 ? `${formatNumber(m / 1000, 2)} km` : `${formatNumber(m, 0)} m`;
 }
 
 export function PathStatusChip({ status }: { status: PathStatus }) {

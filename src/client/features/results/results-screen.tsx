@@ -195,7 +195,7 @@ export function ResultsScreen(props: ResultsScreenProps) {
 
   const lead = chosenFarmerName ? `${t.farmer}: ${chosenFarmerName}` : allFarmers ? t.allFarmersLead : props.farmerName ? `${t.farmer}: ${props.farmerName}` : sl.screens.results.lead;
   return (
-    <Page title={sl.screens.results.title} lead={lead} actions={actions} className="page--desk">
+    <Page title={sl.screens.results.title} lead={lead} actions={actions} className="page--desk page--wide">
       {busy ? (
         <p className="muted" role="status" data-testid="export-progress">
           {busyText}

@@ -3,6 +3,7 @@
  * falls in, the amount (the meadow's hectares × the band's rate) and what is still needed for the
  * next band (src/common/scheme/payment.ts). Clearly an estimate, never a decision.
  */
+import { formatNumber } from '../../../common/format';
 import { slReview, slReviewFarmer } from '../../../common/i18n/sl';
 import type { FormKind } from '../../../common/schemas/config';
 import { paymentPreview } from '../../../common/scheme/payment';
@@ -10,15 +11,10 @@ import type { FormValues } from '../../../common/scheme/scoring';
 import { InfoIcon } from '../../components/icons/icons';
 
 const euros = new Intl.NumberFormat('sl-SI', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
-const hectares = new Intl.NumberFormat('sl-SI', { maximumFractionDigits: 2 });
 
 /** 1234.5 → '1.234,50' (Slovenian). */
 export function formatEuros(amount: number): string {
   return euros.format(amount);
-}
-
-function formatHectares(ha: number): string {
-  return hectares.format(ha);
 }
 
 export interface PaymentCardProps {
@@ -43,7 +39,7 @@ export function PaymentCard({ kind, values, areaHa }: PaymentCardProps) {
       </p>
       <p data-testid="payment-band">{p.band(preview.band.name)}</p>
       <p className="payment-card__amount" data-testid="payment-amount">
-        {known ? p.amount(formatEuros(preview.amountEur), formatHectares(preview.areaHa), formatEuros(preview.band.eurPerHa)) : t.noArea}
+        {known ? p.amount(formatEuros(preview.amountEur), formatNumber(preview.areaHa), formatEuros(preview.band.eurPerHa)) : t.noArea}
       </p>
       <p data-testid="payment-next">
         {preview.next === null ? p.top : preview.next.plants !== null ? p.plantsToNext(preview.next.plants, preview.next.band.name) : p.pointsToNext(preview.next.points, preview.next.band.name)}

@@ -6,6 +6,7 @@
  * passes `onTrack` to draw the live track.
  */
 import { useEffect, useMemo, useState } from 'react';
+import { formatNumber } from '../../../../common/format';
 import { slMap, slSetup } from '../../../../common/i18n/sl';
 import type { LineString, MultiLineString } from 'geojson';
 import { Button } from '../../../components/button/button';
@@ -37,9 +38,11 @@ export interface WalkRecorderPanelProps {
   engine?: MapEngine | null;
   /** Whether a correction of the finished walk is drawn and not saved yet (for the leave-page guard). */
   onCorrecting?: (unsaved: boolean) => void;
+  /** Whether the device is online: the saved walk is then sent at once, and the message says so. */
+  online?: boolean;
 }
 
-export function WalkRecorderPanel({ pathId, pathName, table, options, env, onTrack, onSaved, createPath, engine = null, onCorrecting }: WalkRecorderPanelProps) {
+export function WalkRecorderPanel({ pathId, pathName, table, options, env, onTrack, onSaved, createPath, engine = null, onCorrecting, online = false }: WalkRecorderPanelProps) {
   const db = useOfflineDb();
   const stableOptions = useMemo(() => options ?? {}, [options]);
   const recorder = useWalkRecorder(db, stableOptions, env);
@@ -83,7 +86,7 @@ export function WalkRecorderPanel({ pathId, pathName, table, options, env, onTra
         setCorrected(null);
         await recorder.clear();
         setResult(null);
-        setMessage(slMap.recording.saved);
+        setMessage(online ? slMap.recording.savedOnline : slMap.recording.saved);
         onSaved?.(result, target);
       } catch {
         setMessage(slMap.recording.saveFailed);
@@ -169,7 +172,7 @@ export function WalkRecorderPanel({ pathId, pathName, table, options, env, onTra
         </div>
         {accuracy === null && state.status === 'recording' ? <p>{slMap.recording.waitingForFix}</p> : null}
         {accuracy !== null && accuracy > limit ? (
-          <p role="alert">{slMap.recording.poorAccuracy.replace('{m}', String(Math.round(accuracy))).replace('{limit}', String(limit))}</p>
+          <p role="alert">{slMap.recording.poorAccuracy.replace('{m}', formatNumber(accuracy, 0)).replace('{limit}', formatNumber(limit, 0))}</p>
         ) : null}
         {state.status === 'recording' && !recorder.wakeLockHeld ? <p>{slMap.recording.wakeLockUnavailable}</p> : null}
         {recorder.error === 'unsupported' ? <p role="alert">{slMap.recording.unsupported}</p> : null}

@@ -1,8 +1,10 @@
-/** Display formats of the recorder (Slovenian decimal comma). */
+import { formatNumber } from '../../../../common/format';
+
+/** Display formats of the recorder (Slovenian decimal comma, via formatNumber). */
 export function formatDistance(metres: number): string {
   if (!Number.isFinite(metres) || metres < 0) return '0 m';
-  if (metres < 1000) return `${Math.round(metres)} m`;
-  return `${(metres / 1000).toFixed(2).replace('.', ',')} km`;
+  if (metres < 1000) return `${formatNumber(metres, 0)} m`;
+  return `${formatNumber(metres / 1000, 2)} km`;
 }
 
 export function formatDuration(ms: number): string {
@@ -15,5 +17,5 @@ export function formatDuration(ms: number): string {
 }
 
 export function formatPercent(share: number): string {
-  return `${Math.round(share * 100)} %`;
+  return `${formatNumber(share * 100, 0)} %`;
 }
