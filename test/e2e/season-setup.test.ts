@@ -163,7 +163,15 @@ describeApp('season set-up by an editor (Chromium)', {}, (e2e) => {
         await page.getByRole('button', { name: slSetup.common.finishDrawing }).click();
         await page.getByTestId('area-ha').filter({ hasText: / ha$/ }).waitFor();
         await shoot(page, 'area-drawn');
+        // Four taps at the map's first zoom make thousands of hectares: the screen asks (the
+        // built-in map has no parcels to follow, it says so), the adviser may still save.
+        expect(await page.getByTestId('basemap-note').textContent()).toBe(slSetup.areas.basemapNote);
         await page.getByRole('button', { name: sl.common.save }).click();
+        const doubt = page.getByTestId('area-doubt');
+        await doubt.waitFor();
+        expect(await doubt.textContent()).toMatch(/^Travnik meri \d{1,3}(\.\d{3})+(,\d{1,2})? ha, travniki v shemi pa največ okoli 50 ha\./);
+        await shoot(page, 'area-doubt');
+        await doubt.getByRole('button', { name: slSetup.areas.saveAnyway }).click();
         await page.getByText('Tinin travnik').waitFor();
         await waitForOutboxEmpty(page);
 
@@ -304,7 +312,8 @@ describeApp('season set-up by an editor (Chromium)', {}, (e2e) => {
         await page.getByRole('button', { name: slSetup.paths.correct }).click();
         await deleteVertexAt(page, [endFix.longitude, endFix.latitude], 'walk-correct');
         await page.getByRole('button', { name: slMap.recording.save }).click();
-        await page.getByText(slMap.recording.saved).waitFor();
+        // Online: saved and sent at once, and said so.
+        await page.getByText(slMap.recording.savedOnline).waitFor();
         await waitForOutboxEmpty(page);
       });
       const walkCol = await data.col('paths', 'walk');

@@ -12,7 +12,7 @@ import sharp from 'sharp';
 import { drainOnce, rtkQueryTransport } from '../../../src/client/features/sync';
 import { deviceRow, readOutbox, refKeysFor, resolveIds, saveEdit, type OfflineDb } from '../../../src/client/lib/db';
 import { USERS } from '../../server/helpers/build-test-app';
-import { farmerRows, type FarmerRows } from '../../server/helpers/demo-ids';
+import { demoFormsAsDrafts, farmerRows, type FarmerRows } from '../../server/helpers/demo-ids';
 import { openTestDb, settleStores, uniqueDbName } from './helpers';
 import { startRealServer, type RealServer } from './real-server';
 
@@ -24,6 +24,8 @@ let own: FarmerRows;
 
 beforeAll(async () => {
   server = await startRealServer();
+  // The demo's 2025 forms are approved, so locked for their farmer; the edits here change them as the farmer.
+  await demoFormsAsDrafts(server.t.app, server.t.tables);
   own = await farmerRows(server.t.app, server.t.tables, USERS.farmer1);
 });
 

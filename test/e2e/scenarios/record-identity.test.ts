@@ -205,6 +205,8 @@ describeApp('a record has one id on every screen (Chromium)', {}, (e2e) => {
         await page.locator('[data-drawing="polygon"]').waitFor();
         await drawAt(page, [[-150, -110], [150, -110], [150, 110], [-150, 110]]);
         await page.getByRole('button', { name: sl.common.save }).click();
+        // Drawn at the map's first zoom: thousands of hectares, saved after the adviser confirms.
+        await page.getByTestId('area-doubt').getByRole('button', { name: slSetup.areas.saveAnyway }).click();
         await page.waitForFunction(() => window.location.hash === '#/setup/areas');
         const meadowRow = page.getByTestId(/^setup-area-/).filter({ hasText: meadow.made });
         await meadowRow.getByRole('button', { name: slSetup.common.edit }).click();
