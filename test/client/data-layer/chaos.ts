@@ -39,7 +39,7 @@ export interface ChaosReport {
 }
 
 /** Column that carries each row's unique marker (durationPaths are identified by their pair). */
-const MARKER: Partial<Record<TableKey, string>> = { farmers: 'name', areas: 'name', paths: 'name', durations: 'name', forms: 'note', indicators: 'note' };
+const MARKER: Partial<Record<TableKey, string>> = { farmers: 'name', areas: 'name', paths: 'name', durations: 'name', forms: 'note', indicators: 'note', comments: 'text' };
 /** Column an update changes, with the value it writes. */
 const UPDATE: Partial<Record<TableKey, [string, (n: number) => unknown]>> = {
   farmers: ['phone', (n) => `041 ${n}`],
@@ -57,6 +57,7 @@ const PARENT: Partial<Record<TableKey, Array<[string, TableKey]>>> = {
   ],
   forms: [['parent', 'durationPaths']],
   indicators: [['parent', 'forms']],
+  comments: [['parent', 'forms']],
 };
 const PHOTO_TABLES: TableKey[] = ['paths', 'forms', 'indicators'];
 
@@ -242,7 +243,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     const serverIdOf = new Map<Entity, number>();
     for (const entity of pool.farmers.concat(pool.durations).filter((e) => !e.created)) serverIdOf.set(entity, entity.id);
     // Parents before children, so a child's expected references are known.
-    const order: TableKey[] = ['farmers', 'durations', 'areas', 'paths', 'durationPaths', 'forms', 'indicators'];
+    const order: TableKey[] = ['farmers', 'durations', 'areas', 'paths', 'durationPaths', 'forms', 'indicators', 'comments'];
     let rowsChecked = 0;
     for (const table of order) {
       for (const entity of created.filter((e) => e.table === table)) {
