@@ -64,7 +64,8 @@ export function AreasScreen(props: AreasScreenProps) {
 
   const store = (d: AreaDraft, anyway = false) => {
     const problem = !d.name.trim() ? slSetup.common.required(slSetup.areas.name) : !d.owner ? slSetup.common.required(slSetup.areas.owner) : polygonProblem(geometry);
-    const doubtful = problem ? null : meadowDoubt(geometry as Polygon | MultiPolygon);
+    // Asked about a new or redrawn outline only: renaming a meadow saved after the question asks nothing.
+    const doubtful = problem || JSON.stringify(geometry) === JSON.stringify(d.initial) ? null : meadowDoubt(geometry as Polygon | MultiPolygon);
     if (doubtful && !anyway) return setDoubt(doubtful);
     setDoubt(null);
     return submit(problem, () => {
