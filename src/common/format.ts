@@ -33,6 +33,12 @@ const dateTimeFormatter = new Intl.DateTimeFormat('sl-SI', {
   timeZone: 'Europe/Ljubljana',
 });
 
+/** A calendar day 'YYYY-MM-DD' (or the day of an ISO date-time) as '20. 6. 2026': fixed, no locale data or time zone. */
+export function formatDay(day: string): string {
+  const [year, month, date] = day.slice(0, 10).split('-').map(Number);
+  return `${date}. ${month}. ${year}`;
+}
+
 /** Date in Slovenian format, e.g. 21. 11. 2026. */
 export function formatDate(value: string | number | Date): string {
   return dateFormatter.format(new Date(value));

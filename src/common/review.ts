@@ -11,7 +11,11 @@
  *
  * Pure: the caller passes today's date ('YYYY-MM-DD' in Slovenia, `dayInSlovenia`).
  */
+import { formatDay } from './format';
 import { fillText, slReview } from './i18n/sl';
+
+// The screens show deadlines as the rule words them.
+export { formatDay };
 
 export const REVIEW_STATES = ['draft', 'submitted', 'returned', 'approved', 'rejected', 'appealed'] as const;
 export type ReviewState = (typeof REVIEW_STATES)[number];
@@ -155,8 +159,3 @@ export function refuseMove(request: MoveRequest): string | null {
   return null;
 }
 
-/** 'YYYY-MM-DD' → '20. 6. 2026' (no locale data needed). */
-export function formatDay(day: string): string {
-  const [year, month, date] = day.slice(0, 10).split('-').map(Number);
-  return `${date}. ${month}. ${year}`;
-}

@@ -8,6 +8,7 @@
  * value is normalised against its definition first. An invalid value never throws here; it counts
  * as not given for the score and validateForm reports it in Slovenian.
  */
+import { formatDay } from '../format';
 import { sl } from '../i18n/sl';
 import type { FormKind, IndicatorDefinition, ScoringRule } from '../schemas/config';
 import { classifyScore, type ScoreClass } from '../score';
@@ -130,11 +131,6 @@ function capitalise(text: string): string {
   return text.charAt(0).toLocaleUpperCase('sl') + text.slice(1);
 }
 
-/** 'YYYY-MM-DD' → '20. 6. 2025' (fixed format: no locale data needed, same on every machine). */
-function formatIsoDate(value: string): string {
-  const [year, month, day] = value.split('-').map(Number);
-  return `${day}. ${month}. ${year}`;
-}
 
 /** 'MM-DD' → '15. 6.' */
 function formatMonthDay(value: string): string {
@@ -188,7 +184,7 @@ function contributionOf(
       // 'YYYY-MM-DD'.slice(5) is 'MM-DD'; zero-padded strings compare like the dates they name.
       const onOrAfter = (value as string).slice(5) >= contribution.dateFrom;
       raw = onOrAfter ? (contribution.points ?? 0) : (contribution.pointsBefore ?? 0);
-      const date = formatIsoDate(value as string);
+      const date = formatDay(value as string);
       const from = formatMonthDay(contribution.dateFrom);
       reason = onOrAfter ? r.dateFrom(date, from) : r.dateBefore(date, from);
       break;
