@@ -4,6 +4,7 @@
  * moved. The results export, the editors' audit trail and its CSV all describe a change this way.
  */
 import { slAudit } from './i18n/sl';
+import type { AuditChange } from './schemas/audit';
 import type { HistoryEntry } from './schemas/wire';
 
 export interface PropertyChange {
@@ -45,4 +46,21 @@ export function changeColumnLabel(column: string): string {
 /** A table's name as the audit trail shows it, in Slovenian ('Obrazci'). */
 export function changeTableLabel(key: string): string {
   return (slAudit.tables as Record<string, string>)[key] ?? key;
+}
+
+/** Longest value a screen shows of a change; the CSV of the trail has every value whole. */
+const SHOWN_VALUE_CHARS = 80;
+
+function shown(value: unknown, named: string | undefined, maxChars: number): string {
+  const text = named ?? changeValueText(value, slAudit.empty);
+  return text.length > maxChars ? `${text.slice(0, maxChars - 1)}…` : text;
+}
+
+/**
+ * 'opomba: Ocena junij → Popravil svetovalec', 'kmet: — → Janez Novak' (a value by its name when
+ * it has one); a moved geometry is named, not printed. Long values are cut for a screen.
+ */
+export function changeText(change: AuditChange, maxChars = SHOWN_VALUE_CHARS): string {
+  if (change.column === 'geometry') return slAudit.geometryChanged;
+  return `${changeColumnLabel(change.column)}: ${shown(change.old, change.oldText, maxChars)} → ${shown(change.new, change.newText, maxChars)}`;
 }

@@ -10,7 +10,7 @@
 import { beforeAll, expect, jest, test } from '@jest/globals';
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { sl, slAudit, slSetup } from '../../src/common/i18n/sl';
+import { sl, slAudit, slScreens, slSetup } from '../../src/common/i18n/sl';
 import type { AuditPage } from '../../src/common/schemas/audit';
 import { axeViolations } from './axe';
 import { describeApp, fieldDevice } from './fixture';
@@ -78,6 +78,47 @@ describeApp('the editors’ audit trail (Chromium)', {}, (e2e) => {
         // Only that farmer's rows: every line names a record of theirs (the farmer row here).
         const trail = await data.call<AuditPage>(DEMO_USERS.editor, `/api/Audit/1?farmerId=${farmerId}&perPage=200`);
         expect(lines.filter((l) => l && l !== lines[0]).length).toBeGreaterThanOrEqual(trail.body.entries.length);
+      });
+    } finally {
+      await close();
+    }
+  });
+
+  test("a form's own history names what an adviser knows (the plant, the season link, the state), never a bare id", async () => {
+    const { data } = e2e;
+    const [path] = await data.pathsOf(DEMO_USERS.farmer1.email);
+    const [form] = await data.formsOfPath(path!.id);
+    const [indicator] = await data.indicatorsOfForm(form!.id);
+    // A change under the form (an indicator's note) belongs to its history too.
+    const noteCol = await data.col('indicators', 'note');
+    const changed = await data.call(DEMO_USERS.editor, `/api/Records/1/${await data.tableId('indicators')}/${indicator!.id}`, {
+      method: 'PUT',
+      body: { properties: { [noteCol]: 'Preveril svetovalec' }, version: indicator!.version },
+    });
+    expect(changed.status).toBe(200);
+    // A comment points at the form (a reference): its insert names the form, not its id.
+    const comment = await data.call(DEMO_USERS.editor, '/api/Records/1', {
+      body: { tableId: await data.tableId('comments'), properties: { [await data.col('comments', 'parent')]: form!.id, [await data.col('comments', 'text')]: 'Lepo popisano.' } },
+    });
+    expect(comment.status).toBe(201);
+    const { page, log, close } = await e2e.signedIn('editor', { ...fieldDevice({ longitude: 16.15, latitude: 46.83 }), viewport: DESK_SIZE });
+    try {
+      await recordArtifacts('audit-form-history', page, log, async () => {
+        await goHash(page, `#/forms/${form!.id}`);
+        await page.getByText(slScreens.forms.history, { exact: true }).click();
+        const history = page.getByTestId('record-history');
+        await history.getByText('opomba: — → Preveril svetovalec').or(history.getByText(/opomba: .+ → Preveril svetovalec/)).first().waitFor();
+        const text = (await history.textContent()) ?? '';
+        expect(text).toContain(DEMO_USERS.editor.email);
+        expect(text).toContain(`${slAudit.columns.text}: ${slAudit.empty} → Lepo popisano.`);
+        // The form as a record is named by its kind (the screen's heading), path and season.
+        const kindTitle = ((await page.getByRole('heading', { level: 1 }).textContent()) ?? '').trim();
+        expect(kindTitle).not.toBe('');
+        expect(text).toContain(`${slAudit.columns.parent}: ${slAudit.empty} → ${kindTitle} · `);
+        // Every reference by its name: no record id in the whole list.
+        expect(text).not.toMatch(/\b1\d{7}\b/);
+        await shootBothSizes(page, SHOTS, 'form-history');
+        await expect(axeViolations(page)).resolves.toEqual([]);
       });
     } finally {
       await close();

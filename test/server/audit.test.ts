@@ -88,6 +88,15 @@ describe('what the trail shows', () => {
     expect(earlier.entries.every((e) => e.changedAt < beforeEdits)).toBe(true);
   });
 
+  it('filters by record: the record and every row under it (a form with its indicators), deleted ones too', async () => {
+    const form = (await audit(USERS.editor, `?${since()}&recordId=${own.forms[0]}`)).json<AuditPage>();
+    expect(form.entries.map((e) => e.recordId)).toEqual([own.forms[0], own.forms[0]]);
+    const indicator = (await audit(USERS.editor, `?${since()}&recordId=${other.indicators[0]}`)).json<AuditPage>();
+    expect(indicator.entries.map((e) => e.recordId)).toEqual([other.indicators[0]]);
+    const csv = (await t.as(USERS.editor, { method: 'GET', url: `/api/Audit/1/csv?${since()}&recordId=${own.forms[0]}` })).body;
+    expect(csv.split('\r\n').filter((line) => line.includes('Popravil svetovalec'))).toHaveLength(2);
+  });
+
   it('keeps the changes of a deleted record under its farmer', async () => {
     const indicator = own.indicators[own.indicators.length - 1]!;
     const deleted = await t.as(USERS.editor, { method: 'POST', url: '/api/Records/1/delete', payload: { tableId: t.tables.indicators.id, ids: [indicator] } });
@@ -216,5 +225,10 @@ describe('bad query parameters', () => {
   it('a farmer id that is not a farmer of the project → 400', async () => {
     const response = await audit(USERS.editor, `?farmerId=${own.forms[0]}`);
     expect(response.json()).toEqual({ status: 400, message: 'Bad Request', detail: slAudit.invalid.farmer(own.forms[0]!) });
+  });
+
+  it('a record id that is not in the project → 400', async () => {
+    const response = await audit(USERS.editor, '?recordId=999999999');
+    expect(response.json()).toEqual({ status: 400, message: 'Bad Request', detail: slAudit.invalid.record(999999999) });
   });
 });

@@ -692,10 +692,6 @@ export const slScreens = {
     archiveConfirm: 'Arhiviran obrazec izgine iz pogleda kmeta in se ne šteje v rezultate. Ali ga res želite arhivirati?',
     archived: 'Obrazec je arhiviran.',
     history: 'Zgodovina sprememb',
-    historyEmpty: 'Ni zabeleženih sprememb.',
-    historyEntry: (who: string, when: string): string => `${when}, ${who}`,
-    historyActions: { insert: 'ustvarjeno', update: 'spremenjeno', delete: 'izbrisano', archive: 'arhivirano', unarchive: 'obnovljeno' },
-    unknownUser: 'neznan uporabnik',
     previousSeason: 'Pretekla sezona',
   },
   about: {
@@ -1033,6 +1029,14 @@ export const slAudit = {
   downloadFailed: 'CSV ni bilo mogoče prenesti.',
   onlineOnly: 'Zgodovina sprememb je na voljo le s povezavo s strežnikom.',
   failed: 'Zgodovine sprememb ni bilo mogoče naložiti.',
+  /** A record's own history (the form screen): its changes and those of the rows under it. */
+  recordHistory: {
+    loading: 'Nalagam zgodovino sprememb...',
+    empty: 'Ni zabeleženih sprememb.',
+    entry: (when: string, who: string, action: string): string => `${when}, ${who}: ${action}`,
+    more: (shown: number, total: number): string => `Prikazanih je zadnjih ${shown} od ${total} sprememb; vse so v zgodovini sprememb projekta.`,
+    notYetSent: 'Obrazec še ni poslan na strežnik, zato še nima zgodovine sprememb.',
+  },
   fileName: 'zgodovina-sprememb',
   /** 400 answers of GET /api/Audit: what is wrong with the query. */
   invalid: {
@@ -1040,6 +1044,7 @@ export const slAudit = {
     unknownParameter: (name: string): string => `Neznan parameter »${name}«.`,
     farmer: (id: number): string => `Kmet ${id} v tem projektu ne obstaja.`,
     table: (id: number): string => `Tabela ${id} v tem projektu ne obstaja.`,
+    record: (id: number): string => `Zapis ${id} v tem projektu ne obstaja.`,
     range: 'Začetek obdobja je za njegovim koncem.',
   },
   editorsOnly: 'Zgodovino sprememb vidijo le uredniki.',

@@ -41,6 +41,7 @@ export type AuditPage = Static<typeof AuditPage>;
 
 const filterFields = {
   farmerId: Type.Optional(Id("Only changes of this farmer's record and of every row under it (meadows, paths, forms, indicators).")),
+  recordId: Type.Optional(Id('Only changes of this record and of every row under it (a form with its indicators and comments).')),
   tableId: Type.Optional(Id()),
   /** ISO instant, inclusive. */
   from: Type.Optional(Type.String({ format: 'date-time', description: 'Changes at or after this instant.' })),

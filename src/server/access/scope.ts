@@ -61,8 +61,29 @@ const MAX_BOUND_IDS = 20_000;
  * trail filtered by farmer: a deleted record's changes are still theirs).
  */
 export async function loadOwnedChain(db: Executor, dialect: DialectLayer, schema: ProjectSchema, farmerId: number, withHistory = false): Promise<OwnedChain> {
-  const owned: OwnedChain = new Map([[ROOT_TABLE, new Set([farmerId])]]);
-  for (const key of withHistory ? Object.keys(OWNERSHIP_CHAIN) : LOADED_CHAIN) {
+  return loadChainUnder(db, dialect, schema, { table: ROOT_TABLE, id: farmerId }, withHistory ? Object.keys(OWNERSHIP_CHAIN) : LOADED_CHAIN, withHistory);
+}
+
+/**
+ * Every row that ever hung under one record of the chain, deleted ones included (the audit trail
+ * of a record: a form's changes with its indicators' and comments'). Tables above the record's
+ * own stay empty.
+ */
+export async function loadRowsUnder(db: Executor, dialect: DialectLayer, schema: ProjectSchema, table: string, id: number): Promise<OwnedChain> {
+  return loadChainUnder(db, dialect, schema, { table, id }, Object.keys(OWNERSHIP_CHAIN), true);
+}
+
+async function loadChainUnder(
+  db: Executor,
+  dialect: DialectLayer,
+  schema: ProjectSchema,
+  root: { table: string; id: number },
+  keys: readonly string[],
+  withHistory: boolean,
+): Promise<OwnedChain> {
+  const owned: OwnedChain = new Map([[root.table, new Set([root.id])]]);
+  for (const key of keys) {
+    if (key === root.table) continue;
     const link = OWNERSHIP_CHAIN[key]!;
     const table = schema.tablesByKey.get(key);
     const column = table?.columnsByName.get(link.column);

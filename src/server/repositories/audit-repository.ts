@@ -1,7 +1,7 @@
 /**
  * The editors' audit trail: every entry of `record_history` in a project, newest first, filtered
  * by farmer (every row that ever hung under the farmer, deleted ones included, by the ownership
- * chain as it stands now), table and a time window, paged in SQL with a total. Each entry says
+ * chain as it stands now), by record (the same, under one record), table and a time window, paged in SQL with a total. Each entry says
  * what changed as column names with the value before and after (common/history-diff.ts), and
  * names the record and each value that has a name (record-labels.ts: the farmer, meadow, form…,
  * not their ids), so the screen and the CSV need no table metadata of their own.
@@ -14,7 +14,7 @@ import { sql, type SelectQueryBuilder } from 'kysely';
 import { slAudit } from '../../common/i18n/sl';
 import { geometryChanged, propertyChanges } from '../../common/history-diff';
 import type { AuditChange, AuditEntry, AuditPage, AuditQuery } from '../../common/schemas/audit';
-import { inList, loadOwnedChain } from '../access/scope';
+import { inList, loadOwnedChain, loadRowsUnder, type OwnedChain } from '../access/scope';
 import type { Database } from '../db/types';
 import { invalid } from '../domain-errors';
 import type { RepoContext } from './context';
@@ -39,14 +39,24 @@ async function selection(ctx: RepoContext, query: AuditQuery): Promise<HistoryQu
       ? await ctx.db.selectFrom('records').select('id').where('id', '=', query.farmerId).where('table_id', '=', farmers.id).executeTakeFirst()
       : undefined;
     if (!farmer) throw invalid(t.farmer(query.farmerId));
-    const chain = await loadOwnedChain(ctx.db, ctx.dialect, ctx.schema, query.farmerId, true);
-    const ids = new Set<number>();
-    for (const owned of chain.values()) for (const id of owned) ids.add(id);
-    q = q.where(inList(sql.ref('record_history.record_id'), ids));
+    q = q.where(inList(sql.ref('record_history.record_id'), idsOf(await loadOwnedChain(ctx.db, ctx.dialect, ctx.schema, query.farmerId, true))));
+  }
+  if (query.recordId !== undefined) {
+    // Deleted records keep their trail: the record is looked up whatever its state.
+    const record = await ctx.db.selectFrom('records').select('table_id').where('id', '=', query.recordId).where('project_id', '=', ctx.schema.id).executeTakeFirst();
+    const table = record ? ctx.schema.tablesById.get(record.table_id) : undefined;
+    if (!table) throw invalid(t.record(query.recordId));
+    q = q.where(inList(sql.ref('record_history.record_id'), idsOf(await loadRowsUnder(ctx.db, ctx.dialect, ctx.schema, table.key, query.recordId))));
   }
   if (query.from) q = q.where('changed_at', '>=', query.from);
   if (query.to) q = q.where('changed_at', '<', query.to);
   return q;
+}
+
+function idsOf(chain: OwnedChain): Set<number> {
+  const ids = new Set<number>();
+  for (const owned of chain.values()) for (const id of owned) ids.add(id);
+  return ids;
 }
 
 type HistoryRow = Parameters<typeof historyRowToEntry>[0];

@@ -9,8 +9,8 @@
  */
 import { afterEach, describe, expect, it, jest } from '@jest/globals';
 import { errorMessageOf, featuresApi, isTransientError, parseRetryAfter, performRequest, publicAppApi, recordsApi, setCredentialsProvider, testApi, type ApiError } from '../../../src/client/lib/api';
-import { nextReadNo } from '../../../src/client/lib/api/read-no';
 import { searchAllRecords } from '../../../src/client/lib/api/search-all';
+import { auditApi } from '../../../src/client/lib/api/audit';
 import { makeTestStore, openTestDb, response, settleStores, until } from './helpers';
 
 // A budget for a loaded shared machine (several suites, real IndexedDB emulation, a real server); nothing here asserts time.
@@ -262,13 +262,13 @@ describe('reads made once (not kept fresh by a subscription)', () => {
     expect((await read).features.map((feature) => feature.id)).toEqual([10_000_001]);
   });
 
-  it("a numbered form history read (the export's) keeps its answer when a Features bulk call is answered while it is in flight", async () => {
-    const detailed = { type: 'Feature', id: 10_000_001, tableId: 5, version: 2, geometry: null, properties: {}, history: [] };
-    const { store, held } = heldReads(detailed);
-    const read = store.dispatch(featuresApi.endpoints.featureDetailed.initiate({ projectId: 1, tableId: 5, recordId: 10_000_001, readNo: nextReadNo() }, { subscribe: false, forceRefetch: true }));
+  it("a form's trail read (the export's history) keeps its answer when a Features bulk call is answered while it is in flight", async () => {
+    const trail = { entries: [{ id: 7, changedAt: '2026-06-01T10:00:00.000Z', changedBy: 'kmet1@example.si', action: 'update', tableId: 5, table: 'forms', recordId: 10_000_001, changes: [] }], totalCount: 1 };
+    const { store, held } = heldReads(trail);
+    const read = store.dispatch(auditApi.endpoints.auditPage.initiate({ projectId: 1, recordId: 10_000_001 }, { subscribe: false, forceRefetch: true }));
     await until(() => held.length === 1, 'read sent');
     await store.dispatch(featuresApi.endpoints.bulkFeatures.initiate({ projectId: 1, body: { operations: [] } }));
     held[0]!();
-    expect((await read).data).toMatchObject({ id: 10_000_001, version: 2 });
+    expect((await read).data).toEqual(trail);
   });
 });

@@ -18,7 +18,8 @@ import { configLoaded } from '../../../src/client/lib/config';
 import type { StoredRecord } from '../../../src/client/lib/db/database';
 import type { FilterNode, SearchRequest } from '../../../src/common/filter';
 import { sl, slScreens } from '../../../src/common/i18n/sl';
-import type { HistoryEntry } from '../../../src/common/schemas/wire';
+import type { AuditPage } from '../../../src/common/schemas/audit';
+import { formatDateTime } from '../../../src/common/format';
 import { openTestDb, response, uniqueDbName } from '../data-layer/helpers';
 import { config, row, season } from './fixtures';
 
@@ -77,33 +78,30 @@ function matches(node: FilterNode | undefined, r: StoredRecord): boolean {
 }
 
 /**
- * POST …/search and GET …/detailed over `rows`. `pageCap` answers at most that many rows a page
+ * POST …/search over `rows` and GET /api/Audit/1?recordId= (a form's trail). `pageCap` answers at most that many rows a page
  * (whatever perPage asked), with the true totalCount, so reading one page is not enough.
  */
 class FakeServer {
   searches: SearchRequest[] = [];
   detailed: number[] = [];
   searchStatus = 200;
-  /** While set, …/detailed answers wait for it (an export under way). */
+  /** While set, trail answers wait for it (an export under way). */
   detailGate: Promise<void> | null = null;
   constructor(
     public rows: StoredRecord[],
     public pageCap = Infinity,
   ) {}
 
-  history(id: number): HistoryEntry[] {
-    return [
-      { id: 1, recordId: id, action: 'insert', changedBy: 'kmet@example.si', changedAt: '2026-06-01T10:00:00Z', old: null, new: { properties: { [c('forms', 'score')]: 10 }, geometry: null } },
-      {
-        id: 2,
-        recordId: id,
-        action: 'update',
-        changedBy: 'urednik@example.si',
-        changedAt: '2026-06-02T10:00:00Z',
-        old: { properties: { [c('forms', 'score')]: 10 }, geometry: null },
-        new: { properties: { [c('forms', 'score')]: 72 }, geometry: null },
-      },
-    ];
+  /** A form's trail, newest first, as the server names it (the score changed by an adviser). */
+  trail(id: number): AuditPage {
+    const entry = { tableId: T.forms.id, table: 'forms', recordId: id, record: 'Popis · Pot · 2026' };
+    return {
+      entries: [
+        { ...entry, id: 2, action: 'update', changedBy: 'urednik@example.si', changedAt: '2026-06-02T10:00:00Z', changes: [{ column: 'score', old: 10, new: 72 }] },
+        { ...entry, id: 1, action: 'insert', changedBy: 'kmet@example.si', changedAt: '2026-06-01T10:00:00Z', changes: [{ column: 'score', old: null, new: 10 }] },
+      ],
+      totalCount: 2,
+    };
   }
 
   fetch: typeof fetch = async (input, init) => {
@@ -117,13 +115,12 @@ class FakeServer {
       const page = body.page ?? 1;
       return response({ body: { records: hits.slice((page - 1) * size, page * size), totalCount: hits.length } });
     }
-    const detailed = /\/api\/Features\/1\/6\/(\d+)\/detailed$/.exec(url);
-    if (detailed) {
-      const id = Number(detailed[1]);
+    const trail = /\/api\/Audit\/1\?(.*)$/.exec(url);
+    if (trail) {
+      const id = Number(new URLSearchParams(trail[1]).get('recordId'));
       this.detailed.push(id);
       if (this.detailGate) await this.detailGate;
-      const form = this.rows.find((r) => r.id === id)!;
-      return response({ body: { ...form, type: 'Feature', attachments: [], history: this.history(id) } });
+      return response({ body: this.trail(id) });
     }
     return response({ status: 404, body: { status: 404, message: 'Not Found' } });
   };
@@ -276,7 +273,7 @@ describe('results of all farmers (editors and readers)', () => {
     const boris = lines.find((l) => l.startsWith('Boris Zupan;'))!;
     expect(ana).toContain(';Pot 1;2026;');
     expect(boris).toContain(';Gmajna;Borisova pot;2026;');
-    expect(boris).toContain('2026-06-01T10:00:00Z kmet@example.si ustvarjeno | 2026-06-02T10:00:00Z urednik@example.si spremenjeno: score 10 → 72');
+    expect(boris).toContain(`${formatDateTime('2026-06-01T10:00:00Z')} kmet@example.si ustvarjeno: ocena: — → 10 | ${formatDateTime('2026-06-02T10:00:00Z')} urednik@example.si spremenjeno: ocena: 10 → 72`);
     expect(server.detailed.sort()).toEqual([s.formDone.id, borisForm.id].sort());
 
     // GeoJSON of the same rows: the history read for the CSV is reused (nothing changed since).

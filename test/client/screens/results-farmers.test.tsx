@@ -6,6 +6,7 @@ import { PathHistory, ResultsScreen, chartLabelWidth, seasonAverages } from '../
 import { FarmersPanel, matchesFarmer } from '../../../src/client/features/farmers/farmers-panel';
 import { FORM_KINDS } from '../../../src/common/scheme/form-kinds';
 import { sl, slPhone, slReview, slReviewQueue, slScreens } from '../../../src/common/i18n/sl';
+import { formatDateTime } from '../../../src/common/format';
 import { config, renderWithStore, row, season } from './fixtures';
 import { openOfflineDb, refreshRows } from '../../../src/client/lib/db';
 import { uniqueDbName } from '../data-layer/helpers';
@@ -102,15 +103,35 @@ describe('results model', () => {
     });
   });
 
-  it('history text names who, when and old → new', () => {
-    const text = historyText(
-      [
-        { id: 1, recordId: 9, action: 'insert', changedBy: 'kmet1@example.si', changedAt: '2026-06-01T10:00:00Z', old: null, new: { properties: { '63': 10 }, geometry: null } },
-        { id: 2, recordId: 9, action: 'update', changedBy: 'urednik@example.si', changedAt: '2026-06-02T10:00:00Z', old: { properties: { '63': 10 }, geometry: null }, new: { properties: { '63': 72 }, geometry: null } },
-      ],
-      new Map([['63', 'score']]),
+  it('history text: oldest first, who and when the Slovenian way, a row under the form and every value by its name', () => {
+    const text = historyText([
+      {
+        id: 2,
+        tableId: 6,
+        table: 'indicators',
+        recordId: 11,
+        record: 'Kukavica',
+        action: 'update',
+        changedBy: 'urednik@example.si',
+        changedAt: '2026-06-02T10:00:00Z',
+        changes: [{ column: 'value', old: false, new: true, oldText: 'Ne', newText: 'Da' }],
+      },
+      {
+        id: 1,
+        tableId: 5,
+        table: 'forms',
+        recordId: 9,
+        record: 'Popis · Pot 1 · 2026',
+        action: 'insert',
+        changedBy: 'kmet1@example.si',
+        changedAt: '2026-06-01T10:00:00Z',
+        changes: [{ column: 'parent', old: null, new: 10000237, newText: 'Pot 1 · 2026' }],
+      },
+    ]);
+    expect(text).toBe(
+      `${formatDateTime('2026-06-01T10:00:00Z')} kmet1@example.si ustvarjeno: nadrejeni zapis: — → Pot 1 · 2026 | ${formatDateTime('2026-06-02T10:00:00Z')} urednik@example.si spremenjeno · Kukavica: vrednost: Ne → Da`,
     );
-    expect(text).toBe('2026-06-01T10:00:00Z kmet1@example.si ustvarjeno | 2026-06-02T10:00:00Z urednik@example.si spremenjeno: score 10 → 72');
+    expect(text).not.toMatch(/10000237/);
   });
 
   it('GeoJSON: the path lines with their results', () => {

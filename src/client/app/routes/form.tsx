@@ -7,12 +7,10 @@ import { lazy, Suspense, useMemo, useState } from 'react';
 import { sl } from '../../../common/i18n/sl';
 import { dayInSlovenia, farmerMayEdit, type ReviewState } from '../../../common/review';
 import { formKindById } from '../../../common/scheme/form-kinds';
-import type { DetailedFeature } from '../../../common/schemas/wire';
-import { useFeatureDetailedQuery } from '../../lib/api/features';
-import { isLocalId } from '../../../common/record-id';
 import { readRow, toProperties } from '../../lib/db/model';
 import { refKeysFor } from '../../lib/db/refs';
 import { FormScreen, useStoredForm, type ReviewContext, type ReviewSlots } from '../../features/forms';
+import { RecordHistory } from '../../features/audit';
 import { ReviewDecision } from '../../features/review-queue';
 import { selectAttentionItems } from '../../features/sync';
 import { useAppSelector } from '../hooks';
@@ -43,10 +41,6 @@ export default function FormRoute({ params }: ScreenProps) {
   );
   const editor = view.role === 'editor';
   const attention = useAppSelector(selectAttentionItems);
-  const history = useFeatureDetailedQuery(
-    { projectId: config?.projectId ?? 0, tableId: config?.tables.forms.id ?? 0, recordId: form?.id ?? formId },
-    { skip: !config || !editor || !view.online || isLocalId(form?.id ?? formId) },
-  );
   if (!config) return null;
   const link = form ? [...view.durationPaths].find((d) => d.id === readRow(config, 'forms', form).parent) : undefined;
   const pathId = link ? readRow(config, 'durationPaths', link).path_id : null;
@@ -178,7 +172,7 @@ export default function FormRoute({ params }: ScreenProps) {
       editorKey={editorKey}
       focusIndicator={review?.review_state === 'returned' ? review.review_indicator : null}
       renderReview={renderReview}
-      history={editor ? ((history.data as DetailedFeature | undefined)?.history ?? null) : null}
+      history={editor && form ? <RecordHistory projectId={config.projectId} recordId={form.id} online={view.online} /> : undefined}
     />
   );
 }

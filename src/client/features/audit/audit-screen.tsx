@@ -11,15 +11,15 @@ import type { AuditQuery } from '../../../common/schemas/audit';
 import type { TablesConfig } from '../../../common/schemas/config';
 import { TABLE_KEYS } from '../../../common/schemas/project';
 import { formatDateTime } from '../../../common/format';
-import { changeTableLabel } from '../../../common/history-diff';
+import { changeTableLabel, changeText } from '../../../common/history-diff';
 import { Button } from '../../components/button/button';
 import { BackIcon, ChevronRightIcon, DownloadIcon } from '../../components/icons/icons';
 import { Loading } from '../../components/loading/loading';
 import { OfflineNote } from '../../components/screen-state/screen-state';
 import type { ApiError } from '../../lib/api/base-query';
 import { downloadFile } from '../../lib/download-file';
-import { useAuditCsvMutation, useAuditPageQuery } from './audit-api';
-import { changeText, dayWindow } from './audit-model';
+import { useAuditCsvMutation, useAuditPageQuery } from '../../lib/api/audit';
+import { dayWindow } from './audit-model';
 
 interface AuditScreenProps {
   projectId: number;

@@ -7,13 +7,11 @@
  * one of its indicators (which then leaves the form and its score).
  */
 import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import { formatDate } from '../../../common/format';
 import { sl, slPhone, slReview, slReviewFarmer, slScreens } from '../../../common/i18n/sl';
 import { reviewStateOf } from '../../../common/review';
 import type { FormValues, ValidationError } from '../../../common/scheme/scoring';
 import type { IndicatorDefinition, AppConfig, FormKind } from '../../../common/schemas/config';
 import { formKindById } from '../../../common/scheme/form-kinds';
-import type { HistoryEntry } from '../../../common/schemas/wire';
 import { Button } from '../../components/button/button';
 import { useUnsavedChanges } from '../../components/confirm-leave/unsaved-changes';
 import { EmptyState } from '../../components/empty-state/empty-state';
@@ -64,8 +62,8 @@ export interface FormScreenProps {
   resizeEnv?: ResizeEnv;
   /** Keeps the editor (and an edit in progress) when the form's id changes under it (offline id → server id). */
   editorKey?: string;
-  /** Editors: the server's change history of the form. */
-  history?: HistoryEntry[] | null;
+  /** Editors: the form's change history (app/routes combines features/audit), asked for when opened. */
+  history?: ReactNode;
   /** The indicator to open the form at and highlight (a returned form's review_indicator). */
   focusIndicator?: string | null;
   /**
@@ -128,6 +126,8 @@ function FormEditor(props: FormScreenProps & { form: StoredRecord; kind: FormKin
   const [picking, setPicking] = useState<string | null>(null);
   const [archiving, setArchiving] = useState(false);
   // Open beside the form on a desk; on a phone it would cover the checklist, so it starts closed.
+  // The history is asked for when opened, and again at each opening (another user may have changed the form).
+  const [historyOpen, setHistoryOpen] = useState(false);
   const [explainOpen, setExplainOpen] = useState(() => typeof window !== 'undefined' && typeof window.matchMedia === 'function' && window.matchMedia('(min-width: 900px)').matches);
   const dirty = !readOnly && isDirty(draft, base);
   useUnsavedChanges(dirty);
@@ -333,19 +333,9 @@ function FormEditor(props: FormScreenProps & { form: StoredRecord; kind: FormKin
           </div>
         ) : null}
         {props.history ? (
-          <details className="card history">
+          <details className="card history" open={historyOpen} onToggle={(e) => setHistoryOpen((e.target as HTMLDetailsElement).open)}>
             <summary>{t.history}</summary>
-            {props.history.length === 0 ? (
-              <p className="muted">{t.historyEmpty}</p>
-            ) : (
-              <ol className="history__list" data-testid="form-history">
-                {[...props.history].reverse().map((h) => (
-                  <li key={h.id}>
-                    {t.historyEntry(h.changedBy ?? t.unknownUser, formatDate(h.changedAt))}: {t.historyActions[h.action]}
-                  </li>
-                ))}
-              </ol>
-            )}
+            {historyOpen ? props.history : null}
           </details>
         ) : null}
       </aside>

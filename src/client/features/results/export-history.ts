@@ -1,14 +1,15 @@
 /**
- * The change history of the exported forms (GET …/detailed per form), a few requests
- * at a time instead of one after the other: hundreds of forms of all farmers would otherwise take
+ * The change history of the exported forms (the server's trail of each form with its indicators
+ * and comments, GET /api/Audit/{projectId}?recordId=), a few requests at a time instead of one
+ * after the other: hundreds of forms of all farmers would otherwise take
  * minutes. The first failure stops new requests and fails the export (a file without part of its
  * history would look complete).
  */
+import { AUDIT_MAX_PAGE_SIZE } from '../../../common/constants';
+import type { AuditEntry } from '../../../common/schemas/audit';
 import type { AppConfig } from '../../../common/schemas/config';
-import type { DetailedFeature } from '../../../common/schemas/wire';
 import type { AppDispatch } from '../../app/store-types';
-import { featuresApi } from '../../lib/api/features';
-import { nextReadNo } from '../../lib/api/read-no';
+import { auditApi } from '../../lib/api/audit';
 import { isLocalId } from '../../../common/record-id';
 import { historyText } from './results-model';
 
@@ -42,6 +43,17 @@ export async function mapWithLimit<T, R>(items: readonly T[], limit: number, fn:
   return results;
 }
 
+/** Every entry of one form's trail, newest first, page by page. */
+async function trailOf(dispatch: AppDispatch, projectId: number, recordId: number): Promise<AuditEntry[]> {
+  const entries: AuditEntry[] = [];
+  for (let page = 1; ; page += 1) {
+    const result = await dispatch(auditApi.endpoints.auditPage.initiate({ projectId, recordId, page, perPage: AUDIT_MAX_PAGE_SIZE }, { subscribe: false, forceRefetch: true }));
+    if (result.error || !result.data) throw new Error('history failed');
+    entries.push(...result.data.entries);
+    if (result.data.entries.length === 0 || entries.length >= result.data.totalCount) return entries;
+  }
+}
+
 export interface HistoryForm {
   formId: number;
   updatedAt: string;
@@ -58,7 +70,6 @@ export async function fetchFormHistories(
   forms: readonly HistoryForm[],
   options: { cache?: Map<string, string>; concurrency?: number; onProgress?: (done: number, total: number) => void } = {},
 ): Promise<Map<number, string>> {
-  const names = new Map<string, string>(Object.entries(config.tables.forms.columns).map(([name, id]) => [String(id), name]));
   const unique = [...new Map(forms.filter((f) => !isLocalId(f.formId)).map((f) => [f.formId, f])).values()];
   options.onProgress?.(0, unique.length);
   const texts = await mapWithLimit(
@@ -68,9 +79,7 @@ export async function fetchFormHistories(
       const key = `${form.formId}:${form.updatedAt}`;
       const cached = options.cache?.get(key);
       if (cached !== undefined) return cached;
-      const result = await dispatch(featuresApi.endpoints.featureDetailed.initiate({ projectId: config.projectId, tableId: config.tables.forms.id, recordId: form.formId, readNo: nextReadNo() }, { subscribe: false, forceRefetch: true }));
-      if (result.error || !result.data) throw new Error('history failed');
-      const text = historyText((result.data as DetailedFeature).history ?? [], names);
+      const text = historyText(await trailOf(dispatch, config.projectId, form.formId));
       options.cache?.set(key, text);
       return text;
     },

@@ -5,15 +5,15 @@
  * screen, the path screen and the exports share it.
  */
 import { csvText } from '../../../common/csv';
-import { propertyChanges } from '../../../common/history-diff';
+import { changeText } from '../../../common/history-diff';
 import { formatDateTime } from '../../../common/format';
-import { sl, slReview, slReviewQueue, slScreens } from '../../../common/i18n/sl';
+import { sl, slAudit, slReview, slReviewQueue, slScreens } from '../../../common/i18n/sl';
 import { reviewStateOf, type ReviewState } from '../../../common/review';
 import { classifyScore, type ScoreClass } from '../../../common/score';
 import { computeScore, valuesFromIndicators, type ScoreResult } from '../../../common/scheme/scoring';
 import type { AppConfig } from '../../../common/schemas/config';
 import { formKindById } from '../../../common/scheme/form-kinds';
-import type { HistoryEntry } from '../../../common/schemas/wire';
+import type { AuditEntry } from '../../../common/schemas/audit';
 import type { StoredRecord } from '../../lib/db/database';
 import { readRow, type Form, type Indicator } from '../../lib/db/model';
 import type { SeasonHistory } from './use-season-history';
@@ -195,13 +195,19 @@ export function seasonsOf(rows: readonly ResultRow[]): Array<{ id: number; name:
   return [...seen.values()].sort((a, b) => b.start.localeCompare(a.start));
 }
 
-/** One history entry as text: '2026-06-01T10:00Z kmet1@example.si spremenjeno: ocena 40 → 72'. */
-export function historyText(entries: readonly HistoryEntry[], columnNames: Map<string, string>): string {
-  const t = slScreens.forms;
-  return entries
+/**
+ * A form's trail as one cell of the export, oldest first: '1. 6. 2026, 12:00 kmet1@example.si
+ * ustvarjeno | 2. 6. 2026, 12:00 urednik@example.si spremenjeno · Kukavica: vrednost: Ne → Da'
+ * (a row under the form named, values by their names, whole).
+ */
+export function historyText(entries: readonly AuditEntry[]): string {
+  const t = slAudit;
+  return [...entries]
+    .reverse()
     .map((e) => {
-      const changes = e.old && e.new ? propertyChanges(e.old, e.new).map((c) => `${columnNames.get(c.key) ?? c.key} ${JSON.stringify(c.old)} → ${JSON.stringify(c.new)}`) : [];
-      return `${e.changedAt} ${e.changedBy ?? t.unknownUser} ${t.historyActions[e.action]}${changes.length ? `: ${changes.join(', ')}` : ''}`;
+      const under = e.record && e.table !== 'forms' ? ` · ${e.record}` : '';
+      const changes = e.changes.map((c) => changeText(c, Number.POSITIVE_INFINITY));
+      return `${formatDateTime(e.changedAt)} ${e.changedBy ?? t.unknownUser} ${t.actions[e.action]}${under}${changes.length ? `: ${changes.join(', ')}` : ''}`;
     })
     .join(' | ');
 }

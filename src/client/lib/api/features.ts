@@ -28,10 +28,10 @@ export const featuresApi = api.injectEndpoints({
       query: ({ projectId, tableId, recordId }) => `/api/Features/${projectId}/${tableId}/${recordId}`,
       providesTags: (_r, _e, { recordId }) => [{ type: 'Feature', id: recordId }],
     }),
-    /** GET /api/Features/{projectId}/{tableId}/{recordId}/detailed. A numbered read (the history export's `readNo`, not sent) provides no tag (read-no.ts). */
-    featureDetailed: build.query<WireFeature, Project & { tableId: number; recordId: number; readNo?: number }>({
+    /** GET /api/Features/{projectId}/{tableId}/{recordId}/detailed */
+    featureDetailed: build.query<WireFeature, Project & { tableId: number; recordId: number }>({
       query: ({ projectId, tableId, recordId }) => `/api/Features/${projectId}/${tableId}/${recordId}/detailed`,
-      providesTags: (_r, _e, { recordId, readNo }) => (readNo === undefined ? [{ type: 'Feature', id: recordId }] : []),
+      providesTags: (_r, _e, { recordId }) => [{ type: 'Feature', id: recordId }],
     }),
     /** POST /api/Features/{projectId}/{tableId} (body: feature) */
     createFeature: build.mutation<WireFeature, Project & Idempotent & { tableId: number; body: FeatureBody }>({
@@ -96,14 +96,3 @@ export const featuresApi = api.injectEndpoints({
   }),
 });
 
-export const {
-  
-  useFeatureDetailedQuery,
-  
-  
-  
-  
-  
-  
-  
-} = featuresApi;

@@ -2,8 +2,8 @@
  * /api/Audit/{projectId}: the editors' audit trail "Zgodovina sprememb" — every change in the
  * project (who, when, table, record, old → new), newest first.
  *
- * - `GET /api/Audit/{projectId}?farmerId=&tableId=&from=&to=&page=&perPage=` → `{entries, totalCount}`
- * - `GET /api/Audit/{projectId}/csv?farmerId=&tableId=&from=&to=` → the whole selection as CSV
+ * - `GET /api/Audit/{projectId}?farmerId=&recordId=&tableId=&from=&to=&page=&perPage=` → `{entries, totalCount}`
+ * - `GET /api/Audit/{projectId}/csv?farmerId=&recordId=&tableId=&from=&to=` → the whole selection as CSV
  *   (`;`, BOM, one line per changed column), streamed in batches.
  *
  * `from` (inclusive) and `to` (exclusive) are ISO instants: the client turns the editor's local
@@ -44,7 +44,7 @@ function editorContext(request: FastifyRequest): RepoContext {
 /** Query instants in the stored form (`toISOString`), so text comparison orders them. */
 function filters(query: AuditQuery): AuditQuery {
   const instant = (value: string | undefined) => (value === undefined ? undefined : new Date(value).toISOString());
-  return { farmerId: query.farmerId, tableId: query.tableId, from: instant(query.from), to: instant(query.to) };
+  return { farmerId: query.farmerId, recordId: query.recordId, tableId: query.tableId, from: instant(query.from), to: instant(query.to) };
 }
 
 export default async function auditRoutes(app: FastifyInstance): Promise<void> {

@@ -1,10 +1,11 @@
 /**
  * GET /api/Audit/{projectId} (a page of the trail) and …/csv (the whole selection as a file),
  * injected into the app's one RTK Query api. Online only: the trail is the server's record of
- * every user's changes, which no device holds.
+ * every user's changes, which no device holds. The audit screen, a form's own history and the
+ * results export's history column all read it.
  */
 import type { AuditPage, AuditQuery } from '../../../common/schemas/audit';
-import { api } from '../../lib/api/api';
+import { api } from './api';
 
 interface ProjectQuery extends AuditQuery {
   projectId: number;
@@ -15,7 +16,7 @@ function params({ projectId: _projectId, ...query }: ProjectQuery): Record<strin
   return Object.fromEntries(Object.entries(query).filter(([, value]) => value !== undefined && value !== '')) as Record<string, string | number>;
 }
 
-const auditApi = api.injectEndpoints({
+export const auditApi = api.injectEndpoints({
   endpoints: (build) => ({
     auditPage: build.query<AuditPage, ProjectQuery>({
       query: (q) => ({ url: `/api/Audit/${q.projectId}`, params: params(q) }),
