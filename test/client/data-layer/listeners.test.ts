@@ -62,7 +62,12 @@ describe('sync listeners (redux-mock-store)', () => {
     store.dispatch(drainRequested());
     await until(() => syncTypes(store.getActions()).includes('sync/drainSucceeded'), 'drain finished');
     const drainTypes = ['sync/drainStarted', 'offlineDb/localIdsRemapped', 'sync/drainSucceeded'];
-    expect(syncTypes(store.getActions()).filter((type) => drainTypes.includes(type) || type === 'offlineDb/rowsChanged')).toEqual(drainTypes);
+    const seen = syncTypes(store.getActions()).filter((type) => drainTypes.includes(type) || type === 'offlineDb/rowsChanged');
+    expect(seen.slice(0, 3)).toEqual(drainTypes);
+    // syncStarted's outbox summary is read 25 ms later; on a busy machine that read can still see
+    // the edit in flight and ask for one more pass (the `again` of a running drain), which finds
+    // nothing left: a started/succeeded pair that delivers nothing and announces nothing.
+    expect(seen.slice(3).filter((type) => type !== 'sync/drainStarted' && type !== 'sync/drainSucceeded')).toEqual([]);
     const remapped = store.getActions().find((a) => a.type === 'offlineDb/localIdsRemapped')!;
     expect(remapped.payload).toEqual([{ localId: saved.id, id: 10_000_000, of: 'record' }]);
     expect(store.getActions().find((a) => a.type === 'sync/drainSucceeded')!.payload).toEqual({ at: '2026-06-15T08:00:00.000Z' });
