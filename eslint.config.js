@@ -86,6 +86,19 @@ export default tseslint.config(
     },
   },
   {
+    // A link to a screen comes from the route table's names (lib/links.ts `routeHref`), typed by
+    // its parameters, never from a hand-built '#/…' string that a renamed route would leave behind.
+    files: ['src/client/**/*.{ts,tsx}'],
+    ignores: ['src/client/lib/links.ts', 'src/client/lib/auth/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        { selector: 'Literal[value=/^#\\//]', message: "build the link with routeHref (lib/links.ts), not a '#/…' string" },
+        { selector: 'TemplateLiteral > TemplateElement:first-child[value.raw=/^#\\//]', message: "build the link with routeHref (lib/links.ts), not a '#/…' string" },
+      ],
+    },
+  },
+  {
     // Tests live under test/ (jest looks only there): one in src/ would never run.
     files: ['src/**/*.test.{ts,tsx}', 'src/**/__tests__/**'],
     rules: { 'no-restricted-syntax': ['error', { selector: 'Program', message: 'tests live under test/, where jest finds them' }] },

@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { buildHref, compilePattern, matchPattern, parseHash, queryValue } from '../../src/client/app/router/match';
+import { compilePattern, matchPattern, parseHash, queryValue } from '../../src/client/app/router/match';
+import { buildHref, routeHref } from '../../src/client/lib/links';
 import { farmerRecordRequired, firstBlock, readersCannotEdit, UNKNOWN_ACCESS, type RouteAccess } from '../../src/client/app/router/guards';
 import { matchRoute } from '../../src/client/app/router/match';
 import { compileRoutes, routeDefinitions } from '../../src/client/app/router/routes';
@@ -70,6 +71,16 @@ describe('matchPattern', () => {
     const href = buildHref('/paths/{pathId}', { pathId: 'a b/c' });
     // A '/' inside a parameter stays encoded, so the href round-trips to the same parameter.
     expect(matchPattern(path, parseHash(href).path)).toEqual({ pathId: 'a b/c' });
+  });
+
+  it('routeHref builds a named route with its parameters and query', () => {
+    expect(routeHref('form', { formId: 5 })).toBe('#/forms/5');
+    expect(routeHref('home')).toBe('#/');
+    expect(routeHref('path-new', {}, { area: 3 })).toBe('#/paths/new?area=3');
+    // @ts-expect-error a route with a parameter needs it
+    expect(() => routeHref('path')).toThrow(/pathId/);
+    // @ts-expect-error a misspelt parameter is a compile error
+    expect(() => routeHref('form', { fromId: 5 })).toThrow(/formId/);
   });
 });
 

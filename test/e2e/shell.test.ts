@@ -15,7 +15,7 @@ import path from 'node:path';
 import { beforeAll, expect, jest, test } from '@jest/globals';
 import type { Page } from 'playwright-core';
 import { sl, slSync } from '../../src/common/i18n/sl';
-import type { RouteName } from '../../src/client/app/router/route-paths';
+import type { RouteName } from '../../src/client/lib/links';
 import { routeDefinitions } from '../../src/client/app/router/routes';
 import { describeApp } from './fixture';
 import { ARTIFACTS_DIR, recordArtifacts } from './harness';

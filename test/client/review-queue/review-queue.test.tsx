@@ -11,7 +11,7 @@ import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-li
 import { MainNav } from '../../../src/client/app/layout/bottom-nav';
 import { firstBlock } from '../../../src/client/app/router/guards';
 import { routeDefinitions } from '../../../src/client/app/router/routes';
-import { routeHref } from '../../../src/client/app/router/route-paths';
+import { routeHref } from '../../../src/client/lib/links';
 import { useSaveEdits } from '../../../src/client/app/routes/screen-data';
 import { ReviewQueueScreen, useWaitingCount } from '../../../src/client/features/review-queue';
 import { openOfflineDb, type OfflineDb, type StoredRecord } from '../../../src/client/lib/db';

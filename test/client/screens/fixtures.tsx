@@ -7,8 +7,10 @@ import { render } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { Provider } from 'react-redux';
 import { deserialize, serialize } from 'node:v8';
-import type { RouteName } from '../../../src/client/app/router/route-paths';
+import type { RouteName } from '../../../src/client/lib/links';
 import { compileRoutes, routeDefinitions } from '../../../src/client/app/router/routes';
+import { parseHash } from '../../../src/client/app/router/match';
+import { RouterContext, type RouterState } from '../../../src/client/app/router/router';
 import { makeStore } from '../../../src/client/app/store';
 import { localIdsRemapped } from '../../../src/client/lib/db/actions';
 import { onIdentityChange } from '../../../src/client/lib/db/identity';
@@ -90,11 +92,33 @@ export function season() {
   };
 }
 
+/**
+ * A screen rendered on its own (not through the route table): its navigate() changes the address
+ * as a link would, and the test reads the address.
+ */
+const outsideRouter: RouterState = {
+  location: parseHash(''),
+  match: null,
+  idsResolved: true,
+  screenKey: 'test',
+  blocked: null,
+  navigate: async (to) => {
+    window.location.hash = to.startsWith('#') ? to : `#${to}`;
+    return true;
+  },
+};
+
+export function OutsideRouter({ children }: { children: ReactNode }) {
+  return <RouterContext.Provider value={outsideRouter}>{children}</RouterContext.Provider>;
+}
+
 export function renderWithStore(ui: ReactNode, { preloaded, db, fetchFn }: { preloaded?: Partial<RootState>; db?: OfflineDb; fetchFn?: typeof fetch } = {}) {
   const store = makeStore(preloaded, db || fetchFn ? { extra: { ...(db ? { db } : {}), ...(fetchFn ? { api: { baseUrl: 'http://server.test', fetchFn } } : {}) } } : undefined);
   const utils = render(
     <Provider store={store}>
-      <UnsavedChangesProvider>{ui}</UnsavedChangesProvider>
+      <UnsavedChangesProvider>
+        <OutsideRouter>{ui}</OutsideRouter>
+      </UnsavedChangesProvider>
     </Provider>,
   );
   return { store, ...utils };

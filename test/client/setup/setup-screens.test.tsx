@@ -17,7 +17,7 @@ import { UnsavedChangesProvider } from '../../../src/client/components/confirm-l
 import { openOfflineDb, type OfflineDb, type StoredRecord } from '../../../src/client/lib/db';
 import { PATH_OUTSIDE_AREA_MARGIN_M } from '../../../src/common/constants';
 import { sl, slSetup } from '../../../src/common/i18n/sl';
-import { config, row, season } from '../screens/fixtures';
+import { config, OutsideRouter, row, season } from '../screens/fixtures';
 
 /** The geometry the stand-in drawing tool reports when its button is pressed. */
 let nextDrawing: Geometry | null = null;
@@ -92,7 +92,7 @@ function offline(role: Role, extra: Partial<RootState> = {}): Partial<RootState>
 
 function show(ui: React.ReactNode, preloaded: Partial<RootState>, db: OfflineDb) {
   const store = makeStore(preloaded, { extra: { db } });
-  return { store, ...render(<Provider store={store}><UnsavedChangesProvider>{ui}</UnsavedChangesProvider></Provider>) };
+  return { store, ...render(<Provider store={store}><UnsavedChangesProvider><OutsideRouter>{ui}</OutsideRouter></UnsavedChangesProvider></Provider>) };
 }
 
 /** A set-up screen at its address, through the app's router (its editor follows the address). */

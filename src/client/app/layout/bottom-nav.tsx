@@ -7,18 +7,19 @@
 import { sl, slReviewQueue, slSetup } from '../../../common/i18n/sl';
 import { CommentInfoIcon, FormIcon, HomeIcon, MapIcon, PathIcon, ResultsIcon } from '../../components/icons/icons';
 import type { Role } from '../router/guards';
+import { routeHref } from '../../lib/links';
 
 const items = [
-  { href: '#/', match: (p: string) => p === '/', label: sl.nav.home, icon: HomeIcon },
-  { href: '#/paths', match: (p: string) => p.startsWith('/paths'), label: sl.nav.paths, icon: PathIcon },
-  { href: '#/forms', match: (p: string) => p.startsWith('/forms'), label: sl.nav.forms, icon: FormIcon },
-  { href: '#/results', match: (p: string) => p.startsWith('/results'), label: sl.nav.results, icon: ResultsIcon },
+  { href: routeHref('home'), match: (p: string) => p === '/', label: sl.nav.home, icon: HomeIcon },
+  { href: routeHref('paths'), match: (p: string) => p.startsWith('/paths'), label: sl.nav.paths, icon: PathIcon },
+  { href: routeHref('forms'), match: (p: string) => p.startsWith('/forms'), label: sl.nav.forms, icon: FormIcon },
+  { href: routeHref('results'), match: (p: string) => p.startsWith('/results'), label: sl.nav.results, icon: ResultsIcon },
 ];
 
 /** Farmers never see the set-up screens (their route guard blocks them too). */
-const setupItem = { href: '#/setup', match: (p: string) => p.startsWith('/setup'), label: slSetup.nav, icon: MapIcon };
+const setupItem = { href: routeHref('setup'), match: (p: string) => p.startsWith('/setup'), label: slSetup.nav, icon: MapIcon };
 /** The advisers' review queue ("Pregled"), with how many forms wait for it. */
-const reviewItem = { href: '#/review', match: (p: string) => p.startsWith('/review'), label: slReviewQueue.nav, icon: CommentInfoIcon };
+const reviewItem = { href: routeHref('review'), match: (p: string) => p.startsWith('/review'), label: slReviewQueue.nav, icon: CommentInfoIcon };
 
 export function MainNav({ currentPath, role = null, reviewCount = null }: { currentPath: string; role?: Role | null; reviewCount?: number | null }) {
   const shown = role === 'editor' || role === 'reader' ? [...items, reviewItem, setupItem] : items;

@@ -105,17 +105,6 @@ export function matchPattern(compiled: CompiledPattern, path: string): Params | 
   return params;
 }
 
-/** Builds a hash href ('#/paths/12') from a pattern, encoding each parameter. */
-export function buildHref(pattern: string, params: Record<string, string | number> = {}, query?: Record<string, string | number>): string {
-  const path = pattern.replace(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_, name: string) => {
-    const value = params[name];
-    if (value === undefined) throw new Error(`buildHref: missing parameter ${name} for ${pattern}`);
-    return encodeURIComponent(String(value));
-  });
-  const search = query ? new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)])).toString() : '';
-  return `#${path}${search ? `?${search}` : ''}`;
-}
-
 /** The first route of the table (in its order) whose pattern matches the normalised path. */
 export function matchRoute(routes: readonly CompiledRoute[], path: string): RouteMatch | null {
   for (const route of routes) {

@@ -1,7 +1,8 @@
 /**
  * The hash router. It owns the current location in React state, reads `#/…` from the
  * address bar and keeps the two in step:
- * - in-app links are plain `href="#/…"` anchors; `navigate()` is there for code;
+ * - in-app links are plain anchors whose href comes from lib/links (`routeHref`); `navigate()`
+ *   is there for code;
  * - leaving a screen that holds unsaved data asks first (ConfirmLeave). A hashchange we did not
  *   start (a link, the back button, a typed address) is put back with replaceState while the
  *   user decides, and repeated if they agree;
@@ -32,7 +33,8 @@ import { BlockedScreen } from '../routes/blocked';
 import { NotFoundScreen } from '../routes/not-found';
 import { ChunkFailedScreen } from '../routes/chunk-failed';
 import { firstBlock, type Blocked, type RouteAccess } from './guards';
-import { buildHref, matchRoute, parseHash, type Location } from './match';
+import { buildHref } from '../../lib/links';
+import { matchRoute, parseHash, type Location } from './match';
 import { followParams, useDeliveredIds } from './record-params';
 import type { CompiledRoute, RouteMatch } from './routes';
 
@@ -55,7 +57,8 @@ export interface RouterState {
   navigate(to: string, options?: { replace?: boolean }): Promise<boolean>;
 }
 
-const RouterContext = createContext<RouterState | null>(null);
+/** The router's state for the screens below it (a test renders one screen under its own value). */
+export const RouterContext = createContext<RouterState | null>(null);
 
 const NO_RECORDS: readonly string[] = [];
 

@@ -6,7 +6,7 @@
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
 import { sl, slAudit, slReviewQueue, slSetup } from '../../../common/i18n/sl';
 import { compilePattern, type CompiledPattern, type Params, type Query } from './match';
-import { ROUTE_PATHS, type RouteName } from './route-paths';
+import { ROUTE_PATHS, type RouteName } from '../../lib/links';
 import { editorsOnly, farmerRecordRequired, readersCannotCreate, readersCannotEdit, staffOnly, type RouteGuard } from './guards';
 
 export interface ScreenProps {

@@ -5,6 +5,7 @@ import { EmptyState } from '../../components/empty-state/empty-state';
 import { HomeIcon, LockIcon } from '../../components/icons/icons';
 import { Page } from '../../components/page/page';
 import type { Blocked } from '../router/guards';
+import { routeHref } from '../../lib/links';
 
 export function BlockedScreen({ blocked }: { blocked: Blocked }) {
   return (
@@ -14,9 +15,9 @@ export function BlockedScreen({ blocked }: { blocked: Blocked }) {
         tone="warning"
         action={
           blocked.reason === 'farmer-record-missing' ? (
-            <Button href="#/about" kind="secondary" text={sl.header.about} />
+            <Button href={routeHref('about')} kind="secondary" text={sl.header.about} />
           ) : (
-            <Button href="#/" icon={HomeIcon} text={sl.router.backHome} />
+            <Button href={routeHref('home')} icon={HomeIcon} text={sl.router.backHome} />
           )
         }
       >

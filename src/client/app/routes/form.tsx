@@ -17,11 +17,14 @@ import { useAppSelector } from '../hooks';
 import { FarmerMoves, PaymentCard, ReviewSummary, ReviewThread, reviewedForm, seasonDeadlines, storedValues, threadOf } from '../../features/review';
 import type { ScreenProps } from '../router/routes';
 import { useReloadSeason, useSaveEdits, useSeasonView } from './screen-data';
+import { routeHref } from '../../lib/links';
+import { useRouter } from '../router/router';
 
 // The map library loads with the picker, not with the form (form-point-picker.tsx).
 const PointPicker = lazy(() => import(/* webpackChunkName: "form-point-picker" */ './form-point-picker'));
 
 export default function FormRoute({ params }: ScreenProps) {
+  const { navigate } = useRouter();
   const formId = Number(params.formId);
   const view = useSeasonView();
   const reload = useReloadSeason();
@@ -153,7 +156,7 @@ export default function FormRoute({ params }: ScreenProps) {
       onArchive={async () => {
         if (!form) return;
         await saveEdits([{ kind: 'archive', projectId: config.projectId, tableId: config.tables.forms.id, id: form.id }]);
-        window.location.hash = pathId !== null ? `#/paths/${pathId}` : '#/forms';
+        await navigate(pathId !== null ? routeHref('path', { pathId }) : routeHref('forms'));
       }}
       onArchiveIndicator={
         editor

@@ -16,6 +16,7 @@ import type { AppConfig } from '../../../common/schemas/config';
 import { useAppDispatch } from '../hooks';
 import type { ScreenProps } from '../router/routes';
 import { useReloadSeason, useSaveEdits, useSeasonView, type SeasonView } from './screen-data';
+import { routeHref } from '../../lib/links';
 
 function StaffPanel({ view, config }: { view: SeasonView; config: AppConfig }) {
   const dispatch = useAppDispatch();
@@ -74,7 +75,7 @@ export default function HomeRoute(_props: ScreenProps) {
             }
           : undefined
       }
-      newPathHref={view.role === 'farmer' || view.role === 'editor' ? (areaId) => `#/paths/new?area=${areaId}` : undefined}
+      newPathHref={view.role === 'farmer' || view.role === 'editor' ? (areaId) => routeHref('path-new', {}, { area: areaId }) : undefined}
     />
   );
 }

@@ -4,6 +4,7 @@ import { Button } from '../../components/button/button';
 import { EmptyState } from '../../components/empty-state/empty-state';
 import { HomeIcon, SearchOffIcon } from '../../components/icons/icons';
 import { Page } from '../../components/page/page';
+import { routeHref } from '../../lib/links';
 
 export function NotFoundScreen({ path }: { path: string }) {
   return (
@@ -11,7 +12,7 @@ export function NotFoundScreen({ path }: { path: string }) {
       <EmptyState
         icon={SearchOffIcon}
         title={<code className="path-code">#{path}</code>}
-        action={<Button href="#/" icon={HomeIcon} text={sl.router.backHome} />}
+        action={<Button href={routeHref('home')} icon={HomeIcon} text={sl.router.backHome} />}
       >
         <p>{sl.router.notFoundText}</p>
       </EmptyState>

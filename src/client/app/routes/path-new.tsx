@@ -15,8 +15,11 @@ import { PathForm, pathEdit, type DrawSlots, type PathDraft } from '../../featur
 import { queryValue } from '../router/match';
 import type { ScreenProps } from '../router/routes';
 import { useSaveEdits, useSeasonView } from './screen-data';
+import { routeHref } from '../../lib/links';
+import { useRouter } from '../router/router';
 
 export default function PathNewRoute({ query }: ScreenProps) {
+  const { navigate } = useRouter();
   const view = useSeasonView();
   const saveEdits = useSaveEdits();
   const { config } = view;
@@ -35,10 +38,8 @@ export default function PathNewRoute({ query }: ScreenProps) {
     renderDraw: ({ mode, initial, onChange, hint }) => <GeometryEditor engine={engine} mode={mode} initial={initial} onChange={onChange} hint={hint} embedded />,
   };
 
-  const opened = useCallback((id: number) => {
-    window.location.hash = `#/paths/${id}`;
-  }, []);
-  const back = <Button href="#/paths" kind="ghost" icon={BackIcon} text={slSetup.paths.title} />;
+  const opened = useCallback((id: number) => void navigate(routeHref('path', { pathId: id })), [navigate]);
+  const back = <Button href={routeHref('paths')} kind="ghost" icon={BackIcon} text={slSetup.paths.title} />;
   if (!config) return <Loading />;
   return (
     <Page title={slSetup.paths.newForFarmer} lead={slSetup.paths.newForFarmerLead} back={back}>
@@ -51,9 +52,7 @@ export default function PathNewRoute({ query }: ScreenProps) {
           draft={start}
           walkLabel={slSetup.paths.howWalkSelf}
           {...slots}
-          onCancel={() => {
-            window.location.hash = '#/paths';
-          }}
+          onCancel={() => void navigate(routeHref('paths'))}
           onSave={async (draft, geometry) => (await saveEdits([pathEdit(config, draft, geometry)]))[0]?.id}
           onDone={opened}
           walkSlot={(draft, finish) => (

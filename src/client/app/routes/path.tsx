@@ -17,8 +17,11 @@ import { ReviewBadge, reviewedForm } from '../../features/review';
 import { buildResults, PathHistory, useSeasonHistory } from '../../features/results';
 import type { ScreenProps } from '../router/routes';
 import { useReloadSeason, useSaveEdits, useSeasonView } from './screen-data';
+import { routeHref } from '../../lib/links';
+import { useRouter } from '../router/router';
 
 export default function PathRoute({ params }: ScreenProps) {
+  const { navigate } = useRouter();
   const pathId = Number(params.pathId);
   const view = useSeasonView();
   const reload = useReloadSeason();
@@ -100,9 +103,7 @@ export default function PathRoute({ params }: ScreenProps) {
       hasData={view.hasData}
       onRetry={reload}
       onAddForm={onAddForm}
-      onOpenForm={(id) => {
-        window.location.hash = `#/forms/${id}`;
-      }}
+      onOpenForm={(id) => void navigate(routeHref('form', { formId: id }))}
       map={<MapView items={items} height="min(55vh, 420px)" onReady={setEngine} />}
       recorder={
         row && correcting && path ? (
@@ -155,7 +156,7 @@ export default function PathRoute({ params }: ScreenProps) {
         view.role === 'editor'
           ? async () => {
               await saveEdits([{ kind: 'archive', projectId: config.projectId, tableId: config.tables.paths.id, id: pathId }]);
-              window.location.hash = '#/paths';
+              await navigate(routeHref('paths'));
             }
           : undefined
       }

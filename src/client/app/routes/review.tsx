@@ -10,7 +10,7 @@ import { Page } from '../../components/page/page';
 import { ReviewQueueScreen } from '../../features/review-queue';
 import { selectAttentionItems } from '../../features/sync';
 import { useAppSelector } from '../hooks';
-import { routeHref } from '../router/route-paths';
+import { routeHref } from '../../lib/links';
 import type { ScreenProps } from '../router/routes';
 import { useSaveEdits, useSeasonView } from './screen-data';
 

@@ -10,23 +10,22 @@ import { Page } from '../../components/page/page';
 import { AuditScreen } from '../../features/audit';
 import { isLocalId } from '../../../common/record-id';
 import { readRow } from '../../lib/db/model';
-import { routeHref, type RouteName } from '../router/route-paths';
+import { routeHref } from '../../lib/links';
 import type { ScreenProps } from '../router/routes';
 import { SetupBack } from './setup-back';
 import { useSetupTable } from './setup-data';
 
 /** The screens a changed record opens on: a form's own screen, the set-up editors of the rest. */
-const RECORD_ROUTES: Readonly<Record<string, { route: RouteName; param: string }>> = {
-  forms: { route: 'form', param: 'formId' },
-  durations: { route: 'setup-season', param: 'recordId' },
-  farmers: { route: 'setup-farmer', param: 'recordId' },
-  areas: { route: 'setup-area', param: 'recordId' },
-  paths: { route: 'setup-path', param: 'recordId' },
+const RECORD_LINKS: Readonly<Record<string, (recordId: number) => string>> = {
+  forms: (formId) => routeHref('form', { formId }),
+  durations: (recordId) => routeHref('setup-season', { recordId }),
+  farmers: (recordId) => routeHref('setup-farmer', { recordId }),
+  areas: (recordId) => routeHref('setup-area', { recordId }),
+  paths: (recordId) => routeHref('setup-path', { recordId }),
 };
 
 function recordHref(table: string, recordId: number): string | undefined {
-  const target = RECORD_ROUTES[table];
-  return target ? routeHref(target.route, { [target.param]: recordId }) : undefined;
+  return RECORD_LINKS[table]?.(recordId);
 }
 
 export default function SetupAuditRoute(_props: ScreenProps) {

@@ -12,11 +12,11 @@ import type { LocalEdit, SavedEdit } from '../../lib/db/outbox';
 import { useRouteAccess } from '../bootstrap/route-access';
 import { useAppSelector } from '../hooks';
 import { useRouter } from '../router/router';
-import { routeHref, type RouteName } from '../router/route-paths';
+import { routeHref, type RouteWithParam, type RouteWithoutParams } from '../../lib/links';
 import { useSaveEdits, useSeasonView } from './screen-data';
 
 /** The list route and the record route of each set-up table. */
-const SETUP_ROUTES: Partial<Record<TableKey, { list: RouteName; record: RouteName }>> = {
+const SETUP_ROUTES: Partial<Record<TableKey, { list: RouteWithoutParams; record: RouteWithParam<'recordId'> }>> = {
   durations: { list: 'setup-seasons', record: 'setup-season' },
   farmers: { list: 'setup-farmers', record: 'setup-farmer' },
   areas: { list: 'setup-areas', record: 'setup-area' },

@@ -6,6 +6,7 @@ import { formatDate } from '../../../common/format';
 import { slScreens } from '../../../common/i18n/sl';
 import { ChevronRightIcon } from '../icons/icons';
 import { ScoreBadge } from '../score-badge/score-badge';
+import { routeHref } from '../../lib/links';
 
 export interface FormRowItem {
   id: number;
@@ -18,7 +19,7 @@ export interface FormRowItem {
 export function FormRow({ form, testId }: { form: FormRowItem; testId: string }) {
   return (
     <li>
-      <a className="row-link" href={`#/forms/${form.id}`} data-testid={testId}>
+      <a className="row-link" href={routeHref('form', { formId: form.id })} data-testid={testId}>
         <span className="row-link__main">
           <span className="row-link__title">{form.kindTitle}</span>
           <span className="muted small">

@@ -6,6 +6,7 @@
 import { sl } from '../../../common/i18n/sl';
 import { Button } from '../button/button';
 import { CommentInfoIcon, DownloadIcon, LogoIcon, NoWifiIcon, WifiIcon } from '../icons/icons';
+import { routeHref } from '../../lib/links';
 
 export interface HeaderProps {
   online: boolean;
@@ -44,7 +45,7 @@ export function Header({ online, pendingEdits, needsDecision = 0, currentPath, o
 
   return (
     <header className="app-header">
-      <a className="app-header__brand" href="#/" aria-label={sl.header.home}>
+      <a className="app-header__brand" href={routeHref('home')} aria-label={sl.header.home}>
         <LogoIcon size={40} />
         <span className="app-header__name">{sl.common.appName}</span>
       </a>
@@ -62,7 +63,7 @@ export function Header({ online, pendingEdits, needsDecision = 0, currentPath, o
           )}
         </div>
         <Button
-          href="#/about"
+          href={routeHref('about')}
           kind="ghost"
           icon={CommentInfoIcon}
           tooltip={sl.header.about}
@@ -70,7 +71,7 @@ export function Header({ online, pendingEdits, needsDecision = 0, currentPath, o
           className="app-header__button"
         />
         <Button
-          href="#/download"
+          href={routeHref('download')}
           kind="ghost"
           icon={DownloadIcon}
           tooltip={sl.header.downloadTooltip}

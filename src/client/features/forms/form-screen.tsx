@@ -29,6 +29,7 @@ import { currentPosition } from '../../lib/location/current-position';
 import { archivedKeys, blockingErrors, draftValues, hasAnswers, initialDraft, isDirty, liveScore, missingAnswers, planSave, rowsByKey, type EditStep, type FormDraft, type IndicatorDraft } from './form-draft';
 import { focusField, fieldId } from './answer-fields';
 import { IndicatorCard } from './indicator-card';
+import { routeHref } from '../../lib/links';
 
 export interface FormScreenProps {
   config: AppConfig;
@@ -383,7 +384,7 @@ function kindOfForm(config: AppConfig, form: StoredRecord | null): FormKind | un
 export function FormScreen(props: FormScreenProps) {
   const { form, config } = props;
   const kind = kindOfForm(config, form);
-  const back = props.pathId !== null ? <Button href={`#/paths/${props.pathId}`} kind="ghost" icon={BackIcon} text={props.pathName ?? sl.nav.paths} /> : <Button href="#/forms" kind="ghost" icon={BackIcon} text={sl.nav.forms} />;
+  const back = props.pathId !== null ? <Button href={routeHref('path', { pathId: props.pathId })} kind="ghost" icon={BackIcon} text={props.pathName ?? sl.nav.paths} /> : <Button href={routeHref('forms')} kind="ghost" icon={BackIcon} text={sl.nav.forms} />;
   const title = kind ? kind.title : sl.screens.form.title;
   const lead = [props.pathName, props.seasonName].filter(Boolean).join(' · ') || undefined;
   return (

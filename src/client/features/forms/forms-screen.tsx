@@ -9,6 +9,7 @@ import { FormIcon } from '../../components/icons/icons';
 import { Page } from '../../components/page/page';
 import { FormRow } from '../../components/form-row/form-row';
 import { ScreenState } from '../../components/screen-state/screen-state';
+import { routeHref } from '../../lib/links';
 
 export interface FormListItem {
   id: number;
@@ -40,7 +41,7 @@ export function FormsScreen({ items, seasonName, status, error, fromDevice, hasD
     <Page title={sl.screens.forms.title} lead={seasonName ? `${sl.screens.forms.lead} ${slScreens.home.season}: ${seasonName}.` : sl.screens.forms.lead}>
       <ScreenState status={status} hasData={hasData} error={error} fromDevice={fromDevice} onRetry={onRetry}>
         {items.length === 0 ? (
-          <EmptyState icon={FormIcon} action={<a href="#/paths">{sl.nav.paths}</a>}>
+          <EmptyState icon={FormIcon} action={<a href={routeHref('paths')}>{sl.nav.paths}</a>}>
             <p>{emptyText ?? sl.screens.forms.empty}</p>
             {emptyText ? null : <p>{sl.screens.forms.emptyHint}</p>}
           </EmptyState>
@@ -48,7 +49,7 @@ export function FormsScreen({ items, seasonName, status, error, fromDevice, hasD
           [...byPath.entries()].map(([pathId, list]) => (
             <section key={pathId} className="card" aria-labelledby={`forms-path-${pathId}`}>
               <h2 id={`forms-path-${pathId}`}>
-                <a href={`#/paths/${pathId}`}>{list[0]!.pathName}</a> <span className="muted small">{list[0]!.areaName}</span>
+                <a href={routeHref('path', { pathId })}>{list[0]!.pathName}</a> <span className="muted small">{list[0]!.areaName}</span>
               </h2>
               <ul className="row-list">
                 {list.map((f) => (

@@ -14,6 +14,7 @@ import { ChevronRightIcon, FlowerIcon, NoWifiIcon, PlusIcon, SyncIcon, WifiIcon 
 import { Page } from '../../components/page/page';
 import { ScoreBadge } from '../../components/score-badge/score-badge';
 import { ScreenState } from '../../components/screen-state/screen-state';
+import { routeHref } from '../../lib/links';
 
 type HomePathStatus = 'not-walked' | 'walked' | 'form-done';
 
@@ -154,7 +155,7 @@ export function HomeScreen(props: HomeScreenProps) {
                 <ul className="row-list">
                   {area.paths.map((path) => (
                     <li key={path.id}>
-                      <a className="row-link" href={`#/paths/${path.id}`} data-testid={`home-path-${path.id}`}>
+                      <a className="row-link" href={routeHref('path', { pathId: path.id })} data-testid={`home-path-${path.id}`}>
                         <span className="row-link__main">
                           <span className="row-link__title">{path.name}</span>
                           <StatusChip status={path.status} />
@@ -180,9 +181,9 @@ export function HomeScreen(props: HomeScreenProps) {
             {content}
             <SyncCard sync={props.sync} />
             <div className="quick-actions">
-              <Button href="#/paths" kind="secondary" text={sl.nav.paths} />
-              <Button href="#/forms" kind="secondary" text={sl.nav.forms} />
-              <Button href="#/results" kind="secondary" text={sl.nav.results} />
+              <Button href={routeHref('paths')} kind="secondary" text={sl.nav.paths} />
+              <Button href={routeHref('forms')} kind="secondary" text={sl.nav.forms} />
+              <Button href={routeHref('results')} kind="secondary" text={sl.nav.results} />
             </div>
           </div>
         </div>

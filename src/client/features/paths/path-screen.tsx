@@ -17,6 +17,7 @@ import { ScoreBadge } from '../../components/score-badge/score-badge';
 import { ScreenState } from '../../components/screen-state/screen-state';
 import type { PathRow } from './path-rows';
 import { formatLength, PathStatusChip } from './paths-screen';
+import { routeHref } from '../../lib/links';
 
 export interface PathFormItem {
   id: number;
@@ -32,7 +33,7 @@ export interface PathFormItem {
 function PathFormRow({ form }: { form: PathFormItem }) {
   return (
     <li>
-      <a className="row-link" href={`#/forms/${form.id}`} data-testid={`path-form-${form.id}`}>
+      <a className="row-link" href={routeHref('form', { formId: form.id })} data-testid={`path-form-${form.id}`}>
         <span className="row-link__main">
           <span className="row-link__title">{form.kindTitle}</span>
           <span className="muted small">
@@ -120,7 +121,7 @@ function AddForm({ kinds, existing, onAdd }: { kinds: PathScreenProps['formKinds
 export function PathScreen(props: PathScreenProps) {
   const t = slScreens.paths;
   const { row } = props;
-  const back = <Button href="#/paths" kind="ghost" icon={BackIcon} text={sl.nav.paths} />;
+  const back = <Button href={routeHref('paths')} kind="ghost" icon={BackIcon} text={sl.nav.paths} />;
   return (
     <Page title={row ? row.name : sl.screens.path.title} lead={row ? row.areaName : undefined} back={back} className="page--desk">
       <ScreenState status={props.status} hasData={props.hasData} error={props.error} fromDevice={props.fromDevice} onRetry={props.onRetry}>

@@ -11,6 +11,7 @@ import { Page } from '../../components/page/page';
 import { ScoreBadge } from '../../components/score-badge/score-badge';
 import { ScreenState } from '../../components/screen-state/screen-state';
 import type { PathRow, PathStatus } from './path-rows';
+import { routeHref } from '../../lib/links';
 
 export function formatLength(m: number | null): string {
   if (m === null) return '–';
@@ -61,7 +62,7 @@ export function PathsScreen({ rows, status, error, fromDevice, hasData, onRetry,
               {rows.map((row) => (
                 <tr key={row.id} data-testid={`path-row-${row.id}`}>
                   <th scope="row" data-label={slScreens.forms.path}>
-                    <a href={`#/paths/${row.id}`} className="table-link">
+                    <a href={routeHref('path', { pathId: row.id })} className="table-link">
                       {row.name} <ChevronRightIcon size={18} aria-hidden="true" />
                     </a>
                   </th>

@@ -18,6 +18,7 @@ import { ScoreBadge } from '../../components/score-badge/score-badge';
 import { FoldedScoreExplanation } from '../../components/score-badge/score-explanation';
 import { OfflineNote } from '../../components/screen-state/screen-state';
 import { seasonsOf, summarise, type ResultRow, type ScoreSummary } from './results-model';
+import { routeHref } from '../../lib/links';
 
 export interface ResultsScreenProps {
   rows: ResultRow[] | null;
@@ -288,7 +289,7 @@ export function ResultsScreen(props: ResultsScreenProps) {
                   {shown.map((r) => (
                     <tr key={r.formId} data-testid={`result-${r.formId}`}>
                       <th scope="row" data-label={t.path}>
-                        <a href={`#/paths/${r.pathId}`}>{r.pathName}</a>
+                        <a href={routeHref('path', { pathId: r.pathId })}>{r.pathName}</a>
                       </th>
                       {allFarmers ? (
                         <td data-label={t.farmer} data-testid="result-farmer">
@@ -298,7 +299,7 @@ export function ResultsScreen(props: ResultsScreenProps) {
                       <td data-label={t.area}>{r.areaName}</td>
                       <td data-label={t.season}>{r.seasonName}</td>
                       <td data-label={t.kind}>
-                        <a href={`#/forms/${r.formId}`}>{r.kindTitle}</a>
+                        <a href={routeHref('form', { formId: r.formId })}>{r.kindTitle}</a>
                       </td>
                       <td data-label={t.score}>
                         <ScoreBadge score={r.score} size="small" />

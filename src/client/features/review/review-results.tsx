@@ -14,6 +14,7 @@ import { readRow } from '../../lib/db/model';
 import { formatEuros } from './payment-card';
 import { ReviewBadge } from './review-badge';
 import { reviewedForm, storedValues } from './review-rows';
+import { routeHref } from '../../lib/links';
 
 export interface MeadowSeasonReview {
   key: string;
@@ -76,7 +77,7 @@ export function ReviewResults({ rows }: { rows: readonly MeadowSeasonReview[] })
             <ul className="row-list">
               {group.forms.map((f) => (
                 <li key={f.id}>
-                  <a className="row-link" href={`#/forms/${f.id}`}>
+                  <a className="row-link" href={routeHref('form', { formId: f.id })}>
                     <span className="row-link__main">
                       <span className="row-link__title">{f.title}</span>
                       <ReviewBadge state={f.state} size="small" />

@@ -7,6 +7,7 @@ import type { ReviewState } from '../../../common/review';
 import { ChevronRightIcon } from '../../components/icons/icons';
 import { todoLines, type FarmerTodo } from './farmer-todo';
 import { ReviewBadge } from './review-badge';
+import { routeHref } from '../../lib/links';
 
 export interface ReviewTodoProps {
   todo: FarmerTodo;
@@ -39,7 +40,7 @@ export function ReviewTodo({ todo, formLabel }: ReviewTodoProps) {
           <ul className="row-list">
             {forms.map((f) => (
               <li key={f.id}>
-                <a className="row-link" href={`#/forms/${f.id}`} data-testid={`todo-form-${f.id}`}>
+                <a className="row-link" href={routeHref('form', { formId: f.id })} data-testid={`todo-form-${f.id}`}>
                   <span className="row-link__main">
                     <span className="row-link__title">{formLabel(f.id)}</span>
                     <ReviewBadge state={f.state} size="small" />

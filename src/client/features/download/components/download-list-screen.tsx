@@ -17,6 +17,7 @@ import { downloadControllerFor } from '../download-controller';
 import { deleteExtent, listExtents, resetExtentTiles, type DownloadExtent } from '../download-runner';
 import { useOfflineDb } from '../../../app/hooks';
 import { DownloadProgressPanel } from './download-progress';
+import { routeHref } from '../../../lib/links';
 
 function formatArea(m2: number): string {
   if (m2 >= 1_000_000) return `${(m2 / 1_000_000).toFixed(2).replace('.', ',')} km²`;
@@ -44,7 +45,7 @@ export function DownloadListScreen() {
     start({ ...extent, storedTiles: 0, bytes: 0, failedTiles: 0 });
   };
 
-  const add = <Button href="#/download/new" icon={PlusIcon} text={slMap.download.newDownload} />;
+  const add = <Button href={routeHref('download-new')} icon={PlusIcon} text={slMap.download.newDownload} />;
   return (
     <Page title={slMap.download.listTitle} actions={add}>
       <DownloadProgressPanel controller={controller} onResume={() => extents && run.extentId !== null && start(extents.find((e) => e.id === run.extentId)!)} />

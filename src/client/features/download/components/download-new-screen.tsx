@@ -22,6 +22,7 @@ import { downloadControllerFor } from '../download-controller';
 import { createExtent, freeSpace, MAX_DOWNLOAD_TILES, planDownload, storedTileLookup } from '../download-runner';
 import { useOfflineDb } from '../../../app/hooks';
 import { DownloadProgressPanel } from './download-progress';
+import { routeHref } from '../../../lib/links';
 
 /** Share of the map box the dashed frame leaves free on each side (matches .mt-map__frame). */
 const FRAME_INSET = 0.12;
@@ -91,7 +92,7 @@ export function DownloadNewScreen({ items = [] }: DownloadNewScreenProps) {
   const zooms = Array.from({ length: MAX_DOWNLOAD_ZOOM + 1 }, (_, z) => z);
   const running = run.status === 'running';
   return (
-    <Page title={slMap.download.newTitle} back={<Button href="#/download" kind="ghost" icon={BackIcon} text={slMap.download.listTitle} />}>
+    <Page title={slMap.download.newTitle} back={<Button href={routeHref('download')} kind="ghost" icon={BackIcon} text={slMap.download.listTitle} />}>
       <p>{slMap.download.chooseExtent}</p>
       <MapView items={items} basemap={context.basemaps[0]} onReady={setEngine} height="50vh" fitToItems>
         {source === 'view' ? <div className="mt-map__frame" data-testid="download-frame" /> : null}
