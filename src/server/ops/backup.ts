@@ -179,7 +179,7 @@ async function dumpPostgres(dir: string, url: string, log: (line: string) => voi
 }
 
 /** Runs `work` over `items`, `limit` at a time (object-store round trips overlap). */
-async function inParallel<T>(items: T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
+export async function inParallel<T>(items: T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
   await Promise.all(
     Array.from({ length: Math.min(limit, items.length) }, async () => {
@@ -188,11 +188,14 @@ async function inParallel<T>(items: T[], limit: number, work: (item: T) => Promi
   );
 }
 
-/** The size of an object, or null when the store does not have it. */
-export async function objectSize(storage: S3Storage, key: string): Promise<number | null> {
+/**
+ * An object's size and ETag (the store's checksum of its bytes: the MD5 for objects stored in one
+ * part, as attachments are), or null when the store does not have it.
+ */
+export async function objectHead(storage: S3Storage, key: string): Promise<{ size: number; etag?: string } | null> {
   try {
     const head = await storage.client.send(new HeadObjectCommand({ Bucket: storage.config.bucket, Key: storage.objectKey(key) }));
-    return Number(head.ContentLength ?? 0);
+    return { size: Number(head.ContentLength ?? 0), ...(head.ETag ? { etag: head.ETag } : {}) };
   } catch (error) {
     const status = (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
     if (status === 404) return null;
@@ -203,18 +206,18 @@ export async function objectSize(storage: S3Storage, key: string): Promise<numbe
 /** S3: the bytes stay in the bucket; every object of a live attachment is checked there and listed with its size. */
 async function listS3(rows: AttachmentRow[], s3: S3Settings, log: (line: string) => void, markDeleted?: (ids: number[]) => void): Promise<Manifest['attachments']> {
   const storage = new S3Storage(s3);
-  const objects: Array<{ key: string; size: number }> = [];
+  const objects: NonNullable<Manifest['attachments']['objects']> = [];
   const vanished: number[] = [];
   let count = 0;
   let bytes = 0;
   await inParallel(rows, 16, async (row) => {
     const keys = [row.storage_key, ...(row.thumb_key ? [row.thumb_key] : [])];
-    const sizes = await Promise.all(keys.map((key) => objectSize(storage, key)));
-    if (sizes.some((size) => size === null)) {
+    const heads = await Promise.all(keys.map((key) => objectHead(storage, key)));
+    if (heads.some((head) => head === null)) {
       vanished.push(row.id);
       return;
     }
-    keys.forEach((key, i) => objects.push({ key, size: sizes[i]! }));
+    keys.forEach((key, i) => objects.push({ key, ...heads[i]! }));
     count += 1;
     bytes += row.size;
   });

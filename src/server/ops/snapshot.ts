@@ -46,10 +46,14 @@ export interface Manifest {
     /** Live attachments (rows not deleted) and the sum of their sizes (originals, thumbnails not counted). */
     count: number;
     bytes: number;
-    /** S3: the bucket and key prefix the objects stay in; `objects` lists every storage key (thumbnails included) with its size. */
+    /**
+     * S3: the bucket and key prefix the objects stay in; `objects` lists every storage key
+     * (thumbnails included) with its size and the store's ETag (absent in snapshots taken before
+     * it was recorded: those are checked by size alone).
+     */
     bucket?: string;
     prefix?: string;
-    objects?: Array<{ key: string; size: number }>;
+    objects?: Array<{ key: string; size: number; etag?: string }>;
     /** Attachments deleted by a user while the backup ran: marked deleted in the snapshot, as they are now live. */
     vanished?: number[];
   };
