@@ -15,6 +15,7 @@ import { unauthenticated } from '../domain-errors';
 import { API_AUDIENCE, CLIENT_ID, REALM, REALM_PATH, ROUTES } from '../idp/constants';
 import { registerEmbeddedIdp, type EmbeddedIdp } from '../idp';
 import { UserStore, type IdentityDb } from '../idp/store';
+import { limitCountersOf } from '../plugins/limit-counters';
 import { createBasicAuthenticate } from './basic-authenticate';
 import { createNoneAuthenticate } from './none-authenticate';
 import type { Authenticate } from './principal';
@@ -110,7 +111,7 @@ export async function registerIdentity(app: FastifyInstance, options: IdentityOp
         const { ensureDemoAccounts } = await import('../idp/demo-accounts');
         await ensureDemoAccounts(users);
       }
-      return { mode, authenticate: createBasicAuthenticate(users, app.limitCounters, options.loginLimits) };
+      return { mode, authenticate: createBasicAuthenticate(users, limitCountersOf(app), options.loginLimits) };
     }
     case 'none': {
       if (production) throw new Error('AUTH=none is for local demos only and is refused when NODE_ENV=production');

@@ -14,6 +14,7 @@ import { activationState, completeActivation, type AnyExecutor, type LinkState }
 import { ACTIVATION_PATH, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, REALM_PATH } from './constants';
 import type { IdentityLimits } from '../env';
 import { createEndpointLimiter, type EndpointRequest } from './endpoint-limits';
+import { limitCountersOf } from '../plugins/limit-counters';
 import { LoginThrottle } from './login-throttle';
 import { PAGE_POLICY, activationPage, messagePage } from './pages';
 
@@ -30,8 +31,8 @@ export interface ActivationRouteOptions {
 const t = slSeasonServer.activation;
 
 export async function registerActivationPage(app: FastifyInstance, options: ActivationRouteOptions): Promise<void> {
-  const throttle = new LoginThrottle(app.limitCounters, 'activation');
-  const limiter = createEndpointLimiter(app.limitCounters, options.limits);
+  const throttle = new LoginThrottle(limitCountersOf(app), 'activation');
+  const limiter = createEndpointLimiter(limitCountersOf(app), options.limits);
   await app.register(async (scope) => {
     scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 16 * 1024 }, (_request, body, done) => {
       done(null, Object.fromEntries(new URLSearchParams(body as string)));

@@ -19,6 +19,7 @@ import { API_RESOURCE, APP_SCOPES, DEFAULT_TTL, LOGIN_ACTIONS_PATH, REALM_PATH, 
 import { createEndpointLimiter } from './endpoint-limits';
 import { DEMO_ACCOUNTS, ensureDemoAccounts, refuseDemoAccountsInProduction } from './demo-accounts';
 import { loadKeys, type IdentityKeys } from './keys';
+import { limitCountersOf } from '../plugins/limit-counters';
 import { LoginThrottle } from './login-throttle';
 import { PAGE_POLICY, loginPage, messagePage } from './pages';
 import { createProvider, type TokenTtls } from './provider';
@@ -78,8 +79,8 @@ export async function registerEmbeddedIdp(app: FastifyInstance, options: Embedde
     accessToken: options.ttl?.accessToken ?? DEFAULT_TTL.accessToken,
     refreshToken: options.ttl?.refreshToken ?? DEFAULT_TTL.refreshToken,
   };
-  const throttle = new LoginThrottle(app.limitCounters, 'login', options.loginLimits);
-  const limiter = createEndpointLimiter(app.limitCounters, options.identityLimits);
+  const throttle = new LoginThrottle(limitCountersOf(app), 'login', options.loginLimits);
+  const limiter = createEndpointLimiter(limitCountersOf(app), options.identityLimits);
 
   const providers = new Map<string, { provider: Provider; handle: (req: IncomingMessage, res: ServerResponse) => void }>();
   const entryFor = (origin: string) => {
@@ -219,7 +220,9 @@ export async function registerEmbeddedIdp(app: FastifyInstance, options: Embedde
       const action = request.url.split('?')[0]!;
       const again = (error: string, status = 200) => html(reply, status, loginPage({ action, login, error, demoAccounts }));
 
-      const typed = login.trim() ? normaliseLogin(login) : undefined;
+      // One account, one count: its id, as the token endpoint and the activation links count it; a
+      // login that names no account is counted under what was typed (guessing at accounts that do not exist).
+      const typed = login.trim() ? ((await users.idForLogin(login)) ?? `login:${normaliseLogin(login)}`) : undefined;
       const limitedFor = await limiter.count({ address: request.ip, account: typed });
       if (limitedFor > 0) {
         reply.header('retry-after', String(limitedFor));

@@ -16,7 +16,7 @@
  * (tried again at most LIMIT_REDIS_RECONNECT_MAX_MS apart). Counts made in memory meanwhile are
  * not carried over: an outage forgives at most one window's worth per node.
  */
-import type { FastifyBaseLogger } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import { LIMIT_MEMORY_MAX_KEYS, LIMIT_REDIS_COMMAND_TIMEOUT_MS, LIMIT_REDIS_RECONNECT_MAX_MS } from '../../common/constants';
 
@@ -228,4 +228,10 @@ export class LimitCounters {
     this.closing = true;
     await this.redis.quit().catch(() => this.redis!.disconnect());
   }
+}
+
+/** The app's counters (buildApp makes them); an app built without buildApp, as the sign-in layer's own tests are, counts in memory. */
+export function limitCountersOf(app: FastifyInstance): LimitCounters {
+  if (!app.hasDecorator('limitCounters')) app.decorate('limitCounters', new LimitCounters(undefined, app.log));
+  return app.limitCounters;
 }
