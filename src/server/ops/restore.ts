@@ -13,8 +13,8 @@ import path from 'node:path';
 import pg from 'pg';
 import { S3Storage } from '../attachments/s3-storage';
 import type { S3Settings } from '../env';
-import { inParallel, objectHead, PG_DUMP_FILE, runTool, type OpsTarget } from './backup';
-import { clearDir, copyHashed, isEmptyDir, OpsError, verifySnapshot, type Manifest } from './snapshot';
+import { objectHead, PG_DUMP_FILE, runTool, type OpsTarget } from './backup';
+import { clearDir, copyHashed, FILES_AT_ONCE, inParallel, isEmptyDir, OpsError, verifySnapshot, type Manifest } from './snapshot';
 
 export interface RestoreOptions {
   /** Restore even when objects of the snapshot are gone from the bucket or changed (they are listed). */
@@ -68,11 +68,11 @@ export async function restore(dir: string, target: OpsTarget, options: RestoreOp
     log('database: restored');
     const attachmentFiles = manifest.files.filter((file) => file.path.startsWith('attachments/'));
     let done = 0;
-    for (const file of attachmentFiles) {
+    await inParallel(attachmentFiles, FILES_AT_ONCE, async (file) => {
       await copyChecked(dir, file.path, path.join(target.dataDir, file.path), manifest);
       done += 1;
       if (done % 500 === 0 || done === attachmentFiles.length) log(`attachments: ${done}/${attachmentFiles.length} files`);
-    }
+    });
   } catch (error) {
     await clearDir(target.dataDir);
     throw error;
@@ -81,9 +81,21 @@ export async function restore(dir: string, target: OpsTarget, options: RestoreOp
   return { manifest, missingAttachments };
 }
 
+const indexes = new WeakMap<Manifest, Map<string, Manifest['files'][number]>>();
+
+/** The manifest's files by path (a snapshot lists thousands: no linear search per file). */
+function fileIndex(manifest: Manifest): Map<string, Manifest['files'][number]> {
+  let index = indexes.get(manifest);
+  if (!index) {
+    index = new Map(manifest.files.map((file) => [file.path, file]));
+    indexes.set(manifest, index);
+  }
+  return index;
+}
+
 /** Copies one snapshot file and checks the copy against the manifest (a disk error would show here). */
 async function copyChecked(dir: string, relative: string, to: string, manifest: Manifest): Promise<void> {
-  const expected = manifest.files.find((file) => file.path === relative);
+  const expected = fileIndex(manifest).get(relative);
   const copied = await copyHashed(path.join(dir, relative), to);
   if (!expected || copied.sha256 !== expected.sha256) throw new OpsError(`checksum mismatch while copying ${relative}`);
 }
