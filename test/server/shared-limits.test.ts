@@ -5,7 +5,8 @@
  * - the sign-in throttle locks an account on both nodes after failures spread over them;
  * - the identity provider's limit per address counts requests to either node;
  * - a node whose Redis goes away keeps answering (counting in its own memory, which its log and
- *   /metrics say), and once Redis is back both nodes share one count again.
+ *   /metrics say), as does a node started while Redis is away, and once Redis is back both nodes
+ *   share one count again.
  * The shared cases use the Redis of REDIS_URL (`.ci/run` starts Debian's redis-server when none
  * answers), each test under a key prefix of its own; the outage case starts a redis-server of its
  * own on a free port, so stopping it disturbs nobody else.
@@ -161,7 +162,7 @@ describeWithRedis('a node whose Redis goes away', () => {
     if (redis && redis.exitCode === null && redis.signalCode === null) await stopRedis(redis);
   });
 
-  it('keeps answering on its own counts, says so in its log and /metrics, and shares the count again once Redis is back', async () => {
+  it('keeps answering on its own counts, says so in its log and /metrics (a node started meanwhile too), and shares the count again once Redis is back', async () => {
     const port = await freePort();
     redis = await startRedis(port);
     const [a, b] = await twoNodes({ authenticate: testAuthenticate, rateLimits: { max: 4, windowMs: 60_000 } }, `redis://127.0.0.1:${port}`);
@@ -176,6 +177,12 @@ describeWithRedis('a node whose Redis goes away', () => {
     expect(await metric(a, 'limit_counters_shared')).toBe(0);
     expect(await metric(a, 'limit_counters_redis_configured')).toBe(1);
     expect(a.logLines.some((line) => line.includes('Redis is unreachable'))).toBe(true);
+    // A node started while Redis is away serves too, and says where it counts.
+    const late = await startNode({ authenticate: testAuthenticate, rateLimits: { max: 4, windowMs: 60_000 }, redis: { url: `redis://127.0.0.1:${port}`, keyPrefix: prefix() } });
+    await late.app.limitCounters.whenShared(false);
+    expect((await roles(late)).status).toBe(200);
+    expect(late.logLines.some((line) => line.includes('Redis is unreachable'))).toBe(true);
+    expect(await metric(late, 'limit_counters_shared')).toBe(0);
 
     redis = await startRedis(port);
     await Promise.all([a, b].map((node) => node.app.limitCounters.whenShared(true)));

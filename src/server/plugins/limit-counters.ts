@@ -109,6 +109,8 @@ export class LimitCounters {
   private readonly redis: CounterRedis | null;
   private readonly memory = new Map<string, MemoryCounters>();
   private sharedNow = false;
+  /** Whether the log has said where the counts are yet: a Redis that never answered since start-up is reported too. */
+  private announced = false;
   private closing = false;
   private readonly waiters: Array<{ shared: boolean; resolve: () => void }> = [];
   private readonly listeners: Array<(shared: boolean) => void> = [];
@@ -137,7 +139,10 @@ export class LimitCounters {
     redis.on('ready', () => this.setShared(true));
     redis.on('close', () => this.setShared(false));
     // Connection errors come again on every reconnect attempt: the state change is logged once, in setShared.
-    redis.on('error', (error: Error) => this.log.debug({ err: error }, 'redis connection error'));
+    redis.on('error', (error: Error) => {
+      this.log.debug({ err: error }, 'redis connection error');
+      if (redis.status !== 'ready') this.setShared(false);
+    });
     this.redis = redis;
   }
 
@@ -153,7 +158,8 @@ export class LimitCounters {
 
   /** Resolves once the counters are shared (`true`) or local (`false`): for tests and start-up, which wait for a state, not for time. */
   whenShared(shared = true): Promise<void> {
-    if (this.sharedNow === shared) return Promise.resolve();
+    // With Redis configured, a node still connecting has not settled on either yet.
+    if (this.sharedNow === shared && (this.announced || !this.redis)) return Promise.resolve();
     return new Promise((resolve) => this.waiters.push({ shared, resolve }));
   }
 
@@ -163,9 +169,11 @@ export class LimitCounters {
   }
 
   private setShared(shared: boolean): void {
-    if (shared === this.sharedNow || this.closing) return;
+    if ((shared === this.sharedNow && this.announced) || this.closing) return;
+    const again = this.announced;
+    this.announced = true;
     this.sharedNow = shared;
-    if (shared) this.log.info('request limits and sign-in throttle: counting in Redis again, shared by every node');
+    if (shared) this.log.info(`request limits and sign-in throttle: counting in Redis${again ? ' again' : ''}, shared by every node`);
     else this.log.warn('request limits and sign-in throttle: Redis is unreachable, counting in this process until it returns (each node allows the limits on its own meanwhile)');
     for (const listener of this.listeners) listener(shared);
     for (let i = this.waiters.length - 1; i >= 0; i--) {
