@@ -83,7 +83,7 @@ export interface IdentityLimits {
 export const DEFAULT_IDENTITY_LIMITS: IdentityLimits = { perAddress: 300, perAccount: 30, windowMs: 60_000 };
 
 /** Redis for the counters of the limits (REDIS_URL, REDIS_PREFIX; docs/deploy.md): unset = this process's memory. */
-export function readRedisEnv(env: NodeJS.ProcessEnv = process.env): { url: string; keyPrefix?: string } | undefined {
+function readRedisEnv(env: NodeJS.ProcessEnv = process.env): { url: string; keyPrefix?: string } | undefined {
   const url = env.REDIS_URL?.trim();
   if (!url) return undefined;
   if (!/^rediss?:\/\//i.test(url)) throw new EnvError(`REDIS_URL must be a redis:// or rediss:// URL, got "${url}"`);

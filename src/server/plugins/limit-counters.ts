@@ -21,7 +21,7 @@ import { Redis } from 'ioredis';
 import { LIMIT_MEMORY_MAX_KEYS, LIMIT_REDIS_COMMAND_TIMEOUT_MS, LIMIT_REDIS_RECONNECT_MAX_MS } from '../../common/constants';
 
 /** A key's count in its window and the milliseconds left of that window (0 = no window open). */
-export interface CountInWindow {
+interface CountInWindow {
   count: number;
   ttlMs: number;
 }
@@ -41,7 +41,7 @@ export interface RedisSettings {
   keyPrefix?: string;
 }
 
-export const DEFAULT_REDIS_PREFIX = 'moj-travnik:';
+const DEFAULT_REDIS_PREFIX = 'moj-travnik:';
 
 /** INCR with the window's expiry set by the hit that opened it (or left without one by a crash between two commands). */
 const HIT_SCRIPT = `
