@@ -27,7 +27,11 @@ function isCounted(request: FastifyRequest): boolean {
 export async function registerRateLimits(app: FastifyInstance, limits: RateLimits | undefined): Promise<void> {
   if (!limits || limits.max === 0) return;
   const counters = app.limitCounters.kind('api');
-  /** The plugin's store interface over the shared counters (one store: every limit here is the same one). */
+  /**
+   * The plugin's store interface over the shared counters (one store: every limit here is the same
+   * one). Not the plugin's own RedisStore: that one fails the request, or with skipOnError stops
+   * limiting altogether, while Redis is away; these counters fall back to the process's memory.
+   */
   class SharedStore implements FastifyRateLimitStore {
     incr(key: string, callback: (error: Error | null, result?: { current: number; ttl: number }) => void, timeWindow: number): void {
       counters.hit(key, timeWindow).then(
