@@ -125,7 +125,9 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
   // Request limits and sign-in throttle count here: Redis when configured (and answering), else memory.
   const limitCounters = new LimitCounters(options.redis, app.log);
   app.decorate('limitCounters', limitCounters);
-  app.addHook('onClose', async () => limitCounters.close());
+  app.addHook('onClose', async () => {
+    limitCounters.close();
+  });
 
   registerErrorHandling(app);
   registerApiHeaders(app);

@@ -6,7 +6,7 @@
  * - the identity provider's limit per address counts requests to either node;
  * - a node whose Redis goes away keeps answering (counting in its own memory, which its log and
  *   /metrics say), as does a node started while Redis is away, and once Redis is back both nodes
- *   share one count again.
+ *   share one count again; a Redis that hangs without closing the connection does not hang the node.
  * The shared cases use the Redis of REDIS_URL (`.ci/run` starts Debian's redis-server when none
  * answers), each test under a key prefix of its own; the outage case starts a redis-server of its
  * own on a free port, so stopping it disturbs nobody else.
@@ -192,5 +192,19 @@ describeWithRedis('a node whose Redis goes away', () => {
     for (const node of [a, b, a, b]) expect((await roles(node)).status).toBe(200);
     expect((await roles(a)).status).toBe(429);
     expect((await roles(b)).status).toBe(429);
+  });
+
+  it('keeps answering while Redis hangs (connected, but not answering): each command gives up and counts in memory', async () => {
+    const port = await freePort();
+    redis = await startRedis(port);
+    const [a] = await twoNodes({ authenticate: testAuthenticate, rateLimits: { max: 4, windowMs: 60_000 } }, `redis://127.0.0.1:${port}`);
+    expect((await roles(a)).status).toBe(200);
+    redis.kill('SIGSTOP');
+    try {
+      expect((await roles(a)).status).toBe(200);
+      expect(a.logLines.some((line) => line.includes('Redis commands fail'))).toBe(true);
+    } finally {
+      redis.kill('SIGCONT');
+    }
   });
 });

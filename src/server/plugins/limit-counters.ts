@@ -112,6 +112,7 @@ export class LimitCounters {
   /** Whether the log has said where the counts are yet: a Redis that never answered since start-up is reported too. */
   private announced = false;
   private closing = false;
+  private commandsFailing = false;
   private readonly waiters: Array<{ shared: boolean; resolve: () => void }> = [];
   private readonly listeners: Array<(shared: boolean) => void> = [];
 
@@ -196,9 +197,13 @@ export class LimitCounters {
     const either = async <T>(command: () => Promise<T>, fallback: () => Promise<T>): Promise<T> => {
       if (redis.status !== 'ready') return fallback();
       try {
-        return await command();
+        const result = await command();
+        this.commandsFailing = false;
+        return result;
       } catch (error) {
-        this.log.warn({ err: error }, 'request limits and sign-in throttle: a Redis command failed, counted in this process');
+        // Once per run of failures: a hung Redis fails every request's command, the log says it once.
+        if (!this.commandsFailing) this.log.warn({ err: error }, 'request limits and sign-in throttle: Redis commands fail, counting in this process until they answer');
+        this.commandsFailing = true;
         return fallback();
       }
     };
@@ -231,10 +236,12 @@ export class LimitCounters {
     };
   }
 
-  async close(): Promise<void> {
+  close(): void {
     if (!this.redis) return;
     this.closing = true;
-    await this.redis.quit().catch(() => this.redis!.disconnect());
+    // At once, and no reconnecting afterwards: a count lost at shutdown does not matter, a close
+    // waiting on an unreachable Redis would.
+    this.redis.disconnect();
   }
 }
 
