@@ -25,6 +25,8 @@
  * - server.search_db_ms   the same search run directly on the database (median): the floor
  * - import.*               bulk import of 10,000 meadows from a GeoPackage (bench/import.ts)
  * - audit.*                the editors' audit trail on 1M history entries (bench/audit.ts)
+ * - ops.*                  backup and restore of a 1,000-farmer project with its photos, next to
+ *                          copying the same files plainly (bench/backup.ts)
  * - client.*               bundle sizes of the production build (bench/client-bundle.ts), when
  *                          dist/ exists
  * - client.load_*          the meadow list's load times on a phone profile in Chromium
@@ -52,6 +54,7 @@ import { scaleFigures } from './scale'; // sqlite.* / pg.* figures on 1M records
 import { importFigures } from './import'; // import.areas_10k_* (bench/import.ts)
 import { clientLoadFigures } from './client-load'; // client.load_* on a phone profile in Chromium
 import { auditFigures } from './audit'; // audit.* the editors' audit trail on a large history
+import { backupFigures } from './backup'; // ops.* backup and restore of a 1,000-farmer project
 
 const prefix = process.argv[2] ?? '';
 const want = (name: string) => name.startsWith(prefix);
@@ -140,6 +143,7 @@ async function main(): Promise<void> {
   await scaleFigures({ want, emit, log }); // 1M-record figures on SQLite and PostgreSQL (bench/scale.ts)
   await importFigures({ want, emit, log }); // import.areas_10k_dry_run_ms / _ms / _again_ms vs the naive single POSTs (bench/import.ts)
   await auditFigures({ want, emit, log }); // audit.page_* / audit.csv_* on 1M history entries (bench/audit.ts)
+  await backupFigures({ want, emit, log }); // ops.backup_* / ops.restore_* vs copying the files plainly (bench/backup.ts)
   if (!'server.'.startsWith(prefix) && !prefix.startsWith('server')) return;
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'moj-travnik-bench-'));
   let app: FastifyInstance | undefined;

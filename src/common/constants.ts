@@ -80,3 +80,14 @@ export const MEADOW_PLAUSIBLE_MAX_HA = 50;
 /** The editors' audit trail: entries per page by default and at most (the CSV has no limit). */
 export const AUDIT_PAGE_SIZE = 50;
 export const AUDIT_MAX_PAGE_SIZE = 200;
+
+/**
+ * Counters of the request limits and the sign-in throttle in Redis (REDIS_URL, docs/deploy.md):
+ * a Redis command waits at most this long before the node counts in its own memory instead (a
+ * request must never hang on a slow Redis), and a lost connection is tried again at most this far
+ * apart, so a node is back on the shared counts within a second or two of Redis returning.
+ */
+export const LIMIT_REDIS_COMMAND_TIMEOUT_MS = 500;
+export const LIMIT_REDIS_RECONNECT_MAX_MS = 1_000;
+/** Keys counted in a node's own memory per kind of counter: a flood of addresses must not grow it without bound. */
+export const LIMIT_MEMORY_MAX_KEYS = 10_000;

@@ -22,6 +22,7 @@ import { parseQueryString } from './http/querystring';
 import { registerSharedSchemas } from './http/schemas';
 import { ensureFarmerAccount } from './idp/activations';
 import { registerOpenApi } from './plugins/openapi';
+import { LimitCounters, type RedisSettings } from './plugins/limit-counters';
 import { registerRateLimits } from './plugins/rate-limit';
 import { registerSecurityHeaders } from './plugins/security-headers';
 import { ProjectRepository } from './repositories/project-repository';
@@ -71,6 +72,12 @@ export interface BuildAppOptions extends Omit<IdentityOptions, 'db'> {
   attachmentStorage?: AttachmentStorage;
   /** Requests per user and window on /api (default: none — server.ts passes RATE_LIMIT_*). */
   rateLimits?: RateLimits;
+  /**
+   * Redis for the counters of the request limits and the sign-in throttle, shared by every node
+   * (default: none, this process's memory — server.ts passes REDIS_URL; never read from the
+   * environment here, so test apps never share counts by surprise).
+   */
+  redis?: RedisSettings;
   /** Fastify's trustProxy: which proxies' X-Forwarded-For to believe (default: none). */
   trustProxy?: boolean | string;
   /** Who may read /metrics (default: nobody, 404). */
@@ -115,6 +122,13 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
   if (options.demo) await loadDemoData(database.db, database.dialect);
   await purgeIdempotencyKeys(database.db);
 
+  // Request limits and sign-in throttle count here: Redis when configured (and answering), else memory.
+  const limitCounters = new LimitCounters(options.redis, app.log);
+  app.decorate('limitCounters', limitCounters);
+  app.addHook('onClose', async () => {
+    limitCounters.close();
+  });
+
   registerErrorHandling(app);
   registerApiHeaders(app);
   registerJsonCompression(app);
@@ -145,7 +159,7 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
   await app.register(featureRoutes);
   await app.register(attachmentRoutes, { service: attachments });
   await app.register(fullRoutes, { service: attachments });
-  await app.register(accountRoutes, { mode: authMode, publicUrl: options.publicUrl });
+  await app.register(accountRoutes, { mode: authMode, publicUrl: options.publicUrl, identityLimits: options.identityLimits });
   await app.register(importRoutes, { dataDir, projectId: options.projectId, limits });
   await app.register(auditRoutes); // editors' audit trail of every change
 

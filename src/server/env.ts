@@ -63,6 +63,34 @@ export interface LoginLimits {
 
 export const DEFAULT_LOGIN_LIMITS: LoginLimits = { perAccount: 10, perAddress: 30, windowMs: 60_000 };
 
+/**
+ * Requests to the identity provider's authorization, token and login endpoints and to the
+ * activation links (IDP_LIMIT_PER_ADDRESS, IDP_LIMIT_PER_ACCOUNT per IDP_LIMIT_WINDOW seconds),
+ * counted whether they succeed or not: per client address, and per account where the request names
+ * one (the login typed, the account of a refresh token or code, the activation link's). A farmer's
+ * sign-in is about five requests and the app refreshes its token every few minutes, so a room of
+ * farmers behind one address stays far below the address limit, while a script replaying a stolen
+ * refresh token, or guessing passwords with a right one now and then, is slowed on every node alike.
+ */
+export interface IdentityLimits {
+  /** Requests per window from one address; 0 = no limit per address. */
+  perAddress: number;
+  /** Requests per window for one account; 0 = no limit per account. */
+  perAccount: number;
+  windowMs: number;
+}
+
+export const DEFAULT_IDENTITY_LIMITS: IdentityLimits = { perAddress: 300, perAccount: 30, windowMs: 60_000 };
+
+/** Redis for the counters of the limits (REDIS_URL, REDIS_PREFIX; docs/deploy.md): unset = this process's memory. */
+function readRedisEnv(env: NodeJS.ProcessEnv = process.env): { url: string; keyPrefix?: string } | undefined {
+  const url = env.REDIS_URL?.trim();
+  if (!url) return undefined;
+  if (!/^rediss?:\/\//i.test(url)) throw new EnvError(`REDIS_URL must be a redis:// or rediss:// URL, got "${url}"`);
+  const keyPrefix = env.REDIS_PREFIX?.trim() || undefined;
+  return { url, ...(keyPrefix ? { keyPrefix } : {}) };
+}
+
 export interface PostgresSettings {
   /** Connections per server process (PG_POOL_SIZE, default 10). */
   poolSize: number;
@@ -153,6 +181,10 @@ export interface ServerEnv {
   rateLimits: RateLimits;
   /** Sign-in throttle (LOGIN_FAILURES_PER_ACCOUNT, LOGIN_FAILURES_PER_ADDRESS, LOGIN_FAILURE_WINDOW). */
   loginLimits: LoginLimits;
+  /** Limits of the identity provider's endpoints (IDP_LIMIT_PER_ADDRESS, IDP_LIMIT_PER_ACCOUNT, IDP_LIMIT_WINDOW). */
+  identityLimits: IdentityLimits;
+  /** Where the limits count (REDIS_URL, REDIS_PREFIX); undefined = in this process's memory. */
+  redis?: { url: string; keyPrefix?: string };
   /**
    * Whose X-Forwarded-For to believe for the client address (TRUST_PROXY: true, false, or
    * addresses/ranges; default with PUBLIC_URL: the loopback and private ranges a proxy sits in).
@@ -255,6 +287,12 @@ export function readEnv(env: NodeJS.ProcessEnv = process.env, cwd: string = proc
       perAddress: integer(env, 'LOGIN_FAILURES_PER_ADDRESS', DEFAULT_LOGIN_LIMITS.perAddress, 1),
       windowMs: integer(env, 'LOGIN_FAILURE_WINDOW', DEFAULT_LOGIN_LIMITS.windowMs / 1000, 1) * 1000,
     },
+    identityLimits: {
+      perAddress: integer(env, 'IDP_LIMIT_PER_ADDRESS', DEFAULT_IDENTITY_LIMITS.perAddress),
+      perAccount: integer(env, 'IDP_LIMIT_PER_ACCOUNT', DEFAULT_IDENTITY_LIMITS.perAccount),
+      windowMs: integer(env, 'IDP_LIMIT_WINDOW', DEFAULT_IDENTITY_LIMITS.windowMs / 1000, 1) * 1000,
+    },
+    redis: readRedisEnv(env),
     trustProxy: trustProxy(env),
     metrics: readMetricsEnv(env),
   };

@@ -52,6 +52,8 @@ export async function main(): Promise<void> {
     projectId: env.projectId,
     rateLimits: env.rateLimits,
     loginLimits: env.loginLimits,
+    identityLimits: env.identityLimits,
+    redis: env.redis,
     trustProxy: env.trustProxy,
     metrics: env.metrics,
   });

@@ -14,6 +14,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { buffer } from 'node:stream/consumers';
 import pg from 'pg';
 import S3rver from 's3rver';
 import { buildApp, type BuildAppOptions } from '../../src/server/app';
@@ -97,10 +98,10 @@ interface CliResult {
   stderr: string;
 }
 
-function runCli(command: 'backup' | 'restore', dir: string, env: Record<string, string>): Promise<CliResult> {
+function runCli(command: 'backup' | 'restore', dir: string, env: Record<string, string>, flags: string[] = []): Promise<CliResult> {
   const tsx = path.resolve('node_modules/.bin/tsx');
   return new Promise((resolve) => {
-    const child = spawn(tsx, ['src/server/cli/backup-restore.ts', command, dir], { env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(tsx, ['src/server/cli/backup-restore.ts', command, dir, ...flags], { env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -358,5 +359,37 @@ describeHere(`backup and restore (${onPostgres ? 'PostgreSQL' : 'SQLite'})`, () 
     expect(restored.code).toBe(0);
     expect(restored.stderr).toContain('attachments: 1 stay in bucket mt-backup-test; 2 objects checked there');
     expect(restored.stderr).not.toContain('WARNING');
+  });
+
+  it('refuses a restore when an object of the snapshot is gone from the bucket or changed, and writes nothing; --accept-missing-attachments restores and lists them', async () => {
+    const listed: Manifest = JSON.parse(readFileSync(path.join(snapshot, 'manifest.json'), 'utf8'));
+    const [first, second] = listed.attachments.objects!.map((o) => o.key) as [string, string];
+    const storage = new S3Storage(readS3Env(s3Env)!);
+    const kept = await storage.get(first);
+    const bytes = await buffer(kept!.stream);
+    await storage.remove(first);
+    const gone = path.join(root, 's3-object-gone');
+    const refused = await runCli('restore', snapshot, { DATA_DIR: gone, ...s3Env });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(`restore refused: 1 attachment object of the snapshot is missing from bucket ${BUCKET} or changed: ${first}`);
+    expect(refused.stderr).toContain('--accept-missing-attachments');
+    expect(() => readdirSync(gone)).toThrow();
+
+    // Another object with other bytes of the same size: its checksum differs.
+    const other = Buffer.from(bytes);
+    other[0] = other[0]! ^ 0xff;
+    await storage.put(first, { bytes: other });
+    const changed = await runCli('restore', snapshot, { DATA_DIR: gone, ...s3Env });
+    expect(changed.code).toBe(1);
+    expect(changed.stderr).toContain(`or changed: ${first}`);
+    expect(changed.stderr).not.toContain(second);
+    expect(() => readdirSync(gone)).toThrow();
+
+    const accepted = await runCli('restore', snapshot, { DATA_DIR: gone, ...s3Env }, ['--accept-missing-attachments']);
+    expect(accepted.code).toBe(0);
+    expect(accepted.stderr).toContain(`1 attachment object of the snapshot is missing from bucket ${BUCKET} or changed, accepted (--accept-missing-attachments): ${first}`);
+    expect(JSON.parse(accepted.stdout).missingAttachments).toEqual([first]);
+    expect(readdirSync(gone)).toContain('moj-travnik.sqlite');
+    await storage.put(first, { bytes });
   });
 });

@@ -19,7 +19,8 @@ import type { FastifyInstance } from 'fastify';
 import { slAuth, slSecurity } from '../../src/common/i18n/sl';
 import { FORM_KINDS } from '../../src/common/scheme/form-kinds';
 import { buildApp, type BuildAppOptions } from '../../src/server/app';
-import { DEFAULT_LOGIN_LIMITS, DEFAULT_RATE_LIMITS, EnvError, readEnv } from '../../src/server/env';
+import { DEFAULT_IDENTITY_LIMITS, DEFAULT_LOGIN_LIMITS, DEFAULT_RATE_LIMITS, EnvError, readEnv } from '../../src/server/env';
+import { ACTIVATION_ROUTE } from '../../src/server/idp/activation-routes';
 import { OidcTestClient } from './auth/oidc-client';
 import { buildTestApp, USERS, type TestApp } from './helpers/build-test-app';
 import { farmerRows } from './helpers/demo-ids';
@@ -145,6 +146,16 @@ describe('limits from the environment', () => {
     expect(readEnv({ PUBLIC_URL: 'https://travnik.example.si' }, '/x').trustProxy).toBe('loopback, linklocal, uniquelocal');
     expect(() => readEnv({ RATE_LIMIT_MAX: 'many' }, '/x')).toThrow(EnvError);
     expect(() => readEnv({ LOGIN_FAILURES_PER_ACCOUNT: '0' }, '/x')).toThrow('LOGIN_FAILURES_PER_ACCOUNT');
+  });
+
+  test("the identity provider's limits and Redis", () => {
+    const defaults = readEnv({}, '/x');
+    expect(defaults.identityLimits).toEqual(DEFAULT_IDENTITY_LIMITS);
+    expect(defaults.redis).toBeUndefined();
+    const set = readEnv({ IDP_LIMIT_PER_ADDRESS: '100', IDP_LIMIT_PER_ACCOUNT: '0', IDP_LIMIT_WINDOW: '120', REDIS_URL: 'redis://redis.internal:6379/2', REDIS_PREFIX: 'travnik-a:' }, '/x');
+    expect(set.identityLimits).toEqual({ perAddress: 100, perAccount: 0, windowMs: 120_000 });
+    expect(set.redis).toEqual({ url: 'redis://redis.internal:6379/2', keyPrefix: 'travnik-a:' });
+    expect(() => readEnv({ REDIS_URL: 'redis.internal:6379' }, '/x')).toThrow('REDIS_URL');
   });
 });
 
@@ -341,5 +352,70 @@ describe('the sign-in throttle of Basic credentials', () => {
     } finally {
       await close();
     }
+  });
+});
+
+describe("the identity provider's request limits", () => {
+  let origin: string;
+  let close: () => Promise<void>;
+  beforeAll(async () => {
+    ({ origin, close } = await startApp({ demo: true, auth: 'embedded', trustProxy: true, identityLimits: { perAddress: 4, perAccount: 4, windowMs: 60_000 } }));
+  });
+  afterAll(async () => close());
+
+  /** A client whose every request comes from `address` (the proxy's X-Forwarded-For). */
+  const from = (address: string) => {
+    const client = new OidcTestClient(origin);
+    const plain = client.fetch.bind(client);
+    client.fetch = (url, init = {}) => plain(url, { ...init, headers: { ...(init.headers as Record<string, string>), 'x-forwarded-for': address } });
+    return client;
+  };
+
+  test('the token endpoint per account: a refresh token replayed past the limit waits, with Retry-After; another account goes on', async () => {
+    // Sign-in: the login form and the code exchange count for the account (2 of 4), each from an address of its own.
+    const tokens = await from('198.51.100.1').signIn('kmet2@example.si', 'demo');
+    const refresh = (address: string) =>
+      fetch(tokens.discovery.token_endpoint, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-forwarded-for': address },
+        body: new URLSearchParams({ grant_type: 'refresh_token', client_id: 'moj-travnik-app', refresh_token: tokens.refresh_token! }).toString(),
+      });
+    expect((await refresh('198.51.100.2')).status).toBe(200);
+    expect((await refresh('198.51.100.3')).status).toBe(200);
+    // The fifth request for the account, from yet another address.
+    const refused = await refresh('198.51.100.4');
+    expect(refused.status).toBe(429);
+    const wait = Number(refused.headers.get('retry-after'));
+    expect(wait).toBeGreaterThan(0);
+    expect(wait).toBeLessThanOrEqual(60);
+    expect(await refused.json()).toEqual({ error: 'too_many_requests', error_description: slSecurity.rateLimited(wait) });
+    expect((await from('198.51.100.5').signIn('urednik@example.si', 'demo')).access_token).toBeTruthy();
+  });
+
+  test('the authorization endpoint and the login page per address', async () => {
+    const client = from('198.51.100.20');
+    const start = await client.startLogin(); // authorization: 1 for the address
+    expect(start.location).toBeTruthy();
+    expect((await client.fetch(start.location!)).status).toBe(200); // login page: 2
+    expect((await client.submitLogin(start.location!, 'neznan@example.si', 'narobe')).status).toBe(200); // 3
+    expect((await client.fetch(start.location!)).status).toBe(200); // 4
+    const refused = await client.fetch(start.location!);
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(await refused.text()).toContain('Preveč zahtev v kratkem času');
+    const again = await client.startLogin();
+    expect(again.response.status).toBe(429);
+    expect(again.response.headers.get('retry-after')).toMatch(/^\d+$/);
+    // Another address goes on.
+    expect((await from('198.51.100.21').startLogin()).location).toBeTruthy();
+  });
+
+  test('the activation links per address', async () => {
+    const link = (address: string) => fetch(`${origin}${ACTIVATION_ROUTE}/${'x'.repeat(43)}`, { headers: { 'x-forwarded-for': address } });
+    for (let i = 0; i < 4; i += 1) expect((await link('198.51.100.30')).status).toBe(404);
+    const refused = await link('198.51.100.30');
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('retry-after')).toMatch(/^\d+$/);
+    expect((await link('198.51.100.31')).status).toBe(404);
   });
 });

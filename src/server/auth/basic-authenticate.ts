@@ -6,6 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { LoginLimits } from '../env';
+import type { LimitCounters } from '../plugins/limit-counters';
 import { tooManyRequests } from '../http/errors';
 import { unauthenticated } from '../domain-errors';
 import { LoginThrottle } from '../idp/login-throttle';
@@ -16,9 +17,9 @@ import type { Authenticate, Principal } from './principal';
 const CACHE_MS = 60_000;
 const CACHE_MAX = 1_000;
 
-export function createBasicAuthenticate(users: UserStore, loginLimits?: Partial<LoginLimits>): Authenticate {
+export function createBasicAuthenticate(users: UserStore, counters: LimitCounters, loginLimits?: Partial<LoginLimits>): Authenticate {
   const cache = new Map<string, { principal: Principal; until: number }>();
-  const throttle = new LoginThrottle(loginLimits);
+  const throttle = new LoginThrottle(counters, 'login', loginLimits);
   return async (request) => {
     const credentials = credentialsOf(request);
     if (!credentials) return null;
@@ -27,15 +28,15 @@ export function createBasicAuthenticate(users: UserStore, loginLimits?: Partial<
     const hit = cache.get(key);
     if (hit && hit.until > Date.now()) return hit.principal;
     const attempt = { account: normaliseLogin(credentials.user), address: request.ip };
-    const wait = throttle.retryAfter(attempt);
+    const wait = await throttle.retryAfter(attempt);
     if (wait > 0) throw tooManyRequests(wait);
     const account = await users.verify(credentials.user, credentials.password);
     if (!account) {
-      throttle.failed(attempt);
+      await throttle.failed(attempt);
       request.server.opsMetrics?.loginFailed();
       throw unauthenticated('wrong user name or password');
     }
-    throttle.succeeded(attempt);
+    await throttle.succeeded(attempt);
     const principal: Principal = { subject: account.id, email: account.email, name: account.name, via: 'basic' };
     if (cache.size >= CACHE_MAX) cache.delete(cache.keys().next().value!);
     cache.set(key, { principal, until: Date.now() + CACHE_MS });

@@ -10,11 +10,12 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
-import type { LoginLimits } from '../env';
+import type { IdentityLimits, LoginLimits } from '../env';
 import { unauthenticated } from '../domain-errors';
 import { API_AUDIENCE, CLIENT_ID, REALM, REALM_PATH, ROUTES } from '../idp/constants';
 import { registerEmbeddedIdp, type EmbeddedIdp } from '../idp';
 import { UserStore, type IdentityDb } from '../idp/store';
+import { limitCountersOf } from '../plugins/limit-counters';
 import { createBasicAuthenticate } from './basic-authenticate';
 import { createNoneAuthenticate } from './none-authenticate';
 import type { Authenticate } from './principal';
@@ -34,6 +35,8 @@ export interface IdentityOptions {
   authenticate?: Authenticate;
   /** Sign-in throttle of the login page and of Basic credentials (default DEFAULT_LOGIN_LIMITS). */
   loginLimits?: Partial<LoginLimits>;
+  /** Requests to the embedded provider's endpoints and the activation links per address and account (default: none — server.ts passes IDP_LIMIT_*). */
+  identityLimits?: IdentityLimits;
   /** Embedded provider tuning (tests: short access tokens to see a refresh). */
   identity?: {
     accessTokenTtl?: number;
@@ -74,6 +77,7 @@ export async function registerIdentity(app: FastifyInstance, options: IdentityOp
         // so the provider's absolute URLs say https like the issuer does.
         trustProxy: options.identity?.trustProxy ?? Boolean(options.publicUrl),
         loginLimits: options.loginLimits,
+        identityLimits: options.identityLimits,
       });
       const authenticate = createTokenAuthenticate({
         keys: localKeySource(
@@ -107,7 +111,7 @@ export async function registerIdentity(app: FastifyInstance, options: IdentityOp
         const { ensureDemoAccounts } = await import('../idp/demo-accounts');
         await ensureDemoAccounts(users);
       }
-      return { mode, authenticate: createBasicAuthenticate(users, options.loginLimits) };
+      return { mode, authenticate: createBasicAuthenticate(users, limitCountersOf(app), options.loginLimits) };
     }
     case 'none': {
       if (production) throw new Error('AUTH=none is for local demos only and is refused when NODE_ENV=production');

@@ -5,6 +5,7 @@
 import type { Access } from '../access/access';
 import type { Principal } from '../auth/principal';
 import type { Db, DialectLayer } from '../db/dialect';
+import type { LimitCounters } from '../plugins/limit-counters';
 import type { FarmerAccounts } from '../repositories/context';
 import type { ProjectRepository } from '../repositories/project-repository';
 import type { ProjectSchema } from '../project-schema';
@@ -15,6 +16,8 @@ declare module 'fastify' {
     db: Db;
     dialect: DialectLayer;
     projects: ProjectRepository;
+    /** The counters of the request limits and the sign-in throttle: Redis with REDIS_URL, else this process's memory. */
+    limitCounters: LimitCounters;
     /** Set when farmers' sign-in accounts live in our users table (see repositories/context.ts). */
     farmerAccounts: FarmerAccounts | undefined;
   }

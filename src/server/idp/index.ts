@@ -12,12 +12,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type Provider from 'oidc-provider';
-import { slAuth } from '../../common/i18n/sl';
-import type { LoginLimits } from '../env';
+import { slAuth, slSecurity } from '../../common/i18n/sl';
+import type { IdentityLimits, LoginLimits } from '../env';
 import { purgeExpired } from './adapter';
-import { API_RESOURCE, APP_SCOPES, DEFAULT_TTL, LOGIN_ACTIONS_PATH, REALM_PATH, issuerFor } from './constants';
+import { API_RESOURCE, APP_SCOPES, DEFAULT_TTL, LOGIN_ACTIONS_PATH, REALM_PATH, ROUTES, issuerFor } from './constants';
+import { createEndpointLimiter } from './endpoint-limits';
 import { DEMO_ACCOUNTS, ensureDemoAccounts, refuseDemoAccountsInProduction } from './demo-accounts';
 import { loadKeys, type IdentityKeys } from './keys';
+import { limitCountersOf } from '../plugins/limit-counters';
 import { LoginThrottle } from './login-throttle';
 import { PAGE_POLICY, loginPage, messagePage } from './pages';
 import { createProvider, type TokenTtls } from './provider';
@@ -40,6 +42,8 @@ export interface EmbeddedIdpOptions {
   trustProxy?: boolean;
   /** Wrong passwords allowed per login and per address (LOGIN_* settings). */
   loginLimits?: Partial<LoginLimits>;
+  /** Requests to the authorization, token and login endpoints per address and account (IDP_LIMIT_*; default none). */
+  identityLimits?: IdentityLimits;
 }
 
 export interface EmbeddedIdp {
@@ -75,7 +79,8 @@ export async function registerEmbeddedIdp(app: FastifyInstance, options: Embedde
     accessToken: options.ttl?.accessToken ?? DEFAULT_TTL.accessToken,
     refreshToken: options.ttl?.refreshToken ?? DEFAULT_TTL.refreshToken,
   };
-  const throttle = new LoginThrottle(options.loginLimits);
+  const throttle = new LoginThrottle(limitCountersOf(app), 'login', options.loginLimits);
+  const limiter = createEndpointLimiter(limitCountersOf(app), options.identityLimits);
 
   const providers = new Map<string, { provider: Provider; handle: (req: IncomingMessage, res: ServerResponse) => void }>();
   const entryFor = (origin: string) => {
@@ -91,6 +96,8 @@ export async function registerEmbeddedIdp(app: FastifyInstance, options: Embedde
         appOrigins: options.appOrigins ?? [],
         ttl,
         trustProxy: Boolean(options.trustProxy),
+        limitAccount: (accountId) => limiter.count({ account: accountId }),
+        refusal: slSecurity.rateLimited,
       });
       provider.on('server_error', (_ctx: unknown, error: unknown) => app.log.error({ err: error }, 'identity provider error'));
       // A Host header flood must not grow this map without bound: drop the oldest.
@@ -115,8 +122,23 @@ export async function registerEmbeddedIdp(app: FastifyInstance, options: Embedde
     scope.removeAllContentTypeParsers();
     // Leave the body stream unread: oidc-provider parses it itself.
     scope.addContentTypeParser('*', (_request, _payload, done) => done(null));
+    const limited = new Set<string>([ROUTES.authorization, ROUTES.token]);
     const handler = async (request: FastifyRequest, reply: FastifyReply) => {
       const { handle } = providerForRequest(request);
+      // The authorization and token endpoints count per address here (the token endpoint also per
+      // account, once the provider's middleware has read the form: provider.ts).
+      const route = request.url.slice(REALM_PATH.length).split('?')[0]!;
+      if (limited.has(route)) {
+        const wait = await limiter.count({ address: request.ip });
+        if (wait > 0) {
+          reply.status(429).header('retry-after', String(wait)).header('cache-control', 'no-store');
+          if (route === ROUTES.token) return reply.send({ error: 'too_many_requests', error_description: slSecurity.rateLimited(wait) });
+          return reply
+            .header('content-type', 'text/html; charset=utf-8')
+            .header('content-security-policy', PAGE_POLICY)
+            .send(messagePage(slAuth.login.title, slAuth.error.heading, slSecurity.rateLimited(wait)));
+        }
+      }
       reply.hijack();
       const raw = request.raw as IncomingMessage & { baseUrl?: string };
       raw.url = raw.url!.slice(REALM_PATH.length) || '/';
@@ -176,6 +198,8 @@ export async function registerEmbeddedIdp(app: FastifyInstance, options: Embedde
     };
 
     scope.get(path, { schema: { hide: true } }, async (request, reply) => {
+      const wait = await limiter.count({ address: request.ip });
+      if (wait > 0) return html(reply.header('retry-after', String(wait)), 429, messagePage(slAuth.login.title, slAuth.error.heading, slSecurity.rateLimited(wait)));
       const found = await interactionOf(request, reply);
       if (!found) return expired(reply, request);
       const { provider, details } = found;
@@ -196,21 +220,29 @@ export async function registerEmbeddedIdp(app: FastifyInstance, options: Embedde
       const action = request.url.split('?')[0]!;
       const again = (error: string, status = 200) => html(reply, status, loginPage({ action, login, error, demoAccounts }));
 
+      // One account, one count: its id, as the token endpoint and the activation links count it; a
+      // login that names no account is counted under what was typed (guessing at accounts that do not exist).
+      const typed = login.trim() ? ((await users.idForLogin(login)) ?? `login:${normaliseLogin(login)}`) : undefined;
+      const limitedFor = await limiter.count({ address: request.ip, account: typed });
+      if (limitedFor > 0) {
+        reply.header('retry-after', String(limitedFor));
+        return again(slSecurity.rateLimited(limitedFor), 429);
+      }
       if (!login.trim() || !password) return again(slAuth.login.missingFields);
       const attempt = { account: normaliseLogin(login), address: request.ip };
-      const wait = throttle.retryAfter(attempt);
+      const wait = await throttle.retryAfter(attempt);
       if (wait > 0) {
         reply.header('retry-after', String(wait));
         return again(slAuth.login.tooManyAttempts(wait), 429);
       }
       const account = await users.verify(login, password);
       if (!account) {
-        throttle.failed(attempt);
+        await throttle.failed(attempt);
         request.server.opsMetrics?.loginFailed();
         request.log.info({ login: attempt.account }, 'sign-in failed');
         return again(slAuth.login.invalidCredentials);
       }
-      throttle.succeeded(attempt);
+      await throttle.succeeded(attempt);
       request.log.info({ sub: account.id }, 'signed in');
       const to = await provider.interactionResult(
         request.raw,

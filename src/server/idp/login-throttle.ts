@@ -5,12 +5,14 @@
  * ends (the caller answers 429 with Retry-After). Only failures count: a room of farmers signing
  * in behind one address is never refused for succeeding. A success forgives its account's
  * failures, not the address's (one right password must not reset guessing at other accounts).
- * In memory (per process): enough to make online guessing impractical without locking users out
- * for long.
+ *
+ * The failures are counted in the app's limit counters (plugins/limit-counters.ts): in Redis with
+ * REDIS_URL, so a guesser spreading tries over N nodes is refused after the same number as on one;
+ * else, or while Redis is away, in this process's memory. `name` keeps the login page's counts
+ * apart from the activation links'.
  */
 import { DEFAULT_LOGIN_LIMITS, type LoginLimits } from '../env';
-
-const MAX_ENTRIES = 10_000;
+import type { Counters, LimitCounters } from '../plugins/limit-counters';
 
 /** Who is trying: the normalised login (when one was given) and the client address. */
 interface SignInAttempt {
@@ -18,65 +20,36 @@ interface SignInAttempt {
   address?: string;
 }
 
-class FailureCounter {
-  private readonly failures = new Map<string, { count: number; since: number }>();
-
-  constructor(
-    private readonly max: number,
-    private readonly windowMs: number,
-    private readonly now: () => number,
-  ) {}
-
-  /** Milliseconds until `key` may try again; 0 when it may now. */
-  waitMs(key: string): number {
-    const entry = this.failures.get(key);
-    if (!entry) return 0;
-    const left = entry.since + this.windowMs - this.now();
-    if (left <= 0) {
-      this.failures.delete(key);
-      return 0;
-    }
-    return entry.count >= this.max ? left : 0;
-  }
-
-  failed(key: string): void {
-    const entry = this.failures.get(key);
-    if (!entry || this.now() - entry.since >= this.windowMs) {
-      // A flood of distinct keys must not grow the map without bound: drop the oldest.
-      if (this.failures.size >= MAX_ENTRIES) this.failures.delete(this.failures.keys().next().value!);
-      this.failures.set(key, { count: 1, since: this.now() });
-    } else {
-      entry.count += 1;
-    }
-  }
-
-  forget(key: string): void {
-    this.failures.delete(key);
-  }
-}
-
 export class LoginThrottle {
-  private readonly accounts: FailureCounter;
-  private readonly addresses: FailureCounter;
+  private readonly accounts: Counters;
+  private readonly addresses: Counters;
+  private readonly limits: LoginLimits;
 
-  constructor(limits: Partial<LoginLimits> = {}, now: () => number = Date.now) {
-    const { perAccount, perAddress, windowMs } = { ...DEFAULT_LOGIN_LIMITS, ...limits };
-    this.accounts = new FailureCounter(perAccount, windowMs, now);
-    this.addresses = new FailureCounter(perAddress, windowMs, now);
+  constructor(counters: LimitCounters, name: string, limits: Partial<LoginLimits> = {}) {
+    this.limits = { ...DEFAULT_LOGIN_LIMITS, ...limits };
+    this.accounts = counters.kind(`${name}-failures-account`);
+    this.addresses = counters.kind(`${name}-failures-address`);
   }
 
   /** Whole seconds until this attempt may be made (the Retry-After); 0 = go ahead. */
-  retryAfter(attempt: SignInAttempt): number {
-    const waits = [attempt.account === undefined ? 0 : this.accounts.waitMs(attempt.account), attempt.address === undefined ? 0 : this.addresses.waitMs(attempt.address)];
+  async retryAfter(attempt: SignInAttempt): Promise<number> {
+    const wait = async (counters: Counters, key: string | undefined, max: number) => {
+      if (key === undefined) return 0;
+      const { count, ttlMs } = await counters.peek(key);
+      return count >= max ? ttlMs : 0;
+    };
+    const waits = await Promise.all([wait(this.accounts, attempt.account, this.limits.perAccount), wait(this.addresses, attempt.address, this.limits.perAddress)]);
     return Math.ceil(Math.max(...waits) / 1000);
   }
 
-  failed(attempt: SignInAttempt): void {
-    if (attempt.account !== undefined) this.accounts.failed(attempt.account);
-    if (attempt.address !== undefined) this.addresses.failed(attempt.address);
+  async failed(attempt: SignInAttempt): Promise<void> {
+    await Promise.all([
+      attempt.account === undefined ? undefined : this.accounts.hit(attempt.account, this.limits.windowMs),
+      attempt.address === undefined ? undefined : this.addresses.hit(attempt.address, this.limits.windowMs),
+    ]);
   }
 
-  succeeded(attempt: SignInAttempt): void {
-    if (attempt.account !== undefined) this.accounts.forget(attempt.account);
+  async succeeded(attempt: SignInAttempt): Promise<void> {
+    if (attempt.account !== undefined) await this.accounts.forget(attempt.account);
   }
 }

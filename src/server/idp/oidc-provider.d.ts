@@ -59,6 +59,8 @@ declare module 'oidc-provider' {
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
     RefreshToken: any;
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    AuthorizationCode: any;
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
     use(middleware: (ctx: any, next: () => Promise<void>) => Promise<void>): this;
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
     on(event: string, listener: (...args: any[]) => void): this;

@@ -39,6 +39,13 @@ export interface ProviderSetup {
   appOrigins: readonly string[];
   ttl: TokenTtls;
   trustProxy: boolean;
+  /**
+   * Counts a token request against its account's limit (endpoint-limits.ts): whole seconds to
+   * wait when over it, else 0. The account is the refresh token's or the code's owner.
+   */
+  limitAccount?: (accountId: string) => Promise<number>;
+  /** The answer of a refused token request (429), Slovenian. */
+  refusal?: (seconds: number) => string;
 }
 
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
@@ -210,6 +217,22 @@ export function createProvider(setup: ProviderSetup): Provider {
     refreshTokenEnvelope({ token: ROUTES.token, revocation: ROUTES.revocation }, async (opaque) => {
       const token = (await provider.RefreshToken.find(opaque)) as { exp?: number; iat?: number; clientId?: string; accountId?: string } | undefined;
       return { exp: token?.exp, iat: token?.iat, azp: token?.clientId, sub: token?.accountId };
+    }, async (ctx, params) => {
+      const { limitAccount } = setup;
+      if (!limitAccount || ctx.path !== ROUTES.token) return false;
+      const owner = async () => {
+        if (params.grant_type === 'refresh_token' && typeof params.refresh_token === 'string') return ((await provider.RefreshToken.find(params.refresh_token)) as { accountId?: string } | undefined)?.accountId;
+        if (params.grant_type === 'authorization_code' && typeof params.code === 'string') return ((await provider.AuthorizationCode.find(params.code)) as { accountId?: string } | undefined)?.accountId;
+        return undefined;
+      };
+      const accountId = await owner();
+      const wait = accountId === undefined ? 0 : await limitAccount(accountId);
+      if (wait === 0) return false;
+      ctx.status = 429;
+      ctx.set('Retry-After', String(wait));
+      ctx.set('Cache-Control', 'no-store');
+      ctx.body = { error: 'too_many_requests', error_description: setup.refusal?.(wait) ?? '' };
+      return true;
     }),
   );
   // Registered URIs cannot express "any path of this origin" or "any loopback port"; decide here.

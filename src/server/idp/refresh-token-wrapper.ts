@@ -48,7 +48,11 @@ interface KoaLikeContext {
   req: IncomingMessage;
   request: { req: IncomingMessage };
   is(type: string): string | false | null;
+  set(name: string, value: string): void;
 }
+
+/** Looks at a token or revocation form (tokens unwrapped) before oidc-provider does; true when it has answered the request itself. */
+export type FormInspector = (ctx: KoaLikeContext, params: querystring.ParsedUrlQuery) => Promise<boolean>;
 
 /**
  * A request that reads as `body` but otherwise is the original (headers with the new length,
@@ -72,9 +76,14 @@ function replayRequest(original: IncomingMessage & { baseUrl?: string }, body: B
 
 /**
  * Koa middleware for oidc-provider (provider.use): unwraps `refresh_token` / `token` in form
- * posts to the given paths, and wraps `refresh_token` in token responses.
+ * posts to the given paths (and shows the form to `inspect`), and wraps `refresh_token` in token
+ * responses.
  */
-export function refreshTokenEnvelope(paths: { token: string; revocation: string }, describe: (opaque: string) => Promise<{ exp?: number; iat?: number; azp?: string; sub?: string }>) {
+export function refreshTokenEnvelope(
+  paths: { token: string; revocation: string },
+  describe: (opaque: string) => Promise<{ exp?: number; iat?: number; azp?: string; sub?: string }>,
+  inspect?: FormInspector,
+) {
   return async (ctx: KoaLikeContext, next: () => Promise<void>) => {
     if (ctx.method === 'POST' && (ctx.path === paths.token || ctx.path === paths.revocation) && ctx.is('application/x-www-form-urlencoded')) {
       const params = querystring.parse(await readBody(ctx.req));
@@ -82,6 +91,8 @@ export function refreshTokenEnvelope(paths: { token: string; revocation: string 
         const value = params[name];
         if (typeof value === 'string') params[name] = unwrapRefreshToken(value);
       }
+      // The form is read here anyway: whoever else needs it (the token endpoint's limit per account) looks now.
+      if (inspect && (await inspect(ctx, params))) return;
       const replay = replayRequest(ctx.req, Buffer.from(querystring.stringify(params)));
       ctx.req = replay;
       ctx.request.req = replay;

@@ -92,6 +92,18 @@ export class UserStore {
     return toAccount(row);
   }
 
+  /** The id of the account a login (e-mail or user name) names, whether it can sign in or not. */
+  async idForLogin(login: string): Promise<string | undefined> {
+    const key = normaliseLogin(login);
+    if (!key) return undefined;
+    const row = await this.db
+      .selectFrom('users')
+      .select('id')
+      .where((eb) => eb.or([eb('email', '=', key), eb('username', '=', key)]))
+      .executeTakeFirst();
+    return row?.id;
+  }
+
   async findByEmail(email: string): Promise<Account | undefined> {
     const row = await this.db.selectFrom('users').selectAll().where('email', '=', normaliseLogin(email)).executeTakeFirst();
     return row ? toAccount(row) : undefined;

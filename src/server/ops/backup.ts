@@ -20,7 +20,7 @@ import pg from 'pg';
 import { HeadObjectCommand } from '@aws-sdk/client-s3';
 import { S3Storage } from '../attachments/s3-storage';
 import type { S3Settings } from '../env';
-import { copyHashed, hashFile, isEmptyDir, OpsError, writeManifest, type Manifest, type SnapshotFile } from './snapshot';
+import { copyHashed, FILES_AT_ONCE, hashFile, inParallel, isEmptyDir, OpsError, writeManifest, type Manifest, type SnapshotFile } from './snapshot';
 
 export interface OpsTarget {
   dataDir: string;
@@ -178,21 +178,14 @@ async function dumpPostgres(dir: string, url: string, log: (line: string) => voi
   }
 }
 
-/** Runs `work` over `items`, `limit` at a time (object-store round trips overlap). */
-async function inParallel<T>(items: T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(limit, items.length) }, async () => {
-      while (next < items.length) await work(items[next++]!);
-    }),
-  );
-}
-
-/** The size of an object, or null when the store does not have it. */
-export async function objectSize(storage: S3Storage, key: string): Promise<number | null> {
+/**
+ * An object's size and ETag (the store's checksum of its bytes: the MD5 for objects stored in one
+ * part, as attachments are), or null when the store does not have it.
+ */
+export async function objectHead(storage: S3Storage, key: string): Promise<{ size: number; etag?: string } | null> {
   try {
     const head = await storage.client.send(new HeadObjectCommand({ Bucket: storage.config.bucket, Key: storage.objectKey(key) }));
-    return Number(head.ContentLength ?? 0);
+    return { size: Number(head.ContentLength ?? 0), ...(head.ETag ? { etag: head.ETag } : {}) };
   } catch (error) {
     const status = (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
     if (status === 404) return null;
@@ -203,18 +196,18 @@ export async function objectSize(storage: S3Storage, key: string): Promise<numbe
 /** S3: the bytes stay in the bucket; every object of a live attachment is checked there and listed with its size. */
 async function listS3(rows: AttachmentRow[], s3: S3Settings, log: (line: string) => void, markDeleted?: (ids: number[]) => void): Promise<Manifest['attachments']> {
   const storage = new S3Storage(s3);
-  const objects: Array<{ key: string; size: number }> = [];
+  const objects: NonNullable<Manifest['attachments']['objects']> = [];
   const vanished: number[] = [];
   let count = 0;
   let bytes = 0;
   await inParallel(rows, 16, async (row) => {
     const keys = [row.storage_key, ...(row.thumb_key ? [row.thumb_key] : [])];
-    const sizes = await Promise.all(keys.map((key) => objectSize(storage, key)));
-    if (sizes.some((size) => size === null)) {
+    const heads = await Promise.all(keys.map((key) => objectHead(storage, key)));
+    if (heads.some((head) => head === null)) {
       vanished.push(row.id);
       return;
     }
-    keys.forEach((key, i) => objects.push({ key, size: sizes[i]! }));
+    keys.forEach((key, i) => objects.push({ key, ...heads[i]! }));
     count += 1;
     bytes += row.size;
   });
@@ -235,7 +228,9 @@ async function copyAttachments(
   const vanished: number[] = [];
   let count = 0;
   let bytes = 0;
-  for (const row of rows) {
+  // Copied FILES_AT_ONCE at a time; the manifest lists them in the rows' order all the same.
+  const copiedPerRow: SnapshotFile[][] = [];
+  await inParallel(rows, FILES_AT_ONCE, async (row, index) => {
     const copied: SnapshotFile[] = [];
     try {
       for (const key of [row.storage_key, row.thumb_key]) {
@@ -246,13 +241,15 @@ async function copyAttachments(
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
       vanished.push(row.id);
-      continue;
+      return;
     }
-    files.push(...copied);
+    copiedPerRow[index] = copied;
     count += 1;
     bytes += row.size;
     if (count % 500 === 0) log(`attachments: ${count}/${rows.length}`);
-  }
+  });
+  for (const copied of copiedPerRow) if (copied) files.push(...copied);
+  vanished.sort((a, b) => a - b);
   log(`attachments: ${count} copied (${bytes} bytes)${vanished.length ? `, ${vanished.length} deleted while the backup ran` : ''}`);
   if (vanished.length) markDeleted?.(vanished);
   return { store: 'local', count, bytes, ...(vanished.length ? { vanished } : {}) };

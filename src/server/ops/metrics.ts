@@ -107,6 +107,23 @@ export function registerMetrics(app: FastifyInstance, settings: MetricsSettings)
     },
   });
 
+  new Gauge({
+    name: `${PREFIX}limit_counters_shared`,
+    help: 'Request limits and sign-in throttle: 1 while counted in Redis (shared by every node), 0 while in this process (no REDIS_URL, or Redis unreachable)',
+    registers: [registry],
+    collect() {
+      this.set(app.limitCounters?.shared ? 1 : 0);
+    },
+  });
+  new Gauge({
+    name: `${PREFIX}limit_counters_redis_configured`,
+    help: 'Whether REDIS_URL is set: with limit_counters_shared 0, Redis is unreachable and each node counts on its own',
+    registers: [registry],
+    collect() {
+      this.set(app.limitCounters?.configured ? 1 : 0);
+    },
+  });
+
   app.decorate('opsMetrics', {
     loginFailed: () => loginFailures.inc(),
     bulkAnswered: (results) => {

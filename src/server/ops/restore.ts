@@ -1,18 +1,36 @@
 /**
  * `npm run restore -- <dir>`: checks the whole snapshot first (manifest checksum, schema version,
  * every file's size and SHA-256) and the target (an empty DATA_DIR; on PostgreSQL a database with
- * no tables), and only then writes. A failure half-way clears what it wrote, so the target is
- * empty again.
+ * no tables), then, when the attachments stay in an object store, that every object the snapshot
+ * lists is still there with the same size and ETag — and only then writes. A missing or changed
+ * object refuses the restore (a restored server would have records whose photos are gone) unless
+ * the operator accepts the loss (`acceptMissingAttachments`, the CLI's
+ * `--accept-missing-attachments`); the objects are then listed. A failure half-way clears what it
+ * wrote, so the target is empty again.
  */
 import { mkdir, rename } from 'node:fs/promises';
 import path from 'node:path';
 import pg from 'pg';
 import { S3Storage } from '../attachments/s3-storage';
 import type { S3Settings } from '../env';
-import { objectSize, PG_DUMP_FILE, runTool, type OpsTarget } from './backup';
-import { clearDir, copyHashed, isEmptyDir, OpsError, verifySnapshot, type Manifest } from './snapshot';
+import { objectHead, PG_DUMP_FILE, runTool, type OpsTarget } from './backup';
+import { clearDir, copyHashed, FILES_AT_ONCE, inParallel, isEmptyDir, OpsError, verifySnapshot, type Manifest } from './snapshot';
 
-export async function restore(dir: string, target: OpsTarget): Promise<Manifest> {
+export interface RestoreOptions {
+  /** Restore even when objects of the snapshot are gone from the bucket or changed (they are listed). */
+  acceptMissingAttachments?: boolean;
+}
+
+export interface RestoreOutcome {
+  manifest: Manifest;
+  /** Storage keys of the snapshot's objects the bucket no longer has as they were (accepted losses). */
+  missingAttachments: string[];
+}
+
+/** The CLI flag that accepts missing attachment objects; named in the refusal. */
+export const ACCEPT_MISSING_FLAG = '--accept-missing-attachments';
+
+export async function restore(dir: string, target: OpsTarget, options: RestoreOptions = {}): Promise<RestoreOutcome> {
   const { log } = target;
   log(`checking snapshot ${dir}`);
   const manifest = await verifySnapshot(dir, log);
@@ -25,6 +43,15 @@ export async function restore(dir: string, target: OpsTarget): Promise<Manifest>
   }
   if (!(await isEmptyDir(target.dataDir))) throw new OpsError(`DATA_DIR ${target.dataDir} is not empty: restore into an empty folder (nothing was written)`);
   if (target.databaseUrl) await assertEmptyPostgres(target.databaseUrl);
+  const missingAttachments = target.s3 ? await checkBucket(manifest, target.s3, log) : [];
+  if (missingAttachments.length > 0) {
+    const what = `${missingAttachments.length} attachment ${missingAttachments.length === 1 ? 'object of the snapshot is' : 'objects of the snapshot are'} missing from bucket ${target.s3!.bucket} or changed`;
+    if (!options.acceptMissingAttachments) {
+      const shown = missingAttachments.slice(0, 20).join(', ') + (missingAttachments.length > 20 ? `, … (${missingAttachments.length - 20} more)` : '');
+      throw new OpsError(`${what}: ${shown}. Put them back into the bucket (from its object versions or another copy), or restore without them with ${ACCEPT_MISSING_FLAG} — nothing was written`);
+    }
+    log(`${what}, accepted (${ACCEPT_MISSING_FLAG}): ${missingAttachments.join(', ')}`);
+  }
 
   await mkdir(target.dataDir, { recursive: true });
   try {
@@ -41,36 +68,51 @@ export async function restore(dir: string, target: OpsTarget): Promise<Manifest>
     log('database: restored');
     const attachmentFiles = manifest.files.filter((file) => file.path.startsWith('attachments/'));
     let done = 0;
-    for (const file of attachmentFiles) {
+    await inParallel(attachmentFiles, FILES_AT_ONCE, async (file) => {
       await copyChecked(dir, file.path, path.join(target.dataDir, file.path), manifest);
       done += 1;
       if (done % 500 === 0 || done === attachmentFiles.length) log(`attachments: ${done}/${attachmentFiles.length} files`);
-    }
-    if (target.s3) await checkBucket(manifest, target.s3, log);
+    });
   } catch (error) {
     await clearDir(target.dataDir);
     throw error;
   }
   log(`restore complete: ${manifest.attachments.count} attachments, schema ${manifest.database.lastMigration}, snapshot of ${manifest.createdAt}`);
-  return manifest;
+  return { manifest, missingAttachments };
+}
+
+const indexes = new WeakMap<Manifest, Map<string, Manifest['files'][number]>>();
+
+/** The manifest's files by path (a snapshot lists thousands: no linear search per file). */
+function fileIndex(manifest: Manifest): Map<string, Manifest['files'][number]> {
+  let index = indexes.get(manifest);
+  if (!index) {
+    index = new Map(manifest.files.map((file) => [file.path, file]));
+    indexes.set(manifest, index);
+  }
+  return index;
 }
 
 /** Copies one snapshot file and checks the copy against the manifest (a disk error would show here). */
 async function copyChecked(dir: string, relative: string, to: string, manifest: Manifest): Promise<void> {
-  const expected = manifest.files.find((file) => file.path === relative);
+  const expected = fileIndex(manifest).get(relative);
   const copied = await copyHashed(path.join(dir, relative), to);
   if (!expected || copied.sha256 !== expected.sha256) throw new OpsError(`checksum mismatch while copying ${relative}`);
 }
 
-/** S3: the objects stay in the bucket; reports any the manifest lists that the bucket no longer has (or has changed in size). */
-async function checkBucket(manifest: Manifest, s3: S3Settings, log: (line: string) => void): Promise<void> {
+/** S3: the objects stay in the bucket; the keys of those the manifest lists that the bucket no longer has as they were (size, ETag). */
+async function checkBucket(manifest: Manifest, s3: S3Settings, log: (line: string) => void): Promise<string[]> {
   const storage = new S3Storage(s3);
+  const objects = manifest.attachments.objects ?? [];
   const missing: string[] = [];
-  for (const object of manifest.attachments.objects ?? []) {
-    if ((await objectSize(storage, object.key)) !== object.size) missing.push(object.key);
-  }
-  log(`attachments: ${manifest.attachments.count} stay in bucket ${s3.bucket}; ${(manifest.attachments.objects ?? []).length - missing.length} objects checked there`);
-  if (missing.length) log(`WARNING: ${missing.length} objects of the snapshot are missing from the bucket or changed (restore them from the bucket's versions): ${missing.slice(0, 20).join(', ')}`);
+  // Round trips to the store overlap, as in the backup's listing.
+  await inParallel(objects, 16, async (object) => {
+    const head = await objectHead(storage, object.key);
+    const same = head !== null && head.size === object.size && (object.etag === undefined || head.etag === object.etag);
+    if (!same) missing.push(object.key);
+  });
+  log(`attachments: ${manifest.attachments.count} stay in bucket ${s3.bucket}; ${objects.length - missing.length} objects checked there`);
+  return missing.sort();
 }
 
 /** Attachments deleted while the backup ran: their files are not in the snapshot, so their rows are deleted too. */

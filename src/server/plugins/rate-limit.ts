@@ -6,11 +6,11 @@
  * — the client's outbox waits that long and goes on. The reachability probe (/api/Test, polled by
  * every open app and by load balancers) is never counted.
  *
- * Counters live in each process's memory: behind a proxy with N nodes a user may reach up to N
- * times the limit. The sign-in throttle is separate (idp/login-throttle.ts): it counts wrong
- * passwords only.
+ * The counts are the app's limit counters (plugins/limit-counters.ts): in Redis with REDIS_URL,
+ * shared by every node behind the proxy, else (or while Redis is away) in this process's memory.
+ * The sign-in throttle is separate (idp/login-throttle.ts): it counts wrong passwords only.
  */
-import rateLimit from '@fastify/rate-limit';
+import rateLimit, { type FastifyRateLimitStore } from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { RateLimits } from '../env';
 import '../http/fastify-types';
@@ -26,8 +26,26 @@ function isCounted(request: FastifyRequest): boolean {
 /** Nothing happens without limits (tests and benches drive thousands of calls as one user); server.ts always passes them. */
 export async function registerRateLimits(app: FastifyInstance, limits: RateLimits | undefined): Promise<void> {
   if (!limits || limits.max === 0) return;
+  const counters = app.limitCounters.kind('api');
+  /**
+   * The plugin's store interface over the shared counters (one store: every limit here is the same
+   * one). Not the plugin's own RedisStore: that one fails the request, or with skipOnError stops
+   * limiting altogether, while Redis is away; these counters fall back to the process's memory.
+   */
+  class SharedStore implements FastifyRateLimitStore {
+    incr(key: string, callback: (error: Error | null, result?: { current: number; ttl: number }) => void, timeWindow: number): void {
+      counters.hit(key, timeWindow).then(
+        ({ count, ttlMs }) => callback(null, { current: count, ttl: ttlMs }),
+        (error: Error) => callback(error),
+      );
+    }
+    child(): FastifyRateLimitStore {
+      return this;
+    }
+  }
   await app.register(rateLimit, {
     global: false,
+    store: SharedStore,
     max: limits.max,
     timeWindow: limits.windowMs,
     keyGenerator: (request) => (request.principal ? `user:${request.principal.subject}` : `address:${request.ip}`),

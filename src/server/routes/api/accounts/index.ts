@@ -15,6 +15,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { fillText, slSeasonServer } from '../../../../common/i18n/sl';
 import { resolveAccess } from '../../../access/access';
 import type { AuthMode } from '../../../auth';
+import type { IdentityLimits } from '../../../env';
 import { errorResponses, writeErrorResponses } from '../../../http/schemas';
 import { HttpError } from '../../../http/errors';
 import { forbidden, invalid, notFound, unauthenticated } from '../../../domain-errors';
@@ -28,6 +29,8 @@ import { locateLiveRecord } from '../../../repositories/record-repository';
 export interface AccountRouteOptions {
   mode: AuthMode;
   publicUrl?: string;
+  /** Requests to the activation links per address and account (IDP_LIMIT_*; default none). */
+  identityLimits?: IdentityLimits;
 }
 
 /** What the client is told: accounts in our users table, or in an external Keycloak. */
@@ -56,7 +59,7 @@ const linkSchema = {
 export default async function accountRoutes(app: FastifyInstance, options: AccountRouteOptions): Promise<void> {
   const mode: AccountMode = options.mode === 'keycloak' ? 'keycloak' : 'embedded';
   const appOrigin = (request: FastifyRequest) => originOf(request, options.publicUrl);
-  if (mode === 'embedded') await registerActivationPage(app, { db: app.db, appOrigin });
+  if (mode === 'embedded') await registerActivationPage(app, { db: app.db, appOrigin, limits: options.identityLimits });
 
   /** The farmer record (any project) if the caller is an editor of its project; else 404/403. */
   async function farmerForEditor(request: FastifyRequest, farmerId: number): Promise<{ email: string | undefined; name: string }> {
