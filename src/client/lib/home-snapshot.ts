@@ -13,9 +13,9 @@
  * clears it.
  */
 
-export type SnapshotPathStatus = 'not-walked' | 'walked' | 'form-done';
+type SnapshotPathStatus = 'not-walked' | 'walked' | 'form-done';
 
-export interface SnapshotPath {
+interface SnapshotPath {
   id: number;
   name: string;
   lengthM: number | null;
@@ -23,7 +23,7 @@ export interface SnapshotPath {
   score: number | null;
 }
 
-export interface SnapshotArea {
+interface SnapshotArea {
   id: number;
   name: string;
   paths: SnapshotPath[];

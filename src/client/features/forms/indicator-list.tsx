@@ -16,14 +16,14 @@ import { IndicatorCard } from './indicator-card';
 /** About what a phone's first screen shows below the form's heading (more would only wait). */
 const FIRST_SCREEN = 6;
 
-export interface IndicatorGroup {
+interface IndicatorGroup {
   key: string;
   title: string;
   description?: string;
   indicators: IndicatorDefinition[];
 }
 
-export interface IndicatorListProps {
+interface IndicatorListProps {
   config: AppConfig;
   groups: IndicatorGroup[];
   drafts: Readonly<Record<string, IndicatorDraft>>;
