@@ -1,19 +1,38 @@
 /**
- * How fast a signed-in farmer sees the meadow list on a mid-range phone, in Chromium against the
- * real server (buildApp, the demo project, the embedded identity provider) serving the production
- * build in dist/. Phone profile through the DevTools protocol: CPU slowed 4×, 150 ms round trip,
- * 1.6 Mbit/s down, 750 kbit/s up, a 390×844 viewport.
+ * How fast a signed-in farmer gets to their paths and answers a form on a mid-range phone, in
+ * Chromium against the real server (buildApp, the demo project, the embedded identity provider)
+ * serving the production build in dist/. Phone profile through the DevTools protocol: CPU slowed
+ * 4×, 150 ms round trip, 1.6 Mbit/s down, 750 kbit/s up, a 390×844 viewport.
  *
- * - client.load_first_list_ms    first visit (no service worker, no device data; signed in: the
- *                                tokens are in localStorage as after the login page) until a path
- *                                row of the home screen is in the document
- * - client.load_warm_list_ms     the next visit, online (service worker installed, device data)
- * - client.load_offline_list_ms  the next visit with the network off
- * - client.load_first_js_kb      JavaScript bytes over the wire on the first visit (compressed size
- *                                plus headers, as the network reports them)
- * Each the median of RUNS fresh browser contexts. Times are the page's own clock (performance.now()
- * from navigation start) when the first `home-path-…` row appears. Skipped with a message when
- * dist/ or Chromium is missing.
+ * "Paths on screen": the first frame in which one of the farmer's paths (a link to
+ * `#/paths/<id>`; not "Nova pot", not a meadow card) is laid out and visible, and, when it is in
+ * the viewport, is what a tap at its centre would hit (the farmer has a form in progress, so the
+ * "what is waiting" card above the meadows can push the first path below the fold of the 844 px
+ * screen; stderr says whether it was in view). Taken on the page's clock (performance.now() from
+ * navigation start) in the requestAnimationFrame callback of that frame, just before its paint.
+ *
+ * - client.load_first_paths_ms    first visit (no service worker, no device data; signed in: the
+ *                                 tokens are in localStorage as after the login page)
+ * - client.load_warm_paths_ms     the next visit, online (service worker installed, device data)
+ * - client.load_offline_paths_ms  the next visit with the network off
+ * - client.load_first_js_kb       JavaScript bytes over the wire on the first visit (compressed
+ *                                 size plus headers, as the network reports them)
+ * - client.load_form_render_ms    on the warm visit's page, from the forms list, the hash change
+ *                                 that opens the farmer's form of the meadow kind (24 indicators;
+ *                                 made once before the visits) until the first frame in which its
+ *                                 first indicator's answer is on screen and tappable (the screen's
+ *                                 chunk comes from the service worker, as after a tap)
+ * - client.load_tap_paint_median_ms / _worst_ms  taps on answers of that form (TAPS per visit,
+ *                                 each on another indicator, after the last one settled): from
+ *                                 the click event's timestamp until the next paint (a task posted
+ *                                 from the following frame's requestAnimationFrame runs after
+ *                                 that frame's paint); the median and the worst of all visits
+ * - floor.idb_put_10k_ms          raw IndexedDB in the same Chromium (bench/idb-floor.ts): the
+ *                                 median of FLOOR_RUNS measurements before the visits and as many
+ *                                 after them; the time goals are for a floor of 1,100 ms and
+ *                                 scale with it
+ * The times are medians of RUNS fresh browser contexts. Skipped with a message when dist/ or
+ * Chromium is missing.
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -21,6 +40,7 @@ import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { buildApp } from '../src/server/app';
 import type { BenchIo } from './sync';
+import { FLOOR_NAME, measureIdbFloor } from './idb-floor';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const FLAGS = ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--use-angle=swiftshader', '--enable-unsafe-swiftshader'];
@@ -33,16 +53,71 @@ const PHONE = {
   upBytesPerS: (750 * 1_000) / 8,
   viewport: { width: 390, height: 844 },
 };
-const LIST_ROW = '[data-testid^="home-path-"]';
-const NAMES = ['client.load_first_list_ms', 'client.load_warm_list_ms', 'client.load_offline_list_ms', 'client.load_first_js_kb'] as const;
+const TAPS = Number(process.env.CLIENT_LOAD_TAPS ?? 8);
+const FLOOR_RUNS = 3;
+const MEADOW_FORM_TITLE = 'Popis kazalnih rastlin na poti';
+const NAMES = [
+  'client.load_first_paths_ms',
+  'client.load_warm_paths_ms',
+  'client.load_offline_paths_ms',
+  'client.load_first_js_kb',
+  'client.load_form_render_ms',
+  'client.load_tap_paint_median_ms',
+  'client.load_tap_paint_worst_ms',
+] as const;
 
 /**
- * Records on the page's clock when the first path row enters the document. A string, not a
- * function: tsx's name-keeping helpers would not exist in the page.
+ * The page's side of the measurements, strings rather than functions: tsx's name-keeping helpers
+ * would not exist in the page. `__onScreen(test, done)` calls done(time) in the first frame in
+ * which test() finds what it wants laid out in the viewport and hit by a tap at its centre,
+ * checking once per frame while the document changes. The click listener keeps each tap's time
+ * to the next paint in `__taps`.
  */
-const WATCH_FOR_LIST = `new MutationObserver(function () {
-  if (window.__listAt === undefined && document.querySelector(${JSON.stringify(LIST_ROW)})) window.__listAt = performance.now();
-}).observe(document, { subtree: true, childList: true });`;
+const PAGE_HELPERS = `
+window.__tappable = function (el, belowFold) {
+  var r = el.getBoundingClientRect();
+  if (r.width <= 0 || r.height <= 0 || r.bottom <= 0 || r.right <= 0 || r.left >= innerWidth) return false;
+  if (el.checkVisibility && !el.checkVisibility({ opacityProperty: true, visibilityProperty: true })) return false;
+  if (r.top >= innerHeight) return !!belowFold;
+  var x = Math.min(Math.max(r.left + r.width / 2, 0), innerWidth - 1);
+  var y = Math.min(Math.max(r.top + r.height / 2, 0), innerHeight - 1);
+  var hit = document.elementFromPoint(x, y);
+  return !!hit && (el === hit || el.contains(hit));
+};
+window.__onScreen = function (test, done) {
+  var pending = false, finished = false;
+  function check() {
+    pending = false;
+    if (finished) return;
+    var t = performance.now();
+    if (test()) { finished = true; observer.disconnect(); done(t); }
+  }
+  var observer = new MutationObserver(function () {
+    if (!pending && !finished) { pending = true; requestAnimationFrame(check); }
+  });
+  observer.observe(document, { subtree: true, childList: true, attributes: true });
+  pending = true;
+  requestAnimationFrame(check);
+};
+window.__pathLink = function () {
+  var links = document.querySelectorAll('a[href^="#/paths/"]');
+  for (var i = 0; i < links.length; i++) {
+    var href = links[i].getAttribute('href');
+    if (/^#\\/paths\\/[^/?#]+$/.test(href) && href !== '#/paths/new' && window.__tappable(links[i], true)) { window.__pathInView = links[i].getBoundingClientRect().top < innerHeight; return true; }
+  }
+  return false;
+};
+window.__onScreen(window.__pathLink, function (t) { window.__pathsAt = t; });
+window.__taps = [];
+addEventListener('click', function (event) {
+  var start = event.timeStamp;
+  requestAnimationFrame(function () {
+    var channel = new MessageChannel();
+    channel.port1.onmessage = function () { window.__taps.push(performance.now() - start); };
+    channel.port2.postMessage(0);
+  });
+}, true);
+`;
 
 /** Applies the phone profile to the page; returns a counter of JavaScript bytes received. */
 async function phoneProfile(context: BrowserContext, page: Page): Promise<{ jsBytes: () => number }> {
@@ -66,17 +141,120 @@ async function phoneProfile(context: BrowserContext, page: Page): Promise<{ jsBy
   return { jsBytes: () => bytes };
 }
 
-async function listShownAt(page: Page): Promise<number> {
+type PageWindow = { __pathsAt?: number; __formAt?: number; __taps: number[] };
+
+async function pathsShownAt(page: Page, log: (message: string) => void): Promise<number> {
   try {
-    const handle = await page.waitForFunction(() => (window as unknown as { __listAt?: number }).__listAt, undefined, { timeout: 120_000 });
-    return (await handle.jsonValue()) as number;
+    const handle = await page.waitForFunction(() => (window as unknown as PageWindow).__pathsAt, undefined, { timeout: 120_000 });
+    const at = (await handle.jsonValue()) as number;
+    if (!(await page.evaluate(() => (window as unknown as { __pathInView: boolean }).__pathInView))) log(`the first path was below the fold at ${at.toFixed(0)} ms`);
+    return at;
   } catch (error) {
     const text = await page.evaluate(() => document.body.innerText.slice(0, 300)).catch(() => '');
-    throw new Error(`no meadow list at ${page.url()}: ${text}`, { cause: error });
+    throw new Error(`no path on screen at ${page.url()}: ${text}`, { cause: error });
   }
 }
 
-async function signIn(browser: Browser, origin: string): Promise<Awaited<ReturnType<BrowserContext['storageState']>>> {
+/**
+ * The id of the farmer's first form of the meadow kind (24 indicators) in the season, from the
+ * forms screen. The demo farmer has none in the current season at first: the first visit makes
+ * one on its first path's screen, as a farmer does (later visits find it, from the server).
+ */
+async function meadowFormId(page: Page): Promise<string> {
+  const row = page.locator('[data-testid^="form-item-"]', { hasText: MEADOW_FORM_TITLE }).first();
+  const showForms = async () => {
+    await page.evaluate(() => {
+      location.hash = '#/forms';
+    });
+    await page.locator('[data-testid^="form-item-"], .empty-state').first().waitFor({ timeout: 60_000 });
+  };
+  await showForms();
+  if ((await row.count()) === 0) {
+    await page.evaluate(() => {
+      location.hash = '#/';
+    });
+    const path = page.locator('[data-testid^="home-path-"]').first();
+    await path.click();
+    await page.getByRole('button', { name: 'Ustvari obrazec' }).waitFor({ timeout: 60_000 });
+    await page.getByLabel('Vrsta obrazca').selectOption({ label: MEADOW_FORM_TITLE });
+    await page.getByRole('button', { name: 'Ustvari obrazec' }).click();
+    await page.waitForURL(/#\/forms\/./, { timeout: 60_000 });
+    await page.locator('[data-testid^="indicator-"]').first().waitFor({ timeout: 60_000 });
+    await page.waitForLoadState('networkidle');
+    await showForms();
+  }
+  await row.waitFor({ timeout: 60_000 }).catch(async (error: unknown) => {
+    const text = await page.evaluate(() => document.body.innerText.slice(0, 600)).catch(() => '');
+    throw new Error(`no form of the meadow kind on the forms screen: ${text}`, { cause: error });
+  });
+  const href = (await row.getAttribute('href')) ?? '';
+  const id = /^#\/forms\/(.+)$/.exec(href)?.[1];
+  if (!id) throw new Error(`no meadow form among the forms: ${href}`);
+  return id;
+}
+
+/**
+ * Opens the form by its address on the page's own clock; resolves to the time until its first
+ * indicator's answer is on screen and tappable, and logs how many indicators were in the document
+ * then.
+ */
+async function formRenderMs(page: Page, formId: string, log: (message: string) => void): Promise<number> {
+  await page.evaluate(
+    `(function () {
+      var opened = performance.now();
+      window.__onScreen(function () {
+        var answer = document.querySelector('[data-testid^="indicator-"] [role="radio"], [data-testid^="indicator-"] input');
+        return !!answer && window.__tappable(answer);
+      }, function (t) {
+        window.__formAt = t - opened;
+        window.__formIndicators = document.querySelectorAll('[data-testid^="indicator-"]').length;
+      });
+      location.hash = '#/forms/' + ${JSON.stringify(formId)};
+    })()`,
+  );
+  const handle = await page.waitForFunction(() => (window as unknown as PageWindow).__formAt, undefined, { timeout: 60_000 });
+  const ms = (await handle.jsonValue()) as number;
+  const shown = await page.evaluate(() => (window as unknown as { __formIndicators: number }).__formIndicators);
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid^="indicator-"]').length >= 24, undefined, { timeout: 60_000 });
+  log(`form on screen ${ms.toFixed(0)} ms with ${shown} indicators in the document`);
+  return ms;
+}
+
+/**
+ * Taps the first answer of `count` indicators with an answer of radio buttons, one after another,
+ * each brought into view first and tapped once the page has painted twice since; resolves to each
+ * tap's time from the click to the next paint.
+ */
+async function tapTimes(page: Page, count: number): Promise<number[]> {
+  const keys = await page.evaluate(() =>
+    [...document.querySelectorAll('[data-testid^="indicator-"]')]
+      .filter((card) => card.querySelector('[role="radio"]:not([disabled])'))
+      .map((card) => card.getAttribute('data-testid')!),
+  );
+  if (keys.length === 0) throw new Error('the form has no answer to tap (read-only?)');
+  const times: number[] = [];
+  for (let i = 0; i < count; i++) {
+    const key = keys[i % keys.length]!;
+    const radio = page.locator(`[data-testid="${key}"] [role="radio"]`).first();
+    await radio.scrollIntoViewIfNeeded();
+    // Two frames: the scroll painted and nothing of the last tap still pending.
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+    const box = await radio.boundingBox();
+    if (!box) throw new Error(`${key}: the answer is not laid out`);
+    const before = await page.evaluate(() => (window as unknown as PageWindow).__taps.length);
+    await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+    const handle = await page.waitForFunction((n) => (window as unknown as PageWindow).__taps[n], before, { timeout: 30_000 });
+    times.push((await handle.jsonValue()) as number);
+  }
+  return times;
+}
+
+/**
+ * Signs the farmer in (the tokens the visits start with) and makes sure the farmer has a form of
+ * the meadow kind in the season, as mid-season (every visit then shows the same home screen, with
+ * its "what is waiting" card); resolves to the signed-in state and that form's id.
+ */
+async function signIn(browser: Browser, origin: string): Promise<{ storageState: Awaited<ReturnType<BrowserContext['storageState']>>; formId: string }> {
   const context = await browser.newContext({ locale: 'sl-SI' });
   const page = await context.newPage();
   await page.goto(`${origin}/`);
@@ -84,10 +262,11 @@ async function signIn(browser: Browser, origin: string): Promise<Awaited<ReturnT
   await page.getByLabel('E-pošta ali uporabniško ime', { exact: true }).fill(FARMER.email);
   await page.getByLabel('Geslo', { exact: true }).fill(FARMER.password);
   await Promise.all([page.waitForURL((url) => !url.pathname.startsWith('/auth/')), page.getByRole('button', { name: 'Prijava' }).click()]);
-  await page.waitForSelector(LIST_ROW, { timeout: 60_000 });
-  const state = await context.storageState();
+  await page.waitForSelector('[data-testid^="home-path-"]', { timeout: 60_000 });
+  const storageState = await context.storageState();
+  const formId = await meadowFormId(page);
   await context.close();
-  return state;
+  return { storageState, formId };
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
@@ -111,19 +290,24 @@ export async function clientLoadFigures({ want, emit, log }: BenchIo): Promise<v
     const { port } = app.server.address() as { port: number };
     const origin = `http://127.0.0.1:${port}`;
     browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: FLAGS });
-    const storageState = await signIn(browser, origin);
+    const floors = await measureIdbFloor(browser, origin, '/config.json', FLOOR_RUNS);
+    log(`${FLOOR_NAME} before the visits: ${floors.map((ms) => ms.toFixed(0)).join(', ')} ms`);
+    const { storageState, formId } = await signIn(browser, origin);
     const first: number[] = [];
     const warm: number[] = [];
     const offline: number[] = [];
     const jsKb: number[] = [];
+    const form: number[] = [];
+    const taps: number[] = [];
+    const formWanted = ['client.load_form_render_ms', 'client.load_tap_paint_median_ms', 'client.load_tap_paint_worst_ms'].some(want);
     for (let run = 0; run < RUNS; run++) {
       const context = await browser.newContext({ storageState, locale: 'sl-SI', serviceWorkers: 'allow', viewport: PHONE.viewport });
-      await context.addInitScript({ content: WATCH_FOR_LIST });
+      await context.addInitScript({ content: PAGE_HELPERS });
       try {
         const page = await context.newPage();
         const counter = await phoneProfile(context, page);
         await page.goto(`${origin}/`);
-        first.push(await listShownAt(page));
+        first.push(await pathsShownAt(page, log));
         // Usable offline: the service worker is active (its precache done) and controls the page.
         await page.evaluate(async () => {
           await navigator.serviceWorker.ready;
@@ -135,24 +319,51 @@ export async function clientLoadFigures({ want, emit, log }: BenchIo): Promise<v
         const next = await context.newPage();
         await phoneProfile(context, next);
         await next.goto(`${origin}/`);
-        warm.push(await listShownAt(next));
+        warm.push(await pathsShownAt(next, log));
+        if (formWanted) {
+          // The form from the warm visit's page once its start-up is over (the season read from
+          // the server), as a farmer opens it: the forms list first, then the form.
+          await next.waitForLoadState('networkidle');
+          await next.evaluate(() => {
+            location.hash = '#/forms';
+          });
+          await next.locator(`[data-testid="form-item-${formId}"]`).waitFor({ timeout: 60_000 });
+          await next.waitForLoadState('networkidle');
+          form.push(await formRenderMs(next, formId, log));
+          await next.waitForLoadState('networkidle');
+          const tapped = await tapTimes(next, TAPS);
+          log(`taps to the next paint: ${tapped.map((ms) => ms.toFixed(0)).join(', ')} ms`);
+          taps.push(...tapped);
+        }
         await next.close();
 
         await context.setOffline(true);
         const away = await context.newPage();
         await phoneProfile(context, away);
         await away.goto(`${origin}/`);
-        offline.push(await listShownAt(away));
+        offline.push(await pathsShownAt(away, log));
         await away.close();
       } finally {
         await context.close();
       }
-      log(`run ${run + 1}: first ${first.at(-1)!.toFixed(0)} ms (${jsKb.at(-1)!.toFixed(0)} KB JS), warm ${warm.at(-1)!.toFixed(0)} ms, offline ${offline.at(-1)!.toFixed(0)} ms`);
+      log(
+        `run ${run + 1}: first ${first.at(-1)!.toFixed(0)} ms (${jsKb.at(-1)!.toFixed(0)} KB JS), warm ${warm.at(-1)!.toFixed(0)} ms, offline ${offline.at(-1)!.toFixed(0)} ms` +
+          (formWanted ? `, form ${form.at(-1)!.toFixed(0)} ms` : ''),
+      );
     }
-    emit('client.load_first_list_ms', median(first));
-    emit('client.load_warm_list_ms', median(warm));
-    emit('client.load_offline_list_ms', median(offline));
+    const after = await measureIdbFloor(browser, origin, '/config.json', FLOOR_RUNS);
+    log(`${FLOOR_NAME} after the visits: ${after.map((ms) => ms.toFixed(0)).join(', ')} ms`);
+    floors.push(...after);
+    emit('client.load_first_paths_ms', median(first));
+    emit('client.load_warm_paths_ms', median(warm));
+    emit('client.load_offline_paths_ms', median(offline));
     emit('client.load_first_js_kb', median(jsKb), 'KB');
+    if (formWanted) {
+      emit('client.load_form_render_ms', median(form));
+      emit('client.load_tap_paint_median_ms', median(taps));
+      emit('client.load_tap_paint_worst_ms', Math.max(...taps));
+    }
+    emit(FLOOR_NAME, median(floors));
   } finally {
     await browser?.close();
     await app.close();

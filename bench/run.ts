@@ -29,8 +29,10 @@
  *                          copying the same files plainly (bench/backup.ts)
  * - client.*               bundle sizes of the production build (bench/client-bundle.ts), when
  *                          dist/ exists
- * - client.load_*          the meadow list's load times on a phone profile in Chromium
- *                          (bench/client-load.ts)
+ * - client.load_*          the farmer's paths on screen, a form's render and a tap's time to the
+ *                          next paint on a phone profile in Chromium (bench/client-load.ts)
+ * - floor.idb_put_10k_ms   raw IndexedDB in the same Chromium (bench/idb-floor.ts), printed
+ *                          beside the browser figures of the run whatever the prefix
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -60,8 +62,12 @@ const prefix = process.argv[2] ?? '';
 const want = (name: string) => name.startsWith(prefix);
 const log = (message: string) => process.stderr.write(`[bench] ${message}\n`);
 
+/**
+ * A floor (`floor.*`) is printed whenever a group measured it, whatever the prefix: it is the
+ * yardstick of the other figures of the same run.
+ */
 function emit(name: string, value: number, unit = 'ms'): void {
-  if (want(name)) process.stdout.write(`${JSON.stringify({ name, value: Math.round(value * 100) / 100, unit })}\n`);
+  if (want(name) || name.startsWith('floor.')) process.stdout.write(`${JSON.stringify({ name, value: Math.round(value * 100) / 100, unit })}\n`);
 }
 
 const median = (values: number[]) => percentile([...values].sort((a, b) => a - b), 50);

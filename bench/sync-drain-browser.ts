@@ -21,6 +21,9 @@
  *                                      (an update's row as a deleted one; bench/floor.ts)
  * - sync.browser_drain_300_ms          a field day's worth (300 edits, 11 forms)
  * - sync.browser_drain_300_per_edit_ms the same 300 edits one request each (the naive way)
+ * - floor.idb_put_10k_ms               raw IndexedDB in the same Chromium putting 10,000 rows in one
+ *                                      transaction (bench/idb-floor.ts), before and after the drains:
+ *                                      the client's floor (printed whatever the prefix)
  * - peer.pouchdb_browser_10k_ms        PouchDB (pouchdb-browser, idb adapter) in the same Chromium
  *                                      replicating 10,000 documents to express-pouchdb (in memory)
  *                                      on loopback (bench/pouch-peer.ts)
@@ -45,6 +48,7 @@ import { TEST_USER_HEADER, testAuthenticate, USERS } from '../test/server/helper
 import type { DrainFigures, DrainSetup } from './browser/sync-drain-entry';
 import { fieldDayEdits } from './browser/field-day-edits';
 import { insertFloor } from './floor';
+import { FLOOR_NAME, measureIdbFloor } from './idb-floor';
 import { startPouchPeer } from './pouch-peer';
 import { bundle, CHROMIUM, FLAGS } from './sync-browser';
 import type { BenchIo } from './sync';
@@ -180,6 +184,10 @@ export async function syncDrainBrowserFigures({ want, emit, log }: BenchIo): Pro
     }
 
     if (drainWanted) {
+      // Raw IndexedDB in this Chromium, before the drains and after them (bench/idb-floor.ts): the
+      // client's floor, which the drain is read against.
+      const idbFloors = await measureIdbFloor(browser, origin, '/config.json', 3);
+      log(`${FLOOR_NAME} before the drains: ${idbFloors.map((ms) => ms.toFixed(0)).join(', ')} ms`);
       // CPU time of this process (the server; the bench driver idles meanwhile): steadier than
       // wall time on a shared machine, logged to compare with the floor's.
       const runs: Array<{ figures: DrainFigures; server: { ms: number }; cpu: NodeJS.CpuUsage }> = [];
@@ -194,7 +202,12 @@ export async function syncDrainBrowserFigures({ want, emit, log }: BenchIo): Pro
         runs.push({ figures, server, cpu });
       }
       const { figures, server, cpu } = medianBy(runs, (run) => run.figures.ms);
+      const idbAfter = await measureIdbFloor(browser, origin, '/config.json', 3);
+      log(`${FLOOR_NAME} after the drains: ${idbAfter.map((ms) => ms.toFixed(0)).join(', ')} ms`);
+      const idbFloor = medianBy([...idbFloors, ...idbAfter], (ms) => ms);
+      log(`the drain ÷ ${FLOOR_NAME}: ${(figures.ms / idbFloor).toFixed(2)}×`);
       emit(NAMES.drain, figures.ms);
+      emit(FLOOR_NAME, idbFloor);
       emit(NAMES.server, server.ms);
       emit(NAMES.client, figures.ms - server.ms);
       emit(NAMES.ack, figures.ackMs);

@@ -5,13 +5,21 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import './app/styles/index.css';
-import { App } from './app/app';
+import { App, appRoutes } from './app/app';
 import { earlyDb } from './app/bootstrap/early-db';
 import { earlyFetch, installedVisit } from './app/bootstrap/early-fetch';
 import { startApp } from './app/bootstrap/start-up';
 import { safeLocalStorage } from './lib/local-storage';
 import { makeStore } from './app/store';
+import { parseHash, matchRoute } from './app/router/match';
+import { preloadScreen } from './app/router/screen-loaders';
 import { createBrowserAppUpdater, type AppUpdater } from './features/app-update';
+
+// The first screen's code (the HTML preloads home's), asked for before the store and the app
+// start: it is there by React's first render, which then shows the screen itself instead of
+// suspending for it (router/routes.ts, loadedScreen).
+const firstMatch = matchRoute(appRoutes, parseHash(window.location.hash).path);
+if (firstMatch) preloadScreen(firstMatch.route.Screen);
 
 // browser: persistence, window events, Web Locks, and the sync loop (store.ts). The offline
 // database is the one the `early` entry began opening while the scripts downloaded

@@ -79,6 +79,64 @@ function homeProps(overrides: Partial<HomeScreenProps> = {}, s = season()): Home
   };
 }
 
+/** A Storage in memory: each test its own. */
+function memoryStorage(): Storage {
+  const items = new Map<string, string>();
+  return {
+    get length() {
+      return items.size;
+    },
+    clear: () => items.clear(),
+    getItem: (key) => items.get(key) ?? null,
+    key: (index) => [...items.keys()][index] ?? null,
+    removeItem: (key) => void items.delete(key),
+    setItem: (key, value) => void items.set(key, value),
+  };
+}
+
+describe('HomeScreen: the picture of the last home for the next start', () => {
+  it("a farmer's home is kept and shown at once on the next start, before the season is read, with its paths' links", () => {
+    const storage = memoryStorage();
+    const shown = homeProps({ snapshotKey: '1:kmet1@example.si', snapshotStorage: storage, newPathHref: (id) => `#/paths/new?area=${id}` });
+    const first = render(<HomeScreen {...shown} />);
+    const links = first.container.querySelectorAll('a[href^="#/paths/"]');
+    expect(links.length).toBeGreaterThan(0);
+    const hrefs = [...links].map((a) => a.getAttribute('href'));
+    first.unmount();
+
+    const { container } = render(<HomeScreen {...homeProps({ status: 'loading', areas: [], season: null, role: null, snapshotKey: '1:kmet1@example.si', snapshotStorage: storage })} />);
+    expect(screen.queryByText(sl.common.loading)).toBeNull();
+    expect([...container.querySelectorAll('a[href^="#/paths/"]')].map((a) => a.getAttribute('href'))).toEqual(hrefs);
+    expect(screen.getByText(shown.areas[0]!.paths[0]!.name)).toBeTruthy();
+  });
+
+  it("another user's start, or an editor's home, shows no picture; an editor's clears it", () => {
+    const storage = memoryStorage();
+    render(<HomeScreen {...homeProps({ snapshotKey: '1:kmet1@example.si', snapshotStorage: storage })} />);
+    cleanup();
+    render(<HomeScreen {...homeProps({ status: 'loading', areas: [], snapshotKey: '1:kmet2@example.si', snapshotStorage: storage })} />);
+    expect(screen.getByRole('status').textContent).toBe(sl.common.loading);
+    cleanup();
+    render(<HomeScreen {...homeProps({ role: 'editor', farmerName: 'Kmet', snapshotKey: '1:kmet1@example.si', snapshotStorage: storage })} />);
+    cleanup();
+    render(<HomeScreen {...homeProps({ status: 'loading', areas: [], snapshotKey: '1:kmet1@example.si', snapshotStorage: storage })} />);
+    expect(screen.getByRole('status').textContent).toBe(sl.common.loading);
+  });
+
+  it('the season read from the device replaces the picture', () => {
+    const storage = memoryStorage();
+    const old = homeProps({ snapshotKey: '1:kmet1@example.si', snapshotStorage: storage });
+    render(<HomeScreen {...old} />);
+    cleanup();
+    const loading = homeProps({ status: 'loading', areas: [], snapshotKey: '1:kmet1@example.si', snapshotStorage: storage });
+    const { rerender } = render(<HomeScreen {...loading} />);
+    const renamed = old.areas.map((area) => ({ ...area, paths: area.paths.map((p) => ({ ...p, name: `${p.name} (nova)` })) }));
+    rerender(<HomeScreen {...loading} status="ready" areas={renamed} />);
+    expect(screen.getByText(renamed[0]!.paths[0]!.name)).toBeTruthy();
+    expect(screen.queryByText(old.areas[0]!.paths[0]!.name)).toBeNull();
+  });
+});
+
 describe('HomeScreen', () => {
   it("shows 'Nalagam...' while the season loads", () => {
     render(<HomeScreen {...homeProps({ status: 'loading', areas: [] })} />);

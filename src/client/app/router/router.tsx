@@ -37,6 +37,7 @@ import { buildHref } from '../../lib/links';
 import { matchRoute, parseHash, type Location } from './match';
 import { followParams, useDeliveredIds } from './record-params';
 import type { CompiledRoute, RouteMatch } from './routes';
+import { loadedScreen } from './screen-loaders';
 
 export interface RouterState {
   location: Location;
@@ -193,10 +194,13 @@ export function HashRouter({ routes, access, children }: HashRouterProps) {
 /** Renders the screen of the current route (or not-found / blocked). */
 export function RouteOutlet() {
   const { location, match, idsResolved, screenKey, blocked } = useRouter();
-  if (!match) return <NotFoundScreen path={location.path} />;
+  // Chosen once per screen: switching from the lazy wrapper to the loaded component under a
+  // mounted screen would remount it and lose what it holds.
+  const lazyScreen = match?.route.Screen;
+  const Screen = useMemo(() => (lazyScreen ? (loadedScreen(lazyScreen) ?? lazyScreen) : null), [lazyScreen]);
+  if (!match || !Screen) return <NotFoundScreen path={location.path} />;
   if (blocked) return <BlockedScreen blocked={blocked} />;
   if (!idsResolved) return <Loading />;
-  const { Screen } = match.route;
   return (
     <ChunkErrorBoundary key={screenKey}>
       <Suspense fallback={<Loading />}>

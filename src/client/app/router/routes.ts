@@ -7,6 +7,7 @@ import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
 import { sl, slAudit, slReviewQueue, slSetup } from '../../../common/i18n/sl';
 import { compilePattern, type CompiledPattern, type Params, type Query } from './match';
 import { ROUTE_PATHS, type RouteName } from '../../lib/links';
+import { registerScreenLoader, type ScreenLoader } from './screen-loaders';
 import { editorsOnly, farmerRecordRequired, readersCannotCreate, readersCannotEdit, staffOnly, type RouteGuard } from './guards';
 
 export interface ScreenProps {
@@ -223,15 +224,34 @@ export const routeDefinitions: readonly RouteDefinition[] = [
 ];
 
 /**
- * Compiles the table once; React.lazy wrappers load nothing until a screen renders. Routes that
- * load the same module get the same wrapper, so a screen shared by two routes (screenKey) stays
- * mounted between them.
+ * Compiles the table once; React.lazy wrappers load nothing until a screen renders or is asked
+ * for ahead (preloadScreen). Routes that load the same module get the same wrapper, so a screen
+ * shared by two routes (screenKey) stays mounted between them.
  */
 export function compileRoutes(definitions: readonly RouteDefinition[]): CompiledRoute[] {
   const screens = new Map<RouteDefinition['load'], CompiledRoute['Screen']>();
   const screenOf = (load: RouteDefinition['load']) => {
     let screen = screens.get(load);
-    if (!screen) screens.set(load, (screen = lazy(load)));
+    if (!screen) {
+      let pending: ReturnType<ScreenLoader<ScreenProps>['start']> | null = null;
+      const loader: ScreenLoader<ScreenProps> = {
+        loaded: null,
+        start: () =>
+          (pending ??= load().then(
+            (module) => {
+              loader.loaded = module.default;
+              return module;
+            },
+            (error: unknown) => {
+              // A failed download may be tried again (the chunk-failed screen offers a reload).
+              pending = null;
+              throw error;
+            },
+          )),
+      };
+      screens.set(load, (screen = lazy(loader.start)));
+      registerScreenLoader(screen, loader);
+    }
     return screen;
   };
   return definitions.map((def) => ({ ...def, compiled: compilePattern(def.pattern), Screen: screenOf(def.load) }));

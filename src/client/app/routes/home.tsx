@@ -76,6 +76,7 @@ export default function HomeRoute(_props: ScreenProps) {
           : undefined
       }
       newPathHref={view.role === 'farmer' || view.role === 'editor' ? (areaId) => routeHref('path-new', {}, { area: areaId }) : undefined}
+      snapshotKey={config && view.email ? `${config.projectId}:${view.email}` : null}
     />
   );
 }

@@ -6,7 +6,7 @@
  * through the outbox (so it works offline). Readers see it read-only; editors may archive it, or
  * one of its indicators (which then leaves the form and its score).
  */
-import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useDeferredValue, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { sl, slPhone, slReview, slReviewFarmer, slScreens } from '../../../common/i18n/sl';
 import { reviewStateOf } from '../../../common/review';
 import type { FormValues, ValidationError } from '../../../common/scheme/scoring';
@@ -28,8 +28,10 @@ import type { ResizeEnv } from '../../lib/image/resize';
 import { currentPosition } from '../../lib/location/current-position';
 import { archivedKeys, blockingErrors, draftValues, hasAnswers, initialDraft, isDirty, liveScore, missingAnswers, planSave, rowsByKey, type EditStep, type FormDraft, type IndicatorDraft } from './form-draft';
 import { focusField, fieldId } from './answer-fields';
-import { IndicatorCard } from './indicator-card';
+import { IndicatorList } from './indicator-list';
 import { routeHref } from '../../lib/links';
+
+const NO_ERRORS: ReadonlyMap<string, string> = new Map();
 
 export interface FormScreenProps {
   config: AppConfig;
@@ -136,8 +138,11 @@ function FormEditor(props: FormScreenProps & { form: StoredRecord; kind: FormKin
   // (shown gone at once, before the rows are read again).
   const [archivedHere, setArchivedHere] = useState<ReadonlySet<string>>(() => new Set());
   const archived = useMemo(() => new Set([...archivedKeys(config, props.indicators), ...archivedHere]), [config, props.indicators, archivedHere]);
-  const score = liveScore(kind, draft);
-  const answered = hasAnswers(draft);
+  // The score, its explanation and the review's payment preview follow a tap in a render of their
+  // own after it, so the tap's frame redraws only the answer tapped.
+  const settled = useDeferredValue(draft);
+  const score = useMemo(() => liveScore(kind, settled), [kind, settled]);
+  const answered = hasAnswers(settled);
   const errors = blockingErrors(kind, draft).filter((e) => !archived.has(e.key));
   // The summary at the top of the form: what blocks a save, or what a save left unanswered.
   const [summary, setSummary] = useState<{ kind: 'error' | 'warning'; items: ValidationError[] } | null>(null);
@@ -173,9 +178,10 @@ function FormEditor(props: FormScreenProps & { form: StoredRecord; kind: FormKin
     opened.current = true;
     document.querySelector(`[data-testid="indicator-${props.focusIndicator}"]`)?.scrollIntoView?.({ block: 'center' });
   }, [props.focusIndicator]);
-  const review = props.renderReview?.({ dirty, values: draftValues(kind, draft), showIndicator }) ?? {};
+  const review = props.renderReview?.({ dirty, values: draftValues(kind, settled), showIndicator }) ?? {};
   const errorByKey = new Map(errors.map((e) => [e.key, e.message]));
-  const byKey = rowsByKey(config, props.indicators);
+  const byKey = useMemo(() => rowsByKey(config, props.indicators), [config, props.indicators]);
+  const recordIds = useMemo(() => new Map([...byKey].map(([key, row]) => [key, row.id])), [byKey]);
   const getPosition = props.getPosition ?? currentPosition;
 
   const patch = (key: string, p: Partial<IndicatorDraft>) => {
@@ -268,32 +274,22 @@ function FormEditor(props: FormScreenProps & { form: StoredRecord; kind: FormKin
             </ul>
           </div>
         ) : null}
-        {groupsOf(kind, archived).map((group) => (
-          <section key={group.key} className="indicator-group" aria-labelledby={`group-${group.key}`}>
-            <h2 id={`group-${group.key}`}>{group.title}</h2>
-            {group.description ? <p className="muted">{group.description}</p> : null}
-            <ul className="indicator-list">
-              {group.indicators.map((def) => (
-                <IndicatorCard
-                  key={def.key}
-                  config={config}
-                  def={def}
-                  draft={draft.indicators[def.key]!}
-                  recordId={byKey.get(def.key)?.id ?? null}
-                  error={showErrors ? errorByKey.get(def.key) : undefined}
-                  highlight={highlight === def.key}
-                  readOnly={readOnly}
-                  online={props.online}
-                  onChange={(p) => patch(def.key, p)}
-                  onPickOnMap={props.renderPointPicker ? () => setPicking(def.key) : undefined}
-                  onArchive={props.onArchiveIndicator && byKey.has(def.key) ? () => archiveIndicator(def.key, byKey.get(def.key)!.id) : undefined}
-                  getPosition={getPosition}
-                  resizeEnv={props.resizeEnv}
-                />
-              ))}
-            </ul>
-          </section>
-        ))}
+        <IndicatorList
+          config={config}
+          groups={groupsOf(kind, archived)}
+          drafts={draft.indicators}
+          recordIds={recordIds}
+          errors={showErrors ? errorByKey : NO_ERRORS}
+          highlight={highlight}
+          readOnly={readOnly}
+          online={props.online}
+          onChange={patch}
+          onPickOnMap={props.renderPointPicker ? setPicking : undefined}
+          onArchive={props.onArchiveIndicator ? archiveIndicator : undefined}
+          getPosition={getPosition}
+          resizeEnv={props.resizeEnv}
+          allAtOnce={Boolean(props.focusIndicator)}
+        />
         <section className="card">
           <label className="field">
             <span className="field__label">{t.formNote}</span>

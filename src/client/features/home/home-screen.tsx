@@ -4,7 +4,7 @@
  * (search, season progress) beside it on a desk and above it on a phone. Pure props: app/routes
  * feeds the season rows (features/season), the sync state (features/sync) and the farmers panel.
  */
-import { useEffect, useRef, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { formatDate, formatDateTime } from '../../../common/format';
 import { sl, slPhone, slScreens, slSetup } from '../../../common/i18n/sl';
 import { ArchiveButton } from '../../components/archive-button/archive-button';
@@ -15,6 +15,8 @@ import { Page } from '../../components/page/page';
 import { ScoreBadge } from '../../components/score-badge/score-badge';
 import { ScreenState } from '../../components/screen-state/screen-state';
 import { routeHref } from '../../lib/links';
+import { safeLocalStorage } from '../../lib/local-storage';
+import { clearHomeSnapshot, readHomeSnapshot, writeHomeSnapshot, type HomeSnapshot } from '../../lib/home-snapshot';
 
 type HomePathStatus = 'not-walked' | 'walked' | 'form-done';
 
@@ -59,6 +61,14 @@ export interface HomeScreenProps {
   onArchiveArea?: (areaId: number) => Promise<void>;
   /** Who may add a transect on a meadow (farmers on their own, editors): the "Nova pot" link of each meadow. */
   newPathHref?: (areaId: number) => string;
+  /**
+   * Project and user whose home this is (null while unknown): a farmer's home is kept as a
+   * picture on the device and shown at once on the next start, until the season is read
+   * (home-snapshot.ts).
+   */
+  snapshotKey?: string | null;
+  /** Where the picture is kept (tests give their own); localStorage by default. */
+  snapshotStorage?: Storage | null;
 }
 
 function StatusChip({ status }: { status: HomePathStatus }) {
@@ -87,10 +97,57 @@ function SyncCard({ sync }: { sync: HomeScreenProps['sync'] }) {
   );
 }
 
+/** What of the home screen is kept as the picture of the next start. */
+function snapshotOf(key: string, props: HomeScreenProps, aboveSeason: number): HomeSnapshot {
+  return {
+    key,
+    season: props.season,
+    areas: props.areas.map((area) => ({
+      id: area.id,
+      name: area.name,
+      paths: area.paths.map((p) => ({ id: p.id, name: p.name, lengthM: p.lengthM, status: p.status, score: p.score })),
+      newPathHref: props.newPathHref?.(area.id) ?? null,
+    })),
+    aboveSeason,
+  };
+}
+
 export function HomeScreen(props: HomeScreenProps) {
   const t = slScreens.home;
-  const { season, areas, role } = props;
+  const storage = props.snapshotStorage === undefined ? safeLocalStorage() : props.snapshotStorage;
+  // Read once, in the first render (synchronously, so the paths are in the very first frame the
+  // screen paints); it shows only until the season's own rows are there.
+  const [snapshot] = useState(() => (props.snapshotKey && props.status !== 'ready' ? readHomeSnapshot(storage, props.snapshotKey) : null));
+  const pictured = snapshot !== null && props.status !== 'ready' && props.status !== 'failed' && props.areas.length === 0 && props.role !== 'editor' && props.role !== 'reader';
+  const season = pictured ? snapshot.season : props.season;
+  const areas: Array<HomeArea & { newPathHref?: string | null }> = pictured ? snapshot.areas : props.areas;
+  const newPathHref = (area: HomeArea & { newPathHref?: string | null }) => (pictured ? (area.newPathHref ?? null) : (props.newPathHref?.(area.id) ?? null));
+  const { role } = props;
   const staff = role === 'editor' || role === 'reader';
+  // The picture of this screen for the next start, once it shows the season's own rows. Written
+  // after the paint (an effect), and only when it changed: the route hands new props on every
+  // store update.
+  const mainRef = useRef<HTMLDivElement>(null);
+  const seasonRef = useRef<HTMLDivElement>(null);
+  const written = useRef<string | null>(null);
+  const hasTodo = Boolean(props.todo);
+  useEffect(() => {
+    if (!props.snapshotKey || pictured) return;
+    if (staff) {
+      if (written.current !== '') clearHomeSnapshot(storage);
+      written.current = '';
+      return;
+    }
+    if (role !== 'farmer' || props.status !== 'ready') return;
+    const main = mainRef.current?.getBoundingClientRect().top;
+    const card = seasonRef.current?.getBoundingClientRect().top;
+    const above = main !== undefined && card !== undefined && hasTodo ? Math.max(0, Math.round(card - main)) : 0;
+    const next = snapshotOf(props.snapshotKey, props, above);
+    const text = JSON.stringify(next);
+    if (text === written.current) return;
+    written.current = text;
+    writeHomeSnapshot(storage, next);
+  });
   const paths = areas.flatMap((a) => a.paths);
   const done = paths.filter((p) => p.status === 'form-done').length;
   // Editors and readers: choosing a farmer opens that farmer's meadows (on a phone the list of
@@ -109,8 +166,8 @@ export function HomeScreen(props: HomeScreenProps) {
       </EmptyState>
     ) : (
       <>
-        {props.todo}
-        <div className="card season-card" data-testid="home-season">
+        {pictured ? <div className="home-todo-space" aria-hidden="true" style={{ height: snapshot.aboveSeason }} /> : props.todo}
+        <div className="card season-card" data-testid="home-season" ref={seasonRef}>
           {/* Duration names usually say "Sezona 2026" already; a bare "2026" gets the word. */}
           <h2>{season ? (/sezon/i.test(season.name) ? season.name : `${t.season} ${season.name}`) : t.season}</h2>
           {season ? (
@@ -148,7 +205,7 @@ export function HomeScreen(props: HomeScreenProps) {
                   <ArchiveButton text={slScreens.archive.area} title={slScreens.archive.areaTitle} confirm={slScreens.archive.areaConfirm} onArchive={() => props.onArchiveArea!(area.id)} />
                 ) : null}
               </div>
-              {props.newPathHref ? <Button href={props.newPathHref(area.id)} kind="secondary" size="small" icon={PlusIcon} text={slSetup.paths.add} /> : null}
+              {newPathHref(area) ? <Button href={newPathHref(area)!} kind="secondary" size="small" icon={PlusIcon} text={slSetup.paths.add} /> : null}
               {area.paths.length === 0 ? (
                 <p className="muted">{t.noPaths}</p>
               ) : (
@@ -174,10 +231,16 @@ export function HomeScreen(props: HomeScreenProps) {
     );
   return (
     <Page title={sl.screens.home.title} lead={staff ? slPhone.staff.homeLead : sl.screens.home.lead} className={staff ? 'page--desk' : undefined}>
-      <ScreenState status={props.status} hasData={props.status === 'ready' || areas.length > 0} error={props.error} fromDevice={props.fromDevice} onRetry={props.onRetry}>
+      <ScreenState
+        status={pictured ? 'ready' : props.status}
+        hasData={pictured || props.status === 'ready' || areas.length > 0}
+        error={props.error}
+        fromDevice={pictured ? !props.sync.online : props.fromDevice}
+        onRetry={props.onRetry}
+      >
         <div className={staff ? 'desk-layout' : undefined}>
           {staff ? <aside className="desk-layout__side">{props.farmersPanel}</aside> : null}
-          <div className="desk-layout__main">
+          <div className="desk-layout__main" ref={mainRef}>
             {content}
             <SyncCard sync={props.sync} />
             <div className="quick-actions">

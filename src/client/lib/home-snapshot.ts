@@ -1,0 +1,80 @@
+/**
+ * The farmer's home screen as last shown, kept in localStorage (a few kB: the season's name and
+ * window, the meadows and their paths with status and score) and read synchronously in the home
+ * screen's first render. The farmer's paths are then on screen as soon as the app's code has run,
+ * instead of after the device database has been opened and the season read from it and built
+ * into rows (on a phone, most of a warm start). It is only a picture: the season's own rows
+ * replace it as soon as they are read (the device's, then the server's), and it is written again
+ * from them, so it is never older than the last time home was shown on this device.
+ *
+ * Keyed by project and user: another user signed in on the same device never sees it, and
+ * sign-out removes it with the rest of the user's data (features/auth/sign-out.ts). Only
+ * farmers' home screens are kept (editors and readers choose a farmer first); a staff user's key
+ * clears it.
+ */
+
+type SnapshotPathStatus = 'not-walked' | 'walked' | 'form-done';
+
+interface SnapshotPath {
+  id: number;
+  name: string;
+  lengthM: number | null;
+  status: SnapshotPathStatus;
+  score: number | null;
+}
+
+interface SnapshotArea {
+  id: number;
+  name: string;
+  paths: SnapshotPath[];
+  /** The "Nova pot" link of the meadow, when the farmer had it. */
+  newPathHref: string | null;
+}
+
+export interface HomeSnapshot {
+  key: string;
+  season: { name: string; from: string; to: string } | null;
+  areas: SnapshotArea[];
+  /**
+   * Height in px of what stood above the season card (the review's to-do): kept free while the
+   * picture shows, so the paths do not move under a finger when the to-do comes back.
+   */
+  aboveSeason: number;
+}
+
+/** Bumped when the shape changes: an older picture is then ignored, never misread. */
+const STORAGE_KEY = 'moj-travnik.home-snapshot.v1';
+
+function isSnapshot(value: unknown, key: string): value is HomeSnapshot {
+  if (typeof value !== 'object' || value === null) return false;
+  const v = value as Partial<HomeSnapshot>;
+  return v.key === key && Array.isArray(v.areas) && typeof v.aboveSeason === 'number' && (v.season === null || typeof v.season === 'object');
+}
+
+/** The picture kept for `key`, or null (none, another user's, unreadable, no storage). */
+export function readHomeSnapshot(storage: Storage | null, key: string): HomeSnapshot | null {
+  try {
+    const text = storage?.getItem(STORAGE_KEY);
+    if (!text) return null;
+    const value: unknown = JSON.parse(text);
+    return isSnapshot(value, key) ? value : null;
+  } catch {
+    return null;
+  }
+}
+
+export function writeHomeSnapshot(storage: Storage | null, snapshot: HomeSnapshot): void {
+  try {
+    storage?.setItem(STORAGE_KEY, JSON.stringify(snapshot));
+  } catch {
+    // Storage full or blocked: the next start reads the device database, as without a picture.
+  }
+}
+
+export function clearHomeSnapshot(storage: Storage | null): void {
+  try {
+    storage?.removeItem(STORAGE_KEY);
+  } catch {
+    // Blocked storage holds no picture either.
+  }
+}
