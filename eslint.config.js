@@ -7,7 +7,22 @@ import importPlugin from 'eslint-plugin-import';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 
-const featureNames = ['auth', 'sync', 'map', 'paths', 'forms', 'results', 'download', 'qa', 'home', 'farmers', 'notifications', 'app-update', 'location', 'season'];
+const featureNames = [
+  'auth',
+  'sync',
+  'map',
+  'paths',
+  'forms',
+  'results',
+  'download',
+  'qa',
+  'home',
+  'farmers',
+  'notifications',
+  'app-update',
+  'location',
+  'season',
+];
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', '.tools/**', 'data/**', 'coverage/**', 'test-results/**'] },
@@ -37,9 +52,18 @@ export default tseslint.config(
             { target: './src/client', from: './src/server', message: 'the client must not import server code' },
             { target: './src/server', from: './src/client', message: 'the server must not import client code' },
             // shared client code does not know features or app.
-            { target: ['./src/client/lib', './src/client/components'], from: ['./src/client/features', './src/client/app'], message: 'lib/ and components/ must not import features/ or app/' },
+            {
+              target: ['./src/client/lib', './src/client/components'],
+              from: ['./src/client/features', './src/client/app'],
+              message: 'lib/ and components/ must not import features/ or app/',
+            },
             // features do not import app, nor each other.
-            { target: './src/client/features', from: './src/client/app', except: ['./hooks.ts', './store-types.ts'], message: 'features may use app/hooks only' },
+            {
+              target: './src/client/features',
+              from: './src/client/app',
+              except: ['./hooks.ts', './store-types.ts'],
+              message: 'features may use app/hooks only',
+            },
             ...featureNames.map((name) => ({
               target: `./src/client/features/${name}`,
               from: './src/client/features',
@@ -79,7 +103,11 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            { group: ['**/common/schemas/wire', '@sinclair/typebox'], allowTypeImports: true, message: 'the client imports only types from the wire schemas (import type)' },
+            {
+              group: ['**/common/schemas/wire', '@sinclair/typebox'],
+              allowTypeImports: true,
+              message: 'the client imports only types from the wire schemas (import type)',
+            },
           ],
         },
       ],
@@ -94,7 +122,10 @@ export default tseslint.config(
       'no-restricted-syntax': [
         'error',
         { selector: 'Literal[value=/^#\\//]', message: "build the link with routeHref (lib/links.ts), not a '#/…' string" },
-        { selector: 'TemplateLiteral > TemplateElement:first-child[value.raw=/^#\\//]', message: "build the link with routeHref (lib/links.ts), not a '#/…' string" },
+        {
+          selector: 'TemplateLiteral > TemplateElement:first-child[value.raw=/^#\\//]',
+          message: "build the link with routeHref (lib/links.ts), not a '#/…' string",
+        },
       ],
     },
   },
@@ -109,7 +140,10 @@ export default tseslint.config(
     rules: {
       'no-restricted-syntax': [
         'error',
-        { selector: "CallExpression[callee.property.name=/^(selectFrom|insertInto|updateTable|deleteFrom|replaceInto|mergeInto)$/]", message: 'no SQL in route files: put the query in a repository' },
+        {
+          selector: 'CallExpression[callee.property.name=/^(selectFrom|insertInto|updateTable|deleteFrom|replaceInto|mergeInto)$/]',
+          message: 'no SQL in route files: put the query in a repository',
+        },
         { selector: "TaggedTemplateExpression[tag.name='sql']", message: 'no SQL in route files: put the query in a repository' },
       ],
     },
@@ -119,15 +153,20 @@ export default tseslint.config(
     files: ['src/client/**/*.{ts,tsx}'],
     ignores: ['src/client/features/**'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: ['**/features/*/*'], message: "import the feature's index (features/<name>), not its insides" }] }],
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['**/features/*/*'], message: "import the feature's index (features/<name>), not its insides" }] },
+      ],
     },
   },
   {
     // The access rules are below the repositories: repositories apply them, never the reverse.
     files: ['src/server/access/**'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: ['**/repositories/*'], message: 'access rules do not use repositories (repositories apply the rules)' }] }],
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['**/repositories/*'], message: 'access rules do not use repositories (repositories apply the rules)' }] },
+      ],
     },
   },
 );
-

@@ -3,7 +3,6 @@
 // keeps `import` statements as they are.
 import { availableParallelism } from 'node:os';
 
-
 const shared = {
   extensionsToTreatAsEsm: ['.ts', '.tsx'],
   transform: { '^.+\\.[tj]sx?$': 'babel-jest' },

@@ -44,22 +44,27 @@ const COMPRESS_MIN_BYTES = 1024;
 class PrecompressPlugin {
   apply(compiler: Compiler): void {
     compiler.hooks.thisCompilation.tap('PrecompressPlugin', (compilation) => {
-      compilation.hooks.processAssets.tapPromise({ name: 'PrecompressPlugin', stage: webpack.Compilation.PROCESS_ASSETS_STAGE_OPTIMIZE_TRANSFER }, async (assets) => {
-        await Promise.all(
-          Object.entries(assets).map(async ([name, source]) => {
-            if (!COMPRESSIBLE.test(name)) return;
-            const raw = source.buffer();
-            if (raw.length < COMPRESS_MIN_BYTES) return;
-            const [br, gz] = await Promise.all([
-              brotli(raw, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: zlib.constants.BROTLI_MAX_QUALITY, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: raw.length } }),
-              gzip(raw, { level: zlib.constants.Z_BEST_COMPRESSION }),
-            ]);
-            const info = { compressed: true, development: true };
-            if (br.length < raw.length) compilation.emitAsset(`${name}.br`, new webpack.sources.RawSource(br), info);
-            if (gz.length < raw.length) compilation.emitAsset(`${name}.gz`, new webpack.sources.RawSource(gz), info);
-          }),
-        );
-      });
+      compilation.hooks.processAssets.tapPromise(
+        { name: 'PrecompressPlugin', stage: webpack.Compilation.PROCESS_ASSETS_STAGE_OPTIMIZE_TRANSFER },
+        async (assets) => {
+          await Promise.all(
+            Object.entries(assets).map(async ([name, source]) => {
+              if (!COMPRESSIBLE.test(name)) return;
+              const raw = source.buffer();
+              if (raw.length < COMPRESS_MIN_BYTES) return;
+              const [br, gz] = await Promise.all([
+                brotli(raw, {
+                  params: { [zlib.constants.BROTLI_PARAM_QUALITY]: zlib.constants.BROTLI_MAX_QUALITY, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: raw.length },
+                }),
+                gzip(raw, { level: zlib.constants.Z_BEST_COMPRESSION }),
+              ]);
+              const info = { compressed: true, development: true };
+              if (br.length < raw.length) compilation.emitAsset(`${name}.br`, new webpack.sources.RawSource(br), info);
+              if (gz.length < raw.length) compilation.emitAsset(`${name}.gz`, new webpack.sources.RawSource(gz), info);
+            }),
+          );
+        },
+      );
     });
   }
 }

@@ -24,7 +24,16 @@ import type { AuditPage } from '../src/common/schemas/audit';
 import { seededRandom as random } from '../src/common/seeded-random';
 import type { BenchIo } from './sync';
 
-const NAMES = ['audit.page_ms', 'audit.page_deep_ms', 'audit.page_table_ms', 'audit.page_farmer_ms', 'audit.page_day_ms', 'audit.csv_farmer_ms', 'audit.csv_all_ms', 'audit.csv_all_mb'];
+const NAMES = [
+  'audit.page_ms',
+  'audit.page_deep_ms',
+  'audit.page_table_ms',
+  'audit.page_farmer_ms',
+  'audit.page_day_ms',
+  'audit.csv_farmer_ms',
+  'audit.csv_all_ms',
+  'audit.csv_all_mb',
+];
 const EDITOR: Principal = { subject: 'bench-editor', email: 'urednik@example.si', name: 'Bench', via: 'token' };
 const ROWS = Number(process.env.BENCH_AUDIT_ROWS ?? 1_000_000);
 const AUDIT_RUNS = 7;
@@ -40,7 +49,15 @@ function median(values: number[]): number {
 export async function auditFigures({ want, emit, log }: BenchIo): Promise<void> {
   if (!NAMES.some(want)) return;
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'moj-travnik-bench-audit-'));
-  const app = await buildApp({ dataDir, database: path.join(dataDir, 'bench.sqlite'), databaseUrl: null, demo: true, logger: false, clientDir: path.join(dataDir, 'no-client'), authenticate: async () => EDITOR });
+  const app = await buildApp({
+    dataDir,
+    database: path.join(dataDir, 'bench.sqlite'),
+    databaseUrl: null,
+    demo: true,
+    logger: false,
+    clientDir: path.join(dataDir, 'no-client'),
+    authenticate: async () => EDITOR,
+  });
   try {
     const origin = await app.listen({ port: 0, host: '127.0.0.1' });
     const config = (await (await fetch(`${origin}/config.json`)).json()) as AppConfig;
@@ -69,7 +86,8 @@ export async function auditFigures({ want, emit, log }: BenchIo): Promise<void> 
     });
     log(`audit: ${ROWS} history entries over ${records.length} records written in ${Math.round(performance.now() - started)} ms`);
 
-    const farmerId = (await app.db.selectFrom('records').select('id').where('table_id', '=', config.tables.farmers.id).orderBy('id').executeTakeFirstOrThrow()).id;
+    const farmerId = (await app.db.selectFrom('records').select('id').where('table_id', '=', config.tables.farmers.id).orderBy('id').executeTakeFirstOrThrow())
+      .id;
     const day = new Date(start + YEAR_MS / 2);
     const from = new Date(Date.UTC(day.getUTCFullYear(), day.getUTCMonth(), day.getUTCDate())).toISOString();
     const to = new Date(Date.parse(from) + 86_400_000).toISOString();

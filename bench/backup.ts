@@ -30,7 +30,13 @@ import { buildTablesConfig } from '../src/server/repositories/project-repository
 import { seedLargeProject } from '../src/server/seed/seed-large';
 import type { BenchIo } from './sync';
 
-const NAMES = ['ops.backup_1k_farmers_ms', 'ops.backup_1k_farmers_floor_ms', 'ops.restore_1k_farmers_ms', 'ops.restore_1k_farmers_floor_ms', 'ops.snapshot_1k_farmers_mb'];
+const NAMES = [
+  'ops.backup_1k_farmers_ms',
+  'ops.backup_1k_farmers_floor_ms',
+  'ops.restore_1k_farmers_ms',
+  'ops.restore_1k_farmers_floor_ms',
+  'ops.snapshot_1k_farmers_mb',
+];
 const FARMERS = 1_000;
 const PHOTO_BYTES = 60_000;
 const THUMB_BYTES = 8_000;
@@ -69,7 +75,15 @@ export async function backupFigures({ want, emit, log }: BenchIo): Promise<void>
   const root = mkdtempSync(path.join(os.tmpdir(), 'moj-travnik-bench-ops-'));
   const dataDir = path.join(root, 'data');
   try {
-    const app = await buildApp({ dataDir, database: DATABASE_FILE, databaseUrl: null, demo: false, logger: false, clientDir: path.join(root, 'no-client'), authenticate: async () => null });
+    const app = await buildApp({
+      dataDir,
+      database: DATABASE_FILE,
+      databaseUrl: null,
+      demo: false,
+      logger: false,
+      clientDir: path.join(root, 'no-client'),
+      authenticate: async () => null,
+    });
     try {
       const seeded = await seedLargeProject(app.db, app.dialect, { farmers: FARMERS, seed: 1 });
       const tables = await buildTablesConfig(app.db, seeded.projectId);
@@ -84,11 +98,27 @@ export async function backupFigures({ want, emit, log }: BenchIo): Promise<void>
           const key = newStorageKey();
           await storage.put(key, { bytes: randomBytes(PHOTO_BYTES) });
           await storage.put(thumbKey(key), { bytes: randomBytes(THUMB_BYTES) });
-          rows.push({ record_id: id, table_id: tables.paths.id, table_attachment_info_id: slot, name: `foto-${id}.jpg`, mime_type: 'image/jpeg', size: PHOTO_BYTES, storage_key: key, thumb_key: thumbKey(key), created_at: createdAt, created_by: 'urednik@example.si', deleted: 0 });
+          rows.push({
+            record_id: id,
+            table_id: tables.paths.id,
+            table_attachment_info_id: slot,
+            name: `foto-${id}.jpg`,
+            mime_type: 'image/jpeg',
+            size: PHOTO_BYTES,
+            storage_key: key,
+            thumb_key: thumbKey(key),
+            created_at: createdAt,
+            created_by: 'urednik@example.si',
+            deleted: 0,
+          });
         }
         await app.db.insertInto('attachments').values(rows).execute();
       }
-      log(`ops: ${FARMERS} farmers (${Object.entries(seeded.counts).map(([table, n]) => `${n} ${table}`).join(', ')}), ${paths.length} photos`);
+      log(
+        `ops: ${FARMERS} farmers (${Object.entries(seeded.counts)
+          .map(([table, n]) => `${n} ${table}`)
+          .join(', ')}), ${paths.length} photos`,
+      );
     } finally {
       await app.close();
     }

@@ -43,7 +43,15 @@ import type { BenchIo } from './sync';
 import { FLOOR_NAME, measureIdbFloor } from './idb-floor';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const FLAGS = ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--use-angle=swiftshader', '--enable-unsafe-swiftshader'];
+const FLAGS = [
+  '--no-sandbox',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--use-angle=swiftshader',
+  '--enable-unsafe-swiftshader',
+];
 const RUNS = Number(process.env.CLIENT_LOAD_RUNS ?? 3);
 const FARMER = { email: 'kmet1@example.si', password: 'demo' };
 const PHONE = {
@@ -147,7 +155,8 @@ async function pathsShownAt(page: Page, log: (message: string) => void): Promise
   try {
     const handle = await page.waitForFunction(() => (window as unknown as PageWindow).__pathsAt, undefined, { timeout: 120_000 });
     const at = (await handle.jsonValue()) as number;
-    if (!(await page.evaluate(() => (window as unknown as { __pathInView: boolean }).__pathInView))) log(`the first path was below the fold at ${at.toFixed(0)} ms`);
+    if (!(await page.evaluate(() => (window as unknown as { __pathInView: boolean }).__pathInView)))
+      log(`the first path was below the fold at ${at.toFixed(0)} ms`);
     return at;
   } catch (error) {
     const text = await page.evaluate(() => document.body.innerText.slice(0, 300)).catch(() => '');
@@ -311,7 +320,8 @@ export async function clientLoadFigures({ want, emit, log }: BenchIo): Promise<v
         // Usable offline: the service worker is active (its precache done) and controls the page.
         await page.evaluate(async () => {
           await navigator.serviceWorker.ready;
-          if (!navigator.serviceWorker.controller) await new Promise((resolve) => navigator.serviceWorker.addEventListener('controllerchange', resolve, { once: true }));
+          if (!navigator.serviceWorker.controller)
+            await new Promise((resolve) => navigator.serviceWorker.addEventListener('controllerchange', resolve, { once: true }));
         });
         jsKb.push(counter.jsBytes() / 1024);
         await page.close();

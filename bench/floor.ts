@@ -70,9 +70,12 @@ export interface AllRowsFloorRow extends Omit<FloorRow, 'repeat'> {
  * would be if deciding what to write cost nothing. Removed again afterwards, as insertFloor's.
  */
 export async function insertAllRowsFloor(app: FastifyInstance, projectId: number, rows: readonly AllRowsFloorRow[]): Promise<number> {
-  if (app.dialect.name !== 'sqlite') throw new Error('the all-rows floor writes SQLite\'s text index');
+  if (app.dialect.name !== 'sqlite') throw new Error("the all-rows floor writes SQLite's text index");
   const now = new Date().toISOString();
-  const { last } = await app.db.selectFrom('records').select((eb) => eb.fn.max('id').as('last')).executeTakeFirstOrThrow();
+  const { last } = await app.db
+    .selectFrom('records')
+    .select((eb) => eb.fn.max('id').as('last'))
+    .executeTakeFirstOrThrow();
   const first = Number(last) + 1;
   // Everything the statements carry is made before the clock starts, as the server holds it before its writes.
   const records = rows.map((row, i) => ({ id: first + i, ...recordValues(projectId, row, now) }));
@@ -92,7 +95,17 @@ export async function insertAllRowsFloor(app: FastifyInstance, projectId: number
       opId: rows[i]!.opId,
       status: 'applied',
       id: record.id,
-      record: { id: record.id, tableId: record.table_id, deleted: false, archived: false, createdAt: now, updatedAt: now, version: 1, properties: rows[i]!.properties, geometry: null },
+      record: {
+        id: record.id,
+        tableId: record.table_id,
+        deleted: false,
+        archived: false,
+        createdAt: now,
+        updatedAt: now,
+        version: 1,
+        properties: rows[i]!.properties,
+        geometry: null,
+      },
     }),
     created_at: now,
   }));
@@ -102,11 +115,16 @@ export async function insertAllRowsFloor(app: FastifyInstance, projectId: number
     for (const chunk of chunksOf(records, rowsPerStatement(Object.keys(records[0] ?? {}).length || 1))) await trx.insertInto('records').values(chunk).execute();
     for (const chunk of chunksOf(history, rowsPerStatement(7))) await trx.insertInto('record_history').values(chunk).execute();
     for (const chunk of chunksOf(applied, rowsPerStatement(4))) await trx.insertInto('applied_ops').values(chunk).execute();
-    for (const chunk of chunksOf(texts, rowsPerStatement(2))) await sql`insert into records_fts (rowid, body) values ${sql.join(chunk.map((entry) => sql`(${entry.id}, ${entry.text})`))}`.execute(trx);
+    for (const chunk of chunksOf(texts, rowsPerStatement(2)))
+      await sql`insert into records_fts (rowid, body) values ${sql.join(chunk.map((entry) => sql`(${entry.id}, ${entry.text})`))}`.execute(trx);
   });
   const ms = performance.now() - start;
   await app.db.transaction().execute(async (trx) => {
-    for (const chunk of chunksOf(texts.map((entry) => entry.id), rowsPerStatement(1))) await sql`delete from records_fts where rowid in (${sql.join(chunk)})`.execute(trx);
+    for (const chunk of chunksOf(
+      texts.map((entry) => entry.id),
+      rowsPerStatement(1),
+    ))
+      await sql`delete from records_fts where rowid in (${sql.join(chunk)})`.execute(trx);
     await trx.deleteFrom('applied_ops').where('caller', '=', FLOOR_USER).execute();
     await trx.deleteFrom('record_history').where('changed_by', '=', FLOOR_USER).execute();
     await trx.deleteFrom('records').where('created_by', '=', FLOOR_USER).execute();

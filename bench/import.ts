@@ -31,12 +31,24 @@ const OWNERS = ['100234567', '100345678', '100456789'];
 export async function importFigures({ want, emit, log }: BenchIo): Promise<void> {
   if (!NAMES.some(want)) return;
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'moj-travnik-bench-import-'));
-  const app = await buildApp({ dataDir, database: path.join(dataDir, 'bench.sqlite'), demo: true, logger: false, clientDir: path.join(dataDir, 'no-client'), authenticate: async () => EDITOR });
+  const app = await buildApp({
+    dataDir,
+    database: path.join(dataDir, 'bench.sqlite'),
+    demo: true,
+    logger: false,
+    clientDir: path.join(dataDir, 'no-client'),
+    authenticate: async () => EDITOR,
+  });
   try {
     const origin = await app.listen({ port: 0, host: '127.0.0.1' });
     // A 100 × 100 grid of 60 m squares in Goričko, as a GERK export would give them.
     const meadows = Array.from({ length: MEADOWS }, (_, i) =>
-      squareMeadow(16.0 + (i % 100) * 0.001, 46.7 + Math.floor(i / 100) * 0.001, { ime: `Travnik ${i + 1}`, gerk_pid: 9_000_000 + i, kmg_mid: OWNERS[i % OWNERS.length]! }, { side: 0.0008, crs: 'd96' }),
+      squareMeadow(
+        16.0 + (i % 100) * 0.001,
+        46.7 + Math.floor(i / 100) * 0.001,
+        { ime: `Travnik ${i + 1}`, gerk_pid: 9_000_000 + i, kmg_mid: OWNERS[i % OWNERS.length]! },
+        { side: 0.0008, crs: 'd96' },
+      ),
     );
     const file = geoPackageFile(meadows, 3794);
     log(`import: GeoPackage of ${MEADOWS} meadows, ${Math.round(file.length / 1024)} KB`);
@@ -67,7 +79,15 @@ export async function importFigures({ want, emit, log }: BenchIo): Promise<void>
         const response = await fetch(`${origin}/api/Records/${config.projectId}`, {
           method: 'POST',
           headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ tableId: areas.id, properties: { [areas.columns.name!]: `Ročni ${i}`, [areas.columns.gerk_pid!]: String(9_500_000 + i), [areas.columns.user!]: farmerIds[i % farmerIds.length]!.id }, geometry: m.geometry }),
+          body: JSON.stringify({
+            tableId: areas.id,
+            properties: {
+              [areas.columns.name!]: `Ročni ${i}`,
+              [areas.columns.gerk_pid!]: String(9_500_000 + i),
+              [areas.columns.user!]: farmerIds[i % farmerIds.length]!.id,
+            },
+            geometry: m.geometry,
+          }),
         });
         if (response.status !== 201) throw new Error(`single insert → ${response.status}: ${(await response.text()).slice(0, 300)}`);
       }

@@ -39,7 +39,7 @@ function median(values: number[]): number {
 /** A 10k-point walk: 1 fix/s at ~1.2 m/s, wandering, with ±3 m GPS noise (deterministic). */
 function walk(n: number): LonLat[] {
   let seed = 42;
-  const rand = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31) - 0.5;
+  const rand = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31 - 0.5;
   const points: LonLat[] = [];
   let x = 0;
   let y = 0;

@@ -29,7 +29,10 @@ declare module 'pouchdb-mapreduce';
 
 declare module 'express-pouchdb' {
   import type { RequestListener } from 'node:http';
-  export default function expressPouchDB(PouchDB: unknown, options?: { mode?: 'fullCouchDB' | 'minimumForPouchDB' | 'custom'; inMemoryConfig?: boolean; logPath?: string }): RequestListener & {
+  export default function expressPouchDB(
+    PouchDB: unknown,
+    options?: { mode?: 'fullCouchDB' | 'minimumForPouchDB' | 'custom'; inMemoryConfig?: boolean; logPath?: string },
+  ): RequestListener & {
     couchConfig?: unknown;
   };
 }

@@ -86,7 +86,14 @@ class NaiveHandler implements ActionLogHandler {
   }
 }
 
-const NAMES = ['qa.log_append_10k_ms', 'qa.log_append_2k_naive_ms', 'qa.log_append_10k_naive_ms', 'qa.dispatch_10k_logged_ms', 'qa.dispatch_10k_unlogged_ms', 'qa.replay_10k_ms'];
+const NAMES = [
+  'qa.log_append_10k_ms',
+  'qa.log_append_2k_naive_ms',
+  'qa.log_append_10k_naive_ms',
+  'qa.dispatch_10k_logged_ms',
+  'qa.dispatch_10k_unlogged_ms',
+  'qa.replay_10k_ms',
+];
 
 /** Runs the measurement in a production-mode child and passes its figures on. */
 export async function qaFigures({ want, emit, log }: BenchIo): Promise<void> {
@@ -142,7 +149,10 @@ async function measure({ emit, log }: Omit<BenchIo, 'want'>): Promise<void> {
   const entries = await memory.readAll();
   start = performance.now();
   // The recorded store began with the field-day state; so does the replay's.
-  const replay = await replayActionLog({ entries }, { createStore: (deps) => createReplayStore({ ...deps, preloadedState: deps.preloadedState ?? preloaded }), teardown: teardownReplayStore });
+  const replay = await replayActionLog(
+    { entries },
+    { createStore: (deps) => createReplayStore({ ...deps, preloadedState: deps.preloadedState ?? preloaded }), teardown: teardownReplayStore },
+  );
   const replayMs = performance.now() - start;
   if (replay.divergence) throw new Error(`qa bench: the replay diverged at ${replay.divergence.index} ${replay.divergence.type}`);
 
@@ -156,7 +166,10 @@ async function measure({ emit, log }: Omit<BenchIo, 'want'>): Promise<void> {
 }
 
 if (process.argv.includes('--qa-child')) {
-  measure({ emit: (name, value) => process.stdout.write(`${JSON.stringify({ name, value })}\n`), log: (message) => process.stderr.write(`[bench] ${message}\n`) }).then(
+  measure({
+    emit: (name, value) => process.stdout.write(`${JSON.stringify({ name, value })}\n`),
+    log: (message) => process.stderr.write(`[bench] ${message}\n`),
+  }).then(
     () => process.exit(0),
     (error: unknown) => {
       process.stderr.write(`${(error as Error).stack ?? String(error)}\n`);

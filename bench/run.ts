@@ -70,7 +70,11 @@ function emit(name: string, value: number, unit = 'ms'): void {
   if (want(name) || name.startsWith('floor.')) process.stdout.write(`${JSON.stringify({ name, value: Math.round(value * 100) / 100, unit })}\n`);
 }
 
-const median = (values: number[]) => percentile([...values].sort((a, b) => a - b), 50);
+const median = (values: number[]) =>
+  percentile(
+    [...values].sort((a, b) => a - b),
+    50,
+  );
 
 /** The median of FLOOR_RUNS measurements, one after another. */
 async function medianOfRuns(measure: () => Promise<number>): Promise<number> {
@@ -183,7 +187,11 @@ async function main(): Promise<void> {
     // Forms to hang the indicators on, about 50 indicators each as in real monitoring (the server
     // recomputes a form's score from its indicators on every indicator write, so piling 100,000
     // indicators onto one form would measure that instead of the calls). Set-up, not measured.
-    const links = (await call('POST', `/api/Records/${projectId}/search`, { tableId: config.tables.durationPaths.id, page: 1, perPage: 1 } satisfies SearchRequest)) as {
+    const links = (await call('POST', `/api/Records/${projectId}/search`, {
+      tableId: config.tables.durationPaths.id,
+      page: 1,
+      perPage: 1,
+    } satisfies SearchRequest)) as {
       records: Array<{ id: number }>;
     };
     const linkId = links.records[0]?.id;
@@ -256,7 +264,9 @@ async function main(): Promise<void> {
     if (!want('server.search')) return;
 
     // --- fill the table to 100,000 rows (not measured) ------------------------------------------
-    const existing = (await call('POST', `/api/Records/${projectId}/search/ids`, { tableId, page: 1, perPage: 1 } satisfies SearchRequest)) as { totalCount: number };
+    const existing = (await call('POST', `/api/Records/${projectId}/search/ids`, { tableId, page: 1, perPage: 1 } satisfies SearchRequest)) as {
+      totalCount: number;
+    };
     let rows = existing.totalCount;
     while (rows < TOTAL_SEARCH_ROWS) {
       const count = Math.min(BATCH, TOTAL_SEARCH_ROWS - rows);

@@ -67,7 +67,15 @@ async function fill(app: FastifyInstance, config: AppConfig, formId: number, io:
   const tableId = config.tables.indicators.id;
   const c = config.tables.indicators.columns;
   const count = async () =>
-    Number((await app.db.selectFrom('records').select((eb) => eb.fn.countAll<number>().as('n')).where('table_id', '=', tableId).executeTakeFirstOrThrow()).n);
+    Number(
+      (
+        await app.db
+          .selectFrom('records')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where('table_id', '=', tableId)
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
   let have = await count();
   if (have >= ROWS) {
     io.log(`${label}: ${have} cached rows`);
@@ -85,7 +93,12 @@ async function fill(app: FastifyInstance, config: AppConfig, formId: number, io:
       return {
         project_id: config.projectId,
         table_id: tableId,
-        properties: JSON.stringify({ [c.parent]: formId, [c.key]: `k${n % KEYS}`, [c.value]: n % 100, [c.note]: n % 7 === 0 ? `opomba travnik ${n}` : `zapis ${n}` }),
+        properties: JSON.stringify({
+          [c.parent]: formId,
+          [c.key]: `k${n % KEYS}`,
+          [c.value]: n % 100,
+          [c.note]: n % 7 === 0 ? `opomba travnik ${n}` : `zapis ${n}`,
+        }),
         geometry: JSON.stringify({ type: 'Point', coordinates: [x, y] }),
         min_x: x,
         min_y: y,
@@ -167,10 +180,14 @@ async function measure(io: Io, label: 'sqlite' | 'pg', databaseUrl: string | nul
     const config = (await call('GET', '/config.json')) as AppConfig;
     const projectId = config.projectId;
     const tableId = config.tables.indicators.id;
-    const forms = (await call('POST', `/api/Records/${projectId}/search`, { tableId: config.tables.forms.id, page: 1, perPage: 1 })) as { records: Array<{ id: number }> };
+    const forms = (await call('POST', `/api/Records/${projectId}/search`, { tableId: config.tables.forms.id, page: 1, perPage: 1 })) as {
+      records: Array<{ id: number }>;
+    };
     const formId = forms.records[0]!.id;
     const rows = await fill(app, config, formId, io, label);
-    io.log(`${label}: ${app.dialect.name}, ${rows} indicator rows${label === 'pg' ? ` (PostGIS ${(app.dialect as { spatial?: boolean }).spatial ? 'on' : 'off'})` : ''}`);
+    io.log(
+      `${label}: ${app.dialect.name}, ${rows} indicator rows${label === 'pg' ? ` (PostGIS ${(app.dialect as { spatial?: boolean }).spatial ? 'on' : 'off'})` : ''}`,
+    );
 
     // --- search under 50 concurrent clients ---
     const search: SearchRequest = { tableId, page: 1, perPage: 50, filters: filters(config), sorts: [{ columnId: 'id', direction: 'asc' }] };
@@ -226,7 +243,9 @@ async function measure(io: Io, label: 'sqlite' | 'pg', databaseUrl: string | nul
       // Fresh forms, 100 indicators each as in real monitoring: every indicator write recomputes
       // its form's score from the form's indicators, and the generated million hang on one form.
       const f = config.tables.forms.columns;
-      const links = (await call('POST', `/api/Records/${projectId}/search`, { tableId: config.tables.durationPaths.id, page: 1, perPage: 1 })) as { records: Array<{ id: number }> };
+      const links = (await call('POST', `/api/Records/${projectId}/search`, { tableId: config.tables.durationPaths.id, page: 1, perPage: 1 })) as {
+        records: Array<{ id: number }>;
+      };
       const stamp = Date.now();
       const formResults = (await call('POST', `/api/Records/${projectId}/bulk`, {
         operations: Array.from({ length: 100 }, (_, i) => ({
@@ -253,7 +272,10 @@ async function measure(io: Io, label: 'sqlite' | 'pg', databaseUrl: string | nul
       for (let i = 0; i < ids.length; i += 1000) {
         const chunk = ids.slice(i, i + 1000);
         await app.db.deleteFrom('record_history').where('record_id', 'in', chunk).execute();
-        await app.db.deleteFrom('records_fts' as never).where((app.dialect.name === 'postgres' ? 'record_id' : 'rowid') as never, 'in', chunk as never).execute();
+        await app.db
+          .deleteFrom('records_fts' as never)
+          .where((app.dialect.name === 'postgres' ? 'record_id' : 'rowid') as never, 'in', chunk as never)
+          .execute();
         await app.db.deleteFrom('records').where('id', 'in', chunk).execute();
       }
     }

@@ -15,7 +15,15 @@ import webpack from 'webpack';
 import type { BenchIo } from './sync';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-export const FLAGS = ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--use-angle=swiftshader', '--enable-unsafe-swiftshader'];
+export const FLAGS = [
+  '--no-sandbox',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--use-angle=swiftshader',
+  '--enable-unsafe-swiftshader',
+];
 const COUNT = Number(process.env.SYNC_BENCH_EDITS ?? 10_000);
 
 /** Builds bench pages' scripts in production mode, as the app is built: name → entry file, into outDir/<name>.js. */
@@ -65,7 +73,10 @@ export async function syncBrowserFigures({ want, emit, log }: BenchIo): Promise<
     await page.goto(`http://127.0.0.1:${address.port}/`);
     await page.waitForFunction(() => 'syncBench' in window);
     const run = (fn: 'dexieBulk' | 'dexiePerRow' | 'offlinePaths') =>
-      page.evaluate(([name, count]) => (window as unknown as { syncBench: Record<string, (n: number) => Promise<number>> }).syncBench[name]!(count), [fn, COUNT] as const);
+      page.evaluate(([name, count]) => (window as unknown as { syncBench: Record<string, (n: number) => Promise<number>> }).syncBench[name]!(count), [
+        fn,
+        COUNT,
+      ] as const);
     if (want(names[0]!)) emit(names[0]!, await run('dexieBulk'));
     if (want(names[1]!)) emit(names[1]!, await run('dexiePerRow'));
     if (want(names[2]!)) emit(names[2]!, await run('offlinePaths'));

@@ -105,8 +105,10 @@ export function timeBulkCalls(app: FastifyInstance): { take(): { ms: number; cal
 
 function describeAck(figures: DrainFigures): string {
   const calls = Math.max(1, figures.requests);
-  return `not waiting for answers ${figures.ackMs.toFixed(0)} ms (${(figures.ackMs / calls).toFixed(1)} ms per call, longest gap ${figures.maxAckMs.toFixed(0)} ms); ` +
-    `reading the outbox ${figures.readMs.toFixed(0)} ms`;
+  return (
+    `not waiting for answers ${figures.ackMs.toFixed(0)} ms (${(figures.ackMs / calls).toFixed(1)} ms per call, longest gap ${figures.maxAckMs.toFixed(0)} ms); ` +
+    `reading the outbox ${figures.readMs.toFixed(0)} ms`
+  );
 }
 
 function describeRequests(figures: DrainFigures): string {
@@ -146,13 +148,17 @@ export async function syncDrainBrowserFigures({ want, emit, log }: BenchIo): Pro
       authenticate: testAuthenticate,
     });
     app.get('/bench/drain.js', async (_request, reply) => reply.type('text/javascript').send(readFileSync(path.join(bundleDir, 'drain.js'))));
-    app.get('/bench/drain', async (_request, reply) => reply.type('text/html').send('<!doctype html><meta charset="utf-8"><script src="/bench/drain.js"></script>'));
+    app.get('/bench/drain', async (_request, reply) =>
+      reply.type('text/html').send('<!doctype html><meta charset="utf-8"><script src="/bench/drain.js"></script>'),
+    );
     const bulkTimes = timeBulkCalls(app);
     const origin = (await app.listen({ port: 0, host: '127.0.0.1' })).replace('localhost', '127.0.0.1');
     const headers = { [TEST_USER_HEADER]: USERS.editor, 'content-type': 'application/json' };
     const config = (await (await fetch(`${origin}/config.json`)).json()) as AppConfig;
     const search: SearchRequest = { tableId: config.tables.durationPaths.id, page: 1, perPage: 1 };
-    const links = (await (await fetch(`${origin}/api/Records/${config.projectId}/search`, { method: 'POST', headers, body: JSON.stringify(search) })).json()) as { records?: Array<{ id: number }> };
+    const links = (await (
+      await fetch(`${origin}/api/Records/${config.projectId}/search`, { method: 'POST', headers, body: JSON.stringify(search) })
+    ).json()) as { records?: Array<{ id: number }> };
     const linkId = links.records?.[0]?.id;
     if (!linkId) throw new Error('the demo project has no durationPath link to put forms under');
     const setup: DrainSetup = { config, linkId, user: USERS.editor, userHeader: TEST_USER_HEADER };
@@ -162,7 +168,13 @@ export async function syncDrainBrowserFigures({ want, emit, log }: BenchIo): Pro
     await page.goto(`${origin}/bench/drain`);
     await page.waitForFunction(() => 'drainBench' in window);
     const drain = (count: number, maxBatch: number, tag: string, counted = false) =>
-      page.evaluate(([s, n, b, t, c]) => (window as unknown as { drainBench: DrainApi }).drainBench.drain(s, n, b, t, c), [setup, count, maxBatch, tag, counted] as const);
+      page.evaluate(([s, n, b, t, c]) => (window as unknown as { drainBench: DrainApi }).drainBench.drain(s, n, b, t, c), [
+        setup,
+        count,
+        maxBatch,
+        tag,
+        counted,
+      ] as const);
 
     // A short drain first: the server's and the page's code paths warm up, as in a running app.
     // Its IndexedDB requests are counted (the timed drains below are not: counting costs time).
@@ -197,8 +209,10 @@ export async function syncDrainBrowserFigures({ want, emit, log }: BenchIo): Pro
         const cpu = process.cpuUsage(cpuBefore);
         const server = bulkTimes.take();
         if (figures.edits !== EDITS) throw new Error(`queued ${figures.edits} edits, expected ${EDITS}`);
-        log(`drain ${run + 1} of ${RUNS}, ${figures.edits} edits: ${figures.requests} requests, ${figures.ms.toFixed(0)} ms; server ${server.ms.toFixed(0)} ms over ${server.calls} calls, ` +
-          `waiting for answers ${figures.waitMs.toFixed(0)} ms (HTTP + transport beyond the server: ${(figures.waitMs - server.ms).toFixed(0)} ms); ${describeAck(figures)}`);
+        log(
+          `drain ${run + 1} of ${RUNS}, ${figures.edits} edits: ${figures.requests} requests, ${figures.ms.toFixed(0)} ms; server ${server.ms.toFixed(0)} ms over ${server.calls} calls, ` +
+            `waiting for answers ${figures.waitMs.toFixed(0)} ms (HTTP + transport beyond the server: ${(figures.waitMs - server.ms).toFixed(0)} ms); ${describeAck(figures)}`,
+        );
         runs.push({ figures, server, cpu });
       }
       const { figures, server, cpu } = medianBy(runs, (run) => run.figures.ms);
@@ -212,13 +226,19 @@ export async function syncDrainBrowserFigures({ want, emit, log }: BenchIo): Pro
       emit(NAMES.client, figures.ms - server.ms);
       emit(NAMES.ack, figures.ackMs);
       if (want(NAMES.floor)) {
-        const rows = fieldDayEdits(config, linkId, EDITS, 'floor').map((edit) => ({ tableId: edit.tableId, properties: edit.properties, repeat: edit.kind === 'update' }));
+        const rows = fieldDayEdits(config, linkId, EDITS, 'floor').map((edit) => ({
+          tableId: edit.tableId,
+          properties: edit.properties,
+          repeat: edit.kind === 'update',
+        }));
         const floorCpuBefore = process.cpuUsage();
         const ms = await insertFloor(app, config.projectId, rows);
         const floorCpu = process.cpuUsage(floorCpuBefore);
         const cpuMs = (usage: NodeJS.CpuUsage) => (usage.user + usage.system) / 1000;
-        log(`floor: ${rows.length} rows by plain multi-row inserts in one transaction, ${ms.toFixed(0)} ms (CPU ${cpuMs(floorCpu).toFixed(0)} ms; ` +
-          `the server's CPU during the drain ${cpuMs(cpu).toFixed(0)} ms, ${(cpuMs(cpu) / Math.max(1, cpuMs(floorCpu))).toFixed(1)}× the floor's)`);
+        log(
+          `floor: ${rows.length} rows by plain multi-row inserts in one transaction, ${ms.toFixed(0)} ms (CPU ${cpuMs(floorCpu).toFixed(0)} ms; ` +
+            `the server's CPU during the drain ${cpuMs(cpu).toFixed(0)} ms, ${(cpuMs(cpu) / Math.max(1, cpuMs(floorCpu))).toFixed(1)}× the floor's)`,
+        );
         emit(NAMES.floor, ms);
       }
     }
@@ -239,17 +259,22 @@ async function pouchFigure(newPage: () => Promise<Page>, dataDir: string, bundle
     await page.goto(`${peer.origin}/bench/pouch`);
     await page.waitForFunction(() => 'pouchBench' in window);
     type PouchApi = { replicate(count: number, remote: string): Promise<{ ms: number; written: number; adapter: string }> };
-    const replicate = (count: number, remote: string) => page.evaluate(([n, r]) => (window as unknown as { pouchBench: PouchApi }).pouchBench.replicate(n, r), [count, remote] as const);
+    const replicate = (count: number, remote: string) =>
+      page.evaluate(([n, r]) => (window as unknown as { pouchBench: PouchApi }).pouchBench.replicate(n, r), [count, remote] as const);
     await replicate(100, '/bench-warm-up'); // as the drain: code paths warm
     const times: number[] = [];
     for (let run = 0; run < RUNS; run++) {
       const result = await replicate(PEER_DOCS, `/bench-peer-${run}`);
       const held = await peer.docCount(`bench-peer-${run}`);
-      if (result.written !== PEER_DOCS || held !== PEER_DOCS) throw new Error(`PouchDB wrote ${result.written} documents, the server holds ${held}; expected ${PEER_DOCS}`);
+      if (result.written !== PEER_DOCS || held !== PEER_DOCS)
+        throw new Error(`PouchDB wrote ${result.written} documents, the server holds ${held}; expected ${PEER_DOCS}`);
       log(`PouchDB (${result.adapter}) replicated ${PEER_DOCS} documents to express-pouchdb, ${run + 1} of ${RUNS}: ${result.ms.toFixed(0)} ms`);
       times.push(result.ms);
     }
-    emit(NAMES.pouch, medianBy(times, (ms) => ms));
+    emit(
+      NAMES.pouch,
+      medianBy(times, (ms) => ms),
+    );
   } finally {
     await peer.close();
   }

@@ -52,8 +52,30 @@ async function queueEdits(db: OfflineDb, config: AppConfig, parentId: number, co
   for (let i = 0; i < count; i++) {
     const id = i + 1; // local ids: unique, below LOCAL_ID_BOUND
     const properties = { [c.parent]: parentId, [c.form_id]: 1, [c.note]: `${tag} ${i}`, [c.completed]: false };
-    rows.push({ tableId, featureId: id, projectId: config.projectId, feature: { id, tableId, properties, geometry: null, deleted: false, archived: false, createdAt: now, updatedAt: now, version: 0 }, isInsert: 1, isEdit: 0, isDelete: 0, isRecord: 1 });
-    items.push({ opId: newOpId(), projectId: config.projectId, api: 'Records', kind: 'insert', tableId, id, properties, geometry: null, refs: [String(c.parent)], status: 'pending', attempts: 0, createdAt: now });
+    rows.push({
+      tableId,
+      featureId: id,
+      projectId: config.projectId,
+      feature: { id, tableId, properties, geometry: null, deleted: false, archived: false, createdAt: now, updatedAt: now, version: 0 },
+      isInsert: 1,
+      isEdit: 0,
+      isDelete: 0,
+      isRecord: 1,
+    });
+    items.push({
+      opId: newOpId(),
+      projectId: config.projectId,
+      api: 'Records',
+      kind: 'insert',
+      tableId,
+      id,
+      properties,
+      geometry: null,
+      refs: [String(c.parent)],
+      status: 'pending',
+      attempts: 0,
+      createdAt: now,
+    });
   }
   await db.transaction('rw', db.features, db.outbox, async () => {
     await db.features.bulkPut(rows);
@@ -97,7 +119,9 @@ async function timeDrain(origin: string, config: AppConfig, parentId: number, ma
   const ms = performance.now() - start;
   const left = await db.outbox.count();
   if (left !== 0) throw new Error(`${left} edits left in the outbox`);
-  log(`drain ${EDITS} edits, ${maxBatch} per call: ${requests} requests, ${ms.toFixed(0)} ms (waiting for the server ${netMs.toFixed(0)} ms, client ${(ms - netMs).toFixed(0)} ms)`);
+  log(
+    `drain ${EDITS} edits, ${maxBatch} per call: ${requests} requests, ${ms.toFixed(0)} ms (waiting for the server ${netMs.toFixed(0)} ms, client ${(ms - netMs).toFixed(0)} ms)`,
+  );
   db.close();
   return { ms, serverMs: netMs, clientMs: ms - netMs };
 }
@@ -120,7 +144,13 @@ export async function syncFigures({ want, emit, log }: BenchIo): Promise<void> {
     const origin = (await app.listen({ port: 0, host: '127.0.0.1' })).replace('localhost', '127.0.0.1');
     const config = (await (await fetch(`${origin}/config.json`)).json()) as AppConfig;
     const search: SearchRequest = { tableId: config.tables.durationPaths.id, page: 1, perPage: 1 };
-    const links = (await (await fetch(`${origin}/api/Records/${config.projectId}/search`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(search) })).json()) as { records: Array<{ id: number }> };
+    const links = (await (
+      await fetch(`${origin}/api/Records/${config.projectId}/search`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(search),
+      })
+    ).json()) as { records: Array<{ id: number }> };
     const linkId = links.records[0]?.id;
     if (!linkId) throw new Error('the demo project has no duration-path link to put forms under');
     if (batched) {

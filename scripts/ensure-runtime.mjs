@@ -65,8 +65,7 @@ function ensureNode() {
     found = result.status === 0 && existsSync(binary) ? versionOf(binary) : null;
     if (!found) {
       console.error(
-        `Node ${wanted} (${pkg}) ni bilo mogoče namestiti iz npm. Namestite Node ${wantedMajor} sami ` +
-          '(npr. `nvm install` v tej mapi) in ponovite ukaz.',
+        `Node ${wanted} (${pkg}) ni bilo mogoče namestiti iz npm. Namestite Node ${wantedMajor} sami ` + '(npr. `nvm install` v tej mapi) in ponovite ukaz.',
       );
       process.exit(1);
     }

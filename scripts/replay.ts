@@ -51,15 +51,21 @@ async function main(): Promise<number> {
   if (out) writeFileSync(out, state);
   else process.stdout.write(state);
   const report = (line: string) => process.stderr.write(`${line}\n`);
-  report(`replayed ${input}: ${result.actions} actions in ${result.sessions} session(s)${result.skippedEntries ? `, ${result.skippedEntries} entries before the first session start skipped` : ''}`);
-  report(`listeners' own dispatches held back: ${result.echoes}; network answered from the log: ${result.network.answered}, unanswered: ${result.network.unanswered.length}`);
+  report(
+    `replayed ${input}: ${result.actions} actions in ${result.sessions} session(s)${result.skippedEntries ? `, ${result.skippedEntries} entries before the first session start skipped` : ''}`,
+  );
+  report(
+    `listeners' own dispatches held back: ${result.echoes}; network answered from the log: ${result.network.answered}, unanswered: ${result.network.unanswered.length}`,
+  );
   report(`final state hash: ${result.finalHash} (logged: ${result.recordedFinalHash})${out ? `; state written to ${out}` : ''}`);
   if (!result.divergence) {
     report('no divergence: every state hash matches the log');
     return 0;
   }
   const d = result.divergence;
-  report(`DIVERGED at entry ${d.index} (seq ${d.seq}), action ${d.type}: expected hash ${d.expected}, replay has ${d.actual} (${result.divergences} diverging entries in all)`);
+  report(
+    `DIVERGED at entry ${d.index} (seq ${d.seq}), action ${d.type}: expected hash ${d.expected}, replay has ${d.actual} (${result.divergences} diverging entries in all)`,
+  );
   return 1;
 }
 

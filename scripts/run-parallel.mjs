@@ -18,7 +18,10 @@ const results = await Promise.all(
       new Promise((resolve) => {
         const begin = Date.now();
         const chunks = [];
-        const child = spawn('npm', ['run', script], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, FORCE_COLOR: process.env.FORCE_COLOR ?? '0' } });
+        const child = spawn('npm', ['run', script], {
+          stdio: ['ignore', 'pipe', 'pipe'],
+          env: { ...process.env, FORCE_COLOR: process.env.FORCE_COLOR ?? '0' },
+        });
         child.stdout.on('data', (chunk) => chunks.push(chunk));
         child.stderr.on('data', (chunk) => chunks.push(chunk));
         child.on('close', (code, signal) => {

@@ -64,9 +64,23 @@ export function fieldDayEdits(config: AppConfig, linkId: number, count: number, 
       return { id, properties, definition };
     });
     for (const { id, properties, definition } of indicators.slice(0, CHANGED)) {
-      edits.push({ kind: 'update', tableId: ind.id, id, properties: { ...properties, [ind.columns.value]: answer(definition, true) } as Properties, refs: [indicatorParent], refIds: [formId] });
+      edits.push({
+        kind: 'update',
+        tableId: ind.id,
+        id,
+        properties: { ...properties, [ind.columns.value]: answer(definition, true) } as Properties,
+        refs: [indicatorParent],
+        refIds: [formId],
+      });
     }
-    edits.push({ kind: 'update', tableId: f.id, id: formId, properties: { ...formProps, [f.columns.note]: `${tag} ${form} (popravljeno)` }, refs: [formParent], refIds: [] });
+    edits.push({
+      kind: 'update',
+      tableId: f.id,
+      id: formId,
+      properties: { ...formProps, [f.columns.note]: `${tag} ${form} (popravljeno)` },
+      refs: [formParent],
+      refIds: [],
+    });
   }
   return edits.slice(0, count);
 }

@@ -16,8 +16,30 @@ function rowsAndItems(count: number, offset = 0): { rows: FeatureRow[]; items: O
   for (let i = 0; i < count; i++) {
     const id = offset + i + 1;
     const properties = { '61': 10_000_001, '65': `opomba ${i}` };
-    rows.push({ tableId: FORMS, featureId: id, projectId: PROJECT, feature: { id, tableId: FORMS, properties, geometry: null, deleted: false, archived: false, createdAt: now, updatedAt: now, version: 0 }, isInsert: 1, isEdit: 0, isDelete: 0, isRecord: 1 });
-    items.push({ opId: newOpId(), projectId: PROJECT, api: 'Records', kind: 'insert', tableId: FORMS, id, properties, geometry: null, refs: ['61'], status: 'pending', attempts: 0, createdAt: now });
+    rows.push({
+      tableId: FORMS,
+      featureId: id,
+      projectId: PROJECT,
+      feature: { id, tableId: FORMS, properties, geometry: null, deleted: false, archived: false, createdAt: now, updatedAt: now, version: 0 },
+      isInsert: 1,
+      isEdit: 0,
+      isDelete: 0,
+      isRecord: 1,
+    });
+    items.push({
+      opId: newOpId(),
+      projectId: PROJECT,
+      api: 'Records',
+      kind: 'insert',
+      tableId: FORMS,
+      id,
+      properties,
+      geometry: null,
+      refs: ['61'],
+      status: 'pending',
+      attempts: 0,
+      createdAt: now,
+    });
   }
   return { rows, items };
 }
@@ -42,7 +64,8 @@ async function dexiePerRow(count: number): Promise<number> {
   await db.open();
   const start = performance.now();
   // The real saveEdit: one strict transaction per edit (row + queued operation).
-  for (let i = 0; i < count; i++) await saveEdit(db, { kind: 'insert', projectId: PROJECT, tableId: FORMS, properties: { '61': 10_000_001, '65': `opomba ${i}` }, refs: ['61'] });
+  for (let i = 0; i < count; i++)
+    await saveEdit(db, { kind: 'insert', projectId: PROJECT, tableId: FORMS, properties: { '61': 10_000_001, '65': `opomba ${i}` }, refs: ['61'] });
   const ms = performance.now() - start;
   if ((await db.outbox.count()) !== count) throw new Error('per row: wrong count');
   db.close();
@@ -56,7 +79,26 @@ async function offlinePaths(count: number): Promise<number> {
   for (let i = 0; i < count; i++) {
     const id = LOCAL_ID_BOUND + i;
     const coordinates = Array.from({ length: 20 }, (_, k) => [16.2 + i * 1e-5 + k * 1e-4, 46.8 + k * 1e-4]);
-    rows.push({ tableId: PATHS, featureId: id, projectId: PROJECT, feature: { id, tableId: PATHS, properties: { '31': `Pot ${i}`, '32': 10_000_000 + (i % 500), '33': 250 }, geometry: { type: 'LineString', coordinates }, deleted: false, archived: false, createdAt: now, updatedAt: now, version: 1 }, isInsert: 0, isEdit: 0, isDelete: 0, isRecord: 1 });
+    rows.push({
+      tableId: PATHS,
+      featureId: id,
+      projectId: PROJECT,
+      feature: {
+        id,
+        tableId: PATHS,
+        properties: { '31': `Pot ${i}`, '32': 10_000_000 + (i % 500), '33': 250 },
+        geometry: { type: 'LineString', coordinates },
+        deleted: false,
+        archived: false,
+        createdAt: now,
+        updatedAt: now,
+        version: 1,
+      },
+      isInsert: 0,
+      isEdit: 0,
+      isDelete: 0,
+      isRecord: 1,
+    });
   }
   await db.features.bulkPut(rows);
   db.close();

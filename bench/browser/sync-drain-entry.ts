@@ -67,8 +67,16 @@ function wrap(proto: object, methods: string[], label: (self: unknown, method: s
 function countRequests(on: boolean): void {
   unwrapAll.splice(0).forEach((unwrap) => unwrap());
   if (!on) return;
-  wrap(IDBObjectStore.prototype, ['add', 'put', 'delete', 'get', 'getAll', 'getAllKeys', 'getKey', 'count', 'openCursor', 'openKeyCursor', 'clear'], (self, m) => `${(self as IDBObjectStore).name}.${m}`);
-  wrap(IDBIndex.prototype, ['get', 'getAll', 'getAllKeys', 'getKey', 'count', 'openCursor', 'openKeyCursor'], (self, m) => `${(self as IDBIndex).objectStore.name}[${(self as IDBIndex).name}].${m}`);
+  wrap(
+    IDBObjectStore.prototype,
+    ['add', 'put', 'delete', 'get', 'getAll', 'getAllKeys', 'getKey', 'count', 'openCursor', 'openKeyCursor', 'clear'],
+    (self, m) => `${(self as IDBObjectStore).name}.${m}`,
+  );
+  wrap(
+    IDBIndex.prototype,
+    ['get', 'getAll', 'getAllKeys', 'getKey', 'count', 'openCursor', 'openKeyCursor'],
+    (self, m) => `${(self as IDBIndex).objectStore.name}[${(self as IDBIndex).name}].${m}`,
+  );
   wrap(IDBCursor.prototype, ['continue', 'continuePrimaryKey', 'advance'], (self, m) => {
     const source = (self as IDBCursor).source;
     return source instanceof IDBIndex ? `${source.objectStore.name}[${source.name}].cursor.${m}` : `${(source as IDBObjectStore).name}.cursor.${m}`;
@@ -98,7 +106,20 @@ async function queue(db: OfflineDb, setup: DrainSetup, count: number, tag: strin
       isDelete: 0,
       isRecord: 1,
     });
-    const item: OutboxItem = { opId: newOpId(), projectId: config.projectId, api: 'Records', kind, tableId, id, properties, geometry: null, refs, status: 'pending', attempts: 0, createdAt: now };
+    const item: OutboxItem = {
+      opId: newOpId(),
+      projectId: config.projectId,
+      api: 'Records',
+      kind,
+      tableId,
+      id,
+      properties,
+      geometry: null,
+      refs,
+      status: 'pending',
+      attempts: 0,
+      createdAt: now,
+    };
     if (refIds.length) item.refIds = refIds;
     items.push(item);
   }

@@ -25,7 +25,18 @@ export function demoItems(pathCount = 6, center: [number, number] = [16.2, 46.8]
       id: areaId,
       name: `Travnik ${i + 1}`,
       farmerId,
-      geometry: { type: 'Polygon', coordinates: [[[x0, y0], [x0 + w, y0], [x0 + w, y0 + h], [x0, y0 + h], [x0, y0]]] },
+      geometry: {
+        type: 'Polygon',
+        coordinates: [
+          [
+            [x0, y0],
+            [x0 + w, y0],
+            [x0 + w, y0 + h],
+            [x0, y0 + h],
+            [x0, y0],
+          ],
+        ],
+      },
     });
     const coordinates: [number, number][] = [];
     for (let k = 0; k <= 8; k += 1) coordinates.push([x0 + (w * (k + 0.5)) / 9.5, y0 + h * (0.3 + 0.35 * Math.sin(k / 1.6 + i))]);

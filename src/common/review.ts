@@ -158,4 +158,3 @@ export function refuseMove(request: MoveRequest): string | null {
   }
   return null;
 }
-

@@ -112,7 +112,13 @@ export async function buildApp(options: BuildAppOptions = {}): Promise<FastifyIn
 
   const databaseEnv = options.databaseUrl === undefined || options.postgres === undefined ? readDatabaseEnv() : undefined;
   const databaseUrl = options.databaseUrl === undefined ? databaseEnv?.databaseUrl : (options.databaseUrl ?? undefined);
-  const database = await openDatabase({ dataDir, database: options.database, databaseUrl, schema: options.databaseSchema, postgres: options.postgres ?? databaseEnv?.postgres });
+  const database = await openDatabase({
+    dataDir,
+    database: options.database,
+    databaseUrl,
+    schema: options.databaseSchema,
+    postgres: options.postgres ?? databaseEnv?.postgres,
+  });
   app.decorate('db', database.db);
   app.decorate('dialect', database.dialect);
   app.decorate('projects', new ProjectRepository(database.db));

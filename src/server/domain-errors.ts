@@ -28,4 +28,5 @@ export const forbidden = (detail: string): DomainError => new DomainError('forbi
 /** Nothing of that id within what the caller may see. */
 export const notFound = (detail: string): DomainError => new DomainError('not-found', detail);
 /** The row changed meanwhile (or a unique rule holds): `current` is what the server has now. */
-export const conflict = (detail: string, current: unknown, extra?: Partial<ApiErrorBody>): DomainError => new DomainError('conflict', detail, { ...extra, current });
+export const conflict = (detail: string, current: unknown, extra?: Partial<ApiErrorBody>): DomainError =>
+  new DomainError('conflict', detail, { ...extra, current });

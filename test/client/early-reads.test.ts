@@ -92,9 +92,13 @@ describe('early reads', () => {
     expect(earlyRequestsLeft()).toBe(0); // config.json was not the chain's to take: forgotten at its end
 
     // The same season as a load without early reads.
-    const plain = await server.storeFor(openTestDb(), USERS.farmer1, { now: () => JUNE_2025 }).dispatch(loadSeason({ email: USERS.farmer1, config: server.config })).unwrap();
+    const plain = await server
+      .storeFor(openTestDb(), USERS.farmer1, { now: () => JUNE_2025 })
+      .dispatch(loadSeason({ email: USERS.farmer1, config: server.config }))
+      .unwrap();
     expect(data.source).toBe('server');
-    for (const list of ['farmers', 'areas', 'paths', 'durationPaths', 'forms', 'indicators', 'comments'] as const) expect(ids(data[list])).toEqual(ids(plain[list]));
+    for (const list of ['farmers', 'areas', 'paths', 'durationPaths', 'forms', 'indicators', 'comments'] as const)
+      expect(ids(data[list])).toEqual(ids(plain[list]));
     expect(data.forms.length).toBeGreaterThan(0);
   });
 
@@ -108,7 +112,13 @@ describe('early reads', () => {
     // The early entry asks (the forms as they are now), then a queued edit of a form is delivered.
     const sent: string[] = [];
     await startEarlyReads(pageFetch(USERS.farmer1, sent), signedIn(USERS.farmer1), () => JUNE_2025);
-    await saveEdit(db, { kind: 'update', projectId: server.config.projectId, tableId: form.tableId, id: form.id, properties: { [note]: 'popravljeno po zgodnjem branju' } });
+    await saveEdit(db, {
+      kind: 'update',
+      projectId: server.config.projectId,
+      tableId: form.tableId,
+      id: form.id,
+      properties: { [note]: 'popravljeno po zgodnjem branju' },
+    });
     expect(await drainOnce({ db, transport: rtkQueryTransport(setup.dispatch) })).toMatchObject({ kind: 'done', sent: 1 });
 
     const store = storeWithEarlyAnswers(USERS.farmer1, sent, db);

@@ -31,7 +31,11 @@ describe('Modal', () => {
 
   it('a click inside the dialog does not count as a backdrop click', () => {
     const onClose = jest.fn();
-    render(<Modal title="X" onClose={onClose}><p>vsebina</p></Modal>);
+    render(
+      <Modal title="X" onClose={onClose}>
+        <p>vsebina</p>
+      </Modal>,
+    );
     fireEvent.mouseDown(screen.getByText('vsebina'));
     expect(onClose).not.toHaveBeenCalled();
   });

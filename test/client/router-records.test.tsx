@@ -47,7 +47,9 @@ function RecordScreen({ params }: ScreenProps) {
   );
 }
 
-const routes = compileRoutes([{ name: 'form', pattern: '/forms/{formId}', title: 'Obrazec', load: async () => ({ default: RecordScreen }), records: ['formId'] }]);
+const routes = compileRoutes([
+  { name: 'form', pattern: '/forms/{formId}', title: 'Obrazec', load: async () => ({ default: RecordScreen }), records: ['formId'] },
+]);
 
 function renderAt(hash: string, db: OfflineDb) {
   shownIds = [];

@@ -116,7 +116,13 @@ describe('lazy screens', () => {
 
 describe('guards block routes with a clear Slovenian screen', () => {
   const routes = compileRoutes([
-    { name: 'form', pattern: '/forms/{formId}', title: 'Obrazec', load: async () => ({ default: () => <h1>urejanje</h1> }), guards: [farmerRecordRequired, readersCannotEdit] },
+    {
+      name: 'form',
+      pattern: '/forms/{formId}',
+      title: 'Obrazec',
+      load: async () => ({ default: () => <h1>urejanje</h1> }),
+      guards: [farmerRecordRequired, readersCannotEdit],
+    },
   ]);
 
   it('a reader cannot open an edit screen', async () => {

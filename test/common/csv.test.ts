@@ -50,6 +50,6 @@ describe('csv cells that would be formulas', () => {
   });
 
   it('the header goes the same way', () => {
-    expect(csvText(['=ime'], [['x']])).toBe("\ufeff\"'=ime\"\r\nx\r\n");
+    expect(csvText(['=ime'], [['x']])).toBe('\ufeff"\'=ime"\r\nx\r\n');
   });
 });

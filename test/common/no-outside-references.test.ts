@@ -23,7 +23,10 @@ const MAX_BYTES = 512 * 1024;
 const RULES: Array<{ what: string; pattern: RegExp }> = [
   { what: 'a section of the specification ("seed §")', pattern: /\bseed\s*§/i },
   { what: 'the specification ("the seed\'s")', pattern: /\bthe seed['’]s\b/i },
-  { what: 'the specification ("seed text", "seed catalogue", …)', pattern: /\bseed (text|texts|catalogue|message|messages|warning|call|calls|route|routes|geometry|name|names|order|rule|rules)\b/i },
+  {
+    what: 'the specification ("seed text", "seed catalogue", …)',
+    pattern: /\bseed (text|texts|catalogue|message|messages|warning|call|calls|route|routes|geometry|name|names|order|rule|rules)\b/i,
+  },
   { what: 'the specification ("the seed says", …)', pattern: /\bthe seed (says|names|leaves|lists|asks|specifies|requires)\b/i },
   { what: 'the design notes (DESIGN)', pattern: /\bDESIGN\b/ },
   { what: 'the conventions notes (CONVENTIONS)', pattern: /\bCONVENTIONS\b/ },

@@ -3,14 +3,30 @@
  * (src/common/scheme/payment.ts): what the farmer's screens offer and say rests on these.
  */
 import { describe, expect, it } from '@jest/globals';
-import { appealDeadline, dayInSlovenia, daysLeft, farmerMayEdit, formatDay, movesFrom, refuseMove, reviewStateOf, submitDeadline, type ReviewedForm } from '../../src/common/review';
+import {
+  appealDeadline,
+  dayInSlovenia,
+  daysLeft,
+  farmerMayEdit,
+  formatDay,
+  movesFrom,
+  refuseMove,
+  reviewStateOf,
+  submitDeadline,
+  type ReviewedForm,
+} from '../../src/common/review';
 import { paymentPreview } from '../../src/common/scheme/payment';
 import { FORM_KINDS } from '../../src/common/scheme/form-kinds';
 import { computeScore } from '../../src/common/scheme/scoring';
 import { slReview, slReviewFarmer } from '../../src/common/i18n/sl';
 
 const season = { submit_until: '2026-09-30', review_until: '2026-10-31', appeal_days: 15 };
-const form = (review_state: ReviewedForm['review_state'], extra: Partial<ReviewedForm> = {}): ReviewedForm => ({ review_state, reviewed_at: null, return_until: null, ...extra });
+const form = (review_state: ReviewedForm['review_state'], extra: Partial<ReviewedForm> = {}): ReviewedForm => ({
+  review_state,
+  reviewed_at: null,
+  return_until: null,
+  ...extra,
+});
 
 describe('the review rule as the farmer meets it', () => {
   it('an empty or unknown state is a draft; a farmer edits only drafts and returned forms', () => {
@@ -45,7 +61,9 @@ describe('the review rule as the farmer meets it', () => {
     expect(submitDeadline(form('returned'), season)).toBe('2026-09-30');
     expect(submitDeadline(form('draft', { return_until: '2026-10-15' }), season)).toBe('2026-09-30');
     expect(refuseMove({ from: returned, to: 'submitted', actor: 'farmer', reason: null, season, today: '2026-10-10' })).toBeNull();
-    expect(refuseMove({ from: returned, to: 'submitted', actor: 'farmer', reason: null, season, today: '2026-10-16' })).toBe('Rok za oddajo je potekel 15. 10. 2026.');
+    expect(refuseMove({ from: returned, to: 'submitted', actor: 'farmer', reason: null, season, today: '2026-10-16' })).toBe(
+      'Rok za oddajo je potekel 15. 10. 2026.',
+    );
   });
 
   it('an appeal needs a reason and comes within the appeal days after the decision (Slovenian days)', () => {
@@ -53,15 +71,21 @@ describe('the review rule as the farmer meets it', () => {
     const decided = form('rejected', { reviewed_at: '2026-07-01T21:30:00.000Z' });
     expect(appealDeadline(decided, season)).toBe('2026-07-16');
     expect(appealDeadline(decided, { ...season, appeal_days: null })).toBeNull();
-    expect(refuseMove({ from: decided, to: 'appealed', actor: 'farmer', reason: '  ', season, today: '2026-07-02' })).toBe(`Za prehod v stanje »${slReview.state.appealed}« napišite razlog.`);
+    expect(refuseMove({ from: decided, to: 'appealed', actor: 'farmer', reason: '  ', season, today: '2026-07-02' })).toBe(
+      `Za prehod v stanje »${slReview.state.appealed}« napišite razlog.`,
+    );
     expect(refuseMove({ from: decided, to: 'appealed', actor: 'farmer', reason: 'Kazalnih rastlin je bilo več.', season, today: '2026-07-16' })).toBeNull();
-    expect(refuseMove({ from: decided, to: 'appealed', actor: 'farmer', reason: 'Kazalnih rastlin je bilo več.', season, today: '2026-07-17' })).toBe('Rok za pritožbo je potekel 16. 7. 2026.');
+    expect(refuseMove({ from: decided, to: 'appealed', actor: 'farmer', reason: 'Kazalnih rastlin je bilo več.', season, today: '2026-07-17' })).toBe(
+      'Rok za pritožbo je potekel 16. 7. 2026.',
+    );
     // Late at night UTC is already the next day in Slovenia.
     expect(dayInSlovenia(new Date('2026-07-01T22:30:00.000Z'))).toBe('2026-07-02');
   });
 
   it('a farmer cannot make the adviser’s moves', () => {
-    expect(refuseMove({ from: form('submitted'), to: 'approved', actor: 'farmer', reason: null, season, today: '2026-07-01' })).toBe(`Obrazec v stanje »${slReview.state.approved}« prestavi le svetovalec.`);
+    expect(refuseMove({ from: form('submitted'), to: 'approved', actor: 'farmer', reason: null, season, today: '2026-07-01' })).toBe(
+      `Obrazec v stanje »${slReview.state.approved}« prestavi le svetovalec.`,
+    );
     expect(refuseMove({ from: form('draft'), to: 'appealed', actor: 'farmer', reason: 'x', season, today: '2026-07-01' })).toContain('ni mogoče prestaviti');
   });
 
@@ -77,16 +101,37 @@ describe('the review rule as the farmer meets it', () => {
 
 describe('home to-do texts (Slovenian plurals)', () => {
   it('returned forms, forms not yet submitted and days to the deadline', () => {
-    expect([1, 2, 3, 5].map(slReviewFarmer.returned)).toEqual(['1 obrazec vrnjen v popravek', '2 obrazca vrnjena v popravek', '3 obrazci vrnjeni v popravek', '5 obrazcev vrnjenih v popravek']);
-    expect([1, 2, 4, 11].map(slReviewFarmer.notSubmitted)).toEqual(['1 obrazec še ni oddan', '2 obrazca še nista oddana', '4 obrazci še niso oddani', '11 obrazcev še ni oddanih']);
-    expect([1, 2, 3, 12, 101].map(slReviewFarmer.daysToSubmit)).toEqual(['Do roka za oddajo še 1 dan', 'Do roka za oddajo še 2 dneva', 'Do roka za oddajo še 3 dnevi', 'Do roka za oddajo še 12 dni', 'Do roka za oddajo še 101 dan']);
+    expect([1, 2, 3, 5].map(slReviewFarmer.returned)).toEqual([
+      '1 obrazec vrnjen v popravek',
+      '2 obrazca vrnjena v popravek',
+      '3 obrazci vrnjeni v popravek',
+      '5 obrazcev vrnjenih v popravek',
+    ]);
+    expect([1, 2, 4, 11].map(slReviewFarmer.notSubmitted)).toEqual([
+      '1 obrazec še ni oddan',
+      '2 obrazca še nista oddana',
+      '4 obrazci še niso oddani',
+      '11 obrazcev še ni oddanih',
+    ]);
+    expect([1, 2, 3, 12, 101].map(slReviewFarmer.daysToSubmit)).toEqual([
+      'Do roka za oddajo še 1 dan',
+      'Do roka za oddajo še 2 dneva',
+      'Do roka za oddajo še 3 dnevi',
+      'Do roka za oddajo še 12 dni',
+      'Do roka za oddajo še 101 dan',
+    ]);
   });
 });
 
 describe('paymentPreview', () => {
   const kind = FORM_KINDS.travnik;
   const plants = kind.scoring.contributions
-    .filter((c) => (c.points ?? 0) > 0 && kind.indicators.find((d) => d.key === c.key)?.valueKind === 'presence' && kind.indicators.find((d) => d.key === c.key)?.latin !== undefined)
+    .filter(
+      (c) =>
+        (c.points ?? 0) > 0 &&
+        kind.indicators.find((d) => d.key === c.key)?.valueKind === 'presence' &&
+        kind.indicators.find((d) => d.key === c.key)?.latin !== undefined,
+    )
     .map((c) => c.key);
   const ticked = (n: number) => Object.fromEntries(plants.slice(0, n).map((key) => [key, true]));
 

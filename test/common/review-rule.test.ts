@@ -37,7 +37,8 @@ const request = (state: ReviewState, to: ReviewState, actor: 'farmer' | 'editor'
 describe('the moves of a form', () => {
   it('are exactly these, by these roles', () => {
     const allowed: string[] = [];
-    for (const from of REVIEW_STATES) for (const actor of ['farmer', 'editor'] as const) for (const to of movesFrom(from, actor)) allowed.push(`${from}→${to} ${actor}`);
+    for (const from of REVIEW_STATES)
+      for (const actor of ['farmer', 'editor'] as const) for (const to of movesFrom(from, actor)) allowed.push(`${from}→${to} ${actor}`);
     expect(allowed.sort()).toEqual(
       [
         'draft→submitted farmer',
@@ -58,8 +59,12 @@ describe('the moves of a form', () => {
   });
 
   it('refuses any other move, and a move by the wrong role, in Slovenian', () => {
-    expect(refuseMove(request('draft', 'approved', 'editor'))).toBe(fillText(slReview.refused.transition, { from: slReview.state.draft, to: slReview.state.approved }));
-    expect(refuseMove(request('submitted', 'approved', 'farmer'))).toBe(fillText(slReview.refused.editorsOnly, { from: slReview.state.submitted, to: slReview.state.approved }));
+    expect(refuseMove(request('draft', 'approved', 'editor'))).toBe(
+      fillText(slReview.refused.transition, { from: slReview.state.draft, to: slReview.state.approved }),
+    );
+    expect(refuseMove(request('submitted', 'approved', 'farmer'))).toBe(
+      fillText(slReview.refused.editorsOnly, { from: slReview.state.submitted, to: slReview.state.approved }),
+    );
     expect(refuseMove(request('approved', 'appealed', 'editor', { reason: 'x' }))).toBe(slReview.refused.farmersOnly);
     // Staying in a state is no move.
     expect(refuseMove(request('submitted', 'submitted', 'farmer'))).toBeNull();
@@ -77,25 +82,33 @@ describe('the moves of a form', () => {
     expect(refuseMove(request('submitted', 'returned', 'editor', { reason: 'Manjka fotografija kukavičevke.' }))).toBeNull();
   });
 
-  it('a farmer submits until the season\'s deadline, a returned form until its own later one; an adviser is not bound by it', () => {
+  it("a farmer submits until the season's deadline, a returned form until its own later one; an adviser is not bound by it", () => {
     const late = { today: '2026-11-01' };
     expect(refuseMove(request('draft', 'submitted', 'farmer', { today: '2026-10-31' }))).toBeNull();
     expect(refuseMove(request('draft', 'submitted', 'farmer', late))).toBe(fillText(slReview.refused.submitDeadline, { date: '31. 10. 2026' }));
     const returned = { review_state: 'returned' as const, reviewed_at: '2026-10-30T10:00:00.000Z', return_until: '2026-11-10' };
     expect(refuseMove(request('returned', 'submitted', 'farmer', { ...late, from: returned }))).toBeNull();
-    expect(refuseMove(request('returned', 'submitted', 'farmer', { today: '2026-11-11', from: returned }))).toBe(fillText(slReview.refused.submitDeadline, { date: '10. 11. 2026' }));
+    expect(refuseMove(request('returned', 'submitted', 'farmer', { today: '2026-11-11', from: returned }))).toBe(
+      fillText(slReview.refused.submitDeadline, { date: '10. 11. 2026' }),
+    );
     expect(refuseMove(request('draft', 'submitted', 'editor', late))).toBeNull();
     // No deadline set: no limit.
     expect(refuseMove(request('draft', 'submitted', 'farmer', { ...late, season: { submit_until: null, appeal_days: null } }))).toBeNull();
   });
 
-  it('an appeal is open for the season\'s days after the decision (Slovenian days), then closed; without a period it stays open', () => {
+  it("an appeal is open for the season's days after the decision (Slovenian days), then closed; without a period it stays open", () => {
     // Decided 2 November 2026 at 10:00 in Ljubljana; 15 days: the 17th is the last day.
     const decided = { review_state: 'rejected' as const, reviewed_at: '2026-11-02T09:00:00.000Z', return_until: null };
     expect(appealDeadline(decided, season)).toBe('2026-11-17');
     expect(refuseMove(request('rejected', 'appealed', 'farmer', { from: decided, reason: 'Ne strinjam se.', today: '2026-11-17' }))).toBeNull();
-    expect(refuseMove(request('rejected', 'appealed', 'farmer', { from: decided, reason: 'Ne strinjam se.', today: '2026-11-18' }))).toBe(fillText(slReview.refused.appealDeadline, { date: '17. 11. 2026' }));
-    expect(refuseMove(request('rejected', 'appealed', 'farmer', { from: decided, reason: 'x', today: '2027-03-01', season: { submit_until: null, appeal_days: null } }))).toBeNull();
+    expect(refuseMove(request('rejected', 'appealed', 'farmer', { from: decided, reason: 'Ne strinjam se.', today: '2026-11-18' }))).toBe(
+      fillText(slReview.refused.appealDeadline, { date: '17. 11. 2026' }),
+    );
+    expect(
+      refuseMove(
+        request('rejected', 'appealed', 'farmer', { from: decided, reason: 'x', today: '2027-03-01', season: { submit_until: null, appeal_days: null } }),
+      ),
+    ).toBeNull();
   });
 
   it('a farmer edits a draft or a returned form only; unknown or empty states are drafts', () => {
@@ -117,7 +130,7 @@ describe('the payment preview', () => {
   const kind = FORM_KINDS.travnik;
   const plants = kind.indicators.filter((d) => d.latin !== undefined && d.valueKind === 'presence' && d.group === 'kazalne');
 
-  it('is the band of the score times the meadow\'s hectares, and names the plants still needed for the next band', () => {
+  it("is the band of the score times the meadow's hectares, and names the plants still needed for the next band", () => {
     // Four plants of 7 points: 28, the lowest band.
     const values = Object.fromEntries(plants.slice(0, 4).map((d) => [d.key, true]));
     expect(computeScore(kind, values).score).toBe(28);
@@ -137,7 +150,14 @@ describe('the payment preview', () => {
   it('counts negative indicators in (the rule decides), says when plants alone cannot reach the next band, and is null for a kind not paid by result', () => {
     // Every plant ticked cannot outweigh goldenrod, fleabane, dock and dandelion everywhere and a
     // meadow all overgrown: the score is 0, the total far below it.
-    const values = { ...Object.fromEntries(plants.map((d) => [d.key, true])), solidago: true, 'erigeron-annuus': true, zarascanje: 100, 'rumex-obtusifolius': 'prevladuje', taraxacum: 'prevladuje' };
+    const values = {
+      ...Object.fromEntries(plants.map((d) => [d.key, true])),
+      solidago: true,
+      'erigeron-annuus': true,
+      zarascanje: 100,
+      'rumex-obtusifolius': 'prevladuje',
+      taraxacum: 'prevladuje',
+    };
     const { total } = computeScore(kind, values);
     const preview = paymentPreview(kind, values, 1)!;
     expect([preview.score, preview.band.name]).toEqual([0, 'slabo']);

@@ -79,9 +79,7 @@ describe('demo forms and indicators against the scheme', () => {
 
   it('spreads the demo meadow scores over good, medium and bad', () => {
     const classes = new Set(
-      forms
-        .filter((f) => f.values.form_id === 1)
-        .map((f) => computeScore(formKindById(1)!, valuesFromIndicators(formKindById(1)!, rowsFor(f.id))).class),
+      forms.filter((f) => f.values.form_id === 1).map((f) => computeScore(formKindById(1)!, valuesFromIndicators(formKindById(1)!, rowsFor(f.id))).class),
     );
     expect([...classes].sort()).toEqual(['bad', 'good', 'medium']);
   });

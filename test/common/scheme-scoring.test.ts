@@ -1,12 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { FORM_KINDS } from '../../src/common/scheme/form-kinds';
-import {
-  computeScore,
-  normalizeValue,
-  validateForm,
-  valuesFromIndicators,
-  type FormValues,
-} from '../../src/common/scheme/scoring';
+import { computeScore, normalizeValue, validateForm, valuesFromIndicators, type FormValues } from '../../src/common/scheme/scoring';
 import { sl } from '../../src/common/i18n/sl';
 import type { FormKind } from '../../src/common/schemas/config';
 
@@ -98,9 +92,7 @@ describe('computeScore: each indicator kind moves the score the right way', () =
     expect(computeScore(travnik, { ...base, taraxacum: 'posamicno' }).score).toBe(before);
     expect(computeScore(travnik, { ...base, taraxacum: 'pogosto' }).score).toBe(before - 5);
     expect(pointsOf(travnik, { ...base, taraxacum: 'posamicno' }, 'taraxacum')).toBeUndefined();
-    expect(computeScore(travnik, { taraxacum: 'prevladuje' }).explanation[0]?.reason).toBe(
-      'izbrano: Prevladuje (več kot četrtina površine)',
-    );
+    expect(computeScore(travnik, { taraxacum: 'prevladuje' }).explanation[0]?.reason).toBe('izbrano: Prevladuje (več kot četrtina površine)');
   });
 
   it('choice: management answers raise or lower from the base of 55', () => {
@@ -286,19 +278,23 @@ describe('validateForm', () => {
 
   it('accepts a complete form', () => {
     expect(validateForm(travnik, meadow(5, 3, { orchidaceae: 4, zarascanje: 12.5 }))).toEqual({ valid: true, errors: [] });
-    expect(
-      validateForm(upravljanje, { 'datum-prve-kosnje': '2025-06-20', gnojenje: 'brez', pasa: 'brez', 'odvoz-pokosene-mase': 'da' }),
-    ).toEqual({ valid: true, errors: [] });
+    expect(validateForm(upravljanje, { 'datum-prve-kosnje': '2025-06-20', gnojenje: 'brez', pasa: 'brez', 'odvoz-pokosene-mase': 'da' })).toEqual({
+      valid: true,
+      errors: [],
+    });
   });
 
   it('rejects values of the wrong kind with a message naming the indicator', () => {
-    const result = validateForm(travnik, meadow(0, 0, {
-      'salvia-pratensis': 'mogoče',
-      orchidaceae: 2.5,
-      zarascanje: 120,
-      taraxacum: 'veliko',
-      neznano: 1,
-    }));
+    const result = validateForm(
+      travnik,
+      meadow(0, 0, {
+        'salvia-pratensis': 'mogoče',
+        orchidaceae: 2.5,
+        zarascanje: 120,
+        taraxacum: 'veliko',
+        neznano: 1,
+      }),
+    );
     expect(result.errors).toEqual([
       { key: 'salvia-pratensis', message: 'Travniška kadulja: izberite da ali ne.' },
       { key: 'orchidaceae', message: 'Kukavičevke: vpišite celo število od 0 do 10000.' },
@@ -317,9 +313,9 @@ describe('validateForm', () => {
       ]);
     }
     expect(validateForm(upravljanje, { ...answers, 'datum-prve-kosnje': '2024-02-29' }).valid).toBe(true);
-    expect(
-      validateForm(upravljanje, { ...answers, 'datum-prve-kosnje': '2025-06-20', 'opombe-upravljanje': 'x'.repeat(2001) }).errors,
-    ).toEqual([{ key: 'opombe-upravljanje', message: 'Posebnosti: besedilo je predolgo (največ 2000 znakov).' }]);
+    expect(validateForm(upravljanje, { ...answers, 'datum-prve-kosnje': '2025-06-20', 'opombe-upravljanje': 'x'.repeat(2001) }).errors).toEqual([
+      { key: 'opombe-upravljanje', message: 'Posebnosti: besedilo je predolgo (največ 2000 znakov).' },
+    ]);
   });
 });
 
@@ -349,6 +345,11 @@ describe('valuesFromIndicators', () => {
     expect(values).toEqual({ neznano: 1, zarascanje: 'veliko' });
     expect(validateForm(travnik, values).errors.map((e) => e.key)).toEqual(['rumex-obtusifolius', 'taraxacum', 'zarascanje', 'neznano']);
     // A later valid row replaces an invalid one.
-    expect(valuesFromIndicators(travnik, [{ key: 'zarascanje', value: 'veliko' }, { key: 'zarascanje', value: 3 }])).toEqual({ zarascanje: 3 });
+    expect(
+      valuesFromIndicators(travnik, [
+        { key: 'zarascanje', value: 'veliko' },
+        { key: 'zarascanje', value: 3 },
+      ]),
+    ).toEqual({ zarascanje: 3 });
   });
 });

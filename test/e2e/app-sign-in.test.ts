@@ -98,7 +98,7 @@ describeApp('the built app: sign-in, bearer calls, refresh, offline reopen (Chro
     }
   });
 
-  test('a link opened signed out opens its screen after the sign-in; another farmer\'s path still says it is not theirs', async () => {
+  test("a link opened signed out opens its screen after the sign-in; another farmer's path still says it is not theirs", async () => {
     const { server, data } = e2e;
     const nameCol = await data.col('paths', 'name');
     const [own] = await data.pathsOf(DEMO_USERS.farmer1.email);

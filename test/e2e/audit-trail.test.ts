@@ -57,7 +57,12 @@ describeApp('the editors’ audit trail (Chromium)', {}, (e2e) => {
         await expect(change.getByText(DEMO_USERS.editor.email).count()).resolves.toBe(1);
         await expect(change.getByText(slAudit.tables.farmers).count()).resolves.toBe(1);
         // The record by what an adviser knows it as (its name), not by its id.
-        await expect(change.getByRole('link', { name: FARMER_NAME }).or(change.getByText(FARMER_NAME, { exact: true })).count()).resolves.toBeGreaterThanOrEqual(1);
+        await expect(
+          change
+            .getByRole('link', { name: FARMER_NAME })
+            .or(change.getByText(FARMER_NAME, { exact: true }))
+            .count(),
+        ).resolves.toBeGreaterThanOrEqual(1);
         await expect(change.getByText(String(farmerId), { exact: true }).count()).resolves.toBe(0);
         // The phone layout: one card per change, nothing wider than a 360 px screen.
         await page.setViewportSize({ width: 360, height: 800 });
@@ -74,7 +79,11 @@ describeApp('the editors’ audit trail (Chromium)', {}, (e2e) => {
         expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
         const lines = bytes.subarray(3).toString('utf8').split('\r\n');
         expect(lines[0]).toBe('Čas;Uporabnik;Dejanje;Tabela;Zapis;Stolpec;Prej;Potem');
-        expect(lines).toContainEqual(expect.stringMatching(new RegExp(`;${DEMO_USERS.editor.email};spremenjeno;Kmetje;${FARMER_NAME} \\(${farmerId}\\);telefon;${OLD_PHONE};${NEW_PHONE}$`)));
+        expect(lines).toContainEqual(
+          expect.stringMatching(
+            new RegExp(`;${DEMO_USERS.editor.email};spremenjeno;Kmetje;${FARMER_NAME} \\(${farmerId}\\);telefon;${OLD_PHONE};${NEW_PHONE}$`),
+          ),
+        );
         // Only that farmer's rows: every line names a record of theirs (the farmer row here).
         const trail = await data.call<AuditPage>(DEMO_USERS.editor, `/api/Audit/1?farmerId=${farmerId}&perPage=200`);
         expect(lines.filter((l) => l && l !== lines[0]).length).toBeGreaterThanOrEqual(trail.body.entries.length);
@@ -98,7 +107,10 @@ describeApp('the editors’ audit trail (Chromium)', {}, (e2e) => {
     expect(changed.status).toBe(200);
     // A comment points at the form (a reference): its insert names the form, not its id.
     const comment = await data.call(DEMO_USERS.editor, '/api/Records/1', {
-      body: { tableId: await data.tableId('comments'), properties: { [await data.col('comments', 'parent')]: form!.id, [await data.col('comments', 'text')]: 'Lepo popisano.' } },
+      body: {
+        tableId: await data.tableId('comments'),
+        properties: { [await data.col('comments', 'parent')]: form!.id, [await data.col('comments', 'text')]: 'Lepo popisano.' },
+      },
     });
     expect(comment.status).toBe(201);
     const { page, log, close } = await e2e.signedIn('editor', { ...fieldDevice({ longitude: 16.15, latitude: 46.83 }), viewport: DESK_SIZE });
@@ -107,7 +119,11 @@ describeApp('the editors’ audit trail (Chromium)', {}, (e2e) => {
         await goHash(page, `#/forms/${form!.id}`);
         await page.getByText(slScreens.forms.history, { exact: true }).click();
         const history = page.getByTestId('record-history');
-        await history.getByText('opomba: — → Preveril svetovalec').or(history.getByText(/opomba: .+ → Preveril svetovalec/)).first().waitFor();
+        await history
+          .getByText('opomba: — → Preveril svetovalec')
+          .or(history.getByText(/opomba: .+ → Preveril svetovalec/))
+          .first()
+          .waitFor();
         const text = (await history.textContent()) ?? '';
         expect(text).toContain(DEMO_USERS.editor.email);
         expect(text).toContain(`${slAudit.columns.text}: ${slAudit.empty} → Lepo popisano.`);

@@ -22,5 +22,11 @@ export async function axeViolations(page: Page): Promise<string[]> {
   })) as Violation[];
   return violations
     .filter((v) => v.impact === 'critical' || v.impact === 'serious')
-    .map((v) => `${v.impact} ${v.id}: ${v.help} — ${v.nodes.map((n) => JSON.stringify(n.target)).slice(0, 4).join(', ')}`);
+    .map(
+      (v) =>
+        `${v.impact} ${v.id}: ${v.help} — ${v.nodes
+          .map((n) => JSON.stringify(n.target))
+          .slice(0, 4)
+          .join(', ')}`,
+    );
 }

@@ -19,7 +19,12 @@ const EDITS_PER_ROUND = 24;
 // The fixture's browser; the server is the run's own process (it is killed and restarted).
 describeApp('chaos in the browser (Chromium, server process)', { server: false }, (e2e) => {
   test(`seed ${SEED}: every edit reaches the server once through a kill, a reload, a second tab and an expired token`, async () => {
-    const report = await runBrowserChaos({ seed: SEED, editsPerRound: EDITS_PER_ROUND, browser: e2e.browser, log: (message) => process.stderr.write(`[chaos] ${message}\n`) });
+    const report = await runBrowserChaos({
+      seed: SEED,
+      editsPerRound: EDITS_PER_ROUND,
+      browser: e2e.browser,
+      log: (message) => process.stderr.write(`[chaos] ${message}\n`),
+    });
     // First, so a run that stopped early shows why (its error, the page's console, the server's log).
     expect(report.problems).toEqual([]);
     expect(report.rounds.map((round) => [round.fault, round.injected])).toEqual(FAULTS.map((fault) => [fault, true]));

@@ -63,7 +63,9 @@ describeApp('the first week of a real season (Chromium)', {}, (e2e) => {
             tops.sort((a, b) => a - b);
             return tops.filter((top, i) => i === 0 || top - tops[i - 1]! > 8).length;
           };
-          return [...element.querySelectorAll('th, td')].map((cell) => ({ text: (cell.textContent ?? '').trim(), lines: lines(cell) })).sort((a, b) => b.lines - a.lines)[0];
+          return [...element.querySelectorAll('th, td')]
+            .map((cell) => ({ text: (cell.textContent ?? '').trim(), lines: lines(cell) }))
+            .sort((a, b) => b.lines - a.lines)[0];
         });
         expect(tallest?.lines ?? 0).toBeLessThanOrEqual(2);
         const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);

@@ -146,7 +146,10 @@ function useE2E(options: SuiteOptions, fn: (e2e: E2E) => void): void {
 
   beforeAll(async () => {
     mkdirSync(ARTIFACTS_DIR, { recursive: true });
-    const [launched, started] = await Promise.allSettled([launchBrowser(), options.server === false ? Promise.resolve(undefined) : startServer(options.server ?? {})]);
+    const [launched, started] = await Promise.allSettled([
+      launchBrowser(),
+      options.server === false ? Promise.resolve(undefined) : startServer(options.server ?? {}),
+    ]);
     if (launched.status === 'fulfilled') browser = launched.value;
     if (started.status === 'fulfilled') server = started.value;
     if (launched.status === 'rejected') throw launched.reason;
@@ -176,7 +179,10 @@ function useE2E(options: SuiteOptions, fn: (e2e: E2E) => void): void {
     return typeof who === 'string' ? DEMO_USERS[who] : who;
   }
 
-  async function signedIn(who: Role | User, { hash = '#/', shared: useShared = false, server: other, ...deviceOptions }: SignedInOptions = {}): Promise<Device> {
+  async function signedIn(
+    who: Role | User,
+    { hash = '#/', shared: useShared = false, server: other, ...deviceOptions }: SignedInOptions = {},
+  ): Promise<Device> {
     const user = userOf(who);
     const target = other ?? need(server, 'server');
     if (!useShared) {

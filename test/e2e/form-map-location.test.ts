@@ -112,7 +112,12 @@ describeApp('form location by a tap on the map (Chromium)', {}, (e2e) => {
         expect(Math.abs(shownLat! - expected[1])).toBeLessThan(tolLat + 1e-5);
 
         await page.getByRole('button', { name: slScreens.forms.save }).click();
-        await page.getByRole('status').filter({ hasText: slScreens.states.savedOnline }).or(page.getByRole('status').filter({ hasText: slScreens.states.saved })).first().waitFor();
+        await page
+          .getByRole('status')
+          .filter({ hasText: slScreens.states.savedOnline })
+          .or(page.getByRole('status').filter({ hasText: slScreens.states.saved }))
+          .first()
+          .waitFor();
 
         // The server's row of that indicator, on the form this test made, once the outbox has
         // delivered everything (the server acknowledged each edit: its rows are there).
@@ -124,7 +129,13 @@ describeApp('form location by a tap on the map (Chromium)', {}, (e2e) => {
         if (rows.length !== 1) {
           // Say where the answer went (every form of the path with its indicators), not just "0".
           const forms = await data.formsOfPath(meadowPath!.id);
-          const report = await Promise.all(forms.map(async (f) => ({ id: f.id, new: !formsBefore.has(f.id), indicators: (await data.indicatorsOfForm(f.id)).map((r) => [r.id, r.properties[keyCol], r.geometry?.type ?? null]) })));
+          const report = await Promise.all(
+            forms.map(async (f) => ({
+              id: f.id,
+              new: !formsBefore.has(f.id),
+              indicators: (await data.indicatorsOfForm(f.id)).map((r) => [r.id, r.properties[keyCol], r.geometry?.type ?? null]),
+            })),
+          );
           throw new Error(`expected one located ${KEY} row on the new form; the path's forms: ${JSON.stringify(report)}; at ${page.url()}`);
         }
         const geometry = rows[0]!.geometry as Point;
@@ -152,12 +163,21 @@ describeApp('form location by a tap on the map (Chromium)', {}, (e2e) => {
       await recordArtifacts('form-second-of-kind', page, log, async () => {
         await page.getByTestId(`home-path-${meadowPath!.id}`).waitFor();
         const keyCol = await data.col('indicators', 'key');
-        const answersOf = async (formId: number) => (await data.indicatorsOfForm(formId)).filter((r) => !r.deleted).map((r) => String(r.properties[keyCol])).sort();
+        const answersOf = async (formId: number) =>
+          (await data.indicatorsOfForm(formId))
+            .filter((r) => !r.deleted)
+            .map((r) => String(r.properties[keyCol]))
+            .sort();
         const required = REQUIRED_ANSWERS.map((a) => a.key).sort();
         const newForms = async () => (await data.formsOfPath(meadowPath!.id)).filter((f) => !before.has(f.id)).sort((a, b) => a.id - b.id);
         for (let n = 1; n <= 2; n++) {
           await addMeadowForm(page, meadowPath!.id);
-          await page.getByRole('status').filter({ hasText: slScreens.states.savedOnline }).or(page.getByRole('status').filter({ hasText: slScreens.states.saved })).first().waitFor();
+          await page
+            .getByRole('status')
+            .filter({ hasText: slScreens.states.savedOnline })
+            .or(page.getByRole('status').filter({ hasText: slScreens.states.saved }))
+            .first()
+            .waitFor();
           // Delivered: the server acknowledged the form and its answers before the next one is made.
           await waitForOutboxEmpty(page);
           const made = await newForms();

@@ -164,7 +164,9 @@ export const CSP_VIOLATION = '[csp-violation]';
 export async function reportPolicyViolations(context: BrowserContext): Promise<void> {
   await context.addInitScript((marker: string) => {
     document.addEventListener('securitypolicyviolation', (event) => {
-      console.error(`${marker} ${event.effectiveDirective} blocked ${event.blockedURI || 'inline'} in ${event.documentURI} (${event.sourceFile}:${event.lineNumber}) sample: ${event.sample}`);
+      console.error(
+        `${marker} ${event.effectiveDirective} blocked ${event.blockedURI || 'inline'} in ${event.documentURI} (${event.sourceFile}:${event.lineNumber}) sample: ${event.sample}`,
+      );
     });
   }, CSP_VIOLATION);
 }
@@ -246,10 +248,7 @@ export async function signInThroughLoginPage(page: Page, user: { email: string; 
   await page.waitForURL(LOGIN_PAGE_PATTERN);
   await page.getByLabel('E-pošta ali uporabniško ime', { exact: true }).fill(user.email);
   await page.getByLabel('Geslo', { exact: true }).fill(user.password);
-  await Promise.all([
-    page.waitForURL((url) => !url.pathname.startsWith('/auth/')),
-    page.getByRole('button', { name: 'Prijava' }).click(),
-  ]);
+  await Promise.all([page.waitForURL((url) => !url.pathname.startsWith('/auth/')), page.getByRole('button', { name: 'Prijava' }).click()]);
 }
 
 /**
@@ -262,7 +261,11 @@ export async function signInThroughLoginPage(page: Page, user: { email: string; 
  */
 export async function openAppSignedIn(page: Page, url: string, user: { email: string; password: string }): Promise<void> {
   await page.goto(url);
-  const signedIn = page.waitForFunction(() => !window.location.pathname.startsWith('/auth/') && window.localStorage.getItem('token') !== null && document.querySelector('main h1') !== null, undefined, { timeout: 90_000 });
+  const signedIn = page.waitForFunction(
+    () => !window.location.pathname.startsWith('/auth/') && window.localStorage.getItem('token') !== null && document.querySelector('main h1') !== null,
+    undefined,
+    { timeout: 90_000 },
+  );
   const loginPage = page.waitForURL(LOGIN_PAGE_PATTERN, { timeout: 90_000 });
   // Whichever comes first; the other one's outcome is not needed (the login page may never show).
   loginPage.catch(() => undefined);

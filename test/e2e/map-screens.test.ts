@@ -104,7 +104,12 @@ describeApp('map screens', { builtApp: false, server: false }, (e2e) => {
     const { targetInfo } = await pageSession.send('Target.getTargetInfo');
     const browserSession = await harness.browser.newBrowserCDPSession();
     const setGeolocation = (setting: 'denied' | 'granted') =>
-      browserSession.send('Browser.setPermission', { permission: { name: 'geolocation' }, setting, origin: harness.url, browserContextId: targetInfo.browserContextId });
+      browserSession.send('Browser.setPermission', {
+        permission: { name: 'geolocation' },
+        setting,
+        origin: harness.url,
+        browserContextId: targetInfo.browserContextId,
+      });
     await setGeolocation('denied');
     await page.goto(`${harness.url}/?mode=screens&screen=location`);
     const warning = page.getByRole('alert');

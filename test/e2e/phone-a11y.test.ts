@@ -284,7 +284,14 @@ describeApp('phone: accessibility, width and keyboard', {}, (e2e) => {
             const top = document.elementFromPoint(x, y);
             const visible = r.bottom > 0 && r.top < window.innerHeight && top !== null && (el === top || el.contains(top) || top.contains(el));
             const over = top ? `${top.tagName}.${String(top.className).split(' ')[0]}` : 'nothing';
-            return { visible, role: el.getAttribute('role'), text: (el.textContent ?? '').trim().slice(0, 40), tag: el.tagName, name: el.getAttribute('aria-label') ?? '', where: `${Math.round(r.top)}–${Math.round(r.bottom)} of ${window.innerHeight}, under ${over}` };
+            return {
+              visible,
+              role: el.getAttribute('role'),
+              text: (el.textContent ?? '').trim().slice(0, 40),
+              tag: el.tagName,
+              name: el.getAttribute('aria-label') ?? '',
+              where: `${Math.round(r.top)}–${Math.round(r.bottom)} of ${window.innerHeight}, under ${over}`,
+            };
           });
           if (!focus) continue;
           if (!focus.visible) hidden.push(`${focus.tag} ${focus.role ?? ''} "${focus.text || focus.name}" at ${focus.where}`);

@@ -80,7 +80,9 @@ describeApp('QA action log: recorded in the browser, exported from /about, repla
         expect(result.divergence).toBeNull();
         expect(result.finalHash).toBe(actions.at(-1)!.hash);
         const rehydrated = actions.some((entry) => entry.type === 'persist/REHYDRATE');
-        process.stderr.write(`[e2e] browser action log: ${file.entries.length} entries, ${result.actions} actions replayed (REHYDRATE ${rehydrated ? 'included' : 'absent'}), final state hash ${result.finalHash} = logged ${result.recordedFinalHash}\n`);
+        process.stderr.write(
+          `[e2e] browser action log: ${file.entries.length} entries, ${result.actions} actions replayed (REHYDRATE ${rehydrated ? 'included' : 'absent'}), final state hash ${result.finalHash} = logged ${result.recordedFinalHash}\n`,
+        );
       });
     } finally {
       await close();

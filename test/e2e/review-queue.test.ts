@@ -63,7 +63,10 @@ describeApp('the advisers’ review queue (Chromium)', {}, (e2e) => {
         await rows.nth(0).getByRole('checkbox').check();
         await page.getByRole('button', { name: slReviewQueue.approveSelected(1) }).click();
         await waitForOutboxEmpty(page);
-        await page.getByTestId('bulk-sent').filter({ hasText: slReviewQueue.bulk.sent(1, 1) }).waitFor();
+        await page
+          .getByTestId('bulk-sent')
+          .filter({ hasText: slReviewQueue.bulk.sent(1, 1) })
+          .waitFor();
         // The delivered move reads the queue and the count again.
         await nav.getByRole('link', { name: new RegExp(slReviewQueue.waiting(1)) }).waitFor();
         await expect(rows.count()).resolves.toBe(1);

@@ -23,7 +23,9 @@ describeApp('the farmer search offline (Chromium)', {}, (e2e) => {
       await recordArtifacts('search-offline', page, log, async () => {
         const config = await data.config();
         const farmersTable = config.tables.farmers.id;
-        const [stefan, ana, janez] = await Promise.all(['stefan.kuhar@example.si', 'ana.vogrincic@example.si', DEMO_USERS.farmer1.email].map((email) => data.farmerId(email)));
+        const [stefan, ana, janez] = await Promise.all(
+          ['stefan.kuhar@example.si', 'ana.vogrincic@example.si', DEMO_USERS.farmer1.email].map((email) => data.farmerId(email)),
+        );
         await page.getByTestId(`farmer-${stefan}`).waitFor();
 
         // Every farmer row on the device carries the profile it was stored under.
@@ -35,7 +37,10 @@ describeApp('the farmer search offline (Chromium)', {}, (e2e) => {
                 open.onerror = () => reject(open.error);
                 open.onsuccess = () => {
                   const db = open.result;
-                  const all = db.transaction('features').objectStore('features').getAll(IDBKeyRange.bound([tableId, -Infinity], [tableId, Infinity]));
+                  const all = db
+                    .transaction('features')
+                    .objectStore('features')
+                    .getAll(IDBKeyRange.bound([tableId, -Infinity], [tableId, Infinity]));
                   all.onsuccess = () => {
                     resolve((all.result as Array<{ profileId?: number }>).map((row) => row.profileId ?? null));
                     db.close();
@@ -53,7 +58,9 @@ describeApp('the farmer search offline (Chromium)', {}, (e2e) => {
         page.on('request', (request) => {
           if (request.method() === 'GET' && request.url().includes(`/api/Records/${config.projectId}/search/`)) searches.push(request.url());
         });
-        await context.route(`**/api/Records/${config.projectId}/search/**`, (route) => (route.request().method() === 'GET' ? route.abort('internetdisconnected') : route.continue()));
+        await context.route(`**/api/Records/${config.projectId}/search/**`, (route) =>
+          route.request().method() === 'GET' ? route.abort('internetdisconnected') : route.continue(),
+        );
         const search = page.getByLabel(slScreens.farmers.search);
         await search.fill('štef kuh');
         await page.getByTestId(`farmer-${janez}`).waitFor({ state: 'detached' });

@@ -121,7 +121,10 @@ describeApp('season set-up by an editor (Chromium)', {}, (e2e) => {
         await page.locator('input[name="start"]').fill('2026-06-01');
         await page.locator('input[name="end"]').fill('2031-10-31');
         await page.getByRole('button', { name: sl.common.save }).click();
-        await page.getByRole('alert').filter({ hasText: slSetup.seasons.overlap('Sezona 2026') }).waitFor();
+        await page
+          .getByRole('alert')
+          .filter({ hasText: slSetup.seasons.overlap('Sezona 2026') })
+          .waitFor();
         await shoot(page, 'seasons-overlap');
         await page.locator('input[name="start"]').fill('2031-03-01');
         await page.getByRole('button', { name: sl.common.save }).click();
@@ -191,7 +194,10 @@ describeApp('season set-up by an editor (Chromium)', {}, (e2e) => {
         await shoot(page, 'path-drawn');
         await page.getByRole('button', { name: sl.common.save }).click();
         // Inside the meadow: no question, straight back to the list.
-        await page.getByTestId(/^setup-path-/).filter({ hasText: 'Tinin transekt' }).waitFor();
+        await page
+          .getByTestId(/^setup-path-/)
+          .filter({ hasText: 'Tinin transekt' })
+          .waitFor();
         await waitForOutboxEmpty(page);
         await shoot(page, 'paths');
       });
@@ -248,7 +254,11 @@ describeApp('season set-up by an editor (Chromium)', {}, (e2e) => {
     expect(line.coordinates).toHaveLength(5);
     const walkCol = await data.col('paths', 'walk');
     // The path's raw GPS fixes as the server holds them before (a walk recorded for this test).
-    const walk = { recordedAt: '2026-06-01T08:00:00.000Z', summary: { distanceM: 140 }, raw: line.coordinates.map(([lon, lat], i) => [lon, lat, 4, 1_780_000_000_000 + i * 1000, 'accepted']) };
+    const walk = {
+      recordedAt: '2026-06-01T08:00:00.000Z',
+      summary: { distanceM: 140 },
+      raw: line.coordinates.map(([lon, lat], i) => [lon, lat, 4, 1_780_000_000_000 + i * 1000, 'accepted']),
+    };
     const config = await data.config();
     const put = await data.call(DEMO_USERS.farmer1, `/api/Features/${config.projectId}/${config.tables.paths.id}/${walked!.id}`, {
       method: 'PUT',
@@ -414,14 +424,20 @@ describeApp('season set-up by an editor (Chromium)', {}, (e2e) => {
       url = await recordArtifacts('season-setup-account', editor.page, editor.log, async () => {
         const { page } = editor;
         await goHash(page, '#/setup/farmers');
-        await page.getByRole('row', { name: /Tina Travnik/ }).getByRole('button', { name: slSetup.farmers.accountButton }).click();
+        await page
+          .getByRole('row', { name: /Tina Travnik/ })
+          .getByRole('button', { name: slSetup.farmers.accountButton })
+          .click();
         // The farmer was delivered by the first test: the panel reads the server's account state.
         await page.getByTestId('account-state').filter({ hasText: slSetup.farmers.accountNone }).waitFor();
         await page.getByRole('button', { name: slSetup.farmers.createLink }).click();
         const link = page.getByTestId('activation-link');
         await link.waitFor();
         // The state read again: a link is pending (the sentence before its date).
-        await page.getByTestId('account-state').filter({ hasText: slSetup.farmers.accountPending('').split('(')[0]! }).waitFor();
+        await page
+          .getByTestId('account-state')
+          .filter({ hasText: slSetup.farmers.accountPending('').split('(')[0]! })
+          .waitFor();
         await shoot(page, 'farmer-account');
         return link.inputValue();
       });
@@ -499,7 +515,12 @@ describeApp('season set-up by an editor (Chromium)', {}, (e2e) => {
         await shoot(page, 'import');
 
         /** One file through the screen; `source` is a column whose suggested target (`column`) is checked. */
-        const importFile = async (kind: 'farmers' | 'areas', name: string, buffer: Buffer, expected: { source: string; column: string; label: string; created: number; crs?: string }) => {
+        const importFile = async (
+          kind: 'farmers' | 'areas',
+          name: string,
+          buffer: Buffer,
+          expected: { source: string; column: string; label: string; created: number; crs?: string },
+        ) => {
           await page.locator('select[name="kind"]').selectOption(kind);
           await page.locator('input[type="file"]').setInputFiles({ name, mimeType: 'application/octet-stream', buffer });
           await page.getByRole('button', { name: slSetup.import.preview }).click();
@@ -512,15 +533,27 @@ describeApp('season set-up by an editor (Chromium)', {}, (e2e) => {
           if (expected.crs) await page.getByText(expected.crs, { exact: true }).waitFor();
           await shoot(page, `import-mapping-${kind}`);
           await page.getByRole('button', { name: slSetup.import.dryRun }).click();
-          await page.getByTestId('import-counts').filter({ hasText: slSetup.import.counts(expected.created, 0, 0) }).waitFor();
+          await page
+            .getByTestId('import-counts')
+            .filter({ hasText: slSetup.import.counts(expected.created, 0, 0) })
+            .waitFor();
           await expect(page.getByTestId('import-report').locator('tbody tr').count()).resolves.toBe(expected.created);
           await shoot(page, `import-dry-run-${kind}`);
           await page.getByRole('button', { name: slSetup.import.commit }).click();
-          await page.getByRole('status').filter({ hasText: slSetup.import.committed(expected.created, 0) }).waitFor();
+          await page
+            .getByRole('status')
+            .filter({ hasText: slSetup.import.committed(expected.created, 0) })
+            .waitFor();
         };
         // Farmers first: the meadows name their owners by KMG-MID.
         await importFile('farmers', 'kmetje.csv', farmersFile, { source: 'KMG-MID', column: col.kmg, label: slSetup.farmers.kmgMid, created: 2 });
-        await importFile('areas', 'travniki.gpkg', meadowsFile, { source: 'GERK_PID', column: col.gerk, label: slSetup.areas.gerkPid, created: 3, crs: 'EPSG:3794' });
+        await importFile('areas', 'travniki.gpkg', meadowsFile, {
+          source: 'GERK_PID',
+          column: col.gerk,
+          label: slSetup.areas.gerkPid,
+          created: 3,
+          crs: 'EPSG:3794',
+        });
         await shoot(page, 'import-done');
       });
     } finally {

@@ -31,7 +31,9 @@ describeApp('Content-Security-Policy in the browser (Chromium)', {}, (e2e) => {
 
       const reported = page.waitForEvent('console', { predicate: (message) => message.text().includes(CSP_VIOLATION) });
       const ran = await page.evaluate(async () => {
-        const blocked = new Promise<string>((resolve) => document.addEventListener('securitypolicyviolation', (event) => resolve(event.effectiveDirective), { once: true }));
+        const blocked = new Promise<string>((resolve) =>
+          document.addEventListener('securitypolicyviolation', (event) => resolve(event.effectiveDirective), { once: true }),
+        );
         const script = document.createElement('script');
         script.textContent = 'window.__injected = true';
         document.head.append(script);

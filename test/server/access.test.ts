@@ -31,7 +31,11 @@ afterAll(async () => {
 
 const search = (user: string, tableId: number, filters?: FilterNode) =>
   t.as(user, { method: 'POST', url: '/api/Records/1/search', payload: { tableId, filters } });
-const idsOf = (response: { json(): { records: Array<{ id: number }> } }) => response.json().records.map((r) => r.id).sort();
+const idsOf = (response: { json(): { records: Array<{ id: number }> } }) =>
+  response
+    .json()
+    .records.map((r) => r.id)
+    .sort();
 
 async function expectUnchanged(action: () => Promise<TestResponse>, status: number): Promise<TestResponse> {
   const before = await snapshot(t.app);
@@ -108,7 +112,11 @@ describe('farmers see only their own chain', () => {
       ],
     };
     expect(idsOf(await search(USERS.farmer1, t.tables.areas.id, escape))).toEqual(own.areas);
-    const ids = await t.as(USERS.farmer1, { method: 'POST', url: '/api/Records/1/search/ids', payload: { tableId: t.tables.areas.id, filters: escape, includeDeleted: true } });
+    const ids = await t.as(USERS.farmer1, {
+      method: 'POST',
+      url: '/api/Records/1/search/ids',
+      payload: { tableId: t.tables.areas.id, filters: escape, includeDeleted: true },
+    });
     expect(ids.json().ids.sort()).toEqual(own.areas);
   });
 
@@ -128,17 +136,50 @@ describe('farmers see only their own chain', () => {
     const extent = await t.as(u, { method: 'GET', url: `/api/Records/1/extenttables?${region}&tableIds=${t.tables.areas.id}&tableIds=${t.tables.paths.id}` });
     expect(idsOf(extent)).toEqual([...own.areas, ...own.paths].sort());
     const features = await t.as(u, { method: 'GET', url: `/api/Features/1/extenttables?${region}&tableIds=${t.tables.areas.id}` });
-    expect(features.json().features.map((f: { id: number }) => f.id).sort()).toEqual(own.areas);
+    expect(
+      features
+        .json()
+        .features.map((f: { id: number }) => f.id)
+        .sort(),
+    ).toEqual(own.areas);
     const spatial = await t.as(u, {
       method: 'POST',
       url: '/api/Records/1/spatial',
-      payload: { tableIds: [t.tables.areas.id], geometry: { type: 'Polygon', coordinates: [[[15.9, 46.6], [16.5, 46.6], [16.5, 47], [15.9, 47], [15.9, 46.6]]] } },
+      payload: {
+        tableIds: [t.tables.areas.id],
+        geometry: {
+          type: 'Polygon',
+          coordinates: [
+            [
+              [15.9, 46.6],
+              [16.5, 46.6],
+              [16.5, 47],
+              [15.9, 47],
+              [15.9, 46.6],
+            ],
+          ],
+        },
+      },
     });
     expect(idsOf(spatial)).toEqual(own.areas);
     const editorSpatial = await t.as(USERS.editor, {
       method: 'POST',
       url: '/api/Records/1/spatial',
-      payload: { tableIds: [t.tables.areas.id], geometry: { type: 'Polygon', coordinates: [[[15.9, 46.6], [16.5, 46.6], [16.5, 47], [15.9, 47], [15.9, 46.6]]] } },
+      payload: {
+        tableIds: [t.tables.areas.id],
+        geometry: {
+          type: 'Polygon',
+          coordinates: [
+            [
+              [15.9, 46.6],
+              [16.5, 46.6],
+              [16.5, 47],
+              [15.9, 47],
+              [15.9, 46.6],
+            ],
+          ],
+        },
+      },
     });
     expect(editorSpatial.json().totalCount).toBeGreaterThan(own.areas.length + other.areas.length - 1);
   });
@@ -146,13 +187,22 @@ describe('farmers see only their own chain', () => {
   it("updating, deleting or bulk-changing another farmer's rows is a 404 and changes nothing", async () => {
     const u = USERS.farmer1;
     const formId = other.forms[0]!;
-    await expectUnchanged(() => t.as(u, { method: 'PUT', url: `/api/Records/1/${t.tables.forms.id}/${formId}`, payload: { properties: { [t.tables.forms.columns.note]: 'x' } } }), 404);
+    await expectUnchanged(
+      () => t.as(u, { method: 'PUT', url: `/api/Records/1/${t.tables.forms.id}/${formId}`, payload: { properties: { [t.tables.forms.columns.note]: 'x' } } }),
+      404,
+    );
     await expectUnchanged(
       () => t.as(u, { method: 'PUT', url: `/api/Features/1/${t.tables.forms.id}/${formId}`, payload: { type: 'Feature', geometry: null, properties: {} } }),
       404,
     );
-    await expectUnchanged(() => t.as(u, { method: 'POST', url: '/api/Records/1/delete', payload: { tableId: t.tables.indicators.id, ids: [other.indicators[0]] } }), 404);
-    await expectUnchanged(() => t.as(u, { method: 'POST', url: '/api/Features/1/delete', payload: { tableId: t.tables.forms.id, ids: [own.forms[0], formId] } }), 404);
+    await expectUnchanged(
+      () => t.as(u, { method: 'POST', url: '/api/Records/1/delete', payload: { tableId: t.tables.indicators.id, ids: [other.indicators[0]] } }),
+      404,
+    );
+    await expectUnchanged(
+      () => t.as(u, { method: 'POST', url: '/api/Features/1/delete', payload: { tableId: t.tables.forms.id, ids: [own.forms[0], formId] } }),
+      404,
+    );
     await expectUnchanged(
       () =>
         t.as(u, {
@@ -173,19 +223,37 @@ describe('farmers see only their own chain', () => {
     const u = USERS.farmer1;
     const formCols = t.tables.forms.columns;
     const attach = await expectUnchanged(
-      () => t.as(u, { method: 'POST', url: '/api/Records/1', payload: { tableId: t.tables.forms.id, properties: { [formCols.parent]: other.durationPaths[0], [formCols.form_id]: 1 } } }),
+      () =>
+        t.as(u, {
+          method: 'POST',
+          url: '/api/Records/1',
+          payload: { tableId: t.tables.forms.id, properties: { [formCols.parent]: other.durationPaths[0], [formCols.form_id]: 1 } },
+        }),
       400,
     );
     expect(attach.body).toMatch(/not found in table durationPaths/);
     await expectUnchanged(
-      () => t.as(u, { method: 'PUT', url: `/api/Records/1/${t.tables.forms.id}/${own.forms[0]}`, payload: { properties: { [formCols.parent]: other.durationPaths[0] } } }),
+      () =>
+        t.as(u, {
+          method: 'PUT',
+          url: `/api/Records/1/${t.tables.forms.id}/${own.forms[0]}`,
+          payload: { properties: { [formCols.parent]: other.durationPaths[0] } },
+        }),
       400,
     );
-    const orphan = await expectUnchanged(() => t.as(u, { method: 'POST', url: '/api/Records/1', payload: { tableId: t.tables.forms.id, properties: { [formCols.form_id]: 1 } } }), 400);
+    const orphan = await expectUnchanged(
+      () => t.as(u, { method: 'POST', url: '/api/Records/1', payload: { tableId: t.tables.forms.id, properties: { [formCols.form_id]: 1 } } }),
+      400,
+    );
     expect(orphan.body).toMatch(/parent\): is required/);
     for (const field of [{ id: 5 }, { version: 9 }, { createdAt: '2020-01-01T00:00:00Z' }, { deleted: true }]) {
       const response = await expectUnchanged(
-        () => t.as(u, { method: 'POST', url: '/api/Records/1', payload: { tableId: t.tables.forms.id, properties: { [formCols.parent]: own.durationPaths[0] }, ...field } }),
+        () =>
+          t.as(u, {
+            method: 'POST',
+            url: '/api/Records/1',
+            payload: { tableId: t.tables.forms.id, properties: { [formCols.parent]: own.durationPaths[0] }, ...field },
+          }),
         400,
       );
       expect(response.body).toMatch(/is not allowed/);
@@ -197,21 +265,46 @@ describe('farmers see only their own chain', () => {
     const dp = await t.as(u, {
       method: 'POST',
       url: '/api/Records/1',
-      payload: { tableId: t.tables.durationPaths.id, properties: { [t.tables.durationPaths.columns.path_id]: own.paths[0], [t.tables.durationPaths.columns.duration_id]: durations[1] } },
+      payload: {
+        tableId: t.tables.durationPaths.id,
+        properties: { [t.tables.durationPaths.columns.path_id]: own.paths[0], [t.tables.durationPaths.columns.duration_id]: durations[1] },
+      },
     });
     expect(dp.statusCode).toBe(201);
-    const form = await t.as(u, { method: 'POST', url: '/api/Records/1', payload: { tableId: t.tables.forms.id, properties: { [t.tables.forms.columns.parent]: dp.json().id, [t.tables.forms.columns.form_id]: 1 } } });
+    const form = await t.as(u, {
+      method: 'POST',
+      url: '/api/Records/1',
+      payload: { tableId: t.tables.forms.id, properties: { [t.tables.forms.columns.parent]: dp.json().id, [t.tables.forms.columns.form_id]: 1 } },
+    });
     expect(form.statusCode).toBe(201);
     const indicator = await t.as(u, {
       method: 'POST',
       url: `/api/Features/1/${t.tables.indicators.id}`,
-      payload: { type: 'Feature', geometry: { type: 'Point', coordinates: [16.155, 46.836] }, properties: { [t.tables.indicators.columns.parent]: form.json().id, [t.tables.indicators.columns.key]: 'salvia_pratensis', [t.tables.indicators.columns.value]: true } },
+      payload: {
+        type: 'Feature',
+        geometry: { type: 'Point', coordinates: [16.155, 46.836] },
+        properties: {
+          [t.tables.indicators.columns.parent]: form.json().id,
+          [t.tables.indicators.columns.key]: 'salvia_pratensis',
+          [t.tables.indicators.columns.value]: true,
+        },
+      },
     });
     expect(indicator.statusCode).toBe(201);
     const walk = await t.as(u, {
       method: 'PUT',
       url: `/api/Features/1/${t.tables.paths.id}/${own.paths[0]}`,
-      payload: { type: 'Feature', geometry: { type: 'LineString', coordinates: [[16.154, 46.835], [16.156, 46.837]] }, properties: { [t.tables.paths.columns.length_m]: 260 } },
+      payload: {
+        type: 'Feature',
+        geometry: {
+          type: 'LineString',
+          coordinates: [
+            [16.154, 46.835],
+            [16.156, 46.837],
+          ],
+        },
+        properties: { [t.tables.paths.columns.length_m]: 260 },
+      },
     });
     expect(walk.statusCode).toBe(200);
     // The phone sends the whole path back: unchanged columns it may not edit are fine.
@@ -226,10 +319,16 @@ describe('farmers see only their own chain', () => {
     expect(removed.json()).toEqual({ ids: [indicator.json().id] });
   });
 
-  it('may add a transect to an own meadow, never to another farmer\'s (nothing changed)', async () => {
+  it("may add a transect to an own meadow, never to another farmer's (nothing changed)", async () => {
     const u = USERS.farmer1;
     const cols = t.tables.paths.columns;
-    const line = { type: 'LineString', coordinates: [[16.154, 46.835], [16.156, 46.837]] };
+    const line = {
+      type: 'LineString',
+      coordinates: [
+        [16.154, 46.835],
+        [16.156, 46.837],
+      ],
+    };
     const created = await t.as(u, {
       method: 'POST',
       url: `/api/Features/1/${t.tables.paths.id}`,
@@ -238,7 +337,12 @@ describe('farmers see only their own chain', () => {
     expect(created.statusCode).toBe(201);
     expect((await search(u, t.tables.paths.id)).json().records.map((r: { id: number }) => r.id)).toContain(created.json().id);
     const foreign = await expectUnchanged(
-      () => t.as(u, { method: 'POST', url: `/api/Features/1/${t.tables.paths.id}`, payload: { type: 'Feature', geometry: line, properties: { [cols.name]: 'Tuja', [cols.parent]: other.areas[0] } } }),
+      () =>
+        t.as(u, {
+          method: 'POST',
+          url: `/api/Features/1/${t.tables.paths.id}`,
+          payload: { type: 'Feature', geometry: line, properties: { [cols.name]: 'Tuja', [cols.parent]: other.areas[0] } },
+        }),
       400,
     );
     expect(foreign.body).toMatch(/not found in table areas/);
@@ -246,9 +350,21 @@ describe('farmers see only their own chain', () => {
 
   it('may not create areas, rename paths, delete paths or archive anything (403, nothing changed)', async () => {
     const u = USERS.farmer1;
-    const area = await expectUnchanged(() => t.as(u, { method: 'POST', url: '/api/Records/1', payload: { tableId: t.tables.areas.id, properties: { [t.tables.areas.columns.user]: own.farmer } } }), 403);
+    const area = await expectUnchanged(
+      () =>
+        t.as(u, { method: 'POST', url: '/api/Records/1', payload: { tableId: t.tables.areas.id, properties: { [t.tables.areas.columns.user]: own.farmer } } }),
+      403,
+    );
     expect(area.json()).toEqual({ status: 403, message: 'Forbidden', detail: 'farmers may not insert records of table areas' });
-    await expectUnchanged(() => t.as(u, { method: 'PUT', url: `/api/Records/1/${t.tables.paths.id}/${own.paths[0]}`, payload: { properties: { [t.tables.paths.columns.name]: 'Nova' } } }), 403);
+    await expectUnchanged(
+      () =>
+        t.as(u, {
+          method: 'PUT',
+          url: `/api/Records/1/${t.tables.paths.id}/${own.paths[0]}`,
+          payload: { properties: { [t.tables.paths.columns.name]: 'Nova' } },
+        }),
+      403,
+    );
     await expectUnchanged(() => t.as(u, { method: 'POST', url: '/api/Records/1/delete', payload: { tableId: t.tables.paths.id, ids: [own.paths[0]] } }), 403);
     await expectUnchanged(() => t.as(u, { method: 'POST', url: '/api/Records/1/archive', payload: { tableId: t.tables.forms.id, ids: [own.forms[0]] } }), 403);
     await expectUnchanged(() => t.as(u, { method: 'PUT', url: `/api/Records/1/${t.tables.durations.id}/${durations[0]}`, payload: { properties: {} } }), 403);
@@ -280,10 +396,21 @@ describe('readers and editors', () => {
     expect(archived.json()).toEqual({ ids: [other.areas[0]] });
     const record = await t.as(e, { method: 'GET', url: `/api/Records/1/${t.tables.areas.id}/${other.areas[0]}` });
     expect(record.json()).toMatchObject({ archived: true, version: 2 });
-    const restored = await t.as(e, { method: 'POST', url: '/api/Records/1/archive', payload: { tableId: t.tables.areas.id, ids: [other.areas[0]], archived: false } });
+    const restored = await t.as(e, {
+      method: 'POST',
+      url: '/api/Records/1/archive',
+      payload: { tableId: t.tables.areas.id, ids: [other.areas[0]], archived: false },
+    });
     expect(restored.statusCode).toBe(200);
-    expect((await t.as(e, { method: 'GET', url: `/api/Records/1/${t.tables.areas.id}/${other.areas[0]}` })).json()).toMatchObject({ archived: false, version: 3 });
-    const renamed = await t.as(e, { method: 'PUT', url: `/api/Records/1/${t.tables.paths.id}/${other.paths[0]}`, payload: { properties: { [t.tables.paths.columns.name]: 'Preimenovana pot' } } });
+    expect((await t.as(e, { method: 'GET', url: `/api/Records/1/${t.tables.areas.id}/${other.areas[0]}` })).json()).toMatchObject({
+      archived: false,
+      version: 3,
+    });
+    const renamed = await t.as(e, {
+      method: 'PUT',
+      url: `/api/Records/1/${t.tables.paths.id}/${other.paths[0]}`,
+      payload: { properties: { [t.tables.paths.columns.name]: 'Preimenovana pot' } },
+    });
     expect(renamed.statusCode).toBe(200);
     const deleted = await t.as(e, { method: 'POST', url: '/api/Records/1/delete', payload: { tableId: t.tables.indicators.id, ids: [other.indicators[0]] } });
     expect(deleted.statusCode).toBe(200);

@@ -55,20 +55,31 @@ async function api(user: string, method: string, url: string, body?: unknown) {
 
 async function createFarmer(name: string, email: string, kmgMid: string): Promise<number> {
   const c = tables.farmers.columns;
-  const created = await api(USERS.editor, 'POST', '/api/Records/1', { tableId: tables.farmers.id, properties: { [c.name]: name, [c.email]: email, [c.kmg_mid]: kmgMid } });
+  const created = await api(USERS.editor, 'POST', '/api/Records/1', {
+    tableId: tables.farmers.id,
+    properties: { [c.name]: name, [c.email]: email, [c.kmg_mid]: kmgMid },
+  });
   expect(created.status).toBe(201);
   return created.body.id as number;
 }
 
 async function page(url: string, form?: Record<string, string>) {
-  const response = await fetch(url, form ? { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(form).toString() } : {});
+  const response = await fetch(
+    url,
+    form ? { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(form).toString() } : {},
+  );
   return { status: response.status, html: await response.text() };
 }
 
 describe('an editor creates a farmer and hands over an activation link', () => {
   test('the farmer sets a password there and signs in through the normal login', async () => {
     const id = await createFarmer('Vesna Zelena', 'Vesna.Zelena@example.si', '400100100');
-    expect((await api(USERS.editor, 'GET', `/api/Accounts/${id}`)).body).toEqual({ exists: true, activated: false, activationPending: false, mode: 'embedded' });
+    expect((await api(USERS.editor, 'GET', `/api/Accounts/${id}`)).body).toEqual({
+      exists: true,
+      activated: false,
+      activationPending: false,
+      mode: 'embedded',
+    });
     // Without a password nobody signs in with that e-mail.
     await expect(new OidcTestClient(origin).signIn('vesna.zelena@example.si', '!activation-pending')).rejects.toThrow();
 
@@ -79,7 +90,13 @@ describe('an editor creates a farmer and hands over an activation link', () => {
     const days = (Date.parse(expiresAt) - Date.now()) / 86_400_000;
     expect(days).toBeGreaterThan(6.99);
     expect(days).toBeLessThanOrEqual(7);
-    expect((await api(USERS.editor, 'GET', `/api/Accounts/${id}`)).body).toEqual({ exists: true, activated: false, activationPending: true, expiresAt, mode: 'embedded' });
+    expect((await api(USERS.editor, 'GET', `/api/Accounts/${id}`)).body).toEqual({
+      exists: true,
+      activated: false,
+      activationPending: true,
+      expiresAt,
+      mode: 'embedded',
+    });
 
     const form = await page(url);
     expect(form.status).toBe(200);
@@ -158,13 +175,24 @@ describe('an editor creates a farmer and hands over an activation link', () => {
   });
 
   test('a refused farmer write creates no account', async () => {
-    const users = async () => (await app.db.selectFrom('users' as never).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n;
+    const users = async () =>
+      (
+        await app.db
+          .selectFrom('users' as never)
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n;
     const before = await users();
     const c = tables.farmers.columns;
     const response = await api(USERS.editor, 'POST', '/api/Records/1/bulk', {
       operations: [
         { opId: 'acc-1', kind: 'insert', tableId: tables.farmers.id, properties: { [c.name]: 'Nova', [c.email]: 'nova@example.si', [c.kmg_mid]: '400400400' } },
-        { opId: 'acc-2', kind: 'insert', tableId: tables.farmers.id, properties: { [c.name]: 'Dvojnik', [c.email]: 'dvojnik@example.si', [c.kmg_mid]: '400400400' } },
+        {
+          opId: 'acc-2',
+          kind: 'insert',
+          tableId: tables.farmers.id,
+          properties: { [c.name]: 'Dvojnik', [c.email]: 'dvojnik@example.si', [c.kmg_mid]: '400400400' },
+        },
       ],
     });
     expect(response.status).toBe(400);
@@ -183,11 +211,28 @@ describe('AUTH=keycloak: accounts live in Keycloak', () => {
 
   test('the farmer is written, no account is made, and a link is refused with a Slovenian 409', async () => {
     const c = t.tables.farmers.columns;
-    const created = await t.as(USERS.editor, { method: 'POST', url: '/api/Records/1', payload: { tableId: t.tables.farmers.id, properties: { [c.name]: 'K', [c.email]: 'k@example.si' } } });
+    const created = await t.as(USERS.editor, {
+      method: 'POST',
+      url: '/api/Records/1',
+      payload: { tableId: t.tables.farmers.id, properties: { [c.name]: 'K', [c.email]: 'k@example.si' } },
+    });
     expect(created.statusCode).toBe(201);
     const id = created.json<{ id: number }>().id;
-    expect((await t.app.db.selectFrom('users' as never).selectAll().where('email' as never, '=', 'k@example.si' as never).execute()).length).toBe(0);
-    expect((await t.as(USERS.editor, { method: 'GET', url: `/api/Accounts/${id}` })).json()).toEqual({ exists: false, activated: false, activationPending: false, mode: 'keycloak' });
+    expect(
+      (
+        await t.app.db
+          .selectFrom('users' as never)
+          .selectAll()
+          .where('email' as never, '=', 'k@example.si' as never)
+          .execute()
+      ).length,
+    ).toBe(0);
+    expect((await t.as(USERS.editor, { method: 'GET', url: `/api/Accounts/${id}` })).json()).toEqual({
+      exists: false,
+      activated: false,
+      activationPending: false,
+      mode: 'keycloak',
+    });
     const before = await snapshot(t.app);
     const link = await t.as(USERS.editor, { method: 'POST', url: `/api/Accounts/${id}/activation` });
     expect(link.statusCode).toBe(409);

@@ -32,7 +32,14 @@ beforeAll(async () => {
   const address = (await server.run()) as { port: number };
   endpoint = `http://127.0.0.1:${address.port}`;
   // The settings come through the same reader the server uses (S3_* variables).
-  const settings = readS3Env({ S3_BUCKET: BUCKET, S3_ENDPOINT: endpoint, S3_REGION: 'eu-central-1', S3_ACCESS_KEY_ID: 'S3RVER', S3_SECRET_ACCESS_KEY: 'S3RVER', S3_PREFIX: 'priloge' })!;
+  const settings = readS3Env({
+    S3_BUCKET: BUCKET,
+    S3_ENDPOINT: endpoint,
+    S3_REGION: 'eu-central-1',
+    S3_ACCESS_KEY_ID: 'S3RVER',
+    S3_SECRET_ACCESS_KEY: 'S3RVER',
+    S3_PREFIX: 'priloge',
+  })!;
   storage = new S3Storage(settings);
   client = storage.client;
   t = await buildTestApp({ dataDir, attachmentStorage: storage });

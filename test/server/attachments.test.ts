@@ -48,7 +48,14 @@ async function tearDown(c: Ctx): Promise<void> {
   rmSync(c.dataDir, { recursive: true, force: true });
 }
 
-async function send(c: Ctx, user: string | null, method: string, url: string, body?: { body: Buffer; contentType: string }, headers: Record<string, string> = {}) {
+async function send(
+  c: Ctx,
+  user: string | null,
+  method: string,
+  url: string,
+  body?: { body: Buffer; contentType: string },
+  headers: Record<string, string> = {},
+) {
   const response = await fetch(`${c.t.origin}${url}`, {
     method,
     headers: { ...(user ? { [TEST_USER_HEADER]: user } : {}), ...(body ? { 'content-type': body.contentType } : {}), ...headers },
@@ -68,7 +75,8 @@ function uploadParts(c: Ctx, recordId: number, file: Part['file'], extra: Part[]
   ];
 }
 
-const upload = (c: Ctx, user: string | null, parts: Part[], headers?: Record<string, string>) => send(c, user, 'POST', '/api/Records/1/attachment', multipart(parts), headers);
+const upload = (c: Ctx, user: string | null, parts: Part[], headers?: Record<string, string>) =>
+  send(c, user, 'POST', '/api/Records/1/attachment', multipart(parts), headers);
 
 /** Runs a request that must be refused with `status` and checks that nothing at all changed. */
 async function expectRefused(c: Ctx, status: number, action: () => Promise<{ status: number; json(): unknown }>): Promise<{ detail?: string }> {
@@ -95,7 +103,11 @@ describe('attachments with default limits', () => {
   it('uploads a photo to the own path, serves it, its thumbnail and the slot listing', async () => {
     const photo = await jpegImage(800, 600);
     const path0 = c.own.paths[0]!;
-    const created = await upload(c, USERS.farmer1, uploadParts(c, path0, { fileName: 'C:\\fakepath\\Kukavičja lučca.jpg', contentType: 'image/jpeg', content: photo }));
+    const created = await upload(
+      c,
+      USERS.farmer1,
+      uploadParts(c, path0, { fileName: 'C:\\fakepath\\Kukavičja lučca.jpg', contentType: 'image/jpeg', content: photo }),
+    );
     expect(created.status).toBe(201);
     const info = created.json();
     expect(info).toEqual({
@@ -148,12 +160,16 @@ describe('attachments with default limits', () => {
     expect((await send(c, USERS.farmer2, 'GET', `/api/Records/1/attachment/${id}?thumb=true`)).status).toBe(404);
     expect((await send(c, USERS.farmer2, 'GET', `/api/Records/1/record/${c.own.paths[0]}/attachmentinfo/${c.slot}`)).status).toBe(404);
     await expectRefused(c, 404, () => send(c, USERS.farmer2, 'DELETE', `/api/Records/1/attachment/${id}`));
-    await expectRefused(c, 404, async () => upload(c, USERS.farmer2, uploadParts(c, c.own.paths[0]!, { fileName: 'b.jpg', contentType: 'image/jpeg', content: await jpegImage() })));
+    await expectRefused(c, 404, async () =>
+      upload(c, USERS.farmer2, uploadParts(c, c.own.paths[0]!, { fileName: 'b.jpg', contentType: 'image/jpeg', content: await jpegImage() })),
+    );
   });
 
   it('refuses readers (403) and callers without credentials (401)', async () => {
     const photo = await jpegImage();
-    const body = await expectRefused(c, 403, () => upload(c, USERS.reader, uploadParts(c, c.own.paths[0]!, { fileName: 'r.jpg', contentType: 'image/jpeg', content: photo })));
+    const body = await expectRefused(c, 403, () =>
+      upload(c, USERS.reader, uploadParts(c, c.own.paths[0]!, { fileName: 'r.jpg', contentType: 'image/jpeg', content: photo })),
+    );
     expect(body.detail).toMatch(/readers/);
     await expectRefused(c, 401, () => upload(c, null, uploadParts(c, c.own.paths[0]!, { fileName: 'r.jpg', contentType: 'image/jpeg', content: photo })));
     expect((await send(c, null, 'GET', '/api/Records/1/attachment/10000000')).status).toBe(401);
@@ -161,13 +177,21 @@ describe('attachments with default limits', () => {
 
   it('refuses content that does not match its declared type, or types the slot does not take (415)', async () => {
     const target = c.own.paths[0]!;
-    let body = await expectRefused(c, 415, async () => upload(c, USERS.farmer1, uploadParts(c, target, { fileName: 'x.jpg', contentType: 'image/jpeg', content: await pngImage() })));
+    let body = await expectRefused(c, 415, async () =>
+      upload(c, USERS.farmer1, uploadParts(c, target, { fileName: 'x.jpg', contentType: 'image/jpeg', content: await pngImage() })),
+    );
     expect(body.detail).toMatch(/content is image\/png, declared image\/jpeg/);
-    body = await expectRefused(c, 415, () => upload(c, USERS.farmer1, uploadParts(c, target, { fileName: 'x.jpg', contentType: 'image/jpeg', content: '<script>alert(1)</script>' })));
+    body = await expectRefused(c, 415, () =>
+      upload(c, USERS.farmer1, uploadParts(c, target, { fileName: 'x.jpg', contentType: 'image/jpeg', content: '<script>alert(1)</script>' })),
+    );
     expect(body.detail).toMatch(/not image\/jpeg/);
-    body = await expectRefused(c, 415, () => upload(c, USERS.farmer1, uploadParts(c, target, { fileName: 'opomba.txt', contentType: 'text/plain', content: 'zapis' })));
+    body = await expectRefused(c, 415, () =>
+      upload(c, USERS.farmer1, uploadParts(c, target, { fileName: 'opomba.txt', contentType: 'text/plain', content: 'zapis' })),
+    );
     expect(body.detail).toMatch(/not accepted here/);
-    body = await expectRefused(c, 415, () => upload(c, USERS.farmer1, uploadParts(c, target, { fileName: 'x.exe', contentType: 'application/x-msdownload', content: 'MZ' })));
+    body = await expectRefused(c, 415, () =>
+      upload(c, USERS.farmer1, uploadParts(c, target, { fileName: 'x.exe', contentType: 'application/x-msdownload', content: 'MZ' })),
+    );
     expect(body.detail).toMatch(/not accepted/);
   });
 
@@ -181,7 +205,12 @@ describe('attachments with default limits', () => {
   it('answers 400 for missing or bad fields, an unknown slot or a file under another name; 415 for a JSON body', async () => {
     const photo = await jpegImage();
     const file = { fileName: 'a.jpg', contentType: 'image/jpeg', content: photo };
-    let body = await expectRefused(c, 400, () => upload(c, USERS.farmer1, [{ name: 'tableId', value: String(c.t.tables.paths.id) }, { name: 'file', file }]));
+    let body = await expectRefused(c, 400, () =>
+      upload(c, USERS.farmer1, [
+        { name: 'tableId', value: String(c.t.tables.paths.id) },
+        { name: 'file', file },
+      ]),
+    );
     expect(body.detail).toBe('field recordId is required');
     body = await expectRefused(c, 400, () =>
       upload(c, USERS.farmer1, [
@@ -253,13 +282,19 @@ describe('attachments with default limits', () => {
   it('answers 404 for unknown attachments and slots of another table', async () => {
     expect((await send(c, USERS.editor, 'GET', '/api/Records/1/attachment/99999999')).status).toBe(404);
     expect((await send(c, USERS.editor, 'GET', '/api/Records/2/attachment/10000000')).status).toBe(404);
-    expect((await send(c, USERS.editor, 'GET', `/api/Records/1/record/${c.own.paths[0]}/attachmentinfo/${c.t.tables.forms.attachments!.photos}`)).status).toBe(404);
+    expect((await send(c, USERS.editor, 'GET', `/api/Records/1/record/${c.own.paths[0]}/attachmentinfo/${c.t.tables.forms.attachments!.photos}`)).status).toBe(
+      404,
+    );
     expect((await send(c, USERS.editor, 'GET', `/api/Records/1/record/99999999/attachmentinfo/${c.slot}`)).status).toBe(404);
     await expectRefused(c, 404, () => send(c, USERS.editor, 'DELETE', '/api/Records/1/attachment/99999999'));
   });
 
   it('deletes an attachment with its bytes; the delete is idempotent with a key', async () => {
-    const created = await upload(c, USERS.farmer1, uploadParts(c, c.own.paths[1] ?? c.own.paths[0]!, { fileName: 'del.jpg', contentType: 'image/jpeg', content: await jpegImage() }));
+    const created = await upload(
+      c,
+      USERS.farmer1,
+      uploadParts(c, c.own.paths[1] ?? c.own.paths[0]!, { fileName: 'del.jpg', contentType: 'image/jpeg', content: await jpegImage() }),
+    );
     const info = created.json();
     const row = await c.t.app.db.selectFrom('attachments').selectAll().where('id', '=', info.id).executeTakeFirstOrThrow();
     const original = path.join(c.dataDir, 'attachments', row.storage_key);
@@ -295,7 +330,9 @@ describe('attachments with default limits', () => {
     const rows = await c.t.app.db.selectFrom('attachments').selectAll().where('name', '=', 'once.jpg').execute();
     expect(rows).toHaveLength(1);
     // The same key for different bytes is refused.
-    await expectRefused(c, 422, async () => upload(c, USERS.farmer1, uploadParts(c, c.own.paths[0]!, { fileName: 'once.jpg', contentType: 'image/jpeg', content: await jpegImage(31, 30) }), headers));
+    await expectRefused(c, 422, async () =>
+      upload(c, USERS.farmer1, uploadParts(c, c.own.paths[0]!, { fileName: 'once.jpg', contentType: 'image/jpeg', content: await jpegImage(31, 30) }), headers),
+    );
   });
 });
 
@@ -311,7 +348,9 @@ describe('attachments with small limits', () => {
 
   it('refuses a file over the size limit (413) without keeping any of it', async () => {
     const big = Buffer.concat([await jpegImage(), Buffer.alloc(40 * 1024, 1)]);
-    const body = await expectRefused(c, 413, () => upload(c, USERS.farmer1, uploadParts(c, c.own.paths[0]!, { fileName: 'big.jpg', contentType: 'image/jpeg', content: big })));
+    const body = await expectRefused(c, 413, () =>
+      upload(c, USERS.farmer1, uploadParts(c, c.own.paths[0]!, { fileName: 'big.jpg', contentType: 'image/jpeg', content: big })),
+    );
     expect(body.detail).toMatch(/larger than the limit of 32 KB/);
     expect(filesUnder(path.join(c.dataDir, 'tmp'))).toEqual([]);
   });

@@ -30,7 +30,11 @@ async function editNote(user: string, tableId: number, id: number, note: string)
   const current = await t.as(user, { method: 'GET', url: `/api/Records/1/${tableId}/${id}` });
   expect(current.statusCode).toBe(200);
   const noteColumn = tableId === t.tables.forms.id ? t.tables.forms.columns.note : t.tables.indicators.columns.note;
-  const updated = await t.as(user, { method: 'PUT', url: `/api/Records/1/${tableId}/${id}`, payload: { properties: { [noteColumn]: note }, version: current.json().version } });
+  const updated = await t.as(user, {
+    method: 'PUT',
+    url: `/api/Records/1/${tableId}/${id}`,
+    payload: { properties: { [noteColumn]: note }, version: current.json().version },
+  });
   expect(updated.statusCode).toBe(200);
   return current.json().properties[noteColumn] ?? null;
 }
@@ -61,7 +65,13 @@ describe('what the trail shows', () => {
     const page = response.json<AuditPage>();
     expect(page.totalCount).toBe(3);
     const [indicator, second, first] = page.entries as [AuditEntry, AuditEntry, AuditEntry];
-    expect(indicator).toMatchObject({ changedBy: USERS.farmer2, action: 'update', table: 'indicators', tableId: t.tables.indicators.id, recordId: other.indicators[0] });
+    expect(indicator).toMatchObject({
+      changedBy: USERS.farmer2,
+      action: 'update',
+      table: 'indicators',
+      tableId: t.tables.indicators.id,
+      recordId: other.indicators[0],
+    });
     expect(indicator.changes).toEqual([{ column: 'note', old: indicatorNote, new: 'Ob robu travnika' }]);
     expect(second).toMatchObject({ changedBy: USERS.editor, table: 'forms', recordId: own.forms[0] });
     expect(second.changes).toEqual([{ column: 'note', old: 'Popravil svetovalec', new: 'Popravil svetovalec; drugič' }]);
@@ -105,12 +115,29 @@ describe('what the trail shows', () => {
     expect(page.entries[0]).toMatchObject({ recordId: indicator, action: 'delete', changedBy: USERS.editor });
   });
 
-  it('names records and referenced values as an adviser knows them, not by their ids: a new meadow\'s farmer by name, a form by its kind, path and season, in the page and the CSV', async () => {
-    const farmer = (await t.as(USERS.editor, { method: 'GET', url: `/api/Records/1/${t.tables.farmers.id}/${own.farmer}` })).json<{ properties: Record<string, unknown> }>();
+  it("names records and referenced values as an adviser knows them, not by their ids: a new meadow's farmer by name, a form by its kind, path and season, in the page and the CSV", async () => {
+    const farmer = (await t.as(USERS.editor, { method: 'GET', url: `/api/Records/1/${t.tables.farmers.id}/${own.farmer}` })).json<{
+      properties: Record<string, unknown>;
+    }>();
     const farmerName = farmer.properties[String(t.tables.farmers.columns.name)] as string;
     const a = t.tables.areas.columns;
-    const square = { type: 'Polygon', coordinates: [[[16.15, 46.83], [16.151, 46.83], [16.151, 46.831], [16.15, 46.831], [16.15, 46.83]]] };
-    const created = await t.as(USERS.editor, { method: 'POST', url: '/api/Features/1/' + t.tables.areas.id, payload: { type: 'Feature', properties: { [a.name]: 'Nova senožet', [a.user]: own.farmer }, geometry: square } });
+    const square = {
+      type: 'Polygon',
+      coordinates: [
+        [
+          [16.15, 46.83],
+          [16.151, 46.83],
+          [16.151, 46.831],
+          [16.15, 46.831],
+          [16.15, 46.83],
+        ],
+      ],
+    };
+    const created = await t.as(USERS.editor, {
+      method: 'POST',
+      url: '/api/Features/1/' + t.tables.areas.id,
+      payload: { type: 'Feature', properties: { [a.name]: 'Nova senožet', [a.user]: own.farmer }, geometry: square },
+    });
     expect(created.statusCode).toBe(201);
     const [entry] = (await audit(USERS.editor, `?tableId=${t.tables.areas.id}&perPage=1`)).json<AuditPage>().entries;
     expect(entry!.record).toBe('Nova senožet');
@@ -124,8 +151,18 @@ describe('what the trail shows', () => {
   it('names a moved geometry as a change of its own', async () => {
     const path = own.paths[0]!;
     const current = (await t.as(USERS.editor, { method: 'GET', url: `/api/Records/1/${t.tables.paths.id}/${path}` })).json();
-    const line = { type: 'LineString', coordinates: [[16.155, 46.836], [16.156, 46.837]] };
-    const moved = await t.as(USERS.editor, { method: 'PUT', url: `/api/Records/1/${t.tables.paths.id}/${path}`, payload: { properties: {}, geometry: line, version: current.version } });
+    const line = {
+      type: 'LineString',
+      coordinates: [
+        [16.155, 46.836],
+        [16.156, 46.837],
+      ],
+    };
+    const moved = await t.as(USERS.editor, {
+      method: 'PUT',
+      url: `/api/Records/1/${t.tables.paths.id}/${path}`,
+      payload: { properties: {}, geometry: line, version: current.version },
+    });
     expect(moved.statusCode).toBe(200);
     const [entry] = (await audit(USERS.editor, `?tableId=${t.tables.paths.id}&perPage=1`)).json<AuditPage>().entries;
     expect(entry).toMatchObject({ recordId: path, action: 'update' });
@@ -134,7 +171,11 @@ describe('what the trail shows', () => {
     expect(geometry.old).toEqual(current.geometry);
     const csv = (await t.as(USERS.editor, { method: 'GET', url: `/api/Audit/1/csv?tableId=${t.tables.paths.id}` })).body;
     // GeoJSON in a cell: quoted, its quotes doubled.
-    expect(csv.split('\r\n')[1]).toMatch(new RegExp(`;Poti;[^;]+ – pot 1 \\(${path}\\);geometrija;"\\{""type"":""LineString"",.*;"\\{""type"":""LineString"",""coordinates"":\\[\\[16\\.155,46\\.836\\],\\[16\\.156,46\\.837\\]\\]\\}"$`));
+    expect(csv.split('\r\n')[1]).toMatch(
+      new RegExp(
+        `;Poti;[^;]+ – pot 1 \\(${path}\\);geometrija;"\\{""type"":""LineString"",.*;"\\{""type"":""LineString"",""coordinates"":\\[\\[16\\.155,46\\.836\\],\\[16\\.156,46\\.837\\]\\]\\}"$`,
+      ),
+    );
   });
 
   it('pages in the database with a total, without gaps or repeats', async () => {
@@ -157,7 +198,10 @@ describe('what the trail shows', () => {
 describe('the CSV', () => {
   it('is UTF-8 with a BOM, semicolons, one line per changed column, filtered like the page', async () => {
     // Raw bytes: fetch's text() would drop the BOM.
-    const response = await fetch(`${t.origin}/api/Audit/1/csv?${since()}&to=${encodeURIComponent(afterEdits)}&farmerId=${own.farmer}&tableId=${t.tables.forms.id}`, { headers: { [TEST_USER_HEADER]: USERS.editor } });
+    const response = await fetch(
+      `${t.origin}/api/Audit/1/csv?${since()}&to=${encodeURIComponent(afterEdits)}&farmerId=${own.farmer}&tableId=${t.tables.forms.id}`,
+      { headers: { [TEST_USER_HEADER]: USERS.editor } },
+    );
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('text/csv; charset=utf-8');
     expect(response.headers.get('content-disposition')).toMatch(/^attachment; filename="zgodovina-sprememb-\d{4}-\d{2}-\d{2}\.csv"$/);
@@ -166,7 +210,11 @@ describe('the CSV', () => {
     const lines = bytes.subarray(3).toString('utf8').split('\r\n');
     expect(lines[0]).toBe('Čas;Uporabnik;Dejanje;Tabela;Zapis;Stolpec;Prej;Potem');
     // The record by its kind, path and season, its id beside it.
-    expect(lines[1]).toMatch(new RegExp(`^[^;]+;${USERS.editor};spremenjeno;Obrazci;${FORM_KINDS.travnik.title} · [^;]+ – pot 1 · Sezona 2025 \\(${own.forms[0]}\\);opomba;Popravil svetovalec;"Popravil svetovalec; drugič"$`));
+    expect(lines[1]).toMatch(
+      new RegExp(
+        `^[^;]+;${USERS.editor};spremenjeno;Obrazci;${FORM_KINDS.travnik.title} · [^;]+ – pot 1 · Sezona 2025 \\(${own.forms[0]}\\);opomba;Popravil svetovalec;"Popravil svetovalec; drugič"$`,
+      ),
+    );
     expect(lines[2]).toMatch(new RegExp(`;spremenjeno;Obrazci;[^;]+\\(${own.forms[0]}\\);opomba;${String(formNote ?? '')};Popravil svetovalec$`));
     expect(lines.slice(3)).toEqual(['']);
   });

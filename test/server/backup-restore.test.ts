@@ -101,7 +101,10 @@ interface CliResult {
 function runCli(command: 'backup' | 'restore', dir: string, env: Record<string, string>, flags: string[] = []): Promise<CliResult> {
   const tsx = path.resolve('node_modules/.bin/tsx');
   return new Promise((resolve) => {
-    const child = spawn(tsx, ['src/server/cli/backup-restore.ts', command, dir, ...flags], { env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(tsx, ['src/server/cli/backup-restore.ts', command, dir, ...flags], {
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -167,7 +170,14 @@ describeHere(`backup and restore (${onPostgres ? 'PostgreSQL' : 'SQLite'})`, () 
   async function writeRound(i: number, uploaded: number[]): Promise<number> {
     const f = source.tables.forms;
     const bulk = await call(source.origin, 'POST', '/api/Records/1/bulk', {
-      operations: [{ opId: `${tag}-${i}`, kind: 'insert', tableId: f.id, properties: { [f.columns.parent]: own.durationPaths[0], [f.columns.form_id]: 1, [f.columns.note]: `zapis ${i}` } }],
+      operations: [
+        {
+          opId: `${tag}-${i}`,
+          kind: 'insert',
+          tableId: f.id,
+          properties: { [f.columns.parent]: own.durationPaths[0], [f.columns.form_id]: 1, [f.columns.note]: `zapis ${i}` },
+        },
+      ],
     });
     expect(bulk.status).toBe(200);
     if (i % 2 === 0) {
@@ -212,7 +222,10 @@ describeHere(`backup and restore (${onPostgres ? 'PostgreSQL' : 'SQLite'})`, () 
     try {
       // Every table holds exactly the rows the manifest counted.
       for (const [table, count] of Object.entries(manifest.database.tables)) {
-        const row = await server.app.db.selectFrom(table as 'records').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+        const row = await server.app.db
+          .selectFrom(table as 'records')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow();
         expect({ table, rows: Number(row.n) }).toEqual({ table, rows: count });
       }
       // Every write acknowledged before the backup began is served by the restored server.
@@ -236,7 +249,9 @@ describeHere(`backup and restore (${onPostgres ? 'PostgreSQL' : 'SQLite'})`, () 
       }
       // The restored server takes new writes.
       const f = server.tables.forms;
-      const bulk = await call(server.origin, 'POST', '/api/Records/1/bulk', { operations: [{ opId: `${tag}-after`, kind: 'insert', tableId: f.id, properties: { [f.columns.parent]: own.durationPaths[0], [f.columns.form_id]: 2 } }] });
+      const bulk = await call(server.origin, 'POST', '/api/Records/1/bulk', {
+        operations: [{ opId: `${tag}-after`, kind: 'insert', tableId: f.id, properties: { [f.columns.parent]: own.durationPaths[0], [f.columns.form_id]: 2 } }],
+      });
       expect(bulk.status).toBe(200);
     } finally {
       await server.close();
@@ -328,7 +343,13 @@ describeHere(`backup and restore (${onPostgres ? 'PostgreSQL' : 'SQLite'})`, () 
   beforeAll(async () => {
     s3 = new S3rver({ address: '127.0.0.1', port: 0, directory: s3Dir, silent: true, configureBuckets: [{ name: BUCKET, configs: [] }] });
     const address = (await s3.run()) as { port: number };
-    s3Env = { S3_BUCKET: BUCKET, S3_ENDPOINT: `http://127.0.0.1:${address.port}`, S3_ACCESS_KEY_ID: 'S3RVER', S3_SECRET_ACCESS_KEY: 'S3RVER', S3_PREFIX: 'priloge' };
+    s3Env = {
+      S3_BUCKET: BUCKET,
+      S3_ENDPOINT: `http://127.0.0.1:${address.port}`,
+      S3_ACCESS_KEY_ID: 'S3RVER',
+      S3_SECRET_ACCESS_KEY: 'S3RVER',
+      S3_PREFIX: 'priloge',
+    };
     server = await startServer(dataDir, null, true, { attachmentStorage: new S3Storage(readS3Env(s3Env)!) });
   });
 
@@ -387,7 +408,9 @@ describeHere(`backup and restore (${onPostgres ? 'PostgreSQL' : 'SQLite'})`, () 
 
     const accepted = await runCli('restore', snapshot, { DATA_DIR: gone, ...s3Env }, ['--accept-missing-attachments']);
     expect(accepted.code).toBe(0);
-    expect(accepted.stderr).toContain(`1 attachment object of the snapshot is missing from bucket ${BUCKET} or changed, accepted (--accept-missing-attachments): ${first}`);
+    expect(accepted.stderr).toContain(
+      `1 attachment object of the snapshot is missing from bucket ${BUCKET} or changed, accepted (--accept-missing-attachments): ${first}`,
+    );
     expect(JSON.parse(accepted.stdout).missingAttachments).toEqual([first]);
     expect(readdirSync(gone)).toContain('moj-travnik.sqlite');
     await storage.put(first, { bytes });

@@ -110,13 +110,31 @@ describe('duplicates and repeated rows inside one call', () => {
   it('applies a repeated opId once, also for inserts, and maps its local id for later operations', async () => {
     const f = t.tables.forms;
     const i = t.tables.indicators;
-    const insert = { opId: 'dup-ins', kind: 'insert', tableId: f.id, localId: 701, properties: { [f.columns.parent]: own.durationPaths[0], [f.columns.form_id]: kind.id } };
-    const child = { opId: 'dup-child', kind: 'insert', tableId: i.id, localId: 702, properties: { [i.columns.parent]: 701, [i.columns.key]: 'solidago', [i.columns.value]: true } };
+    const insert = {
+      opId: 'dup-ins',
+      kind: 'insert',
+      tableId: f.id,
+      localId: 701,
+      properties: { [f.columns.parent]: own.durationPaths[0], [f.columns.form_id]: kind.id },
+    };
+    const child = {
+      opId: 'dup-child',
+      kind: 'insert',
+      tableId: i.id,
+      localId: 702,
+      properties: { [i.columns.parent]: 701, [i.columns.key]: 'solidago', [i.columns.value]: true },
+    };
     const response = await bulk([insert, insert, child, child]);
     expect(response.statusCode).toBe(200);
     const results: Result[] = response.json().results;
     expect(results.map((r) => r.status)).toEqual(['applied', 'duplicate', 'applied', 'duplicate']);
-    expect(results[1]).toEqual({ opId: 'dup-ins', status: 'duplicate', id: results[0]!.id, localId: 701, record: expect.objectContaining({ id: results[0]!.id, version: results[0]!.record!.version }) });
+    expect(results[1]).toEqual({
+      opId: 'dup-ins',
+      status: 'duplicate',
+      id: results[0]!.id,
+      localId: 701,
+      record: expect.objectContaining({ id: results[0]!.id, version: results[0]!.record!.version }),
+    });
     expect(results[2]!.record!.properties[String(i.columns.parent)]).toBe(results[0]!.id);
     expect(results[3]!.id).toBe(results[2]!.id);
     const rows = await t.app.db.selectFrom('records').select('id').where('id', 'in', [results[0]!.id, results[2]!.id]).execute();
@@ -133,7 +151,13 @@ describe('duplicates and repeated rows inside one call', () => {
     const current = (await t.as(F, { method: 'GET', url: `/api/Records/1/${f.id}/${existing}` })).json();
     const response = await bulk([
       { opId: 'rep-1', kind: 'update', tableId: f.id, id: existing, properties: { [f.columns.note]: 'ena' }, version: current.version },
-      { opId: 'rep-ins', kind: 'insert', tableId: i.id, localId: 801, properties: { [i.columns.parent]: existing, [i.columns.key]: 'flower_colours', [i.columns.value]: 2, [i.columns.note]: 'nov' } },
+      {
+        opId: 'rep-ins',
+        kind: 'insert',
+        tableId: i.id,
+        localId: 801,
+        properties: { [i.columns.parent]: existing, [i.columns.key]: 'flower_colours', [i.columns.value]: 2, [i.columns.note]: 'nov' },
+      },
       // Based on the version the first update produced.
       { opId: 'rep-2', kind: 'update', tableId: f.id, id: existing, properties: { [f.columns.note]: 'dve' }, version: current.version + 1 },
       { opId: 'rep-3', kind: 'update', tableId: i.id, id: 801, properties: { [i.columns.note]: 'popravljen' } },
@@ -151,7 +175,11 @@ describe('duplicates and repeated rows inside one call', () => {
       [existing, current.version + 3],
       [created, 3],
     ]);
-    expect(results[5]!.record!.properties).toMatchObject({ [String(i.columns.note)]: 'še enkrat', [String(i.columns.value)]: 3, [String(i.columns.parent)]: existing });
+    expect(results[5]!.record!.properties).toMatchObject({
+      [String(i.columns.note)]: 'še enkrat',
+      [String(i.columns.value)]: 3,
+      [String(i.columns.parent)]: existing,
+    });
     const after = (await t.as(F, { method: 'GET', url: `/api/Records/1/${f.id}/${existing}` })).json();
     expect(after).toMatchObject({ version: current.version + 3, properties: { [String(f.columns.note)]: 'tri' } });
     expect((await historyOf([created])).map((h) => h.action)).toEqual(['insert', 'update', 'update']);
@@ -183,10 +211,24 @@ describe('scores of forms inserted by the call', () => {
     const f = t.tables.forms;
     const i = t.tables.indicators;
     const base = kind.scoring.base;
-    const form = (localId: number) => ({ opId: `sc-form-${localId}`, kind: 'insert', tableId: f.id, localId, properties: { [f.columns.parent]: own.durationPaths[0], [f.columns.form_id]: kind.id } });
-    const indicator = (opId: string, parent: number, key: string) => ({ opId, kind: 'insert', tableId: i.id, properties: { [i.columns.parent]: parent, [i.columns.key]: key, [i.columns.value]: true } });
+    const form = (localId: number) => ({
+      opId: `sc-form-${localId}`,
+      kind: 'insert',
+      tableId: f.id,
+      localId,
+      properties: { [f.columns.parent]: own.durationPaths[0], [f.columns.form_id]: kind.id },
+    });
+    const indicator = (opId: string, parent: number, key: string) => ({
+      opId,
+      kind: 'insert',
+      tableId: i.id,
+      properties: { [i.columns.parent]: parent, [i.columns.key]: key, [i.columns.value]: true },
+    });
     const score = (r: Result) => r.record!.properties[String(f.columns.score)];
-    const stored = async (id: number) => JSON.parse((await t.app.db.selectFrom('records').select('properties').where('id', '=', id).executeTakeFirstOrThrow()).properties)[String(f.columns.score)];
+    const stored = async (id: number) =>
+      JSON.parse((await t.app.db.selectFrom('records').select('properties').where('id', '=', id).executeTakeFirstOrThrow()).properties)[
+        String(f.columns.score)
+      ];
 
     const inserts = await bulk([form(1101), indicator('sc-1', 1101, 'salvia-pratensis'), form(1102), indicator('sc-2', 1101, 'solidago')]);
     expect(inserts.statusCode).toBe(200);
@@ -197,10 +239,18 @@ describe('scores of forms inserted by the call', () => {
     expect(await stored(b!.id)).toBe(base);
 
     // An existing indicator moved under a form inserted in the same call counts for it.
-    const moved = (await t.app.db.selectFrom('records').select('id').where('table_id', '=', i.id).where('id', 'in', own.indicators).execute()).map((r) => r.id).at(-1)!;
+    const moved = (await t.app.db.selectFrom('records').select('id').where('table_id', '=', i.id).where('id', 'in', own.indicators).execute())
+      .map((r) => r.id)
+      .at(-1)!;
     const mixed = await bulk([
       form(1103),
-      { opId: 'sc-move', kind: 'update', tableId: i.id, id: moved, properties: { [i.columns.parent]: 1103, [i.columns.key]: 'salvia-pratensis', [i.columns.value]: true } },
+      {
+        opId: 'sc-move',
+        kind: 'update',
+        tableId: i.id,
+        id: moved,
+        properties: { [i.columns.parent]: 1103, [i.columns.key]: 'salvia-pratensis', [i.columns.value]: true },
+      },
       form(1104),
     ]);
     expect(mixed.statusCode).toBe(200);
@@ -251,7 +301,7 @@ describe('a failure in the middle of a batch', () => {
     expect(fixed.json().results.every((r: Result) => r.status === 'applied')).toBe(true);
   }, 120_000);
 
-  it('a row outside the farmer\'s chain among many updates is a 404 that changes nothing', async () => {
+  it("a row outside the farmer's chain among many updates is a 404 that changes nothing", async () => {
     const f = t.tables.forms;
     const other = await farmerRows(t.app, t.tables, USERS.farmer2);
     const before = await snapshot(t.app);
@@ -279,21 +329,49 @@ describe('bulk and single writes leave the same database', () => {
       expect(await farmerRows(other.app, other.tables, F)).toEqual(mine);
       {
         const n = 120;
-        const props = (k: number) => ({ [f.columns.parent]: mine.durationPaths[k % mine.durationPaths.length], [f.columns.form_id]: kind.id, [f.columns.note]: `enako ${k}` });
+        const props = (k: number) => ({
+          [f.columns.parent]: mine.durationPaths[k % mine.durationPaths.length],
+          [f.columns.form_id]: kind.id,
+          [f.columns.note]: `enako ${k}`,
+        });
         // First call inserts only (new forms are scored before they are written), the second mixes
         // inserts, updates and a delete (forms are scored in the database).
         const first: Array<Record<string, unknown>> = [];
         for (let k = 0; k < n; k++) first.push({ opId: `same-${k}`, kind: 'insert', tableId: f.id, localId: 40_000 + k, properties: props(k) });
         for (let k = 0; k < 5; k++) {
-          first.push({ opId: `same-i${k}`, kind: 'insert', tableId: i.id, localId: 48_000 + k, properties: { [i.columns.parent]: 40_000 + k, [i.columns.key]: k % 2 ? 'solidago' : 'salvia-pratensis', [i.columns.value]: true } });
+          first.push({
+            opId: `same-i${k}`,
+            kind: 'insert',
+            tableId: i.id,
+            localId: 48_000 + k,
+            properties: { [i.columns.parent]: 40_000 + k, [i.columns.key]: k % 2 ? 'solidago' : 'salvia-pratensis', [i.columns.value]: true },
+          });
         }
-        first.push({ opId: 'same-i-old', kind: 'insert', tableId: i.id, properties: { [i.columns.parent]: mine.forms[1] ?? mine.forms[0], [i.columns.key]: 'salvia-pratensis', [i.columns.value]: true } });
+        first.push({
+          opId: 'same-i-old',
+          kind: 'insert',
+          tableId: i.id,
+          properties: { [i.columns.parent]: mine.forms[1] ?? mine.forms[0], [i.columns.key]: 'salvia-pratensis', [i.columns.value]: true },
+        });
         const firstAnswer = await a.as(F, { method: 'POST', url: '/api/Records/1/bulk', payload: { operations: first } });
         expect(firstAnswer.statusCode).toBe(200);
         const lastForm = (firstAnswer.json().results as Result[])[n - 1]!.id;
         const second: Array<Record<string, unknown>> = [
-          { opId: 'same-ind', kind: 'insert', tableId: i.id, localId: 49_999, properties: { [i.columns.parent]: lastForm, [i.columns.key]: 'salvia-pratensis', [i.columns.value]: true } },
-          { opId: 'same-upd', kind: 'update', tableId: f.id, id: mine.forms[0], properties: { [f.columns.note]: 'spremenjeno' }, geometry: { type: 'Point', coordinates: [14.5, 46.05] } },
+          {
+            opId: 'same-ind',
+            kind: 'insert',
+            tableId: i.id,
+            localId: 49_999,
+            properties: { [i.columns.parent]: lastForm, [i.columns.key]: 'salvia-pratensis', [i.columns.value]: true },
+          },
+          {
+            opId: 'same-upd',
+            kind: 'update',
+            tableId: f.id,
+            id: mine.forms[0],
+            properties: { [f.columns.note]: 'spremenjeno' },
+            geometry: { type: 'Point', coordinates: [14.5, 46.05] },
+          },
           // (An indicator: a bulk call scores forms at its end, so a form inserted and updated in one
           // call has history entries without the score that single calls store at once.)
           { opId: 'same-upd-new', kind: 'update', tableId: i.id, id: 49_999, properties: { [i.columns.value]: false } },
@@ -306,14 +384,20 @@ describe('bulk and single writes leave the same database', () => {
         // The same, one request per operation, local ids replaced by the ids the server gave.
         const ids = new Map<number, number>();
         for (const op of operations) {
-          const properties = Object.fromEntries(Object.entries(op.properties ?? {}).map(([key, value]) => [key, typeof value === 'number' && ids.has(value) ? ids.get(value)! : value]));
+          const properties = Object.fromEntries(
+            Object.entries(op.properties ?? {}).map(([key, value]) => [key, typeof value === 'number' && ids.has(value) ? ids.get(value)! : value]),
+          );
           let response;
           if (op.kind === 'insert') {
             response = await other.as(F, { method: 'POST', url: '/api/Records/1', payload: { tableId: op.tableId, properties } });
             ids.set(op.localId as number, response.json().id);
           } else if (op.kind === 'update') {
             const id = ids.get(op.id as number) ?? (op.id as number);
-            response = await other.as(F, { method: 'PUT', url: `/api/Records/1/${op.tableId as number}/${id}`, payload: { properties, ...(op.geometry ? { geometry: op.geometry } : {}) } });
+            response = await other.as(F, {
+              method: 'PUT',
+              url: `/api/Records/1/${op.tableId as number}/${id}`,
+              payload: { properties, ...(op.geometry ? { geometry: op.geometry } : {}) },
+            });
           } else {
             response = await other.as(F, { method: 'POST', url: '/api/Records/1/delete', payload: { tableId: op.tableId, ids: [op.id] } });
           }
@@ -323,15 +407,37 @@ describe('bulk and single writes leave the same database', () => {
         const state = async (app: TestApp) => {
           const records = await app.app.db
             .selectFrom('records')
-            .select(['id', 'table_id', 'properties', 'geometry', 'min_x', 'min_y', 'max_x', 'max_y', 'deleted', 'archived', 'version', 'created_by', 'updated_by'])
+            .select([
+              'id',
+              'table_id',
+              'properties',
+              'geometry',
+              'min_x',
+              'min_y',
+              'max_x',
+              'max_y',
+              'deleted',
+              'archived',
+              'version',
+              'created_by',
+              'updated_by',
+            ])
             .orderBy('id')
             .execute();
-          const history = await app.app.db.selectFrom('record_history').select(['id', 'record_id', 'table_id', 'action', 'changed_by', 'old_value', 'new_value']).orderBy('id').execute();
+          const history = await app.app.db
+            .selectFrom('record_history')
+            .select(['id', 'record_id', 'table_id', 'action', 'changed_by', 'old_value', 'new_value'])
+            .orderBy('id')
+            .execute();
           const column = app.app.dialect.name === 'sqlite' ? sql.ref('rowid') : sql.ref('record_id');
           const indexed = await sql<{ id: number }>`select ${column} as id from records_fts order by 1`.execute(app.app.db);
           return {
             records: records.map((r) => ({ ...r, properties: JSON.parse(r.properties) as unknown })),
-            history: history.map((h) => ({ ...h, old_value: h.old_value && (JSON.parse(h.old_value) as unknown), new_value: h.new_value && (JSON.parse(h.new_value) as unknown) })),
+            history: history.map((h) => ({
+              ...h,
+              old_value: h.old_value && (JSON.parse(h.old_value) as unknown),
+              new_value: h.new_value && (JSON.parse(h.new_value) as unknown),
+            })),
             indexed: indexed.rows.map((r) => Number(r.id)),
           };
         };
@@ -341,7 +447,8 @@ describe('bulk and single writes leave the same database', () => {
         expect(bulkState.history).toEqual(singleState.history);
         expect(bulkState.indexed).toEqual(singleState.indexed);
         for (const query of ['enako%20119', 'spremenjeno']) {
-          const hits = async (app: TestApp) => (await app.as(F, { method: 'GET', url: `/api/Records/1/search/1/10/1/${query}` })).json().records.map((r: { id: number }) => r.id);
+          const hits = async (app: TestApp) =>
+            (await app.as(F, { method: 'GET', url: `/api/Records/1/search/1/10/1/${query}` })).json().records.map((r: { id: number }) => r.id);
           expect(await hits(a)).toEqual(await hits(other));
           expect((await hits(a)).length).toBeGreaterThan(0);
         }

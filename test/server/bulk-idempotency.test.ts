@@ -26,7 +26,11 @@ const bulk = (operations: unknown[], headers?: Record<string, string>, url = '/a
   t.as(USERS.farmer1, { method: 'POST', url, payload: { operations }, headers });
 
 async function countRows(tableId: number): Promise<number> {
-  const row = await t.app.db.selectFrom('records').select((eb) => eb.fn.countAll<number>().as('n')).where('table_id', '=', tableId).executeTakeFirstOrThrow();
+  const row = await t.app.db
+    .selectFrom('records')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('table_id', '=', tableId)
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
@@ -36,7 +40,13 @@ describe('bulk', () => {
     const i = t.tables.indicators;
     const response = await bulk([
       { opId: 'b1-form', kind: 'insert', tableId: f.id, localId: 4242, properties: { [f.columns.parent]: own.durationPaths[0], [f.columns.form_id]: 1 } },
-      { opId: 'b1-ind', kind: 'insert', tableId: i.id, localId: 4243, properties: { [i.columns.parent]: 4242, [i.columns.key]: 'briza_media', [i.columns.value]: true } },
+      {
+        opId: 'b1-ind',
+        kind: 'insert',
+        tableId: i.id,
+        localId: 4243,
+        properties: { [i.columns.parent]: 4242, [i.columns.key]: 'briza_media', [i.columns.value]: true },
+      },
       { opId: 'b1-upd', kind: 'update', tableId: f.id, id: 4242, properties: { [f.columns.note]: 'urejeno v isti seriji' } },
       { opId: 'b1-del', kind: 'delete', tableId: i.id, id: own.indicators[0] },
     ]);
@@ -53,17 +63,20 @@ describe('bulk', () => {
 
   it('never applies an operation twice when a batch is retried or recomposed', async () => {
     const f = t.tables.forms;
-    const insert = { opId: 'b2-a', kind: 'insert', tableId: f.id, localId: 77, properties: { [f.columns.parent]: own.durationPaths[0], [f.columns.form_id]: 2 } };
+    const insert = {
+      opId: 'b2-a',
+      kind: 'insert',
+      tableId: f.id,
+      localId: 77,
+      properties: { [f.columns.parent]: own.durationPaths[0], [f.columns.form_id]: 2 },
+    };
     const before = await countRows(f.id);
     const first = await bulk([insert]);
     expect(first.json().results[0]).toMatchObject({ status: 'applied', localId: 77 });
     const id = first.json().results[0].id;
     // The response was "lost": the client retries with one more operation in the batch, which
     // refers to the first insert by its local id.
-    const retry = await bulk([
-      insert,
-      { opId: 'b2-b', kind: 'update', tableId: f.id, id: 77, properties: { [f.columns.note]: 'po ponovitvi' } },
-    ]);
+    const retry = await bulk([insert, { opId: 'b2-b', kind: 'update', tableId: f.id, id: 77, properties: { [f.columns.note]: 'po ponovitvi' } }]);
     expect(retry.statusCode).toBe(200);
     expect(retry.json().results).toEqual([
       // The first answer again, with the record (the client takes the version from it).
@@ -110,8 +123,16 @@ describe('bulk', () => {
       [[{ opId: 'x', kind: 'delete', tableId: t.tables.indicators.id, id: 123 }], 404, /record 123 not found/],
       [[{ opId: 'x', kind: 'insert', tableId: 777, properties: {} }], 400, /table 777 not found/],
       [[], 400, /operations/],
-      [[{ opId: 'x', kind: 'insert', tableId: f.id, id: own.forms[0], properties: { [f.columns.parent]: own.durationPaths[0] } }], 400, /id: not allowed on insert/],
-      [[{ opId: 'x', kind: 'insert', tableId: f.id, version: 7, properties: { [f.columns.parent]: own.durationPaths[0] } }], 400, /version: not allowed on insert/],
+      [
+        [{ opId: 'x', kind: 'insert', tableId: f.id, id: own.forms[0], properties: { [f.columns.parent]: own.durationPaths[0] } }],
+        400,
+        /id: not allowed on insert/,
+      ],
+      [
+        [{ opId: 'x', kind: 'insert', tableId: f.id, version: 7, properties: { [f.columns.parent]: own.durationPaths[0] } }],
+        400,
+        /version: not allowed on insert/,
+      ],
     ];
     for (const [operations, status, detail] of cases) {
       const before = await snapshot(t.app);
@@ -125,7 +146,15 @@ describe('bulk', () => {
   it('works the same through /api/Features/{projectId}/bulk with geometry', async () => {
     const i = t.tables.indicators;
     const response = await bulk(
-      [{ opId: 'fb-1', kind: 'insert', tableId: i.id, geometry: { type: 'Point', coordinates: [16.155, 46.836] }, properties: { [i.columns.parent]: own.forms[0], [i.columns.key]: 'flower_colours', [i.columns.value]: 4 } }],
+      [
+        {
+          opId: 'fb-1',
+          kind: 'insert',
+          tableId: i.id,
+          geometry: { type: 'Point', coordinates: [16.155, 46.836] },
+          properties: { [i.columns.parent]: own.forms[0], [i.columns.key]: 'flower_colours', [i.columns.value]: 4 },
+        },
+      ],
       undefined,
       '/api/Features/1/bulk',
     );
@@ -159,7 +188,12 @@ describe('one live link per path and season', () => {
 describe('Idempotency-Key', () => {
   it('replays the first response and applies once (create, update, delete, bulk)', async () => {
     const f = t.tables.forms;
-    const create = { method: 'POST', url: '/api/Records/1', payload: { tableId: f.id, properties: { [f.columns.parent]: own.durationPaths[0], [f.columns.form_id]: 1 } }, headers: { 'Idempotency-Key': 'k-create-1' } };
+    const create = {
+      method: 'POST',
+      url: '/api/Records/1',
+      payload: { tableId: f.id, properties: { [f.columns.parent]: own.durationPaths[0], [f.columns.form_id]: 1 } },
+      headers: { 'Idempotency-Key': 'k-create-1' },
+    };
     const before = await countRows(f.id);
     const first = await t.as(USERS.farmer1, create);
     const second = await t.as(USERS.farmer1, create);
@@ -171,7 +205,12 @@ describe('Idempotency-Key', () => {
     expect(await countRows(f.id)).toBe(before + 1);
 
     const id = first.json().id;
-    const update = { method: 'PUT', url: `/api/Records/1/${f.id}/${id}`, payload: { properties: { [f.columns.note]: 'enkrat' }, version: 1 }, headers: { 'Idempotency-Key': 'k-update-1' } };
+    const update = {
+      method: 'PUT',
+      url: `/api/Records/1/${f.id}/${id}`,
+      payload: { properties: { [f.columns.note]: 'enkrat' }, version: 1 },
+      headers: { 'Idempotency-Key': 'k-update-1' },
+    };
     expect((await t.as(USERS.farmer1, update)).json().version).toBe(2);
     // Without the key this retry would be a 409 (stale version); with it, the first answer.
     const replay = await t.as(USERS.farmer1, update);
@@ -190,7 +229,12 @@ describe('Idempotency-Key', () => {
     const payload = { tableId: f.id, properties: { [f.columns.parent]: own.durationPaths[0], [f.columns.form_id]: 1 } };
     const a = await t.as(USERS.farmer1, { method: 'POST', url: '/api/Records/1', payload, headers: { 'Idempotency-Key': 'shared-key' } });
     expect(a.statusCode).toBe(201);
-    const reused = await t.as(USERS.farmer1, { method: 'POST', url: '/api/Records/1', payload: { ...payload, properties: { ...payload.properties, [f.columns.note]: 'drugo' } }, headers: { 'Idempotency-Key': 'shared-key' } });
+    const reused = await t.as(USERS.farmer1, {
+      method: 'POST',
+      url: '/api/Records/1',
+      payload: { ...payload, properties: { ...payload.properties, [f.columns.note]: 'drugo' } },
+      headers: { 'Idempotency-Key': 'shared-key' },
+    });
     expect(reused.statusCode).toBe(422);
     expect(reused.json()).toMatchObject({ status: 422, message: 'Generic Error' });
     // The editor's key space is separate: same key, new request, applied.
@@ -198,7 +242,12 @@ describe('Idempotency-Key', () => {
     expect(editor.statusCode).toBe(201);
     expect(editor.json().id).not.toBe(a.json().id);
     // A rejected request keeps nothing: the corrected request may use the same key.
-    const bad = await t.as(USERS.farmer1, { method: 'POST', url: '/api/Records/1', payload: { tableId: f.id, properties: { [f.columns.score]: 'x' } }, headers: { 'Idempotency-Key': 'k-bad' } });
+    const bad = await t.as(USERS.farmer1, {
+      method: 'POST',
+      url: '/api/Records/1',
+      payload: { tableId: f.id, properties: { [f.columns.score]: 'x' } },
+      headers: { 'Idempotency-Key': 'k-bad' },
+    });
     expect(bad.statusCode).toBe(400);
     const good = await t.as(USERS.farmer1, { method: 'POST', url: '/api/Records/1', payload, headers: { 'Idempotency-Key': 'k-bad' } });
     expect(good.statusCode).toBe(201);
@@ -215,7 +264,10 @@ describe('Idempotency-Key', () => {
     expect(second.json()).toEqual(first.json());
     expect(second.json().results[0].status).toBe('applied');
     // The same key with a recomposed batch is applied (opIds dedup), not refused.
-    const recomposed = await bulk([...ops, { opId: 'ik-bulk-2', kind: 'update', tableId: f.id, id: own.forms[0], properties: { [f.columns.note]: 'bulk 2' } }], { 'Idempotency-Key': 'k-bulk-1' });
+    const recomposed = await bulk(
+      [...ops, { opId: 'ik-bulk-2', kind: 'update', tableId: f.id, id: own.forms[0], properties: { [f.columns.note]: 'bulk 2' } }],
+      { 'Idempotency-Key': 'k-bulk-1' },
+    );
     expect(recomposed.statusCode).toBe(200);
     expect(recomposed.json().results.map((r: { status: string }) => r.status)).toEqual(['duplicate', 'applied']);
   });
@@ -226,14 +278,30 @@ describe('version conflicts', () => {
     const f = t.tables.forms;
     const id = own.forms[1] ?? own.forms[0]!;
     const current = (await t.as(USERS.farmer1, { method: 'GET', url: `/api/Records/1/${f.id}/${id}` })).json();
-    const ok = await t.as(USERS.farmer1, { method: 'PUT', url: `/api/Records/1/${f.id}/${id}`, payload: { properties: { [f.columns.note]: 'prva' }, version: current.version } });
+    const ok = await t.as(USERS.farmer1, {
+      method: 'PUT',
+      url: `/api/Records/1/${f.id}/${id}`,
+      payload: { properties: { [f.columns.note]: 'prva' }, version: current.version },
+    });
     expect(ok.statusCode).toBe(200);
     const before = await snapshot(t.app);
-    const stale = await t.as(USERS.farmer1, { method: 'PUT', url: `/api/Records/1/${f.id}/${id}`, payload: { properties: { [f.columns.note]: 'druga' }, version: current.version } });
+    const stale = await t.as(USERS.farmer1, {
+      method: 'PUT',
+      url: `/api/Records/1/${f.id}/${id}`,
+      payload: { properties: { [f.columns.note]: 'druga' }, version: current.version },
+    });
     expect(stale.statusCode).toBe(409);
-    expect(stale.json()).toMatchObject({ status: 409, message: 'Generic Error', current: { id, version: current.version + 1, properties: { [String(f.columns.note)]: 'prva' } } });
+    expect(stale.json()).toMatchObject({
+      status: 409,
+      message: 'Generic Error',
+      current: { id, version: current.version + 1, properties: { [String(f.columns.note)]: 'prva' } },
+    });
     expect(await snapshot(t.app)).toBe(before);
-    const featureStale = await t.as(USERS.farmer1, { method: 'PUT', url: `/api/Features/1/${f.id}/${id}`, payload: { type: 'Feature', geometry: null, properties: {}, version: 1 } });
+    const featureStale = await t.as(USERS.farmer1, {
+      method: 'PUT',
+      url: `/api/Features/1/${f.id}/${id}`,
+      payload: { type: 'Feature', geometry: null, properties: {}, version: 1 },
+    });
     expect(featureStale.statusCode).toBe(409);
     const bulkStale = await bulk([{ opId: 'v-1', kind: 'update', tableId: f.id, id, properties: {}, version: 1 }]);
     expect(bulkStale.statusCode).toBe(409);

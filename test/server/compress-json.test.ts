@@ -66,7 +66,10 @@ describe('JSON compression', () => {
     const pooled = answerOf(COMPRESS_JSON_INLINE_BYTES * 2);
     expect(inline.length).toBeLessThanOrEqual(COMPRESS_JSON_INLINE_BYTES);
     expect(pooled.length).toBeGreaterThan(COMPRESS_JSON_INLINE_BYTES);
-    for (const [encoding, decode] of [['br', zlib.brotliDecompressSync], ['gzip', zlib.gunzipSync]] as const) {
+    for (const [encoding, decode] of [
+      ['br', zlib.brotliDecompressSync],
+      ['gzip', zlib.gunzipSync],
+    ] as const) {
       const atOnce = compressJson(inline, encoding);
       expect(Buffer.isBuffer(atOnce)).toBe(true);
       expect(decode(atOnce as Buffer).equals(inline)).toBe(true);

@@ -49,15 +49,23 @@ describe('large project', () => {
     const formIds = new Set(forms.map((f) => f.id));
     expect(indicators.length).toBeGreaterThan(0);
     expect(indicators.every((i) => formIds.has(i.properties[String(config.tables.indicators.columns.parent)] as number))).toBe(true);
-    const all = (await t.as(USERS.editor, { method: 'POST', url: '/api/Records/2/search', payload: { tableId: config.tables.indicators.id, perPage: 1 } })).json().totalCount as number;
+    const all = (
+      await t.as(USERS.editor, { method: 'POST', url: '/api/Records/2/search', payload: { tableId: config.tables.indicators.id, perPage: 1 } })
+    ).json().totalCount as number;
     expect(indicators.length).toBeLessThan(all);
   });
 
   it('refuses to seed into an existing project, changing nothing', async () => {
-    const before = await t.app.db.selectFrom('records').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const before = await t.app.db
+      .selectFrom('records')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     await expect(seedLargeProject(t.app.db, t.app.dialect, { farmers: 3, projectId: 2 })).rejects.toThrow(/already exists/);
     await expect(seedLargeProject(t.app.db, t.app.dialect, { farmers: 0 })).rejects.toThrow(/positive integer/);
-    const after = await t.app.db.selectFrom('records').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const after = await t.app.db
+      .selectFrom('records')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     expect(after.n).toBe(before.n);
   });
 

@@ -31,10 +31,17 @@ describe('readEnv', () => {
   });
 
   it('reads sizes with units, and the production defaults', () => {
-    const env = readEnv({ PORT: '9000', DATA_DIR: '/var/lib/travnik', UPLOAD_LIMIT: '2m', UPLOAD_USER_QUOTA: '0', BODY_LIMIT: '512k', NODE_ENV: 'production', LOG_LEVEL: 'WARN' }, '/x');
+    const env = readEnv(
+      { PORT: '9000', DATA_DIR: '/var/lib/travnik', UPLOAD_LIMIT: '2m', UPLOAD_USER_QUOTA: '0', BODY_LIMIT: '512k', NODE_ENV: 'production', LOG_LEVEL: 'WARN' },
+      '/x',
+    );
     expect(env).toMatchObject({ port: 9000, dataDir: '/var/lib/travnik', production: true, demo: false, logLevel: 'warn' });
     expect(env.limits).toMatchObject({ fileSize: 2 * 1024 * 1024, userQuota: 0, bodyLimit: 512 * 1024 });
-    expect(readEnv({ AUTH: 'keycloak', KEYCLOAK_URL: 'https://sso.example.si/' }).keycloak).toEqual({ url: 'https://sso.example.si', realm: 'moj-travnik', clientId: 'moj-travnik-app' });
+    expect(readEnv({ AUTH: 'keycloak', KEYCLOAK_URL: 'https://sso.example.si/' }).keycloak).toEqual({
+      url: 'https://sso.example.si',
+      realm: 'moj-travnik',
+      clientId: 'moj-travnik-app',
+    });
   });
 
   it.each([
@@ -63,7 +70,15 @@ describe('server process', () => {
 
   function start(env: Record<string, string>): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
     const child = spawn(tsx, ['src/server/server.ts'], {
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', CLIENT_DIR: path.join(root, 'no-dist'), ...env },
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: process.env.HOME ?? '',
+        HOST: '127.0.0.1',
+        PORT: '0',
+        LOG_LEVEL: 'info',
+        CLIENT_DIR: path.join(root, 'no-dist'),
+        ...env,
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     children.push(child);
@@ -82,39 +97,31 @@ describe('server process', () => {
     }
   }
 
-  it(
-    'creates DATA_DIR with the demo project, serves, and closes gracefully on SIGTERM',
-    async () => {
-      const dataDir = path.join(root, 'fresh', 'data');
-      const server = start({ DATA_DIR: dataDir });
-      const [, port, node] = await waitFor(server.output, /"port":(\d+),"node":"(v[\d.]+)"/);
-      // The tests and the server they start run on the supported Node (npm test provides it).
-      expect(node).toBe(process.version);
-      expect(Number(process.versions.node.split('.')[0])).toBeGreaterThanOrEqual(24);
-      expect(existsSync(path.join(dataDir, 'moj-travnik.sqlite'))).toBe(true);
-      const probe = await fetch(`http://127.0.0.1:${port}/api/Test`);
-      expect(probe.status).toBe(200);
-      await probe.arrayBuffer();
-      const config = (await (await fetch(`http://127.0.0.1:${port}/config.json`)).json()) as { projectId: number; tables: { farmers: { id: number } } };
-      expect(config.projectId).toBe(1);
-      server.child.kill('SIGTERM');
-      expect(await server.exited).toBe(0);
-      expect(server.output()).toMatch(/"signal":"SIGTERM".*shutting down/);
-      expect(server.output()).toMatch(/"msg":"closed"/);
-      // No dependency warns that it does not support this Node (oidc-provider does on Node 20).
-      expect(server.output()).not.toMatch(/Unsupported runtime/i);
-    },
-    60_000,
-  );
+  it('creates DATA_DIR with the demo project, serves, and closes gracefully on SIGTERM', async () => {
+    const dataDir = path.join(root, 'fresh', 'data');
+    const server = start({ DATA_DIR: dataDir });
+    const [, port, node] = await waitFor(server.output, /"port":(\d+),"node":"(v[\d.]+)"/);
+    // The tests and the server they start run on the supported Node (npm test provides it).
+    expect(node).toBe(process.version);
+    expect(Number(process.versions.node.split('.')[0])).toBeGreaterThanOrEqual(24);
+    expect(existsSync(path.join(dataDir, 'moj-travnik.sqlite'))).toBe(true);
+    const probe = await fetch(`http://127.0.0.1:${port}/api/Test`);
+    expect(probe.status).toBe(200);
+    await probe.arrayBuffer();
+    const config = (await (await fetch(`http://127.0.0.1:${port}/config.json`)).json()) as { projectId: number; tables: { farmers: { id: number } } };
+    expect(config.projectId).toBe(1);
+    server.child.kill('SIGTERM');
+    expect(await server.exited).toBe(0);
+    expect(server.output()).toMatch(/"signal":"SIGTERM".*shutting down/);
+    expect(server.output()).toMatch(/"msg":"closed"/);
+    // No dependency warns that it does not support this Node (oidc-provider does on Node 20).
+    expect(server.output()).not.toMatch(/Unsupported runtime/i);
+  }, 60_000);
 
-  it(
-    'refuses to start with a bad environment, naming the variable',
-    async () => {
-      const server = start({ DATA_DIR: path.join(root, 'bad'), PORT: 'eighty' });
-      expect(await server.exited).toBe(1);
-      expect(server.output()).toMatch(/PORT must be an integer/);
-      expect(existsSync(path.join(root, 'bad'))).toBe(false);
-    },
-    60_000,
-  );
+  it('refuses to start with a bad environment, naming the variable', async () => {
+    const server = start({ DATA_DIR: path.join(root, 'bad'), PORT: 'eighty' });
+    expect(await server.exited).toBe(1);
+    expect(server.output()).toMatch(/PORT must be an integer/);
+    expect(existsSync(path.join(root, 'bad'))).toBe(false);
+  }, 60_000);
 });

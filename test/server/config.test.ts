@@ -45,7 +45,12 @@ describe('config.json', () => {
     const config = (await (await fetch(`${t.origin}/config.json`)).json()) as AppConfig;
     expect(config.forms).toEqual(JSON.parse(JSON.stringify(FORM_KINDS)));
     for (const [name, kind] of Object.entries(config.forms)) {
-      expect({ name, id: typeof kind.id, indicators: kind.indicators.length > 0, rule: typeof kind.scoring.version }).toEqual({ name, id: 'number', indicators: true, rule: 'string' });
+      expect({ name, id: typeof kind.id, indicators: kind.indicators.length > 0, rule: typeof kind.scoring.version }).toEqual({
+        name,
+        id: 'number',
+        indicators: true,
+        rule: 'string',
+      });
     }
     expect(config.basemaps[0]).toEqual(JSON.parse(JSON.stringify(OWN_BASEMAP)));
   });
@@ -93,7 +98,9 @@ describe('keycloak.json', () => {
   it('uses PUBLIC_URL behind a proxy, and an external Keycloak when AUTH=keycloak', async () => {
     const proxied = await buildTestApp({ publicUrl: 'https://travnik.example.si/' });
     try {
-      expect(((await (await fetch(`${proxied.origin}/keycloak.json`)).json()) as Record<string, string>)['auth-server-url']).toBe('https://travnik.example.si/auth');
+      expect(((await (await fetch(`${proxied.origin}/keycloak.json`)).json()) as Record<string, string>)['auth-server-url']).toBe(
+        'https://travnik.example.si/auth',
+      );
     } finally {
       await proxied.close();
     }

@@ -28,7 +28,18 @@ beforeAll(async () => {
   await demoFormsAsDrafts(t.app, t.tables);
   own = await farmerRows(t.app, t.tables, USERS.farmer1);
   const { forms, indicators, paths, areas } = t.tables;
-  const square = { type: 'Polygon', coordinates: [[[16.15, 46.83], [16.151, 46.83], [16.151, 46.831], [16.15, 46.831], [16.15, 46.83]]] };
+  const square = {
+    type: 'Polygon',
+    coordinates: [
+      [
+        [16.15, 46.83],
+        [16.151, 46.83],
+        [16.151, 46.831],
+        [16.15, 46.831],
+        [16.15, 46.83],
+      ],
+    ],
+  };
   for (const start of FORMULA_STARTS) {
     // The farmer writes the notes; the adviser names meadows and paths.
     await update(USERS.farmer1, forms.id, own.forms[0]!, { [forms.columns.note]: formula(start, 'obrazec') });

@@ -34,7 +34,15 @@ describe('database on a file', () => {
     // Reads through a memory map (counts over scattered rows of big tables; sqlite-dialect.ts).
     const mmap = await sql<{ mmap_size: number }>`pragma mmap_size`.execute(first.db);
     expect(mmap.rows[0]?.mmap_size).toBe(1024 * 1024 * 1024);
-    const count = async (db: typeof first.db) => Number((await db.selectFrom('records').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+    const count = async (db: typeof first.db) =>
+      Number(
+        (
+          await db
+            .selectFrom('records')
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
     const records = await count(first.db);
     await first.close();
 
@@ -90,7 +98,8 @@ describe('database on a file', () => {
     try {
       await handle.dialect.indexText(handle.db, 1, 'Travník za kapelo');
       await handle.dialect.indexText(handle.db, 2, 'Košenica pri Gradu');
-      const ids = async (q: string) => (await sql<{ id: number }>`select id from (${handle.dialect.textSearchSql(q)!}) as hits order by id`.execute(handle.db)).rows.map((r) => r.id);
+      const ids = async (q: string) =>
+        (await sql<{ id: number }>`select id from (${handle.dialect.textSearchSql(q)!}) as hits order by id`.execute(handle.db)).rows.map((r) => r.id);
       expect(await ids('travnik')).toEqual([1]);
       expect(await ids('KOSENICA gra')).toEqual([2]);
       expect(await ids('kapelo gradu')).toEqual([]);

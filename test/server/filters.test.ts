@@ -79,7 +79,12 @@ async function matching(filters: FilterNode): Promise<string[]> {
 }
 
 const leaf = (name: string | number, comparison: string, value?: unknown): FilterNode =>
-  ({ kind: 'filter', columnId: typeof name === 'number' || ['id', 'createdAt', 'updatedAt', 'version', 'archived', 'deleted'].includes(name) ? name : `@${name}`, comparison, value }) as FilterNode;
+  ({
+    kind: 'filter',
+    columnId: typeof name === 'number' || ['id', 'createdAt', 'updatedAt', 'version', 'archived', 'deleted'].includes(name) ? name : `@${name}`,
+    comparison,
+    value,
+  }) as FilterNode;
 
 describe('each comparison matches the right rows and only those', () => {
   const cases: Array<[string, FilterNode, string[]]> = [
@@ -130,10 +135,7 @@ describe('nesting, meta columns, sorts and paging', () => {
     const inner: FilterNode = {
       kind: 'expression',
       operator: 'Or',
-      nodes: [
-        { kind: 'expression', operator: 'And', nodes: [leaf('n', 'GreaterThan', 4), leaf('name', 'Contains', 'trav')] },
-        leaf('b', 'Equals', false),
-      ],
+      nodes: [{ kind: 'expression', operator: 'And', nodes: [leaf('n', 'GreaterThan', 4), leaf('name', 'Contains', 'trav')] }, leaf('b', 'Equals', false)],
     };
     expect(await matching(inner)).toEqual(['A', 'B', 'C']);
     let deep: FilterNode = leaf('n', 'Equals', 10);
@@ -153,14 +155,23 @@ describe('nesting, meta columns, sorts and paging', () => {
   it('sorts by several columns, nulls last, and pages with totalCount', async () => {
     const sorted = await search(undefined, { sorts: [{ columnId: col.n, direction: 'desc' }] });
     expect(sorted.json().records.map((r: { id: number }) => r.id)).toEqual([ids.C, ids.B, ids.A, ids.D]);
-    const multi = await search(undefined, { sorts: [{ columnId: col.b, direction: 'asc' }, { columnId: 'id', direction: 'desc' }] });
+    const multi = await search(undefined, {
+      sorts: [
+        { columnId: col.b, direction: 'asc' },
+        { columnId: 'id', direction: 'desc' },
+      ],
+    });
     expect(multi.json().records.map((r: { id: number }) => r.id)).toEqual([ids.B, ids.A, ids.D, ids.C]);
     const page2 = await search(undefined, { page: 2, perPage: 3, sorts: [{ columnId: 'id', direction: 'asc' }] });
     expect(page2.json()).toMatchObject({ totalCount: 4 });
     expect(page2.json().records.map((r: { id: number }) => r.id)).toEqual([ids.D]);
     const page3 = await search(undefined, { page: 3, perPage: 3 });
     expect(page3.json()).toEqual({ records: [], totalCount: 4 });
-    const idsPage = await t.as(EDITOR, { method: 'POST', url: '/api/Records/2/search/ids', payload: { tableId, perPage: 2, filters: resolve(leaf('n', 'IsNotNull')) } });
+    const idsPage = await t.as(EDITOR, {
+      method: 'POST',
+      url: '/api/Records/2/search/ids',
+      payload: { tableId, perPage: 2, filters: resolve(leaf('n', 'IsNotNull')) },
+    });
     expect(idsPage.json()).toEqual({ ids: [ids.A, ids.B], totalCount: 3 });
   });
 

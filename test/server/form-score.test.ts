@@ -40,7 +40,12 @@ describe('stored form score', () => {
   const ic = () => t.tables.indicators.columns;
 
   it('is computed on create, ignoring the score the client sent', async () => {
-    const form = await create(t.tables.forms.id, { [fc().parent]: own.durationPaths[0], [fc().form_id]: kind.id, [fc().score]: 99, [fc().rule_version]: 'bogus' });
+    const form = await create(t.tables.forms.id, {
+      [fc().parent]: own.durationPaths[0],
+      [fc().form_id]: kind.id,
+      [fc().score]: 99,
+      [fc().rule_version]: 'bogus',
+    });
     // No indicators: the rule's base, classified bad.
     expect(form.properties[String(fc().score)]).toBe(kind.scoring.base);
     expect(form.properties[String(fc().rule_version)]).toBe(kind.scoring.version);
@@ -68,12 +73,25 @@ describe('stored form score', () => {
     const bulk = await t.as(F, {
       method: 'POST',
       url: '/api/Records/1/bulk',
-      payload: { operations: [{ opId: 'b7d0c6f2-0000-4000-8000-000000000001', kind: 'insert', tableId: t.tables.indicators.id, properties: { [ic().parent]: form.id, [ic().key]: 'orchidaceae', [ic().value]: 2 } }] },
+      payload: {
+        operations: [
+          {
+            opId: 'b7d0c6f2-0000-4000-8000-000000000001',
+            kind: 'insert',
+            tableId: t.tables.indicators.id,
+            properties: { [ic().parent]: form.id, [ic().key]: 'orchidaceae', [ic().value]: 2 },
+          },
+        ],
+      },
     });
     expect(bulk.statusCode).toBe(200);
     expect(await score()).toBe(base + 10);
 
-    const archived = await t.as(USERS.editor, { method: 'POST', url: '/api/Records/1/archive', payload: { tableId: t.tables.indicators.id, ids: [bulk.json().results[0].id] } });
+    const archived = await t.as(USERS.editor, {
+      method: 'POST',
+      url: '/api/Records/1/archive',
+      payload: { tableId: t.tables.indicators.id, ids: [bulk.json().results[0].id] },
+    });
     expect(archived.statusCode).toBe(200);
     expect(await score()).toBe(base);
 
@@ -93,8 +111,19 @@ describe('stored form score', () => {
       url: '/api/Records/1/bulk',
       payload: {
         operations: [
-          { opId: op(1), kind: 'insert', tableId: t.tables.forms.id, localId: localForm, properties: { [fc().parent]: own.durationPaths[0], [fc().form_id]: kind.id } },
-          ...keys.map((key, i) => ({ opId: op(i + 2), kind: 'insert', tableId: t.tables.indicators.id, properties: { [ic().parent]: localForm, [ic().key]: key, [ic().value]: true } })),
+          {
+            opId: op(1),
+            kind: 'insert',
+            tableId: t.tables.forms.id,
+            localId: localForm,
+            properties: { [fc().parent]: own.durationPaths[0], [fc().form_id]: kind.id },
+          },
+          ...keys.map((key, i) => ({
+            opId: op(i + 2),
+            kind: 'insert',
+            tableId: t.tables.indicators.id,
+            properties: { [ic().parent]: localForm, [ic().key]: key, [ic().value]: true },
+          })),
         ],
       },
     });
@@ -108,7 +137,11 @@ describe('stored form score', () => {
 
   it('overrides a score a client puts on the form', async () => {
     const form = await create(t.tables.forms.id, { [fc().parent]: own.durationPaths[0], [fc().form_id]: kind.id });
-    const put = await t.as(F, { method: 'PUT', url: `/api/Records/1/${t.tables.forms.id}/${form.id}`, payload: { properties: { [fc().score]: 100, [fc().note]: 'x' } } });
+    const put = await t.as(F, {
+      method: 'PUT',
+      url: `/api/Records/1/${t.tables.forms.id}/${form.id}`,
+      payload: { properties: { [fc().score]: 100, [fc().note]: 'x' } },
+    });
     expect(put.statusCode).toBe(200);
     expect(put.json().properties[String(fc().score)]).toBe(kind.scoring.base);
     expect(put.json().properties[String(fc().note)]).toBe('x');

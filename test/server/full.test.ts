@@ -58,7 +58,11 @@ const photoSlot = () => t.tables.indicators.attachments!.photos!;
 let indicatorsMade = 0;
 
 function indicator(form: number, extra: Record<string, unknown> = {}) {
-  return { tableId: t.tables.indicators.id, properties: { [ind().parent]: form, [ind().key]: `invazivke-${++indicatorsMade}`, [ind().note]: 'ob robu travnika' }, ...extra };
+  return {
+    tableId: t.tables.indicators.id,
+    properties: { [ind().parent]: form, [ind().key]: `invazivke-${++indicatorsMade}`, [ind().note]: 'ob robu travnika' },
+    ...extra,
+  };
 }
 
 async function photo(name: string, field = 'photos'): Promise<Part> {
@@ -89,12 +93,19 @@ describe('POST /api/Records/{projectId}/full', () => {
     expect(result.record).toMatchObject({ tableId: t.tables.indicators.id, version: 1, deleted: false });
     expect(result.record.id).toBeGreaterThanOrEqual(10_000_000);
     expect(result.attachments.map((a: { name: string }) => a.name)).toEqual(['prva.jpg', 'druga.jpg']);
-    expect(result.attachments.every((a: { recordId: number; tableAttachmentInfoId: number; hasThumb: boolean }) => a.recordId === result.record.id && a.tableAttachmentInfoId === photoSlot() && a.hasThumb)).toBe(true);
+    expect(
+      result.attachments.every(
+        (a: { recordId: number; tableAttachmentInfoId: number; hasThumb: boolean }) =>
+          a.recordId === result.record.id && a.tableAttachmentInfoId === photoSlot() && a.hasThumb,
+      ),
+    ).toBe(true);
     expect(result.localId).toBeUndefined();
     // The record is readable through the JSON API and its attachments through the slot listing.
     const read = await fetch(`${t.origin}/api/Records/1/${t.tables.indicators.id}/${result.record.id}`, { headers: { [TEST_USER_HEADER]: USERS.farmer1 } });
     expect(read.status).toBe(200);
-    const list = await fetch(`${t.origin}/api/Records/1/record/${result.record.id}/attachmentinfo/${photoSlot()}`, { headers: { [TEST_USER_HEADER]: USERS.farmer1 } });
+    const list = await fetch(`${t.origin}/api/Records/1/record/${result.record.id}/attachmentinfo/${photoSlot()}`, {
+      headers: { [TEST_USER_HEADER]: USERS.farmer1 },
+    });
     expect(((await list.json()) as { attachments: unknown[] }).attachments).toHaveLength(2);
     expect(filesUnder(path.join(dataDir, 'tmp'))).toEqual([]);
   });
@@ -112,9 +123,14 @@ describe('POST /api/Records/{projectId}/full', () => {
 
   it('updates an own record and adds photos; a stale version is a 409 that changes nothing', async () => {
     const target = own.indicators[0]!;
-    const current = (await (await fetch(`${t.origin}/api/Records/1/${t.tables.indicators.id}/${target}`, { headers: { [TEST_USER_HEADER]: USERS.farmer1 } })).json()) as { version: number };
+    const current = (await (
+      await fetch(`${t.origin}/api/Records/1/${t.tables.indicators.id}/${target}`, { headers: { [TEST_USER_HEADER]: USERS.farmer1 } })
+    ).json()) as { version: number };
     const response = await post(USERS.farmer1, '/api/Records/1/full', [
-      { name: 'record', value: JSON.stringify({ tableId: t.tables.indicators.id, id: target, version: current.version, properties: { [ind().note]: 'popravljeno' } }) },
+      {
+        name: 'record',
+        value: JSON.stringify({ tableId: t.tables.indicators.id, id: target, version: current.version, properties: { [ind().note]: 'popravljeno' } }),
+      },
       await photo('popravek.jpg'),
     ]);
     expect(response.status).toBe(200);
@@ -124,7 +140,10 @@ describe('POST /api/Records/{projectId}/full', () => {
 
     const stale = await expectRefused(409, async () =>
       post(USERS.farmer1, '/api/Records/1/full', [
-        { name: 'record', value: JSON.stringify({ tableId: t.tables.indicators.id, id: target, version: current.version, properties: { [ind().note]: 'staro' } }) },
+        {
+          name: 'record',
+          value: JSON.stringify({ tableId: t.tables.indicators.id, id: target, version: current.version, properties: { [ind().note]: 'staro' } }),
+        },
         await photo('stale.jpg'),
       ]),
     );
@@ -157,13 +176,19 @@ describe('POST /api/Records/{projectId}/full', () => {
     // storage: a trigger that refuses one file name (SQLite by default, PostgreSQL with DATABASE_URL).
     const postgres = t.app.dialect.name === 'postgres';
     if (postgres) {
-      await sql`create function mt_fail_attachment() returns trigger language plpgsql as $$ begin if new.name = 'boom.jpg' then raise exception 'simulated failure'; end if; return new; end $$`.execute(t.app.db);
+      await sql`create function mt_fail_attachment() returns trigger language plpgsql as $$ begin if new.name = 'boom.jpg' then raise exception 'simulated failure'; end if; return new; end $$`.execute(
+        t.app.db,
+      );
       await sql`create trigger fail_attachment before insert on attachments for each row execute function mt_fail_attachment()`.execute(t.app.db);
     } else {
-      await sql`create trigger fail_attachment before insert on attachments when new.name = 'boom.jpg' begin select raise(abort, 'simulated failure'); end`.execute(t.app.db);
+      await sql`create trigger fail_attachment before insert on attachments when new.name = 'boom.jpg' begin select raise(abort, 'simulated failure'); end`.execute(
+        t.app.db,
+      );
     }
     try {
-      await expectRefused(500, async () => post(USERS.farmer1, '/api/Records/1/full', [{ name: 'record', value: JSON.stringify(indicator(own.forms[0]!)) }, await photo('boom.jpg')]));
+      await expectRefused(500, async () =>
+        post(USERS.farmer1, '/api/Records/1/full', [{ name: 'record', value: JSON.stringify(indicator(own.forms[0]!)) }, await photo('boom.jpg')]),
+      );
     } finally {
       if (postgres) {
         await sql`drop trigger fail_attachment on attachments`.execute(t.app.db);
@@ -182,8 +207,12 @@ describe('POST /api/Records/{projectId}/full', () => {
       ]),
     );
     // Creating under another farmer's form: the reference is not visible to them.
-    await expectRefused(400, async () => post(USERS.farmer1, '/api/Records/1/full', [{ name: 'record', value: JSON.stringify(indicator(other.forms[0]!)) }, await photo('tuje.jpg')]));
-    await expectRefused(403, async () => post(USERS.reader, '/api/Records/1/full', [{ name: 'record', value: JSON.stringify(indicator(own.forms[0]!)) }, await photo('r.jpg')]));
+    await expectRefused(400, async () =>
+      post(USERS.farmer1, '/api/Records/1/full', [{ name: 'record', value: JSON.stringify(indicator(other.forms[0]!)) }, await photo('tuje.jpg')]),
+    );
+    await expectRefused(403, async () =>
+      post(USERS.reader, '/api/Records/1/full', [{ name: 'record', value: JSON.stringify(indicator(own.forms[0]!)) }, await photo('r.jpg')]),
+    );
     await expectRefused(401, async () => post(null, '/api/Records/1/full', [{ name: 'record', value: JSON.stringify(indicator(own.forms[0]!)) }]));
   });
 
@@ -192,9 +221,13 @@ describe('POST /api/Records/{projectId}/full', () => {
     expect(body.detail).toBe('field record (JSON) is required');
     body = await expectRefused(400, () => post(USERS.farmer1, '/api/Records/1/full', [{ name: 'record', value: '{"tableId":' }]));
     expect(body.detail).toBe('field record is not valid JSON');
-    body = await expectRefused(400, () => post(USERS.farmer1, '/api/Records/1/full', [{ name: 'record', value: JSON.stringify(indicator(own.forms[0]!, { createdAt: '2020-01-01T00:00:00Z' })) }]));
+    body = await expectRefused(400, () =>
+      post(USERS.farmer1, '/api/Records/1/full', [{ name: 'record', value: JSON.stringify(indicator(own.forms[0]!, { createdAt: '2020-01-01T00:00:00Z' })) }]),
+    );
     expect(body.detail).toBe('record.createdAt is not allowed');
-    body = await expectRefused(400, async () => post(USERS.farmer1, '/api/Records/1/full', [{ name: 'record', value: JSON.stringify(indicator(own.forms[0]!)) }, await photo('a.jpg', 'videos')]));
+    body = await expectRefused(400, async () =>
+      post(USERS.farmer1, '/api/Records/1/full', [{ name: 'record', value: JSON.stringify(indicator(own.forms[0]!)) }, await photo('a.jpg', 'videos')]),
+    );
     expect(body.detail).toMatch(/names no attachment slot/);
     body = await expectRefused(400, () => post(USERS.farmer1, '/api/Records/1/full', [{ name: 'record', value: JSON.stringify({ properties: {} }) }]));
     expect(body.detail).toBe('record.tableId is required');
@@ -218,7 +251,14 @@ describe('POST /api/Records/{projectId}/full', () => {
 describe('POST /api/Features/{projectId}/{tableId}/full', () => {
   it("updates the farmer's own path with the walked line and a photo", async () => {
     const target = own.paths[0]!;
-    const line = { type: 'LineString', coordinates: [[16.2001, 46.8001], [16.2012, 46.8009], [16.2025, 46.8013]] };
+    const line = {
+      type: 'LineString',
+      coordinates: [
+        [16.2001, 46.8001],
+        [16.2012, 46.8009],
+        [16.2025, 46.8013],
+      ],
+    };
     const response = await post(USERS.farmer1, `/api/Features/1/${t.tables.paths.id}/full`, [
       { name: 'feature', value: JSON.stringify({ type: 'Feature', id: target, geometry: line, properties: { [t.tables.paths.columns.length_m]: 250 } }) },
       { name: 'photos', file: { fileName: 'pot.jpg', contentType: 'image/jpeg', content: await jpegImage() } },
@@ -241,17 +281,29 @@ describe('POST /api/Features/{projectId}/{tableId}/full', () => {
   it('refuses invalid GeoJSON, a wrong type member, an unknown table and renaming a path (farmers), changing nothing', async () => {
     let body = await expectRefused(400, async () =>
       post(USERS.farmer1, `/api/Features/1/${t.tables.indicators.id}/full`, [
-        { name: 'feature', value: JSON.stringify({ type: 'Feature', geometry: { type: 'Point', coordinates: ['x'] }, properties: indicator(own.forms[0]!).properties }) },
+        {
+          name: 'feature',
+          value: JSON.stringify({ type: 'Feature', geometry: { type: 'Point', coordinates: ['x'] }, properties: indicator(own.forms[0]!).properties }),
+        },
         await photo('a.jpg'),
       ]),
     );
     expect(body.detail).toMatch(/geometry/);
-    body = await expectRefused(400, () => post(USERS.farmer1, `/api/Features/1/${t.tables.indicators.id}/full`, [{ name: 'feature', value: JSON.stringify({ type: 'Point', geometry: null, properties: {} }) }]));
+    body = await expectRefused(400, () =>
+      post(USERS.farmer1, `/api/Features/1/${t.tables.indicators.id}/full`, [
+        { name: 'feature', value: JSON.stringify({ type: 'Point', geometry: null, properties: {} }) },
+      ]),
+    );
     expect(body.detail).toBe("feature.type must be 'Feature'");
-    await expectRefused(404, () => post(USERS.farmer1, '/api/Features/1/999999/full', [{ name: 'feature', value: JSON.stringify({ type: 'Feature', geometry: null, properties: {} }) }]));
+    await expectRefused(404, () =>
+      post(USERS.farmer1, '/api/Features/1/999999/full', [{ name: 'feature', value: JSON.stringify({ type: 'Feature', geometry: null, properties: {} }) }]),
+    );
     await expectRefused(403, async () =>
       post(USERS.farmer1, `/api/Features/1/${t.tables.paths.id}/full`, [
-        { name: 'feature', value: JSON.stringify({ type: 'Feature', id: own.paths[0], geometry: null, properties: { [t.tables.paths.columns.name]: 'preimenovana' } }) },
+        {
+          name: 'feature',
+          value: JSON.stringify({ type: 'Feature', id: own.paths[0], geometry: null, properties: { [t.tables.paths.columns.name]: 'preimenovana' } }),
+        },
         await photo('a.jpg'),
       ]),
     );

@@ -16,15 +16,30 @@ let dir: string;
 
 beforeAll(() => {
   dir = mkdtempSync(path.join(os.tmpdir(), 'mt-import-cli-'));
-  writeFileSync(path.join(dir, 'kmetje.csv'), farmersCsv([{ name: 'Ana', email: 'ana.cli@example.si', kmgMid: '700000001' }, { name: 'Bor', email: 'bor.cli@example.si', kmgMid: '700000002' }]));
+  writeFileSync(
+    path.join(dir, 'kmetje.csv'),
+    farmersCsv([
+      { name: 'Ana', email: 'ana.cli@example.si', kmgMid: '700000001' },
+      { name: 'Bor', email: 'bor.cli@example.si', kmgMid: '700000002' },
+    ]),
+  );
   writeFileSync(
     path.join(dir, 'travniki.gpkg'),
     geoPackageFile(
-      [squareMeadow(16.1, 46.8, { ime: 'A', GERK_PID: 8000001, KMG_MID: '700000001' }, { crs: 'd96' }), squareMeadow(16.2, 46.8, { ime: 'B', GERK_PID: 8000002, KMG_MID: '700000002' }, { crs: 'd96' })],
+      [
+        squareMeadow(16.1, 46.8, { ime: 'A', GERK_PID: 8000001, KMG_MID: '700000001' }, { crs: 'd96' }),
+        squareMeadow(16.2, 46.8, { ime: 'B', GERK_PID: 8000002, KMG_MID: '700000002' }, { crs: 'd96' }),
+      ],
       3794,
     ),
   );
-  writeFileSync(path.join(dir, 'sirote.geojson'), JSON.stringify({ type: 'FeatureCollection', features: [{ type: 'Feature', properties: { gerk_pid: '8000003', kmg_mid: '799' }, geometry: squareMeadow(16.3, 46.8, {}).geometry }] }));
+  writeFileSync(
+    path.join(dir, 'sirote.geojson'),
+    JSON.stringify({
+      type: 'FeatureCollection',
+      features: [{ type: 'Feature', properties: { gerk_pid: '8000003', kmg_mid: '799' }, geometry: squareMeadow(16.3, 46.8, {}).geometry }],
+    }),
+  );
 });
 
 afterAll(() => {
@@ -48,7 +63,12 @@ function run(args: string[]): Promise<{ code: number | null; stdout: string; std
 async function counts(): Promise<{ farmers: number; areas: number }> {
   const { db, close } = await openDatabase({ dataDir: path.join(dir, 'data'), databaseUrl: undefined });
   try {
-    const rows = await db.selectFrom('records').innerJoin('project_tables', 'project_tables.id', 'records.table_id').select(['project_tables.key', 'records.properties']).where('records.deleted', '=', 0).execute();
+    const rows = await db
+      .selectFrom('records')
+      .innerJoin('project_tables', 'project_tables.id', 'records.table_id')
+      .select(['project_tables.key', 'records.properties'])
+      .where('records.deleted', '=', 0)
+      .execute();
     const mine = rows.filter((r) => /700000|800000/.test(r.properties));
     return { farmers: mine.filter((r) => r.key === 'farmers').length, areas: mine.filter((r) => r.key === 'areas').length };
   } finally {

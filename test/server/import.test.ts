@@ -26,7 +26,12 @@ interface Report {
   rows: Array<{ row: number; action: string; reason?: string; key?: string }>;
 }
 
-async function send(step: 'preview' | 'dry-run' | 'commit', kind: string, file: Buffer, options: { mapping?: unknown; user?: string | null; fileName?: string } = {}) {
+async function send(
+  step: 'preview' | 'dry-run' | 'commit',
+  kind: string,
+  file: Buffer,
+  options: { mapping?: unknown; user?: string | null; fileName?: string } = {},
+) {
   const user = options.user === undefined ? USERS.editor : options.user;
   const { body, contentType } = multipart([
     { name: 'kind', value: kind },
@@ -44,8 +49,19 @@ async function send(step: 'preview' | 'dry-run' | 'commit', kind: string, file: 
 
 async function rowsOf(tableKey: 'farmers' | 'areas') {
   const table = t.tables[tableKey];
-  const rows = await t.app.db.selectFrom('records').select(['id', 'version', 'properties', 'geometry']).where('table_id', '=', table.id).where('deleted', '=', 0).orderBy('id').execute();
-  return rows.map((r) => ({ id: r.id, version: r.version, props: JSON.parse(r.properties) as Record<string, unknown>, geometry: r.geometry ? (JSON.parse(r.geometry) as Polygon) : null }));
+  const rows = await t.app.db
+    .selectFrom('records')
+    .select(['id', 'version', 'properties', 'geometry'])
+    .where('table_id', '=', table.id)
+    .where('deleted', '=', 0)
+    .orderBy('id')
+    .execute();
+  return rows.map((r) => ({
+    id: r.id,
+    version: r.version,
+    props: JSON.parse(r.properties) as Record<string, unknown>,
+    geometry: r.geometry ? (JSON.parse(r.geometry) as Polygon) : null,
+  }));
 }
 
 const FARMERS = [
@@ -135,13 +151,21 @@ describe('farmers from CSV', () => {
     expect(dry.rows[5]!.reason).toMatch(/E-pošta cene@example\.si se v datoteki ponovi/);
     const commit = await send('commit', 'farmers', csv);
     expect(commit.status).toBe(400);
-    expect(commit.json<Report & { detail: string }>()).toMatchObject({ status: 400, detail: 'Uvoz ni izveden: 5 vrstic je zavrnjenih. Popravite jih in poskusite znova.', refused: 5 });
+    expect(commit.json<Report & { detail: string }>()).toMatchObject({
+      status: 400,
+      detail: 'Uvoz ni izveden: 5 vrstic je zavrnjenih. Popravite jih in poskusite znova.',
+      refused: 5,
+    });
     expect(await snapshot(t.app)).toBe(before);
   });
 
   it('refuses a file that is not UTF-8 CSV, a bad kind and a bad mapping', async () => {
     const before = await snapshot(t.app);
-    const latin2 = await send('preview', 'farmers', Buffer.from([0x49, 0x6d, 0x65, 0x3b, 0x4b, 0x4d, 0x47, 0x0a, 0x8a, 0x74, 0x65, 0x66, 0x61, 0x6e, 0x3b, 0x31, 0x0a]));
+    const latin2 = await send(
+      'preview',
+      'farmers',
+      Buffer.from([0x49, 0x6d, 0x65, 0x3b, 0x4b, 0x4d, 0x47, 0x0a, 0x8a, 0x74, 0x65, 0x66, 0x61, 0x6e, 0x3b, 0x31, 0x0a]),
+    );
     expect(latin2.status).toBe(400);
     expect(latin2.json<{ detail: string }>().detail).toMatch(/UTF-8/);
     expect((await send('dry-run', 'gozdovi', farmersCsv(FARMERS))).json<{ detail: string }>().detail).toMatch(/Vrsta uvoza/);
@@ -160,13 +184,23 @@ function meadows(crs: 'wgs84' | 'd96', gerkBase: number, owner = '500000001'): M
 describe('meadows from GeoPackage, Shapefile and GeoJSON', () => {
   it('a D96/TM GeoPackage: preview names the CRS; commit reprojects, computes area_ha and links the farmer', async () => {
     const file = geoPackageFile(meadows('d96', 7000000), 3794);
-    const preview = (await send('preview', 'areas', file)).json<{ columns: string[]; targets: Array<{ id: number; name: string }>; suggested: Record<string, number | null>; crs: string }>();
+    const preview = (await send('preview', 'areas', file)).json<{
+      columns: string[];
+      targets: Array<{ id: number; name: string }>;
+      suggested: Record<string, number | null>;
+      crs: string;
+    }>();
     const a = t.tables.areas.columns;
     expect(preview.crs).toBe('EPSG:3794');
     expect(preview.columns).toEqual(['ime', 'GERK_PID', 'KMG_MID']);
     expect(preview.suggested).toEqual({ ime: a.name, GERK_PID: a.gerk_pid, KMG_MID: a.user });
     // What the editor picks from: the importable columns (the owner, not the computed area).
-    expect(preview.targets).toEqual(expect.arrayContaining([{ id: a.gerk_pid, name: 'gerk_pid' }, { id: a.user, name: 'user' }]));
+    expect(preview.targets).toEqual(
+      expect.arrayContaining([
+        { id: a.gerk_pid, name: 'gerk_pid' },
+        { id: a.user, name: 'user' },
+      ]),
+    );
     expect(preview.targets.map((c) => c.name)).not.toContain('area_ha');
 
     const committed = await send('commit', 'areas', file);
@@ -213,7 +247,21 @@ describe('meadows from GeoPackage, Shapefile and GeoJSON', () => {
 
   it('refuses bad geometry, a missing farmer, a duplicate GERK-PID, no geometry and a wrong type — and commits nothing', async () => {
     const good = squareMeadow(16.3, 46.7, { ime: 'Dober', GERK_PID: 7500000, KMG_MID: '500000002' });
-    const bowtie: MeadowFixture = { properties: { ime: 'Metulj', GERK_PID: 7500001, KMG_MID: '500000002' }, geometry: { type: 'Polygon', coordinates: [[[16, 46], [16.001, 46.001], [16.001, 46], [16, 46.001], [16, 46]]] } };
+    const bowtie: MeadowFixture = {
+      properties: { ime: 'Metulj', GERK_PID: 7500001, KMG_MID: '500000002' },
+      geometry: {
+        type: 'Polygon',
+        coordinates: [
+          [
+            [16, 46],
+            [16.001, 46.001],
+            [16.001, 46],
+            [16, 46.001],
+            [16, 46],
+          ],
+        ],
+      },
+    };
     const orphan = squareMeadow(16.4, 46.7, { ime: 'Sirota', GERK_PID: 7500002, KMG_MID: '999999999' });
     const twin = squareMeadow(16.5, 46.7, { ime: 'Dvojček', GERK_PID: 7500000, KMG_MID: '500000002' });
     const file = Buffer.from(
@@ -272,6 +320,14 @@ describe('who may import, and limits', () => {
 
   it('is in the OpenAPI document', async () => {
     const doc = (await t.as(null, { method: 'GET', url: '/api/openapi.json' })).json<{ paths: Record<string, unknown> }>();
-    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/api/Import/preview', '/api/Import/dry-run', '/api/Import/commit', '/api/Accounts/{farmerId}', '/api/Accounts/{farmerId}/activation']));
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining([
+        '/api/Import/preview',
+        '/api/Import/dry-run',
+        '/api/Import/commit',
+        '/api/Accounts/{farmerId}',
+        '/api/Accounts/{farmerId}/activation',
+      ]),
+    );
   });
 });

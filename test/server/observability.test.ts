@@ -76,7 +76,11 @@ beforeAll(async () => {
       done();
     },
   });
-  ({ app, origin } = await listen({ demo: true, metrics: { token: METRICS_TOKEN, allow: [] }, logger: { ...loggerOptions({ logLevel: 'info' }), stream: capture } }));
+  ({ app, origin } = await listen({
+    demo: true,
+    metrics: { token: METRICS_TOKEN, allow: [] },
+    logger: { ...loggerOptions({ logLevel: 'info' }), stream: capture },
+  }));
   tables = await buildTablesConfig(app.db, 1);
   for (const user of [USERS.editor, USERS.reader, USERS.farmer1, USERS.farmer2]) {
     const signedIn = await new OidcTestClient(origin).signIn(user, 'demo');
@@ -124,7 +128,10 @@ beforeAll(async () => {
 
   // An activation link: issued by the editor, opened and used by the farmer.
   const c = tables.farmers.columns;
-  const farmer = await api(USERS.editor, 'POST', '/api/Records/1', { tableId: tables.farmers.id, properties: { [c.name]: 'Mojca Log', [c.email]: 'mojca.log@example.si', [c.kmg_mid]: '400100999' } });
+  const farmer = await api(USERS.editor, 'POST', '/api/Records/1', {
+    tableId: tables.farmers.id,
+    properties: { [c.name]: 'Mojca Log', [c.email]: 'mojca.log@example.si', [c.kmg_mid]: '400100999' },
+  });
   expect(farmer.status).toBe(201);
   const issued = await api(USERS.editor, 'POST', `/api/Accounts/${farmer.body.id as number}/activation`);
   expect(issued.status).toBe(201);
@@ -132,7 +139,11 @@ beforeAll(async () => {
   secrets.push(link.split('/').pop()!);
   expect((await fetch(`${link}?code=one-time-code-7788`)).status).toBe(200);
   secrets.push('one-time-code-7788');
-  const set = await fetch(link, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ password: NEW_PASSWORD, repeat: NEW_PASSWORD }).toString() });
+  const set = await fetch(link, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ password: NEW_PASSWORD, repeat: NEW_PASSWORD }).toString(),
+  });
   expect(set.status).toBe(200);
 }, 120_000);
 
@@ -169,13 +180,21 @@ describe('/metrics', () => {
 
   it('reads METRICS_TOKEN and METRICS_ALLOW, and refuses a short token or an entry that is no address', () => {
     expect(readMetricsEnv({})).toEqual({ token: undefined, allow: [] });
-    expect(readMetricsEnv({ METRICS_TOKEN: ` ${METRICS_TOKEN} `, METRICS_ALLOW: '10.0.0.0/8, 127.0.0.1,::1' })).toEqual({ token: METRICS_TOKEN, allow: ['10.0.0.0/8', '127.0.0.1', '::1'] });
+    expect(readMetricsEnv({ METRICS_TOKEN: ` ${METRICS_TOKEN} `, METRICS_ALLOW: '10.0.0.0/8, 127.0.0.1,::1' })).toEqual({
+      token: METRICS_TOKEN,
+      allow: ['10.0.0.0/8', '127.0.0.1', '::1'],
+    });
     expect(() => readMetricsEnv({ METRICS_TOKEN: 'short' })).toThrow(EnvError);
-    for (const bad of ['prometheus.internal', '10.0.0.0/33', '10.0.0.1/8/1']) expect(() => readMetricsEnv({ METRICS_ALLOW: bad })).toThrow(/METRICS_ALLOW must list IP addresses or CIDR ranges/);
+    for (const bad of ['prometheus.internal', '10.0.0.0/33', '10.0.0.1/8/1'])
+      expect(() => readMetricsEnv({ METRICS_ALLOW: bad })).toThrow(/METRICS_ALLOW must list IP addresses or CIDR ranges/);
   });
 
   it('answers an allowed address without a token, and 404 to everyone else when only an allowlist or nothing is set', async () => {
-    for (const [allow, status] of [[['127.0.0.1'], 200], [['10.0.0.0/8', '::1'], 404], [[], 404]] as const) {
+    for (const [allow, status] of [
+      [['127.0.0.1'], 200],
+      [['10.0.0.0/8', '::1'], 404],
+      [[], 404],
+    ] as const) {
       const other = await listen({ demo: false, auth: 'basic', metrics: { allow: [...allow] } });
       try {
         expect({ allow, status: (await metrics({}, other.origin)).status }).toEqual({ allow, status });

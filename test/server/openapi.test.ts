@@ -47,7 +47,12 @@ interface Operation {
   requestBody?: { content: Record<string, { schema: { properties?: Record<string, unknown> } }> };
   responses: Record<string, unknown>;
 }
-type Doc = { openapi: string; servers?: Array<{ url: string }>; paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, unknown> } };
+type Doc = {
+  openapi: string;
+  servers?: Array<{ url: string }>;
+  paths: Record<string, Record<string, Operation>>;
+  components: { schemas: Record<string, unknown> };
+};
 
 let t: TestApp;
 let doc: Doc;
@@ -77,7 +82,10 @@ describe('OpenAPI document', () => {
     for (const [method, path] of SEED_CALLS) {
       const op = doc.paths[path]![method]!;
       const declared = [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
-      const documented = (op.parameters ?? []).filter((p) => p.in === 'path').map((p) => p.name).sort();
+      const documented = (op.parameters ?? [])
+        .filter((p) => p.in === 'path')
+        .map((p) => p.name)
+        .sort();
       expect({ path, method, params: documented }).toEqual({ path, method, params: declared });
       expect(Object.keys(op.responses).some((status) => status.startsWith('2'))).toBe(true);
       if (path.startsWith('/api/') && path !== '/api/Test') {
@@ -109,11 +117,18 @@ describe('OpenAPI document', () => {
   it('documents multipart bodies of the upload calls with their parts, and 413/415 answers', () => {
     const upload = doc.paths['/api/Records/{projectId}/attachment']!.post!;
     expect(Object.keys(upload.requestBody!.content)).toEqual(['multipart/form-data']);
-    expect(Object.keys(upload.requestBody!.content['multipart/form-data']!.schema.properties!).sort()).toEqual(['file', 'recordId', 'tableAttachmentInfoId', 'tableId']);
+    expect(Object.keys(upload.requestBody!.content['multipart/form-data']!.schema.properties!).sort()).toEqual([
+      'file',
+      'recordId',
+      'tableAttachmentInfoId',
+      'tableId',
+    ]);
     expect(upload.responses).toHaveProperty('413');
     expect(upload.responses).toHaveProperty('415');
     expect(doc.paths['/api/Records/{projectId}/full']!.post!.requestBody!.content['multipart/form-data']!.schema.properties).toHaveProperty('record');
-    expect(doc.paths['/api/Features/{projectId}/{tableId}/full']!.post!.requestBody!.content['multipart/form-data']!.schema.properties).toHaveProperty('feature');
+    expect(doc.paths['/api/Features/{projectId}/{tableId}/full']!.post!.requestBody!.content['multipart/form-data']!.schema.properties).toHaveProperty(
+      'feature',
+    );
   });
 
   it('names the shared wire schemas as components', () => {

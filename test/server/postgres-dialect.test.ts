@@ -39,10 +39,15 @@ const onPostgres = Boolean(process.env.DATABASE_URL);
     expect(withGis.app.dialect.name).toBe('postgres');
     // Asked of the database itself, not of the app: an app that failed to set PostGIS up where
     // it is installed must fail here, not pass as "bbox only".
-    const available = (await sql<{ n: number }>`select count(*)::int as n from pg_available_extensions where name = 'postgis'`.execute(withGis.app.db)).rows[0]!.n > 0;
+    const available =
+      (await sql<{ n: number }>`select count(*)::int as n from pg_available_extensions where name = 'postgis'`.execute(withGis.app.db)).rows[0]!.n > 0;
     // This app's own schema (Kysely's introspection lists every schema's tables).
     const columns = async (t: TestApp) =>
-      (await sql<{ column_name: string }>`select column_name from information_schema.columns where table_schema = current_schema() and table_name = 'records'`.execute(t.app.db)).rows.map((r) => r.column_name);
+      (
+        await sql<{
+          column_name: string;
+        }>`select column_name from information_schema.columns where table_schema = current_schema() and table_name = 'records'`.execute(t.app.db)
+      ).rows.map((r) => r.column_name);
     const point: Point = { type: 'Point', coordinates: [16.2, 46.8] };
     if (available) {
       expect(await columns(withGis)).toContain('geom');
@@ -59,9 +64,30 @@ const onPostgres = Boolean(process.env.DATABASE_URL);
     const p = withGis.tables.paths;
     const a = withGis.tables.areas;
     const queries = [
-      { method: 'POST', url: '/api/Records/1/spatial', payload: { tableIds: [p.id, a.id], geometry: { type: 'Polygon', coordinates: [[[16.1, 46.75], [16.3, 46.75], [16.3, 46.9], [16.1, 46.9], [16.1, 46.75]]] } } },
+      {
+        method: 'POST',
+        url: '/api/Records/1/spatial',
+        payload: {
+          tableIds: [p.id, a.id],
+          geometry: {
+            type: 'Polygon',
+            coordinates: [
+              [
+                [16.1, 46.75],
+                [16.3, 46.75],
+                [16.3, 46.9],
+                [16.1, 46.9],
+                [16.1, 46.75],
+              ],
+            ],
+          },
+        },
+      },
       { method: 'POST', url: '/api/Records/1/spatial', payload: { tableIds: [p.id], geometry: { type: 'Point', coordinates: [16.2, 46.8] } } },
-      { method: 'GET', url: `/api/Records/1/extenttables?extent[minX]=16.15&extent[minY]=46.8&extent[maxX]=16.25&extent[maxY]=46.85&tableIds=${a.id}&tableIds=${p.id}` },
+      {
+        method: 'GET',
+        url: `/api/Records/1/extenttables?extent[minX]=16.15&extent[minY]=46.8&extent[maxX]=16.25&extent[maxY]=46.85&tableIds=${a.id}&tableIds=${p.id}`,
+      },
     ];
     let found = 0;
     for (const query of queries) {
@@ -76,10 +102,14 @@ const onPostgres = Boolean(process.env.DATABASE_URL);
     expect(found).toBeGreaterThan(0);
   });
 
-  it('compares a mixed-type json column without cast errors: only values of the filter\'s type match', async () => {
+  it("compares a mixed-type json column without cast errors: only values of the filter's type match", async () => {
     const i = withGis.tables.indicators;
     const search = (comparison: string, value: unknown) =>
-      withGis.as(USERS.editor, { method: 'POST', url: '/api/Records/1/search', payload: { tableId: i.id, page: 1, perPage: 500, filters: { kind: 'filter', columnId: i.columns.value, comparison, value } } });
+      withGis.as(USERS.editor, {
+        method: 'POST',
+        url: '/api/Records/1/search',
+        payload: { tableId: i.id, page: 1, perPage: 500, filters: { kind: 'filter', columnId: i.columns.value, comparison, value } },
+      });
     const all = await withGis.as(USERS.editor, { method: 'POST', url: '/api/Records/1/search', payload: { tableId: i.id, page: 1, perPage: 500 } });
     const values = (all.json().records as Array<{ properties: Record<string, unknown> }>).map((r) => r.properties[String(i.columns.value)]);
     // The demo indicators hold booleans, numbers and strings in the same column.
@@ -94,7 +124,11 @@ const onPostgres = Boolean(process.env.DATABASE_URL);
 
   it('finds "Travník" for "travnik" and "TRAVN" (accents and case ignored, prefix words)', async () => {
     const a = withGis.tables.areas;
-    const created = await withGis.as(USERS.editor, { method: 'POST', url: '/api/Records/1', payload: { tableId: a.id, properties: { [a.columns.name]: 'Zgornji Travník pod Šmarno' } } });
+    const created = await withGis.as(USERS.editor, {
+      method: 'POST',
+      url: '/api/Records/1',
+      payload: { tableId: a.id, properties: { [a.columns.name]: 'Zgornji Travník pod Šmarno' } },
+    });
     expect(created.statusCode).toBe(201);
     for (const query of ['travnik', 'TRAVN', 'smarno travnik']) {
       const hits = await withGis.as(USERS.editor, { method: 'GET', url: `/api/Records/1/search/1/50/1/${encodeURIComponent(query)}` });

@@ -90,9 +90,18 @@ beforeAll(async () => {
   // rule wants, forms that are not the demo's), so the planners weigh statistics where this table
   // outweighs the others, as it does in real projects.
   const bulk = Array.from({ length: BULK }, (_, n) =>
-    row({ [c.parent]: form + 1_000_000 + Math.floor(n / 4), [c.key]: `k${n % 20}`, [c.value]: n % 100, [c.note]: n % 7 === 0 ? `opomba travnik ${n}` : `zapis ${n}` }),
+    row({
+      [c.parent]: form + 1_000_000 + Math.floor(n / 4),
+      [c.key]: `k${n % 20}`,
+      [c.value]: n % 100,
+      [c.note]: n % 7 === 0 ? `opomba travnik ${n}` : `zapis ${n}`,
+    }),
   );
-  for (let i = 0; i < bulk.length; i += 250) await t.app.db.insertInto('records').values(bulk.slice(i, i + 250)).execute();
+  for (let i = 0; i < bulk.length; i += 250)
+    await t.app.db
+      .insertInto('records')
+      .values(bulk.slice(i, i + 250))
+      .execute();
   // The other indexed tables get 1,000 rows each too (distinct values, as references are), or the
   // planners rightly read their few demo rows through records_table.
   for (const [key, columns] of INDEXED_COLUMNS) {
@@ -102,7 +111,11 @@ beforeAll(async () => {
       ...row(Object.fromEntries(columns.map((name) => [table.columns[name]!, key === 'farmers' ? `kmet${n}@velik.example.si` : 30_000_000 + n]))),
       table_id: table.id,
     }));
-    for (let i = 0; i < rows.length; i += 250) await t.app.db.insertInto('records').values(rows.slice(i, i + 250)).execute();
+    for (let i = 0; i < rows.length; i += 250)
+      await t.app.db
+        .insertInto('records')
+        .values(rows.slice(i, i + 250))
+        .execute();
   }
   // Typed values, written straight to the table (the API would refuse a string in a reference column).
   const values: Record<string, Record<string, unknown>> = {
@@ -173,7 +186,11 @@ describe('the filtered columns are indexed', () => {
       tableId: t.tables.indicators.id,
       page: 1,
       perPage: 50,
-      filters: { kind: 'expression', operator: 'And', nodes: [leaf(c.key, 'Equals', 'k3'), leaf(c.value, 'GreaterThan', 50), leaf(c.note, 'Contains', 'travnik')] },
+      filters: {
+        kind: 'expression',
+        operator: 'And',
+        nodes: [leaf(c.key, 'Equals', 'k3'), leaf(c.value, 'GreaterThan', 50), leaf(c.note, 'Contains', 'travnik')],
+      },
       sorts: [{ columnId: 'id', direction: 'asc' }],
     };
     const { rows, count } = searchQueries(await context(), request);
@@ -226,7 +243,12 @@ describe('the writers look live rows up by index', () => {
   };
 
   it("a bulk call looks each of its inserts' keys up in the one-live-row index", async () => {
-    const planned = await plan(liveLookup(t, Array.from({ length: 300 }, (_, n) => [40_000_000 + n, `k${n}`])));
+    const planned = await plan(
+      liveLookup(
+        t,
+        Array.from({ length: 300 }, (_, n) => [40_000_000 + n, `k${n}`]),
+      ),
+    );
     // PostgreSQL weighs its indexes by cost on these few thousand rows (another may win); it never
     // walks the whole table either.
     if (!isPg()) expect(planned).toContain(`records_live_unique_${t.tables.indicators.id}`);
@@ -251,13 +273,38 @@ describe('the writers look live rows up by index', () => {
         // Every tenth row deleted: it holds its key no more.
         deleted: n % 10 === 9 ? 1 : 0,
       }));
-      for (let i = 0; i < rows.length; i += 250) await young.app.db.insertInto('records').values(rows.slice(i, i + 250)).execute();
-      const planned = await plan(liveLookup(young, Array.from({ length: 300 }, (_, n) => [50_000_000 + n, 'k1'])), young);
+      for (let i = 0; i < rows.length; i += 250)
+        await young.app.db
+          .insertInto('records')
+          .values(rows.slice(i, i + 250))
+          .execute();
+      const planned = await plan(
+        liveLookup(
+          young,
+          Array.from({ length: 300 }, (_, n) => [50_000_000 + n, 'k1']),
+        ),
+        young,
+      );
       expect(planned).not.toMatch(/SCAN records\b/);
       const idOf = async (parent: number, key: string) =>
-        (await young.app.db.selectFrom('records').select('id').where('table_id', '=', table.id).where('deleted', '=', 0).where('properties', '=', JSON.stringify({ [c.parent]: parent, [c.key]: key, [c.value]: true })).executeTakeFirst())?.id ?? null;
+        (
+          await young.app.db
+            .selectFrom('records')
+            .select('id')
+            .where('table_id', '=', table.id)
+            .where('deleted', '=', 0)
+            .where('properties', '=', JSON.stringify({ [c.parent]: parent, [c.key]: key, [c.value]: true }))
+            .executeTakeFirst()
+        )?.id ?? null;
       // Row 9 (50,000,001, k4) is deleted; k9 and 49,999,999 were never written.
-      const keys: Array<[number, string]> = [[50_000_000, 'k0'], [50_000_001, 'k4'], [50_000_001, 'k9'], [50_000_000, 'k0'], [50_000_001, 'k3'], [49_999_999, 'k0']];
+      const keys: Array<[number, string]> = [
+        [50_000_000, 'k0'],
+        [50_000_001, 'k4'],
+        [50_000_001, 'k9'],
+        [50_000_000, 'k0'],
+        [50_000_001, 'k3'],
+        [49_999_999, 'k0'],
+      ];
       const ids = await young.app.dialect.liveRowIds(young.app.db, table.id, [c.parent, c.key], keys);
       const [k0, k3] = [await idOf(50_000_000, 'k0'), await idOf(50_000_001, 'k3')];
       expect(k0).toEqual(expect.any(Number));
@@ -309,13 +356,17 @@ describe('results on typed values are the same with and without the index', () =
     const cases = expectations(c);
     const withIndex = await Promise.all(cases.map(([, filters]) => matches(filters)));
     expect(Object.fromEntries(cases.map(([label], i) => [label, withIndex[i]]))).toEqual(Object.fromEntries(cases.map(([label, , want]) => [label, want])));
-    expect(await plan(searchQueries(await context(), { tableId: t.tables.indicators.id, filters: leaf(c.key, 'Equals', 'a') }).count)).toContain(`records_prop_${c.key}`);
+    expect(await plan(searchQueries(await context(), { tableId: t.tables.indicators.id, filters: leaf(c.key, 'Equals', 'a') }).count)).toContain(
+      `records_prop_${c.key}`,
+    );
 
     // The same searches with the two indexes gone (the plan then scans): identical answers.
     await sql.raw(`drop index records_prop_${c.parent}`).execute(t.app.db);
     await sql.raw(`drop index records_prop_${c.key}`).execute(t.app.db);
     try {
-      expect(await plan(searchQueries(await context(), { tableId: t.tables.indicators.id, filters: leaf(c.key, 'Equals', 'a') }).count)).not.toContain(`records_prop_${c.key}`);
+      expect(await plan(searchQueries(await context(), { tableId: t.tables.indicators.id, filters: leaf(c.key, 'Equals', 'a') }).count)).not.toContain(
+        `records_prop_${c.key}`,
+      );
       const without = await Promise.all(cases.map(([, filters]) => matches(filters)));
       expect(without).toEqual(withIndex);
     } finally {

@@ -45,9 +45,31 @@ function farmerProps(name: string, email: string | null, kmgMid: string | null) 
 
 /** A square of `side` degrees at (lon, lat). */
 function square(lon: number, lat: number, side = 0.001) {
-  return { type: 'Polygon', coordinates: [[[lon, lat], [lon + side, lat], [lon + side, lat + side], [lon, lat + side], [lon, lat]]] };
+  return {
+    type: 'Polygon',
+    coordinates: [
+      [
+        [lon, lat],
+        [lon + side, lat],
+        [lon + side, lat + side],
+        [lon, lat + side],
+        [lon, lat],
+      ],
+    ],
+  };
 }
-const bowtie = { type: 'Polygon', coordinates: [[[16, 46], [16.001, 46.001], [16.001, 46], [16, 46.001], [16, 46]]] };
+const bowtie = {
+  type: 'Polygon',
+  coordinates: [
+    [
+      [16, 46],
+      [16.001, 46.001],
+      [16.001, 46],
+      [16, 46.001],
+      [16, 46],
+    ],
+  ],
+};
 
 async function expectRefused(response: { statusCode: number; json<T>(): T }, before: string, text: RegExp) {
   expect(response.statusCode).toBe(400);
@@ -60,7 +82,11 @@ describe('seasons (durations) may not overlap', () => {
     const created = await create(USERS.editor, season().id, seasonProps('Sezona 2027', '2027-01-01', '2027-12-31'));
     expect(created.statusCode).toBe(201);
     const before = await snapshot(t.app);
-    await expectRefused(await create(USERS.editor, season().id, seasonProps('Poletje 2027', '2027-06-01', '2027-08-31')), before, /prekriva s sezono »Sezona 2027« \(2027-01-01 – 2027-12-31\)/);
+    await expectRefused(
+      await create(USERS.editor, season().id, seasonProps('Poletje 2027', '2027-06-01', '2027-08-31')),
+      before,
+      /prekriva s sezono »Sezona 2027« \(2027-01-01 – 2027-12-31\)/,
+    );
     // Touching on one shared day is an overlap too (both would be "current" on that day).
     await expectRefused(await create(USERS.editor, season().id, seasonProps('2028', '2027-12-31', '2028-12-31')), before, /Sezona 2027/);
   });
@@ -99,14 +125,32 @@ describe('seasons (durations) may not overlap', () => {
 describe('seasons: the review deadlines', () => {
   it('keeps the review deadline on or after the submission deadline, and the appeal period whole days up to a year', async () => {
     const c = season().columns;
-    const created = await create(USERS.editor, season().id, { ...seasonProps('Sezona 2060', '2060-01-01', '2060-12-31'), [c.submit_until]: '2060-10-31', [c.review_until]: '2060-11-30', [c.appeal_days]: 15 });
+    const created = await create(USERS.editor, season().id, {
+      ...seasonProps('Sezona 2060', '2060-01-01', '2060-12-31'),
+      [c.submit_until]: '2060-10-31',
+      [c.review_until]: '2060-11-30',
+      [c.appeal_days]: 15,
+    });
     expect(created.statusCode).toBe(201);
     const id = created.json<{ id: number }>().id;
     const before = await snapshot(t.app);
-    await expectRefused(await update(USERS.editor, season().id, id, { [c.review_until]: '2060-10-30' }), before, /Rok za pregled \(2060-10-30\) je pred rokom za oddajo \(2060-10-31\)/);
+    await expectRefused(
+      await update(USERS.editor, season().id, id, { [c.review_until]: '2060-10-30' }),
+      before,
+      /Rok za pregled \(2060-10-30\) je pred rokom za oddajo \(2060-10-31\)/,
+    );
     await expectRefused(await update(USERS.editor, season().id, id, { [c.submit_until]: '2060-12-01' }), before, /pred rokom za oddajo/);
-    for (const days of [-1, 2.5, 366]) await expectRefused(await update(USERS.editor, season().id, id, { [c.appeal_days]: days }), before, new RegExp(`Dni za pritožbo .* ne »${String(days).replace('.', '\\.')}«`));
-    await expectRefused(await bulk(USERS.editor, [{ opId: opId(), kind: 'update', tableId: season().id, id, properties: { [c.appeal_days]: 400 } }]), before, /Dni za pritožbo/);
+    for (const days of [-1, 2.5, 366])
+      await expectRefused(
+        await update(USERS.editor, season().id, id, { [c.appeal_days]: days }),
+        before,
+        new RegExp(`Dni za pritožbo .* ne »${String(days).replace('.', '\\.')}«`),
+      );
+    await expectRefused(
+      await bulk(USERS.editor, [{ opId: opId(), kind: 'update', tableId: season().id, id, properties: { [c.appeal_days]: 400 } }]),
+      before,
+      /Dni za pritožbo/,
+    );
     // Cleared: no limit.
     expect((await update(USERS.editor, season().id, id, { [c.appeal_days]: null, [c.review_until]: null })).statusCode).toBe(200);
   });
@@ -116,15 +160,27 @@ describe('farmers: e-mail and KMG-MID unique per project', () => {
   it('creates a farmer, then refuses the same e-mail (any case) and the same KMG-MID', async () => {
     expect((await create(USERS.editor, farmers().id, farmerProps('Ana Kovač', 'ana.kovac@example.si', '200100100'))).statusCode).toBe(201);
     const before = await snapshot(t.app);
-    await expectRefused(await create(USERS.editor, farmers().id, farmerProps('Druga Ana', ' ANA.Kovac@example.si', '200100999')), before, /e-poštnim naslovom ANA\.Kovac@example\.si že obstaja \(»Ana Kovač«\)/);
-    await expectRefused(await create(USERS.editor, farmers().id, farmerProps('Tretja', 'tretja@example.si', '200100100')), before, /KMG-MID 200100100 že obstaja \(»Ana Kovač«\)/);
+    await expectRefused(
+      await create(USERS.editor, farmers().id, farmerProps('Druga Ana', ' ANA.Kovac@example.si', '200100999')),
+      before,
+      /e-poštnim naslovom ANA\.Kovac@example\.si že obstaja \(»Ana Kovač«\)/,
+    );
+    await expectRefused(
+      await create(USERS.editor, farmers().id, farmerProps('Tretja', 'tretja@example.si', '200100100')),
+      before,
+      /KMG-MID 200100100 že obstaja \(»Ana Kovač«\)/,
+    );
     // A demo farmer's e-mail is taken too.
     await expectRefused(await create(USERS.editor, farmers().id, farmerProps('Kopija', USERS.farmer2, null)), before, /Marija Horvat/);
   });
 
   it('refuses an e-mail that is not one', async () => {
     const before = await snapshot(t.app);
-    await expectRefused(await create(USERS.editor, farmers().id, farmerProps('Brez', 'ni-naslov', null)), before, new RegExp(slSeasonServer.rules.farmerEmailInvalid.slice(0, 15)));
+    await expectRefused(
+      await create(USERS.editor, farmers().id, farmerProps('Brez', 'ni-naslov', null)),
+      before,
+      new RegExp(slSeasonServer.rules.farmerEmailInvalid.slice(0, 15)),
+    );
   });
 
   it('an update may keep its own values, and may not take another farmer’s', async () => {
@@ -146,8 +202,14 @@ describe('farmers: e-mail and KMG-MID unique per project', () => {
 
   it('through `full` (multipart) the same rule answers', async () => {
     const before = await snapshot(t.app);
-    const { body, contentType } = multipart([{ name: 'record', value: JSON.stringify({ tableId: farmers().id, properties: farmerProps('D', USERS.farmer1, null) }) }]);
-    const response = await fetch(`${t.origin}/api/Records/1/full`, { method: 'POST', headers: { [TEST_USER_HEADER]: USERS.editor, 'content-type': contentType }, body: new Uint8Array(body) });
+    const { body, contentType } = multipart([
+      { name: 'record', value: JSON.stringify({ tableId: farmers().id, properties: farmerProps('D', USERS.farmer1, null) }) },
+    ]);
+    const response = await fetch(`${t.origin}/api/Records/1/full`, {
+      method: 'POST',
+      headers: { [TEST_USER_HEADER]: USERS.editor, 'content-type': contentType },
+      body: new Uint8Array(body),
+    });
     expect(response.status).toBe(400);
     expect(((await response.json()) as { detail: string }).detail).toMatch(/Janez Novak/);
     expect(await snapshot(t.app)).toBe(before);
@@ -172,11 +234,41 @@ describe('meadows (areas): simple polygons, area in hectares', () => {
     const before = await snapshot(t.app);
     const props = { [c.name]: 'Slab', [c.user]: other.farmer };
     await expectRefused(await create(USERS.editor, areas().id, props, bowtie), before, /seka samo sebe \(pri 16\.000500, 46\.000500\)/);
-    await expectRefused(await create(USERS.editor, areas().id, props, { type: 'LineString', coordinates: [[16, 46], [16.1, 46.1]] }), before, /mnogokotnik .*ne LineString/);
-    const flat = { type: 'Polygon', coordinates: [[[16, 46], [16.001, 46], [16.002, 46], [16, 46]]] };
+    await expectRefused(
+      await create(USERS.editor, areas().id, props, {
+        type: 'LineString',
+        coordinates: [
+          [16, 46],
+          [16.1, 46.1],
+        ],
+      }),
+      before,
+      /mnogokotnik .*ne LineString/,
+    );
+    const flat = {
+      type: 'Polygon',
+      coordinates: [
+        [
+          [16, 46],
+          [16.001, 46],
+          [16.002, 46],
+          [16, 46],
+        ],
+      ],
+    };
     await expectRefused(await create(USERS.editor, areas().id, props, flat), before, /nima površine/);
     // Ring structure stays geometry.ts's check (English detail naming the position).
-    const open = await create(USERS.editor, areas().id, props, { type: 'Polygon', coordinates: [[[16, 46], [16.001, 46], [16.001, 46.001], [16, 46.001]]] });
+    const open = await create(USERS.editor, areas().id, props, {
+      type: 'Polygon',
+      coordinates: [
+        [
+          [16, 46],
+          [16.001, 46],
+          [16.001, 46.001],
+          [16, 46.001],
+        ],
+      ],
+    });
     expect(open.statusCode).toBe(400);
     expect(await snapshot(t.app)).toBe(before);
   });
@@ -207,9 +299,31 @@ describe('farmers and readers are refused before any rule', () => {
     expect((await create(USERS.farmer1, areas().id, { [areas().columns.user]: own.farmer }, square(16, 46))).statusCode).toBe(403);
     expect((await update(USERS.farmer1, areas().id, own.areas[0]!, {}, square(16, 46))).statusCode).toBe(403);
     expect((await update(USERS.farmer1, areas().id, other.areas[0]!, {}, square(16, 46))).statusCode).toBe(403);
-    expect((await bulk(USERS.farmer1, [{ opId: opId(), kind: 'update', tableId: farmers().id, id: other.farmer, properties: { [farmers().columns.email]: USERS.farmer1 } }])).statusCode).toBe(403);
+    expect(
+      (
+        await bulk(USERS.farmer1, [
+          { opId: opId(), kind: 'update', tableId: farmers().id, id: other.farmer, properties: { [farmers().columns.email]: USERS.farmer1 } },
+        ])
+      ).statusCode,
+    ).toBe(403);
     // Another farmer's row is invisible (404) where the table is theirs to write at all.
-    expect((await update(USERS.farmer1, t.tables.paths.id, other.paths[0]!, {}, { type: 'LineString', coordinates: [[16, 46], [16.1, 46.1]] })).statusCode).toBe(404);
+    expect(
+      (
+        await update(
+          USERS.farmer1,
+          t.tables.paths.id,
+          other.paths[0]!,
+          {},
+          {
+            type: 'LineString',
+            coordinates: [
+              [16, 46],
+              [16.1, 46.1],
+            ],
+          },
+        )
+      ).statusCode,
+    ).toBe(404);
     expect(await snapshot(t.app)).toBe(before);
   });
 });

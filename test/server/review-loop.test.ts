@@ -38,7 +38,8 @@ function formProps(values: Record<string, unknown>): Record<string, unknown> {
 
 const put = (user: string, tableId: number, id: number, properties: Record<string, unknown>, version?: number) =>
   t.as(user, { method: 'PUT', url: `/api/Records/1/${tableId}/${id}`, payload: { properties, ...(version !== undefined ? { version } : {}) } });
-const post = (user: string, tableId: number, properties: Record<string, unknown>) => t.as(user, { method: 'POST', url: '/api/Records/1', payload: { tableId, properties } });
+const post = (user: string, tableId: number, properties: Record<string, unknown>) =>
+  t.as(user, { method: 'POST', url: '/api/Records/1', payload: { tableId, properties } });
 const remove = (user: string, tableId: number, id: number) => t.as(user, { method: 'POST', url: '/api/Records/1/delete', payload: { tableId, ids: [id] } });
 const bulk = (user: string, operations: unknown[]) => t.as(user, { method: 'POST', url: '/api/Records/1/bulk', payload: { operations } });
 const move = (user: string, id: number, values: Record<string, unknown>) => put(user, f().id, id, formProps(values));
@@ -46,7 +47,7 @@ const move = (user: string, id: number, values: Record<string, unknown>) => put(
 async function stored(id: number): Promise<{ version: number; p: Record<string, unknown> }> {
   const row = await t.app.db.selectFrom('records').select(['version', 'properties']).where('id', '=', id).executeTakeFirstOrThrow();
   const p = (typeof row.properties === 'string' ? JSON.parse(row.properties) : row.properties) as Record<string, unknown>;
-  const columns = t.tables[(await tableKeyOf(id))]!.columns as Record<string, number>;
+  const columns = t.tables[await tableKeyOf(id)]!.columns as Record<string, number>;
   return { version: row.version, p: Object.fromEntries(Object.entries(columns).map(([name, column]) => [name, p[String(column)] ?? null])) };
 }
 
@@ -57,7 +58,13 @@ async function tableKeyOf(id: number): Promise<keyof typeof t.tables> {
 
 /** The form's thread, oldest first, by column name. */
 async function thread(formId: number): Promise<Array<Record<string, unknown> & { id: number }>> {
-  const rows = await t.app.db.selectFrom('records').select(['id', 'properties']).where('table_id', '=', c().id).where('deleted', '=', 0).orderBy('id').execute();
+  const rows = await t.app.db
+    .selectFrom('records')
+    .select(['id', 'properties'])
+    .where('table_id', '=', c().id)
+    .where('deleted', '=', 0)
+    .orderBy('id')
+    .execute();
   const columns = c().columns as Record<string, number>;
   return rows
     .map((row) => ({ id: row.id, p: (typeof row.properties === 'string' ? JSON.parse(row.properties) : row.properties) as Record<string, unknown> }))
@@ -66,7 +73,11 @@ async function thread(formId: number): Promise<Array<Record<string, unknown> & {
 }
 
 async function historyOf(id: number): Promise<number> {
-  const row = await t.app.db.selectFrom('record_history').select((eb) => eb.fn.countAll<number>().as('n')).where('record_id', '=', id).executeTakeFirstOrThrow();
+  const row = await t.app.db
+    .selectFrom('record_history')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('record_id', '=', id)
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
@@ -107,8 +118,21 @@ async function newForm(season: number, options: { completed?: boolean; values?: 
 }
 
 async function indicatorsOf(formId: number): Promise<number[]> {
-  const rows = await t.app.db.selectFrom('records').select(['id', 'properties']).where('table_id', '=', i().id).where('deleted', '=', 0).orderBy('id').execute();
-  return rows.filter((row) => (JSON.parse(String(typeof row.properties === 'string' ? row.properties : JSON.stringify(row.properties))) as Record<string, unknown>)[String(i().columns.parent)] === formId).map((row) => row.id);
+  const rows = await t.app.db
+    .selectFrom('records')
+    .select(['id', 'properties'])
+    .where('table_id', '=', i().id)
+    .where('deleted', '=', 0)
+    .orderBy('id')
+    .execute();
+  return rows
+    .filter(
+      (row) =>
+        (JSON.parse(String(typeof row.properties === 'string' ? row.properties : JSON.stringify(row.properties))) as Record<string, unknown>)[
+          String(i().columns.parent)
+        ] === formId,
+    )
+    .map((row) => row.id);
 }
 
 /** Sets a stored column straight in the database (a decision made long ago). */
@@ -116,7 +140,11 @@ async function setStored(id: number, name: string, value: unknown): Promise<void
   const row = await t.app.db.selectFrom('records').select('properties').where('id', '=', id).executeTakeFirstOrThrow();
   const p = (typeof row.properties === 'string' ? JSON.parse(row.properties) : row.properties) as Record<string, unknown>;
   p[String((f().columns as Record<string, number>)[name])] = value;
-  await t.app.db.updateTable('records').set({ properties: JSON.stringify(p) }).where('id', '=', id).execute();
+  await t.app.db
+    .updateTable('records')
+    .set({ properties: JSON.stringify(p) })
+    .where('id', '=', id)
+    .execute();
 }
 
 async function createSeason(name: string, year: number, deadlines: Record<string, unknown>): Promise<number> {
@@ -168,9 +196,20 @@ describe('the moves of the rule', () => {
     const returned = await newForm(seasons.open);
     expect((await move(USERS.farmer1, returned, { review_state: 'submitted' })).statusCode).toBe(200);
     const historyBefore = await historyOf(returned);
-    const answer = await move(USERS.editor, returned, { review_state: 'returned', review_reason: '  Preverite regrat.  ', review_indicator: 'taraxacum', return_until: '2999-06-30' });
+    const answer = await move(USERS.editor, returned, {
+      review_state: 'returned',
+      review_reason: '  Preverite regrat.  ',
+      review_indicator: 'taraxacum',
+      return_until: '2999-06-30',
+    });
     expect(answer.statusCode).toBe(200);
-    expect((await stored(returned)).p).toMatchObject({ review_state: 'returned', review_reason: 'Preverite regrat.', review_indicator: 'taraxacum', return_until: '2999-06-30', reviewed_by: USERS.editor });
+    expect((await stored(returned)).p).toMatchObject({
+      review_state: 'returned',
+      review_reason: 'Preverite regrat.',
+      review_indicator: 'taraxacum',
+      return_until: '2999-06-30',
+      reviewed_by: USERS.editor,
+    });
     expect(await historyOf(returned)).toBe(historyBefore + 1);
     const [comment] = await thread(returned);
     expect(comment).toMatchObject({ text: 'Preverite regrat.', indicator: 'taraxacum', state: 'returned', author: USERS.editor });
@@ -180,19 +219,49 @@ describe('the moves of the rule', () => {
     const rejected = await newForm(seasons.open);
     expect((await move(USERS.farmer1, rejected, { review_state: 'submitted' })).statusCode).toBe(200);
     expect((await move(USERS.editor, rejected, { review_state: 'rejected', review_reason: 'Pot ni bila prehojena.' })).statusCode).toBe(200);
-    expect(await thread(rejected)).toEqual([expect.objectContaining({ text: 'Pot ni bila prehojena.', indicator: null, state: 'rejected', author: USERS.editor })]);
+    expect(await thread(rejected)).toEqual([
+      expect.objectContaining({ text: 'Pot ni bila prehojena.', indicator: null, state: 'rejected', author: USERS.editor }),
+    ]);
   });
 
   it('a farmer resubmits a returned form: the form columns forget the return, the thread keeps it', async () => {
     const form = await newForm(seasons.open);
     await move(USERS.farmer1, form, { review_state: 'submitted' });
-    await move(USERS.editor, form, { review_state: 'returned', review_reason: 'Dodajte zaraščanje.', review_indicator: 'zarascanje', return_until: '2999-01-31' });
+    await move(USERS.editor, form, {
+      review_state: 'returned',
+      review_reason: 'Dodajte zaraščanje.',
+      review_indicator: 'zarascanje',
+      return_until: '2999-01-31',
+    });
     // The farmer corrects the form (a returned form is theirs again), sending the row back whole.
-    const fixed = await put(USERS.farmer1, f().id, form, formProps({ note: 'popravljeno', review_state: 'returned', review_reason: 'Dodajte zaraščanje.', review_indicator: 'zarascanje', return_until: '2999-01-31' }));
+    const fixed = await put(
+      USERS.farmer1,
+      f().id,
+      form,
+      formProps({
+        note: 'popravljeno',
+        review_state: 'returned',
+        review_reason: 'Dodajte zaraščanje.',
+        review_indicator: 'zarascanje',
+        return_until: '2999-01-31',
+      }),
+    );
     expect(fixed.statusCode).toBe(200);
-    const again = await move(USERS.farmer1, form, { review_state: 'submitted', review_reason: 'Dodajte zaraščanje.', review_indicator: 'zarascanje', return_until: '2999-01-31' });
+    const again = await move(USERS.farmer1, form, {
+      review_state: 'submitted',
+      review_reason: 'Dodajte zaraščanje.',
+      review_indicator: 'zarascanje',
+      return_until: '2999-01-31',
+    });
     expect(again.statusCode).toBe(200);
-    expect((await stored(form)).p).toMatchObject({ review_state: 'submitted', review_reason: null, review_indicator: null, return_until: null, reviewed_by: USERS.farmer1, note: 'popravljeno' });
+    expect((await stored(form)).p).toMatchObject({
+      review_state: 'submitted',
+      review_reason: null,
+      review_indicator: null,
+      return_until: null,
+      reviewed_by: USERS.farmer1,
+      note: 'popravljeno',
+    });
     // The stored reason sent back is not a new one: no second comment.
     expect((await thread(form)).map((comment) => comment.state)).toEqual(['returned']);
   });
@@ -240,7 +309,11 @@ describe('the moves of the rule', () => {
     expect((await stored(form)).p.review_state).toBeNull();
     // An editor's insert of a submitted form is checked like a move: no indicators yet → incomplete.
     const link = (await stored(form)).p.parent as number;
-    await expectRefused(400, () => post(USERS.editor, f().id, formProps({ parent: link, form_id: 1, completed: true, review_state: 'submitted' })), escape(r.incomplete.split('{')[0]!));
+    await expectRefused(
+      400,
+      () => post(USERS.editor, f().id, formProps({ parent: link, form_id: 1, completed: true, review_state: 'submitted' })),
+      escape(r.incomplete.split('{')[0]!),
+    );
     // A form of a kind without required answers could be; a draft insert with state 'draft' is no move.
     expect((await post(USERS.farmer1, f().id, formProps({ parent: link, form_id: 1, review_state: 'draft' }))).statusCode).toBe(201);
   });
@@ -249,10 +322,23 @@ describe('the moves of the rule', () => {
 describe('moves in bulk calls', () => {
   it('adds each reason to its form’s thread among other inserts, once: a resent call is answered duplicate', async () => {
     const [a, b] = [await newForm(seasons.open), await newForm(seasons.open)];
-    expect((await bulk(USERS.farmer1, [a, b].map((id) => ({ opId: opId(), kind: 'update', tableId: f().id, id, properties: formProps({ review_state: 'submitted' }) })))).statusCode).toBe(200);
+    expect(
+      (
+        await bulk(
+          USERS.farmer1,
+          [a, b].map((id) => ({ opId: opId(), kind: 'update', tableId: f().id, id, properties: formProps({ review_state: 'submitted' }) })),
+        )
+      ).statusCode,
+    ).toBe(200);
     const columns = c().columns;
     const operations = [
-      { opId: opId(), kind: 'update', tableId: f().id, id: a, properties: formProps({ review_state: 'returned', review_reason: 'Manjka fotografija.', review_indicator: 'rumex-obtusifolius' }) },
+      {
+        opId: opId(),
+        kind: 'update',
+        tableId: f().id,
+        id: a,
+        properties: formProps({ review_state: 'returned', review_reason: 'Manjka fotografija.', review_indicator: 'rumex-obtusifolius' }),
+      },
       { opId: opId(), kind: 'insert', tableId: c().id, localId: 5, properties: { [columns.parent]: a, [columns.text]: 'Pokličite me.' } },
       { opId: opId(), kind: 'update', tableId: f().id, id: b, properties: formProps({ review_state: 'rejected', review_reason: 'Napačen travnik.' }) },
       { opId: opId(), kind: 'insert', tableId: c().id, localId: 6, properties: { [columns.parent]: b, [columns.text]: 'Se vidimo na terenu.' } },
@@ -272,14 +358,25 @@ describe('moves in bulk calls', () => {
     for (const comment of [...(await thread(a)), ...(await thread(b))]) expect(await historyOf(comment.id)).toBe(1);
     const before = await snapshot(t.app);
     const again = await bulk(USERS.editor, operations);
-    expect(again.json<{ results: Array<{ status: string }> }>().results.map((result) => result.status)).toEqual(['duplicate', 'duplicate', 'duplicate', 'duplicate']);
+    expect(again.json<{ results: Array<{ status: string }> }>().results.map((result) => result.status)).toEqual([
+      'duplicate',
+      'duplicate',
+      'duplicate',
+      'duplicate',
+    ]);
     expect(await snapshot(t.app)).toBe(before);
   });
 
   it('a form made, filled and submitted offline goes in one call, and is scored', async () => {
     const link = t.tables.durationPaths;
     const answer = await bulk(USERS.farmer1, [
-      { opId: opId(), kind: 'insert', tableId: link.id, localId: 1, properties: { [link.columns.duration_id]: seasons.open, [link.columns.path_id]: own.paths[0] } },
+      {
+        opId: opId(),
+        kind: 'insert',
+        tableId: link.id,
+        localId: 1,
+        properties: { [link.columns.duration_id]: seasons.open, [link.columns.path_id]: own.paths[0] },
+      },
       { opId: opId(), kind: 'insert', tableId: f().id, localId: 2, properties: formProps({ parent: 1, form_id: 1 }) },
       ...Object.entries({ 'rumex-obtusifolius': 'ni', taraxacum: 'ni', zarascanje: 0, 'salvia-pratensis': true }).map(([key, value], n) => ({
         opId: opId(),
@@ -303,8 +400,16 @@ describe('moves in bulk calls', () => {
     await move(USERS.farmer1, form, { review_state: 'submitted' });
     await move(USERS.editor, form, { review_state: 'returned', review_reason: 'Za kmeta 1.' });
     const search = (user: string) =>
-      t.as(user, { method: 'POST', url: '/api/Records/1/search', payload: { tableId: c().id, filters: { kind: 'filter', columnId: c().columns.parent, comparison: 'Equals', value: form } } });
-    expect((await search(USERS.farmer1)).json<{ records: Array<{ properties: Record<string, unknown> }> }>().records.map((record) => record.properties[String(c().columns.text)])).toEqual(['Za kmeta 1.']);
+      t.as(user, {
+        method: 'POST',
+        url: '/api/Records/1/search',
+        payload: { tableId: c().id, filters: { kind: 'filter', columnId: c().columns.parent, comparison: 'Equals', value: form } },
+      });
+    expect(
+      (await search(USERS.farmer1))
+        .json<{ records: Array<{ properties: Record<string, unknown> }> }>()
+        .records.map((record) => record.properties[String(c().columns.text)]),
+    ).toEqual(['Za kmeta 1.']);
     expect((await search(USERS.farmer2)).json()).toMatchObject({ records: [], totalCount: 0 });
   });
 });
@@ -328,8 +433,16 @@ describe('refused moves change nothing', () => {
   });
 
   it('wrong state: approving a draft, going back to draft', async () => {
-    await expectRefused(400, () => move(USERS.editor, draft, { review_state: 'approved' }), fillText(r.transition, { from: slReview.state.draft, to: slReview.state.approved }));
-    await expectRefused(400, () => move(USERS.editor, submitted, { review_state: '' }), fillText(r.transition, { from: slReview.state.submitted, to: slReview.state.draft }));
+    await expectRefused(
+      400,
+      () => move(USERS.editor, draft, { review_state: 'approved' }),
+      fillText(r.transition, { from: slReview.state.draft, to: slReview.state.approved }),
+    );
+    await expectRefused(
+      400,
+      () => move(USERS.editor, submitted, { review_state: '' }),
+      fillText(r.transition, { from: slReview.state.submitted, to: slReview.state.draft }),
+    );
   });
 
   it('after the submit deadline, and a returned form without a later deadline of its own', async () => {
@@ -341,12 +454,20 @@ describe('refused moves change nothing', () => {
   });
 
   it('an appeal after the appeal period (last season: decided 14. 11. 2025, 15 days)', async () => {
-    await expectRefused(400, () => move(USERS.farmer1, own.forms[0]!, { review_state: 'appealed', review_reason: 'Prepozno.' }), fillText(r.appealDeadline, { date: '29. 11. 2025' }));
+    await expectRefused(
+      400,
+      () => move(USERS.farmer1, own.forms[0]!, { review_state: 'appealed', review_reason: 'Prepozno.' }),
+      fillText(r.appealDeadline, { date: '29. 11. 2025' }),
+    );
   });
 
   it('a missing reason', async () => {
     await expectRefused(400, () => move(USERS.editor, submitted, { review_state: 'returned' }), fillText(r.reasonMissing, { to: slReview.state.returned }));
-    await expectRefused(400, () => move(USERS.editor, submitted, { review_state: 'rejected', review_reason: '   ' }), fillText(r.reasonMissing, { to: slReview.state.rejected }));
+    await expectRefused(
+      400,
+      () => move(USERS.editor, submitted, { review_state: 'rejected', review_reason: '   ' }),
+      fillText(r.reasonMissing, { to: slReview.state.rejected }),
+    );
   });
 
   it('readers 403, another farmer’s form 404', async () => {
@@ -368,7 +489,13 @@ describe('refused moves change nothing', () => {
   it('the missing answer given earlier in the same bulk call counts', async () => {
     const form = await newForm(seasons.open, { values: { 'rumex-obtusifolius': 'ni', taraxacum: 'ni' } });
     const answer = await bulk(USERS.farmer1, [
-      { opId: opId(), kind: 'insert', tableId: i().id, localId: 50, properties: { [i().columns.parent]: form, [i().columns.key]: 'zarascanje', [i().columns.value]: 0 } },
+      {
+        opId: opId(),
+        kind: 'insert',
+        tableId: i().id,
+        localId: 50,
+        properties: { [i().columns.parent]: form, [i().columns.key]: 'zarascanje', [i().columns.value]: 0 },
+      },
       { opId: opId(), kind: 'update', tableId: f().id, id: form, properties: formProps({ review_state: 'submitted' }) },
     ]);
     expect(answer.statusCode).toBe(200);
@@ -376,14 +503,26 @@ describe('refused moves change nothing', () => {
   });
 
   it('an unknown state', async () => {
-    await expectRefused(400, () => move(USERS.editor, submitted, { review_state: 'done' }), fillText(r.unknownState, { state: 'done', states: 'draft, submitted, returned, approved, rejected, appealed' }));
+    await expectRefused(
+      400,
+      () => move(USERS.editor, submitted, { review_state: 'done' }),
+      fillText(r.unknownState, { state: 'done', states: 'draft, submitted, returned, approved, rejected, appealed' }),
+    );
   });
 
   it('reviewed_by and reviewed_at are the server’s: a client value is refused, the stored one may be sent back', async () => {
     const current = (await stored(submitted)).p;
     await expectRefused(400, () => move(USERS.editor, submitted, { reviewed_by: USERS.editor }), fillText(r.serverColumn, { column: 'reviewed_by' }));
-    await expectRefused(400, () => move(USERS.editor, submitted, { review_state: 'approved', reviewed_at: '2030-01-01T00:00:00.000Z' }), fillText(r.serverColumn, { column: 'reviewed_at' }));
-    await expectRefused(400, () => move(USERS.editor, submitted, { review_state: 'approved', reviewed_by: 'nekdo@example.si' }), fillText(r.serverColumn, { column: 'reviewed_by' }));
+    await expectRefused(
+      400,
+      () => move(USERS.editor, submitted, { review_state: 'approved', reviewed_at: '2030-01-01T00:00:00.000Z' }),
+      fillText(r.serverColumn, { column: 'reviewed_at' }),
+    );
+    await expectRefused(
+      400,
+      () => move(USERS.editor, submitted, { review_state: 'approved', reviewed_by: 'nekdo@example.si' }),
+      fillText(r.serverColumn, { column: 'reviewed_by' }),
+    );
     const echo = await move(USERS.editor, submitted, { reviewed_by: current.reviewed_by, reviewed_at: current.reviewed_at, note: 'urednik' });
     expect(echo.statusCode).toBe(200);
   });
@@ -392,17 +531,24 @@ describe('refused moves change nothing', () => {
     await expectRefused(400, () => move(USERS.editor, submitted, { review_state: 'approved', return_until: '2999-01-01' }), r.returnUntil);
     await expectRefused(400, () => move(USERS.editor, submitted, { review_reason: 'Brez prehoda.' }), fillText(r.withoutMove, { column: 'review_reason' }));
     await expectRefused(400, () => move(USERS.editor, submitted, { return_until: '2999-01-01' }), fillText(r.withoutMove, { column: 'return_until' }));
-    await expectRefused(400, () => move(USERS.editor, submitted, { review_state: 'returned', review_reason: 'Kateri?', review_indicator: 'ni-takega' }), fillText(r.unknownIndicator, { key: 'ni-takega' }));
+    await expectRefused(
+      400,
+      () => move(USERS.editor, submitted, { review_state: 'returned', review_reason: 'Kateri?', review_indicator: 'ni-takega' }),
+      fillText(r.unknownIndicator, { key: 'ni-takega' }),
+    );
   });
 
   it('a refused move in a bulk call refuses the call whole', async () => {
     const form = await newForm(seasons.open);
-    await expectRefused(400, () =>
-      bulk(USERS.farmer1, [
-        { opId: opId(), kind: 'update', tableId: f().id, id: form, properties: formProps({ note: 'ne sme ostati' }) },
-        { opId: opId(), kind: 'update', tableId: f().id, id: submitted, properties: formProps({ review_state: 'approved' }) },
-      ]),
-    /operations\[1\].*prestavi le svetovalec/);
+    await expectRefused(
+      400,
+      () =>
+        bulk(USERS.farmer1, [
+          { opId: opId(), kind: 'update', tableId: f().id, id: form, properties: formProps({ note: 'ne sme ostati' }) },
+          { opId: opId(), kind: 'update', tableId: f().id, id: submitted, properties: formProps({ review_state: 'approved' }) },
+        ]),
+      /operations\[1\].*prestavi le svetovalec/,
+    );
     expect(await thread(form)).toEqual([]);
   });
 });
@@ -420,7 +566,11 @@ describe('a locked form (submitted, approved, rejected, appealed) for its farmer
     { name: 'file', file },
   ];
   const send = async (user: string, url: string, body: { body: Buffer; contentType: string }, method = 'POST'): Promise<TestResponse> => {
-    const response = await fetch(`${t.origin}${url}`, { method, headers: { [TEST_USER_HEADER]: user, 'content-type': body.contentType }, body: new Uint8Array(body.body) });
+    const response = await fetch(`${t.origin}${url}`, {
+      method,
+      headers: { [TEST_USER_HEADER]: user, 'content-type': body.contentType },
+      body: new Uint8Array(body.body),
+    });
     const text = await response.text();
     return { statusCode: response.status, headers: response.headers, body: text, json: () => JSON.parse(text) };
   };
@@ -440,7 +590,13 @@ describe('a locked form (submitted, approved, rejected, appealed) for its farmer
 
   it('an update of the form: 409 with the stored form and reviewState', async () => {
     const answer = await expectRefused(409, () => put(USERS.farmer1, f().id, form, formProps({ note: 'še nekaj' }), version), locked);
-    expect(answer.json()).toMatchObject({ status: 409, message: 'Generic Error', detail: locked, reviewState: 'submitted', current: { id: form, tableId: f().id, version } });
+    expect(answer.json()).toMatchObject({
+      status: 409,
+      message: 'Generic Error',
+      detail: locked,
+      reviewState: 'submitted',
+      current: { id: form, tableId: f().id, version },
+    });
     // A move mixed with another change is not a move.
     await expectRefused(409, () => move(USERS.farmer1, form, { review_state: 'submitted', note: 'x', completed: false }), locked);
   });
@@ -462,7 +618,11 @@ describe('a locked form (submitted, approved, rejected, appealed) for its farmer
 
   it('a delete of the form, an insert, update or delete of its indicators', async () => {
     await expectRefused(409, () => remove(USERS.farmer1, f().id, form), locked);
-    const insert = await expectRefused(409, () => post(USERS.farmer1, i().id, { [i().columns.parent]: form, [i().columns.key]: 'salvia-pratensis', [i().columns.value]: true }), locked);
+    const insert = await expectRefused(
+      409,
+      () => post(USERS.farmer1, i().id, { [i().columns.parent]: form, [i().columns.key]: 'salvia-pratensis', [i().columns.value]: true }),
+      locked,
+    );
     // A new indicator changes the form: `current` is the form.
     expect(insert.json()).toMatchObject({ reviewState: 'submitted', current: { id: form, tableId: f().id } });
     const update = await expectRefused(409, () => put(USERS.farmer1, i().id, indicators[0]!, { [i().columns.value]: 'pogosto' }), locked);
@@ -481,10 +641,22 @@ describe('a locked form (submitted, approved, rejected, appealed) for its farmer
     const answer = await expectRefused(409, () =>
       bulk(USERS.farmer1, [
         { opId: opId(), kind: 'update', tableId: f().id, id: draft, properties: formProps({ note: 'ne sme ostati' }) },
-        { opId: lockedOp, kind: 'insert', tableId: i().id, localId: 77, properties: { [i().columns.parent]: form, [i().columns.key]: 'briza-media', [i().columns.value]: true } },
+        {
+          opId: lockedOp,
+          kind: 'insert',
+          tableId: i().id,
+          localId: 77,
+          properties: { [i().columns.parent]: form, [i().columns.key]: 'briza-media', [i().columns.value]: true },
+        },
       ]),
     );
-    expect(answer.json()).toMatchObject({ status: 409, opId: lockedOp, reviewState: 'submitted', current: { id: form }, detail: `operations[1] (opId ${lockedOp}): ${locked}` });
+    expect(answer.json()).toMatchObject({
+      status: 409,
+      opId: lockedOp,
+      reviewState: 'submitted',
+      current: { id: form },
+      detail: `operations[1] (opId ${lockedOp}): ${locked}`,
+    });
     for (const op of [
       { kind: 'update', tableId: i().id, id: indicators[0], properties: { [i().columns.note]: 'opomba' } },
       { kind: 'delete', tableId: i().id, id: indicators[0] },
@@ -515,7 +687,10 @@ describe('a locked form (submitted, approved, rejected, appealed) for its farmer
     await expectRefused(409, () => send(USERS.farmer1, '/api/Records/1/full', full), locked);
     // A new indicator with a photo under the locked form.
     const fullInsert = multipart([
-      { name: 'record', value: JSON.stringify({ tableId: i().id, properties: { [i().columns.parent]: form, [i().columns.key]: 'briza-media', [i().columns.value]: true } }) },
+      {
+        name: 'record',
+        value: JSON.stringify({ tableId: i().id, properties: { [i().columns.parent]: form, [i().columns.key]: 'briza-media', [i().columns.value]: true } }),
+      },
       { name: 'photos', file },
     ]);
     await expectRefused(409, () => send(USERS.farmer1, '/api/Records/1/full', fullInsert), locked);
@@ -532,7 +707,11 @@ describe('a locked form (submitted, approved, rejected, appealed) for its farmer
     const decided = await newForm(seasons.open);
     await move(USERS.farmer1, decided, { review_state: 'submitted' });
     await move(USERS.editor, decided, { review_state: 'approved' });
-    const approved = await expectRefused(409, () => move(USERS.farmer1, decided, { note: 'po odločbi' }), fillText(r.locked, { state: slReview.state.approved }));
+    const approved = await expectRefused(
+      409,
+      () => move(USERS.farmer1, decided, { note: 'po odločbi' }),
+      fillText(r.locked, { state: slReview.state.approved }),
+    );
     expect(approved.json()).toMatchObject({ reviewState: 'approved' });
     await move(USERS.farmer1, decided, { review_state: 'appealed', review_reason: 'Prosim za ponovni pregled.' });
     expect((await expectRefused(409, () => remove(USERS.farmer1, f().id, decided))).json()).toMatchObject({ reviewState: 'appealed' });
@@ -552,7 +731,11 @@ describe('comments', () => {
   };
 
   it('a farmer comments on their own form; the server sets the author and leaves a reply without state', async () => {
-    const answer = await post(USERS.farmer1, c().id, comment({ parent: form, text: 'Kje naj preverim?', indicator: 'taraxacum', author: 'nekdo@example.si', state: 'approved' }));
+    const answer = await post(
+      USERS.farmer1,
+      c().id,
+      comment({ parent: form, text: 'Kje naj preverim?', indicator: 'taraxacum', author: 'nekdo@example.si', state: 'approved' }),
+    );
     expect(answer.statusCode).toBe(201);
     const made = await stored(answer.json<{ id: number }>().id);
     expect(made.p).toMatchObject({ parent: form, text: 'Kje naj preverim?', indicator: 'taraxacum', author: USERS.farmer1, state: null });
@@ -574,7 +757,11 @@ describe('comments', () => {
   it('refuses an empty text, an indicator of another kind, readers, another farmer’s form', async () => {
     await expectRefused(400, () => post(USERS.farmer1, c().id, comment({ parent: form, text: '   ' })), r.commentEmpty);
     await expectRefused(400, () => post(USERS.farmer1, c().id, comment({ parent: form })), r.commentEmpty);
-    await expectRefused(400, () => post(USERS.farmer1, c().id, comment({ parent: form, text: 'Kosnja?', indicator: 'datum-prve-kosnje' })), fillText(r.unknownIndicator, { key: 'datum-prve-kosnje' }));
+    await expectRefused(
+      400,
+      () => post(USERS.farmer1, c().id, comment({ parent: form, text: 'Kosnja?', indicator: 'datum-prve-kosnje' })),
+      fillText(r.unknownIndicator, { key: 'datum-prve-kosnje' }),
+    );
     await expectRefused(403, () => post(USERS.reader, c().id, comment({ parent: form, text: 'Bralec.' })));
     // Another farmer's form is not theirs to see: refused as a reference to a record not found.
     await expectRefused(400, () => post(USERS.farmer2, c().id, comment({ parent: form, text: 'Tuje.' })), /not found in table forms/);
@@ -586,10 +773,17 @@ describe('the audit trail shows the moves', () => {
   it('as changes of review_state, reviewed_by and reviewed_at of the form, in the CSV by their Slovenian names', async () => {
     const form = await newForm(seasons.open);
     await move(USERS.farmer1, form, { review_state: 'submitted' });
-    const page = (await t.as(USERS.editor, { method: 'GET', url: `/api/Audit/1?tableId=${f().id}&perPage=5` })).json<{ entries: Array<{ recordId: number; changedBy: string; changes: Array<{ column: string; old: unknown; new: unknown }> }> }>();
+    const page = (await t.as(USERS.editor, { method: 'GET', url: `/api/Audit/1?tableId=${f().id}&perPage=5` })).json<{
+      entries: Array<{ recordId: number; changedBy: string; changes: Array<{ column: string; old: unknown; new: unknown }> }>;
+    }>();
     const entry = page.entries.find((e) => e.recordId === form)!;
     expect(entry.changedBy).toBe(USERS.farmer1);
-    expect(entry.changes).toEqual(expect.arrayContaining([expect.objectContaining({ column: 'review_state', old: null, new: 'submitted' }), expect.objectContaining({ column: 'reviewed_by', new: USERS.farmer1 })]));
+    expect(entry.changes).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ column: 'review_state', old: null, new: 'submitted' }),
+        expect.objectContaining({ column: 'reviewed_by', new: USERS.farmer1 }),
+      ]),
+    );
     const csv = (await t.as(USERS.editor, { method: 'GET', url: `/api/Audit/1/csv?tableId=${f().id}` })).body;
     // The form by its kind (its id beside it), the state by its word.
     const line = csv.split('\r\n').find((row) => row.includes(`(${form});${slAudit.columns.review_state};`));

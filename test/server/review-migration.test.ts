@@ -56,7 +56,13 @@ beforeAll(async () => {
   const old = (await loadProjectSchema(app.db, 1))!;
   const table = (key: string) => old.tablesByKey.get(key)!;
   const opts = { now: '2025-06-01T10:00:00.000Z', by: 'test' };
-  const season = await insertSeedRecord(app.db, app.dialect, table('durations'), { values: { name: 'Sezona 2025', filter_start: '2025-01-01', filter_end: '2025-12-31' } }, opts);
+  const season = await insertSeedRecord(
+    app.db,
+    app.dialect,
+    table('durations'),
+    { values: { name: 'Sezona 2025', filter_start: '2025-01-01', filter_end: '2025-12-31' } },
+    opts,
+  );
   const farmer = await insertSeedRecord(app.db, app.dialect, table('farmers'), { values: { name: 'Ana', email: USERS.farmer1 } }, opts);
   const meadow = await insertSeedRecord(app.db, app.dialect, table('areas'), { values: { name: 'Travnik', user: farmer } }, opts);
   const path = await insertSeedRecord(app.db, app.dialect, table('paths'), { values: { name: 'Pot', parent: meadow } }, opts);
@@ -88,7 +94,13 @@ describe('migration 0600 on a project made before the review loop', () => {
     expect(added.map((row) => [row.project_id, row.key, row.name])).toEqual([[1, 'comments', 'Komentarji']]);
     expect(after.slots.length).toBe(before.slots.length);
     const tableId = (key: string) => after.tables.find((row) => row.key === key)!.id;
-    const newColumns = after.columns.slice(before.columns.length).map((row) => ({ table: after.tables.find((t) => t.id === row.table_id)!.key, name: row.name, type: row.type, ref: row.ref_table_id, position: row.position }));
+    const newColumns = after.columns.slice(before.columns.length).map((row) => ({
+      table: after.tables.find((t) => t.id === row.table_id)!.key,
+      name: row.name,
+      type: row.type,
+      ref: row.ref_table_id,
+      position: row.position,
+    }));
     const oldCount = (key: string) => before.columns.filter((row) => row.table_id === tableId(key)).length;
     const described = (key: string) => MONITORING_TABLES.find((table) => table.key === key)!.columns;
     expect(newColumns).toEqual([
@@ -98,7 +110,13 @@ describe('migration 0600 on a project made before the review loop', () => {
       ...described('forms')
         .filter((column) => NEW_COLUMNS.forms!.includes(column.name))
         .map((column, n) => ({ table: 'forms', name: column.name, type: column.type, ref: null, position: oldCount('forms') + n })),
-      ...described('comments').map((column, n) => ({ table: 'comments', name: column.name, type: column.type, ref: column.ref ? tableId(column.ref) : null, position: n })),
+      ...described('comments').map((column, n) => ({
+        table: 'comments',
+        name: column.name,
+        type: column.type,
+        ref: column.ref ? tableId(column.ref) : null,
+        position: n,
+      })),
     ]);
     expect(newColumns.filter((column) => column.table === 'comments').map((column) => column.name)).toEqual(['parent', 'text', 'indicator', 'state', 'author']);
 
@@ -116,7 +134,13 @@ describe('migration 0600 on a project made before the review loop', () => {
     for (const name of NEW_COLUMNS.durations!) expect(config.tables.durations.columns).toHaveProperty(name, idOf('durations', name));
     expect(config.tables.comments).toEqual({
       id: schema.tablesByKey.get('comments')!.id,
-      columns: { parent: idOf('comments', 'parent'), text: idOf('comments', 'text'), indicator: idOf('comments', 'indicator'), state: idOf('comments', 'state'), author: idOf('comments', 'author') },
+      columns: {
+        parent: idOf('comments', 'parent'),
+        text: idOf('comments', 'text'),
+        indicator: idOf('comments', 'indicator'),
+        state: idOf('comments', 'state'),
+        author: idOf('comments', 'author'),
+      },
     });
     // An old form (no review_state: a draft) gets a comment through the API.
     const form = await app.db.selectFrom('records').select('id').where('table_id', '=', config.tables.forms.id).executeTakeFirstOrThrow();

@@ -41,13 +41,10 @@ function startProxy(): Promise<string> {
   proxy = createServer((req, res) => {
     const target = new URL(nodes[route].origin);
     seen.push(route);
-    const forward = httpRequest(
-      { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers },
-      (upstream) => {
-        res.writeHead(upstream.statusCode ?? 502, upstream.headers);
-        upstream.pipe(res);
-      },
-    );
+    const forward = httpRequest({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers }, (upstream) => {
+      res.writeHead(upstream.statusCode ?? 502, upstream.headers);
+      upstream.pipe(res);
+    });
     forward.on('error', () => {
       res.writeHead(502);
       res.end();
@@ -175,7 +172,7 @@ describe('sign-in across nodes', () => {
       return ((await search.json()) as { records: Array<{ id: number }> }).records[0]!.id;
     }
 
-    it('a POST sent to A whose response was lost, retried on B, applies once and B replays A\'s answer', async () => {
+    it("a POST sent to A whose response was lost, retried on B, applies once and B replays A's answer", async () => {
       const parent = await ownDurationPath();
       const before = await formsOf(parent);
       const body = { tableId: tables.forms.id, properties: { [tables.forms.columns.parent]: parent, [tables.forms.columns.form_id]: 1 } };
@@ -194,7 +191,15 @@ describe('sign-in across nodes', () => {
       const parent = await ownDurationPath();
       const before = await formsOf(parent);
       const opId = `op-${randomBytes(6).toString('hex')}`;
-      const operations = [{ opId, kind: 'insert', tableId: tables.forms.id, localId: 4711, properties: { [tables.forms.columns.parent]: parent, [tables.forms.columns.form_id]: 2 } }];
+      const operations = [
+        {
+          opId,
+          kind: 'insert',
+          tableId: tables.forms.id,
+          localId: 4711,
+          properties: { [tables.forms.columns.parent]: parent, [tables.forms.columns.form_id]: 2 },
+        },
+      ];
       const first = await post('A', '/api/Records/1/bulk', { operations }, `bulk-${opId}`);
       expect(first.status).toBe(200);
       // Recomposed retry under a new key on the other node: the per-operation dedup decides.

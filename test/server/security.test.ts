@@ -135,7 +135,14 @@ describe('limits from the environment', () => {
     expect(defaults.loginLimits).toEqual(DEFAULT_LOGIN_LIMITS);
     expect(defaults.trustProxy).toBe(false);
     const set = readEnv(
-      { RATE_LIMIT_MAX: '300', RATE_LIMIT_WINDOW: '10', LOGIN_FAILURES_PER_ACCOUNT: '5', LOGIN_FAILURES_PER_ADDRESS: '20', LOGIN_FAILURE_WINDOW: '300', TRUST_PROXY: '10.0.0.0/8' },
+      {
+        RATE_LIMIT_MAX: '300',
+        RATE_LIMIT_WINDOW: '10',
+        LOGIN_FAILURES_PER_ACCOUNT: '5',
+        LOGIN_FAILURES_PER_ADDRESS: '20',
+        LOGIN_FAILURE_WINDOW: '300',
+        TRUST_PROXY: '10.0.0.0/8',
+      },
       '/x',
     );
     expect(set.rateLimits).toEqual({ max: 300, windowMs: 10_000 });
@@ -152,7 +159,16 @@ describe('limits from the environment', () => {
     const defaults = readEnv({}, '/x');
     expect(defaults.identityLimits).toEqual(DEFAULT_IDENTITY_LIMITS);
     expect(defaults.redis).toBeUndefined();
-    const set = readEnv({ IDP_LIMIT_PER_ADDRESS: '100', IDP_LIMIT_PER_ACCOUNT: '0', IDP_LIMIT_WINDOW: '120', REDIS_URL: 'redis://redis.internal:6379/2', REDIS_PREFIX: 'travnik-a:' }, '/x');
+    const set = readEnv(
+      {
+        IDP_LIMIT_PER_ADDRESS: '100',
+        IDP_LIMIT_PER_ACCOUNT: '0',
+        IDP_LIMIT_WINDOW: '120',
+        REDIS_URL: 'redis://redis.internal:6379/2',
+        REDIS_PREFIX: 'travnik-a:',
+      },
+      '/x',
+    );
     expect(set.identityLimits).toEqual({ perAddress: 100, perAccount: 0, windowMs: 120_000 });
     expect(set.redis).toEqual({ url: 'redis://redis.internal:6379/2', keyPrefix: 'travnik-a:' });
     expect(() => readEnv({ REDIS_URL: 'redis.internal:6379' }, '/x')).toThrow('REDIS_URL');
@@ -215,7 +231,7 @@ describe('security headers', () => {
     }
   });
 
-  test('the API documentation keeps Swagger UI\'s own policy, without framing or inline script', async () => {
+  test("the API documentation keeps Swagger UI's own policy, without framing or inline script", async () => {
     const response = await fetch(`${origin}/api/docs/`);
     expect(response.status).toBe(200);
     const csp = directives(response.headers.get('content-security-policy'));
@@ -243,14 +259,17 @@ describe('security headers', () => {
     expect(page.headers.get('permissions-policy')).toContain('camera=()');
   });
 
-  test("the logout pages run exactly their own auto-submitting script, allowed by hash", async () => {
+  test('the logout pages run exactly their own auto-submitting script, allowed by hash', async () => {
     const client = new OidcTestClient(origin);
     const tokens = await client.signIn('urednik@example.si', 'demo');
     const url = new URL(`${origin}/auth/realms/moj-travnik/protocol/openid-connect/logout`);
     url.searchParams.set('id_token_hint', tokens.id_token!);
     url.searchParams.set('post_logout_redirect_uri', `${origin}/`);
     // With the provider's session (our page) and without it (oidc-provider's own form_post page).
-    for (const send of [(u: URL) => client.fetch(u.href, { headers: { accept: 'text/html' } }), (u: URL) => fetch(u, { redirect: 'manual', headers: { accept: 'text/html' } })]) {
+    for (const send of [
+      (u: URL) => client.fetch(u.href, { headers: { accept: 'text/html' } }),
+      (u: URL) => fetch(u, { redirect: 'manual', headers: { accept: 'text/html' } }),
+    ]) {
       const response = await send(url);
       expect(response.status).toBe(200);
       const html = await response.text();
@@ -359,7 +378,12 @@ describe("the identity provider's request limits", () => {
   let origin: string;
   let close: () => Promise<void>;
   beforeAll(async () => {
-    ({ origin, close } = await startApp({ demo: true, auth: 'embedded', trustProxy: true, identityLimits: { perAddress: 4, perAccount: 4, windowMs: 60_000 } }));
+    ({ origin, close } = await startApp({
+      demo: true,
+      auth: 'embedded',
+      trustProxy: true,
+      identityLimits: { perAddress: 4, perAccount: 4, windowMs: 60_000 },
+    }));
   });
   afterAll(async () => close());
 

@@ -127,7 +127,9 @@ describeWithRedis('two nodes on one Redis', () => {
 
 /** A redis-server of this test's own: no persistence, on `port`; resolves once it accepts connections. */
 function startRedis(port: number): Promise<ChildProcess> {
-  const child = spawn(REDIS_SERVER!, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(REDIS_SERVER!, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   return new Promise((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (chunk: Buffer) => {
@@ -178,7 +180,11 @@ describeWithRedis('a node whose Redis goes away', () => {
     expect(await metric(a, 'limit_counters_redis_configured')).toBe(1);
     expect(a.logLines.some((line) => line.includes('Redis is unreachable'))).toBe(true);
     // A node started while Redis is away serves too, and says where it counts.
-    const late = await startNode({ authenticate: testAuthenticate, rateLimits: { max: 4, windowMs: 60_000 }, redis: { url: `redis://127.0.0.1:${port}`, keyPrefix: prefix() } });
+    const late = await startNode({
+      authenticate: testAuthenticate,
+      rateLimits: { max: 4, windowMs: 60_000 },
+      redis: { url: `redis://127.0.0.1:${port}`, keyPrefix: prefix() },
+    });
     await late.app.limitCounters.whenShared(false);
     expect((await roles(late)).status).toBe(200);
     expect(late.logLines.some((line) => line.includes('Redis is unreachable'))).toBe(true);

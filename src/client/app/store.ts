@@ -29,7 +29,8 @@ import { rootReducer, type RootState } from './root-reducer';
 import type { AppExtra, AppStartListening } from './store-types';
 
 // A CommonJS module: bundlers hand over the function, Node's ESM loader the module object.
-const autoMergeLevel2 = ((autoMergeLevel2Import as unknown as { default?: typeof autoMergeLevel2Import }).default ?? autoMergeLevel2Import) as typeof autoMergeLevel2Import;
+const autoMergeLevel2 = ((autoMergeLevel2Import as unknown as { default?: typeof autoMergeLevel2Import }).default ??
+  autoMergeLevel2Import) as typeof autoMergeLevel2Import;
 
 /** Slices (and their keys) that survive a reload through redux-persist. Add one line per slice. */
 const PERSISTED_STATE: Partial<Record<keyof RootState, readonly string[]>> = {
@@ -70,7 +71,8 @@ function persistedReducer(storage: Storage, root: Reducer<RootState, UnknownActi
 
 export function makeStore(preloadedState?: Partial<RootState>, options: MakeStoreOptions = {}) {
   const browser = options.browser === true;
-  const persistStorage: Storage | null = options.persist === true || (browser && options.persist === undefined) ? (localforage as unknown as Storage) : options.persist || null;
+  const persistStorage: Storage | null =
+    options.persist === true || (browser && options.persist === undefined) ? (localforage as unknown as Storage) : options.persist || null;
   let persistor: Persistor | null = null;
   const extra: AppExtra = {
     api: {},

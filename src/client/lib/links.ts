@@ -36,9 +36,13 @@ export type RouteName = keyof typeof ROUTE_PATHS;
 /** The parameter names of a pattern: '/paths/{pathId}' → 'pathId'. */
 type ParamNames<P extends string> = P extends `${string}{${infer Name}}${infer Rest}` ? Name | ParamNames<Rest> : never;
 /** What a route's link needs: its parameters (none for a route without any). */
-export type RouteParams<N extends RouteName> = [ParamNames<(typeof ROUTE_PATHS)[N]>] extends [never] ? Record<string, never> : Record<ParamNames<(typeof ROUTE_PATHS)[N]>, string | number>;
+export type RouteParams<N extends RouteName> = [ParamNames<(typeof ROUTE_PATHS)[N]>] extends [never]
+  ? Record<string, never>
+  : Record<ParamNames<(typeof ROUTE_PATHS)[N]>, string | number>;
 /** The routes whose one parameter is `P` (the set-up editors' `recordId`). */
-export type RouteWithParam<P extends string> = { [N in RouteName]: [ParamNames<(typeof ROUTE_PATHS)[N]>] extends [never] ? never : ParamNames<(typeof ROUTE_PATHS)[N]> extends P ? N : never }[RouteName];
+export type RouteWithParam<P extends string> = {
+  [N in RouteName]: [ParamNames<(typeof ROUTE_PATHS)[N]>] extends [never] ? never : ParamNames<(typeof ROUTE_PATHS)[N]> extends P ? N : never;
+}[RouteName];
 /** The routes without a parameter (lists, hubs). */
 export type RouteWithoutParams = { [N in RouteName]: [ParamNames<(typeof ROUTE_PATHS)[N]>] extends [never] ? N : never }[RouteName];
 type Query = Record<string, string | number>;
@@ -55,6 +59,9 @@ export function buildHref(pattern: string, params: Record<string, string | numbe
 }
 
 /** The link of a named route: routeHref('form', { formId: 5 }) → '#/forms/5'; routeHref('path-new', {}, { area: 3 }) → '#/paths/new?area=3'. */
-export function routeHref<N extends RouteName>(name: N, ...[params, query]: [RouteParams<N>] extends [Record<string, never>] ? [params?: RouteParams<N>, query?: Query] : [params: RouteParams<N>, query?: Query]): string {
+export function routeHref<N extends RouteName>(
+  name: N,
+  ...[params, query]: [RouteParams<N>] extends [Record<string, never>] ? [params?: RouteParams<N>, query?: Query] : [params: RouteParams<N>, query?: Query]
+): string {
   return buildHref(ROUTE_PATHS[name], params as Record<string, string | number> | undefined, query);
 }

@@ -155,8 +155,7 @@ export const sl = {
   scheme: {
     scoreClass: { good: 'dobro', medium: 'srednje', bad: 'slabo' },
     /** '1 točka', '2 točki', '3 točke', '5 točk'; decimals with a comma take 'točke' ('0,5 točke'). */
-    points: (n: number): string =>
-      `${String(n).replace('.', ',')} ${Number.isInteger(n) ? slPlural(n, 'točka', 'točki', 'točke', 'točk') : 'točke'}`,
+    points: (n: number): string => `${String(n).replace('.', ',')} ${Number.isInteger(n) ? slPlural(n, 'točka', 'točki', 'točke', 'točk') : 'točke'}`,
     validation: {
       required: (name: string): string => `Vnesite podatek: ${name}.`,
       unknownKey: (key: string): string => `Obrazec nima kazalnika »${key}«.`,
@@ -698,7 +697,8 @@ export const slScreens = {
     storageTitle: 'Shramba in pošiljanje',
     storageMeasuring: 'Merim porabo prostora...',
     storageUnknown: 'Brskalnik ne pove, koliko prostora aplikacija porabi.',
-    storageUsed: (used: string, quota: string | null): string => (quota ? `Aplikacija na napravi porabi ${used} od razpoložljivih ${quota}.` : `Aplikacija na napravi porabi ${used}.`),
+    storageUsed: (used: string, quota: string | null): string =>
+      quota ? `Aplikacija na napravi porabi ${used} od razpoložljivih ${quota}.` : `Aplikacija na napravi porabi ${used}.`,
   },
   archive: {
     path: 'Arhiviraj pot',
@@ -874,8 +874,7 @@ export const slSetup = {
     drawHint: 'Tapnite točke poti na zemljevidu; zadnjo tapnite dvakrat.',
     noLine: 'Na zemljevidu narišite pot.',
     notDrawn: 'še ni narisana',
-    outside: (meters: number, margin: number): string =>
-      `Pot sega ${meters} m zunaj travnika (dovoljeno je ${margin} m). Jo vseeno shranim?`,
+    outside: (meters: number, margin: number): string => `Pot sega ${meters} m zunaj travnika (dovoljeno je ${margin} m). Jo vseeno shranim?`,
     tooLong: (length: string, perimeter: string): string =>
       `Pot je dolga ${length} m, obod travnika pa meri le ${perimeter} m. Pot, ki prečka travnik, je krajša od njegovega oboda. Jo vseeno shranim?`,
     saveAnyway: 'Vseeno shrani',
@@ -1146,7 +1145,8 @@ export const slReviewQueue = {
   approvalWaiting: 'Potrditev čaka na pošiljanje',
   /** The bulk approval's report. */
   bulk: {
-    saved: (n: number): string => `${n} ${slPlural(n, 'potrditev je shranjena', 'potrditvi sta shranjeni', 'potrditve so shranjene', 'potrditev je shranjenih')} za pošiljanje.`,
+    saved: (n: number): string =>
+      `${n} ${slPlural(n, 'potrditev je shranjena', 'potrditvi sta shranjeni', 'potrditve so shranjene', 'potrditev je shranjenih')} za pošiljanje.`,
     sent: (n: number, of: number): string => `Strežnik je sprejel ${n} od ${of}.`,
     waiting: (n: number): string => `${n} še ${slPlural(n, 'čaka', 'čakata', 'čakajo', 'čaka')} na pošiljanje.`,
     refused: (n: number): string => `${slPlural(n, 'Zavrnjena', 'Zavrnjeni', 'Zavrnjene', 'Zavrnjenih')}: ${n}`,
@@ -1195,7 +1195,8 @@ export const slReviewFarmer = {
   returned: (n: number): string => `${n} ${slPlural(n, 'obrazec vrnjen', 'obrazca vrnjena', 'obrazci vrnjeni', 'obrazcev vrnjenih')} v popravek`,
   daysToSubmit: (n: number): string => `Do roka za oddajo še ${n} ${slPlural(n, 'dan', 'dneva', 'dnevi', 'dni')}`,
   /** Forms still to submit (drafts): '1 obrazec še ni oddan', '2 obrazca še nista oddana' … */
-  notSubmitted: (n: number): string => `${n} ${slPlural(n, 'obrazec še ni oddan', 'obrazca še nista oddana', 'obrazci še niso oddani', 'obrazcev še ni oddanih')}`,
+  notSubmitted: (n: number): string =>
+    `${n} ${slPlural(n, 'obrazec še ni oddan', 'obrazca še nista oddana', 'obrazci še niso oddani', 'obrazcev še ni oddanih')}`,
   lastDayToSubmit: 'Danes je zadnji dan za oddajo.',
   submitDeadlinePassed: (date: string): string => `Rok za oddajo je potekel ${date}.`,
   /** Decisions the farmer may still appeal. */

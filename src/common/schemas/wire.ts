@@ -128,7 +128,8 @@ export const AttachmentInfo = Type.Object(
 export type AttachmentInfo = Static<typeof AttachmentInfo>;
 
 /** A record's `{properties, geometry}` before or after a change; null when there is none (before an insert). */
-const changeSide = () => Type.Unsafe<{ properties: Properties; geometry: Geometry | null } | null>({ type: 'object', nullable: true, additionalProperties: true });
+const changeSide = () =>
+  Type.Unsafe<{ properties: Properties; geometry: Geometry | null } | null>({ type: 'object', nullable: true, additionalProperties: true });
 
 export const HistoryEntry = Type.Object(
   {
@@ -206,7 +207,11 @@ export const TableIdsQuery = Type.Array(Id(), { maxItems: 100, description: 'Rep
 export const SpatialBody = Type.Object(
   {
     tableIds: Type.Array(Id(), { minItems: 1, maxItems: 100 }),
-    geometry: Type.Unsafe<Geometry>({ type: 'object', additionalProperties: true, description: 'GeoJSON geometry (or Feature/FeatureCollection) to intersect.' }),
+    geometry: Type.Unsafe<Geometry>({
+      type: 'object',
+      additionalProperties: true,
+      description: 'GeoJSON geometry (or Feature/FeatureCollection) to intersect.',
+    }),
     page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
     perPage: Type.Optional(Type.Integer({ minimum: 1, maximum: PAGE_SIZE, default: PAGE_SIZE })),
   },
@@ -283,7 +288,10 @@ export const BulkOperation = Type.Object(
 
 type BulkFields = Static<typeof BulkOperation>;
 /** An operation of one kind: the schema's fields, with those the kind's `if/then` rule requires made required. */
-type BulkOperationOf<K extends BulkFields['kind'], Needed extends keyof BulkFields, Allowed extends keyof BulkFields = never> = Pick<BulkFields, 'opId' | 'tableId'> & {
+type BulkOperationOf<K extends BulkFields['kind'], Needed extends keyof BulkFields, Allowed extends keyof BulkFields = never> = Pick<
+  BulkFields,
+  'opId' | 'tableId'
+> & {
   kind: K;
 } & Required<Pick<BulkFields, Needed>> &
   Partial<Pick<BulkFields, Allowed>>;

@@ -106,7 +106,7 @@ const FALLBACK: Record<string, Record<ScoreClass, (year: number) => FormValues>>
       'galium-verum': true,
       'briza-media': true,
       'trifolium-montanum': true,
-      'rhinanthus': true,
+      rhinanthus: true,
       'barva-bela': true,
       'barva-rumeno-oranzna': true,
       'barva-modro-vijolicna': true,

@@ -28,13 +28,7 @@ const ABUNDANCE_CHOICES = [
   { value: 'prevladuje', label: 'Prevladuje (več kot četrtina površine)' },
 ];
 
-function plant(
-  key: string,
-  name: string,
-  latin: string,
-  colour: IndicatorDefinition['colour'],
-  description: string,
-): IndicatorDefinition {
+function plant(key: string, name: string, latin: string, colour: IndicatorDefinition['colour'], description: string): IndicatorDefinition {
   return { key, name, latin, description, image: indicatorImage(key), valueKind: 'presence', group: 'kazalne', colour };
 }
 
@@ -280,8 +274,7 @@ const managementIndicators: IndicatorDefinition[] = [
   {
     key: 'datum-prve-kosnje',
     name: 'datum prve košnje',
-    description:
-      'Dan, ko je bil travnik letos prvič pokošen. Pozna košnja, po 15. juniju, pusti kazalnim rastlinam čas, da odcvetijo in semenijo.',
+    description: 'Dan, ko je bil travnik letos prvič pokošen. Pozna košnja, po 15. juniju, pusti kazalnim rastlinam čas, da odcvetijo in semenijo.',
     image: indicatorImage('datum-prve-kosnje'),
     valueKind: 'date',
     required: true,
@@ -304,8 +297,7 @@ const managementIndicators: IndicatorDefinition[] = [
   {
     key: 'gnojenje',
     name: 'gnojenje',
-    description:
-      'Kako je bil travnik gnojen v zadnjem letu. Vrstno bogat travnik ostane bogat le brez gnojenja ali z malo uležanega hlevskega gnoja.',
+    description: 'Kako je bil travnik gnojen v zadnjem letu. Vrstno bogat travnik ostane bogat le brez gnojenja ali z malo uležanega hlevskega gnoja.',
     image: indicatorImage('gnojenje'),
     valueKind: 'choice',
     choices: [
@@ -320,8 +312,7 @@ const managementIndicators: IndicatorDefinition[] = [
   {
     key: 'pasa',
     name: 'paša',
-    description:
-      'Ali se je na travniku paslo? Kratka jesenska popaša po košnji ne škodi, stalna paša pa spremeni sestavo rastlin in poškoduje rušo.',
+    description: 'Ali se je na travniku paslo? Kratka jesenska popaša po košnji ne škodi, stalna paša pa spremeni sestavo rastlin in poškoduje rušo.',
     image: indicatorImage('pasa'),
     valueKind: 'choice',
     choices: [
@@ -354,9 +345,7 @@ const travnik: FormKind = {
     description:
       'Vsaka najdena kazalna rastlina prinese 7 točk, vsaka cvetoča kukavičevka 5 točk (največ 15), vsaka barvna skupina 4 točke. Zlata rozga odšteje 20 točk, enoletna suholetnica 15, kazalke gnojenja do 20 glede na pogostost, zaraščanje 1 točko za vsak odstotek (največ 40). Rezultat je omejen na 0 do 100.',
     contributions: [
-      ...meadowIndicators
-        .filter((d) => d.group === 'kazalne' && d.valueKind === 'presence')
-        .map((d) => ({ key: d.key, points: PLANT_POINTS })),
+      ...meadowIndicators.filter((d) => d.group === 'kazalne' && d.valueKind === 'presence').map((d) => ({ key: d.key, points: PLANT_POINTS })),
       { key: 'orchidaceae', points: 5, max: 15 },
       ...meadowIndicators.filter((d) => d.group === 'barve').map((d) => ({ key: d.key, points: 4 })),
       { key: 'solidago', points: -20 },
@@ -380,8 +369,7 @@ const travnik: FormKind = {
 const upravljanje: FormKind = {
   id: 2,
   title: 'Upravljanje travnika',
-  description:
-    'Po prvi košnji odgovorite na vprašanja o košnji, gnojenju in paši v tej sezoni. Odgovori pojasnijo rezultat popisa rastlin.',
+  description: 'Po prvi košnji odgovorite na vprašanja o košnji, gnojenju in paši v tej sezoni. Odgovori pojasnijo rezultat popisa rastlin.',
   groups: [
     { key: 'kosnja', title: 'Košnja' },
     { key: 'gnojenje-pasa', title: 'Gnojenje in paša' },

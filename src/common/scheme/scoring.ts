@@ -115,9 +115,7 @@ export function normalizeValue(definition: IndicatorDefinition, raw: unknown): N
       return n !== undefined && n >= 0 && n <= 100 ? { ok: true, value: n } : INVALID;
     }
     case 'choice':
-      return typeof raw === 'string' && (definition.choices ?? []).some((c) => c.value === raw)
-        ? { ok: true, value: raw }
-        : INVALID;
+      return typeof raw === 'string' && (definition.choices ?? []).some((c) => c.value === raw) ? { ok: true, value: raw } : INVALID;
     case 'date':
       return typeof raw === 'string' && isIsoDate(raw) ? { ok: true, value: raw } : INVALID;
     case 'text':
@@ -130,7 +128,6 @@ export function normalizeValue(definition: IndicatorDefinition, raw: unknown): N
 function capitalise(text: string): string {
   return text.charAt(0).toLocaleUpperCase('sl') + text.slice(1);
 }
-
 
 /** 'MM-DD' → '15. 6.' */
 function formatMonthDay(value: string): string {
@@ -152,11 +149,7 @@ function bounded(points: number, contribution: Contribution): { points: number; 
   return { points: tidy(result), capped: result !== points };
 }
 
-function contributionOf(
-  definition: IndicatorDefinition,
-  contribution: Contribution,
-  value: IndicatorValue,
-): { points: number; reason: string } {
+function contributionOf(definition: IndicatorDefinition, contribution: Contribution, value: IndicatorValue): { points: number; reason: string } {
   const r = sl.scheme.reason;
   const pts = sl.scheme.points;
   let raw = 0;
@@ -311,8 +304,7 @@ export function valuesFromIndicators(kind: FormKind, rows: IndicatorRowValue[]):
     if (previous === undefined) values[row.key] = next;
     else if (definition.valueKind === 'count') {
       values[row.key] = Math.min((previous as number) + (next as number), definition.max ?? COUNT_VALUE_MAX);
-    }
-    else if (definition.valueKind === 'presence') values[row.key] = previous === true || next === true;
+    } else if (definition.valueKind === 'presence') values[row.key] = previous === true || next === true;
     else if (definition.valueKind === 'percent') values[row.key] = Math.max(previous as number, next as number);
     else values[row.key] = next;
   }

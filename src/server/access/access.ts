@@ -35,16 +35,9 @@ function callerKey(principal: Principal): string {
   return `${principal.via}:${principal.subject}`;
 }
 
-export async function resolveAccess(
-  db: Executor,
-  dialect: DialectLayer,
-  schema: ProjectSchema,
-  principal: Principal,
-): Promise<Access> {
+export async function resolveAccess(db: Executor, dialect: DialectLayer, schema: ProjectSchema, principal: Principal): Promise<Access> {
   const email = principal.email.trim().toLowerCase();
-  const roles = email
-    ? await db.selectFrom('project_roles').select('role').where('project_id', '=', schema.id).where('email', '=', email).execute()
-    : [];
+  const roles = email ? await db.selectFrom('project_roles').select('role').where('project_id', '=', schema.id).where('email', '=', email).execute() : [];
   const editor = roles.some((r) => r.role === 'editor');
   const reader = roles.some((r) => r.role === 'reader');
   let farmerId: number | null = null;

@@ -37,7 +37,9 @@ export interface NewAttachment {
   createdAt: string;
 }
 
-export function toAttachmentInfo(row: Pick<AttachmentRow, 'id' | 'tableId' | 'recordId' | 'tableAttachmentInfoId' | 'name' | 'mimeType' | 'size' | 'createdAt' | 'thumbKey'>): AttachmentInfo {
+export function toAttachmentInfo(
+  row: Pick<AttachmentRow, 'id' | 'tableId' | 'recordId' | 'tableAttachmentInfoId' | 'name' | 'mimeType' | 'size' | 'createdAt' | 'thumbKey'>,
+): AttachmentInfo {
   return {
     id: row.id,
     tableId: row.tableId,

@@ -16,7 +16,10 @@ export function sanitizeFileName(raw: string | undefined, fallbackExtension?: st
   // eslint-disable-next-line no-control-regex -- matching control characters is the point here
   name = name.replace(/[\u0000-\u001f\u007f-\u009f"<>:|?*]/g, '_');
   // No leading dots (hidden files, "..") and no trailing dots/spaces (Windows strips them).
-  name = name.replace(/^[.\s]+/, '').replace(/[.\s]+$/, '').replace(/\s+/g, ' ');
+  name = name
+    .replace(/^[.\s]+/, '')
+    .replace(/[.\s]+$/, '')
+    .replace(/\s+/g, ' ');
   if (name.length > MAX_NAME_LENGTH) {
     const dot = name.lastIndexOf('.');
     const ext = dot > 0 && name.length - dot <= 10 ? name.slice(dot) : '';
@@ -28,7 +31,11 @@ export function sanitizeFileName(raw: string | undefined, fallbackExtension?: st
 
 /** Content-Disposition value carrying a UTF-8 name (RFC 6266/5987) with an ASCII fallback. */
 export function contentDisposition(name: string, disposition: 'inline' | 'attachment' = 'inline'): string {
-  const ascii = name.normalize('NFD').replace(/[\u0300-\u036f]/g, '').replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
+  const ascii = name
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/[^\x20-\x7e]/g, '_')
+    .replace(/["\\]/g, '_');
   return `${disposition}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
 }
 

@@ -35,7 +35,10 @@ export async function inspectImage(file: string | Buffer, maxPixels: number): Pr
   // Animated images decode every frame: count them all.
   const pixels = width * height * Math.max(1, meta.pages ?? 1);
   if (pixels > maxPixels) {
-    throw new ImageError('too-large', `image has ${width}×${height}${(meta.pages ?? 1) > 1 ? `×${meta.pages}` : ''} pixels, more than the limit of ${maxPixels}`);
+    throw new ImageError(
+      'too-large',
+      `image has ${width}×${height}${(meta.pages ?? 1) > 1 ? `×${meta.pages}` : ''} pixels, more than the limit of ${maxPixels}`,
+    );
   }
   return { width, height };
 }

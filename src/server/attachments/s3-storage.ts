@@ -33,7 +33,10 @@ function isNotFound(error: unknown): boolean {
 export class S3Storage implements AttachmentStorage {
   readonly client: S3Client;
 
-  constructor(readonly config: S3StorageConfig, client?: S3Client) {
+  constructor(
+    readonly config: S3StorageConfig,
+    client?: S3Client,
+  ) {
     this.client =
       client ??
       new S3Client({
@@ -44,9 +47,7 @@ export class S3Storage implements AttachmentStorage {
         // aws-chunked with trailing CRC32, which many S3-compatible stores store verbatim.
         requestChecksumCalculation: 'WHEN_REQUIRED',
         responseChecksumValidation: 'WHEN_REQUIRED',
-        ...(config.accessKeyId && config.secretAccessKey
-          ? { credentials: { accessKeyId: config.accessKeyId, secretAccessKey: config.secretAccessKey } }
-          : {}),
+        ...(config.accessKeyId && config.secretAccessKey ? { credentials: { accessKeyId: config.accessKeyId, secretAccessKey: config.secretAccessKey } } : {}),
       });
   }
 

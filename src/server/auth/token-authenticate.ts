@@ -16,15 +16,7 @@
  * jose refetches, at most every 30 s; embedded: re-read from the database) before rejecting it.
  */
 import type { FastifyRequest } from 'fastify';
-import {
-  createLocalJWKSet,
-  createRemoteJWKSet,
-  errors as joseErrors,
-  jwtVerify,
-  type JSONWebKeySet,
-  type JWTPayload,
-  type JWTVerifyGetKey,
-} from 'jose';
+import { createLocalJWKSet, createRemoteJWKSet, errors as joseErrors, jwtVerify, type JSONWebKeySet, type JWTPayload, type JWTVerifyGetKey } from 'jose';
 import { unauthenticated } from '../domain-errors';
 import type { Authenticate, Principal } from './principal';
 import { credentialsOf } from './credentials';

@@ -32,7 +32,10 @@ async function main(): Promise<void> {
     log: (line: string) => process.stderr.write(`[${command}] ${line}\n`),
   };
   const snapshot = path.resolve(dir);
-  const { manifest, missingAttachments } = command === 'backup' ? { manifest: await backup(snapshot, target), missingAttachments: undefined } : await restore(snapshot, target, { acceptMissingAttachments });
+  const { manifest, missingAttachments } =
+    command === 'backup'
+      ? { manifest: await backup(snapshot, target), missingAttachments: undefined }
+      : await restore(snapshot, target, { acceptMissingAttachments });
   const seconds = Math.round((performance.now() - started) / 100) / 10;
   process.stdout.write(
     `${JSON.stringify({ [command]: snapshot, seconds, database: manifest.database.kind, schema: manifest.database.lastMigration, attachments: manifest.attachments.count, attachmentBytes: manifest.attachments.bytes, files: manifest.files.length, bytes: manifest.files.reduce((sum, file) => sum + file.size, 0), ...(missingAttachments?.length ? { missingAttachments } : {}) })}\n`,

@@ -70,7 +70,8 @@ function progressBar(stream: NodeJS.WriteStream): (done: number, total: number) 
 
 function summary(kind: ImportKind, report: ImportReport): string {
   const lines = [`[import] ${kind}: ${report.created} new, ${report.updated} updated, ${report.refused} refused`];
-  for (const row of report.rows) if (row.action === 'refuse') lines.push(`[import]   ${kind} row ${row.row}${row.key ? ` (${row.key})` : ''}: ${row.reason ?? ''}`);
+  for (const row of report.rows)
+    if (row.action === 'refuse') lines.push(`[import]   ${kind} row ${row.row}${row.key ? ` (${row.key})` : ''}: ${row.reason ?? ''}`);
   return `${lines.join('\n')}\n`;
 }
 
@@ -96,7 +97,16 @@ async function main(): Promise<number> {
     const schema = await new ProjectRepository(db).get(projectId);
     if (!schema) throw new Error(`project ${projectId} not found in the database`);
     const who = `import-cli:${os.userInfo().username}`;
-    const access: Access = { principal: { subject: who, email: '', via: 'none' }, caller: who, projectId, role: 'editor', editor: true, reader: false, farmerId: null, email: '' };
+    const access: Access = {
+      principal: { subject: who, email: '', via: 'none' },
+      caller: who,
+      projectId,
+      role: 'editor',
+      editor: true,
+      reader: false,
+      farmerId: null,
+      email: '',
+    };
     const progress = progressBar(process.stderr);
     const base: Omit<RepoContext, 'db'> = {
       dialect,
@@ -119,7 +129,9 @@ async function main(): Promise<number> {
     for (const [kind, report] of Object.entries(reports)) process.stderr.write(summary(kind as ImportKind, report));
     process.stdout.write(`${JSON.stringify({ ...reports, committed })}\n`);
     const refused = Object.values(reports).some((r) => r.refused > 0);
-    process.stderr.write(committed ? '[import] committed\n' : refused ? '[import] nothing written: fix the refused rows and run again\n' : '[import] dry run: nothing written\n');
+    process.stderr.write(
+      committed ? '[import] committed\n' : refused ? '[import] nothing written: fix the refused rows and run again\n' : '[import] dry run: nothing written\n',
+    );
     return refused ? 1 : 0;
   } finally {
     await close();

@@ -18,7 +18,11 @@ export async function ensureDescribedTables(db: Executor): Promise<void> {
     const tableIds = new Map(existing.map((table) => [table.key, table.id]));
     for (const table of MONITORING_TABLES) {
       if (tableIds.has(table.key)) continue;
-      const row = await db.insertInto('project_tables').values({ project_id: projectId, key: table.key, name: table.name }).returning('id').executeTakeFirstOrThrow();
+      const row = await db
+        .insertInto('project_tables')
+        .values({ project_id: projectId, key: table.key, name: table.name })
+        .returning('id')
+        .executeTakeFirstOrThrow();
       tableIds.set(table.key, row.id);
     }
     for (const table of MONITORING_TABLES) {

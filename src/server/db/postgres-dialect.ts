@@ -8,7 +8,17 @@
 import { CompiledQuery, Kysely, PostgresDialect, sql, type CreateTableBuilder, type Insertable, type RawBuilder } from 'kysely';
 import pg from 'pg';
 import type { Geometry } from 'geojson';
-import { chunksOf, columnsAndValues, rowsPerStatement, type BulkInsertTable, type DialectLayer, type Executor, type LiveRuleValue, type TextSearchHit, type ValueKind } from './dialect';
+import {
+  chunksOf,
+  columnsAndValues,
+  rowsPerStatement,
+  type BulkInsertTable,
+  type DialectLayer,
+  type Executor,
+  type LiveRuleValue,
+  type TextSearchHit,
+  type ValueKind,
+} from './dialect';
 import type { Database as Schema } from './types';
 import { queryWords, searchWords } from '../../common/text-search';
 
@@ -142,14 +152,18 @@ class PostgresDialectLayer implements DialectLayer {
     // Text values (->>): a number and its digits are the same value here, as for the writers' check.
     const values = columnIds.map((id) => `(properties->>'${id}')`);
     await sql
-      .raw(`create unique index if not exists records_live_unique_${tableId} on records (${values.join(', ')}) where table_id = ${tableId} and deleted = 0 and ${values.map((v) => `${v} is not null`).join(' and ')}`)
+      .raw(
+        `create unique index if not exists records_live_unique_${tableId} on records (${values.join(', ')}) where table_id = ${tableId} and deleted = 0 and ${values.map((v) => `${v} is not null`).join(' and ')}`,
+      )
       .execute(db);
   }
 
   async liveRowIds(db: Executor, tableId: number, columnIds: readonly number[], keys: ReadonlyArray<readonly LiveRuleValue[]>): Promise<Array<number | null>> {
     const ids: Array<number | null> = keys.map(() => null);
     if (keys.length === 0) return ids;
-    const { rows } = await db.executeQuery<{ n: number; id: number }>(CompiledQuery.raw(liveRowLookupSql(tableId, columnIds), liveRowLookupParameters(columnIds, keys)));
+    const { rows } = await db.executeQuery<{ n: number; id: number }>(
+      CompiledQuery.raw(liveRowLookupSql(tableId, columnIds), liveRowLookupParameters(columnIds, keys)),
+    );
     for (const row of rows) ids[Number(row.n) - 1] = Number(row.id);
     return ids;
   }
@@ -201,7 +215,9 @@ class PostgresDialectLayer implements DialectLayer {
 
   async nextRecordIds(db: Executor, count: number): Promise<number[]> {
     if (count <= 0) return [];
-    const result = await sql<{ id: number }>`select nextval(pg_get_serial_sequence('records', 'id')) as id from generate_series(1, ${count}::integer)`.execute(db);
+    const result = await sql<{ id: number }>`select nextval(pg_get_serial_sequence('records', 'id')) as id from generate_series(1, ${count}::integer)`.execute(
+      db,
+    );
     return result.rows.map((row) => Number(row.id)).sort((a, b) => a - b);
   }
 
@@ -236,11 +252,15 @@ class PostgresDialectLayer implements DialectLayer {
     if (present.rows[0]!.n > 0) return;
     await sql`alter table records add column if not exists geom geometry(Geometry, 4326)`.execute(db);
     // A trigger keeps geom in step with the GeoJSON text, so writers stay dialect-neutral.
-    await sql.raw(`create or replace function mt_records_geom() returns trigger language plpgsql as $$
+    await sql
+      .raw(
+        `create or replace function mt_records_geom() returns trigger language plpgsql as $$
       begin
         new.geom := case when new.geometry is null then null else ST_SetSRID(ST_GeomFromGeoJSON(new.geometry), 4326) end;
         return new;
-      end $$`).execute(db);
+      end $$`,
+      )
+      .execute(db);
     await sql`drop trigger if exists records_geom on records`.execute(db);
     await sql`create trigger records_geom before insert or update of geometry on records for each row execute function mt_records_geom()`.execute(db);
     await sql`create index if not exists records_geom_gist on records using gist (geom)`.execute(db);

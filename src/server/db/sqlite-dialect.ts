@@ -106,7 +106,9 @@ class SqliteDialectLayer implements DialectLayer {
     columnIds.forEach(assertColumnId);
     const values = columnIds.map((id) => `json_extract(properties, '$."${id}"')`);
     await sql
-      .raw(`create unique index if not exists records_live_unique_${tableId} on records (${values.join(', ')}) where table_id = ${tableId} and deleted = 0 and ${values.map((v) => `${v} is not null`).join(' and ')}`)
+      .raw(
+        `create unique index if not exists records_live_unique_${tableId} on records (${values.join(', ')}) where table_id = ${tableId} and deleted = 0 and ${values.map((v) => `${v} is not null`).join(' and ')}`,
+      )
       .execute(db);
   }
 
@@ -115,7 +117,9 @@ class SqliteDialectLayer implements DialectLayer {
     // One prepared point look-up per key: the unique index answers each in a few microseconds,
     // whatever else the rows' parents hold. Runs on the one connection, in the caller's transaction.
     const statement = this.prepare(liveRowLookupSql(tableId, columnIds));
-    return keys.map((values) => (statement.get(values.map((value) => (typeof value === 'boolean' ? Number(value) : value))) as { id: number } | undefined)?.id ?? null);
+    return keys.map(
+      (values) => (statement.get(values.map((value) => (typeof value === 'boolean' ? Number(value) : value))) as { id: number } | undefined)?.id ?? null,
+    );
   }
 
   async createTextSearch(db: Executor): Promise<void> {
@@ -175,7 +179,9 @@ class SqliteDialectLayer implements DialectLayer {
   async nextRecordIds(db: Executor, count: number): Promise<number[]> {
     // AUTOINCREMENT hands out one more than the largest id ever used (sqlite_sequence) and moves
     // the sequence on when a larger id is inserted explicitly, so these are the ids it would give.
-    const result = await sql<{ last: number }>`select max(coalesce((select seq from sqlite_sequence where name = 'records'), 0), coalesce((select max(id) from records), 0)) as last`.execute(db);
+    const result = await sql<{
+      last: number;
+    }>`select max(coalesce((select seq from sqlite_sequence where name = 'records'), 0), coalesce((select max(id) from records), 0)) as last`.execute(db);
     const last = Number(result.rows[0]?.last ?? 0);
     return Array.from({ length: count }, (_, i) => last + 1 + i);
   }
@@ -279,9 +285,7 @@ export function openSqlite(path: string, options: { checkpoints?: CheckpointerOp
   connection.pragma('synchronous = NORMAL');
   connection.pragma('foreign_keys = ON');
   connection.pragma('busy_timeout = 5000');
-  connection.function('mt_lower', { deterministic: true }, (value: unknown) =>
-    value === null || value === undefined ? null : String(value).toLowerCase(),
-  );
+  connection.function('mt_lower', { deterministic: true }, (value: unknown) => (value === null || value === undefined ? null : String(value).toLowerCase()));
   const statements = withStatementCache(connection, () => checkpointer?.stop());
   const dialect = new SqliteDialectLayer(connection, statements.prepare, checkpointer);
   // Kysely's SqliteDialect serialises all queries on this one connection (a mutex), so a

@@ -51,7 +51,11 @@ export async function registerActivationPage(app: FastifyInstance, options: Acti
     const linkBroken = async (request: FastifyRequest, reply: FastifyReply, link: Exclude<LinkState, { state: 'valid' }>) => {
       await throttle.failed(attempt(request));
       const expired = link.state === 'expired';
-      return html(reply, link.state === 'invalid' ? 404 : 410, messagePage(t.title, expired ? t.expiredHeading : t.invalidHeading, expired ? t.expired : t.invalid));
+      return html(
+        reply,
+        link.state === 'invalid' ? 404 : 410,
+        messagePage(t.title, expired ? t.expiredHeading : t.invalidHeading, expired ? t.expired : t.invalid),
+      );
     };
     /** Refuses a throttled or limited address (or account) with 429 and Retry-After; false when it may go on. */
     const refused = async (request: FastifyRequest, reply: FastifyReply, who: EndpointRequest = { address: request.ip }) => {
@@ -91,4 +95,3 @@ export async function registerActivationPage(app: FastifyInstance, options: Acti
     });
   });
 }
-

@@ -31,9 +31,7 @@ export async function ensureDemoAccounts(users: UserStore): Promise<void> {
 /** Throws when production would run with demo accounts (in the database or asked for). */
 export async function refuseDemoAccountsInProduction(users: UserStore, demoRequested: boolean): Promise<void> {
   if (demoRequested) {
-    throw new DemoAccountsInProductionError(
-      'Demo accounts (password "demo") are refused when NODE_ENV=production: set DEMO=false.',
-    );
+    throw new DemoAccountsInProductionError('Demo accounts (password "demo") are refused when NODE_ENV=production: set DEMO=false.');
   }
   const found = await users.emailsIn(DEMO_ACCOUNTS.map((a) => a.email));
   if (found.length > 0) {

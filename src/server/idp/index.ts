@@ -25,9 +25,6 @@ import { PAGE_POLICY, loginPage, messagePage } from './pages';
 import { createProvider, type TokenTtls } from './provider';
 import { SecretStore, UserStore, normaliseLogin, type IdentityDb } from './store';
 
-;
-;
-
 export interface EmbeddedIdpOptions {
   db: IdentityDb;
   /** Demo mode: demo accounts are created, loopback redirect URIs accepted. */
@@ -111,9 +108,12 @@ export async function registerEmbeddedIdp(app: FastifyInstance, options: Embedde
 
   // Expired sessions, codes and tokens are deleted now and every hour.
   await purgeExpired(options.db);
-  const purgeTimer = setInterval(() => {
-    purgeExpired(options.db).catch((error: unknown) => app.log.warn({ err: error }, 'purging identity payloads failed'));
-  }, 60 * 60 * 1000);
+  const purgeTimer = setInterval(
+    () => {
+      purgeExpired(options.db).catch((error: unknown) => app.log.warn({ err: error }, 'purging identity payloads failed'));
+    },
+    60 * 60 * 1000,
+  );
   purgeTimer.unref();
   app.addHook('onClose', async () => clearInterval(purgeTimer));
 
@@ -199,7 +199,8 @@ export async function registerEmbeddedIdp(app: FastifyInstance, options: Embedde
 
     scope.get(path, { schema: { hide: true } }, async (request, reply) => {
       const wait = await limiter.count({ address: request.ip });
-      if (wait > 0) return html(reply.header('retry-after', String(wait)), 429, messagePage(slAuth.login.title, slAuth.error.heading, slSecurity.rateLimited(wait)));
+      if (wait > 0)
+        return html(reply.header('retry-after', String(wait)), 429, messagePage(slAuth.login.title, slAuth.error.heading, slSecurity.rateLimited(wait)));
       const found = await interactionOf(request, reply);
       if (!found) return expired(reply, request);
       const { provider, details } = found;
@@ -244,12 +245,7 @@ export async function registerEmbeddedIdp(app: FastifyInstance, options: Embedde
       }
       await throttle.succeeded(attempt);
       request.log.info({ sub: account.id }, 'signed in');
-      const to = await provider.interactionResult(
-        request.raw,
-        reply.raw,
-        { login: { accountId: account.id } },
-        { mergeWithLastSubmission: false },
-      );
+      const to = await provider.interactionResult(request.raw, reply.raw, { login: { accountId: account.id } }, { mergeWithLastSubmission: false });
       return reply.redirect(to, 303);
     });
   });

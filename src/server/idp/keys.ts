@@ -31,12 +31,8 @@ function publicPart(jwk: JWK): JWK {
 }
 
 export async function loadKeys(secrets: SecretStore): Promise<IdentityKeys> {
-  const signing = JSON.parse(
-    await secrets.getOrCreate(SIGNING_KEYS, async () => JSON.stringify({ keys: [await newSigningKey()] })),
-  ) as { keys: JWK[] };
-  const cookieKeys = JSON.parse(
-    await secrets.getOrCreate(COOKIE_KEYS, async () => JSON.stringify([randomBytes(32).toString('base64url')])),
-  ) as string[];
+  const signing = JSON.parse(await secrets.getOrCreate(SIGNING_KEYS, async () => JSON.stringify({ keys: [await newSigningKey()] }))) as { keys: JWK[] };
+  const cookieKeys = JSON.parse(await secrets.getOrCreate(COOKIE_KEYS, async () => JSON.stringify([randomBytes(32).toString('base64url')]))) as string[];
   return { privateJwks: signing, publicJwks: { keys: signing.keys.map(publicPart) }, cookieKeys };
 }
 

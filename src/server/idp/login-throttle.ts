@@ -38,7 +38,10 @@ export class LoginThrottle {
       const { count, ttlMs } = await counters.peek(key);
       return count >= max ? ttlMs : 0;
     };
-    const waits = await Promise.all([wait(this.accounts, attempt.account, this.limits.perAccount), wait(this.addresses, attempt.address, this.limits.perAddress)]);
+    const waits = await Promise.all([
+      wait(this.accounts, attempt.account, this.limits.perAccount),
+      wait(this.addresses, attempt.address, this.limits.perAddress),
+    ]);
     return Math.ceil(Math.max(...waits) / 1000);
   }
 

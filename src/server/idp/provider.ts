@@ -7,16 +7,7 @@
 import Provider, { errors } from 'oidc-provider';
 import { slAuth } from '../../common/i18n/sl';
 import { createAdapterFactory } from './adapter';
-import {
-  API_AUDIENCE,
-  API_RESOURCE,
-  APP_SCOPES,
-  CLIENT_ID,
-  DEFAULT_TTL,
-  LOGIN_ACTIONS_PATH,
-  REALM_PATH,
-  ROUTES,
-} from './constants';
+import { API_AUDIENCE, API_RESOURCE, APP_SCOPES, CLIENT_ID, DEFAULT_TTL, LOGIN_ACTIONS_PATH, REALM_PATH, ROUTES } from './constants';
 import type { IdentityKeys } from './keys';
 import { autoLogoutPage, logoutPage, messagePage } from './pages';
 import { refreshTokenEnvelope } from './refresh-token-wrapper';
@@ -214,26 +205,32 @@ export function createProvider(setup: ProviderSetup): Provider {
 
   provider.proxy = setup.trustProxy;
   provider.use(
-    refreshTokenEnvelope({ token: ROUTES.token, revocation: ROUTES.revocation }, async (opaque) => {
-      const token = (await provider.RefreshToken.find(opaque)) as { exp?: number; iat?: number; clientId?: string; accountId?: string } | undefined;
-      return { exp: token?.exp, iat: token?.iat, azp: token?.clientId, sub: token?.accountId };
-    }, async (ctx, params) => {
-      const { limitAccount } = setup;
-      if (!limitAccount || ctx.path !== ROUTES.token) return false;
-      const owner = async () => {
-        if (params.grant_type === 'refresh_token' && typeof params.refresh_token === 'string') return ((await provider.RefreshToken.find(params.refresh_token)) as { accountId?: string } | undefined)?.accountId;
-        if (params.grant_type === 'authorization_code' && typeof params.code === 'string') return ((await provider.AuthorizationCode.find(params.code)) as { accountId?: string } | undefined)?.accountId;
-        return undefined;
-      };
-      const accountId = await owner();
-      const wait = accountId === undefined ? 0 : await limitAccount(accountId);
-      if (wait === 0) return false;
-      ctx.status = 429;
-      ctx.set('Retry-After', String(wait));
-      ctx.set('Cache-Control', 'no-store');
-      ctx.body = { error: 'too_many_requests', error_description: setup.refusal?.(wait) ?? '' };
-      return true;
-    }),
+    refreshTokenEnvelope(
+      { token: ROUTES.token, revocation: ROUTES.revocation },
+      async (opaque) => {
+        const token = (await provider.RefreshToken.find(opaque)) as { exp?: number; iat?: number; clientId?: string; accountId?: string } | undefined;
+        return { exp: token?.exp, iat: token?.iat, azp: token?.clientId, sub: token?.accountId };
+      },
+      async (ctx, params) => {
+        const { limitAccount } = setup;
+        if (!limitAccount || ctx.path !== ROUTES.token) return false;
+        const owner = async () => {
+          if (params.grant_type === 'refresh_token' && typeof params.refresh_token === 'string')
+            return ((await provider.RefreshToken.find(params.refresh_token)) as { accountId?: string } | undefined)?.accountId;
+          if (params.grant_type === 'authorization_code' && typeof params.code === 'string')
+            return ((await provider.AuthorizationCode.find(params.code)) as { accountId?: string } | undefined)?.accountId;
+          return undefined;
+        };
+        const accountId = await owner();
+        const wait = accountId === undefined ? 0 : await limitAccount(accountId);
+        if (wait === 0) return false;
+        ctx.status = 429;
+        ctx.set('Retry-After', String(wait));
+        ctx.set('Cache-Control', 'no-store');
+        ctx.body = { error: 'too_many_requests', error_description: setup.refusal?.(wait) ?? '' };
+        return true;
+      },
+    ),
   );
   // Registered URIs cannot express "any path of this origin" or "any loopback port"; decide here.
   provider.Client.prototype.redirectUriAllowed = function redirectUriAllowed(value: string) {

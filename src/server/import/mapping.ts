@@ -31,7 +31,11 @@ const LABELS: Record<ImportKind, Record<string, string[]>> = {
 /** Columns the import never writes: computed ones. */
 const COMPUTED = new Set(['area_ha']);
 
-const normalise = (name: string) => name.normalize('NFC').toLowerCase().replace(/[\s_.-]+/g, '');
+const normalise = (name: string) =>
+  name
+    .normalize('NFC')
+    .toLowerCase()
+    .replace(/[\s_.-]+/g, '');
 
 /** The columns an import of `kind` may fill. */
 export function importableColumns(kind: ImportKind, table: TableInfo) {

@@ -22,7 +22,6 @@ import type { ImportKind, SourceTable } from './source';
 
 const t = slSeasonServer.import;
 
-
 export interface ImportPlan {
   report: ImportReport;
   /** Bulk operations of the rows to create or update; `rowOf` maps an opId back to its report row. */
@@ -182,7 +181,8 @@ export async function planFarmers(ctx: RepoContext, source: SourceTable, mapping
         if (firstEmail !== undefined) throw new Refusal(fillText(t.duplicateInFile, { column: KEY_LABEL.email, value: email, first: firstEmail }));
         seenEmail.set(lower, row);
         const owner = emailOwner.get(lower);
-        if (owner !== undefined && owner !== key) throw new Refusal(fillText(slSeasonServer.rules.farmerEmailTaken, { email, name: owner ? `KMG-MID ${owner}` : email }));
+        if (owner !== undefined && owner !== key)
+          throw new Refusal(fillText(slSeasonServer.rules.farmerEmailTaken, { email, name: owner ? `KMG-MID ${owner}` : email }));
       }
       plan.add(row, key, table, byKmg.get(key)?.id, props);
     } catch (error) {

@@ -58,7 +58,8 @@ function readGeoJson(bytes: Uint8Array): SourceTable {
     throw new UnreadableFile(t.unknownFormat);
   }
   const doc = json as { type?: unknown; features?: unknown; crs?: { properties?: { name?: unknown } } };
-  const features = doc.type === 'FeatureCollection' && Array.isArray(doc.features) ? (doc.features as Feature[]) : doc.type === 'Feature' ? [doc as Feature] : null;
+  const features =
+    doc.type === 'FeatureCollection' && Array.isArray(doc.features) ? (doc.features as Feature[]) : doc.type === 'Feature' ? [doc as Feature] : null;
   if (!features) throw new UnreadableFile(t.unknownFormat);
   const declared = typeof doc.crs?.properties?.name === 'string' ? doc.crs.properties.name : undefined;
   const crs = declared === undefined ? undefined : crsFromName(declared);
@@ -104,7 +105,9 @@ function readGeoPackage(bytes: Uint8Array): SourceTable {
     const declared = layer.organization && layer.code !== null ? `${layer.organization.toUpperCase()}:${layer.code}` : 'GeoPackage srs';
     const quoted = (name: string) => `"${name.replace(/"/g, '""')}"`;
     const records = db.prepare(`select * from ${quoted(layer.tableName)}`).all() as Array<Record<string, unknown>>;
-    const primaryKeys = new Set((db.prepare(`select name from pragma_table_info(?) where pk > 0`).all(layer.tableName) as Array<{ name: string }>).map((c) => c.name));
+    const primaryKeys = new Set(
+      (db.prepare(`select name from pragma_table_info(?) where pk > 0`).all(layer.tableName) as Array<{ name: string }>).map((c) => c.name),
+    );
     const rows = records.map((record) => {
       const attributes: Record<string, unknown> = {};
       for (const [name, value] of Object.entries(record)) if (name !== layer.geometryColumn && !primaryKeys.has(name)) attributes[name] = value;

@@ -128,7 +128,13 @@ export async function runImport(ctx: RepoContext, files: ImportFile[], options: 
 }
 
 /** Writes a plan in chunks; a write the plan did not foresee (a race) refuses its row and the whole import. */
-async function commitPlan(ctx: RepoContext, plan: ImportPlan, kind: ImportKind, reports: Partial<Record<ImportKind, ImportReport>>, step: (n: number) => void): Promise<void> {
+async function commitPlan(
+  ctx: RepoContext,
+  plan: ImportPlan,
+  kind: ImportKind,
+  reports: Partial<Record<ImportKind, ImportReport>>,
+  step: (n: number) => void,
+): Promise<void> {
   for (let i = 0; i < plan.operations.length; i += COMMIT_CHUNK) {
     const chunk = plan.operations.slice(i, i + COMMIT_CHUNK);
     try {

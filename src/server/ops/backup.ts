@@ -59,7 +59,9 @@ export async function backup(dir: string, target: OpsTarget): Promise<Manifest> 
     attachments,
     files,
   });
-  target.log(`snapshot complete: ${Object.values(result.tables).reduce((a, b) => a + b, 0)} rows in ${Object.keys(result.tables).length} tables, ${attachments.count} attachments (${attachments.bytes} bytes), ${files.length} files`);
+  target.log(
+    `snapshot complete: ${Object.values(result.tables).reduce((a, b) => a + b, 0)} rows in ${Object.keys(result.tables).length} tables, ${attachments.count} attachments (${attachments.bytes} bytes), ${files.length} files`,
+  );
   return manifest;
 }
 
@@ -136,11 +138,15 @@ export function runTool(tool: 'pg_dump' | 'pg_restore', args: string[], log: (li
     child.on('error', (error: NodeJS.ErrnoException) => {
       reject(
         error.code === 'ENOENT'
-          ? new OpsError(`${tool} not found on the PATH: install the PostgreSQL client tools of the server's major version or newer (Debian/Ubuntu: apt-get install postgresql-client)`)
+          ? new OpsError(
+              `${tool} not found on the PATH: install the PostgreSQL client tools of the server's major version or newer (Debian/Ubuntu: apt-get install postgresql-client)`,
+            )
           : error,
       );
     });
-    child.on('close', (code) => (code === 0 ? resolve() : reject(new OpsError(`${tool} failed (exit ${String(code)}): ${errors.trim().split('\n').pop() ?? ''}`))));
+    child.on('close', (code) =>
+      code === 0 ? resolve() : reject(new OpsError(`${tool} failed (exit ${String(code)}): ${errors.trim().split('\n').pop() ?? ''}`)),
+    );
   });
 }
 
@@ -162,14 +168,20 @@ async function dumpPostgres(dir: string, url: string, log: (line: string) => voi
     const tables: Record<string, number> = {};
     for (const name of tableNames) tables[name] = Number((await client.query<{ n: string }>(`select count(*) as n from "${name}"`)).rows[0]!.n);
     const lastMigration = (await client.query<{ name: string }>('select name from kysely_migration order by name desc limit 1')).rows[0]!.name;
-    const attachments = (await client.query<AttachmentRow>('select id, size, storage_key, thumb_key from attachments where deleted = 0 order by id')).rows.map((row) => ({
-      ...row,
-      id: Number(row.id),
-      size: Number(row.size),
-    }));
+    const attachments = (await client.query<AttachmentRow>('select id, size, storage_key, thumb_key from attachments where deleted = 0 order by id')).rows.map(
+      (row) => ({
+        ...row,
+        id: Number(row.id),
+        size: Number(row.size),
+      }),
+    );
     log(`database: pg_dump of snapshot ${rows[0]!.snapshot}, ${tableNames.length} tables, schema ${lastMigration}`);
     // The whole database (extensions included): DATABASE_URL names a database of its own.
-    await runTool('pg_dump', ['--format=custom', '--no-owner', '--no-privileges', `--snapshot=${rows[0]!.snapshot}`, `--file=${path.join(dir, PG_DUMP_FILE)}`, `--dbname=${url}`], log);
+    await runTool(
+      'pg_dump',
+      ['--format=custom', '--no-owner', '--no-privileges', `--snapshot=${rows[0]!.snapshot}`, `--file=${path.join(dir, PG_DUMP_FILE)}`, `--dbname=${url}`],
+      log,
+    );
     await client.query('commit');
     log('database: dump written');
     return { kind: 'postgres', file: PG_DUMP_FILE, lastMigration, tables, attachments };
@@ -194,7 +206,12 @@ export async function objectHead(storage: S3Storage, key: string): Promise<{ siz
 }
 
 /** S3: the bytes stay in the bucket; every object of a live attachment is checked there and listed with its size. */
-async function listS3(rows: AttachmentRow[], s3: S3Settings, log: (line: string) => void, markDeleted?: (ids: number[]) => void): Promise<Manifest['attachments']> {
+async function listS3(
+  rows: AttachmentRow[],
+  s3: S3Settings,
+  log: (line: string) => void,
+  markDeleted?: (ids: number[]) => void,
+): Promise<Manifest['attachments']> {
   const storage = new S3Storage(s3);
   const objects: NonNullable<Manifest['attachments']['objects']> = [];
   const vanished: number[] = [];
@@ -212,9 +229,19 @@ async function listS3(rows: AttachmentRow[], s3: S3Settings, log: (line: string)
     bytes += row.size;
   });
   objects.sort((a, b) => a.key.localeCompare(b.key));
-  log(`attachments: ${count} in bucket ${s3.bucket} listed (${objects.length} objects)${vanished.length ? `, ${vanished.length} deleted while the backup ran` : ''}`);
+  log(
+    `attachments: ${count} in bucket ${s3.bucket} listed (${objects.length} objects)${vanished.length ? `, ${vanished.length} deleted while the backup ran` : ''}`,
+  );
   if (vanished.length) markDeleted?.(vanished);
-  return { store: 's3', count, bytes, bucket: s3.bucket, prefix: s3.prefix ?? '', objects, ...(vanished.length ? { vanished: vanished.sort((a, b) => a - b) } : {}) };
+  return {
+    store: 's3',
+    count,
+    bytes,
+    bucket: s3.bucket,
+    prefix: s3.prefix ?? '',
+    objects,
+    ...(vanished.length ? { vanished: vanished.sort((a, b) => a - b) } : {}),
+  };
 }
 
 async function copyAttachments(

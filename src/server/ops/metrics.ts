@@ -59,7 +59,12 @@ export function registerMetrics(app: FastifyInstance, settings: MetricsSettings)
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: PREFIX });
 
-  const requests = new Counter({ name: `${PREFIX}http_requests_total`, help: 'HTTP requests by route family, method and status', labelNames: ['family', 'method', 'status'] as const, registers: [registry] });
+  const requests = new Counter({
+    name: `${PREFIX}http_requests_total`,
+    help: 'HTTP requests by route family, method and status',
+    labelNames: ['family', 'method', 'status'] as const,
+    registers: [registry],
+  });
   const latency = new Histogram({
     name: `${PREFIX}http_request_duration_seconds`,
     help: 'HTTP request latency by route family',
@@ -67,9 +72,24 @@ export function registerMetrics(app: FastifyInstance, settings: MetricsSettings)
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
     registers: [registry],
   });
-  const conflicts = new Counter({ name: `${PREFIX}conflicts_total`, help: '409 answers (stale version, idempotency key reuse) by route family', labelNames: ['family'] as const, registers: [registry] });
-  const refusals = new Counter({ name: `${PREFIX}auth_refusals_total`, help: '401 and 403 answers by route family', labelNames: ['family', 'status'] as const, registers: [registry] });
-  const bulk = new Counter({ name: `${PREFIX}bulk_operations_total`, help: 'Bulk operations: applied by the call, or deduplicated (applied before under the same opId)', labelNames: ['result'] as const, registers: [registry] });
+  const conflicts = new Counter({
+    name: `${PREFIX}conflicts_total`,
+    help: '409 answers (stale version, idempotency key reuse) by route family',
+    labelNames: ['family'] as const,
+    registers: [registry],
+  });
+  const refusals = new Counter({
+    name: `${PREFIX}auth_refusals_total`,
+    help: '401 and 403 answers by route family',
+    labelNames: ['family', 'status'] as const,
+    registers: [registry],
+  });
+  const bulk = new Counter({
+    name: `${PREFIX}bulk_operations_total`,
+    help: 'Bulk operations: applied by the call, or deduplicated (applied before under the same opId)',
+    labelNames: ['result'] as const,
+    registers: [registry],
+  });
   const loginFailures = new Counter({ name: `${PREFIX}login_failures_total`, help: 'Sign-ins refused for a wrong login or password', registers: [registry] });
   // Known label values start at zero, so rates work from the first scrape.
   bulk.inc({ result: 'applied' }, 0);
@@ -80,7 +100,11 @@ export function registerMetrics(app: FastifyInstance, settings: MetricsSettings)
     help: 'Live attachments (not deleted)',
     registers: [registry],
     async collect() {
-      const row = await app.db.selectFrom('attachments').select((eb) => eb.fn.countAll<number>().as('n')).where('deleted', '=', 0).executeTakeFirstOrThrow();
+      const row = await app.db
+        .selectFrom('attachments')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('deleted', '=', 0)
+        .executeTakeFirstOrThrow();
       this.set(Number(row.n));
     },
   });
@@ -89,7 +113,11 @@ export function registerMetrics(app: FastifyInstance, settings: MetricsSettings)
     help: 'Bytes of live attachments (originals)',
     registers: [registry],
     async collect() {
-      const row = await app.db.selectFrom('attachments').select((eb) => eb.fn.sum<number>('size').as('bytes')).where('deleted', '=', 0).executeTakeFirstOrThrow();
+      const row = await app.db
+        .selectFrom('attachments')
+        .select((eb) => eb.fn.sum<number>('size').as('bytes'))
+        .where('deleted', '=', 0)
+        .executeTakeFirstOrThrow();
       this.set(Number(row.bytes ?? 0));
     },
   });

@@ -36,10 +36,14 @@ export async function restore(dir: string, target: OpsTarget, options: RestoreOp
   const manifest = await verifySnapshot(dir, log);
   const onPostgres = Boolean(target.databaseUrl);
   if (manifest.database.kind !== (onPostgres ? 'postgres' : 'sqlite')) {
-    throw new OpsError(`the snapshot holds a ${manifest.database.kind} database, but this server is configured for ${onPostgres ? 'PostgreSQL (DATABASE_URL)' : 'SQLite (DATABASE_URL unset)'}`);
+    throw new OpsError(
+      `the snapshot holds a ${manifest.database.kind} database, but this server is configured for ${onPostgres ? 'PostgreSQL (DATABASE_URL)' : 'SQLite (DATABASE_URL unset)'}`,
+    );
   }
   if (manifest.attachments.store !== (target.s3 ? 's3' : 'local')) {
-    throw new OpsError(`the snapshot's attachments are in ${manifest.attachments.store === 's3' ? 'an object store' : 'DATA_DIR'}, but this server keeps them ${target.s3 ? 'in S3_BUCKET' : 'in DATA_DIR'}`);
+    throw new OpsError(
+      `the snapshot's attachments are in ${manifest.attachments.store === 's3' ? 'an object store' : 'DATA_DIR'}, but this server keeps them ${target.s3 ? 'in S3_BUCKET' : 'in DATA_DIR'}`,
+    );
   }
   if (!(await isEmptyDir(target.dataDir))) throw new OpsError(`DATA_DIR ${target.dataDir} is not empty: restore into an empty folder (nothing was written)`);
   if (target.databaseUrl) await assertEmptyPostgres(target.databaseUrl);
@@ -48,7 +52,9 @@ export async function restore(dir: string, target: OpsTarget, options: RestoreOp
     const what = `${missingAttachments.length} attachment ${missingAttachments.length === 1 ? 'object of the snapshot is' : 'objects of the snapshot are'} missing from bucket ${target.s3!.bucket} or changed`;
     if (!options.acceptMissingAttachments) {
       const shown = missingAttachments.slice(0, 20).join(', ') + (missingAttachments.length > 20 ? `, … (${missingAttachments.length - 20} more)` : '');
-      throw new OpsError(`${what}: ${shown}. Put them back into the bucket (from its object versions or another copy), or restore without them with ${ACCEPT_MISSING_FLAG} — nothing was written`);
+      throw new OpsError(
+        `${what}: ${shown}. Put them back into the bucket (from its object versions or another copy), or restore without them with ${ACCEPT_MISSING_FLAG} — nothing was written`,
+      );
     }
     log(`${what}, accepted (${ACCEPT_MISSING_FLAG}): ${missingAttachments.join(', ')}`);
   }
@@ -57,7 +63,19 @@ export async function restore(dir: string, target: OpsTarget, options: RestoreOp
   try {
     if (target.databaseUrl) {
       log('database: pg_restore');
-      await runTool('pg_restore', ['--no-owner', '--no-privileges', '--no-comments', '--exit-on-error', '--single-transaction', `--dbname=${target.databaseUrl}`, path.join(dir, PG_DUMP_FILE)], log);
+      await runTool(
+        'pg_restore',
+        [
+          '--no-owner',
+          '--no-privileges',
+          '--no-comments',
+          '--exit-on-error',
+          '--single-transaction',
+          `--dbname=${target.databaseUrl}`,
+          path.join(dir, PG_DUMP_FILE),
+        ],
+        log,
+      );
       await markVanished(target.databaseUrl, manifest.attachments.vanished ?? []);
     } else {
       // Into place by rename: a server started on a half-copied file is impossible.
@@ -141,7 +159,8 @@ async function assertEmptyPostgres(url: string): Promise<void> {
         where c.relkind in ('r', 'p') and n.nspname = current_schema()
           and not exists (select 1 from pg_depend d where d.objid = c.oid and d.deptype = 'e')`,
     );
-    if (Number(rows[0]!.n) > 0) throw new OpsError('the database of DATABASE_URL already has tables: restore into an empty database (createdb) — nothing was written');
+    if (Number(rows[0]!.n) > 0)
+      throw new OpsError('the database of DATABASE_URL already has tables: restore into an empty database (createdb) — nothing was written');
   } finally {
     await client.end();
   }

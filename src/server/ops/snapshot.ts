@@ -186,14 +186,17 @@ export async function verifySnapshot(dir: string, log: (line: string) => void): 
   } catch {
     throw new OpsError(`${dir} is not a complete snapshot: ${MANIFEST_FILE} or ${MANIFEST_SUM_FILE} is missing`);
   }
-  if (createHash('sha256').update(text).digest('hex') !== sum) throw new OpsError(`${MANIFEST_FILE} does not match its checksum: the snapshot was changed or damaged`);
+  if (createHash('sha256').update(text).digest('hex') !== sum)
+    throw new OpsError(`${MANIFEST_FILE} does not match its checksum: the snapshot was changed or damaged`);
   const manifest = JSON.parse(text) as Manifest;
   if (manifest.format !== FORMAT || manifest.formatVersion !== FORMAT_VERSION) {
     throw new OpsError(`${MANIFEST_FILE} is not a Moj travnik snapshot of format ${FORMAT_VERSION}`);
   }
   const expected = await currentSchemaVersion();
   if (manifest.database.lastMigration !== expected) {
-    throw new OpsError(`schema version mismatch: the snapshot's database is at migration ${manifest.database.lastMigration}, this server version expects ${expected}; restore it with the server version that made it`);
+    throw new OpsError(
+      `schema version mismatch: the snapshot's database is at migration ${manifest.database.lastMigration}, this server version expects ${expected}; restore it with the server version that made it`,
+    );
   }
   let checked = 0;
   const root = path.resolve(dir) + path.sep;
@@ -207,7 +210,8 @@ export async function verifySnapshot(dir: string, log: (line: string) => void): 
     } catch {
       throw new OpsError(`snapshot file missing: ${file.path}`);
     }
-    if (actual.size !== file.size || actual.sha256 !== file.sha256) throw new OpsError(`checksum mismatch: ${file.path} is not the file the backup wrote (damaged or changed)`);
+    if (actual.size !== file.size || actual.sha256 !== file.sha256)
+      throw new OpsError(`checksum mismatch: ${file.path} is not the file the backup wrote (damaged or changed)`);
     checked += 1;
     if (checked % 1000 === 0 || checked === manifest.files.length) log(`verified ${checked}/${manifest.files.length} files`);
   });

@@ -175,7 +175,10 @@ export class LimitCounters {
     this.announced = true;
     this.sharedNow = shared;
     if (shared) this.log.info(`request limits and sign-in throttle: counting in Redis${again ? ' again' : ''}, shared by every node`);
-    else this.log.warn('request limits and sign-in throttle: Redis is unreachable, counting in this process until it returns (each node allows the limits on its own meanwhile)');
+    else
+      this.log.warn(
+        'request limits and sign-in throttle: Redis is unreachable, counting in this process until it returns (each node allows the limits on its own meanwhile)',
+      );
     for (const listener of this.listeners) listener(shared);
     for (let i = this.waiters.length - 1; i >= 0; i--) {
       if (this.waiters[i]!.shared === shared) this.waiters.splice(i, 1)[0]!.resolve();
@@ -202,7 +205,8 @@ export class LimitCounters {
         return result;
       } catch (error) {
         // Once per run of failures: a hung Redis fails every request's command, the log says it once.
-        if (!this.commandsFailing) this.log.warn({ err: error }, 'request limits and sign-in throttle: Redis commands fail, counting in this process until they answer');
+        if (!this.commandsFailing)
+          this.log.warn({ err: error }, 'request limits and sign-in throttle: Redis commands fail, counting in this process until they answer');
         this.commandsFailing = true;
         return fallback();
       }

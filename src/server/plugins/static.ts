@@ -115,7 +115,10 @@ export async function registerStatic(app: FastifyInstance, options: StaticOption
     }
 
     // Normalise and keep inside root: "/../x" or encoded dots must not escape dist/.
-    const relative = path.posix.normalize(urlPath).replace(/^(\.\.(\/|$))+/, '').replace(/^\/+/, '');
+    const relative = path.posix
+      .normalize(urlPath)
+      .replace(/^(\.\.(\/|$))+/, '')
+      .replace(/^\/+/, '');
     const candidate = path.join(root, relative);
     if (relative !== '' && !relative.split('/').some((part) => part.startsWith('.')) && candidate.startsWith(root + path.sep) && (await isFile(candidate))) {
       return send(request, reply, relative);

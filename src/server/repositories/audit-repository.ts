@@ -43,7 +43,12 @@ async function selection(ctx: RepoContext, query: AuditQuery): Promise<HistoryQu
   }
   if (query.recordId !== undefined) {
     // Deleted records keep their trail: the record is looked up whatever its state.
-    const record = await ctx.db.selectFrom('records').select('table_id').where('id', '=', query.recordId).where('project_id', '=', ctx.schema.id).executeTakeFirst();
+    const record = await ctx.db
+      .selectFrom('records')
+      .select('table_id')
+      .where('id', '=', query.recordId)
+      .where('project_id', '=', ctx.schema.id)
+      .executeTakeFirst();
     const table = record ? ctx.schema.tablesById.get(record.table_id) : undefined;
     if (!table) throw invalid(t.record(query.recordId));
     q = q.where(inList(sql.ref('record_history.record_id'), idsOf(await loadRowsUnder(ctx.db, ctx.dialect, ctx.schema, table.key, query.recordId))));
@@ -78,7 +83,12 @@ async function toEntries(ctx: RepoContext, rows: HistoryRow[]): Promise<AuditEnt
   return entries.map(({ row, entry }) => toEntry(ctx, row, entry, labels));
 }
 
-function toEntry(ctx: RepoContext, row: HistoryRow, entry: ReturnType<typeof historyRowToEntry>, labels: Awaited<ReturnType<typeof loadLabelRows>>): AuditEntry {
+function toEntry(
+  ctx: RepoContext,
+  row: HistoryRow,
+  entry: ReturnType<typeof historyRowToEntry>,
+  labels: Awaited<ReturnType<typeof loadLabelRows>>,
+): AuditEntry {
   const table = ctx.schema.tablesById.get(row.table_id);
   const name = (key: string) => table?.columnsById.get(Number(key))?.name ?? key;
   const changes: AuditChange[] = propertyChanges(entry.old, entry.new).map((c) => {

@@ -283,7 +283,12 @@ class BulkWrites implements RecordWrites {
       keys.push(values);
     }
     for (const [tableId, keys] of byTable) {
-      const ids = await this.ctx.dialect.liveRowIds(this.ctx.db, tableId, this.ruleColumnsOf(tableId)!.map((column) => column.id), keys);
+      const ids = await this.ctx.dialect.liveRowIds(
+        this.ctx.db,
+        tableId,
+        this.ruleColumnsOf(tableId)!.map((column) => column.id),
+        keys,
+      );
       keys.forEach((values, i) => {
         const id = ids[i]!;
         // A key this call's rows hold already keeps them unless the database's row is older.
@@ -383,7 +388,10 @@ class BulkWrites implements RecordWrites {
       this.pending.clear();
     }
     if (this.texts.size) {
-      await dialect.indexTexts(db, [...this.texts].map(([recordId, entry]) => ({ recordId, ...entry })));
+      await dialect.indexTexts(
+        db,
+        [...this.texts].map(([recordId, entry]) => ({ recordId, ...entry })),
+      );
       this.texts.clear();
     }
     if (this.histories.length) {
@@ -416,7 +424,11 @@ export async function applyBulk(outer: RepoContext, operations: BulkOperation[])
   const applied = await previouslyApplied(ctx, operations);
   const localIds: LocalIdMap = new Map();
   const writes = new BulkWrites(ctx, operations, localIds, new Map(applied));
-  const state: WriteOptions & { localIds: LocalIdMap; verifiedRefs: Set<string>; writes: BulkWrites } = { localIds, verifiedRefs: await visibleTargets(ctx, operations), writes };
+  const state: WriteOptions & { localIds: LocalIdMap; verifiedRefs: Set<string>; writes: BulkWrites } = {
+    localIds,
+    verifiedRefs: await visibleTargets(ctx, operations),
+    writes,
+  };
   const results: BulkResultItem[] = [];
   const texts: string[] = [];
   for (let i = 0; i < operations.length; i++) {
@@ -501,7 +513,12 @@ async function previouslyApplied(ctx: RepoContext, operations: BulkOperation[]):
   const opIds = [...new Set(operations.map((op) => op.opId))];
   const found = new Map<string, BulkResultItem>();
   for (const chunk of chunksOf(opIds, rowsPerStatement(1))) {
-    const rows = await ctx.db.selectFrom('applied_ops').select(['op_id', 'result']).where('caller', '=', ctx.access.caller).where('op_id', 'in', chunk).execute();
+    const rows = await ctx.db
+      .selectFrom('applied_ops')
+      .select(['op_id', 'result'])
+      .where('caller', '=', ctx.access.caller)
+      .where('op_id', 'in', chunk)
+      .execute();
     for (const row of rows) found.set(row.op_id, JSON.parse(row.result) as BulkResultItem);
   }
   return found;

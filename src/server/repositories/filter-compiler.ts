@@ -255,7 +255,8 @@ function compileLeaf(node: Record<string, unknown>, ctx: FilterContext, path: st
       requireDateOperand(operand, path, cmp);
       return sql<boolean>`${operand.expr('text')} < ${ctx.now}`;
     case 'EqualsUserEmail':
-      if (operand.type !== 'text' && operand.type !== 'json') throw invalid(`${path}: EqualsUserEmail needs a text column, column ${operand.label} is ${operand.type}`);
+      if (operand.type !== 'text' && operand.type !== 'json')
+        throw invalid(`${path}: EqualsUserEmail needs a text column, column ${operand.label} is ${operand.type}`);
       return sql<boolean>`${ctx.dialect.lower(operand.text())} = ${ctx.email}`;
   }
 }
@@ -306,4 +307,3 @@ export function compileSorts(sorts: Sort[] | undefined, ctx: FilterContext, alia
   parts.push(sql`${sql.ref(`${alias}.id`)} asc`);
   return parts;
 }
-

@@ -48,7 +48,17 @@ function scoreColumns(ctx: RepoContext): ScoreColumns | null {
   const indicators = ctx.schema.tablesByKey.get('indicators');
   const [kindCol, scoreCol, ruleCol] = [columnId(forms, 'form_id'), columnId(forms, 'score'), columnId(forms, 'rule_version')];
   const [parentCol, keyCol, valueCol] = [columnId(indicators, 'parent'), columnId(indicators, 'key'), columnId(indicators, 'value')];
-  if (!forms || !indicators || kindCol === undefined || scoreCol === undefined || ruleCol === undefined || parentCol === undefined || keyCol === undefined || valueCol === undefined) return null;
+  if (
+    !forms ||
+    !indicators ||
+    kindCol === undefined ||
+    scoreCol === undefined ||
+    ruleCol === undefined ||
+    parentCol === undefined ||
+    keyCol === undefined ||
+    valueCol === undefined
+  )
+    return null;
   return { forms, indicators, kindCol, scoreCol, ruleCol, parentCol, keyCol, valueCol };
 }
 
@@ -149,7 +159,10 @@ export async function keepFormScores(ctx: RepoContext, formIds: Iterable<number>
       .where('archived', '=', 0)
       .where(sql<boolean>`${ctx.dialect.prop(columns.parentCol, 'number')} in (${sql.join([...live.keys()])})`)
       .execute();
-    const byForm = indicatorsByForm(rows.sort((a, b) => a.id - b.id), columns.parentCol);
+    const byForm = indicatorsByForm(
+      rows.sort((a, b) => a.id - b.id),
+      columns.parentCol,
+    );
     const changes: Array<{ id: number; properties: string }> = [];
     for (const [id, form] of live) {
       const next = rescoredProperties(columns, form, byForm.get(id) ?? []);
@@ -161,7 +174,9 @@ export async function keepFormScores(ctx: RepoContext, formIds: Iterable<number>
     // One statement for the run (UPDATE … FROM VALUES: SQLite 3.33+ and PostgreSQL); the casts
     // type the VALUES columns for PostgreSQL and change nothing in SQLite.
     const values = sql.join(changes.map((change) => sql`(cast(${change.id} as integer), ${change.properties})`));
-    await sql`update records set properties = cast(v.column2 as ${sql.raw(ctx.dialect.types.json)}) from (values ${values}) as v where records.id = v.column1`.execute(ctx.db);
+    await sql`update records set properties = cast(v.column2 as ${sql.raw(ctx.dialect.types.json)}) from (values ${values}) as v where records.id = v.column1`.execute(
+      ctx.db,
+    );
   }
   return updated;
 }

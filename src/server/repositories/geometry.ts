@@ -149,7 +149,18 @@ export function bboxOf(g: Geometry): BBox {
 
 export function bboxPolygon(box: BBox): Geometry {
   const [minX, minY, maxX, maxY] = box;
-  return { type: 'Polygon', coordinates: [[[minX, minY], [maxX, minY], [maxX, maxY], [minX, maxY], [minX, minY]]] };
+  return {
+    type: 'Polygon',
+    coordinates: [
+      [
+        [minX, minY],
+        [maxX, minY],
+        [maxX, maxY],
+        [minX, maxY],
+        [minX, minY],
+      ],
+    ],
+  };
 }
 
 /** Exact test after the bbox prefilter (collections: any member intersecting counts). */

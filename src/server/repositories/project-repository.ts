@@ -48,9 +48,7 @@ export async function loadProjectSchema(db: Executor, projectId: number): Promis
   const columns = tableIds.length
     ? await db.selectFrom('table_columns').selectAll().where('table_id', 'in', tableIds).orderBy('position').orderBy('id').execute()
     : [];
-  const slots = tableIds.length
-    ? await db.selectFrom('table_attachment_infos').selectAll().where('table_id', 'in', tableIds).orderBy('id').execute()
-    : [];
+  const slots = tableIds.length ? await db.selectFrom('table_attachment_infos').selectAll().where('table_id', 'in', tableIds).orderBy('id').execute() : [];
   const infos: TableInfo[] = tables.map((table) => {
     const cols: ColumnInfo[] = columns
       .filter((c) => c.table_id === table.id)
@@ -138,7 +136,11 @@ export async function createProject(
   const projectId = inserted.id;
   const tableIds = new Map<string, number>();
   for (const table of input.tables) {
-    const row = await db.insertInto('project_tables').values({ project_id: projectId, key: table.key, name: table.name }).returning('id').executeTakeFirstOrThrow();
+    const row = await db
+      .insertInto('project_tables')
+      .values({ project_id: projectId, key: table.key, name: table.name })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     tableIds.set(table.key, row.id);
   }
   for (const table of input.tables) {

@@ -38,7 +38,12 @@ export function visibleRows(ctx: RepoContext, table: TableInfo, options: { inclu
 }
 
 /** One row the caller may see, or undefined (another farmer's row looks exactly like a missing one). */
-export async function findVisibleRow(ctx: RepoContext, table: TableInfo, id: number, options: { includeDeleted?: boolean } = {}): Promise<RecordRow | undefined> {
+export async function findVisibleRow(
+  ctx: RepoContext,
+  table: TableInfo,
+  id: number,
+  options: { includeDeleted?: boolean } = {},
+): Promise<RecordRow | undefined> {
   return visibleRows(ctx, table, options).selectAll('records').where('records.id', '=', id).executeTakeFirst();
 }
 
@@ -145,7 +150,12 @@ export async function textSearch(
   ctx: RepoContext,
   input: { profileId: number; limit: number; page: number; query: string; tableIds?: number[] },
 ): Promise<{ records: WireRecord[]; totalCount: number }> {
-  const profile = await ctx.db.selectFrom('search_profiles').selectAll().where('id', '=', input.profileId).where('project_id', '=', ctx.schema.id).executeTakeFirst();
+  const profile = await ctx.db
+    .selectFrom('search_profiles')
+    .selectAll()
+    .where('id', '=', input.profileId)
+    .where('project_id', '=', ctx.schema.id)
+    .executeTakeFirst();
   if (!profile) throw notFound(`search profile ${input.profileId} not found in project ${ctx.schema.id}`);
   const profileTables = profile.table_ids ? new Set<number>(JSON.parse(profile.table_ids) as number[]) : null;
   let tables = tablesFor(ctx, input.tableIds, 'tableIds');
@@ -153,7 +163,9 @@ export async function textSearch(
   const hits = ctx.dialect.textSearchSql(input.query);
   if (!hits || tables.length === 0) return { records: [], totalCount: 0 };
   const { limit, offset } = paging(input.page, input.limit);
-  const base = visibleInTables(ctx, tables).innerJoin(sql<{ id: number; rank: number }>`(${hits})`.as('hits'), (join) => join.onRef('hits.id', '=', 'records.id'));
+  const base = visibleInTables(ctx, tables).innerJoin(sql<{ id: number; rank: number }>`(${hits})`.as('hits'), (join) =>
+    join.onRef('hits.id', '=', 'records.id'),
+  );
   const rows = await base.selectAll('records').orderBy('hits.rank').orderBy('records.id').limit(limit).offset(offset).execute();
   const totalCount = await countOfJoined(base, rows.length, offset, limit);
   return { records: rows.map(rowToRecord), totalCount };
@@ -168,11 +180,7 @@ async function countOfJoined(query: SelectQueryBuilder<any, any, object>, got: n
 
 function bboxFilter(query: RecordQuery, box: BBox): RecordQuery {
   const [minX, minY, maxX, maxY] = box;
-  return query
-    .where('records.min_x', '<=', maxX)
-    .where('records.max_x', '>=', minX)
-    .where('records.min_y', '<=', maxY)
-    .where('records.max_y', '>=', minY);
+  return query.where('records.min_x', '<=', maxX).where('records.max_x', '>=', minX).where('records.min_y', '<=', maxY).where('records.max_y', '>=', minY);
 }
 
 /** Rows of the given tables whose geometry intersects `geometry`: bbox index prefilter, then an exact test. */

@@ -59,13 +59,15 @@ function checkValue(column: ColumnInfo, value: unknown, path: string, key: strin
       if (typeof value !== 'number' || !Number.isFinite(value)) throw refusedValue(column, path, key, 'must be a number');
       return value;
     case 'reference':
-      if (typeof value !== 'number' || !Number.isSafeInteger(value) || value <= 0) throw refusedValue(column, path, key, 'must be a record id (positive integer)');
+      if (typeof value !== 'number' || !Number.isSafeInteger(value) || value <= 0)
+        throw refusedValue(column, path, key, 'must be a record id (positive integer)');
       return value;
     case 'boolean':
       if (typeof value !== 'boolean') throw refusedValue(column, path, key, 'must be true or false');
       return value;
     case 'date':
-      if (typeof value !== 'string' || !ISO_DATE.test(value) || Number.isNaN(Date.parse(value))) throw refusedValue(column, path, key, 'must be an ISO 8601 date');
+      if (typeof value !== 'string' || !ISO_DATE.test(value) || Number.isNaN(Date.parse(value)))
+        throw refusedValue(column, path, key, 'must be an ISO 8601 date');
       return value;
     default:
       return value;
@@ -111,7 +113,10 @@ async function checkReferences(ctx: RepoContext, table: TableInfo, props: Proper
       verified?.add(cacheKey);
       continue;
     }
-    const row = await visibleRows(ctx, target).select('records.id').where('records.id', '=', value as number).executeTakeFirst();
+    const row = await visibleRows(ctx, target)
+      .select('records.id')
+      .where('records.id', '=', value as number)
+      .executeTakeFirst();
     if (!row) throw invalid(`${path}.${key} (${column.name}): record ${String(value)} not found in table ${target.key}`);
     verified?.add(cacheKey);
   }
@@ -132,7 +137,13 @@ export function searchText(table: TableInfo, props: Properties): string {
   return searchableText(table.columns.filter((c) => c.type === 'text').map((c) => props[String(c.id)]));
 }
 
-function geometryColumns(geometry: Geometry | null): { geometry: string | null; min_x: number | null; min_y: number | null; max_x: number | null; max_y: number | null } {
+function geometryColumns(geometry: Geometry | null): {
+  geometry: string | null;
+  min_x: number | null;
+  min_y: number | null;
+  max_x: number | null;
+  max_y: number | null;
+} {
   if (!geometry) return { geometry: null, min_x: null, min_y: null, max_x: null, max_y: null };
   const [minX, minY, maxX, maxY] = bboxOf(geometry);
   return { geometry: JSON.stringify(geometry), min_x: minX, min_y: minY, max_x: maxX, max_y: maxY };
@@ -149,12 +160,35 @@ function snapshot(r: { properties: string; geometry: string | null } | null): st
   return r ? `{"properties":${r.properties},"geometry":${r.geometry ?? 'null'}}` : null;
 }
 
-function historyValues(ctx: RepoContext, row: { id: number; table_id: number }, action: 'insert' | 'update' | 'delete' | 'archive' | 'unarchive', before: RecordRow | null, after: { properties: string; geometry: string | null } | null): HistoryValues {
-  return { record_id: row.id, table_id: row.table_id, action, changed_by: actor(ctx), changed_at: ctx.now, old_value: snapshot(before), new_value: snapshot(after) };
+function historyValues(
+  ctx: RepoContext,
+  row: { id: number; table_id: number },
+  action: 'insert' | 'update' | 'delete' | 'archive' | 'unarchive',
+  before: RecordRow | null,
+  after: { properties: string; geometry: string | null } | null,
+): HistoryValues {
+  return {
+    record_id: row.id,
+    table_id: row.table_id,
+    action,
+    changed_by: actor(ctx),
+    changed_at: ctx.now,
+    old_value: snapshot(before),
+    new_value: snapshot(after),
+  };
 }
 
-async function recordHistory(ctx: RepoContext, row: { id: number; table_id: number }, action: 'insert' | 'update' | 'delete' | 'archive' | 'unarchive', before: RecordRow | null, after: { properties: string; geometry: string | null } | null): Promise<void> {
-  await ctx.db.insertInto('record_history').values(historyValues(ctx, row, action, before, after)).execute();
+async function recordHistory(
+  ctx: RepoContext,
+  row: { id: number; table_id: number },
+  action: 'insert' | 'update' | 'delete' | 'archive' | 'unarchive',
+  before: RecordRow | null,
+  after: { properties: string; geometry: string | null } | null,
+): Promise<void> {
+  await ctx.db
+    .insertInto('record_history')
+    .values(historyValues(ctx, row, action, before, after))
+    .execute();
 }
 
 /**
@@ -230,7 +264,12 @@ function liveRuleValue(ctx: RepoContext, column: ColumnInfo, value: unknown) {
 }
 
 /** The live (not deleted) row of `table` with `values` in the rule's `columns`, the oldest if several. */
-export async function findLiveRow(ctx: RepoContext, table: TableInfo, columns: readonly ColumnInfo[], values: readonly unknown[]): Promise<RecordRow | undefined> {
+export async function findLiveRow(
+  ctx: RepoContext,
+  table: TableInfo,
+  columns: readonly ColumnInfo[],
+  values: readonly unknown[],
+): Promise<RecordRow | undefined> {
   let query = ctx.db.selectFrom('records').selectAll().where('table_id', '=', table.id).where('deleted', '=', 0);
   columns.forEach((column, i) => {
     const { prop, param } = liveRuleValue(ctx, column, values[i]);
@@ -280,7 +319,9 @@ async function refuseSecondLiveRow(ctx: RepoContext, table: TableInfo, props: Pr
   const existing = await writes.liveRow(table, columns, values);
   if (!existing) return;
   const described = columns.map((column, i) => `${column.name} ${JSON.stringify(values[i])}`).join(', ');
-  throw conflict(`${path ? `${path}: ` : ''}${table.key} already holds a live row with ${described}: record ${existing.id}`, rowToRecord(existing), { duplicateOf: existing.id });
+  throw conflict(`${path ? `${path}: ` : ''}${table.key} already holds a live row with ${described}: record ${existing.id}`, rowToRecord(existing), {
+    duplicateOf: existing.id,
+  });
 }
 
 export interface InsertInput {
@@ -309,7 +350,13 @@ async function addMoveComment(ctx: RepoContext, formId: number, comment: MoveCom
   const comments = ctx.schema.tablesByKey.get('comments');
   if (!comments) return;
   const key = (name: string) => String(comments.columnsByName.get(name)?.id);
-  const properties = { [key('parent')]: formId, [key('text')]: comment.text, [key('indicator')]: comment.indicator, [key('state')]: null, [key('author')]: null };
+  const properties = {
+    [key('parent')]: formId,
+    [key('text')]: comment.text,
+    [key('indicator')]: comment.indicator,
+    [key('state')]: null,
+    [key('author')]: null,
+  };
   await insertRecord(ctx, { tableId: comments.id, properties }, { ...options, moveState: comment.state });
 }
 
@@ -330,7 +377,14 @@ export async function insertRecord(ctx: RepoContext, input: InsertInput, options
   if (hasRecordRules(table)) await applyRecordRules(ctx, table, { props, changed: new Set(Object.keys(props)), geometry, flush: () => writes.flush() });
   if (table.key === 'indicators') await assertFormUnlocked(ctx, table, props, writes);
   const comment = hasReviewRules(table)
-    ? await applyReviewRules(ctx, table, { props, given: { ...props }, before: null, flush: () => writes.flush(), row: lookupOf(writes), moveState: options.moveState })
+    ? await applyReviewRules(ctx, table, {
+        props,
+        given: { ...props },
+        before: null,
+        flush: () => writes.flush(),
+        row: lookupOf(writes),
+        moveState: options.moveState,
+      })
     : null;
   if (NATURAL_KEYS[table.key]) await writes.flush();
   const existing = await findLiveNaturalDuplicate(ctx, table, props);
@@ -384,14 +438,20 @@ export async function updateRecord(ctx: RepoContext, input: UpdateInput, options
   if (input.version !== undefined && input.version !== current.version) {
     // A farmer's edit of a form under review is refused as that even when it is stale too: "keep
     // mine" after a plain conflict would only meet the lock (docs/architecture.md, The review loop).
-    const named = Object.keys(typeof input.properties === 'object' && input.properties !== null ? input.properties : {}).map((key) => table.columnsByKey.get(key)?.name ?? key);
+    const named = Object.keys(typeof input.properties === 'object' && input.properties !== null ? input.properties : {}).map(
+      (key) => table.columnsByKey.get(key)?.name ?? key,
+    );
     await assertFarmerMayChange(ctx, table, current, before, lookupOf(writes), named);
-    throw conflict(`${path ? `${path}: ` : ''}record ${id} is at version ${current.version}, the edit was based on version ${input.version}`, rowToRecord(current));
+    throw conflict(
+      `${path ? `${path}: ` : ''}record ${id} is at version ${current.version}, the edit was based on version ${input.version}`,
+      rowToRecord(current),
+    );
   }
   const given = validateProperties(table, input.properties ?? {}, pathOf(path, 'properties'));
   // Local ids of this bulk call in reference columns become server ids before comparing.
   for (const [key, value] of Object.entries(given)) {
-    if (typeof value === 'number' && table.columnsById.get(Number(key))?.type === 'reference' && options.localIds?.has(value)) given[key] = options.localIds.get(value)!;
+    if (typeof value === 'number' && table.columnsById.get(Number(key))?.type === 'reference' && options.localIds?.has(value))
+      given[key] = options.localIds.get(value)!;
   }
   // Clients often send the whole record back: only values that differ count as changes.
   const changes: Properties = Object.fromEntries(Object.entries(given).filter(([key, value]) => JSON.stringify(before[key] ?? null) !== JSON.stringify(value)));
@@ -407,10 +467,19 @@ export async function updateRecord(ctx: RepoContext, input: UpdateInput, options
   await checkReferences(ctx, table, changes, pathOf(path, 'properties'), options);
   const merged: Properties = { ...before, ...changes };
   checkOwnershipColumn(ctx, table, merged, pathOf(path, 'properties'));
-  if (hasRecordRules(table)) await applyRecordRules(ctx, table, { props: merged, changed: new Set(Object.keys(changes)), geometry: geometryChanged ? (geometry ?? null) : undefined, id: current.id, flush: () => writes.flush() });
+  if (hasRecordRules(table))
+    await applyRecordRules(ctx, table, {
+      props: merged,
+      changed: new Set(Object.keys(changes)),
+      geometry: geometryChanged ? (geometry ?? null) : undefined,
+      id: current.id,
+      flush: () => writes.flush(),
+    });
   // An indicator moved to another form: that form may not be locked either.
   if (table.key === 'indicators') await assertFarmerMayChange(ctx, table, current, merged, lookupOf(writes));
-  const comment = hasReviewRules(table) ? await applyReviewRules(ctx, table, { props: merged, given, before, id: current.id, flush: () => writes.flush(), row: lookupOf(writes) }) : null;
+  const comment = hasReviewRules(table)
+    ? await applyReviewRules(ctx, table, { props: merged, given, before, id: current.id, flush: () => writes.flush(), row: lookupOf(writes) })
+    : null;
   const properties = JSON.stringify(merged);
   const row = await writes.update(current, {
     properties,
@@ -454,7 +523,11 @@ export async function deleteRecords(ctx: RepoContext, tableId: number, ids: numb
     done.push(id);
     if (current.deleted === 1) continue;
     await assertFarmerMayChange(ctx, table, current, parseProperties(current.properties), (of, rowId) => findVisibleRow(ctx, of, rowId));
-    await ctx.db.updateTable('records').set({ deleted: 1, updated_at: ctx.now, updated_by: actor(ctx), version: current.version + 1 }).where('id', '=', id).execute();
+    await ctx.db
+      .updateTable('records')
+      .set({ deleted: 1, updated_at: ctx.now, updated_by: actor(ctx), version: current.version + 1 })
+      .where('id', '=', id)
+      .execute();
     await ctx.dialect.removeText(ctx.db, id);
     await recordHistory(ctx, current, 'delete', current, null);
     await rescoreAfterWrite(ctx, table, parseProperties(current.properties), id);

@@ -109,7 +109,17 @@ function callerOf(ctx: RepoContext): string {
 type FormKeys = Record<'state' | 'reason' | 'indicator' | 'reviewed_by' | 'reviewed_at' | 'return_until' | 'completed' | 'kind' | 'parent', string>;
 
 function formKeys(table: TableInfo): FormKeys | undefined {
-  const names = { state: 'review_state', reason: 'review_reason', indicator: 'review_indicator', reviewed_by: 'reviewed_by', reviewed_at: 'reviewed_at', return_until: 'return_until', completed: 'completed', kind: 'form_id', parent: 'parent' };
+  const names = {
+    state: 'review_state',
+    reason: 'review_reason',
+    indicator: 'review_indicator',
+    reviewed_by: 'reviewed_by',
+    reviewed_at: 'reviewed_at',
+    return_until: 'return_until',
+    completed: 'completed',
+    kind: 'form_id',
+    parent: 'parent',
+  };
   const keys: Partial<FormKeys> = {};
   for (const [name, column] of Object.entries(names)) {
     const key = keyOf(table, column);
@@ -192,7 +202,11 @@ async function seasonOf(ctx: RepoContext, linkId: unknown, row: RowLookup): Prom
     return key === undefined ? null : p[key];
   };
   const appealDays = value('appeal_days');
-  return { submit_until: textOf(value('submit_until')), review_until: textOf(value('review_until')), appeal_days: typeof appealDays === 'number' ? appealDays : null };
+  return {
+    submit_until: textOf(value('submit_until')),
+    review_until: textOf(value('review_until')),
+    appeal_days: typeof appealDays === 'number' ? appealDays : null,
+  };
 }
 
 function assertIndicatorOfKind(kindId: unknown, key: string): void {

@@ -121,18 +121,60 @@ export async function loadDemoData(db: Db, dialect: DialectLayer): Promise<boole
       ])
       .execute();
 
-    const season2025 = await insertSeedRecord(trx, dialect, t('durations'), { values: { name: 'Sezona 2025', filter_start: '2025-01-01', filter_end: '2025-12-31', submit_until: '2025-10-31', review_until: '2025-11-30', appeal_days: 15 } }, opts);
-    await insertSeedRecord(trx, dialect, t('durations'), { values: { name: 'Sezona 2026', filter_start: '2026-01-01', filter_end: '2026-12-31', submit_until: '2026-12-31', review_until: '2027-01-31', appeal_days: 15 } }, opts);
+    const season2025 = await insertSeedRecord(
+      trx,
+      dialect,
+      t('durations'),
+      {
+        values: {
+          name: 'Sezona 2025',
+          filter_start: '2025-01-01',
+          filter_end: '2025-12-31',
+          submit_until: '2025-10-31',
+          review_until: '2025-11-30',
+          appeal_days: 15,
+        },
+      },
+      opts,
+    );
+    await insertSeedRecord(
+      trx,
+      dialect,
+      t('durations'),
+      {
+        values: {
+          name: 'Sezona 2026',
+          filter_start: '2026-01-01',
+          filter_end: '2026-12-31',
+          submit_until: '2026-12-31',
+          review_until: '2027-01-31',
+          appeal_days: 15,
+        },
+      },
+      opts,
+    );
 
     const qualities = ['good', 'medium', 'bad', 'good', 'medium'] as const;
     let formSeed = 0;
     const rnd = random(20250614);
     for (const farmer of DEMO_FARMERS) {
-      const farmerId = await insertSeedRecord(trx, dialect, t('farmers'), { values: { name: farmer.name, email: farmer.email, phone: farmer.phone, kmg_mid: farmer.kmgMid } }, opts);
+      const farmerId = await insertSeedRecord(
+        trx,
+        dialect,
+        t('farmers'),
+        { values: { name: farmer.name, email: farmer.email, phone: farmer.phone, kmg_mid: farmer.kmgMid } },
+        opts,
+      );
       for (const meadow of farmer.meadows) {
         const polygon = meadowPolygon(meadow.center, rnd);
         const areaHa = Math.round((area(polygon) / 10_000) * 100) / 100;
-        const areaId = await insertSeedRecord(trx, dialect, t('areas'), { values: { name: meadow.name, user: farmerId, gerk_pid: meadow.gerk, area_ha: areaHa }, geometry: polygon }, opts);
+        const areaId = await insertSeedRecord(
+          trx,
+          dialect,
+          t('areas'),
+          { values: { name: meadow.name, user: farmerId, gerk_pid: meadow.gerk, area_ha: areaHa }, geometry: polygon },
+          opts,
+        );
         for (let p = 0; p < meadow.paths; p++) {
           const line = transect(meadow.center, p, rnd);
           const lengthM = Math.round(length({ type: 'Feature', properties: {}, geometry: line }, { units: 'kilometers' }) * 1000);

@@ -70,7 +70,10 @@ function transect([x, y]: [number, number], index: number, rnd: () => number): L
 }
 
 async function nextProjectId(db: Db): Promise<number> {
-  const row = await db.selectFrom('projects').select((eb) => eb.fn.max('id').as('max')).executeTakeFirst();
+  const row = await db
+    .selectFrom('projects')
+    .select((eb) => eb.fn.max('id').as('max'))
+    .executeTakeFirst();
   return Number(row?.max ?? 0) + 1;
 }
 
@@ -93,7 +96,15 @@ export async function seedLargeProject(db: Db, dialect: DialectLayer, options: L
     schema = await loadProjectSchema(trx, projectId);
     const durations = schema!.tablesByKey.get('durations')!;
     for (const year of [2025, 2026]) {
-      seasons.push(await insertSeedRecord(trx, dialect, durations, { values: { name: `Sezona ${year}`, filter_start: `${year}-01-01`, filter_end: `${year}-12-31` } }, opts));
+      seasons.push(
+        await insertSeedRecord(
+          trx,
+          dialect,
+          durations,
+          { values: { name: `Sezona ${year}`, filter_start: `${year}-01-01`, filter_end: `${year}-12-31` } },
+          opts,
+        ),
+      );
       counts.durations! += 1;
     }
     await trx
@@ -123,7 +134,14 @@ export async function seedLargeProject(db: Db, dialect: DialectLayer, options: L
           trx,
           dialect,
           t('farmers'),
-          { values: { name: `${first} ${last}`, email: `kmet${i + 1}@velik.example.si`, phone: `041 ${String(100000 + i).slice(-6)}`, kmg_mid: String(200000000 + i) } },
+          {
+            values: {
+              name: `${first} ${last}`,
+              email: `kmet${i + 1}@velik.example.si`,
+              phone: `041 ${String(100000 + i).slice(-6)}`,
+              kmg_mid: String(200000000 + i),
+            },
+          },
           opts,
         );
         counts.farmers! += 1;
@@ -138,7 +156,12 @@ export async function seedLargeProject(db: Db, dialect: DialectLayer, options: L
             dialect,
             t('areas'),
             {
-              values: { name: `${MEADOW_NAMES[(i + m) % MEADOW_NAMES.length]} ${last} ${m + 1}`, user: farmerId, gerk_pid: String(3000000 + i * 4 + m), area_ha: Math.round((area(polygon) / 10_000) * 100) / 100 },
+              values: {
+                name: `${MEADOW_NAMES[(i + m) % MEADOW_NAMES.length]} ${last} ${m + 1}`,
+                user: farmerId,
+                gerk_pid: String(3000000 + i * 4 + m),
+                area_ha: Math.round((area(polygon) / 10_000) * 100) / 100,
+              },
               geometry: polygon,
             },
             opts,
@@ -148,7 +171,13 @@ export async function seedLargeProject(db: Db, dialect: DialectLayer, options: L
           for (let p = 0; p < paths; p += 1) {
             const line = transect(center, p, rnd);
             const lengthM = Math.round(length({ type: 'Feature', properties: {}, geometry: line }, { units: 'kilometers' }) * 1000);
-            const pathId = await insertSeedRecord(trx, dialect, t('paths'), { values: { name: `Pot ${p + 1}`, parent: areaId, length_m: lengthM, walk: null }, geometry: line }, opts);
+            const pathId = await insertSeedRecord(
+              trx,
+              dialect,
+              t('paths'),
+              { values: { name: `Pot ${p + 1}`, parent: areaId, length_m: lengthM, walk: null }, geometry: line },
+              opts,
+            );
             counts.paths! += 1;
             const [season2025, season2026] = seasons as [number, number];
             const link2025 = await insertSeedRecord(trx, dialect, t('durationPaths'), { values: { duration_id: season2025, path_id: pathId } }, opts);
@@ -162,7 +191,16 @@ export async function seedLargeProject(db: Db, dialect: DialectLayer, options: L
                 trx,
                 dialect,
                 t('forms'),
-                { values: { parent: link2025, form_id: kind.id, score: scoreForm(kind.scoring, values), rule_version: kind.scoring.version, note: null, completed: true } },
+                {
+                  values: {
+                    parent: link2025,
+                    form_id: kind.id,
+                    score: scoreForm(kind.scoring, values),
+                    rule_version: kind.scoring.version,
+                    note: null,
+                    completed: true,
+                  },
+                },
                 opts,
               );
               counts.forms! += 1;

@@ -14,7 +14,13 @@ export interface SeedRecordInput {
   geometry?: Geometry | null;
 }
 
-export async function insertSeedRecord(db: Executor, dialect: DialectLayer, table: TableInfo, input: SeedRecordInput, options: { now: string; by: string }): Promise<number> {
+export async function insertSeedRecord(
+  db: Executor,
+  dialect: DialectLayer,
+  table: TableInfo,
+  input: SeedRecordInput,
+  options: { now: string; by: string },
+): Promise<number> {
   const properties: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(input.values)) {
     const column = table.columnsByName.get(name);

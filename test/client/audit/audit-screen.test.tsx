@@ -42,7 +42,13 @@ let answer: (url: URL) => Response;
 
 beforeEach(() => {
   requests = [];
-  answer = () => response({ body: { entries: [entry(2), entry(1, { changedBy: 'kmet1@example.si', table: 'indicators', changes: [{ column: 'note', old: null, new: 'Ob robu' }] })], totalCount: 2 } satisfies AuditPage });
+  answer = () =>
+    response({
+      body: {
+        entries: [entry(2), entry(1, { changedBy: 'kmet1@example.si', table: 'indicators', changes: [{ column: 'note', old: null, new: 'Ob robu' }] })],
+        totalCount: 2,
+      } satisfies AuditPage,
+    });
 });
 afterEach(cleanup);
 
@@ -109,11 +115,21 @@ describe('Zgodovina sprememb', () => {
     fireEvent.change(screen.getByLabelText(slAudit.from), { target: { value: '2026-06-01' } });
     fireEvent.change(screen.getByLabelText(slAudit.to), { target: { value: '2026-06-03' } });
     await waitFor(() => expect(lastQuery().to).toBeDefined());
-    expect(lastQuery()).toEqual({ farmerId: '10000002', tableId: String(config.tables.indicators.id), ...dayWindow('2026-06-01', '2026-06-03'), page: '1', perPage: String(AUDIT_PAGE_SIZE) });
+    expect(lastQuery()).toEqual({
+      farmerId: '10000002',
+      tableId: String(config.tables.indicators.id),
+      ...dayWindow('2026-06-01', '2026-06-03'),
+      page: '1',
+      perPage: String(AUDIT_PAGE_SIZE),
+    });
     // The whole last day counts: the window ends at the start of the next one.
     expect(new Date(lastQuery().to!).getTime() - new Date(lastQuery().from!).getTime()).toBe(3 * 86_400_000);
     // The farmer select lists the farmers the editor sees, the table select the Slovenian table names.
-    expect(within(screen.getByLabelText(slAudit.farmer)).getAllByRole('option').map((o) => o.textContent)).toEqual([slAudit.allFarmers, 'Ana Kovač', 'Janez Novak']);
+    expect(
+      within(screen.getByLabelText(slAudit.farmer))
+        .getAllByRole('option')
+        .map((o) => o.textContent),
+    ).toEqual([slAudit.allFarmers, 'Ana Kovač', 'Janez Novak']);
     expect(within(screen.getByLabelText(slAudit.table)).getByRole('option', { name: slAudit.tables.durationPaths })).toBeTruthy();
   });
 

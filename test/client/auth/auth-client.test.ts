@@ -255,7 +255,14 @@ describe('the address a sign-in started from', () => {
     const set = tokenSet(300, 1);
     const keycloak: KeycloakLike = {
       init: async () => {
-        if (signedIn) Object.assign(keycloak, { authenticated: true, token: set.access_token, refreshToken: set.refresh_token, idToken: set.id_token, tokenParsed: JSON.parse(Buffer.from(set.access_token.split('.')[1]!, 'base64url').toString()) });
+        if (signedIn)
+          Object.assign(keycloak, {
+            authenticated: true,
+            token: set.access_token,
+            refreshToken: set.refresh_token,
+            idToken: set.id_token,
+            tokenParsed: JSON.parse(Buffer.from(set.access_token.split('.')[1]!, 'base64url').toString()),
+          });
         return signedIn;
       },
       updateToken: async () => true,

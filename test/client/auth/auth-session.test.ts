@@ -87,7 +87,15 @@ describe('offline with an expired token', () => {
     (win as unknown as { navigator: { onLine: boolean } }).navigator = { onLine: false };
     const doc = Object.assign(new EventTarget(), { visibilityState: 'visible' }) as unknown as Document;
     stops.push(
-      startAuthSession({ dispatch: store.dispatch, getState: store.getState, subscribe: store.subscribe, client: client(), probe: async () => reachable, window: win, document: doc }),
+      startAuthSession({
+        dispatch: store.dispatch,
+        getState: store.getState,
+        subscribe: store.subscribe,
+        client: client(),
+        probe: async () => reachable,
+        window: win,
+        document: doc,
+      }),
     );
     await flush();
     expect(store.getState().auth).toMatchObject({ status: 'offline', user: { email: 'kmet1@example.si' } });

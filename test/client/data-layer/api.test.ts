@@ -8,7 +8,18 @@
  * answers.
  */
 import { afterEach, describe, expect, it, jest } from '@jest/globals';
-import { errorMessageOf, featuresApi, isTransientError, parseRetryAfter, performRequest, publicAppApi, recordsApi, setCredentialsProvider, testApi, type ApiError } from '../../../src/client/lib/api';
+import {
+  errorMessageOf,
+  featuresApi,
+  isTransientError,
+  parseRetryAfter,
+  performRequest,
+  publicAppApi,
+  recordsApi,
+  setCredentialsProvider,
+  testApi,
+  type ApiError,
+} from '../../../src/client/lib/api';
 import { searchAllRecords } from '../../../src/client/lib/api/search-all';
 import { auditApi } from '../../../src/client/lib/api/audit';
 import { makeTestStore, openTestDb, response, settleStores, until } from './helpers';
@@ -70,7 +81,13 @@ describe('the API calls', () => {
       d(featuresApi.endpoints.updateFeature.initiate({ ...P, tableId: 3, featureId: 10000002, body: { type: 'Feature', geometry: null, properties: {} } })),
       d(featuresApi.endpoints.deleteFeatures.initiate({ ...P, body: { tableId: 3, ids: [1] } })),
       d(featuresApi.endpoints.featuresInExtent.initiate({ ...P, extent, tableIds: [3] })),
-      d(featuresApi.endpoints.createFeatureFull.initiate({ ...P, tableId: 3, upload: { feature: { type: 'Feature', geometry: null, properties: {} }, files: [file] } })),
+      d(
+        featuresApi.endpoints.createFeatureFull.initiate({
+          ...P,
+          tableId: 3,
+          upload: { feature: { type: 'Feature', geometry: null, properties: {} }, files: [file] },
+        }),
+      ),
       d(featuresApi.endpoints.searchFeatures.initiate({ ...P, body })),
       d(featuresApi.endpoints.bulkFeatures.initiate({ ...P, body: { operations: [] } })),
       d(publicAppApi.endpoints.roles.initiate(P)),
@@ -156,7 +173,12 @@ describe('errors', () => {
     [418, 'Generic Error'],
     [409, 'Generic Error'],
   ])('maps %d to %s and keeps the server detail', async (status, message) => {
-    const { store } = recordingStore(() => response({ status, body: { status, message: 'whatever the server said', detail: 'tableId: unknown', current: status === 409 ? { version: 4 } : undefined } }));
+    const { store } = recordingStore(() =>
+      response({
+        status,
+        body: { status, message: 'whatever the server said', detail: 'tableId: unknown', current: status === 409 ? { version: 4 } : undefined },
+      }),
+    );
     const result = await store.dispatch(recordsApi.endpoints.searchRecords.initiate({ projectId: 1, body: { tableId: 999 } }));
     const error = result.error as ApiError;
     expect(error).toMatchObject({ status, message, detail: 'tableId: unknown' });
@@ -190,13 +212,19 @@ describe('errors', () => {
     pending.abort();
     expect(errorMessageOf((await pending).error)).toBe('Request aborted');
     const controller = new AbortController();
-    const direct = performRequest({ baseUrl: 'http://server.test', fetchFn: (_url, init) =>
+    const direct = performRequest(
+      {
+        baseUrl: 'http://server.test',
+        fetchFn: (_url, init) =>
           new Promise((_resolve, reject) => {
             const fail = () => reject(Object.assign(new Error('The operation was aborted'), { name: 'AbortError' }));
             if (init!.signal!.aborted) fail();
             else init!.signal!.addEventListener('abort', fail);
           }),
-      }, { url: '/api/Test' }, controller.signal);
+      },
+      { url: '/api/Test' },
+      controller.signal,
+    );
     controller.abort();
     expect(await direct).toMatchObject({ error: { status: 'ABORTED', message: 'Request aborted' } });
     const offline = await store.dispatch(recordsApi.endpoints.recordsByIds.initiate({ projectId: 1, body: { tableId: 1, ids: [1] } }));
@@ -255,7 +283,14 @@ describe('reads made once (not kept fresh by a subscription)', () => {
   it('a download page keeps its answer when a Features bulk call is answered while it is in flight', async () => {
     const page = { features: [{ type: 'Feature', id: 10_000_001, tableId: 3, version: 1, geometry: null, properties: {} }], totalCount: 1 };
     const { store, held } = heldReads(page);
-    const read = store.dispatch(featuresApi.endpoints.featuresInExtent.initiate({ projectId: 1, extent: { minX: 0, minY: 0, maxX: 1, maxY: 1 }, tableIds: [3] }, { subscribe: false, forceRefetch: true })).unwrap();
+    const read = store
+      .dispatch(
+        featuresApi.endpoints.featuresInExtent.initiate(
+          { projectId: 1, extent: { minX: 0, minY: 0, maxX: 1, maxY: 1 }, tableIds: [3] },
+          { subscribe: false, forceRefetch: true },
+        ),
+      )
+      .unwrap();
     await until(() => held.length === 1, 'read sent');
     await store.dispatch(featuresApi.endpoints.bulkFeatures.initiate({ projectId: 1, body: { operations: [] } }));
     held[0]!();
@@ -263,7 +298,21 @@ describe('reads made once (not kept fresh by a subscription)', () => {
   });
 
   it("a form's trail read (the export's history) keeps its answer when a Features bulk call is answered while it is in flight", async () => {
-    const trail = { entries: [{ id: 7, changedAt: '2026-06-01T10:00:00.000Z', changedBy: 'kmet1@example.si', action: 'update', tableId: 5, table: 'forms', recordId: 10_000_001, changes: [] }], totalCount: 1 };
+    const trail = {
+      entries: [
+        {
+          id: 7,
+          changedAt: '2026-06-01T10:00:00.000Z',
+          changedBy: 'kmet1@example.si',
+          action: 'update',
+          tableId: 5,
+          table: 'forms',
+          recordId: 10_000_001,
+          changes: [],
+        },
+      ],
+      totalCount: 1,
+    };
     const { store, held } = heldReads(trail);
     const read = store.dispatch(auditApi.endpoints.auditPage.initiate({ projectId: 1, recordId: 10_000_001 }, { subscribe: false, forceRefetch: true }));
     await until(() => held.length === 1, 'read sent');

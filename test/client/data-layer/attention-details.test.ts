@@ -12,7 +12,17 @@ import { testConfig } from './helpers';
 const config = { ...testConfig, forms: formKinds };
 
 function item(patch: Partial<AttentionItem>): AttentionItem {
-  return { seq: 1, opId: 'op', kind: 'update', tableId: 6, id: 10_000_050, status: 'conflict', message: 'Conflict', createdAt: '2026-06-15T08:00:00.000Z', ...patch };
+  return {
+    seq: 1,
+    opId: 'op',
+    kind: 'update',
+    tableId: 6,
+    id: 10_000_050,
+    status: 'conflict',
+    message: 'Conflict',
+    createdAt: '2026-06-15T08:00:00.000Z',
+    ...patch,
+  };
 }
 
 describe('attention details', () => {
@@ -37,7 +47,11 @@ describe('attention details', () => {
     const label = (value: string) => taraxacum.choices!.find((choice) => choice.value === value)!.label;
     const conflict = attentionDetails(
       config,
-      item({ tableId: 7, properties: { '73': 'pogosto', '74': 'ob robu' }, current: { id: 10_000_051, tableId: 7, version: 2, properties: { '72': 'taraxacum', '73': 'ni' } } }),
+      item({
+        tableId: 7,
+        properties: { '73': 'pogosto', '74': 'ob robu' },
+        current: { id: 10_000_051, tableId: 7, version: 2, properties: { '72': 'taraxacum', '73': 'ni' } },
+      }),
     );
     expect(conflict.record).toBe(`${slAudit.tables.indicators}: ${taraxacum.name}`);
     expect(conflict.differences).toEqual([
@@ -48,7 +62,11 @@ describe('attention details', () => {
 
   it('a failed insert is named from its own values and lists no differences; a meadow by its name', () => {
     const failed = attentionDetails(config, item({ kind: 'insert', status: 'failed', tableId: 7, id: 42, properties: { '72': 'taraxacum', '73': 'ni' } }));
-    expect(failed).toEqual({ record: `${slAudit.tables.indicators}: ${findIndicator(FORM_KINDS.travnik, 'taraxacum')!.name}`, reason: slSync.sync.refusedBecause.other, differences: [] });
+    expect(failed).toEqual({
+      record: `${slAudit.tables.indicators}: ${findIndicator(FORM_KINDS.travnik, 'taraxacum')!.name}`,
+      reason: slSync.sync.refusedBecause.other,
+      differences: [],
+    });
     const meadow = attentionDetails(config, item({ status: 'failed', tableId: 2, properties: { '21': 'Za hlevom' } }));
     expect(meadow.record).toBe(`${slAudit.tables.areas}: Za hlevom`);
   });
@@ -63,7 +81,10 @@ describe('attention details', () => {
       const { reason, detail: shown } = attentionDetails(config, item({ status: 'failed', httpStatus, ...(detail ? { detail } : {}) }));
       return { reason, detail: shown };
     };
-    expect(failed(404, 'operations[2]: record 10000050 not found in table forms (6)')).toEqual({ reason: slSync.sync.refusedBecause[404], detail: 'record 10000050 not found in table forms (6)' });
+    expect(failed(404, 'operations[2]: record 10000050 not found in table forms (6)')).toEqual({
+      reason: slSync.sync.refusedBecause[404],
+      detail: 'record 10000050 not found in table forms (6)',
+    });
     // A rule's own (Slovenian) text, as the bulk writer wraps it.
     expect(failed(400, 'operations[0] (opId 0190a3b4-5c6d-7e8f-9a0b-1c2d3e4f5a6b): Obdobje se prekriva s sezono 2026.')).toEqual({
       reason: slSync.sync.refusedBecause[400],

@@ -30,8 +30,19 @@ for (let run = 0; run < runs; run++) {
     const report = await runBrowserChaos({ seed: seed + run, editsPerRound: editsPerRun, log });
     for (const round of report.rounds) process.stdout.write(`${JSON.stringify(round)}\n`);
     const faults = report.rounds.filter((round) => round.injected).map((round) => `${round.fault}:${round.moment}@${round.atRequest}`);
-    const checked = report.rounds.reduce((sum, round) => ({ serverRows: sum.serverRows + round.checked.serverRows, deviceRows: sum.deviceRows + round.checked.deviceRows, photos: sum.photos + round.checked.photos }), { serverRows: 0, deviceRows: 0, photos: 0 });
-    const edits = report.rounds.reduce((sum, round) => ({ ui: sum.ui + round.edits.ui, api: sum.api + round.edits.api, queued: sum.queued + round.queued }), { ui: 0, api: 0, queued: 0 });
+    const checked = report.rounds.reduce(
+      (sum, round) => ({
+        serverRows: sum.serverRows + round.checked.serverRows,
+        deviceRows: sum.deviceRows + round.checked.deviceRows,
+        photos: sum.photos + round.checked.photos,
+      }),
+      { serverRows: 0, deviceRows: 0, photos: 0 },
+    );
+    const edits = report.rounds.reduce((sum, round) => ({ ui: sum.ui + round.edits.ui, api: sum.api + round.edits.api, queued: sum.queued + round.queued }), {
+      ui: 0,
+      api: 0,
+      queued: 0,
+    });
     process.stdout.write(`${JSON.stringify({ seed: report.seed, browser: true, faults, edits, checked, problems: report.problems })}\n`);
     if (report.problems.length) failed++;
   } else {

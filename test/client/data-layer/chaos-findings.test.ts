@@ -25,7 +25,13 @@ const PARENT = '70';
 test("a child acknowledged in the same bulk call as its offline-made parent names the parent's server id on the device", async () => {
   const db = openTestDb();
   const form = await saveEdit(db, { kind: 'insert', projectId: P, tableId: FORMS, properties: { '62': 1 } });
-  const indicator = await saveEdit(db, { kind: 'insert', projectId: P, tableId: INDICATORS, properties: { [PARENT]: form.id, '71': 'salvia-pratensis' }, refs: [PARENT] });
+  const indicator = await saveEdit(db, {
+    kind: 'insert',
+    projectId: P,
+    tableId: INDICATORS,
+    properties: { [PARENT]: form.id, '71': 'salvia-pratensis' },
+    refs: [PARENT],
+  });
   const [formItem, indicatorItem] = await readOutbox(db);
   // One bulk call carried both (the server resolved the form's offline id within the call).
   await acknowledge(db, [
@@ -43,7 +49,13 @@ test("a child acknowledged in the same bulk call as its offline-made parent name
 test("an answer edited after that sync is sent naming its form's server id", async () => {
   const db = openTestDb();
   const form = await saveEdit(db, { kind: 'insert', projectId: P, tableId: FORMS, properties: { '62': 1 } });
-  await saveEdit(db, { kind: 'insert', projectId: P, tableId: INDICATORS, properties: { [PARENT]: form.id, '71': 'salvia-pratensis', '72': true }, refs: [PARENT] });
+  await saveEdit(db, {
+    kind: 'insert',
+    projectId: P,
+    tableId: INDICATORS,
+    properties: { [PARENT]: form.id, '71': 'salvia-pratensis', '72': true },
+    refs: [PARENT],
+  });
   const [formItem, indicatorItem] = await readOutbox(db);
   await acknowledge(db, [
     { item: formItem!, id: 10_000_001 },

@@ -15,6 +15,7 @@ describe('outbox under faults (seeded)', () => {
     expect(report.problems).toEqual([]);
     expect(report.rowsChecked).toBeGreaterThan(200);
     // The run did meet the faults it claims to survive.
-    for (const fault of ['dropBefore', 'dropAfter', 'http500', 'http502', 'http503', 'duplicate', 'restart', 'reload']) expect(report.faults[fault]).toBeGreaterThan(0);
+    for (const fault of ['dropBefore', 'dropAfter', 'http500', 'http502', 'http503', 'duplicate', 'restart', 'reload'])
+      expect(report.faults[fault]).toBeGreaterThan(0);
   });
 });

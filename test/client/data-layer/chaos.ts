@@ -39,7 +39,15 @@ export interface ChaosReport {
 }
 
 /** Column that carries each row's unique marker (durationPaths are identified by their pair). */
-const MARKER: Partial<Record<TableKey, string>> = { farmers: 'name', areas: 'name', paths: 'name', durations: 'name', forms: 'note', indicators: 'note', comments: 'text' };
+const MARKER: Partial<Record<TableKey, string>> = {
+  farmers: 'name',
+  areas: 'name',
+  paths: 'name',
+  durations: 'name',
+  forms: 'note',
+  indicators: 'note',
+  comments: 'text',
+};
 /** Column an update changes, with the value it writes. */
 const UPDATE: Partial<Record<TableKey, [string, (n: number) => unknown]>> = {
   farmers: ['phone', (n) => `041 ${n}`],
@@ -102,10 +110,27 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     // Parents that already exist on the server: the demo farmers and durations.
     const pool: Record<TableKey, Entity[]> = { farmers: [], areas: [], paths: [], durations: [], durationPaths: [], forms: [], indicators: [], comments: [] };
     for (const table of ['farmers', 'durations'] as TableKey[]) {
-      const rows = await server.t.app.db.selectFrom('records').select(['id', 'properties']).where('table_id', '=', config.tables[table].id).where('deleted', '=', 0).execute();
-      for (const row of rows) pool[table].push({ table, id: row.id, marker: String((JSON.parse(row.properties) as Record<string, unknown>)[col(table, MARKER[table]!)]), parents: {}, deleted: false, photos: 0, children: 0, created: false });
+      const rows = await server.t.app.db
+        .selectFrom('records')
+        .select(['id', 'properties'])
+        .where('table_id', '=', config.tables[table].id)
+        .where('deleted', '=', 0)
+        .execute();
+      for (const row of rows)
+        pool[table].push({
+          table,
+          id: row.id,
+          marker: String((JSON.parse(row.properties) as Record<string, unknown>)[col(table, MARKER[table]!)]),
+          parents: {},
+          deleted: false,
+          photos: 0,
+          children: 0,
+          created: false,
+        });
     }
-    const png = await sharp({ create: { width: 6, height: 6, channels: 3, background: { r: 30, g: 130, b: 50 } } }).png().toBuffer();
+    const png = await sharp({ create: { width: 6, height: 6, channels: 3, background: { r: 30, g: 130, b: 50 } } })
+      .png()
+      .toBuffer();
     const pngData = png.buffer.slice(png.byteOffset, png.byteOffset + png.byteLength) as ArrayBuffer;
     const created: Entity[] = [];
     let n = 0;
@@ -149,7 +174,13 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
         if (!entity) continue;
         const [column, value] = UPDATE[entity.table]!;
         entity.update = value(n);
-        await saveEdit(db, { kind: 'update', projectId: p, tableId: config.tables[entity.table].id, id: entity.id, properties: { [col(entity.table, column)]: entity.update } });
+        await saveEdit(db, {
+          kind: 'update',
+          projectId: p,
+          tableId: config.tables[entity.table].id,
+          id: entity.id,
+          properties: { [col(entity.table, column)]: entity.update },
+        });
       } else if (roll < 0.93 && photos > 0) {
         const target = mine.filter((e) => PHOTO_TABLES.includes(e.table));
         if (!target.length) continue;
@@ -157,7 +188,16 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
         photos--;
         entity.photos++;
         const slot = config.tables[entity.table].attachments!.photos!;
-        await saveEdit(db, { kind: 'attachment', projectId: p, tableId: config.tables[entity.table].id, recordId: entity.id, tableAttachmentInfoId: slot, name: `${entity.marker}.png`, mimeType: 'image/png', data: pngData });
+        await saveEdit(db, {
+          kind: 'attachment',
+          projectId: p,
+          tableId: config.tables[entity.table].id,
+          recordId: entity.id,
+          tableAttachmentInfoId: slot,
+          name: `${entity.marker}.png`,
+          mimeType: 'image/png',
+          data: pngData,
+        });
       } else {
         // Delete a leaf (nothing of ours hangs under it), never used again afterwards.
         const leaves = mine.filter((e) => e.children === 0 && e.photos === 0);
@@ -237,8 +277,15 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     // --- check the server ----------------------------------------------------------------------
     const serverRows = new Map<TableKey, Array<{ id: number; deleted: number; properties: Record<string, unknown> }>>();
     for (const table of Object.keys(pool) as TableKey[]) {
-      const rows = await server.t.app.db.selectFrom('records').select(['id', 'deleted', 'properties']).where('table_id', '=', config.tables[table].id).execute();
-      serverRows.set(table, rows.map((r) => ({ id: r.id, deleted: Number(r.deleted), properties: JSON.parse(r.properties) as Record<string, unknown> })));
+      const rows = await server.t.app.db
+        .selectFrom('records')
+        .select(['id', 'deleted', 'properties'])
+        .where('table_id', '=', config.tables[table].id)
+        .execute();
+      serverRows.set(
+        table,
+        rows.map((r) => ({ id: r.id, deleted: Number(r.deleted), properties: JSON.parse(r.properties) as Record<string, unknown> })),
+      );
     }
     const serverIdOf = new Map<Entity, number>();
     for (const entity of pool.farmers.concat(pool.durations).filter((e) => !e.created)) serverIdOf.set(entity, entity.id);
@@ -266,11 +313,15 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
         if (row.id < LOCAL_ID_BOUND) problems.push(`${table} ${entity.marker}: server id ${row.id}`);
         if (Boolean(row.deleted) !== entity.deleted) problems.push(`${table} ${entity.marker}: deleted=${row.deleted}, expected ${entity.deleted}`);
         for (const [column, parent] of Object.entries(entity.parents)) {
-          if (row.properties[col(table, column)] !== serverIdOf.get(parent)) problems.push(`${table} ${entity.marker}: ${column}=${String(row.properties[col(table, column)])}, expected ${serverIdOf.get(parent)}`);
+          if (row.properties[col(table, column)] !== serverIdOf.get(parent))
+            problems.push(`${table} ${entity.marker}: ${column}=${String(row.properties[col(table, column)])}, expected ${serverIdOf.get(parent)}`);
         }
         if (entity.update !== undefined) {
           const [column] = UPDATE[table]!;
-          if (row.properties[col(table, column)] !== entity.update) problems.push(`${table} ${entity.marker}: ${column}=${JSON.stringify(row.properties[col(table, column)])}, expected ${JSON.stringify(entity.update)}`);
+          if (row.properties[col(table, column)] !== entity.update)
+            problems.push(
+              `${table} ${entity.marker}: ${column}=${JSON.stringify(row.properties[col(table, column)])}, expected ${JSON.stringify(entity.update)}`,
+            );
         }
         if (entity.photos) {
           const attachments = await server.t.app.db.selectFrom('attachments').select('id').where('record_id', '=', row.id).execute();

@@ -9,13 +9,7 @@
 import { afterEach, describe, expect, it, jest } from '@jest/globals';
 import { REACHABILITY_POLL_MS } from '../../../src/common/constants';
 import { seasonLoaded, seasonLoadFailed } from '../../../src/client/features/season';
-import {
-  reachabilityProbeRequested,
-  selectIsOnline,
-  selectServerReachable,
-  syncStarted,
-  syncStopped,
-} from '../../../src/client/features/sync';
+import { reachabilityProbeRequested, selectIsOnline, selectServerReachable, syncStarted, syncStopped } from '../../../src/client/features/sync';
 import { makeTestStore, openTestDb, response, settleStores, until } from './helpers';
 
 // A budget for a loaded shared machine (several suites, real IndexedDB emulation, a real server); nothing here asserts time.

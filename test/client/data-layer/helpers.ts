@@ -26,7 +26,20 @@ export const testConfig: AppConfig = {
     durationPaths: { id: 5, columns: { duration_id: 51, path_id: 52 } },
     forms: {
       id: 6,
-      columns: { parent: 61, form_id: 62, score: 63, rule_version: 64, note: 65, completed: 66, review_state: 67, review_reason: 68, review_indicator: 69, reviewed_by: 601, reviewed_at: 602, return_until: 603 },
+      columns: {
+        parent: 61,
+        form_id: 62,
+        score: 63,
+        rule_version: 64,
+        note: 65,
+        completed: 66,
+        review_state: 67,
+        review_reason: 68,
+        review_indicator: 69,
+        reviewed_by: 601,
+        reviewed_at: 602,
+        return_until: 603,
+      },
     },
     indicators: { id: 7, columns: { parent: 71, key: 72, value: 73, note: 74 }, attachments: { photos: 700 } },
     comments: { id: 8, columns: { parent: 81, text: 82, indicator: 83, state: 84, author: 85 } },
@@ -155,7 +168,16 @@ export class FakeBulkServer {
     const now = new Date().toISOString();
     let item: BulkResultItem;
     if (op.kind === 'insert') {
-      const record: WireRecord = { id: this.nextId++, tableId: op.tableId, properties: op.properties, deleted: false, archived: false, createdAt: now, updatedAt: now, version: 1 };
+      const record: WireRecord = {
+        id: this.nextId++,
+        tableId: op.tableId,
+        properties: op.properties,
+        deleted: false,
+        archived: false,
+        createdAt: now,
+        updatedAt: now,
+        version: 1,
+      };
       this.rows.set(record.id, record);
       item = { opId: op.opId, status: 'applied', id: record.id, record };
       if (op.localId !== undefined) {

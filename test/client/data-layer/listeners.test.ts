@@ -14,7 +14,17 @@ import { makeStore } from '../../../src/client/app/store';
 import type { AppExtra, AppStartListening } from '../../../src/client/app/store-types';
 import { api } from '../../../src/client/lib/api';
 import { saveEdit } from '../../../src/client/lib/db';
-import { addSyncListeners, connectivitySlice, drainRequested, drainSucceeded, outboxChanged, reachabilityProbed, syncSlice, syncStarted, syncStopped } from '../../../src/client/features/sync';
+import {
+  addSyncListeners,
+  connectivitySlice,
+  drainRequested,
+  drainSucceeded,
+  outboxChanged,
+  reachabilityProbed,
+  syncSlice,
+  syncStarted,
+  syncStopped,
+} from '../../../src/client/features/sync';
 import { FakeBulkServer, makeTestStore, openTestDb, settleStores, until } from './helpers';
 
 // A budget for a loaded shared machine (several suites, real IndexedDB emulation, a real server); nothing here asserts time.
@@ -23,7 +33,8 @@ jest.setTimeout(30_000);
 afterEach(settleStores);
 void thunk;
 // CommonJS package: Node's ESM loader hands over the module object.
-const configureMockStore = ((configureMockStoreImport as unknown as { default?: typeof configureMockStoreImport }).default ?? configureMockStoreImport) as typeof configureMockStoreImport;
+const configureMockStore = ((configureMockStoreImport as unknown as { default?: typeof configureMockStoreImport }).default ??
+  configureMockStoreImport) as typeof configureMockStoreImport;
 
 function mockStoreWithListeners(extra: AppExtra, online = true) {
   const listener = createListenerMiddleware({ extra });

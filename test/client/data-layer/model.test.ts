@@ -61,7 +61,13 @@ describe('readRow', () => {
   });
 
   it('reads any row with properties (a server answer as well as a stored row)', () => {
-    expect(readRow(testConfig, 'areas', { id: 5, properties: { 21: 'Gmajna', 22: 7 } })).toStrictEqual({ id: 5, name: 'Gmajna', user: 7, gerk_pid: null, area_ha: null });
+    expect(readRow(testConfig, 'areas', { id: 5, properties: { 21: 'Gmajna', 22: 7 } })).toStrictEqual({
+      id: 5,
+      name: 'Gmajna',
+      user: 7,
+      gerk_pid: null,
+      area_ha: null,
+    });
   });
 
   it('a misspelt column is a compile error', () => {
@@ -80,7 +86,11 @@ describe('readRow', () => {
 
 describe('toProperties', () => {
   it('keys the named values by column id; null clears a column, undefined leaves it out', () => {
-    expect(toProperties(testConfig, 'forms', { note: null, completed: false, score: 80, rule_version: undefined })).toStrictEqual({ 65: null, 66: false, 63: 80 });
+    expect(toProperties(testConfig, 'forms', { note: null, completed: false, score: 80, rule_version: undefined })).toStrictEqual({
+      65: null,
+      66: false,
+      63: 80,
+    });
     expect(toProperties(testConfig, 'durationPaths', { duration_id: 9, path_id: -12 })).toStrictEqual({ 51: 9, 52: -12 });
   });
 
@@ -94,6 +104,15 @@ describe('toProperties', () => {
 describe('reference columns (refs.ts)', () => {
   it('are the ones written by hand before: areas.user, paths.parent, durationPaths.duration_id and path_id, forms.parent, indicators.parent, comments.parent', () => {
     const keys = Object.fromEntries(TABLE_KEYS.map((key) => [key, refKeysFor(testConfig, key)]));
-    expect(keys).toStrictEqual({ farmers: [], areas: ['22'], paths: ['32'], durations: [], durationPaths: ['51', '52'], forms: ['61'], indicators: ['71'], comments: ['81'] });
+    expect(keys).toStrictEqual({
+      farmers: [],
+      areas: ['22'],
+      paths: ['32'],
+      durations: [],
+      durationPaths: ['51', '52'],
+      forms: ['61'],
+      indicators: ['71'],
+      comments: ['81'],
+    });
   });
 });

@@ -47,7 +47,9 @@ async function makeOfflineEdits(db: OfflineDb): Promise<{ markers: string[]; del
   const col = (table: keyof typeof tables, name: string) => String((tables[table].columns as Record<string, number>)[name]);
   const season2026 = (await serverRows(tables.durations.id)).find((d) => d.properties[col('durations', 'name')] === 'Sezona 2026')!.id;
   const markers: string[] = [];
-  const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: { r: 10, g: 120, b: 40 } } }).png().toBuffer();
+  const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: { r: 10, g: 120, b: 40 } } })
+    .png()
+    .toBuffer();
   let photos = 0;
   // For each of the farmer's paths: a link for 2026, two forms under it, two indicators per form.
   const paths = own.paths.slice(0, 4);
@@ -75,7 +77,12 @@ async function makeOfflineEdits(db: OfflineDb): Promise<{ markers: string[]; del
           kind: 'insert',
           projectId: p,
           tableId: tables.indicators.id,
-          properties: { [col('indicators', 'parent')]: form.id, [col('indicators', 'key')]: `k${i}`, [col('indicators', 'value')]: true, [col('indicators', 'note')]: `${marker}-ind-${i}` },
+          properties: {
+            [col('indicators', 'parent')]: form.id,
+            [col('indicators', 'key')]: `k${i}`,
+            [col('indicators', 'value')]: true,
+            [col('indicators', 'note')]: `${marker}-ind-${i}`,
+          },
           refs: refKeysFor(config, 'indicators'),
         });
         if (pathIndex < 2 && f === 0 && i === 0) {
@@ -160,7 +167,9 @@ describe('draining ~50 offline edits into the real server', () => {
     const pathKey = String(tables.durationPaths.columns.path_id);
     const durationKey = String(tables.durationPaths.columns.duration_id);
     const season2026 = (await serverRows(tables.durations.id)).find((d) => d.properties[String(tables.durations.columns.name)] === 'Sezona 2026')!.id;
-    const links = (await serverRows(tables.durationPaths.id)).filter((r) => r.properties[durationKey] === season2026 && own.paths.includes(r.properties[pathKey] as number));
+    const links = (await serverRows(tables.durationPaths.id)).filter(
+      (r) => r.properties[durationKey] === season2026 && own.paths.includes(r.properties[pathKey] as number),
+    );
     expect(links).toHaveLength(linkCount);
     expect((await serverRows(tables.indicators.id)).find((r) => r.id === deletedIndicator)!.deleted).toBe(1);
     const attachments = await server.t.app.db.selectFrom('attachments').select(['id', 'record_id']).where('name', 'like', 'form-%').execute();
@@ -186,27 +195,58 @@ describe('an insert of a row the server already holds', () => {
       url: '/api/Records/1/bulk',
       payload: {
         operations: [
-          { opId: 'held-form', kind: 'insert', tableId: forms.id, localId: 801, properties: { [forms.columns.parent]: own.durationPaths[0], [forms.columns.form_id]: 1 } },
-          { opId: 'held-answer', kind: 'insert', tableId: indicators.id, localId: 802, properties: { [ic('parent')]: 801, [ic('key')]: 'salvia-pratensis', [ic('value')]: false } },
+          {
+            opId: 'held-form',
+            kind: 'insert',
+            tableId: forms.id,
+            localId: 801,
+            properties: { [forms.columns.parent]: own.durationPaths[0], [forms.columns.form_id]: 1 },
+          },
+          {
+            opId: 'held-answer',
+            kind: 'insert',
+            tableId: indicators.id,
+            localId: 802,
+            properties: { [ic('parent')]: 801, [ic('key')]: 'salvia-pratensis', [ic('value')]: false },
+          },
         ],
       },
     });
     const [form, held] = made.json().results as Array<{ id: number }>;
     // This device answers "Da" as a new row, edits its note, and answers another key.
     const db = openTestDb();
-    const answer = await saveEdit(db, { kind: 'insert', projectId: config.projectId, tableId: indicators.id, properties: { [ic('parent')]: form!.id, [ic('key')]: 'salvia-pratensis', [ic('value')]: true }, refs: refKeysFor(config, 'indicators') });
+    const answer = await saveEdit(db, {
+      kind: 'insert',
+      projectId: config.projectId,
+      tableId: indicators.id,
+      properties: { [ic('parent')]: form!.id, [ic('key')]: 'salvia-pratensis', [ic('value')]: true },
+      refs: refKeysFor(config, 'indicators'),
+    });
     await saveEdit(db, { kind: 'update', projectId: config.projectId, tableId: indicators.id, id: answer.id, properties: { [ic('note')]: 'ob robu' } });
-    await saveEdit(db, { kind: 'insert', projectId: config.projectId, tableId: indicators.id, properties: { [ic('parent')]: form!.id, [ic('key')]: 'briza-media', [ic('value')]: true }, refs: refKeysFor(config, 'indicators') });
+    await saveEdit(db, {
+      kind: 'insert',
+      projectId: config.projectId,
+      tableId: indicators.id,
+      properties: { [ic('parent')]: form!.id, [ic('key')]: 'briza-media', [ic('value')]: true },
+      refs: refKeysFor(config, 'indicators'),
+    });
 
     const store = server.storeFor(db, USERS.farmer1);
     expect(await drainOnce({ db, transport: rtkQueryTransport(store.dispatch) })).toMatchObject({ kind: 'done' });
 
     const live = (await serverRows(indicators.id)).filter((row) => !row.deleted && row.properties[ic('parent')] === form!.id);
     expect(live.map((row) => row.properties[ic('key')]).sort()).toEqual(['briza-media', 'salvia-pratensis']);
-    expect(live.find((row) => row.properties[ic('key')] === 'salvia-pratensis')).toMatchObject({ id: held!.id, properties: { [ic('value')]: true, [ic('note')]: 'ob robu' } });
+    expect(live.find((row) => row.properties[ic('key')] === 'salvia-pratensis')).toMatchObject({
+      id: held!.id,
+      properties: { [ic('value')]: true, [ic('note')]: 'ob robu' },
+    });
     expect(await readOutbox(db)).toEqual([]);
     expect(await deviceRow(db, indicators.id, answer.id)).toBeUndefined();
-    expect(await deviceRow(db, indicators.id, held!.id)).toMatchObject({ isInsert: 0, isEdit: 0, feature: { properties: { [ic('value')]: true, [ic('note')]: 'ob robu' } } });
+    expect(await deviceRow(db, indicators.id, held!.id)).toMatchObject({
+      isInsert: 0,
+      isEdit: 0,
+      feature: { properties: { [ic('value')]: true, [ic('note')]: 'ob robu' } },
+    });
     expect((await resolveIds(db, 'record', [answer.id])).get(answer.id)).toBe(held!.id);
   });
 });

@@ -10,7 +10,23 @@
 import { afterEach, describe, expect, it, jest } from '@jest/globals';
 import { LOCAL_ID_BOUND, MODIFY_CHUNK_SIZE, SYNC_BACKOFF_MAX_MS, SYNC_BACKOFF_START_MS } from '../../../src/common/constants';
 import { slSync } from '../../../src/common/i18n/sl';
-import { deviceRow, tableRows, acknowledge, newOpId, readOutbox, saveEdit, readRows, refreshRows, keepMine, takeTheirs, retryItem, discardItem, resolveIds, wasDelivered, type OutboxItem } from '../../../src/client/lib/db';
+import {
+  deviceRow,
+  tableRows,
+  acknowledge,
+  newOpId,
+  readOutbox,
+  saveEdit,
+  readRows,
+  refreshRows,
+  keepMine,
+  takeTheirs,
+  retryItem,
+  discardItem,
+  resolveIds,
+  wasDelivered,
+  type OutboxItem,
+} from '../../../src/client/lib/db';
 import type { WireRecord } from '../../../src/common/schemas/wire';
 import {
   backoffDelay,
@@ -79,7 +95,16 @@ describe('saving an edit', () => {
 
   it('flags edits and deletes of server rows isEdit / isDelete', async () => {
     const db = openTestDb();
-    await db.features.put({ tableId: FORMS, featureId: 10_000_001, projectId: P, feature: { id: 10_000_001, tableId: FORMS, properties: { '65': 'a' }, deleted: false, archived: false, createdAt: '', updatedAt: '', version: 3 }, isInsert: 0, isEdit: 0, isDelete: 0, isRecord: 1 });
+    await db.features.put({
+      tableId: FORMS,
+      featureId: 10_000_001,
+      projectId: P,
+      feature: { id: 10_000_001, tableId: FORMS, properties: { '65': 'a' }, deleted: false, archived: false, createdAt: '', updatedAt: '', version: 3 },
+      isInsert: 0,
+      isEdit: 0,
+      isDelete: 0,
+      isRecord: 1,
+    });
     await saveEdit(db, { kind: 'update', projectId: P, tableId: FORMS, id: 10_000_001, properties: { '65': 'b' } });
     expect(await deviceRow(db, FORMS, 10_000_001)).toMatchObject({ isEdit: 1, feature: { properties: { '65': 'b' } } });
     await saveEdit(db, { kind: 'delete', projectId: P, tableId: FORMS, id: 10_000_001 });
@@ -104,7 +129,16 @@ describe('saving an edit', () => {
 
     await saveEdit(db, { kind: 'insert', projectId: P, tableId: INDICATORS, properties: { '70': form.id, '71': 'salvia-pratensis' }, refs: ['70'] });
     await saveEdit(db, { kind: 'update', projectId: P, tableId: FORMS, id: form.id, properties: { '65': 'opomba' } });
-    await saveEdit(db, { kind: 'attachment', projectId: P, tableId: FORMS, recordId: form.id, tableAttachmentInfoId: 1, name: 'a.jpg', mimeType: 'image/jpeg', data: new ArrayBuffer(4) });
+    await saveEdit(db, {
+      kind: 'attachment',
+      projectId: P,
+      tableId: FORMS,
+      recordId: form.id,
+      tableAttachmentInfoId: 1,
+      name: 'a.jpg',
+      mimeType: 'image/jpeg',
+      data: new ArrayBuffer(4),
+    });
     const [indicator, update, attachment] = await readOutbox(db);
     expect(indicator).toMatchObject({ kind: 'insert', properties: { '70': 10_000_500 } });
     expect(indicator!.refIds).toBeUndefined();
@@ -120,7 +154,10 @@ describe('saving an edit', () => {
     const db = openTestDb(name);
     const forms = await Promise.all([1, 2, 3].map(() => saveEdit(db, { kind: 'insert', projectId: P, tableId: FORMS, properties: { '62': 1 } })));
     const queued = await readOutbox(db);
-    await acknowledge(db, queued.map((item, index) => ({ item, id: 10_000_700 + index })));
+    await acknowledge(
+      db,
+      queued.map((item, index) => ({ item, id: 10_000_700 + index })),
+    );
     const delivered = await db.meta.where('key').startsWith('delivered:').toArray();
     expect(delivered).toHaveLength(1);
     // Written by an earlier version of the app: one row per delivered id.
@@ -128,7 +165,14 @@ describe('saving an edit', () => {
     db.close();
     const fresh = openTestDb(name);
     const ids = [...forms.map((form) => form.id), 4242];
-    expect(await resolveIds(fresh, 'record', ids)).toEqual(new Map([[forms[0]!.id, 10_000_700], [forms[1]!.id, 10_000_701], [forms[2]!.id, 10_000_702], [4242, 10_000_799]]));
+    expect(await resolveIds(fresh, 'record', ids)).toEqual(
+      new Map([
+        [forms[0]!.id, 10_000_700],
+        [forms[1]!.id, 10_000_701],
+        [forms[2]!.id, 10_000_702],
+        [4242, 10_000_799],
+      ]),
+    );
     expect(await wasDelivered(fresh, 4242)).toBe(true);
     expect(await wasDelivered(fresh, 4243)).toBe(false);
   });
@@ -181,7 +225,20 @@ describe('draining', () => {
       return server.fetch(input, init);
     });
     await saveEdit(store.extra.db, { kind: 'insert', projectId: P, tableId: FORMS, properties: {} });
-    await saveEdit(store.extra.db, { kind: 'insert', projectId: P, tableId: 3, properties: {}, geometry: { type: 'LineString', coordinates: [[16.2, 46.8], [16.21, 46.81]] }, isRecord: false });
+    await saveEdit(store.extra.db, {
+      kind: 'insert',
+      projectId: P,
+      tableId: 3,
+      properties: {},
+      geometry: {
+        type: 'LineString',
+        coordinates: [
+          [16.2, 46.8],
+          [16.21, 46.81],
+        ],
+      },
+      isRecord: false,
+    });
     await saveEdit(store.extra.db, { kind: 'insert', projectId: P, tableId: FORMS, properties: {} });
     await drain(store);
     expect(urls).toEqual(['http://server.test/api/Records/1/bulk', 'http://server.test/api/Features/1/bulk', 'http://server.test/api/Records/1/bulk']);
@@ -192,11 +249,26 @@ describe('draining', () => {
     const store = makeTestStore(openTestDb(), server.fetch);
     const db = store.extra.db;
     // An offline-made durationPath, a form under it, an indicator under the form, a photo of the indicator.
-    const dp = await saveEdit(db, { kind: 'insert', projectId: P, tableId: DURATION_PATHS, properties: { '51': 10_000_500, '52': 10_000_600 }, refs: ['51', '52'] });
+    const dp = await saveEdit(db, {
+      kind: 'insert',
+      projectId: P,
+      tableId: DURATION_PATHS,
+      properties: { '51': 10_000_500, '52': 10_000_600 },
+      refs: ['51', '52'],
+    });
     const form = await saveEdit(db, { kind: 'insert', projectId: P, tableId: FORMS, properties: { '61': dp.id, '62': 1 }, refs: ['61'] });
     const indicator = await saveEdit(db, { kind: 'insert', projectId: P, tableId: INDICATORS, properties: { '71': form.id, '72': 'briza' }, refs: ['71'] });
     await saveEdit(db, { kind: 'update', projectId: P, tableId: FORMS, id: form.id, properties: { '65': 'opomba' } });
-    const photo = await saveEdit(db, { kind: 'attachment', projectId: P, tableId: INDICATORS, recordId: indicator.id, tableAttachmentInfoId: 700, name: 'a.jpg', mimeType: 'image/jpeg', data: new Uint8Array([0xff, 0xd8, 0xff]).buffer });
+    const photo = await saveEdit(db, {
+      kind: 'attachment',
+      projectId: P,
+      tableId: INDICATORS,
+      recordId: indicator.id,
+      tableAttachmentInfoId: 700,
+      name: 'a.jpg',
+      mimeType: 'image/jpeg',
+      data: new Uint8Array([0xff, 0xd8, 0xff]).buffer,
+    });
 
     // First call: only the durationPath goes (then the drain stops as if the connection dropped).
     server.fail = (call) => (call === 2 ? response({ status: 503, body: { status: 503, message: 'Service Unavailable' } }) : undefined);
@@ -221,7 +293,20 @@ describe('draining', () => {
       if (String(input).endsWith('/attachment')) {
         const form = init!.body as FormData;
         uploads.push({ recordId: form.get('recordId') as string, key: new Headers(init!.headers).get('Idempotency-Key') });
-        return response({ status: 201, body: { id: 10_900_000, tableId: INDICATORS, recordId: Number(form.get('recordId')), tableAttachmentInfoId: 700, name: 'a.jpg', mimeType: 'image/jpeg', size: 3, createdAt: '', hasThumb: false } });
+        return response({
+          status: 201,
+          body: {
+            id: 10_900_000,
+            tableId: INDICATORS,
+            recordId: Number(form.get('recordId')),
+            tableAttachmentInfoId: 700,
+            name: 'a.jpg',
+            mimeType: 'image/jpeg',
+            size: 3,
+            createdAt: '',
+            hasThumb: false,
+          },
+        });
       }
       return server.fetch(input, init);
     });
@@ -256,13 +341,33 @@ describe('draining', () => {
     const server = new FakeBulkServer();
     const store = makeTestStore(openTestDb(), server.fetch);
     const db = store.extra.db;
-    const current = { id: 10_000_100, tableId: FORMS, properties: { '65': 'njihovo' }, deleted: false, archived: false, createdAt: '', updatedAt: '', version: 7 };
+    const current = {
+      id: 10_000_100,
+      tableId: FORMS,
+      properties: { '65': 'njihovo' },
+      deleted: false,
+      archived: false,
+      createdAt: '',
+      updatedAt: '',
+      version: 7,
+    };
     server.rows.set(current.id, { ...current });
-    await db.features.put({ tableId: FORMS, featureId: current.id, projectId: P, feature: { ...current, properties: { '65': 'staro' }, version: 6 }, isInsert: 0, isEdit: 0, isDelete: 0, isRecord: 1 });
+    await db.features.put({
+      tableId: FORMS,
+      featureId: current.id,
+      projectId: P,
+      feature: { ...current, properties: { '65': 'staro' }, version: 6 },
+      isInsert: 0,
+      isEdit: 0,
+      isDelete: 0,
+      isRecord: 1,
+    });
     await saveEdit(db, { kind: 'update', projectId: P, tableId: FORMS, id: current.id, properties: { '65': 'moje' } });
     await saveEdit(db, { kind: 'insert', projectId: P, tableId: FORMS, properties: { '65': 'neodvisno' } });
     server.fail = (_call, ops) =>
-      ops[0]!.kind === 'update' && ops[0]!.version === 6 ? response({ status: 409, body: { status: 409, message: 'Conflict', detail: 'version 6 is stale', current, opId: ops[0]!.opId } }) : undefined;
+      ops[0]!.kind === 'update' && ops[0]!.version === 6
+        ? response({ status: 409, body: { status: 409, message: 'Conflict', detail: 'version 6 is stale', current, opId: ops[0]!.opId } })
+        : undefined;
 
     expect(await drain(store)).toMatchObject({ kind: 'done', sent: 1 }); // the unrelated insert still went
     await mirrored(store, (s) => selectConflicts(s).length === 1, 'conflict shown');
@@ -278,7 +383,8 @@ describe('draining', () => {
     server.rows.get(current.id)!.version = 20;
     await saveEdit(db, { kind: 'update', projectId: P, tableId: FORMS, id: current.id, properties: { '65': 'spet moje' } });
     const theirs = { ...current, properties: { '65': 'njihovo 2' }, version: 20 };
-    server.fail = (_call, ops) => (ops[0]!.kind === 'update' ? response({ status: 409, body: { status: 409, message: 'Conflict', current: theirs, opId: ops[0]!.opId } }) : undefined);
+    server.fail = (_call, ops) =>
+      ops[0]!.kind === 'update' ? response({ status: 409, body: { status: 409, message: 'Conflict', current: theirs, opId: ops[0]!.opId } }) : undefined;
     await drain(store);
     await mirrored(store, (s) => (selectConflicts(s)[0]?.current as { version?: number } | undefined)?.version === 20, 'second conflict shown');
     await takeTheirs(db, selectConflicts(store.getState())[0]!.seq);
@@ -300,7 +406,12 @@ describe('draining', () => {
     };
     expect(await drain(store)).toMatchObject({ kind: 'done', sent: 1 });
     await mirrored(store, (s) => selectFailedItems(s).length === 1, 'failed item shown');
-    expect(selectFailedItems(store.getState())[0]).toMatchObject({ message: 'Bad Request', detail: 'properties.62 must be a number', httpStatus: 400, id: bad.id });
+    expect(selectFailedItems(store.getState())[0]).toMatchObject({
+      message: 'Bad Request',
+      detail: 'properties.62 must be a number',
+      httpStatus: 400,
+      id: bad.id,
+    });
     // Nothing was dropped: the failed item and its dependant are still there.
     expect((await readOutbox(db)).map((i) => [i.id, i.status])).toEqual([
       [bad.id, 'failed'],
@@ -330,7 +441,16 @@ describe('reads racing the drain', () => {
     const server = new FakeBulkServer();
     const store = makeTestStore(openTestDb(), server.fetch);
     const db = store.extra.db;
-    const gone = { id: 10_000_300, tableId: FORMS, properties: { '65': 'izbriši me' }, deleted: false, archived: false, createdAt: '', updatedAt: '', version: 1 };
+    const gone = {
+      id: 10_000_300,
+      tableId: FORMS,
+      properties: { '65': 'izbriši me' },
+      deleted: false,
+      archived: false,
+      createdAt: '',
+      updatedAt: '',
+      version: 1,
+    };
     server.rows.set(gone.id, { ...gone });
     await refreshRows(db, [gone], { projectId: P, tableId: FORMS });
     const made = await saveEdit(db, { kind: 'insert', projectId: P, tableId: FORMS, properties: { '65': 'nova' } });
@@ -354,7 +474,16 @@ describe('reads racing the drain', () => {
     const made = await saveEdit(db, { kind: 'insert', projectId: P, tableId: FORMS, properties: { '65': 'nova' } });
     const [item] = await readOutbox(db);
     // The server applied the insert; a read answered with the new row before its acknowledgement was written.
-    const serverRow = { id: 10_000_700, tableId: FORMS, properties: { '65': 'nova' }, deleted: false, archived: false, createdAt: '', updatedAt: '', version: 1 };
+    const serverRow = {
+      id: 10_000_700,
+      tableId: FORMS,
+      properties: { '65': 'nova' },
+      deleted: false,
+      archived: false,
+      createdAt: '',
+      updatedAt: '',
+      version: 1,
+    };
     await refreshRows(db, [serverRow], { projectId: P, tableId: FORMS, requestedAt: Date.now() });
     expect((await db.features.toArray()).map((row) => row.feature.id).sort()).toEqual([made.id, serverRow.id].sort());
 
@@ -421,10 +550,11 @@ describe('back-off', () => {
     expect(store.getState().sync.lastSyncAt).not.toBeNull();
   });
 
-  it('waits as long as a 429 answer\'s Retry-After asks (not its own back-off), then sends every edit once', async () => {
+  it("waits as long as a 429 answer's Retry-After asks (not its own back-off), then sends every edit once", async () => {
     const server = new FakeBulkServer();
     // Refused before anything was applied, as a rate limit does: the next call carries the same edits.
-    server.fail = (call) => (call === 1 ? response({ status: 429, body: { status: 429, message: 'Too Many Requests' }, headers: { 'Retry-After': '1' } }) : undefined);
+    server.fail = (call) =>
+      call === 1 ? response({ status: 429, body: { status: 429, message: 'Too Many Requests' }, headers: { 'Retry-After': '1' } }) : undefined;
     let clock = 1_000_000;
     // random 0 makes the own back-off 800 ms: the 1 s the server asked for is told apart.
     const store = makeTestStore(openTestDb(), server.fetch, { now: () => clock, random: () => 0 });
@@ -447,7 +577,8 @@ describe('back-off', () => {
     const server = new FakeBulkServer();
     const store = makeTestStore(
       openTestDb(),
-      async (input, init) => (signedIn || String(input).endsWith('/api/Test') ? server.fetch(input, init) : response({ status: 401, body: { status: 401, message: 'Unauthorized' } })),
+      async (input, init) =>
+        signedIn || String(input).endsWith('/api/Test') ? server.fetch(input, init) : response({ status: 401, body: { status: 401, message: 'Unauthorized' } }),
       { refreshAuth: async () => false },
     );
     await saveEdit(store.extra.db, { kind: 'insert', projectId: P, tableId: FORMS, properties: {} });
@@ -467,14 +598,26 @@ describe('back-off', () => {
 describe('acknowledging a whole bulk answer', () => {
   it('remaps every queued child of the acknowledged rows, rows with several queued edits and photos included, in one go', async () => {
     const db = openTestDb();
-    const forms = await Promise.all(Array.from({ length: 3 }, () => saveEdit(db, { kind: 'insert', projectId: P, tableId: FORMS, properties: { '61': 10_000_500, '62': 1 }, refs: ['61'] })));
+    const forms = await Promise.all(
+      Array.from({ length: 3 }, () => saveEdit(db, { kind: 'insert', projectId: P, tableId: FORMS, properties: { '61': 10_000_500, '62': 1 }, refs: ['61'] })),
+    );
     const children = [];
     for (const form of forms) {
-      for (let k = 0; k < 2; k++) children.push(await saveEdit(db, { kind: 'insert', projectId: P, tableId: INDICATORS, properties: { '71': form.id, '72': `k${k}` }, refs: ['71'] }));
+      for (let k = 0; k < 2; k++)
+        children.push(await saveEdit(db, { kind: 'insert', projectId: P, tableId: INDICATORS, properties: { '71': form.id, '72': `k${k}` }, refs: ['71'] }));
     }
     // A child edited again before it was sent (two queued items, one local row), and a photo of a child.
     await saveEdit(db, { kind: 'update', projectId: P, tableId: INDICATORS, id: children[0]!.id, properties: { '73': 5 } });
-    await saveEdit(db, { kind: 'attachment', projectId: P, tableId: INDICATORS, recordId: children[1]!.id, tableAttachmentInfoId: 700, name: 'a.jpg', mimeType: 'image/jpeg', data: new ArrayBuffer(2) });
+    await saveEdit(db, {
+      kind: 'attachment',
+      projectId: P,
+      tableId: INDICATORS,
+      recordId: children[1]!.id,
+      tableAttachmentInfoId: 700,
+      name: 'a.jpg',
+      mimeType: 'image/jpeg',
+      data: new ArrayBuffer(2),
+    });
     // A later edit of an acknowledged form, and a child that must stay as it is.
     await saveEdit(db, { kind: 'update', projectId: P, tableId: FORMS, id: forms[2]!.id, properties: { '65': 'pozneje' } });
 
@@ -503,7 +646,12 @@ describe('acknowledging a whole bulk answer', () => {
     expect(await deviceRow(db, FORMS, serverIds[2]!)).toMatchObject({ isInsert: 0, isEdit: 1 });
     expect(await deviceRow(db, FORMS, serverIds[0]!)).toMatchObject({ isInsert: 0, isEdit: 0, feature: { id: serverIds[0] } });
     expect(left.find((item) => item.tableId === FORMS)).toMatchObject({ kind: 'update', id: serverIds[2] });
-    expect(result.updated.map((item) => item.seq).sort((a, b) => a! - b!)).toEqual(left.filter((item) => item.tableId === INDICATORS || item.tableId === FORMS).filter((item) => item.kind !== 'attachment').map((item) => item.seq));
+    expect(result.updated.map((item) => item.seq).sort((a, b) => a! - b!)).toEqual(
+      left
+        .filter((item) => item.tableId === INDICATORS || item.tableId === FORMS)
+        .filter((item) => item.kind !== 'attachment')
+        .map((item) => item.seq),
+    );
   });
 });
 
@@ -511,12 +659,25 @@ describe('acknowledging parent and children in one answer', () => {
   it("leaves the children's device rows naming the parent's server id, so a read of the form's indicators by its server id finds them", async () => {
     const db = openTestDb();
     const form = await saveEdit(db, { kind: 'insert', projectId: P, tableId: FORMS, properties: { '61': 10_000_500 }, refs: ['61'] });
-    const indicator = await saveEdit(db, { kind: 'insert', projectId: P, tableId: INDICATORS, properties: { '71': form.id, '72': 'salvia-pratensis', '73': false }, refs: ['71'] });
+    const indicator = await saveEdit(db, {
+      kind: 'insert',
+      projectId: P,
+      tableId: INDICATORS,
+      properties: { '71': form.id, '72': 'salvia-pratensis', '73': false },
+      refs: ['71'],
+    });
     const edited = await saveEdit(db, { kind: 'insert', projectId: P, tableId: INDICATORS, properties: { '71': form.id, '72': 'briza' }, refs: ['71'] });
     await saveEdit(db, { kind: 'update', projectId: P, tableId: INDICATORS, id: edited.id, properties: { '73': true } });
     const queued = await readOutbox(db);
-    const serverIds = new Map([[form.id, 10_000_100], [indicator.id, 10_000_101], [edited.id, 10_000_102]]);
-    await acknowledge(db, queued.map((item) => ({ item, id: serverIds.get(item.id) ?? item.id })));
+    const serverIds = new Map([
+      [form.id, 10_000_100],
+      [indicator.id, 10_000_101],
+      [edited.id, 10_000_102],
+    ]);
+    await acknowledge(
+      db,
+      queued.map((item) => ({ item, id: serverIds.get(item.id) ?? item.id })),
+    );
 
     const children = await readRows(db, INDICATORS, (row) => row.properties['71'] === 10_000_100);
     expect(children.map((row) => row.id)).toEqual([10_000_101, 10_000_102]);
@@ -540,11 +701,13 @@ function countingDb() {
       ...down,
       table: (name) => {
         const table = down.table(name);
-        const counted = <A extends unknown[], R>(call: (...args: A) => R) => (...args: A): R => {
-          calls.n++;
-          calls.byStore.set(name, (calls.byStore.get(name) ?? 0) + 1);
-          return call(...args);
-        };
+        const counted =
+          <A extends unknown[], R>(call: (...args: A) => R) =>
+          (...args: A): R => {
+            calls.n++;
+            calls.byStore.set(name, (calls.byStore.get(name) ?? 0) + 1);
+            return call(...args);
+          };
         const getMany: typeof table.getMany = async (req) => {
           const rows = await table.getMany(req);
           if (name === 'features') calls.featureRowsRead += rows.filter(Boolean).length;
@@ -567,7 +730,15 @@ function countingDb() {
             },
           });
         };
-        return { ...table, get: counted(table.get.bind(table)), getMany: counted(getMany), query: counted(query), openCursor: counted(openCursor), count: counted(table.count.bind(table)), mutate: counted(table.mutate.bind(table)) };
+        return {
+          ...table,
+          get: counted(table.get.bind(table)),
+          getMany: counted(getMany),
+          query: counted(query),
+          openCursor: counted(openCursor),
+          count: counted(table.count.bind(table)),
+          mutate: counted(table.mutate.bind(table)),
+        };
       },
     }),
   });
@@ -587,7 +758,10 @@ describe('the cost of an acknowledgement', () => {
     const sent = queued.filter((item) => item.kind === 'insert');
     calls.n = 0;
     calls.byStore.clear();
-    await acknowledge(db, sent.map((item, index) => ({ item, id: 10_100_000 + index })));
+    await acknowledge(
+      db,
+      sent.map((item, index) => ({ item, id: 10_100_000 + index })),
+    );
     expect(await db.outbox.count()).toBe(forms);
     expect((await readRows(db, INDICATORS)).every((row) => (row.properties['71'] as number) >= 10_100_000)).toBe(true);
     return { total: calls.n, byStore: Object.fromEntries(calls.byStore) };
@@ -637,10 +811,19 @@ describe('acknowledged rows written from the answer', () => {
     // server's ids (under the keys they had, their offline ids).
     expect(await deviceRow(db, FORMS, form.id)).toBeUndefined();
     expect(await deviceRow(db, INDICATORS, done.id)).toBeUndefined();
-    expect(await deviceRow(db, FORMS, 10_200_000)).toMatchObject({ featureId: form.id, isInsert: 0, isEdit: 0, isRecord: 1, feature: { id: 10_200_000, version: 1, properties: { '61': 10_000_500, '66': 42 } } });
+    expect(await deviceRow(db, FORMS, 10_200_000)).toMatchObject({
+      featureId: form.id,
+      isInsert: 0,
+      isEdit: 0,
+      isRecord: 1,
+      feature: { id: 10_200_000, version: 1, properties: { '61': 10_000_500, '66': 42 } },
+    });
     expect(await deviceRow(db, INDICATORS, 10_200_001)).toMatchObject({ isInsert: 0, isEdit: 0, feature: { properties: { '71': 10_200_000, '72': 'a' } } });
     // The edited row keeps the edit still queued, and stays pending.
-    expect(await deviceRow(db, INDICATORS, 10_200_002)).toMatchObject({ isEdit: 1, feature: { id: 10_200_002, properties: { '71': 10_200_000, '72': 'b', '73': true } } });
+    expect(await deviceRow(db, INDICATORS, 10_200_002)).toMatchObject({
+      isEdit: 1,
+      feature: { id: 10_200_002, properties: { '71': 10_200_000, '72': 'b', '73': true } },
+    });
     expect((await readOutbox(db)).map((item) => [item.kind, item.id])).toEqual([['update', 10_200_002]]);
   });
 });

@@ -107,7 +107,11 @@ describe('all farmers against the real server', () => {
     const store = server.storeFor(db, USERS.editor);
     await loadAllFarmers(store.dispatch, db, server.config, true);
     const archived = kmet2.forms[0]!;
-    const answer = await server.t.as(USERS.editor, { method: 'POST', url: '/api/Records/1/archive', payload: { tableId: server.config.tables.forms.id, ids: [archived] } });
+    const answer = await server.t.as(USERS.editor, {
+      method: 'POST',
+      url: '/api/Records/1/archive',
+      payload: { tableId: server.config.tables.forms.id, ids: [archived] },
+    });
     expect(answer.statusCode).toBe(200);
     const again = await loadAllFarmers(store.dispatch, db, server.config, true);
     expect(again.data.forms.map((f) => f.id)).not.toContain(archived);

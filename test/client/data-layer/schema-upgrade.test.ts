@@ -46,7 +46,7 @@ function declareVersion2(db: Dexie): Dexie {
 }
 
 describe('the offline database schema', () => {
-  it('keeps rows and queued edits of a version 2 database, finds rows by their current id and a table\'s rows by their keys, and indexes only what rows and items are looked up by', async () => {
+  it("keeps rows and queued edits of a version 2 database, finds rows by their current id and a table's rows by their keys, and indexes only what rows and items are looked up by", async () => {
     const name = uniqueDbName();
     const old = openVersion2(name);
     const now = new Date().toISOString();
@@ -54,13 +54,34 @@ describe('the offline database schema', () => {
       tableId: FORMS,
       featureId: 4_242,
       projectId: 1,
-      feature: { id: 4_242, tableId: FORMS, properties: { '65': 'opomba' }, geometry: null, deleted: false, archived: false, createdAt: now, updatedAt: now, version: 0 },
+      feature: {
+        id: 4_242,
+        tableId: FORMS,
+        properties: { '65': 'opomba' },
+        geometry: null,
+        deleted: false,
+        archived: false,
+        createdAt: now,
+        updatedAt: now,
+        version: 0,
+      },
       isInsert: 1,
       isEdit: 0,
       isDelete: 0,
       isRecord: 1,
     };
-    const item: OutboxItem = { opId: 'op-1', projectId: 1, api: 'Records', kind: 'insert', tableId: FORMS, id: 4_242, properties: { '65': 'opomba' }, status: 'pending', attempts: 0, createdAt: now };
+    const item: OutboxItem = {
+      opId: 'op-1',
+      projectId: 1,
+      api: 'Records',
+      kind: 'insert',
+      tableId: FORMS,
+      id: 4_242,
+      properties: { '65': 'opomba' },
+      status: 'pending',
+      attempts: 0,
+      createdAt: now,
+    };
     await old.table('features').put(row);
     await old.table('outbox').add(item);
     old.close();
@@ -80,16 +101,69 @@ describe('the offline database schema', () => {
   describe('version 5: rows carry the search profile they were stored under', () => {
     const FARMERS = 1;
     const now = new Date().toISOString();
-    const record = (id: number, properties: FeatureRow['feature']['properties']): FeatureRow['feature'] => ({ id, tableId: FARMERS, properties, geometry: null, deleted: false, archived: false, createdAt: now, updatedAt: now, version: id > 10_000_000 ? 3 : 0 });
+    const record = (id: number, properties: FeatureRow['feature']['properties']): FeatureRow['feature'] => ({
+      id,
+      tableId: FARMERS,
+      properties,
+      geometry: null,
+      deleted: false,
+      archived: false,
+      createdAt: now,
+      updatedAt: now,
+      version: id > 10_000_000 ? 3 : 0,
+    });
     const rows: FeatureRow[] = [
       // A farmer added offline (queued insert) and one from the server changed offline (queued update).
       { tableId: FARMERS, featureId: 4_242, projectId: 1, feature: record(4_242, { '11': 'Ana Kovač' }), isInsert: 1, isEdit: 0, isDelete: 0, isRecord: 1 },
-      { tableId: FARMERS, featureId: 10_000_007, projectId: 1, feature: record(10_000_007, { '11': 'Štefan Horvat' }), isInsert: 0, isEdit: 1, isDelete: 0, isRecord: 1, syncedAt: 5 },
-      { tableId: FARMERS, featureId: 10_000_008, projectId: 1, feature: record(10_000_008, { '11': 'Marija Novak' }), isInsert: 0, isEdit: 0, isDelete: 0, isRecord: 1 },
+      {
+        tableId: FARMERS,
+        featureId: 10_000_007,
+        projectId: 1,
+        feature: record(10_000_007, { '11': 'Štefan Horvat' }),
+        isInsert: 0,
+        isEdit: 1,
+        isDelete: 0,
+        isRecord: 1,
+        syncedAt: 5,
+      },
+      {
+        tableId: FARMERS,
+        featureId: 10_000_008,
+        projectId: 1,
+        feature: record(10_000_008, { '11': 'Marija Novak' }),
+        isInsert: 0,
+        isEdit: 0,
+        isDelete: 0,
+        isRecord: 1,
+      },
     ];
     const items: OutboxItem[] = [
-      { opId: 'op-insert', projectId: 1, api: 'Records', kind: 'insert', tableId: FARMERS, id: 4_242, properties: { '11': 'Ana Kovač' }, status: 'pending', attempts: 0, createdAt: now },
-      { opId: 'op-update', projectId: 1, api: 'Records', kind: 'update', tableId: FARMERS, id: 10_000_007, properties: { '11': 'Štefan Horvat' }, version: 3, status: 'failed', attempts: 2, error: { status: 400, message: 'Bad Request' }, createdAt: now },
+      {
+        opId: 'op-insert',
+        projectId: 1,
+        api: 'Records',
+        kind: 'insert',
+        tableId: FARMERS,
+        id: 4_242,
+        properties: { '11': 'Ana Kovač' },
+        status: 'pending',
+        attempts: 0,
+        createdAt: now,
+      },
+      {
+        opId: 'op-update',
+        projectId: 1,
+        api: 'Records',
+        kind: 'update',
+        tableId: FARMERS,
+        id: 10_000_007,
+        properties: { '11': 'Štefan Horvat' },
+        version: 3,
+        status: 'failed',
+        attempts: 2,
+        error: { status: 400, message: 'Bad Request' },
+        createdAt: now,
+      },
       { opId: 'op-archive', projectId: 1, api: 'Records', kind: 'archive', tableId: FARMERS, id: 10_000_008, status: 'pending', attempts: 0, createdAt: now },
     ];
 
@@ -101,7 +175,7 @@ describe('the offline database schema', () => {
       old.close();
     }
 
-    it('stamps the rows and queued inserts and updates of a version 4 database with the device config\'s profile and keeps every row and queued edit as it was', async () => {
+    it("stamps the rows and queued inserts and updates of a version 4 database with the device config's profile and keeps every row and queued edit as it was", async () => {
       const name = uniqueDbName();
       await storeVersion4(name);
 

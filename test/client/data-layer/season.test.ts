@@ -128,7 +128,10 @@ describe('season loading chain', () => {
     const loading = store.dispatch(loadSeason({ email: USERS.farmer1, config: server.config })).unwrap();
     try {
       // The areas are not answered yet: the paths, the links and the forms of the links are asked all the same.
-      await until(() => searched.has(paths.id) && searched.has(durationPaths.id) && searched.has(forms.id), 'paths, links and forms asked while the areas wait');
+      await until(
+        () => searched.has(paths.id) && searched.has(durationPaths.id) && searched.has(forms.id),
+        'paths, links and forms asked while the areas wait',
+      );
     } finally {
       server.gate = () => undefined;
       release();
@@ -187,7 +190,11 @@ describe('season loading chain', () => {
   it('ignores archived links and makes a new one for that path', async () => {
     const db = openTestDb();
     const archived = own.durationPaths[0]!;
-    const response = await server.t.as(USERS.editor, { method: 'POST', url: '/api/Records/1/archive', payload: { tableId: server.config.tables.durationPaths.id, ids: [archived] } });
+    const response = await server.t.as(USERS.editor, {
+      method: 'POST',
+      url: '/api/Records/1/archive',
+      payload: { tableId: server.config.tables.durationPaths.id, ids: [archived] },
+    });
     expect(response.statusCode).toBe(200);
     const store = server.storeFor(db, USERS.farmer1, { now: () => JUNE_2025 });
     const data = await store.dispatch(loadSeason({ email: USERS.farmer1, config: server.config })).unwrap();
@@ -223,13 +230,23 @@ describe('season loading chain', () => {
     const link = (await store.dispatch(loadSeason({ email: USERS.farmer1, config: server.config })).unwrap()).durationPaths[0]!;
     expect(first.durationPaths.length).toBeGreaterThan(0);
     // A form with two indicators made on the device (local ids), not yet sent.
-    const form = await saveEdit(db, { kind: 'insert', projectId: PROJECT_ID, tableId: forms.id, properties: { [forms.columns.parent]: link.id, [forms.columns.form_id]: 1 }, refs: refKeysFor(server.config, 'forms') });
+    const form = await saveEdit(db, {
+      kind: 'insert',
+      projectId: PROJECT_ID,
+      tableId: forms.id,
+      properties: { [forms.columns.parent]: link.id, [forms.columns.form_id]: 1 },
+      refs: refKeysFor(server.config, 'forms'),
+    });
     for (const name of ['a', 'b'] as const) {
       await saveEdit(db, {
         kind: 'insert',
         projectId: PROJECT_ID,
         tableId: indicators.id,
-        properties: { [indicators.columns.parent]: form.record!.id, [indicators.columns.key]: name === 'a' ? 'salvia-pratensis' : 'lotus-corniculatus', [indicators.columns.value]: true },
+        properties: {
+          [indicators.columns.parent]: form.record!.id,
+          [indicators.columns.key]: name === 'a' ? 'salvia-pratensis' : 'lotus-corniculatus',
+          [indicators.columns.value]: true,
+        },
         refs: refKeysFor(server.config, 'indicators'),
       });
     }
@@ -265,9 +282,21 @@ describe('season loading chain', () => {
     await store.dispatch(loadSeason({ email: USERS.farmer1, config: server.config })).unwrap();
     await drainOnce({ db, transport: rtkQueryTransport(store.dispatch) });
     const link = (await store.dispatch(loadSeason({ email: USERS.farmer1, config: server.config })).unwrap()).durationPaths[0]!;
-    const form = await saveEdit(db, { kind: 'insert', projectId: PROJECT_ID, tableId: forms.id, properties: { [forms.columns.parent]: link.id, [forms.columns.form_id]: 1 }, refs: refKeysFor(server.config, 'forms') });
+    const form = await saveEdit(db, {
+      kind: 'insert',
+      projectId: PROJECT_ID,
+      tableId: forms.id,
+      properties: { [forms.columns.parent]: link.id, [forms.columns.form_id]: 1 },
+      refs: refKeysFor(server.config, 'forms'),
+    });
     for (const key of ['salvia-pratensis', 'lotus-corniculatus']) {
-      await saveEdit(db, { kind: 'insert', projectId: PROJECT_ID, tableId: indicators.id, properties: { [indicators.columns.parent]: form.record!.id, [indicators.columns.key]: key, [indicators.columns.value]: true }, refs: refKeysFor(server.config, 'indicators') });
+      await saveEdit(db, {
+        kind: 'insert',
+        projectId: PROJECT_ID,
+        tableId: indicators.id,
+        properties: { [indicators.columns.parent]: form.record!.id, [indicators.columns.key]: key, [indicators.columns.value]: true },
+        refs: refKeysFor(server.config, 'indicators'),
+      });
     }
     // The server has answered the drain's call; its acknowledgement begins only when the
     // offline chain looks up the delivered ids of the forms it read (under the offline id) for the
@@ -364,7 +393,16 @@ describe('start-up glue (app/store.ts)', () => {
 describe('current duration', () => {
   it('is the one whose window contains today, by the device’s calendar day', () => {
     const config = { tables: { durations: { id: 4, columns: { name: 41, filter_start: 42, filter_end: 43 } } } } as never;
-    const row = (id: number, from: string, to: string) => ({ id, tableId: 4, properties: { '42': from, '43': to }, deleted: false, archived: false, createdAt: '', updatedAt: '', version: 1 });
+    const row = (id: number, from: string, to: string) => ({
+      id,
+      tableId: 4,
+      properties: { '42': from, '43': to },
+      deleted: false,
+      archived: false,
+      createdAt: '',
+      updatedAt: '',
+      version: 1,
+    });
     const rows = [row(1, '2025-01-01', '2025-12-31'), row(2, '2026-01-01', '2026-12-31')];
     expect(currentDuration(rows, config, '2026-12-31')?.id).toBe(2);
     expect(currentDuration(rows, config, '2025-01-01')?.id).toBe(1);

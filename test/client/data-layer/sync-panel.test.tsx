@@ -31,7 +31,10 @@ describe('sync panel', () => {
     await saveEdit(db, { kind: 'update', projectId: 1, tableId: 6, id: 10_000_050, properties: { '65': 'moje' } });
     await saveEdit(db, { kind: 'insert', projectId: 1, tableId: 6, properties: {} });
     const [a, b] = await db.outbox.orderBy('seq').toArray();
-    await markItems(db, [a!.seq!], { status: 'failed', error: { status: 400, message: 'Bad Request', detail: 'operations[0].properties.62 (form_id): must be a number' } });
+    await markItems(db, [a!.seq!], {
+      status: 'failed',
+      error: { status: 400, message: 'Bad Request', detail: 'operations[0].properties.62 (form_id): must be a number' },
+    });
     await markItems(db, [b!.seq!], {
       status: 'conflict',
       error: { status: 409, message: 'Generic Error' },
@@ -84,7 +87,11 @@ describe('sync panel', () => {
     const store = makeStore(undefined, { extra: { db } });
     await saveEdit(db, { kind: 'update', projectId: 1, tableId: 6, id: 10_000_050, properties: { '65': 'moje' } });
     const [item] = await db.outbox.toArray();
-    await markItems(db, [item!.seq!], { status: 'conflict', error: { status: 409, message: 'Generic Error' }, current: { id: 10_000_050, version: 9, properties: { '65': 'moje' } } });
+    await markItems(db, [item!.seq!], {
+      status: 'conflict',
+      error: { status: 409, message: 'Generic Error' },
+      current: { id: 10_000_050, version: 9, properties: { '65': 'moje' } },
+    });
     await mirror(store);
     render(
       <Provider store={store}>
@@ -109,7 +116,11 @@ describe('sync panel', () => {
     // Meanwhile the adviser approved form 60 and took form 70 into review: the server refused both.
     const form60 = { id: 10_000_060, tableId: 6, version: 4, properties: { '62': FORM_KINDS.travnik.id, '67': 'approved' } };
     const form70 = { id: 10_000_070, tableId: 6, version: 5, properties: { '62': FORM_KINDS.travnik.id, '65': 'prej', '67': 'submitted' } };
-    await markItems(db, [tick!.seq!], { status: 'conflict', error: { status: 409, message: 'Generic Error', detail: 'zaklenjeno', reviewState: 'approved' }, current: form60 });
+    await markItems(db, [tick!.seq!], {
+      status: 'conflict',
+      error: { status: 409, message: 'Generic Error', detail: 'zaklenjeno', reviewState: 'approved' },
+      current: form60,
+    });
     await markItems(db, [note!.seq!], { status: 'conflict', error: { status: 409, message: 'Generic Error', reviewState: 'submitted' }, current: form70 });
     await mirror(store);
     render(

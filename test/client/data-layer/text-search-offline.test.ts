@@ -49,9 +49,23 @@ const unreachable = () => {
   throw new TypeError('Failed to fetch');
 };
 
-function search(store: ReturnType<typeof makeTestStore>, args: { query: string; limit?: number; page?: number; tableIds?: number[]; offline?: boolean; profileId?: number }) {
+function search(
+  store: ReturnType<typeof makeTestStore>,
+  args: { query: string; limit?: number; page?: number; tableIds?: number[]; offline?: boolean; profileId?: number },
+) {
   return store.dispatch(
-    recordsApi.endpoints.textSearchRecords.initiate({ projectId: testConfig.projectId, profileId: args.profileId ?? PROFILE, limit: args.limit ?? 10, page: args.page ?? 1, query: args.query, tableIds: args.tableIds, offline: args.offline }, { subscribe: false, forceRefetch: true }),
+    recordsApi.endpoints.textSearchRecords.initiate(
+      {
+        projectId: testConfig.projectId,
+        profileId: args.profileId ?? PROFILE,
+        limit: args.limit ?? 10,
+        page: args.page ?? 1,
+        query: args.query,
+        tableIds: args.tableIds,
+        offline: args.offline,
+      },
+      { subscribe: false, forceRefetch: true },
+    ),
   );
 }
 
@@ -60,7 +74,7 @@ const idsOf = (page: { records: Array<{ id: number }> } | undefined) => page?.re
 afterEach(settleStores);
 
 describe('rows carry the search profile they were stored under', () => {
-  it('reads, edits saved offline and their acknowledgement store the config\'s profile; a config with another profile stores the next rows under it', async () => {
+  it("reads, edits saved offline and their acknowledgement store the config's profile; a config with another profile stores the next rows under it", async () => {
     const db = openTestDb();
     storeWith(db, unreachable);
     expect(db.searchProfileId).toBe(PROFILE);
@@ -118,14 +132,34 @@ describe('the device answers the text search when the server cannot be reached',
     expect(calls[0]).toBe(`http://server.test/api/Records/1/search/${PROFILE}/10/1/stef%20HOR?tableIds=${FARMERS}`);
   });
 
-  it('answers with the device\'s own edits: a farmer added offline is found, a deleted one is not, nor rows of another profile or project', async () => {
+  it("answers with the device's own edits: a farmer added offline is found, a deleted one is not, nor rows of another profile or project", async () => {
     const { db, store } = await deviceWithFarmers();
     const added = await saveEdit(db, { kind: 'insert', projectId: testConfig.projectId, tableId: FARMERS, properties: { '11': 'Ana Zelenko' } });
     await saveEdit(db, { kind: 'delete', projectId: testConfig.projectId, tableId: FARMERS, id: farmers[3]!.id });
     await refreshRows(db, [wire(10_000_009, FARMERS, { '11': 'Ana Izbrisana' }, { deleted: true })], { projectId: testConfig.projectId, tableId: FARMERS });
     await db.features.bulkPut([
-      { tableId: FARMERS, featureId: 10_000_010, projectId: testConfig.projectId, feature: wire(10_000_010, FARMERS, { '11': 'Ana Drugi Profil' }), isInsert: 0, isEdit: 0, isDelete: 0, isRecord: 1, profileId: PROFILE + 1 },
-      { tableId: FARMERS, featureId: 10_000_011, projectId: testConfig.projectId + 1, feature: wire(10_000_011, FARMERS, { '11': 'Ana Drugi Projekt' }), isInsert: 0, isEdit: 0, isDelete: 0, isRecord: 1, profileId: PROFILE },
+      {
+        tableId: FARMERS,
+        featureId: 10_000_010,
+        projectId: testConfig.projectId,
+        feature: wire(10_000_010, FARMERS, { '11': 'Ana Drugi Profil' }),
+        isInsert: 0,
+        isEdit: 0,
+        isDelete: 0,
+        isRecord: 1,
+        profileId: PROFILE + 1,
+      },
+      {
+        tableId: FARMERS,
+        featureId: 10_000_011,
+        projectId: testConfig.projectId + 1,
+        feature: wire(10_000_011, FARMERS, { '11': 'Ana Drugi Projekt' }),
+        isInsert: 0,
+        isEdit: 0,
+        isDelete: 0,
+        isRecord: 1,
+        profileId: PROFILE,
+      },
     ]);
     expect(idsOf((await search(store, { query: 'ana', tableIds: [FARMERS] })).data)).toEqual([added.id, farmers[0]!.id, farmers[2]!.id]);
     expect(idsOf((await search(store, { query: 'ana', tableIds: [FARMERS], profileId: PROFILE + 1 })).data)).toEqual([10_000_010]);
@@ -177,7 +211,12 @@ describe('against the real server', () => {
       await refreshRows(db, result.records!, { projectId: config.projectId, tableId });
     }
     const ask = (query: string, offline: boolean, limit = 1000, page = 1) =>
-      store.dispatch(recordsApi.endpoints.textSearchRecords.initiate({ projectId: config.projectId, profileId: config.searchProfileId, limit, page, query, tableIds, offline }, { subscribe: false, forceRefetch: true }));
+      store.dispatch(
+        recordsApi.endpoints.textSearchRecords.initiate(
+          { projectId: config.projectId, profileId: config.searchProfileId, limit, page, query, tableIds, offline },
+          { subscribe: false, forceRefetch: true },
+        ),
+      );
     const queries = ['travnik', 'TRAVNIK pod', 'senozet', 'Čepinci', 'stef', 'ana vogr', 'example', 'kmet1', 'janez novak', '2314', 'pri', 'nič takega'];
     let found = 0;
     for (const query of queries) {

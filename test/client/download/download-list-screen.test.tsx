@@ -43,7 +43,9 @@ describe('DownloadListScreen (/download)', () => {
   it('lists saved extents with name, area, zoom range, tiles, formatted size and date', async () => {
     const { extent, created } = await setup();
     const row = await screen.findByTestId(`extent-${extent.id}`);
-    const cells = within(row).getAllByRole('cell').map((c) => c.textContent);
+    const cells = within(row)
+      .getAllByRole('cell')
+      .map((c) => c.textContent);
     expect(cells[0]).toBe('Travniki pri domu');
     expect(cells[1]).toMatch(/^\d+,\d\d km²$/);
     expect(cells[2]).toBe('8–14');

@@ -27,7 +27,7 @@ afterAll(async () => {
 });
 
 describe('download against the real server', () => {
-  it('stores base map tiles and the farmer\'s own areas and paths inside the extent', async () => {
+  it("stores base map tiles and the farmer's own areas and paths inside the extent", async () => {
     const db = openTestDb();
     const store = server.storeFor(db, USERS.farmer1);
     const { config } = server;

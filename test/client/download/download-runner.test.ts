@@ -54,12 +54,20 @@ afterEach(async () => {
 
 // Goričko, about 15 × 11 km.
 const goricko = { minX: 16.05, minY: 46.75, maxX: 16.25, maxY: 46.85 };
-const orthophoto: BaseMapEntry = { id: 'dof', name: 'DOF', tiles: [`${'http://127.0.0.1:1'}/dof/{z}/{x}/{y}.jpg`], kind: 'raster', minZoom: 8, maxZoom: 17, tileBytes: 30_000 };
+const orthophoto: BaseMapEntry = {
+  id: 'dof',
+  name: 'DOF',
+  tiles: [`${'http://127.0.0.1:1'}/dof/{z}/{x}/{y}.jpg`],
+  kind: 'raster',
+  minZoom: 8,
+  maxZoom: 17,
+  tileBytes: 30_000,
+};
 const input = { name: 'Domači travniki', bounds: goricko, minZoom: 8, maxZoom: 14, projectId: 1, tableIds: [] as number[] };
 const realFetch = (url: string, signal: AbortSignal) => fetch(url, { signal });
 
 describe('download planning', () => {
-  it('counts tiles per base map within each base map\'s own zoom limits and estimates the size', () => {
+  it("counts tiles per base map within each base map's own zoom limits and estimates the size", () => {
     const own = planDownload(goricko, 8, 14, [OWN_BASEMAP]);
     // The own base map stops at z10: z11..z14 are over-zoomed by MapLibre, not stored.
     expect(own.tiles).toBe(countTiles(goricko, 8, 10));
@@ -132,7 +140,9 @@ describe('download run', () => {
       if (calls === 3) controller.abort();
       return realFetch(url, signal);
     };
-    await expect(runDownload(extent, [OWN_BASEMAP], { db, fetchTile: cancelling, base, signal: controller.signal })).rejects.toEqual(new DownloadPaused('cancelled'));
+    await expect(runDownload(extent, [OWN_BASEMAP], { db, fetchTile: cancelling, base, signal: controller.signal })).rejects.toEqual(
+      new DownloadPaused('cancelled'),
+    );
     expect((await listExtents(db))[0]!.status).toBe('paused');
   });
 
@@ -140,8 +150,36 @@ describe('download run', () => {
     const db = freshDb();
     const missing: BaseMapEntry = { id: 'nothing', name: 'x', tiles: [`${base}no-such-layer/{z}/{x}/{y}.png`], kind: 'raster', minZoom: 8, maxZoom: 8 };
     const features: WireFeature[] = [
-      { type: 'Feature', id: 10_000_001, tableId: 2, geometry: { type: 'Point', coordinates: [16.1, 46.8] }, properties: { '21': 'Travnik' }, deleted: false, archived: false, createdAt: '', updatedAt: '', version: 1 },
-      { type: 'Feature', id: 10_000_002, tableId: 3, geometry: { type: 'LineString', coordinates: [[16.1, 46.8], [16.11, 46.81]] }, properties: {}, deleted: false, archived: false, createdAt: '', updatedAt: '', version: 1 },
+      {
+        type: 'Feature',
+        id: 10_000_001,
+        tableId: 2,
+        geometry: { type: 'Point', coordinates: [16.1, 46.8] },
+        properties: { '21': 'Travnik' },
+        deleted: false,
+        archived: false,
+        createdAt: '',
+        updatedAt: '',
+        version: 1,
+      },
+      {
+        type: 'Feature',
+        id: 10_000_002,
+        tableId: 3,
+        geometry: {
+          type: 'LineString',
+          coordinates: [
+            [16.1, 46.8],
+            [16.11, 46.81],
+          ],
+        },
+        properties: {},
+        deleted: false,
+        archived: false,
+        createdAt: '',
+        updatedAt: '',
+        version: 1,
+      },
     ];
     const asked: Array<{ tableIds: number[] }> = [];
     const extent = await createExtent(db, { ...input, maxZoom: 8, tableIds: [2, 3] }, [OWN_BASEMAP, missing]);

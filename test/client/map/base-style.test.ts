@@ -19,7 +19,11 @@ describe('base styles', () => {
 
   it('remembers a configured style and uses it offline; without a copy it fails honestly', async () => {
     const remote = { id: 'ortho', name: 'Ortofoto', style: 'https://maps.example/style.json' };
-    const body = { version: 8, sources: { o: { type: 'raster', tiles: ['https://maps.example/{z}/{x}/{y}.jpg'] } }, layers: [{ id: 'o', type: 'raster', source: 'o' }] };
+    const body = {
+      version: 8,
+      sources: { o: { type: 'raster', tiles: ['https://maps.example/{z}/{x}/{y}.jpg'] } },
+      layers: [{ id: 'o', type: 'raster', source: 'o' }],
+    };
     await expect(loadBaseStyle(remote, offline)).rejects.toThrow('Failed to fetch');
     await loadBaseStyle(remote, serving(body));
     const again = await loadBaseStyle(remote, offline);

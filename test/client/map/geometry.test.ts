@@ -7,7 +7,13 @@ describe('geo', () => {
     // One degree of latitude is ~111.2 km.
     expect(distanceM([16.2, 46], [16.2, 47])).toBeCloseTo(111_195, -2);
     expect(distanceM([16.2, 46.8], [16.2, 46.8])).toBe(0);
-    expect(lineLengthM([[0, 0], [0, 1], [0, 2]])).toBeCloseTo(2 * 111_195, -2);
+    expect(
+      lineLengthM([
+        [0, 0],
+        [0, 1],
+        [0, 2],
+      ]),
+    ).toBeCloseTo(2 * 111_195, -2);
     expect(lineLengthM([])).toBe(0);
   });
 

@@ -47,8 +47,17 @@ describe('parseLayerFile', () => {
   });
 
   it('reads GeoJSON collections, single features and bare geometries', () => {
-    const line = { type: 'LineString', coordinates: [[16.2, 46.8], [16.3, 46.9]] };
-    expect(parseLayerFile('a.geojson', JSON.stringify({ type: 'FeatureCollection', features: [{ type: 'Feature', properties: { a: 1 }, geometry: line }] })).features).toHaveLength(1);
+    const line = {
+      type: 'LineString',
+      coordinates: [
+        [16.2, 46.8],
+        [16.3, 46.9],
+      ],
+    };
+    expect(
+      parseLayerFile('a.geojson', JSON.stringify({ type: 'FeatureCollection', features: [{ type: 'Feature', properties: { a: 1 }, geometry: line }] }))
+        .features,
+    ).toHaveLength(1);
     expect(parseLayerFile('b.json', JSON.stringify({ type: 'Feature', properties: null, geometry: line })).features[0]!.properties).toEqual({});
     expect(parseLayerFile('c', JSON.stringify(line)).features[0]!.geometry).toEqual(line);
   });

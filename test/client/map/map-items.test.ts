@@ -16,8 +16,26 @@ const row = (id: number, properties: Record<string, unknown>, geometry: StoredRe
   version: 1,
 });
 
-const square = { type: 'Polygon' as const, coordinates: [[[16.2, 46.8], [16.21, 46.8], [16.21, 46.81], [16.2, 46.81], [16.2, 46.8]]] };
-const line = { type: 'LineString' as const, coordinates: [[16.201, 46.801], [16.205, 46.805], [16.209, 46.802]] };
+const square = {
+  type: 'Polygon' as const,
+  coordinates: [
+    [
+      [16.2, 46.8],
+      [16.21, 46.8],
+      [16.21, 46.81],
+      [16.2, 46.81],
+      [16.2, 46.8],
+    ],
+  ],
+};
+const line = {
+  type: 'LineString' as const,
+  coordinates: [
+    [16.201, 46.801],
+    [16.205, 46.805],
+    [16.209, 46.802],
+  ],
+};
 const tables = {
   areas: { id: 2, columns: { name: 21, user: 22, gerk_pid: 23, area_ha: 24 } },
   paths: { id: 3, columns: { name: 31, parent: 32, length_m: 33, walk: 34 } },

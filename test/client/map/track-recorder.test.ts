@@ -163,7 +163,13 @@ describe('walk recorder: summary and resumption', () => {
     expect(summary.toleranceM).toBe(3);
     expect(summary.rawVertices).toBe(51);
     // A straight walk with sub-tolerance wobble collapses to its two ends.
-    expect(geometry).toEqual({ type: 'LineString', coordinates: [[fixAt(0, 0).lon, expect.any(Number)], [fixAt(200, 200).lon, expect.any(Number)]] });
+    expect(geometry).toEqual({
+      type: 'LineString',
+      coordinates: [
+        [fixAt(0, 0).lon, expect.any(Number)],
+        [fixAt(200, 200).lon, expect.any(Number)],
+      ],
+    });
     expect(summary.simplifiedVertices).toBe(2);
   });
 

@@ -34,7 +34,7 @@ const T0 = Date.UTC(2026, 5, 1, 8, 0, 0);
 const fixAt = (east: number, s: number, accuracy = 6): Fix => ({ lon: 16.2 + east * M_LON, lat: LAT + (s % 2) * 0.000002, accuracy, timestamp: T0 + s * 1000 });
 
 describe('walk → outbox → server', () => {
-  it('saves the simplified walk as the farmer\'s path geometry once the outbox drains', async () => {
+  it("saves the simplified walk as the farmer's path geometry once the outbox drains", async () => {
     const { config } = server;
     const own = await farmerRows(server.t.app, server.t.tables, USERS.farmer1);
     const pathId = own.paths[0]!;
@@ -52,7 +52,11 @@ describe('walk → outbox → server', () => {
     expect(result.summary.gaps).toBe(1);
     // The lone 400 m fix after the gap and the 900 m one at the end.
     expect(result.summary.rejectedJumps).toBe(2);
-    const table = { projectId: config.projectId, tableId: config.tables.paths.id, columns: { walk: config.tables.paths.columns.walk, length_m: config.tables.paths.columns.length_m } };
+    const table = {
+      projectId: config.projectId,
+      tableId: config.tables.paths.id,
+      columns: { walk: config.tables.paths.columns.walk, length_m: config.tables.paths.columns.length_m },
+    };
     await saveWalk(db, table, pathId, result, state.raw, T0);
     expect(await readOutbox(db)).toHaveLength(1);
 

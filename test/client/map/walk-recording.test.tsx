@@ -5,7 +5,16 @@ import { makeStore } from '../../../src/client/app/store';
 import { WalkRecorderPanel } from '../../../src/client/features/map/components/walk-recorder-panel';
 import { formatDistance, formatPercent } from '../../../src/client/features/map/recording/format';
 import { saveWalk } from '../../../src/client/features/map/recording/save-walk';
-import { addFix, createRecorder, finish, replay, start, summarize, type Fix, type RecorderEvent } from '../../../src/client/features/map/recording/track-recorder';
+import {
+  addFix,
+  createRecorder,
+  finish,
+  replay,
+  start,
+  summarize,
+  type Fix,
+  type RecorderEvent,
+} from '../../../src/client/features/map/recording/track-recorder';
 import type { WalkRecorderEnv } from '../../../src/client/features/map/recording/use-walk-recorder';
 import { CHUNK_SIZE, clearWalk, loadWalk, WalkLog } from '../../../src/client/features/map/recording/walk-log';
 import { deviceRow, openOfflineDb, type OfflineDb } from '../../../src/client/lib/db';
@@ -201,6 +210,12 @@ describe('WalkRecorderPanel', () => {
 
 describe('recorder display formats', () => {
   it('writes distances and shares with a Slovenian decimal comma', () => {
-    expect([formatDistance(60.4), formatDistance(1250), formatDistance(1500), formatDistance(12_345.6), formatPercent(0.973)]).toEqual(['60 m', '1,25 km', '1,5 km', '12,35 km', '97 %']);
+    expect([formatDistance(60.4), formatDistance(1250), formatDistance(1500), formatDistance(12_345.6), formatPercent(0.973)]).toEqual([
+      '60 m',
+      '1,25 km',
+      '1,5 km',
+      '12,35 km',
+      '97 %',
+    ]);
   });
 });

@@ -15,7 +15,9 @@ import { ActionLogImport } from '../../../src/client/features/qa';
 afterEach(cleanup);
 
 const fixture = readFileSync(path.join(process.cwd(), 'test/fixtures/action-logs/editor-review.json'), 'utf8');
-const expected = (JSON.parse(readFileSync(path.join(process.cwd(), 'test/fixtures/action-logs/expected.json'), 'utf8')) as Record<string, { finalHash: string }>)['editor-review.json']!.finalHash;
+const expected = (
+  JSON.parse(readFileSync(path.join(process.cwd(), 'test/fixtures/action-logs/expected.json'), 'utf8')) as Record<string, { finalHash: string }>
+)['editor-review.json']!.finalHash;
 
 function pick(content: string) {
   const input = screen.getByTestId('action-log-import').querySelector('input[type="file"]') as HTMLInputElement;

@@ -22,10 +22,15 @@ describe('a persisted session', () => {
   it('replays its REHYDRATE into a persisting replay store without divergence', async () => {
     const storage = memoryStorage();
     // What an earlier page load left behind.
-    await storage.setItem('persist:moj-travnik', JSON.stringify({ sync: JSON.stringify({ lastSyncAt: '2026-06-14T17:05:00.000Z' }), _persist: JSON.stringify({ version: 1, rehydrated: true }) }));
+    await storage.setItem(
+      'persist:moj-travnik',
+      JSON.stringify({ sync: JSON.stringify({ lastSyncAt: '2026-06-14T17:05:00.000Z' }), _persist: JSON.stringify({ version: 1, rehydrated: true }) }),
+    );
     const sink = new MemoryLogSink(500);
     const recorder = new ActionLogRecorder({ sink });
-    const store = withActionLogHandler(recorder, () => makeStore(undefined, { persist: storage, extra: { db: openOfflineDb({ name: `qa-persist-${Date.now()}` }) } }));
+    const store = withActionLogHandler(recorder, () =>
+      makeStore(undefined, { persist: storage, extra: { db: openOfflineDb({ name: `qa-persist-${Date.now()}` }) } }),
+    );
     await until(() => store.getState().sync.lastSyncAt !== null);
     store.dispatch(browserOnlineChanged(false));
     store.dispatch(syncStopped());

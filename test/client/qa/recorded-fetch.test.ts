@@ -9,7 +9,16 @@
 import { describe, expect, it } from '@jest/globals';
 import { RecordedFetch, type NetEntry } from '../../../src/client/features/qa';
 
-const net = (seq: number, partial: Partial<NetEntry>): NetEntry => ({ kind: 'net', seq, t: seq, method: 'POST', url: '/api/Records/1/search', status: 200, responseType: 'json', ...partial });
+const net = (seq: number, partial: Partial<NetEntry>): NetEntry => ({
+  kind: 'net',
+  seq,
+  t: seq,
+  method: 'POST',
+  url: '/api/Records/1/search',
+  status: 200,
+  responseType: 'json',
+  ...partial,
+});
 
 describe('RecordedFetch', () => {
   const entries = [
@@ -17,13 +26,20 @@ describe('RecordedFetch', () => {
     net(2, { requestBody: { tableId: 3, page: 1 }, responseBody: { records: ['paths-1'], totalCount: 1 } }),
     net(3, { requestBody: { tableId: 3, page: 1 }, responseBody: { records: ['paths-2'], totalCount: 1 } }),
     net(4, { method: 'GET', url: '/api/Test', responseType: 'text', responseBody: 'OK' }),
-    net(5, { method: 'POST', url: '/api/Records/1/bulk', requestBody: { operations: [{ opId: 'a' }] }, status: 401, responseBody: { status: 401, message: 'Unauthorized' } }),
+    net(5, {
+      method: 'POST',
+      url: '/api/Records/1/bulk',
+      requestBody: { operations: [{ opId: 'a' }] },
+      status: 401,
+      responseBody: { status: 401, message: 'Unauthorized' },
+    }),
     net(6, { method: 'GET', url: '/api/PublicApp/1/roles', status: 0, responseType: 'none', error: 'TypeError: fetch failed' }),
   ];
 
   it('answers by body, repeated requests in logged order, from any origin', async () => {
     const recorded = new RecordedFetch(entries);
-    const ask = async (body: unknown) => (await recorded.fetch('http://anywhere.test/api/Records/1/search', { method: 'POST', body: JSON.stringify(body) })).json();
+    const ask = async (body: unknown) =>
+      (await recorded.fetch('http://anywhere.test/api/Records/1/search', { method: 'POST', body: JSON.stringify(body) })).json();
     await expect(ask({ page: 1, tableId: 3 })).resolves.toEqual({ records: ['paths-1'], totalCount: 1 });
     await expect(ask({ tableId: 3, page: 1 })).resolves.toEqual({ records: ['paths-2'], totalCount: 1 });
     await expect(ask({ tableId: 2, page: 1 })).resolves.toEqual({ records: ['areas'], totalCount: 1 });

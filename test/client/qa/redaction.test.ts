@@ -10,7 +10,17 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { configureStore, createSlice, type PayloadAction } from '@reduxjs/toolkit';
-import { ActionLogRecorder, actionLogMiddleware, MemoryLogSink, redact, redactAsync, REDACTED, StateHasher, withActionLogHandler, type ActionEntry } from '../../../src/client/features/qa';
+import {
+  ActionLogRecorder,
+  actionLogMiddleware,
+  MemoryLogSink,
+  redact,
+  redactAsync,
+  REDACTED,
+  StateHasher,
+  withActionLogHandler,
+  type ActionEntry,
+} from '../../../src/client/features/qa';
 
 const sha = (bytes: Uint8Array | string) => createHash('sha256').update(bytes).digest('hex');
 const JWT = 'eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJ4In0.c2lnbmF0dXJlLXNlY3JldA';
@@ -48,7 +58,9 @@ describe('secrets are redacted', () => {
   });
 
   it('cuts OAuth codes and tokens out of URLs, keeping the rest of the URL', () => {
-    expect(redact('https://app.example/#/?state=abc&code=SplxlOBeZQQYbYS6WxSbIA&session_state=xyz')).toBe(`https://app.example/#/?state=abc&code=${REDACTED}&session_state=${REDACTED}`);
+    expect(redact('https://app.example/#/?state=abc&code=SplxlOBeZQQYbYS6WxSbIA&session_state=xyz')).toBe(
+      `https://app.example/#/?state=abc&code=${REDACTED}&session_state=${REDACTED}`,
+    );
     expect(redact('/api/x?token=t0k3n&page=2')).toBe(`/api/x?token=${REDACTED}&page=2`);
     expect(redact('/api/Records/1/search?tableIds=3')).toBe('/api/Records/1/search?tableIds=3');
   });
@@ -126,7 +138,14 @@ describe('photos and other binary content are replaced by size and SHA-256', () 
     form.append('recordId', '12');
     form.append('file', new Blob([bytes], { type: 'image/jpeg' }), 'foto.jpg');
     const out = await redactAsync({ body: form });
-    expect(out).toEqual({ body: { $formData: [['recordId', '12'], ['file', { $binary: 'blob', size: 9, mimeType: 'image/jpeg', sha256: sha(bytes) }]] } });
+    expect(out).toEqual({
+      body: {
+        $formData: [
+          ['recordId', '12'],
+          ['file', { $binary: 'blob', size: 9, mimeType: 'image/jpeg', sha256: sha(bytes) }],
+        ],
+      },
+    });
   });
 
   it('a state holding a photo hashes like the state holding its descriptor', () => {
@@ -135,8 +154,15 @@ describe('photos and other binary content are replaced by size and SHA-256', () 
   });
 
   it('the field-day fixture keeps its photo as a descriptor, in the queued edit and in the upload', () => {
-    const file = JSON.parse(readFileSync(path.join(process.cwd(), 'test/fixtures/action-logs/farmer-field-day.json'), 'utf8')) as { entries: Array<ActionEntry | { kind: 'net'; url: string; requestBody?: unknown }> };
-    const queued = file.entries.find((e): e is ActionEntry => e.kind === 'action' && e.type === 'sync/editSaved/pending' && (e.action as unknown as { meta: { arg: { kind: string } } }).meta.arg.kind === 'attachment');
+    const file = JSON.parse(readFileSync(path.join(process.cwd(), 'test/fixtures/action-logs/farmer-field-day.json'), 'utf8')) as {
+      entries: Array<ActionEntry | { kind: 'net'; url: string; requestBody?: unknown }>;
+    };
+    const queued = file.entries.find(
+      (e): e is ActionEntry =>
+        e.kind === 'action' &&
+        e.type === 'sync/editSaved/pending' &&
+        (e.action as unknown as { meta: { arg: { kind: string } } }).meta.arg.kind === 'attachment',
+    );
     const data = (queued!.action as unknown as { meta: { arg: { data: { $binary: string; size: number; sha256: string } } } }).meta.arg.data;
     // The browser queues the photo as the Blob the file input gave it.
     expect(data).toMatchObject({ $binary: 'blob', size: expect.any(Number), mimeType: 'image/jpeg' });

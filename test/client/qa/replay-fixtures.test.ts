@@ -64,39 +64,59 @@ describe('the action logs of the e2e scenarios replay deterministically', () => 
     expect(result.divergence).toBeNull();
     // Offline in the field, a photo queued (kept as its size and hash), online again at the end.
     expect(actionIndexes(file, 'connectivity/browserOnlineChanged', (e) => (e.action as { payload?: unknown }).payload === false).length).toBeGreaterThan(0);
-    expect(actionIndexes(file, 'sync/editSaved/pending', (e) => (e.action as unknown as { meta: { arg: { kind: string } } }).meta.arg.kind === 'attachment')).toHaveLength(1);
+    expect(
+      actionIndexes(file, 'sync/editSaved/pending', (e) => (e.action as unknown as { meta: { arg: { kind: string } } }).meta.arg.kind === 'attachment'),
+    ).toHaveLength(1);
     expect(result.finalState).toMatchObject({ sync: { pendingCount: 0 }, season: { status: 'ready', role: 'farmer' }, connectivity: { browserOnline: true } });
   });
 
-  it.each(['farmer-field-day.json', 'token-expiry-offline.json'])('%s runs on the log clock: the same hashes on another date in another time zone', async (name) => {
-    const file = load(name);
-    const zone = process.env.TZ;
-    const clocks: number[] = [];
-    // Only Date is faked (a leap day years later, in UTC+14); timers stay real.
-    jest.useFakeTimers({
-      now: Date.parse('2031-02-28T23:59:30Z'),
-      doNotFake: ['hrtime', 'nextTick', 'performance', 'queueMicrotask', 'requestAnimationFrame', 'cancelAnimationFrame', 'requestIdleCallback', 'cancelIdleCallback', 'setImmediate', 'clearImmediate', 'setInterval', 'clearInterval', 'setTimeout', 'clearTimeout'],
-    });
-    process.env.TZ = 'Pacific/Kiritimati';
-    try {
-      expect(new Date().getFullYear()).toBe(2031);
-      const elsewhere = await replayActionLog(file, {
-        createStore: (deps: ReplayStoreDeps) => {
-          clocks.push(deps.now());
-          return createReplayStore(deps);
-        },
-        teardown: teardownReplayStore,
+  it.each(['farmer-field-day.json', 'token-expiry-offline.json'])(
+    '%s runs on the log clock: the same hashes on another date in another time zone',
+    async (name) => {
+      const file = load(name);
+      const zone = process.env.TZ;
+      const clocks: number[] = [];
+      // Only Date is faked (a leap day years later, in UTC+14); timers stay real.
+      jest.useFakeTimers({
+        now: Date.parse('2031-02-28T23:59:30Z'),
+        doNotFake: [
+          'hrtime',
+          'nextTick',
+          'performance',
+          'queueMicrotask',
+          'requestAnimationFrame',
+          'cancelAnimationFrame',
+          'requestIdleCallback',
+          'cancelIdleCallback',
+          'setImmediate',
+          'clearImmediate',
+          'setInterval',
+          'clearInterval',
+          'setTimeout',
+          'clearTimeout',
+        ],
       });
-      expect(elsewhere.divergence).toBeNull();
-      expect(elsewhere.finalHash).toBe(expected[name]!.finalHash);
-    } finally {
-      jest.useRealTimers();
-      if (zone === undefined) delete process.env.TZ;
-      else process.env.TZ = zone;
-    }
-    // Each store started at the time its page load was logged, not at the time of the replay.
-    expect(clocks).toEqual(file.entries.filter((entry) => entry.kind === 'session').map((entry) => entry.t));
-  });
+      process.env.TZ = 'Pacific/Kiritimati';
+      try {
+        expect(new Date().getFullYear()).toBe(2031);
+        const elsewhere = await replayActionLog(file, {
+          createStore: (deps: ReplayStoreDeps) => {
+            clocks.push(deps.now());
+            return createReplayStore(deps);
+          },
+          teardown: teardownReplayStore,
+        });
+        expect(elsewhere.divergence).toBeNull();
+        expect(elsewhere.finalHash).toBe(expected[name]!.finalHash);
+      } finally {
+        jest.useRealTimers();
+        if (zone === undefined) delete process.env.TZ;
+        else process.env.TZ = zone;
+      }
+      // Each store started at the time its page load was logged, not at the time of the replay.
+      expect(clocks).toEqual(file.entries.filter((entry) => entry.kind === 'session').map((entry) => entry.t));
+    },
+  );
 
   it('is the same on a second run (nothing carried over between replays)', async () => {
     const first = await replay(load('app-update.json'));

@@ -8,7 +8,15 @@
  */
 import { describe, expect, it } from '@jest/globals';
 import { configureStore, createSlice } from '@reduxjs/toolkit';
-import { ActionLogRecorder, actionLogMiddleware, IndexedDbLogSink, MemoryLogSink, replayActionLog, withActionLogHandler, type LogSink } from '../../../src/client/features/qa';
+import {
+  ActionLogRecorder,
+  actionLogMiddleware,
+  IndexedDbLogSink,
+  MemoryLogSink,
+  replayActionLog,
+  withActionLogHandler,
+  type LogSink,
+} from '../../../src/client/features/qa';
 
 let counter = 0;
 const dbName = () => `qa-ring-${Date.now()}-${++counter}`;
@@ -25,7 +33,11 @@ const counterSlice = createSlice({
 
 /** A store whose action-log middleware takes the handler it is made under. */
 function plainCounterStore(preloadedState?: { counter: { value: number } }) {
-  return configureStore({ reducer: { counter: counterSlice.reducer }, preloadedState, middleware: (getDefault) => getDefault().concat(actionLogMiddleware({})) });
+  return configureStore({
+    reducer: { counter: counterSlice.reducer },
+    preloadedState,
+    middleware: (getDefault) => getDefault().concat(actionLogMiddleware({})),
+  });
 }
 
 function makeCounterStore(handler: Parameters<typeof withActionLogHandler>[0]) {
@@ -78,7 +90,12 @@ describe('ring buffer', () => {
     const a = tab();
     const b = tab();
     // Their batches alternate in the shared database, as two open tabs' do.
-    for (const [t, n] of [[a, 5], [b, 7], [a, 5], [b, 3]] as const) {
+    for (const [t, n] of [
+      [a, 5],
+      [b, 7],
+      [a, 5],
+      [b, 3],
+    ] as const) {
       for (let i = 0; i < n; i++) t.store.dispatch(counterSlice.actions.incremented());
       await t.recorder.flush();
     }

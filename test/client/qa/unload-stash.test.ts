@@ -9,7 +9,17 @@
  */
 import { describe, expect, it } from '@jest/globals';
 import { configureStore, createSlice } from '@reduxjs/toolkit';
-import { ActionLogRecorder, actionLogMiddleware, IndexedDbLogSink, replayActionLog, UNWRITTEN_STASH_KEY, withActionLogHandler, type LogSink, type StashStorage, type WriteOptions } from '../../../src/client/features/qa';
+import {
+  ActionLogRecorder,
+  actionLogMiddleware,
+  IndexedDbLogSink,
+  replayActionLog,
+  UNWRITTEN_STASH_KEY,
+  withActionLogHandler,
+  type LogSink,
+  type StashStorage,
+  type WriteOptions,
+} from '../../../src/client/features/qa';
 import type { NewLogEntry } from '../../../src/client/features/qa/log-format';
 
 let counter = 0;
@@ -31,7 +41,8 @@ const slice = createSlice({
   },
 });
 
-const makeStore = () => configureStore({ reducer: { notes: slice.reducer }, middleware: (getDefault) => getDefault({ serializableCheck: false }).concat(actionLogMiddleware({})) });
+const makeStore = () =>
+  configureStore({ reducer: { notes: slice.reducer }, middleware: (getDefault) => getDefault({ serializableCheck: false }).concat(actionLogMiddleware({})) });
 
 function memoryStorage(): StashStorage & { data: Map<string, string> } {
   const data = new Map<string, string>();
@@ -67,10 +78,25 @@ describe('entries not yet written when the page goes away', () => {
     second.store.dispatch(slice.actions.added());
     await second.recorder.flush();
     const entries = await second.sink.readAll();
-    const summary = entries.map((entry) => (entry.kind === 'action' ? `${entry.sid === first.recorder.sid ? 'A' : 'B'}:${entry.type}` : `${entry.sid === first.recorder.sid ? 'A' : 'B'}:${entry.kind}`));
-    expect(summary).toEqual(['A:session', 'A:notes/added', 'A:notes/added', 'A:notes/added', 'A:notes/added', 'A:notes/photoAdded', 'B:session', 'B:notes/added']);
+    const summary = entries.map((entry) =>
+      entry.kind === 'action'
+        ? `${entry.sid === first.recorder.sid ? 'A' : 'B'}:${entry.type}`
+        : `${entry.sid === first.recorder.sid ? 'A' : 'B'}:${entry.kind}`,
+    );
+    expect(summary).toEqual([
+      'A:session',
+      'A:notes/added',
+      'A:notes/added',
+      'A:notes/added',
+      'A:notes/added',
+      'A:notes/photoAdded',
+      'B:session',
+      'B:notes/added',
+    ]);
     // The photo as a descriptor: size, type and the hash read when the action was logged.
-    expect(JSON.stringify(entries[5])).toContain('"$binary":"blob","size":4,"mimeType":"image/jpeg","sha256":"9f64a747e1b97f131fabb6b447296c9b6f0201e79fb3c5356e6c77e89b6a806a"');
+    expect(JSON.stringify(entries[5])).toContain(
+      '"$binary":"blob","size":4,"mimeType":"image/jpeg","sha256":"9f64a747e1b97f131fabb6b447296c9b6f0201e79fb3c5356e6c77e89b6a806a"',
+    );
 
     const replayed = await replayActionLog({ entries }, { createStore: makeStore });
     expect(replayed.sessions).toBe(2);

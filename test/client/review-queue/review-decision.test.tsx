@@ -62,14 +62,28 @@ function show(db: OfflineDb, record: StoredRecord, props: Partial<Props> = {}) {
     const saveEdits = useSaveEdits();
     const [pending, set] = useState(0);
     setPending = set;
-    return <ReviewDecision config={config} form={readRow(config, 'forms', record)} role="editor" online saveEdits={saveEdits} outbox={{ pending, attention: [] }} today={TODAY} {...props} />;
+    return (
+      <ReviewDecision
+        config={config}
+        form={readRow(config, 'forms', record)}
+        role="editor"
+        online
+        saveEdits={saveEdits}
+        outbox={{ pending, attention: [] }}
+        today={TODAY}
+        {...props}
+      />
+    );
   }
   return renderWithStore(<Harness />, { db });
 }
 
 /** Waits until the panel has read the saved move's fate from the outbox. */
 const outcomeRead = (kind: string) => waitFor(() => expect(screen.getByTestId('review-outcome').getAttribute('data-outcome')).toBe(kind));
-const moveButtons = () => within(screen.getByRole('group', { name: slReviewQueue.decision.moves })).getAllByRole('button').map((b) => b.textContent);
+const moveButtons = () =>
+  within(screen.getByRole('group', { name: slReviewQueue.decision.moves }))
+    .getAllByRole('button')
+    .map((b) => b.textContent);
 
 describe('the decision panel', () => {
   it('offers the editor’s moves of the state, with the state as a word', async () => {
@@ -89,7 +103,9 @@ describe('the decision panel', () => {
     show(db, record);
     fireEvent.click(screen.getByRole('button', { name: slReview.move.returned }));
     fireEvent.click(screen.getByRole('button', { name: slReviewQueue.decision.save }));
-    expect((await screen.findByRole('alert')).textContent).toBe(fillText(slReview.refused.reasonMissing, { from: slReview.state.submitted, to: slReview.state.returned }));
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      fillText(slReview.refused.reasonMissing, { from: slReview.state.submitted, to: slReview.state.returned }),
+    );
     expect(await db.outbox.count()).toBe(0);
     // A deadline before today is refused too.
     fireEvent.change(screen.getByLabelText(slReviewQueue.decision.reason), { target: { value: 'Manjka fotografija.' } });
@@ -140,7 +156,12 @@ describe('the decision panel', () => {
     fireEvent.click(screen.getByRole('button', { name: slReviewQueue.decision.save }));
     await outcomeRead('waiting');
     const [item] = await db.outbox.toArray();
-    expect(item!.properties).toMatchObject({ [col('review_state')]: 'approved', [col('review_reason')]: null, [col('review_indicator')]: null, [col('return_until')]: null });
+    expect(item!.properties).toMatchObject({
+      [col('review_state')]: 'approved',
+      [col('review_reason')]: null,
+      [col('review_indicator')]: null,
+      [col('return_until')]: null,
+    });
   });
 
   it('readers and farmers see the state and the last decision, without moves', async () => {
@@ -159,7 +180,10 @@ describe('the decision panel', () => {
     await outcomeRead('waiting');
     const [item] = await db.outbox.toArray();
     // The drain marks it refused with the server's detail (named by its operation in a bulk call).
-    await db.outbox.update(item!.seq!, { status: 'failed', error: { status: 400, message: 'Bad Request', detail: 'operations[0]: Rok za pregled je potekel.' } });
+    await db.outbox.update(item!.seq!, {
+      status: 'failed',
+      error: { status: 400, message: 'Bad Request', detail: 'operations[0]: Rok za pregled je potekel.' },
+    });
     act(() => setPending(1));
     await waitFor(() => expect(screen.getByTestId('review-outcome').textContent).toBe(slReviewQueue.decision.refused('Rok za pregled je potekel.')));
     // Sent again and acknowledged: the item left the outbox.
@@ -172,15 +196,23 @@ describe('the decision panel', () => {
 describe('the move rule as the panel applies it', () => {
   const form = { review_state: 'appealed', reviewed_at: '2026-06-10T08:00:00.000Z', return_until: null, review_reason: 'Ocena je prenizka.' };
   it('an appeal is decided with a reason only; the edit names only the review columns', () => {
-    expect(checkMove(form, { to: 'approved' }, TODAY)).toBe(fillText(slReview.refused.reasonMissing, { from: slReview.state.appealed, to: slReview.state.approved }));
+    expect(checkMove(form, { to: 'approved' }, TODAY)).toBe(
+      fillText(slReview.refused.reasonMissing, { from: slReview.state.appealed, to: slReview.state.approved }),
+    );
     expect(checkMove(form, { to: 'approved', reason: 'Pritožba je utemeljena.' }, TODAY)).toBeNull();
     // The appeal's own reason sent back is no reason (the server would not carry it).
     expect(checkMove(form, { to: 'rejected', reason: ' Ocena je prenizka. ' }, TODAY)).toBe(slReviewQueue.decision.sameReason);
     // No move to the state the form is in.
-    expect(checkMove(form, { to: 'appealed', reason: 'x' }, TODAY)).toBe(fillText(slReview.refused.transition, { from: slReview.state.appealed, to: slReview.state.appealed }));
-    expect(checkMove(form, { to: 'returned', reason: 'x' }, TODAY)).toBe(fillText(slReview.refused.transition, { from: slReview.state.appealed, to: slReview.state.returned }));
+    expect(checkMove(form, { to: 'appealed', reason: 'x' }, TODAY)).toBe(
+      fillText(slReview.refused.transition, { from: slReview.state.appealed, to: slReview.state.appealed }),
+    );
+    expect(checkMove(form, { to: 'returned', reason: 'x' }, TODAY)).toBe(
+      fillText(slReview.refused.transition, { from: slReview.state.appealed, to: slReview.state.returned }),
+    );
     const edit = moveEdit(config, 10_000_001, { to: 'rejected', reason: 'Ne' });
     expect(edit).toMatchObject({ kind: 'update', tableId: F.id, id: 10_000_001 });
-    expect(Object.keys((edit as { properties: object }).properties).sort()).toEqual([col('review_state'), col('review_reason'), col('review_indicator'), col('return_until')].sort());
+    expect(Object.keys((edit as { properties: object }).properties).sort()).toEqual(
+      [col('review_state'), col('review_reason'), col('review_indicator'), col('return_until')].sort(),
+    );
   });
 });

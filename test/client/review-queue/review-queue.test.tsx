@@ -42,7 +42,18 @@ function project() {
   const l2 = link(p2);
   const l3 = link(p3);
   const form = (parent: StoredRecord, state: string, at: string, score: number | null, kind = FORM_KINDS.travnik) =>
-    row(T.forms.id, { [c('forms', 'parent')]: parent.id, [c('forms', 'form_id')]: kind.id, [c('forms', 'score')]: score, [c('forms', 'completed')]: true, [c('forms', 'review_state')]: state, [c('forms', 'reviewed_at')]: at }, { version: 4 });
+    row(
+      T.forms.id,
+      {
+        [c('forms', 'parent')]: parent.id,
+        [c('forms', 'form_id')]: kind.id,
+        [c('forms', 'score')]: score,
+        [c('forms', 'completed')]: true,
+        [c('forms', 'review_state')]: state,
+        [c('forms', 'reviewed_at')]: at,
+      },
+      { version: 4 },
+    );
   const newest = form(l1, 'submitted', '2026-06-03T08:00:00.000Z', 72);
   const appealed = form(l3, 'appealed', '2026-06-01T08:00:00.000Z', 30);
   const middle = form(l2, 'submitted', '2026-06-02T08:00:00.000Z', null);
@@ -93,7 +104,17 @@ function show({ online = true, role = 'editor' as const, rows = project().rows, 
   const server = stand(rows, fail);
   function Harness() {
     const saveEdits = useSaveEdits();
-    return <ReviewQueueScreen config={config} online={online} role={role === 'editor' ? 'editor' : role} saveEdits={saveEdits} outbox={{ pending: 0, attention: [] }} formHref={(formId) => routeHref('form', { formId })} today={TODAY} />;
+    return (
+      <ReviewQueueScreen
+        config={config}
+        online={online}
+        role={role === 'editor' ? 'editor' : role}
+        saveEdits={saveEdits}
+        outbox={{ pending: 0, attention: [] }}
+        formHref={(formId) => routeHref('form', { formId })}
+        today={TODAY}
+      />
+    );
   }
   renderWithStore(<Harness />, { db, fetchFn: server.fetchFn });
   return { db, ...server };
@@ -134,22 +155,40 @@ describe('Pregled', () => {
   it('filters by farmer and meadow on the list, by state and kind on the server', async () => {
     const { searches } = show();
     await screen.findAllByTestId('review-row');
-    fireEvent.change(screen.getByLabelText(slReviewQueue.farmer), { target: { value: within(screen.getByLabelText(slReviewQueue.farmer)).getByRole('option', { name: 'Ana Kovač' }).getAttribute('value') } });
+    fireEvent.change(screen.getByLabelText(slReviewQueue.farmer), {
+      target: { value: within(screen.getByLabelText(slReviewQueue.farmer)).getByRole('option', { name: 'Ana Kovač' }).getAttribute('value') },
+    });
     expect(shownRows()).toHaveLength(2);
     // The meadows offered are the chosen farmer's.
-    expect(within(screen.getByLabelText(slReviewQueue.area)).getAllByRole('option').map((o) => o.textContent)).toEqual([slReviewQueue.allAreas, 'Senožet', 'Travnik pod gozdom']);
-    fireEvent.change(screen.getByLabelText(slReviewQueue.area), { target: { value: within(screen.getByLabelText(slReviewQueue.area)).getByRole('option', { name: 'Senožet' }).getAttribute('value') } });
+    expect(
+      within(screen.getByLabelText(slReviewQueue.area))
+        .getAllByRole('option')
+        .map((o) => o.textContent),
+    ).toEqual([slReviewQueue.allAreas, 'Senožet', 'Travnik pod gozdom']);
+    fireEvent.change(screen.getByLabelText(slReviewQueue.area), {
+      target: { value: within(screen.getByLabelText(slReviewQueue.area)).getByRole('option', { name: 'Senožet' }).getAttribute('value') },
+    });
     expect(shownRows()).toHaveLength(1);
     expect(cells(shownRows()[0]!).slice(1, 4)).toEqual(['Ana Kovač', 'Senožet', 'Pot 2']);
     fireEvent.change(screen.getByLabelText(slReviewQueue.farmer), { target: { value: '' } });
     fireEvent.change(screen.getByLabelText(slReviewQueue.state), { target: { value: 'appealed' } });
     await waitFor(() => expect(shownRows()).toHaveLength(1));
     expect(cells(shownRows()[0]!)).toContain(slReview.state.appealed);
-    expect(leaves(searches.filter((s) => s.tableId === T.forms.id).at(-1)!.filters)).toContainEqual({ kind: 'filter', columnId: T.forms.columns.review_state, comparison: 'In', value: ['appealed'] });
+    expect(leaves(searches.filter((s) => s.tableId === T.forms.id).at(-1)!.filters)).toContainEqual({
+      kind: 'filter',
+      columnId: T.forms.columns.review_state,
+      comparison: 'In',
+      value: ['appealed'],
+    });
     fireEvent.change(screen.getByLabelText(slReviewQueue.state), { target: { value: 'waiting' } });
     fireEvent.change(screen.getByLabelText(slReviewQueue.kind), { target: { value: String(FORM_KINDS.upravljanje.id) } });
     expect(await screen.findByText(slReviewQueue.emptyFiltered)).toBeTruthy();
-    expect(leaves(searches.filter((s) => s.tableId === T.forms.id).at(-1)!.filters)).toContainEqual({ kind: 'filter', columnId: T.forms.columns.form_id, comparison: 'Equals', value: FORM_KINDS.upravljanje.id });
+    expect(leaves(searches.filter((s) => s.tableId === T.forms.id).at(-1)!.filters)).toContainEqual({
+      kind: 'filter',
+      columnId: T.forms.columns.form_id,
+      comparison: 'Equals',
+      value: FORM_KINDS.upravljanje.id,
+    });
   });
 
   it('"Potrdi izbrane" queues one outbox edit per chosen form; an appeal without a reason is listed as refused', async () => {

@@ -35,13 +35,25 @@ afterAll(async () => {
 });
 
 async function serverForms(): Promise<Array<{ id: number; p: Record<string, unknown> }>> {
-  const rows = await server.t.app.db.selectFrom('records').select(['id', 'properties']).where('table_id', '=', server.config.tables.forms.id).where('deleted', '=', 0).orderBy('id').execute();
+  const rows = await server.t.app.db
+    .selectFrom('records')
+    .select(['id', 'properties'])
+    .where('table_id', '=', server.config.tables.forms.id)
+    .where('deleted', '=', 0)
+    .orderBy('id')
+    .execute();
   return rows.map((r) => ({ id: r.id, p: JSON.parse(r.properties) as Record<string, unknown> }));
 }
 
 async function thread(formId: number): Promise<Array<Record<string, unknown>>> {
   const { comments } = server.config.tables;
-  const rows = await server.t.app.db.selectFrom('records').select(['properties']).where('table_id', '=', comments.id).where('deleted', '=', 0).orderBy('id').execute();
+  const rows = await server.t.app.db
+    .selectFrom('records')
+    .select(['properties'])
+    .where('table_id', '=', comments.id)
+    .where('deleted', '=', 0)
+    .orderBy('id')
+    .execute();
   return rows.map((r) => JSON.parse(r.properties) as Record<string, unknown>).filter((p) => p[String(comments.columns.parent)] === formId);
 }
 
@@ -59,7 +71,15 @@ describe('advisers’ moves through the outbox to the real server', () => {
     };
     const today = dayInSlovenia(new Date());
     const search = async (filters: Parameters<typeof and>[0]) => {
-      const answer = await store.dispatch(recordsApi.endpoints.searchRecords.initiate({ projectId: config.projectId, body: { tableId: F.id, page: 1, perPage: 100, filters, sorts: [{ columnId: F.columns.reviewed_at, direction: 'asc' }] } }, { subscribe: false, forceRefetch: true }));
+      const answer = await store.dispatch(
+        recordsApi.endpoints.searchRecords.initiate(
+          {
+            projectId: config.projectId,
+            body: { tableId: F.id, page: 1, perPage: 100, filters, sorts: [{ columnId: F.columns.reviewed_at, direction: 'asc' }] },
+          },
+          { subscribe: false, forceRefetch: true },
+        ),
+      );
       return answer.data!.records;
     };
     /** The forms as the queue has them: the server's copies, stored on the device before a move. */
@@ -67,14 +87,28 @@ describe('advisers’ moves through the outbox to the real server', () => {
       const records = await search(isIn('id', ids));
       await refreshRows(db, records, { projectId: config.projectId, tableId: F.id });
       const rows = await readRows(db, F.id, (r) => ids.includes(r.id));
-      return ids.map((id) => readRow(config, 'forms', rows.find((r) => r.id === id)!));
+      return ids.map((id) =>
+        readRow(
+          config,
+          'forms',
+          rows.find((r) => r.id === id)!,
+        ),
+      );
     };
 
     // The demo's last season is approved: reopen two of its forms.
-    const approved = (await serverForms()).filter((f) => f.p[key('review_state')] === 'approved').slice(0, 2).map((f) => f.id);
+    const approved = (await serverForms())
+      .filter((f) => f.p[key('review_state')] === 'approved')
+      .slice(0, 2)
+      .map((f) => f.id);
     expect(approved).toHaveLength(2);
     const [a, b] = await onDevice(approved);
-    const reopened = await saveMoves(saveEdits, config, [a!, b!].map((form) => ({ form, move: { to: 'submitted' as const, reason: 'Ponovno preverite oceno.' } })), today);
+    const reopened = await saveMoves(
+      saveEdits,
+      config,
+      [a!, b!].map((form) => ({ form, move: { to: 'submitted' as const, reason: 'Ponovno preverite oceno.' } })),
+      today,
+    );
     expect(reopened).toMatchObject({ refused: [], failed: null });
     expect(await drainOnce({ db, transport: rtkQueryTransport(store.dispatch) })).toMatchObject({ kind: 'done' });
     expect([...(await moveOutcomes(db, F.id, reopened.saved)).values()].map((o) => o.kind)).toEqual(['sent', 'sent']);
@@ -82,7 +116,10 @@ describe('advisers’ moves through the outbox to the real server', () => {
       const p = (await serverForms()).find((f) => f.id === id)!.p;
       expect(p).toMatchObject({ [key('review_state')]: 'submitted', [key('reviewed_by')]: USERS.editor, [key('review_reason')]: 'Ponovno preverite oceno.' });
       expect(typeof p[key('reviewed_at')]).toBe('string');
-      expect((await thread(id)).at(-1)).toMatchObject({ [String(config.tables.comments.columns.text)]: 'Ponovno preverite oceno.', [String(config.tables.comments.columns.state)]: 'submitted' });
+      expect((await thread(id)).at(-1)).toMatchObject({
+        [String(config.tables.comments.columns.text)]: 'Ponovno preverite oceno.',
+        [String(config.tables.comments.columns.state)]: 'submitted',
+      });
     }
 
     // The queue's search finds them waiting.
@@ -107,6 +144,10 @@ describe('advisers’ moves through the outbox to the real server', () => {
     expect(outcomes.get(moves.saved[1]!.opId)).toEqual({ kind: 'sent' });
     const after = await serverForms();
     expect(after.find((f) => f.id === approved[0])!.p[key('review_state')]).toBe('submitted');
-    expect(after.find((f) => f.id === approved[1])!.p).toMatchObject({ [key('review_state')]: 'approved', [key('reviewed_by')]: USERS.editor, [key('review_reason')]: null });
+    expect(after.find((f) => f.id === approved[1])!.p).toMatchObject({
+      [key('review_state')]: 'approved',
+      [key('reviewed_by')]: USERS.editor,
+      [key('review_reason')]: null,
+    });
   });
 });

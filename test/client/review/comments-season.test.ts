@@ -29,7 +29,10 @@ beforeAll(async () => {
   const made = await server.t.as(USERS.editor, {
     method: 'POST',
     url: `/api/Records/${PROJECT_ID}`,
-    payload: { tableId: comments.id, properties: { [comments.columns.parent]: formId, [comments.columns.text]: 'Preverite kaduljo.', [comments.columns.indicator]: 'salvia-pratensis' } },
+    payload: {
+      tableId: comments.id,
+      properties: { [comments.columns.parent]: formId, [comments.columns.text]: 'Preverite kaduljo.', [comments.columns.indicator]: 'salvia-pratensis' },
+    },
   });
   expect(made.statusCode).toBeLessThan(300);
   commentId = made.json<{ id: number }>().id;

@@ -71,10 +71,26 @@ function withReview(form: StoredRecord, review: Record<string, unknown>, complet
 }
 
 function comment(form: StoredRecord, values: { text: string; indicator?: string; state?: string; author?: string }, createdAt: string): StoredRecord {
-  return row(T.comments.id, { [cc.parent]: form.id, [cc.text]: values.text, [cc.indicator]: values.indicator ?? '', [cc.state]: values.state ?? '', [cc.author]: values.author ?? '' }, { createdAt, updatedAt: createdAt });
+  return row(
+    T.comments.id,
+    { [cc.parent]: form.id, [cc.text]: values.text, [cc.indicator]: values.indicator ?? '', [cc.state]: values.state ?? '', [cc.author]: values.author ?? '' },
+    { createdAt, updatedAt: createdAt },
+  );
 }
 
-function open({ form, indicators, comments = [], role = 'farmer', duration }: { form: StoredRecord; indicators: StoredRecord[]; comments?: StoredRecord[]; role?: 'farmer' | 'editor'; duration?: StoredRecord }) {
+function open({
+  form,
+  indicators,
+  comments = [],
+  role = 'farmer',
+  duration,
+}: {
+  form: StoredRecord;
+  indicators: StoredRecord[];
+  comments?: StoredRecord[];
+  role?: 'farmer' | 'editor';
+  duration?: StoredRecord;
+}) {
   const s = season();
   const db = openOfflineDb({ name: `form-review-${Date.now()}-${Math.random()}` });
   dbs.push(db);
@@ -116,7 +132,11 @@ describe('the thread on the form screen (offline)', () => {
   it('shows the comments oldest first with author, time, state, text and the indicator, from the season rows', async () => {
     const form = seasonForm({ review_state: 'returned', review_reason: 'Kadulja na sliki ni kadulja.', review_indicator: 'salvia-pratensis' });
     const later = comment(form, { text: 'Bom popravil.', author: 'kmet1@example.si' }, '2026-06-04T10:00:00.000Z');
-    const first = comment(form, { text: 'Kadulja na sliki ni kadulja.', indicator: 'salvia-pratensis', state: 'returned', author: ADVISER }, '2026-06-03T10:00:00.000Z');
+    const first = comment(
+      form,
+      { text: 'Kadulja na sliki ni kadulja.', indicator: 'salvia-pratensis', state: 'returned', author: ADVISER },
+      '2026-06-03T10:00:00.000Z',
+    );
     open({ form, indicators: fullAnswers(form), comments: [later, first] });
     const thread = await screen.findByTestId('review-thread');
     const items = within(thread).getAllByRole('listitem');
@@ -140,7 +160,11 @@ describe('the thread on the form screen (offline)', () => {
     await within(thread).findByText(slReviewFarmer.thread.replySaved);
     const queued = await db.outbox.toArray();
     expect(queued).toHaveLength(1);
-    expect(queued[0]).toMatchObject({ kind: 'insert', tableId: T.comments.id, properties: { [cc.parent]: form.id, [cc.text]: 'Kadulja je na fotografiji levo.', [cc.indicator]: 'salvia-pratensis' } });
+    expect(queued[0]).toMatchObject({
+      kind: 'insert',
+      tableId: T.comments.id,
+      properties: { [cc.parent]: form.id, [cc.text]: 'Kadulja je na fotografiji levo.', [cc.indicator]: 'salvia-pratensis' },
+    });
     // Nothing of the move columns or the author: the server sets those.
     expect(queued[0]!.properties).not.toHaveProperty(String(cc.author));
     const shown = within(thread).getByText('Kadulja je na fotografiji levo.').closest('li')!;
@@ -170,7 +194,12 @@ describe('submitting (Oddaj v pregled)', () => {
     await screen.findByText(slReviewFarmer.review.submittedQueued);
     const queued = await db.outbox.toArray();
     expect(queued).toHaveLength(1);
-    expect(queued[0]).toMatchObject({ kind: 'update', tableId: T.forms.id, id: form.id, properties: { [fc.review_state]: 'submitted', [fc.review_reason]: null } });
+    expect(queued[0]).toMatchObject({
+      kind: 'update',
+      tableId: T.forms.id,
+      id: form.id,
+      properties: { [fc.review_state]: 'submitted', [fc.review_reason]: null },
+    });
     // Based on the form's version (the server checks it).
     expect(queued[0]!.version).toBe(4);
   });
@@ -227,7 +256,12 @@ describe('the lock while the form is with the adviser', () => {
 
 describe('a returned form', () => {
   it('shows the adviser’s reason and opens at the named indicator, highlighted', async () => {
-    const form = seasonForm({ review_state: 'returned', review_reason: 'Preverite travniško kaduljo.', review_indicator: 'salvia-pratensis', return_until: '2099-07-10' });
+    const form = seasonForm({
+      review_state: 'returned',
+      review_reason: 'Preverite travniško kaduljo.',
+      review_indicator: 'salvia-pratensis',
+      return_until: '2099-07-10',
+    });
     open({ form, indicators: fullAnswers(form) });
     const summary = await screen.findByTestId('review-summary');
     expect(within(summary).getByTestId('review-reason').textContent).toContain('Preverite travniško kaduljo.');
@@ -249,14 +283,21 @@ describe('appealing (Vloži pritožbo)', () => {
     const { db } = open({ form, indicators: fullAnswers(form), duration: withAppeal });
     fireEvent.click(await screen.findByRole('button', { name: slReview.move.appealed }));
     fireEvent.click(screen.getByRole('button', { name: slReviewFarmer.review.appealSend }));
-    expect((await within(screen.getByTestId('farmer-moves')).findByRole('alert')).textContent).toBe(`Za prehod v stanje »${slReview.state.appealed}« napišite razlog.`);
+    expect((await within(screen.getByTestId('farmer-moves')).findByRole('alert')).textContent).toBe(
+      `Za prehod v stanje »${slReview.state.appealed}« napišite razlog.`,
+    );
     expect(await db.outbox.count()).toBe(0);
     fireEvent.change(screen.getByLabelText(slReviewFarmer.review.appealReason), { target: { value: 'Na poti je bilo 9 kazalnih rastlin.' } });
     fireEvent.click(screen.getByRole('button', { name: slReviewFarmer.review.appealSend }));
     await screen.findByText(slReviewFarmer.review.appealedQueued);
     const queued = await db.outbox.toArray();
     expect(queued).toHaveLength(1);
-    expect(queued[0]).toMatchObject({ kind: 'update', tableId: T.forms.id, id: form.id, properties: { [fc.review_state]: 'appealed', [fc.review_reason]: 'Na poti je bilo 9 kazalnih rastlin.' } });
+    expect(queued[0]).toMatchObject({
+      kind: 'update',
+      tableId: T.forms.id,
+      id: form.id,
+      properties: { [fc.review_state]: 'appealed', [fc.review_reason]: 'Na poti je bilo 9 kazalnih rastlin.' },
+    });
   });
 });
 
@@ -274,6 +315,8 @@ describe('the payment preview on the form', () => {
     expect(within(card).getByTestId('payment-next').textContent).toBe(slReview.payment.plantsToNext(expected.next!.plants!, expected.next!.band.name));
     // Ticking one more plant moves the preview at once.
     fireEvent.click(within(screen.getByTestId('indicator-lotus-corniculatus')).getByRole('radio', { name: slScreens.forms.yes }));
-    await waitFor(() => expect(within(card).getByTestId('payment-next').textContent).toBe(slReview.payment.plantsToNext(expected.next!.plants! - 1, expected.next!.band.name)));
+    await waitFor(() =>
+      expect(within(card).getByTestId('payment-next').textContent).toBe(slReview.payment.plantsToNext(expected.next!.plants! - 1, expected.next!.band.name)),
+    );
   });
 });

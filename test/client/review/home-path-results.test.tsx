@@ -45,14 +45,18 @@ function reviewed(form: StoredRecord, review: Record<string, unknown>): StoredRe
 }
 
 function withDeadlines(duration: StoredRecord, submitUntil: string, appealDays = 15): StoredRecord {
-  return { ...duration, properties: { ...duration.properties, [T.durations.columns.submit_until]: submitUntil, [T.durations.columns.appeal_days]: appealDays } };
+  return {
+    ...duration,
+    properties: { ...duration.properties, [T.durations.columns.submit_until]: submitUntil, [T.durations.columns.appeal_days]: appealDays },
+  };
 }
 
 /** Forms on the fixture's three season links: two returned, one draft, one rejected today, one approved. */
 function reviewSeason(today: string) {
   const s = season();
   const [dp1, dp2, dp3] = s.durationPaths as [StoredRecord, StoredRecord, StoredRecord];
-  const form = (parent: StoredRecord, review: Record<string, unknown>) => reviewed(row(T.forms.id, { [fc.parent!]: parent.id, [fc.form_id!]: 1, [fc.score!]: 10, [fc.completed!]: true }), review);
+  const form = (parent: StoredRecord, review: Record<string, unknown>) =>
+    reviewed(row(T.forms.id, { [fc.parent!]: parent.id, [fc.form_id!]: 1, [fc.score!]: 10, [fc.completed!]: true }), review);
   const forms = [
     form(dp1, { review_state: 'returned', review_reason: 'Manjka fotografija kadulje.' }),
     form(dp2, { review_state: 'returned', review_reason: 'Preverite zaraščanje.' }),
@@ -68,7 +72,12 @@ describe('home to-do (farmerTodo)', () => {
     const today = '2026-09-18';
     const { s, forms } = reviewSeason(today);
     const todo = farmerTodo(config, { forms, duration: withDeadlines(s.duration, '2026-09-30') }, today);
-    expect(todoLines(todo)).toEqual(['2 obrazca vrnjena v popravek', '1 obrazec še ni oddan', 'Do roka za oddajo še 12 dni', '1 odločitev lahko še izpodbijate s pritožbo']);
+    expect(todoLines(todo)).toEqual([
+      '2 obrazca vrnjena v popravek',
+      '1 obrazec še ni oddan',
+      'Do roka za oddajo še 12 dni',
+      '1 odločitev lahko še izpodbijate s pritožbo',
+    ]);
     render(<ReviewTodo todo={todo} formLabel={(id) => `Obrazec ${id}`} />);
     const block = screen.getByTestId('review-todo');
     expect(within(block).getByTestId(`todo-form-${forms[0]!.id}`).getAttribute('href')).toBe(`#/forms/${forms[0]!.id}`);
@@ -94,7 +103,24 @@ function preloadedSeason(s: ReturnType<typeof season>, forms: StoredRecord[], du
   return {
     config: { status: 'ready', source: 'network', value: config },
     connectivity: { browserOnline: false, serverReachable: false, lastProbeAt: null },
-    season: { status: 'ready', error: null, source: 'device', role: 'farmer', farmers: [s.farmer], farmerId: s.farmer.id, areas: s.areas, duration, paths: s.paths, durationPaths: s.durationPaths, forms, indicators: [], comments: [], refKeys: {}, loadedAt: '2026-06-05T08:00:00.000Z', notice: null },
+    season: {
+      status: 'ready',
+      error: null,
+      source: 'device',
+      role: 'farmer',
+      farmers: [s.farmer],
+      farmerId: s.farmer.id,
+      areas: s.areas,
+      duration,
+      paths: s.paths,
+      durationPaths: s.durationPaths,
+      forms,
+      indicators: [],
+      comments: [],
+      refKeys: {},
+      loadedAt: '2026-06-05T08:00:00.000Z',
+      notice: null,
+    },
   } as unknown as Partial<RootState>;
 }
 
@@ -136,14 +162,21 @@ describe('results: states and the payment estimate per meadow and season', () =>
     const areas = [{ ...s.areas[0]!, properties: { ...s.areas[0]!.properties, [T.areas.columns.area_ha]: 2 } }, s.areas[1]!];
     const [dp1, dp2] = s.durationPaths as [StoredRecord, StoredRecord];
     // Five of the kind's indicator plants (7 points each): 35 points, the medium band (above 33).
-    const plants = config.forms.travnik!.scoring.contributions.filter((c) => c.points === 7).slice(0, 5).map((c) => c.key);
+    const plants = config.forms
+      .travnik!.scoring.contributions.filter((c) => c.points === 7)
+      .slice(0, 5)
+      .map((c) => c.key);
     expect(plants).toHaveLength(5);
     const form = (parent: StoredRecord, state: string) => reviewed(row(T.forms.id, { [fc.parent!]: parent.id, [fc.form_id!]: 1 }), { review_state: state });
     const f1 = form(dp1, 'approved');
     const f2 = form(dp2, 'submitted');
     const indicators = [f1, f2].flatMap((f) => plants.map((key) => row(T.indicators.id, { [ic.parent]: f.id, [ic.key]: key, [ic.value]: true })));
     const old = form(s.allDurationPaths[3]!, 'rejected');
-    const rows = buildReviewResults(config, { areas, paths: s.paths }, { durations: s.durations, durationPaths: s.allDurationPaths, forms: [f1, f2, old], indicators });
+    const rows = buildReviewResults(
+      config,
+      { areas, paths: s.paths },
+      { durations: s.durations, durationPaths: s.allDurationPaths, forms: [f1, f2, old], indicators },
+    );
     expect(rows.map((r) => [r.areaName, r.seasonName])).toEqual([
       ['Travnik pod gozdom', '2026'],
       ['Travnik pod gozdom', '2025'],
@@ -159,6 +192,8 @@ describe('results: states and the payment estimate per meadow and season', () =>
     const block = screen.getByTestId('review-results');
     expect(block.textContent).toContain(slReviewFarmer.results.title);
     expect(block.textContent).toContain(slReview.state.approved);
-    expect(within(screen.getByTestId(`review-results-${rows[0]!.key}`)).getByTestId('review-results-amount').textContent).toContain(`${slReviewFarmer.results.amount}: 600,00 €`);
+    expect(within(screen.getByTestId(`review-results-${rows[0]!.key}`)).getByTestId('review-results-amount').textContent).toContain(
+      `${slReviewFarmer.results.amount}: 600,00 €`,
+    );
   });
 });

@@ -77,7 +77,13 @@ describe('the review loop from the farmer’s device', () => {
       kind: 'insert',
       projectId: config.projectId,
       tableId: config.tables.forms.id,
-      properties: toProperties(config, 'forms', { parent: first.durationPaths[0]!.id, form_id: kind.id, completed: true, score: 7, rule_version: kind.scoring.version }),
+      properties: toProperties(config, 'forms', {
+        parent: first.durationPaths[0]!.id,
+        form_id: kind.id,
+        completed: true,
+        score: 7,
+        rule_version: kind.scoring.version,
+      }),
       refs: refKeysFor(config, 'forms'),
     });
     for (const def of kind.indicators.filter((d) => d.required || d.key === 'salvia-pratensis')) {
@@ -90,8 +96,21 @@ describe('the review loop from the farmer’s device', () => {
       });
     }
     // What the form screen stores: the move, then a reply.
-    await saveEdit(db, { kind: 'update', projectId: config.projectId, tableId: config.tables.forms.id, id: form.id, properties: toProperties(config, 'forms', { review_state: 'submitted', review_reason: null }), refs: refKeysFor(config, 'forms') });
-    await saveEdit(db, { kind: 'insert', projectId: config.projectId, tableId: config.tables.comments.id, properties: toProperties(config, 'comments', { parent: form.id, text: 'Kadulja raste ob začetku poti.', indicator: 'salvia-pratensis' }), refs: refKeysFor(config, 'comments') });
+    await saveEdit(db, {
+      kind: 'update',
+      projectId: config.projectId,
+      tableId: config.tables.forms.id,
+      id: form.id,
+      properties: toProperties(config, 'forms', { review_state: 'submitted', review_reason: null }),
+      refs: refKeysFor(config, 'forms'),
+    });
+    await saveEdit(db, {
+      kind: 'insert',
+      projectId: config.projectId,
+      tableId: config.tables.comments.id,
+      properties: toProperties(config, 'comments', { parent: form.id, text: 'Kadulja raste ob začetku poti.', indicator: 'salvia-pratensis' }),
+      refs: refKeysFor(config, 'comments'),
+    });
 
     // Offline the device shows it submitted, with the reply waiting.
     const offline = await store.dispatch(loadSeason({ email: USERS.farmer1, config })).unwrap();

@@ -97,7 +97,14 @@ describe('archiving a meadow (home, editors)', () => {
     fireEvent.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: slScreens.archive.area }));
     await waitFor(async () => expect(await db.outbox.count()).toBe(1));
     const [queued] = await db.outbox.toArray();
-    expect(queued).toMatchObject({ kind: 'archive', api: 'Records', projectId: config.projectId, tableId: config.tables.areas.id, id: areaA.id, status: 'pending' });
+    expect(queued).toMatchObject({
+      kind: 'archive',
+      api: 'Records',
+      projectId: config.projectId,
+      tableId: config.tables.areas.id,
+      id: areaA.id,
+      status: 'pending',
+    });
     expect(screen.queryByRole('alertdialog')).toBeNull();
     expect(screen.queryByRole('alert')).toBeNull();
   });
@@ -156,7 +163,14 @@ describe('archiving an indicator (form, editors)', () => {
     await waitFor(() => expect(screen.queryByTestId('indicator-solidago')).toBeNull());
     const queued = await db.outbox.toArray();
     expect(queued).toHaveLength(1);
-    expect(queued[0]).toMatchObject({ kind: 'archive', api: 'Records', projectId: config.projectId, tableId: config.tables.indicators.id, id: rozga.id, status: 'pending' });
+    expect(queued[0]).toMatchObject({
+      kind: 'archive',
+      api: 'Records',
+      projectId: config.projectId,
+      tableId: config.tables.indicators.id,
+      id: rozga.id,
+      status: 'pending',
+    });
     // Zlata rozga no longer lowers the score; kadulja still raises it.
     expect(liveScore()).toContain(String(base + 7));
     expect(screen.getByTestId('live-score').querySelector('[data-key="solidago"]')).toBeNull();

@@ -53,23 +53,67 @@ export function season() {
   const farmer = row(T.farmers.id, { [c('farmers', 'name')]: 'Ana Kovač', [c('farmers', 'email')]: 'kmet1@example.si' });
   const areaA = row(T.areas.id, { [c('areas', 'name')]: 'Travnik pod gozdom', [c('areas', 'user')]: farmer.id });
   const areaB = row(T.areas.id, { [c('areas', 'name')]: 'Senožet', [c('areas', 'user')]: farmer.id });
-  const line = { type: 'LineString' as const, coordinates: [[16.2, 46.8], [16.201, 46.801]] };
-  const pathDone = row(T.paths.id, { [c('paths', 'name')]: 'Pot 1', [c('paths', 'parent')]: areaA.id, [c('paths', 'length_m')]: 240, [c('paths', 'walk')]: { recordedAt: '2026-06-02T09:00:00.000Z' } }, { geometry: line });
-  const pathWalked = row(T.paths.id, { [c('paths', 'name')]: 'Pot 2', [c('paths', 'parent')]: areaA.id, [c('paths', 'length_m')]: 1250, [c('paths', 'walk')]: { recordedAt: '2026-06-03T09:00:00.000Z' } });
-  const pathNew = row(T.paths.id, { [c('paths', 'name')]: 'Pot 3', [c('paths', 'parent')]: areaB.id, [c('paths', 'walk')]: { recordedAt: '2025-06-03T09:00:00.000Z' } });
-  const d2025 = row(T.durations.id, { [c('durations', 'name')]: '2025', [c('durations', 'filter_start')]: '2025-04-01', [c('durations', 'filter_end')]: '2025-10-31' });
-  const d2026 = row(T.durations.id, { [c('durations', 'name')]: '2026', [c('durations', 'filter_start')]: '2026-04-01', [c('durations', 'filter_end')]: '2026-10-31' });
-  const link = (path: StoredRecord, d: StoredRecord) => row(T.durationPaths.id, { [c('durationPaths', 'path_id')]: path.id, [c('durationPaths', 'duration_id')]: d.id });
+  const line = {
+    type: 'LineString' as const,
+    coordinates: [
+      [16.2, 46.8],
+      [16.201, 46.801],
+    ],
+  };
+  const pathDone = row(
+    T.paths.id,
+    {
+      [c('paths', 'name')]: 'Pot 1',
+      [c('paths', 'parent')]: areaA.id,
+      [c('paths', 'length_m')]: 240,
+      [c('paths', 'walk')]: { recordedAt: '2026-06-02T09:00:00.000Z' },
+    },
+    { geometry: line },
+  );
+  const pathWalked = row(T.paths.id, {
+    [c('paths', 'name')]: 'Pot 2',
+    [c('paths', 'parent')]: areaA.id,
+    [c('paths', 'length_m')]: 1250,
+    [c('paths', 'walk')]: { recordedAt: '2026-06-03T09:00:00.000Z' },
+  });
+  const pathNew = row(T.paths.id, {
+    [c('paths', 'name')]: 'Pot 3',
+    [c('paths', 'parent')]: areaB.id,
+    [c('paths', 'walk')]: { recordedAt: '2025-06-03T09:00:00.000Z' },
+  });
+  const d2025 = row(T.durations.id, {
+    [c('durations', 'name')]: '2025',
+    [c('durations', 'filter_start')]: '2025-04-01',
+    [c('durations', 'filter_end')]: '2025-10-31',
+  });
+  const d2026 = row(T.durations.id, {
+    [c('durations', 'name')]: '2026',
+    [c('durations', 'filter_start')]: '2026-04-01',
+    [c('durations', 'filter_end')]: '2026-10-31',
+  });
+  const link = (path: StoredRecord, d: StoredRecord) =>
+    row(T.durationPaths.id, { [c('durationPaths', 'path_id')]: path.id, [c('durationPaths', 'duration_id')]: d.id });
   const dp1 = link(pathDone, d2026);
   const dp2 = link(pathWalked, d2026);
   const dp3 = link(pathNew, d2026);
   const dpOld = link(pathDone, d2025);
   const kind = FORM_KINDS.travnik;
   const form = (parent: StoredRecord, score: number, completed: boolean, updatedAt = '2026-06-02T10:00:00.000Z') =>
-    row(T.forms.id, { [c('forms', 'parent')]: parent.id, [c('forms', 'form_id')]: kind.id, [c('forms', 'score')]: score, [c('forms', 'rule_version')]: kind.scoring.version, [c('forms', 'completed')]: completed }, { updatedAt });
+    row(
+      T.forms.id,
+      {
+        [c('forms', 'parent')]: parent.id,
+        [c('forms', 'form_id')]: kind.id,
+        [c('forms', 'score')]: score,
+        [c('forms', 'rule_version')]: kind.scoring.version,
+        [c('forms', 'completed')]: completed,
+      },
+      { updatedAt },
+    );
   const formDone = form(dp1, 72, true);
   const formOld = form(dpOld, 40, true, '2025-06-10T10:00:00.000Z');
-  const indicator = (parent: StoredRecord, key: string, value: unknown) => row(T.indicators.id, { [c('indicators', 'parent')]: parent.id, [c('indicators', 'key')]: key, [c('indicators', 'value')]: value });
+  const indicator = (parent: StoredRecord, key: string, value: unknown) =>
+    row(T.indicators.id, { [c('indicators', 'parent')]: parent.id, [c('indicators', 'key')]: key, [c('indicators', 'value')]: value });
   const indicators = [indicator(formDone, 'salvia-pratensis', true), indicator(formDone, 'solidago', true)];
   const oldIndicators = [indicator(formOld, 'salvia-pratensis', true)];
   return {
@@ -113,7 +157,10 @@ export function OutsideRouter({ children }: { children: ReactNode }) {
 }
 
 export function renderWithStore(ui: ReactNode, { preloaded, db, fetchFn }: { preloaded?: Partial<RootState>; db?: OfflineDb; fetchFn?: typeof fetch } = {}) {
-  const store = makeStore(preloaded, db || fetchFn ? { extra: { ...(db ? { db } : {}), ...(fetchFn ? { api: { baseUrl: 'http://server.test', fetchFn } } : {}) } } : undefined);
+  const store = makeStore(
+    preloaded,
+    db || fetchFn ? { extra: { ...(db ? { db } : {}), ...(fetchFn ? { api: { baseUrl: 'http://server.test', fetchFn } } : {}) } } : undefined,
+  );
   const utils = render(
     <Provider store={store}>
       <UnsavedChangesProvider>

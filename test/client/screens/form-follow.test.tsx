@@ -73,7 +73,10 @@ function outboxHolds(db: OfflineDb, count: number): Promise<void> {
   });
 }
 
-const checked = (key: string, answer: string) => within(screen.getByTestId(`indicator-${key}`)).getByRole('radio', { name: answer }).getAttribute('aria-checked');
+const checked = (key: string, answer: string) =>
+  within(screen.getByTestId(`indicator-${key}`))
+    .getByRole('radio', { name: answer })
+    .getAttribute('aria-checked');
 
 describe('following an offline-made form', () => {
   it('a reload without the new form does not switch the screen to the other form of the kind; once delivered, the address and the screen follow the server id', async () => {
@@ -86,7 +89,13 @@ describe('following an offline-made form', () => {
       kind: 'insert',
       projectId: config.projectId,
       tableId: config.tables.forms.id,
-      properties: { [fc.parent]: s.durationPaths[0]!.id, [fc.form_id]: kind.id, [fc.score]: kind.scoring.base, [fc.rule_version]: kind.scoring.version, [fc.completed]: false },
+      properties: {
+        [fc.parent]: s.durationPaths[0]!.id,
+        [fc.form_id]: kind.id,
+        [fc.score]: kind.scoring.base,
+        [fc.rule_version]: kind.scoring.version,
+        [fc.completed]: false,
+      },
     });
     const made = saved.record!;
     const preloaded = {
@@ -138,7 +147,13 @@ describe('following an offline-made form', () => {
       kind: 'insert',
       projectId: config.projectId,
       tableId: config.tables.forms.id,
-      properties: { [fc.parent]: s.durationPaths[0]!.id, [fc.form_id]: kind.id, [fc.score]: kind.scoring.base, [fc.rule_version]: kind.scoring.version, [fc.completed]: false },
+      properties: {
+        [fc.parent]: s.durationPaths[0]!.id,
+        [fc.form_id]: kind.id,
+        [fc.score]: kind.scoring.base,
+        [fc.rule_version]: kind.scoring.version,
+        [fc.completed]: false,
+      },
     });
     const localId = made.record!.id;
     const preloaded = {
@@ -175,7 +190,7 @@ describe('following an offline-made form', () => {
   });
 });
 
-describe('an earlier season\'s form opened by its address on a fresh device', () => {
+describe("an earlier season's form opened by its address on a fresh device", () => {
   it('is read from the server when online, shown with its answers and its thread, and kept on the device', async () => {
     const s = season();
     const db = openOfflineDb({ name: `form-fresh-${Date.now()}-${Math.random()}` });
@@ -185,7 +200,13 @@ describe('an earlier season\'s form opened by its address on a fresh device', ()
     const fetchFn = (async (_input: RequestInfo | URL, init?: RequestInit) => {
       const { tableId } = JSON.parse(String(init?.body)) as { tableId: number };
       const records =
-        tableId === config.tables.forms.id ? [s.formOld] : tableId === config.tables.indicators.id ? s.oldIndicators : tableId === config.tables.comments.id ? [remark] : [];
+        tableId === config.tables.forms.id
+          ? [s.formOld]
+          : tableId === config.tables.indicators.id
+            ? s.oldIndicators
+            : tableId === config.tables.comments.id
+              ? [remark]
+              : [];
       return response({ body: { records, totalCount: records.length } });
     }) as typeof fetch;
     const preloaded = {

@@ -107,7 +107,10 @@ describe('FormScreen', () => {
 
   it('a new form has no score yet until something is answered (not a bad 0)', () => {
     const s = season();
-    const fresh = { ...s.formDone, properties: { ...s.formDone.properties, [String(config.tables.forms.columns.completed)]: false, [String(config.tables.forms.columns.score)]: null } };
+    const fresh = {
+      ...s.formDone,
+      properties: { ...s.formDone.properties, [String(config.tables.forms.columns.completed)]: false, [String(config.tables.forms.columns.score)]: null },
+    };
     renderWithStore(<Harness {...props(fresh, [])} />, { db: newDb() });
     expect(liveScore()).toBe(slPhone.form.noScoreYet);
     fireEvent.click(within(screen.getByTestId('indicator-solidago')).getByRole('radio', { name: slScreens.forms.no }));
@@ -223,7 +226,12 @@ describe('FormScreen', () => {
     const queued = await db.outbox.orderBy('seq').toArray();
     const insert = queued.find((q) => q.kind === 'insert')!;
     const attachment = queued.find((q) => q.kind === 'attachment')!;
-    expect(attachment).toMatchObject({ recordId: insert.id, tableAttachmentInfoId: config.tables.indicators.attachments!.photos, name: 'IMG_1.jpg', mimeType: 'image/jpeg' });
+    expect(attachment).toMatchObject({
+      recordId: insert.id,
+      tableAttachmentInfoId: config.tables.indicators.attachments!.photos,
+      name: 'IMG_1.jpg',
+      mimeType: 'image/jpeg',
+    });
     expect((await db.attachments.get(attachment.id))!.size).toBe(3);
     expect(drawn).toEqual([[PHOTO_MAX_SIDE, 1200]]);
   });
@@ -234,7 +242,9 @@ describe('FormScreen', () => {
     expect(screen.getByText(slScreens.states.readOnly)).toBeTruthy();
     expect(screen.queryByRole('button', { name: slScreens.forms.save })).toBeNull();
     expect(screen.queryByRole('button', { name: slScreens.forms.archive })).toBeNull();
-    expect((within(screen.getByTestId('indicator-salvia-pratensis')).getByRole('radio', { name: slScreens.forms.yes }) as HTMLButtonElement).disabled).toBe(true);
+    expect((within(screen.getByTestId('indicator-salvia-pratensis')).getByRole('radio', { name: slScreens.forms.yes }) as HTMLButtonElement).disabled).toBe(
+      true,
+    );
     expect(screen.queryByLabelText(`${slScreens.forms.addPhoto}: travniška kadulja`)).toBeNull();
   });
 
@@ -288,7 +298,9 @@ describe('planSave', () => {
     const s = season();
     const kind = FORM_KINDS.travnik;
     const initial = initialDraft(config, kind, s.formDone, s.indicators);
-    expect(planSave({ config, kind, form: s.formDone, rows: s.indicators, draft: initial, initial }).map((step) => (typeof step === 'function' ? 'fn' : step.kind))).toEqual(['update']);
+    expect(
+      planSave({ config, kind, form: s.formDone, rows: s.indicators, draft: initial, initial }).map((step) => (typeof step === 'function' ? 'fn' : step.kind)),
+    ).toEqual(['update']);
     const draft = { ...initial, indicators: { ...initial.indicators, solidago: { ...initial.indicators.solidago!, value: '' } } };
     const steps = planSave({ config, kind, form: s.formDone, rows: s.indicators, draft, initial });
     expect(steps[0]).toMatchObject({ kind: 'delete', id: s.indicators[1]!.id });

@@ -104,7 +104,9 @@ describe('HomeScreen: the picture of the last home for the next start', () => {
     const hrefs = [...links].map((a) => a.getAttribute('href'));
     first.unmount();
 
-    const { container } = render(<HomeScreen {...homeProps({ status: 'loading', areas: [], season: null, role: null, snapshotKey: '1:kmet1@example.si', snapshotStorage: storage })} />);
+    const { container } = render(
+      <HomeScreen {...homeProps({ status: 'loading', areas: [], season: null, role: null, snapshotKey: '1:kmet1@example.si', snapshotStorage: storage })} />,
+    );
     expect(screen.queryByText(sl.common.loading)).toBeNull();
     expect([...container.querySelectorAll('a[href^="#/paths/"]')].map((a) => a.getAttribute('href'))).toEqual(hrefs);
     expect(screen.getByText(shown.areas[0]!.paths[0]!.name)).toBeTruthy();
@@ -219,9 +221,13 @@ describe('PathsScreen', () => {
   it('lists paths with area, length, last walk, status and score', () => {
     const s = season();
     render(<PathsScreen rows={buildPathRows(s, config)} status="ready" error={null} fromDevice={false} hasData />);
-    const cells = within(screen.getByTestId(`path-row-${s.pathWalked.id}`)).getAllByRole('cell').map((c) => c.textContent);
+    const cells = within(screen.getByTestId(`path-row-${s.pathWalked.id}`))
+      .getAllByRole('cell')
+      .map((c) => c.textContent);
     expect(cells).toEqual(['Travnik pod gozdom', '1,25 km', '3. 6. 2026', slScreens.status.walked, slScreens.score.none]);
-    const first = within(screen.getByTestId(`path-row-${s.pathDone.id}`)).getAllByRole('cell').map((c) => c.textContent);
+    const first = within(screen.getByTestId(`path-row-${s.pathDone.id}`))
+      .getAllByRole('cell')
+      .map((c) => c.textContent);
     expect(first).toEqual(['Travnik pod gozdom', '240 m', '2. 6. 2026', slScreens.status['form-done'], '72dobro']);
   });
 

@@ -44,7 +44,11 @@ function twoFarmers() {
   // Archived on the server: a path of Boris's with a form — never shown.
   const archivedPath = row(T.paths.id, { [c('paths', 'name')]: 'Arhivirana pot', [c('paths', 'parent')]: borisArea.id }, { archived: true });
   const archivedDp = row(T.durationPaths.id, { [c('durationPaths', 'path_id')]: archivedPath.id, [c('durationPaths', 'duration_id')]: s.duration.id });
-  const archivedForm = row(T.forms.id, { [c('forms', 'parent')]: archivedDp.id, [c('forms', 'form_id')]: s.formDone.properties[c('forms', 'form_id')], [c('forms', 'score')]: 99 });
+  const archivedForm = row(T.forms.id, {
+    [c('forms', 'parent')]: archivedDp.id,
+    [c('forms', 'form_id')]: s.formDone.properties[c('forms', 'form_id')],
+    [c('forms', 'score')]: 99,
+  });
   const rows: StoredRecord[] = [
     s.farmer,
     boris,
@@ -97,8 +101,22 @@ class FakeServer {
     const entry = { tableId: T.forms.id, table: 'forms', recordId: id, record: 'Popis · Pot · 2026' };
     return {
       entries: [
-        { ...entry, id: 2, action: 'update', changedBy: 'urednik@example.si', changedAt: '2026-06-02T10:00:00Z', changes: [{ column: 'score', old: 10, new: 72 }] },
-        { ...entry, id: 1, action: 'insert', changedBy: 'kmet@example.si', changedAt: '2026-06-01T10:00:00Z', changes: [{ column: 'score', old: null, new: 10 }] },
+        {
+          ...entry,
+          id: 2,
+          action: 'update',
+          changedBy: 'urednik@example.si',
+          changedAt: '2026-06-02T10:00:00Z',
+          changes: [{ column: 'score', old: 10, new: 72 }],
+        },
+        {
+          ...entry,
+          id: 1,
+          action: 'insert',
+          changedBy: 'kmet@example.si',
+          changedAt: '2026-06-01T10:00:00Z',
+          changes: [{ column: 'score', old: null, new: 10 }],
+        },
       ],
       totalCount: 2,
     };
@@ -273,7 +291,9 @@ describe('results of all farmers (editors and readers)', () => {
     const boris = lines.find((l) => l.startsWith('Boris Zupan;'))!;
     expect(ana).toContain(';Pot 1;2026;');
     expect(boris).toContain(';Gmajna;Borisova pot;2026;');
-    expect(boris).toContain(`${formatDateTime('2026-06-01T10:00:00Z')} kmet@example.si ustvarjeno: ocena: — → 10 | ${formatDateTime('2026-06-02T10:00:00Z')} urednik@example.si spremenjeno: ocena: 10 → 72`);
+    expect(boris).toContain(
+      `${formatDateTime('2026-06-01T10:00:00Z')} kmet@example.si ustvarjeno: ocena: — → 10 | ${formatDateTime('2026-06-02T10:00:00Z')} urednik@example.si spremenjeno: ocena: 10 → 72`,
+    );
     expect(server.detailed.sort()).toEqual([s.formDone.id, borisForm.id].sort());
 
     // GeoJSON of the same rows: the history read for the CSV is reused (nothing changed since).

@@ -16,7 +16,12 @@ afterEach(cleanup);
 
 function results() {
   const s = season();
-  const history = { durations: s.durations, durationPaths: s.allDurationPaths, forms: [s.formDone, s.formOld], indicators: [...s.indicators, ...s.oldIndicators] };
+  const history = {
+    durations: s.durations,
+    durationPaths: s.allDurationPaths,
+    forms: [s.formDone, s.formOld],
+    indicators: [...s.indicators, ...s.oldIndicators],
+  };
   return { s, rows: buildResults(config, s, history) };
 }
 
@@ -42,8 +47,18 @@ describe('results model', () => {
 
   it('every form is a result: a second form of a kind on a path in a season is its own row and counts', () => {
     const s = season();
-    const second = { ...s.formDone, id: s.formDone.id + 100_000, properties: { ...s.formDone.properties, [String(config.tables.forms.columns.score)]: 50 }, updatedAt: '2026-06-20T10:00:00.000Z' };
-    const history = { durations: s.durations, durationPaths: s.allDurationPaths, forms: [s.formDone, second, s.formOld], indicators: [...s.indicators, ...s.oldIndicators] };
+    const second = {
+      ...s.formDone,
+      id: s.formDone.id + 100_000,
+      properties: { ...s.formDone.properties, [String(config.tables.forms.columns.score)]: 50 },
+      updatedAt: '2026-06-20T10:00:00.000Z',
+    };
+    const history = {
+      durations: s.durations,
+      durationPaths: s.allDurationPaths,
+      forms: [s.formDone, second, s.formOld],
+      indicators: [...s.indicators, ...s.oldIndicators],
+    };
     const rows = buildResults(config, s, history);
     expect(rows.map((r) => [r.formId, r.seasonName, r.score])).toEqual([
       [s.formDone.id, '2026', 72],
@@ -60,7 +75,12 @@ describe('results model', () => {
 
   it('archived forms are left out', () => {
     const s = season();
-    const rows = buildResults(config, s, { durations: s.durations, durationPaths: s.allDurationPaths, forms: [{ ...s.formDone, archived: true }], indicators: [] });
+    const rows = buildResults(config, s, {
+      durations: s.durations,
+      durationPaths: s.allDurationPaths,
+      forms: [{ ...s.formDone, archived: true }],
+      indicators: [],
+    });
     expect(rows).toEqual([]);
   });
 
@@ -70,7 +90,11 @@ describe('results model', () => {
     const lines = csv.replace('\ufeff', '').trim().split('\r\n');
     const h = slScreens.results.csv;
     const rv = slReviewQueue.csv;
-    expect(lines[0]).toBe([h.farmer, h.area, h.path, h.season, h.form, h.kind, h.score, h.class, h.rule, h.completed, h.updated, rv.state, rv.by, rv.at, rv.reason, h.history].join(';'));
+    expect(lines[0]).toBe(
+      [h.farmer, h.area, h.path, h.season, h.form, h.kind, h.score, h.class, h.rule, h.completed, h.updated, rv.state, rv.by, rv.at, rv.reason, h.history].join(
+        ';',
+      ),
+    );
     expect(lines[1]).toContain('"Ana ""Ančka"" Kovač";Travnik pod gozdom;Pot 1;2026;');
     expect(lines[1]).toContain(`;72;${sl.scheme.scoreClass.good};${FORM_KINDS.travnik.scoring.version};Da;`);
     expect(lines[1]!.endsWith(';"a; b"')).toBe(true);
@@ -104,7 +128,10 @@ describe('results model', () => {
     };
     const rows = buildResults(config, s, { durations: s.durations, durationPaths: s.allDurationPaths, forms: [decided, s.formOld], indicators: [] });
     expect(rows.map((r) => r.reviewState)).toEqual(['returned', 'draft']);
-    const lines = resultsCsv(rows, () => 'Ana').replace('\ufeff', '').trim().split('\r\n');
+    const lines = resultsCsv(rows, () => 'Ana')
+      .replace('\ufeff', '')
+      .trim()
+      .split('\r\n');
     expect(lines[1]!.endsWith(`;${slReview.state.returned};svetovalec@example.si;5. 6. 2026, 09:30;"Manjka fotografija; dodajte jo."`)).toBe(true);
     // A form never submitted: a draft, no one decided.
     expect(lines[2]!.endsWith(`;${slReview.state.draft};;;`)).toBe(true);
@@ -174,7 +201,9 @@ describe('ResultsScreen', () => {
     const { rows } = results();
     render(<ResultsScreen rows={rows} status="ready" fromDevice={false} canExport={false} online />);
     const now = screen.getByTestId(`result-${rows[0]!.formId}`);
-    const cells = within(now).getAllByRole('cell').map((c) => c.textContent);
+    const cells = within(now)
+      .getAllByRole('cell')
+      .map((c) => c.textContent);
     expect(cells.slice(0, 6)).toEqual(['Travnik pod gozdom', '2026', FORM_KINDS.travnik.title, '72dobro', '40srednje', '▲ +32']);
     expect(screen.queryByTestId(`result-${rows[1]!.formId}`)).toBeNull();
     expect(screen.getByTestId('season-chart').querySelector('svg')!.getAttribute('aria-label')).toBe('2025: 40 (srednje), 2026: 72 (dobro)');
@@ -185,7 +214,11 @@ describe('ResultsScreen', () => {
 
   it("the chart's season names have room under their bars (never overlapping on a phone)", () => {
     const { rows } = results();
-    const named = rows.map((r) => ({ ...r, seasonName: `Sezona ${r.seasonName}`, previous: r.previous ? { ...r.previous, seasonName: `Sezona ${r.previous.seasonName}` } : r.previous }));
+    const named = rows.map((r) => ({
+      ...r,
+      seasonName: `Sezona ${r.seasonName}`,
+      previous: r.previous ? { ...r.previous, seasonName: `Sezona ${r.previous.seasonName}` } : r.previous,
+    }));
     render(<ResultsScreen rows={named} status="ready" fromDevice={false} canExport={false} online />);
     const labels = [...screen.getByTestId('season-chart').querySelectorAll('.season-chart__label:not(.season-chart__label--small)')];
     expect(labels.map((l) => l.textContent)).toEqual(['Sezona 2025', 'Sezona 2026']);
@@ -248,15 +281,19 @@ describe('farmers panel', () => {
 
   /** The text search's answer in the store for `query`, once there is one. */
   const answerFor = (store: ReturnType<typeof renderWithStore>['store'], query: string) =>
-    Object.values(store.getState().api.queries).find((entry) => entry?.endpointName === 'textSearchRecords' && (entry.originalArgs as { query?: string } | undefined)?.query === query && entry.status === 'fulfilled')?.data as
-      | { records: Array<{ id: number }>; totalCount: number }
-      | undefined;
+    Object.values(store.getState().api.queries).find(
+      (entry) =>
+        entry?.endpointName === 'textSearchRecords' && (entry.originalArgs as { query?: string } | undefined)?.query === query && entry.status === 'fulfilled',
+    )?.data as { records: Array<{ id: number }>; totalCount: number } | undefined;
 
   it('offline it searches the farmers stored on the device (the text search call, answered by the device), shows progress, and chooses one', async () => {
     const onChoose = jest.fn();
     const fetchFn = jest.fn<typeof fetch>();
     const progress = new Map([[farmers[0]!.id, { done: 1, total: 3 }]]);
-    const { store } = renderWithStore(<FarmersPanel config={config} farmers={farmers} selectedId={null} onChoose={onChoose} online={false} progress={progress} />, { db: await deviceWithFarmers(), fetchFn });
+    const { store } = renderWithStore(
+      <FarmersPanel config={config} farmers={farmers} selectedId={null} onChoose={onChoose} online={false} progress={progress} />,
+      { db: await deviceWithFarmers(), fetchFn },
+    );
     expect(screen.getByText(slScreens.farmers.searchOffline)).toBeTruthy();
     expect(screen.getByTestId(`farmer-${farmers[0]!.id}`).textContent).toContain(slScreens.farmers.progressValue(1, 3));
     fireEvent.change(screen.getByLabelText(slScreens.farmers.search), { target: { value: 'štef' } });
@@ -275,10 +312,15 @@ describe('farmers panel', () => {
     const fetchFn = jest.fn<typeof fetch>(async () => {
       throw new TypeError('Failed to fetch');
     });
-    const { store } = renderWithStore(<FarmersPanel config={config} farmers={farmers} selectedId={null} onChoose={jest.fn()} online progress={null} />, { db: await deviceWithFarmers(), fetchFn });
+    const { store } = renderWithStore(<FarmersPanel config={config} farmers={farmers} selectedId={null} onChoose={jest.fn()} online progress={null} />, {
+      db: await deviceWithFarmers(),
+      fetchFn,
+    });
     fireEvent.change(screen.getByLabelText(slScreens.farmers.search), { target: { value: 'kmet1' } });
     await waitFor(() => expect(answerFor(store, 'kmet1')).toEqual({ records: [expect.objectContaining({ id: farmers[0]!.id })], totalCount: 1 }));
-    expect(fetchFn.mock.calls.map(([url]) => String(url))).toEqual([`http://server.test/api/Records/${config.projectId}/search/${config.searchProfileId}/1000/1/kmet1?tableIds=${config.tables.farmers.id}`]);
+    expect(fetchFn.mock.calls.map(([url]) => String(url))).toEqual([
+      `http://server.test/api/Records/${config.projectId}/search/${config.searchProfileId}/1000/1/kmet1?tableIds=${config.tables.farmers.id}`,
+    ]);
     expect(screen.getByTestId(`farmer-${farmers[0]!.id}`)).toBeTruthy();
     expect(screen.queryByTestId(`farmer-${farmers[1]!.id}`)).toBeNull();
   });

@@ -89,7 +89,11 @@ describe('a farmer’s account', () => {
   it('a 409 to a link request for an account activated meanwhile reads the state again (and offers no link)', async () => {
     let activated = false;
     const { show } = online(({ method }) => {
-      if (method === 'GET') return [200, { exists: true, activated, activationPending: !activated, expiresAt: activated ? undefined : '2026-12-01T10:00:00.000Z', mode: 'embedded' }];
+      if (method === 'GET')
+        return [
+          200,
+          { exists: true, activated, activationPending: !activated, expiresAt: activated ? undefined : '2026-12-01T10:00:00.000Z', mode: 'embedded' },
+        ];
       activated = true;
       return [409, { status: 409, message: 'Conflict', detail: 'activated' }];
     });

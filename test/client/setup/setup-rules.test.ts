@@ -13,22 +13,65 @@ import { slSetup } from '../../../src/common/i18n/sl';
 // A "U": 0.002° wide, 0.002° tall, with a notch 0.001° wide from the top down to half height.
 const u: Polygon = {
   type: 'Polygon',
-  coordinates: [[[14.5, 46.05], [14.502, 46.05], [14.502, 46.052], [14.5015, 46.052], [14.5015, 46.051], [14.5005, 46.051], [14.5005, 46.052], [14.5, 46.052], [14.5, 46.05]]],
+  coordinates: [
+    [
+      [14.5, 46.05],
+      [14.502, 46.05],
+      [14.502, 46.052],
+      [14.5015, 46.052],
+      [14.5015, 46.051],
+      [14.5005, 46.051],
+      [14.5005, 46.052],
+      [14.5, 46.052],
+      [14.5, 46.05],
+    ],
+  ],
 };
 
 describe('metresOutside', () => {
   it('is 0 for a line inside, and sees a segment crossing the notch although both its ends are inside', () => {
-    expect(metresOutside({ type: 'LineString', coordinates: [[14.5002, 46.0505], [14.5018, 46.0505]] }, u)).toBe(0);
+    expect(
+      metresOutside(
+        {
+          type: 'LineString',
+          coordinates: [
+            [14.5002, 46.0505],
+            [14.5018, 46.0505],
+          ],
+        },
+        u,
+      ),
+    ).toBe(0);
     // Across the notch, 0.0005° above its floor: its middle is half the notch's width from the
     // nearest side (0.0005° of longitude at 46° N ≈ 39 m; the floor is 0.0005° of latitude ≈ 56 m).
-    const across = metresOutside({ type: 'LineString', coordinates: [[14.5002, 46.0515], [14.5018, 46.0515]] }, u);
+    const across = metresOutside(
+      {
+        type: 'LineString',
+        coordinates: [
+          [14.5002, 46.0515],
+          [14.5018, 46.0515],
+        ],
+      },
+      u,
+    );
     expect(across).toBeGreaterThan(35);
     expect(across).toBeLessThan(45);
   });
 });
 
 /** A square of `side` degrees of latitude and longitude at 46° N. */
-const square = (side: number): Polygon => ({ type: 'Polygon', coordinates: [[[14.5, 46], [14.5 + side, 46], [14.5 + side, 46 + side], [14.5, 46 + side], [14.5, 46]]] });
+const square = (side: number): Polygon => ({
+  type: 'Polygon',
+  coordinates: [
+    [
+      [14.5, 46],
+      [14.5 + side, 46],
+      [14.5 + side, 46 + side],
+      [14.5, 46 + side],
+      [14.5, 46],
+    ],
+  ],
+});
 
 describe('meadowDoubt and pathDoubt: saved only after asking', () => {
   it('a meadow of thousands of hectares (four taps at the wrong zoom) or of a few square metres; a real one is no doubt', () => {
@@ -44,8 +87,28 @@ describe('meadowDoubt and pathDoubt: saved only after asking', () => {
   });
 
   it('a path outside its meadow, or longer than the way round it; a line across it is no doubt', () => {
-    expect(pathDoubt({ type: 'LineString', coordinates: [[14.5002, 46.0505], [14.5018, 46.0505]] }, u)).toBeNull();
-    const outside = pathDoubt({ type: 'LineString', coordinates: [[14.5002, 46.0515], [14.5018, 46.0515]] }, u);
+    expect(
+      pathDoubt(
+        {
+          type: 'LineString',
+          coordinates: [
+            [14.5002, 46.0505],
+            [14.5018, 46.0505],
+          ],
+        },
+        u,
+      ),
+    ).toBeNull();
+    const outside = pathDoubt(
+      {
+        type: 'LineString',
+        coordinates: [
+          [14.5002, 46.0515],
+          [14.5018, 46.0515],
+        ],
+      },
+      u,
+    );
     expect(outside).toMatch(new RegExp(`zunaj travnika \\(dovoljeno je ${PATH_OUTSIDE_AREA_MARGIN_M} m\\)`));
     // Zig-zagging inside the bottom of the U, back and forth ten times.
     const zigzag = Array.from({ length: 21 }, (_, i) => [i % 2 === 0 ? 14.5002 : 14.5018, 46.0502 + i * 0.00003]);
@@ -57,15 +120,46 @@ describe('meadowDoubt and pathDoubt: saved only after asking', () => {
 
 describe('formatNumber', () => {
   it('writes Slovenian numbers: decimal comma, dot between thousands, no trailing zeros', () => {
-    expect([formatNumber(2347.86), formatNumber(7.5), formatNumber(1234567), formatNumber(0.05), formatNumber(3.14159, 3)]).toEqual(['2.347,86', '7,5', '1.234.567', '0,05', '3,142']);
+    expect([formatNumber(2347.86), formatNumber(7.5), formatNumber(1234567), formatNumber(0.05), formatNumber(3.14159, 3)]).toEqual([
+      '2.347,86',
+      '7,5',
+      '1.234.567',
+      '0,05',
+      '3,142',
+    ]);
   });
 });
 
 describe('polygonProblem', () => {
   it('refuses nothing drawn, fewer than three corners and a crossing outline; accepts the U', () => {
     expect(polygonProblem(null)).toBe(slSetup.areas.noPolygon);
-    expect(polygonProblem({ type: 'Polygon', coordinates: [[[14.5, 46.05], [14.501, 46.05], [14.5, 46.05], [14.5, 46.05]]] })).toBe(slSetup.areas.tooFew);
-    expect(polygonProblem({ type: 'Polygon', coordinates: [[[14.5, 46.05], [14.502, 46.052], [14.502, 46.05], [14.5, 46.052], [14.5, 46.05]]] })).toBe(slSetup.areas.selfIntersecting);
+    expect(
+      polygonProblem({
+        type: 'Polygon',
+        coordinates: [
+          [
+            [14.5, 46.05],
+            [14.501, 46.05],
+            [14.5, 46.05],
+            [14.5, 46.05],
+          ],
+        ],
+      }),
+    ).toBe(slSetup.areas.tooFew);
+    expect(
+      polygonProblem({
+        type: 'Polygon',
+        coordinates: [
+          [
+            [14.5, 46.05],
+            [14.502, 46.052],
+            [14.502, 46.05],
+            [14.5, 46.052],
+            [14.5, 46.05],
+          ],
+        ],
+      }),
+    ).toBe(slSetup.areas.selfIntersecting);
     expect(polygonProblem(u)).toBeNull();
   });
 });
@@ -73,7 +167,14 @@ describe('polygonProblem', () => {
 const NO_DEADLINES = { submitUntil: '', reviewUntil: '', appealDays: '' };
 
 describe('seasonProblem', () => {
-  const season = (name: string, start: string, end: string, archived = false) => ({ id: Math.random(), name, filter_start: start, filter_end: end, archived, deleted: false });
+  const season = (name: string, start: string, end: string, archived = false) => ({
+    id: Math.random(),
+    name,
+    filter_start: start,
+    filter_end: end,
+    archived,
+    deleted: false,
+  });
 
   it('windows sharing a day overlap; the day after does not; archived seasons do not count', () => {
     const seasons = [season('2026', '2026-01-01', '2026-12-31'), season('Stara', '2027-01-01', '2027-12-31', true)];

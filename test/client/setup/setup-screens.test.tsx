@@ -60,7 +60,9 @@ afterEach(async () => {
 async function deviceWith(rows: StoredRecord[]): Promise<OfflineDb> {
   const db = openOfflineDb({ name: `setup-${dbs.length}-${Date.now()}-${Math.random()}` });
   dbs.push(db);
-  await db.features.bulkPut(rows.map((r) => ({ tableId: r.tableId, featureId: r.id, projectId: config.projectId, feature: r, isInsert: 0, isEdit: 0, isDelete: 0, isRecord: 1 })));
+  await db.features.bulkPut(
+    rows.map((r) => ({ tableId: r.tableId, featureId: r.id, projectId: config.projectId, feature: r, isInsert: 0, isEdit: 0, isDelete: 0, isRecord: 1 })),
+  );
   return db;
 }
 
@@ -92,7 +94,16 @@ function offline(role: Role, extra: Partial<RootState> = {}): Partial<RootState>
 
 function show(ui: React.ReactNode, preloaded: Partial<RootState>, db: OfflineDb) {
   const store = makeStore(preloaded, { extra: { db } });
-  return { store, ...render(<Provider store={store}><UnsavedChangesProvider><OutsideRouter>{ui}</OutsideRouter></UnsavedChangesProvider></Provider>) };
+  return {
+    store,
+    ...render(
+      <Provider store={store}>
+        <UnsavedChangesProvider>
+          <OutsideRouter>{ui}</OutsideRouter>
+        </UnsavedChangesProvider>
+      </Provider>,
+    ),
+  };
 }
 
 /** A set-up screen at its address, through the app's router (its editor follows the address). */
@@ -160,7 +171,7 @@ describe('who sees the set-up', () => {
 });
 
 describe('seasons', () => {
-  it('offers a new season only once the device\'s seasons are read (the overlap check needs them)', async () => {
+  it("offers a new season only once the device's seasons are read (the overlap check needs them)", async () => {
     await expectAddOnlyOnceRead('#/setup/seasons', [season().duration], slSetup.seasons.add);
   });
 
@@ -170,8 +181,21 @@ describe('seasons', () => {
     const today = new Date();
     const year = today.getFullYear();
     // A season containing today, so the "current" rule has something to mark.
-    const current = row(T.durations.id, { [c('durations', 'name')]: 'Letos', [c('durations', 'filter_start')]: `${year}-01-01`, [c('durations', 'filter_end')]: `${year}-12-31` });
-    await db.features.put({ tableId: T.durations.id, featureId: current.id, projectId: config.projectId, feature: current, isInsert: 0, isEdit: 0, isDelete: 0, isRecord: 1 });
+    const current = row(T.durations.id, {
+      [c('durations', 'name')]: 'Letos',
+      [c('durations', 'filter_start')]: `${year}-01-01`,
+      [c('durations', 'filter_end')]: `${year}-12-31`,
+    });
+    await db.features.put({
+      tableId: T.durations.id,
+      featureId: current.id,
+      projectId: config.projectId,
+      feature: current,
+      isInsert: 0,
+      isEdit: 0,
+      isDelete: 0,
+      isRecord: 1,
+    });
     showAt('#/setup/seasons', offline('editor'), db);
     const marked = within(await screen.findByTestId(`season-${current.id}`));
     expect(marked.getByText(slSetup.seasons.current)).toBeTruthy();
@@ -225,21 +249,51 @@ describe('seasons', () => {
     const s = season();
     const db = await deviceWith(s.durations);
     const refusal = 'Sezona se prekriva s sezono »2026«.';
-    showAt('#/setup/seasons', offline('editor', {
-      sync: { pendingCount: 1, attention: [{ seq: 1, opId: 'x', kind: 'insert', tableId: T.durations.id, id: 42, status: 'failed', message: 'Bad Request', detail: refusal, createdAt: '2026-06-05T08:00:00.000Z' }], lastSyncAt: null, draining: false, failures: 0, retryAt: null, authRequired: false, storageError: null, reloadRequired: false },
-    } as Partial<RootState>), db);
+    showAt(
+      '#/setup/seasons',
+      offline('editor', {
+        sync: {
+          pendingCount: 1,
+          attention: [
+            {
+              seq: 1,
+              opId: 'x',
+              kind: 'insert',
+              tableId: T.durations.id,
+              id: 42,
+              status: 'failed',
+              message: 'Bad Request',
+              detail: refusal,
+              createdAt: '2026-06-05T08:00:00.000Z',
+            },
+          ],
+          lastSyncAt: null,
+          draining: false,
+          failures: 0,
+          retryAt: null,
+          authRequired: false,
+          storageError: null,
+          reloadRequired: false,
+        },
+      } as Partial<RootState>),
+      db,
+    );
     expect((await screen.findByRole('alert')).textContent).toContain(refusal);
   });
 });
 
 describe('farmers', () => {
-  it('offers a new farmer only once the device\'s farmers are read (the duplicate checks need them)', async () => {
+  it("offers a new farmer only once the device's farmers are read (the duplicate checks need them)", async () => {
     await expectAddOnlyOnceRead('#/setup/farmers', [season().farmer], slSetup.farmers.add);
   });
 
   it('refuses a duplicate e-mail and KMG-MID; queues a new farmer; says accounts need a connection', async () => {
     const s = season();
-    const other = row(T.farmers.id, { [c('farmers', 'name')]: 'Bojan Zupan', [c('farmers', 'email')]: 'bojan@example.si', [c('farmers', 'kmg_mid')]: '100200300' });
+    const other = row(T.farmers.id, {
+      [c('farmers', 'name')]: 'Bojan Zupan',
+      [c('farmers', 'email')]: 'bojan@example.si',
+      [c('farmers', 'kmg_mid')]: '100200300',
+    });
     const db = await deviceWith([s.farmer, other]);
     showAt('#/setup/farmers', offline('editor'), db);
     await openNewEditor(slSetup.farmers.add);
@@ -259,15 +313,46 @@ describe('farmers', () => {
     expect((await screen.findByRole('status')).textContent).toBe(slSetup.common.savedOffline);
     const queued = await db.outbox.toArray();
     expect(queued).toHaveLength(1);
-    expect(queued[0]).toMatchObject({ kind: 'insert', tableId: T.farmers.id, properties: { [c('farmers', 'name')]: 'Cvetka Novak', [c('farmers', 'email')]: 'cvetka@example.si', [c('farmers', 'phone')]: '041 123 456', [c('farmers', 'kmg_mid')]: '100200301' } });
+    expect(queued[0]).toMatchObject({
+      kind: 'insert',
+      tableId: T.farmers.id,
+      properties: {
+        [c('farmers', 'name')]: 'Cvetka Novak',
+        [c('farmers', 'email')]: 'cvetka@example.si',
+        [c('farmers', 'phone')]: '041 123 456',
+        [c('farmers', 'kmg_mid')]: '100200301',
+      },
+    });
     // The new farmer's account panel: offline, the link cannot be made.
     expect((await screen.findByTestId('account-panel')).textContent).toContain(slSetup.farmers.accountOffline);
   });
 });
 
 describe('meadows', () => {
-  const square: Geometry = { type: 'Polygon', coordinates: [[[14.5, 46.05], [14.502, 46.05], [14.502, 46.052], [14.5, 46.052], [14.5, 46.05]]] };
-  const bowTie: Geometry = { type: 'Polygon', coordinates: [[[14.5, 46.05], [14.502, 46.052], [14.502, 46.05], [14.5, 46.052], [14.5, 46.05]]] };
+  const square: Geometry = {
+    type: 'Polygon',
+    coordinates: [
+      [
+        [14.5, 46.05],
+        [14.502, 46.05],
+        [14.502, 46.052],
+        [14.5, 46.052],
+        [14.5, 46.05],
+      ],
+    ],
+  };
+  const bowTie: Geometry = {
+    type: 'Polygon',
+    coordinates: [
+      [
+        [14.5, 46.05],
+        [14.502, 46.052],
+        [14.502, 46.05],
+        [14.5, 46.052],
+        [14.5, 46.05],
+      ],
+    ],
+  };
 
   it('refuses a self-intersecting outline; queues a valid one with its area in ha and owner, as a feature', async () => {
     const s = season();
@@ -295,7 +380,13 @@ describe('meadows', () => {
     expect((await screen.findByRole('status')).textContent).toBe(slSetup.common.savedOffline);
     const [queued, ...rest] = await db.outbox.toArray();
     expect(rest).toHaveLength(0);
-    expect(queued).toMatchObject({ kind: 'insert', api: 'Features', tableId: T.areas.id, geometry: square, properties: { [c('areas', 'name')]: 'Nov travnik', [c('areas', 'gerk_pid')]: '1234567', [c('areas', 'user')]: s.farmer.id } });
+    expect(queued).toMatchObject({
+      kind: 'insert',
+      api: 'Features',
+      tableId: T.areas.id,
+      geometry: square,
+      properties: { [c('areas', 'name')]: 'Nov travnik', [c('areas', 'gerk_pid')]: '1234567', [c('areas', 'user')]: s.farmer.id },
+    });
     expect(queued!.properties![c('areas', 'area_ha')]).toBeCloseTo(3.43, 1);
   });
 
@@ -309,7 +400,18 @@ describe('meadows', () => {
     type('name', 'Štirje tapi');
     await waitFor(() => expect(document.querySelectorAll('[name="owner"] option')).toHaveLength(2));
     type('owner', String(s.farmer.id));
-    nextDrawing = { type: 'Polygon', coordinates: [[[14.5, 46.05], [14.56, 46.05], [14.56, 46.11], [14.5, 46.11], [14.5, 46.05]]] };
+    nextDrawing = {
+      type: 'Polygon',
+      coordinates: [
+        [
+          [14.5, 46.05],
+          [14.56, 46.05],
+          [14.56, 46.11],
+          [14.5, 46.11],
+          [14.5, 46.05],
+        ],
+      ],
+    };
     fireEvent.click(screen.getByRole('button', { name: 'test-draw' }));
     fireEvent.click(screen.getByRole('button', { name: sl.common.save }));
     const doubt = await screen.findByTestId('area-doubt');
@@ -325,7 +427,24 @@ describe('meadows', () => {
 describe('transects', () => {
   it('warns before saving a line that leaves its meadow by more than the margin; "Vseeno shrani" saves it', async () => {
     const s = season();
-    const meadow = row(T.areas.id, { [c('areas', 'name')]: 'Senožet', [c('areas', 'user')]: s.farmer.id }, { geometry: { type: 'Polygon', coordinates: [[[14.5, 46.05], [14.502, 46.05], [14.502, 46.052], [14.5, 46.052], [14.5, 46.05]]] } });
+    const meadow = row(
+      T.areas.id,
+      { [c('areas', 'name')]: 'Senožet', [c('areas', 'user')]: s.farmer.id },
+      {
+        geometry: {
+          type: 'Polygon',
+          coordinates: [
+            [
+              [14.5, 46.05],
+              [14.502, 46.05],
+              [14.502, 46.052],
+              [14.5, 46.052],
+              [14.5, 46.05],
+            ],
+          ],
+        },
+      },
+    );
     const db = await deviceWith([s.farmer, meadow]);
     showAt('#/setup/paths', offline('editor'), db);
     await openNewEditor(slSetup.paths.add);
@@ -333,7 +452,13 @@ describe('transects', () => {
     type('area', String(meadow.id));
     type('name', 'Transekt A');
     // 0.001° of longitude at 46° N is about 77 m: the line ends that far east of the meadow.
-    nextDrawing = { type: 'LineString', coordinates: [[14.5005, 46.051], [14.503, 46.051]] };
+    nextDrawing = {
+      type: 'LineString',
+      coordinates: [
+        [14.5005, 46.051],
+        [14.503, 46.051],
+      ],
+    };
     fireEvent.click(screen.getByRole('button', { name: 'test-draw' }));
     fireEvent.click(screen.getByRole('button', { name: sl.common.save }));
     const warning = await screen.findByRole('alert');
@@ -342,19 +467,48 @@ describe('transects', () => {
     fireEvent.click(within(warning).getByRole('button', { name: slSetup.paths.saveAnyway }));
     await waitFor(async () => expect(await db.outbox.count()).toBe(1));
     const [queued] = await db.outbox.toArray();
-    expect(queued).toMatchObject({ kind: 'insert', api: 'Features', tableId: T.paths.id, geometry: nextDrawing, properties: { [c('paths', 'name')]: 'Transekt A', [c('paths', 'parent')]: meadow.id } });
+    expect(queued).toMatchObject({
+      kind: 'insert',
+      api: 'Features',
+      tableId: T.paths.id,
+      geometry: nextDrawing,
+      properties: { [c('paths', 'name')]: 'Transekt A', [c('paths', 'parent')]: meadow.id },
+    });
   });
 
   it('a line inside the meadow saves without a question; a path left for the farmer is saved without a line', async () => {
     const s = season();
-    const meadow = row(T.areas.id, { [c('areas', 'name')]: 'Senožet', [c('areas', 'user')]: s.farmer.id }, { geometry: { type: 'Polygon', coordinates: [[[14.5, 46.05], [14.502, 46.05], [14.502, 46.052], [14.5, 46.052], [14.5, 46.05]]] } });
+    const meadow = row(
+      T.areas.id,
+      { [c('areas', 'name')]: 'Senožet', [c('areas', 'user')]: s.farmer.id },
+      {
+        geometry: {
+          type: 'Polygon',
+          coordinates: [
+            [
+              [14.5, 46.05],
+              [14.502, 46.05],
+              [14.502, 46.052],
+              [14.5, 46.052],
+              [14.5, 46.05],
+            ],
+          ],
+        },
+      },
+    );
     const db = await deviceWith([s.farmer, meadow]);
     showAt('#/setup/paths', offline('editor'), db);
     await openNewEditor(slSetup.paths.add);
     await waitFor(() => expect(document.querySelectorAll('[name="area"] option')).toHaveLength(2));
     type('area', String(meadow.id));
     type('name', 'Notranja');
-    nextDrawing = { type: 'LineString', coordinates: [[14.5005, 46.051], [14.5015, 46.0515]] };
+    nextDrawing = {
+      type: 'LineString',
+      coordinates: [
+        [14.5005, 46.051],
+        [14.5015, 46.0515],
+      ],
+    };
     fireEvent.click(screen.getByRole('button', { name: 'test-draw' }));
     fireEvent.click(screen.getByRole('button', { name: sl.common.save }));
     await waitFor(async () => expect(await db.outbox.count()).toBe(1));
@@ -377,7 +531,21 @@ describe('transects', () => {
 describe('farmers’ own transects', () => {
   it('a farmer draws a new path on their own meadow, offline: one insert queued with the meadow as parent', async () => {
     const s = season();
-    const meadow = { ...s.areas[0]!, geometry: { type: 'Polygon' as const, coordinates: [[[14.5, 46.05], [14.502, 46.05], [14.502, 46.052], [14.5, 46.052], [14.5, 46.05]]] } };
+    const meadow = {
+      ...s.areas[0]!,
+      geometry: {
+        type: 'Polygon' as const,
+        coordinates: [
+          [
+            [14.5, 46.05],
+            [14.502, 46.05],
+            [14.502, 46.052],
+            [14.5, 46.052],
+            [14.5, 46.05],
+          ],
+        ],
+      },
+    };
     const db = await deviceWith([]);
     const preloaded = offline('farmer');
     (preloaded.season as { areas: StoredRecord[] }).areas = [meadow, s.areas[1]!];
@@ -388,12 +556,24 @@ describe('farmers’ own transects', () => {
     type('name', 'Moja pot');
     fireEvent.click(screen.getByRole('button', { name: sl.common.save }));
     expect((await screen.findByRole('alert')).textContent).toBe(slSetup.paths.noLine);
-    nextDrawing = { type: 'LineString', coordinates: [[14.5005, 46.051], [14.5015, 46.0515]] };
+    nextDrawing = {
+      type: 'LineString',
+      coordinates: [
+        [14.5005, 46.051],
+        [14.5015, 46.0515],
+      ],
+    };
     fireEvent.click(screen.getByRole('button', { name: 'test-draw' }));
     fireEvent.click(screen.getByRole('button', { name: sl.common.save }));
     await waitFor(async () => expect(await db.outbox.count()).toBe(1));
     const [queued] = await db.outbox.toArray();
-    expect(queued).toMatchObject({ kind: 'insert', api: 'Features', tableId: T.paths.id, geometry: nextDrawing, properties: { [c('paths', 'name')]: 'Moja pot', [c('paths', 'parent')]: meadow.id } });
+    expect(queued).toMatchObject({
+      kind: 'insert',
+      api: 'Features',
+      tableId: T.paths.id,
+      geometry: nextDrawing,
+      properties: { [c('paths', 'name')]: 'Moja pot', [c('paths', 'parent')]: meadow.id },
+    });
     // Saved: the screen moves on to the new path without asking about unsaved input.
     await waitFor(() => expect(window.location.hash).toBe(`#/paths/${queued!.id}`));
   });
@@ -424,7 +604,13 @@ describe('farmers’ own transects', () => {
     nextDrawing = s.pathDone.geometry!;
     fireEvent.click(screen.getByRole('button', { name: 'test-draw' }));
     expect(unload()).toBe(false);
-    nextDrawing = { type: 'LineString', coordinates: [[16.2, 46.8], [16.2005, 46.8004]] };
+    nextDrawing = {
+      type: 'LineString',
+      coordinates: [
+        [16.2, 46.8],
+        [16.2005, 46.8004],
+      ],
+    };
     fireEvent.click(screen.getByRole('button', { name: 'test-draw' }));
     await waitFor(() => expect(unload()).toBe(true));
   });

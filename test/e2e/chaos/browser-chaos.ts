@@ -234,7 +234,18 @@ export async function runBrowserChaos(options: BrowserChaosOptions): Promise<Bro
     for (const link of links) {
       const pathEntity = pathEntities.find((p) => p.id === link.properties[col('durationPaths', 'path_id')]);
       if (!pathEntity) continue;
-      entities.push({ table: 'durationPaths', id: link.id, expected: {}, parents: { path_id: pathEntity }, durationId: link.properties[col('durationPaths', 'duration_id')] as number, deleted: false, photos: [], ui: false, existing: true, history: [] });
+      entities.push({
+        table: 'durationPaths',
+        id: link.id,
+        expected: {},
+        parents: { path_id: pathEntity },
+        durationId: link.properties[col('durationPaths', 'duration_id')] as number,
+        deleted: false,
+        photos: [],
+        ui: false,
+        existing: true,
+        history: [],
+      });
     }
 
     context = await browser.newContext({ locale: 'sl-SI', serviceWorkers: 'block', viewport: { width: 1100, height: 900 } });
@@ -242,7 +253,8 @@ export async function runBrowserChaos(options: BrowserChaosOptions): Promise<Bro
     await context.addInitScript({ content: script });
     const tokenPosts: string[] = [];
     context.on('request', (request) => {
-      if (request.url().endsWith(TOKEN_ENDPOINT) && request.method() === 'POST') tokenPosts.push(new URLSearchParams(request.postData() ?? '').get('grant_type') ?? '');
+      if (request.url().endsWith(TOKEN_ENDPOINT) && request.method() === 'POST')
+        tokenPosts.push(new URLSearchParams(request.postData() ?? '').get('grant_type') ?? '');
     });
     const watch = (page: Page, name: string) => {
       page.on('console', (message) => consoleLog.lines.push(`[${name} ${message.type()}] ${message.text()}`));
@@ -250,7 +262,13 @@ export async function runBrowserChaos(options: BrowserChaosOptions): Promise<Bro
     };
     const page = await context.newPage();
     watch(page, 'tab1');
-    sessionState = async () => `token requests ${JSON.stringify(tokenPosts)}; sign-in banner shown: ${(await page.locator('.sign-in-banner').count().catch(() => -1)) > 0}`;
+    sessionState = async () =>
+      `token requests ${JSON.stringify(tokenPosts)}; sign-in banner shown: ${
+        (await page
+          .locator('.sign-in-banner')
+          .count()
+          .catch(() => -1)) > 0
+      }`;
     await openAppSignedIn(page, `${server.origin}/#/`, DEMO_USERS.farmer1);
     // Screens the first round uses offline: open them online once so their chunks are loaded.
     const uiPath = pathEntities[0]!;
@@ -280,7 +298,12 @@ export async function runBrowserChaos(options: BrowserChaosOptions): Promise<Bro
       if (strike && drainRequests === strikeAt) {
         const fault = strike;
         strike = null;
-        struck(await fault(route).then(() => null, (error: unknown) => error));
+        struck(
+          await fault(route).then(
+            () => null,
+            (error: unknown) => error,
+          ),
+        );
         return;
       }
       if (firstTabCut) {
@@ -309,7 +332,20 @@ export async function runBrowserChaos(options: BrowserChaosOptions): Promise<Bro
       const fault = faults[round]!;
       const problems: string[] = [];
       const moment: FaultMoment = rnd() < 0.5 ? 'beforeServer' : 'afterCommit';
-      const roundReport: RoundReport = { seed: options.seed, round, fault, moment: fault === 'tokenExpiry' ? 'beforeServer' : moment, atRequest: 0, injected: false, requests: 0, edits: { ui: 0, api: 0 }, queued: 0, checked: { serverRows: 0, deviceRows: 0, photos: 0 }, problems, notes: [] };
+      const roundReport: RoundReport = {
+        seed: options.seed,
+        round,
+        fault,
+        moment: fault === 'tokenExpiry' ? 'beforeServer' : moment,
+        atRequest: 0,
+        injected: false,
+        requests: 0,
+        edits: { ui: 0, api: 0 },
+        queued: 0,
+        checked: { serverRows: 0, deviceRows: 0, photos: 0 },
+        problems,
+        notes: [],
+      };
       await context.setOffline(true);
       await page.locator('.conn-status--offline').waitFor();
 
@@ -334,28 +370,65 @@ export async function runBrowserChaos(options: BrowserChaosOptions): Promise<Bro
         await page.getByText(slScreens.states.saved, { exact: true }).waitFor();
         await goHash(page, '#/');
         // What the screens saved, as the device holds it: the model takes it from there.
-        const dump = await page.evaluate((ids) => (window as unknown as { chaosOutbox: ChaosOutbox }).chaosOutbox.dump(ids), TABLES.map((t) => config.tables[t].id));
+        const dump = await page.evaluate(
+          (ids) => (window as unknown as { chaosOutbox: ChaosOutbox }).chaosOutbox.dump(ids),
+          TABLES.map((t) => config.tables[t].id),
+        );
         const rows = (table: FarmerTable) => dump.features.filter((row) => row.tableId === config.tables[table].id);
         const formRow = rows('forms').find((row) => row.feature.properties[col('forms', 'note')] === note);
         if (!formRow) throw new Error(`the form saved through the screen (note ${note}) is not on the device`);
         const linkId = formRow.feature.properties[col('forms', 'parent')] as number;
         let link = entities.find((e) => e.table === 'durationPaths' && e.id === linkId);
         if (!link) {
-          link = { table: 'durationPaths', id: linkId, expected: {}, parents: { path_id: uiPath }, durationId: season.id, deleted: false, photos: [], ui: true, existing: false, history: [`r${round}:screen`] };
+          link = {
+            table: 'durationPaths',
+            id: linkId,
+            expected: {},
+            parents: { path_id: uiPath },
+            durationId: season.id,
+            deleted: false,
+            photos: [],
+            ui: true,
+            existing: false,
+            history: [`r${round}:screen`],
+          };
           entities.push(link);
           roundReport.edits.ui++;
         }
-        const form: Entity = { table: 'forms', id: formRow.featureId, note, expected: { form_id: FORM_KINDS.travnik.id }, parents: { parent: link }, deleted: false, photos: [], ui: true, existing: false, history: [`r${round}:screen`] };
+        const form: Entity = {
+          table: 'forms',
+          id: formRow.featureId,
+          note,
+          expected: { form_id: FORM_KINDS.travnik.id },
+          parents: { parent: link },
+          deleted: false,
+          photos: [],
+          ui: true,
+          existing: false,
+          history: [`r${round}:screen`],
+        };
         entities.push(form);
         roundReport.edits.ui++;
         for (const answer of REQUIRED_ANSWERS) {
-          const row = rows('indicators').find((r) => r.feature.properties[col('indicators', 'parent')] === form.id && r.feature.properties[col('indicators', 'key')] === answer.key);
+          const row = rows('indicators').find(
+            (r) => r.feature.properties[col('indicators', 'parent')] === form.id && r.feature.properties[col('indicators', 'key')] === answer.key,
+          );
           if (!row) {
             problems.push(`indicator ${answer.key} saved through the screen is not on the device`);
             continue;
           }
           const photos = dump.attachments.filter((a) => a.featureId === row.featureId).map((a) => a.name);
-          entities.push({ table: 'indicators', id: row.featureId, expected: { key: answer.key, value: answer.value }, parents: { parent: form }, deleted: false, photos, ui: true, existing: false, history: [`r${round}:screen`] });
+          entities.push({
+            table: 'indicators',
+            id: row.featureId,
+            expected: { key: answer.key, value: answer.value },
+            parents: { parent: form },
+            deleted: false,
+            photos,
+            ui: true,
+            existing: false,
+            history: [`r${round}:screen`],
+          });
           roundReport.edits.ui += 1 + photos.length;
         }
       }
@@ -376,28 +449,78 @@ export async function runBrowserChaos(options: BrowserChaosOptions): Promise<Bro
           const target = pick(pathEntities);
           const [lon, lat] = (target.geometry?.coordinates[0] ?? [16.15, 46.83]) as [number, number];
           const step = 1 + Math.floor(rnd() * 5);
-          const coordinates = Array.from({ length: 4 + Math.floor(rnd() * 4) }, (_, k) => [Math.round((lon + k * step * 1e-5) * 1e6) / 1e6, Math.round((lat + k * 1e-5) * 1e6) / 1e6]);
+          const coordinates = Array.from({ length: 4 + Math.floor(rnd() * 4) }, (_, k) => [
+            Math.round((lon + k * step * 1e-5) * 1e6) / 1e6,
+            Math.round((lat + k * 1e-5) * 1e6) / 1e6,
+          ]);
           const tag = marker();
           const walk = { recordedAt: '2026-06-01T08:00:00.000Z', chaos: tag, raw: coordinates.map(([x, y], k) => [x, y, 5, k * 1000, 'ok']) };
           target.history.push(`r${round}:walk`);
           target.expected = { walk, length_m: coordinates.length * step };
           target.geometry = { type: 'LineString', coordinates };
-          edits.push({ kind: 'update', isRecord: false, projectId, tableId: config.tables.paths.id, id: target.id, geometry: target.geometry, properties: { [col('paths', 'walk')]: walk, [col('paths', 'length_m')]: target.expected.length_m } });
+          edits.push({
+            kind: 'update',
+            isRecord: false,
+            projectId,
+            tableId: config.tables.paths.id,
+            id: target.id,
+            geometry: target.geometry,
+            properties: { [col('paths', 'walk')]: walk, [col('paths', 'length_m')]: target.expected.length_m },
+          });
         } else if (roll < 0.16) {
           // This season's link of a path that has none yet.
           const free = pathEntities.filter((p) => !live('durationPaths').some((l) => l.parents.path_id === p && l.durationId === season.id));
           if (!free.length) continue;
           const target = pick(free);
-          const entity: Entity = { table: 'durationPaths', id: 0, expected: {}, parents: { path_id: target }, durationId: season.id, deleted: false, photos: [], ui: false, existing: false, history: [`r${round}:insert`] };
-          edits.push({ kind: 'insert', projectId, tableId: config.tables.durationPaths.id, properties: { [col('durationPaths', 'duration_id')]: season.id, [col('durationPaths', 'path_id')]: target.id }, refs: refKeysFor(config, 'durationPaths') });
+          const entity: Entity = {
+            table: 'durationPaths',
+            id: 0,
+            expected: {},
+            parents: { path_id: target },
+            durationId: season.id,
+            deleted: false,
+            photos: [],
+            ui: false,
+            existing: false,
+            history: [`r${round}:insert`],
+          };
+          edits.push({
+            kind: 'insert',
+            projectId,
+            tableId: config.tables.durationPaths.id,
+            properties: { [col('durationPaths', 'duration_id')]: season.id, [col('durationPaths', 'path_id')]: target.id },
+            refs: refKeysFor(config, 'durationPaths'),
+          });
           entity.id = (await flush()).at(-1)!;
           entities.push(entity);
         } else if (roll < 0.4 || myForms.length === 0) {
           const parent = pick(live('durationPaths'));
           const note = marker();
           const kind = rnd() < 0.7 ? FORM_KINDS.travnik.id : FORM_KINDS.upravljanje.id;
-          const entity: Entity = { table: 'forms', id: 0, note, expected: { form_id: kind, completed: false }, parents: { parent }, deleted: false, photos: [], ui: false, existing: false, history: [`r${round}:insert`] };
-          edits.push({ kind: 'insert', projectId, tableId: config.tables.forms.id, properties: { [col('forms', 'parent')]: parent.id, [col('forms', 'form_id')]: kind, [col('forms', 'note')]: note, [col('forms', 'completed')]: false }, refs: refKeysFor(config, 'forms') });
+          const entity: Entity = {
+            table: 'forms',
+            id: 0,
+            note,
+            expected: { form_id: kind, completed: false },
+            parents: { parent },
+            deleted: false,
+            photos: [],
+            ui: false,
+            existing: false,
+            history: [`r${round}:insert`],
+          };
+          edits.push({
+            kind: 'insert',
+            projectId,
+            tableId: config.tables.forms.id,
+            properties: {
+              [col('forms', 'parent')]: parent.id,
+              [col('forms', 'form_id')]: kind,
+              [col('forms', 'note')]: note,
+              [col('forms', 'completed')]: false,
+            },
+            refs: refKeysFor(config, 'forms'),
+          });
           entity.id = (await flush()).at(-1)!;
           entities.push(entity);
         } else if (roll < 0.7) {
@@ -407,8 +530,30 @@ export async function runBrowserChaos(options: BrowserChaosOptions): Promise<Bro
           if (!key) continue;
           const note = marker();
           const value = Math.floor(rnd() * 100);
-          const entity: Entity = { table: 'indicators', id: 0, note, expected: { key, value }, parents: { parent }, deleted: false, photos: [], ui: false, existing: false, history: [`r${round}:insert`] };
-          edits.push({ kind: 'insert', projectId, tableId: config.tables.indicators.id, properties: { [col('indicators', 'parent')]: parent.id, [col('indicators', 'key')]: key, [col('indicators', 'value')]: value, [col('indicators', 'note')]: note }, refs: refKeysFor(config, 'indicators') });
+          const entity: Entity = {
+            table: 'indicators',
+            id: 0,
+            note,
+            expected: { key, value },
+            parents: { parent },
+            deleted: false,
+            photos: [],
+            ui: false,
+            existing: false,
+            history: [`r${round}:insert`],
+          };
+          edits.push({
+            kind: 'insert',
+            projectId,
+            tableId: config.tables.indicators.id,
+            properties: {
+              [col('indicators', 'parent')]: parent.id,
+              [col('indicators', 'key')]: key,
+              [col('indicators', 'value')]: value,
+              [col('indicators', 'note')]: note,
+            },
+            refs: refKeysFor(config, 'indicators'),
+          });
           entity.id = (await flush()).at(-1)!;
           entities.push(entity);
         } else if (roll < 0.82) {
@@ -421,20 +566,45 @@ export async function runBrowserChaos(options: BrowserChaosOptions): Promise<Bro
           target.note = note;
           target.history.push(`r${round}:update`);
           if (target.table === 'forms') {
-            edits.push({ kind: 'update', projectId, tableId: config.tables.forms.id, id: target.id, properties: { [col('forms', 'note')]: note }, refs: refKeysFor(config, 'forms') });
+            edits.push({
+              kind: 'update',
+              projectId,
+              tableId: config.tables.forms.id,
+              id: target.id,
+              properties: { [col('forms', 'note')]: note },
+              refs: refKeysFor(config, 'forms'),
+            });
           } else {
             target.expected.value = Math.floor(rnd() * 100);
-            edits.push({ kind: 'update', projectId, tableId: config.tables.indicators.id, id: target.id, properties: { [col('indicators', 'value')]: target.expected.value, [col('indicators', 'note')]: note }, refs: refKeysFor(config, 'indicators') });
+            edits.push({
+              kind: 'update',
+              projectId,
+              tableId: config.tables.indicators.id,
+              id: target.id,
+              properties: { [col('indicators', 'value')]: target.expected.value, [col('indicators', 'note')]: note },
+              refs: refKeysFor(config, 'indicators'),
+            });
           }
         } else if (roll < 0.9) {
           const target = pick([...pathEntities, ...myForms, ...myIndicators]);
           const name = `${marker()}.png`;
           target.photos.push(name);
           target.history.push(`r${round}:photo`);
-          edits.push({ kind: 'attachment', projectId, tableId: config.tables[target.table].id, recordId: target.id, tableAttachmentInfoId: config.tables[target.table].attachments!.photos!, name, mimeType: 'image/png', base64: png });
+          edits.push({
+            kind: 'attachment',
+            projectId,
+            tableId: config.tables[target.table].id,
+            recordId: target.id,
+            tableAttachmentInfoId: config.tables[target.table].attachments!.photos!,
+            name,
+            mimeType: 'image/png',
+            base64: png,
+          });
         } else {
           // Deletes: leaves only (nothing of the run hangs under them, no photos).
-          const leaves = [...myIndicators.filter((e) => !e.ui), ...myForms.filter((f) => !entities.some((e) => e.parents.parent === f && !e.deleted))].filter((e) => e.photos.length === 0);
+          const leaves = [...myIndicators.filter((e) => !e.ui), ...myForms.filter((f) => !entities.some((e) => e.parents.parent === f && !e.deleted))].filter(
+            (e) => e.photos.length === 0,
+          );
           if (!leaves.length) continue;
           const target = pick(leaves);
           target.deleted = true;
@@ -449,7 +619,9 @@ export async function runBrowserChaos(options: BrowserChaosOptions): Promise<Bro
       roundReport.queued = before.outbox;
       const atLeast = requestsAtLeast(before.outboxKinds);
       roundReport.atRequest = atLeast >= 2 ? 2 + Math.floor(rnd() * (atLeast - 1)) : 1;
-      log(`seed ${options.seed} round ${round}: ${roundReport.edits.ui} edits through the screens, ${roundReport.edits.api} through the outbox API, ${roundReport.queued} queued; ${fault} (${roundReport.moment}) at drain request ${roundReport.atRequest} of at least ${atLeast}`);
+      log(
+        `seed ${options.seed} round ${round}: ${roundReport.edits.ui} edits through the screens, ${roundReport.edits.api} through the outbox API, ${roundReport.queued} queued; ${fault} (${roundReport.moment}) at drain request ${roundReport.atRequest} of at least ${atLeast}`,
+      );
 
       // --- online, with the fault armed ----------------------------------------------------------
       const requestsBefore = drainRequests;
@@ -529,8 +701,14 @@ export async function runBrowserChaos(options: BrowserChaosOptions): Promise<Bro
       }
 
       // --- checks ------------------------------------------------------------------------------
-      const dump = await page.evaluate((ids) => (window as unknown as { chaosOutbox: ChaosOutbox }).chaosOutbox.dump(ids), Object.values(config.tables).map((t) => t.id));
-      if (dump.outbox) problems.push(`${dump.outbox} operations left in the outbox: ${JSON.stringify(dump.outboxKinds.filter((item) => item.status !== 'pending').slice(0, 5))}`);
+      const dump = await page.evaluate(
+        (ids) => (window as unknown as { chaosOutbox: ChaosOutbox }).chaosOutbox.dump(ids),
+        Object.values(config.tables).map((t) => t.id),
+      );
+      if (dump.outbox)
+        problems.push(
+          `${dump.outbox} operations left in the outbox: ${JSON.stringify(dump.outboxKinds.filter((item) => item.status !== 'pending').slice(0, 5))}`,
+        );
       const serverRows = new Map<FarmerTable, WireRecord[]>();
       for (const table of TABLES) serverRows.set(table, await data.rows(table));
       const serverIdOf = new Map<Entity, number>();
@@ -541,10 +719,18 @@ export async function runBrowserChaos(options: BrowserChaosOptions): Promise<Bro
           const rows = serverRows.get(table)!;
           let matches: WireRecord[];
           if (table === 'paths' || entity.existing) matches = rows.filter((r) => r.id === entity.id);
-          else if (table === 'durationPaths') matches = rows.filter((r) => r.properties[col(table, 'duration_id')] === entity.durationId && r.properties[col(table, 'path_id')] === serverIdOf.get(entity.parents.path_id!));
+          else if (table === 'durationPaths')
+            matches = rows.filter(
+              (r) =>
+                r.properties[col(table, 'duration_id')] === entity.durationId &&
+                r.properties[col(table, 'path_id')] === serverIdOf.get(entity.parents.path_id!),
+            );
           else if (entity.note !== undefined && !entity.ui) matches = rows.filter((r) => r.properties[col(table, 'note')] === entity.note);
           else if (table === 'forms') matches = rows.filter((r) => r.properties[col(table, 'note')] === entity.note);
-          else matches = rows.filter((r) => r.properties[col(table, 'parent')] === serverIdOf.get(entity.parents.parent!) && r.properties[col(table, 'key')] === entity.expected.key);
+          else
+            matches = rows.filter(
+              (r) => r.properties[col(table, 'parent')] === serverIdOf.get(entity.parents.parent!) && r.properties[col(table, 'key')] === entity.expected.key,
+            );
           const what = `${table} ${entity.note ?? entity.expected.key ?? entity.id}`;
           checked++;
           if (entity.deleted) {
@@ -559,11 +745,13 @@ export async function runBrowserChaos(options: BrowserChaosOptions): Promise<Bro
           serverIdOf.set(entity, row.id);
           if (row.id < LOCAL_ID_BOUND) problems.push(`${what}: server id ${row.id}`);
           for (const [name, value] of Object.entries(entity.expected)) {
-            if (!sameJson(row.properties[col(table, name)], value) && String(row.properties[col(table, name)]) !== String(value)) problems.push(`${what}: ${name}=${JSON.stringify(row.properties[col(table, name)])}, expected ${JSON.stringify(value)}`);
+            if (!sameJson(row.properties[col(table, name)], value) && String(row.properties[col(table, name)]) !== String(value))
+              problems.push(`${what}: ${name}=${JSON.stringify(row.properties[col(table, name)])}, expected ${JSON.stringify(value)}`);
           }
           if (table === 'paths' && entity.geometry && !sameJson(row.geometry, entity.geometry)) problems.push(`${what}: geometry differs from the walk`);
           for (const [name, parent] of Object.entries(entity.parents)) {
-            if (row.properties[col(table, name)] !== serverIdOf.get(parent)) problems.push(`${what}: ${name}=${String(row.properties[col(table, name)])}, expected ${serverIdOf.get(parent)}`);
+            if (row.properties[col(table, name)] !== serverIdOf.get(parent))
+              problems.push(`${what}: ${name}=${String(row.properties[col(table, name)])}, expected ${serverIdOf.get(parent)}`);
           }
         }
       }
@@ -572,32 +760,39 @@ export async function runBrowserChaos(options: BrowserChaosOptions): Promise<Bro
       for (const table of ['forms', 'indicators'] as const) {
         for (const row of serverRows.get(table)!) {
           const note = row.properties[col(table, 'note')];
-          if (typeof note === 'string' && note.startsWith(`chaos-${options.seed}-`) && !expectedNotes.has(note)) problems.push(`${table} ${row.id}: unexpected row with note ${note}`);
+          if (typeof note === 'string' && note.startsWith(`chaos-${options.seed}-`) && !expectedNotes.has(note))
+            problems.push(`${table} ${row.id}: unexpected row with note ${note}`);
         }
       }
       const chaosForms = new Set(entities.filter((e) => e.table === 'forms' && !e.deleted).map((e) => serverIdOf.get(e)));
       const expectedIndicators = entities.filter((e) => e.table === 'indicators' && !e.deleted).length;
       const serverIndicators = serverRows.get('indicators')!.filter((r) => chaosForms.has(r.properties[col('indicators', 'parent')] as number)).length;
-      if (serverIndicators !== expectedIndicators) problems.push(`the run's forms hold ${serverIndicators} indicators on the server, expected ${expectedIndicators}`);
+      if (serverIndicators !== expectedIndicators)
+        problems.push(`the run's forms hold ${serverIndicators} indicators on the server, expected ${expectedIndicators}`);
       roundReport.checked.serverRows = checked;
 
       // Photos: the names the run expects on each row, and the device's attachment rows.
       const withPhotos = entities.filter((e) => !e.deleted && serverIdOf.has(e));
-      const serverPhotos = photosOf(server.databaseFile, withPhotos.map((e) => serverIdOf.get(e)!));
+      const serverPhotos = photosOf(
+        server.databaseFile,
+        withPhotos.map((e) => serverIdOf.get(e)!),
+      );
       const photoNames = new Map<number, string[]>();
       for (const photo of serverPhotos) photoNames.set(photo.recordId, [...(photoNames.get(photo.recordId) ?? []), photo.name]);
       for (const entity of withPhotos) {
         // Photos through the screen may be renamed on the device (resized): counted; the others by name.
         const expected = entity.ui ? entity.photos.length : -1;
         const actual = photoNames.get(serverIdOf.get(entity)!) ?? [];
-        if (expected >= 0 ? actual.length !== expected : !sameJson([...actual].sort(), [...entity.photos].sort())) problems.push(`${entity.table} ${serverIdOf.get(entity)}: photos ${JSON.stringify(actual)}, expected ${JSON.stringify(entity.photos)}`);
+        if (expected >= 0 ? actual.length !== expected : !sameJson([...actual].sort(), [...entity.photos].sort()))
+          problems.push(`${entity.table} ${serverIdOf.get(entity)}: photos ${JSON.stringify(actual)}, expected ${JSON.stringify(entity.photos)}`);
         roundReport.checked.photos += actual.length;
       }
       const serverPhotoIds = new Set(serverPhotos.map((photo) => photo.id));
       const recordIds = new Set(withPhotos.map((e) => serverIdOf.get(e)));
       const devicePhotos = dump.attachments.filter((a) => recordIds.has(a.featureId) || a.featureId < LOCAL_ID_BOUND || a.id < LOCAL_ID_BOUND);
       for (const photo of devicePhotos) {
-        if (photo.id < LOCAL_ID_BOUND || photo.featureId < LOCAL_ID_BOUND || photo.isInsert || photo.isDelete) problems.push(`device photo ${photo.id} on ${photo.featureId}: not synced (${JSON.stringify(photo)})`);
+        if (photo.id < LOCAL_ID_BOUND || photo.featureId < LOCAL_ID_BOUND || photo.isInsert || photo.isDelete)
+          problems.push(`device photo ${photo.id} on ${photo.featureId}: not synced (${JSON.stringify(photo)})`);
         else if (!serverPhotoIds.has(photo.id)) problems.push(`device photo ${photo.id} on ${photo.featureId}: not on the server`);
       }
 
@@ -623,18 +818,23 @@ export async function runBrowserChaos(options: BrowserChaosOptions): Promise<Bro
         if (row.feature.deleted) {
           // A tombstone (kept until a later read): the server must not have the row live.
           if (server) problems.push(`${what}: deleted on the device, live on the server`);
-          if (row.isInsert || row.isEdit || row.isDelete) problems.push(`${what}: tombstone still flagged (insert=${row.isInsert} edit=${row.isEdit} delete=${row.isDelete})`);
+          if (row.isInsert || row.isEdit || row.isDelete)
+            problems.push(`${what}: tombstone still flagged (insert=${row.isInsert} edit=${row.isEdit} delete=${row.isDelete})`);
           continue;
         }
         if (row.isInsert || row.isEdit || row.isDelete) {
           const entity = entities.find((e) => e.table === table && serverIdOf.get(e) === row.featureId);
-          problems.push(`${what}: flags insert=${row.isInsert} edit=${row.isEdit} delete=${row.isDelete} after the drain${entity ? ` (${entity.history.join(' ')})` : ''}`);
+          problems.push(
+            `${what}: flags insert=${row.isInsert} edit=${row.isEdit} delete=${row.isDelete} after the drain${entity ? ` (${entity.history.join(' ')})` : ''}`,
+          );
         }
         if (!server) {
           problems.push(`${what}: not live on the server`);
           continue;
         }
-        const keys = [...new Set([...Object.keys(row.feature.properties), ...Object.keys(server.properties)])].filter((key) => !sameJson(row.feature.properties[key], server.properties[key]));
+        const keys = [...new Set([...Object.keys(row.feature.properties), ...Object.keys(server.properties)])].filter(
+          (key) => !sameJson(row.feature.properties[key], server.properties[key]),
+        );
         const entity = entities.find((e) => e.table === table && serverIdOf.get(e) === row.featureId);
         const source = entity ? ` (${entity.ui ? 'saved by the screen' : 'saved by the outbox API'})` : '';
         const shown = (key: string) => `${key} (device ${JSON.stringify(row.feature.properties[key])}, server ${JSON.stringify(server.properties[key])})`;
@@ -642,13 +842,18 @@ export async function runBrowserChaos(options: BrowserChaosOptions): Promise<Bro
         const derivedOnly = keys.filter((key) => derived.has(key));
         const other = keys.filter((key) => !derived.has(key));
         if (other.length) problems.push(`${what}${source}: properties differ from the server's in ${other.map(shown).join(', ')}`);
-        if (derivedOnly.some((key) => row.feature.properties[key] !== undefined)) roundReport.notes.push(`${what}: derived ${derivedOnly.map(shown).join(', ')}`);
+        if (derivedOnly.some((key) => row.feature.properties[key] !== undefined))
+          roundReport.notes.push(`${what}: derived ${derivedOnly.map(shown).join(', ')}`);
         if (table === 'paths' && !sameJson(row.feature.geometry, server.geometry)) problems.push(`${what}: geometry differs from the server's`);
         // The next edit of the row is sent based on the device's version: behind the server's, it is a false conflict.
-        if (row.feature.version !== server.version) problems.push(`${what}${source}: version ${row.feature.version}, the server's ${server.version}${entity ? ` (${entity.history.join(' ')})` : ''}`);
+        if (row.feature.version !== server.version)
+          problems.push(`${what}${source}: version ${row.feature.version}, the server's ${server.version}${entity ? ` (${entity.history.join(' ')})` : ''}`);
       }
-      for (const entity of entities.filter((e) => !e.deleted && serverIdOf.has(e) && (!e.existing || Object.keys(e.expected).length > 0 || e.photos.length > 0))) {
-        if (!dump.features.some((row) => row.tableId === config.tables[entity.table].id && row.featureId === serverIdOf.get(entity))) problems.push(`${entity.table} ${serverIdOf.get(entity)}: on the server but not on the device`);
+      for (const entity of entities.filter(
+        (e) => !e.deleted && serverIdOf.has(e) && (!e.existing || Object.keys(e.expected).length > 0 || e.photos.length > 0),
+      )) {
+        if (!dump.features.some((row) => row.tableId === config.tables[entity.table].id && row.featureId === serverIdOf.get(entity)))
+          problems.push(`${entity.table} ${serverIdOf.get(entity)}: on the server but not on the device`);
       }
       // From here on the model knows each row by its server id.
       for (const [entity, id] of serverIdOf) entity.id = id;
@@ -657,11 +862,13 @@ export async function runBrowserChaos(options: BrowserChaosOptions): Promise<Bro
       if (secondTab) await (secondTab as Page).close();
       report.rounds.push(roundReport);
       report.problems.push(...problems.map((problem) => `round ${round} (${fault}): ${problem}`));
-      log(`seed ${options.seed} round ${round}: ${fault} ${roundReport.injected ? 'injected' : 'NOT injected'}, ${roundReport.requests} drain requests, ${roundReport.checked.serverRows} server rows, ${roundReport.checked.deviceRows} device rows, ${roundReport.checked.photos} photos checked, ${problems.length} problems`);
+      log(
+        `seed ${options.seed} round ${round}: ${fault} ${roundReport.injected ? 'injected' : 'NOT injected'}, ${roundReport.requests} drain requests, ${roundReport.checked.serverRows} server rows, ${roundReport.checked.deviceRows} device rows, ${roundReport.checked.photos} photos checked, ${problems.length} problems`,
+      );
     }
     return report;
   } catch (error) {
-    report.problems.push(`run failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
+    report.problems.push(`run failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
     report.problems.push(`session: ${await sessionState()}`);
     report.problems.push(...consoleLog.lines.slice(-30));
     report.problems.push(...server.log.slice(-10).map((line) => `[server] ${JSON.stringify(line)}`));

@@ -12,7 +12,14 @@ export interface DeviceDump {
   outboxPending: number;
   /** The queued operations in order (what the drain will send). */
   outboxKinds: Array<{ kind: string; api: string; status: string; error?: string }>;
-  features: Array<{ tableId: number; featureId: number; isInsert: number; isEdit: number; isDelete: number; feature: { id: number; properties: Record<string, unknown>; geometry?: unknown; deleted: boolean; version: number } }>;
+  features: Array<{
+    tableId: number;
+    featureId: number;
+    isInsert: number;
+    isEdit: number;
+    isDelete: number;
+    feature: { id: number; properties: Record<string, unknown>; geometry?: unknown; deleted: boolean; version: number };
+  }>;
   attachments: Array<{ id: number; tableId: number; featureId: number; name: string; isInsert: number; isDelete: number }>;
 }
 
@@ -52,7 +59,12 @@ const chaosOutbox: ChaosOutbox = {
     return {
       outbox: outbox.length,
       outboxPending: outbox.filter((item) => item.status === 'pending').length,
-      outboxKinds: outbox.map((item) => ({ kind: item.kind, api: item.api, status: item.status, ...(item.error ? { error: `${item.error.status} ${item.error.detail ?? item.error.message}` } : {}) })),
+      outboxKinds: outbox.map((item) => ({
+        kind: item.kind,
+        api: item.api,
+        status: item.status,
+        ...(item.error ? { error: `${item.error.status} ${item.error.detail ?? item.error.message}` } : {}),
+      })),
       features: features.map((row) => ({
         tableId: row.tableId,
         // The row's current id (a delivered row keeps its offline id as its device key).
@@ -60,9 +72,22 @@ const chaosOutbox: ChaosOutbox = {
         isInsert: row.isInsert,
         isEdit: row.isEdit,
         isDelete: row.isDelete,
-        feature: { id: row.feature.id, properties: row.feature.properties, geometry: row.feature.geometry, deleted: row.feature.deleted, version: row.feature.version },
+        feature: {
+          id: row.feature.id,
+          properties: row.feature.properties,
+          geometry: row.feature.geometry,
+          deleted: row.feature.deleted,
+          version: row.feature.version,
+        },
       })),
-      attachments: attachments.map((row) => ({ id: row.id, tableId: row.tableId, featureId: row.featureId, name: row.name, isInsert: row.isInsert, isDelete: row.isDelete })),
+      attachments: attachments.map((row) => ({
+        id: row.id,
+        tableId: row.tableId,
+        featureId: row.featureId,
+        name: row.name,
+        isInsert: row.isInsert,
+        isDelete: row.isDelete,
+      })),
     };
   },
   async drained(timeoutMs) {
@@ -72,7 +97,15 @@ const chaosOutbox: ChaosOutbox = {
       if (pending === 0) return;
       if (Date.now() > deadline) {
         // What holds the queue up (a pending item waits behind a failed or conflicting one of its row).
-        const left = (await readOutbox(handle())).map((item) => ({ seq: item.seq, kind: item.kind, tableId: item.tableId, id: item.id, version: item.version, status: item.status, ...(item.error ? { error: `${item.error.status} ${item.error.detail ?? item.error.message}` } : {}) }));
+        const left = (await readOutbox(handle())).map((item) => ({
+          seq: item.seq,
+          kind: item.kind,
+          tableId: item.tableId,
+          id: item.id,
+          version: item.version,
+          status: item.status,
+          ...(item.error ? { error: `${item.error.status} ${item.error.detail ?? item.error.message}` } : {}),
+        }));
         throw new Error(`${pending} operations still pending after ${timeoutMs} ms: ${JSON.stringify(left)}`);
       }
       // The page-side form of the harness's waitForCheck: the condition (nothing pending) is

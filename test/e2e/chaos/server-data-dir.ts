@@ -33,7 +33,9 @@ export function photosOf(databaseFile: string, recordIds: number[]): Array<{ id:
   if (!recordIds.length) return [];
   const db = new Database(databaseFile, { readonly: true, fileMustExist: true });
   try {
-    const rows = db.prepare(`select id, record_id, name from attachments where deleted = 0 and record_id in (${recordIds.map(() => '?').join(',')})`).all(...recordIds) as Array<{ id: number; record_id: number; name: string }>;
+    const rows = db
+      .prepare(`select id, record_id, name from attachments where deleted = 0 and record_id in (${recordIds.map(() => '?').join(',')})`)
+      .all(...recordIds) as Array<{ id: number; record_id: number; name: string }>;
     return rows.map((row) => ({ id: row.id, recordId: row.record_id, name: row.name }));
   } finally {
     db.close();

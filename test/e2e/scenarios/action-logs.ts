@@ -55,7 +55,12 @@ export async function exportActionLogFromAbout(page: Page): Promise<{ file: Acti
  * step by step: no divergence, the final hash equal to the last hash the browser logged. With
  * UPDATE_ACTION_LOGS=1 the log becomes the fixture `<fixture>.json`.
  */
-export async function replayExportedLog(fixture: string, scenario: string, exported: { file: ActionLogFile; text: string }, log: ConsoleLog): Promise<ReplayResult> {
+export async function replayExportedLog(
+  fixture: string,
+  scenario: string,
+  exported: { file: ActionLogFile; text: string },
+  log: ConsoleLog,
+): Promise<ReplayResult> {
   const { file } = exported;
   const actions = file.entries.filter((entry): entry is ActionEntry => entry.kind === 'action');
   expect(actions.length).toBeGreaterThan(0);
@@ -106,7 +111,11 @@ function writeFixture(fixture: string, file: ActionLogFile, expected: ExpectedRe
       all = {};
     }
     all[`${fixture}.json`] = expected;
-    const sorted = Object.fromEntries(Object.keys(all).sort().map((key) => [key, all[key]!]));
+    const sorted = Object.fromEntries(
+      Object.keys(all)
+        .sort()
+        .map((key) => [key, all[key]!]),
+    );
     writeFileSync(target, `${JSON.stringify(sorted, null, 2)}\n`);
   });
   process.stderr.write(`[e2e] fixture written: test/fixtures/action-logs/${fixture}.json (final hash ${expected.finalHash}, ${expected.actions} actions)\n`);

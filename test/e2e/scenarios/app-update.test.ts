@@ -68,7 +68,12 @@ describeApp('scenario 6: a new version is deployed while edits wait (Chromium)',
         expect(await page.locator('meta[name="e2e-build"]').count()).toBe(1);
         expect(await page.evaluate(() => window.location.hash)).toBe(`#/forms/${formId}`);
         await page.getByTestId(`indicator-${REQUIRED_ANSWERS[0].key}`).waitFor();
-        expect(await page.getByTestId(`indicator-${REQUIRED_ANSWERS[0].key}`).getByRole('radio', { name: REQUIRED_ANSWERS[0].label, exact: true }).getAttribute('aria-checked')).toBe('true');
+        expect(
+          await page
+            .getByTestId(`indicator-${REQUIRED_ANSWERS[0].key}`)
+            .getByRole('radio', { name: REQUIRED_ANSWERS[0].label, exact: true })
+            .getAttribute('aria-checked'),
+        ).toBe('true');
         expect(await outboxCount(page)).toBe(queued);
         expect(await data.formsOfPath(path1!.id)).toHaveLength(formsBefore.length);
 

@@ -87,7 +87,9 @@ describeApp('an edit right after a sync is not lost (Chromium)', {}, (e2e) => {
         expect(Number(formHash.slice('#/forms/'.length))).toBeLessThan(LOCAL_ID_BOUND);
         followedHash = await page.evaluate(() => window.location.hash);
         await page.getByTestId(`indicator-${CHANGED}`).getByRole('radio', { name: slScreens.forms.no, exact: true }).waitFor();
-        expect(await page.getByTestId(`indicator-${CHANGED}`).getByRole('radio', { name: slScreens.forms.no, exact: true }).getAttribute('aria-checked')).toBe('true');
+        expect(await page.getByTestId(`indicator-${CHANGED}`).getByRole('radio', { name: slScreens.forms.no, exact: true }).getAttribute('aria-checked')).toBe(
+          'true',
+        );
         expect(await page.locator('.indicator--filled').count()).toBe(answered);
 
         // Still offline, the farmer changes sage to "Da" and saves.
@@ -109,7 +111,8 @@ describeApp('an edit right after a sync is not lost (Chromium)', {}, (e2e) => {
       expect(followedHash).toBe(`#/forms/${form.id}`);
       const [keyCol, valueCol] = [await data.col('indicators', 'key'), await data.col('indicators', 'value')];
       const byKey = new Map<string, WireRecord[]>();
-      for (const row of await data.indicatorsOfForm(form.id)) byKey.set(String(row.properties[keyCol]), [...(byKey.get(String(row.properties[keyCol])) ?? []), row]);
+      for (const row of await data.indicatorsOfForm(form.id))
+        byKey.set(String(row.properties[keyCol]), [...(byKey.get(String(row.properties[keyCol])) ?? []), row]);
       expect([...byKey.keys()].sort()).toEqual([...REQUIRED_ANSWERS.map((a) => a.key), CHANGED].sort());
       for (const rows of byKey.values()) expect(rows).toHaveLength(1);
       expect(byKey.get(CHANGED)![0]!.properties[valueCol]).toBe(true);

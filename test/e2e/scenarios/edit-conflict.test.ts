@@ -21,7 +21,6 @@ import { addMeadowForm, goHash, waitForOutboxEmpty, waitForServiceWorkerControl 
 jest.setTimeout(240_000);
 
 describeApp('an edit that meets another change on the server (Chromium)', {}, (e2e) => {
-
   /** The form's note as the adviser (editor) sets it on the server, without looking at versions. */
   async function adviserSetsNote(form: WireRecord, note: string): Promise<void> {
     const config = await e2e.data.config();
@@ -131,7 +130,8 @@ describeApp('an edit that meets another change on the server (Chromium)', {}, (e
       await page.getByRole('button', { name: sl.common.close }).click();
       expect((await serverForm(form.id)).properties[noteCol]).toBe('Svetovalec: druga košnja ni bila potrebna.');
       await page.waitForFunction(
-        ([label, note]) => [...document.querySelectorAll('label.field')].some((field) => field.textContent?.includes(label!) && field.querySelector('textarea')?.value === note),
+        ([label, note]) =>
+          [...document.querySelectorAll('label.field')].some((field) => field.textContent?.includes(label!) && field.querySelector('textarea')?.value === note),
         [slScreens.forms.formNote, 'Svetovalec: druga košnja ni bila potrebna.'],
       );
     });
@@ -141,7 +141,9 @@ describeApp('an edit that meets another change on the server (Chromium)', {}, (e
     const { pathId, formsBefore } = await withDeliveredForm('farmer2', 'edit-of-deleted-form', async (page, setOffline, form) => {
       await farmerSavesNoteOffline(page, setOffline, 'Pokošeno 20. junija.');
       const config = await e2e.data.config();
-      const deleted = await e2e.data.call(DEMO_USERS.editor, `/api/Records/${config.projectId}/delete`, { body: { tableId: config.tables.forms.id, ids: [form.id] } });
+      const deleted = await e2e.data.call(DEMO_USERS.editor, `/api/Records/${config.projectId}/delete`, {
+        body: { tableId: config.tables.forms.id, ids: [form.id] },
+      });
       expect(deleted.status).toBe(200);
 
       const item = await refusalShown(page, setOffline, 'failed');

@@ -64,7 +64,11 @@ describeApp("scenario 1: a farmer's field day (Chromium)", {}, (e2e) => {
     const mLon = 1 / (111_320 * Math.cos((lat0! * Math.PI) / 180));
     const at = (east: number) => ({ longitude: lon0! + east * mLon, latitude: lat0!, accuracy: 5 });
     const formsBefore = await data.formsOfPath(path!.id);
-    const [durationsTable, linkDuration, linkPath] = [await data.tableId('durations'), await data.col('durationPaths', 'duration_id'), await data.col('durationPaths', 'path_id')];
+    const [durationsTable, linkDuration, linkPath] = [
+      await data.tableId('durations'),
+      await data.col('durationPaths', 'duration_id'),
+      await data.col('durationPaths', 'path_id'),
+    ];
     expect(durationsTable).toBeGreaterThan(0);
 
     // Online: sign in, home shows his paths; the service worker has the app for later.
@@ -128,7 +132,10 @@ describeApp("scenario 1: a farmer's field day (Chromium)", {}, (e2e) => {
         expect(await page.getByLabel(slScreens.forms.markCompleted).isChecked()).toBe(true);
         expect(await outboxCount(page)).toBe(queued);
         await goHash(page, `#/paths/${path!.id}`);
-        await page.getByTestId('season-forms').getByRole('link', { name: new RegExp(KIND.title) }).waitFor();
+        await page
+          .getByTestId('season-forms')
+          .getByRole('link', { name: new RegExp(KIND.title) })
+          .waitFor();
         // The walk is on the device too: the path counts as walked.
         expect(await page.locator('dl.facts').getByText(slScreens.paths.notWalked).count()).toBe(0);
 
@@ -166,7 +173,11 @@ describeApp("scenario 1: a farmer's field day (Chromium)", {}, (e2e) => {
       expect(photos.status).toBe(200);
       expect(photos.body.attachments).toHaveLength(1);
       expect(photos.body.attachments[0]).toMatchObject({ mimeType: 'image/jpeg' });
-      const otherPhotos = await Promise.all(indicators.filter((r) => r.id !== photoRow.id).map((r) => data.call<AttachmentInfoList>(DEMO_USERS.editor, `/api/Records/1/record/${r.id}/attachmentinfo/${slot}`)));
+      const otherPhotos = await Promise.all(
+        indicators
+          .filter((r) => r.id !== photoRow.id)
+          .map((r) => data.call<AttachmentInfoList>(DEMO_USERS.editor, `/api/Records/1/record/${r.id}/attachmentinfo/${slot}`)),
+      );
       expect(otherPhotos.map((r) => r.body.attachments.length)).toEqual(otherPhotos.map(() => 0));
       // The walk: the path carries the recorded track and every raw fix.
       const walked = (await data.rows('paths')).find((p) => p.id === path!.id)!;

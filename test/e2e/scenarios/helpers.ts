@@ -185,7 +185,10 @@ export async function openNewMeadowForm(page: Page, pathId: number): Promise<num
   await page.getByLabel(slScreens.paths.formKind).selectOption({ label: FORM_KINDS.travnik.title });
   await page.getByRole('button', { name: slScreens.paths.create }).click();
   const opened = page.waitForFunction(() => /^#\/forms\/\d+$/.test(window.location.hash)).then(() => 'opened' as const);
-  const asked = page.getByTestId('second-form-question').waitFor().then(() => 'asked' as const);
+  const asked = page
+    .getByTestId('second-form-question')
+    .waitFor()
+    .then(() => 'asked' as const);
   if ((await Promise.race([opened, asked.catch(() => 'opened' as const)])) === 'asked') {
     await page.getByRole('button', { name: slPhone.secondForm.confirm }).click();
     await opened;

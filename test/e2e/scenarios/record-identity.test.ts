@@ -52,7 +52,10 @@ async function pathIdInAddress(page: Page): Promise<number> {
 
 /** Waits until the address names a server id, and returns it. */
 async function serverIdInAddress(page: Page): Promise<number> {
-  await page.waitForFunction((bound) => /^#\/paths\/\d+$/.test(window.location.hash) && Number(window.location.hash.slice('#/paths/'.length)) >= bound, LOCAL_ID_BOUND);
+  await page.waitForFunction(
+    (bound) => /^#\/paths\/\d+$/.test(window.location.hash) && Number(window.location.hash.slice('#/paths/'.length)) >= bound,
+    LOCAL_ID_BOUND,
+  );
   return pathIdInAddress(page);
 }
 
@@ -63,7 +66,11 @@ async function drawNewPath(page: Page, areaId: number, name: string, beforeSave:
   await page.locator('[data-testid="map-view"][data-ready="true"]').waitFor();
   await page.locator('input[name="name"]').fill(name);
   await page.locator('[data-drawing="line"]').waitFor();
-  for (const [dx, dy] of [[-20, 8], [0, -8], [20, 4]] as const) {
+  for (const [dx, dy] of [
+    [-20, 8],
+    [0, -8],
+    [20, 4],
+  ] as const) {
     const point = await mapPoint(page, dx, dy);
     await page.mouse.click(point.x, point.y);
   }
@@ -203,7 +210,12 @@ describeApp('a record has one id on every screen (Chromium)', {}, (e2e) => {
         await page.locator('input[name="name"]').fill(meadow.made);
         await page.locator('select[name="owner"]').selectOption({ index: 1 });
         await page.locator('[data-drawing="polygon"]').waitFor();
-        await drawAt(page, [[-150, -110], [150, -110], [150, 110], [-150, 110]]);
+        await drawAt(page, [
+          [-150, -110],
+          [150, -110],
+          [150, 110],
+          [-150, 110],
+        ]);
         await page.getByRole('button', { name: sl.common.save }).click();
         // Drawn at the map's first zoom: thousands of hectares, saved after the adviser confirms.
         await page.getByTestId('area-doubt').getByRole('button', { name: slSetup.areas.saveAnyway }).click();
@@ -241,7 +253,11 @@ describeApp('a record has one id on every screen (Chromium)', {}, (e2e) => {
         await page.locator('select[name="area"]').selectOption({ label: meadow.renamed });
         await page.locator('input[name="name"]').fill(transect.made);
         await page.locator('[data-drawing="line"]').waitFor();
-        await drawAt(page, [[-40, 10], [0, -10], [40, 0]]);
+        await drawAt(page, [
+          [-40, 10],
+          [0, -10],
+          [40, 0],
+        ]);
         await page.getByRole('button', { name: sl.common.save }).click();
         await page.waitForFunction(() => window.location.hash === '#/setup/paths');
         const transectRow = page.getByTestId(/^setup-path-/).filter({ hasText: transect.made });

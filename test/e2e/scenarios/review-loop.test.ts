@@ -46,7 +46,10 @@ describeApp('the review loop: submit, return with a reason, fix offline, resubmi
 
   async function setOffline(context: BrowserContext, page: Page, offline: boolean): Promise<void> {
     await context.setOffline(offline);
-    await page.locator(offline ? '.conn-status--offline' : '.conn-status--online').first().waitFor();
+    await page
+      .locator(offline ? '.conn-status--offline' : '.conn-status--online')
+      .first()
+      .waitFor();
   }
 
   /**

@@ -122,7 +122,12 @@ describeApp('scenarios: who sees and changes what (Chromium)', {}, (e2e) => {
         await page.getByText(slScreens.paths.notFound).waitFor();
 
         // One device, two users, a sign-out and an offline reload: every session replays.
-        const result = await replayExportedLog('shared-device', 'scenario 2b (roles.test.ts): kmet1 signs out, kmet2 signs in', await exportActionLogFromAbout(page), log);
+        const result = await replayExportedLog(
+          'shared-device',
+          'scenario 2b (roles.test.ts): kmet1 signs out, kmet2 signs in',
+          await exportActionLogFromAbout(page),
+          log,
+        );
         expect(result.sessions).toBeGreaterThanOrEqual(3);
       });
     } finally {
@@ -154,7 +159,12 @@ describeApp('scenarios: who sees and changes what (Chromium)', {}, (e2e) => {
         await editor.page.waitForFunction(() => window.location.hash === '#/paths');
         await waitForOutboxEmpty(editor.page);
 
-        await replayExportedLog('editor-archive', 'scenario 3 (roles.test.ts): the editor archives a path', await exportActionLogFromAbout(editor.page), editor.log);
+        await replayExportedLog(
+          'editor-archive',
+          'scenario 3 (roles.test.ts): the editor archives a path',
+          await exportActionLogFromAbout(editor.page),
+          editor.log,
+        );
       });
 
       // The server holds the path archived (not deleted: its history stays).
@@ -176,7 +186,12 @@ describeApp('scenarios: who sees and changes what (Chromium)', {}, (e2e) => {
         await farmer.page.getByTestId(`home-path-${farmer1Paths[0]!.id}`).waitFor();
         expect(await farmer.page.getByTestId(`home-path-${target.id}`).count()).toBe(0);
 
-        await replayExportedLog('farmer-archived-path', 'scenario 3 (roles.test.ts): the farmer, offline while the path is archived', await exportActionLogFromAbout(farmer.page), farmer.log);
+        await replayExportedLog(
+          'farmer-archived-path',
+          'scenario 3 (roles.test.ts): the farmer, offline while the path is archived',
+          await exportActionLogFromAbout(farmer.page),
+          farmer.log,
+        );
       });
     } finally {
       await farmer.close();
@@ -223,12 +238,19 @@ describeApp('scenarios: who sees and changes what (Chromium)', {}, (e2e) => {
         const [formsTable, pathsTable] = [await data.tableId('forms'), await data.tableId('paths')];
         const noteCol = await data.col('forms', 'note');
         const attempts = [
-          data.call(DEMO_USERS.reader, `/api/Records/1/${formsTable}/${farmer1Form.id}`, { method: 'PUT', body: { properties: { [noteCol]: 'bralec' }, version: farmer1Form.version } }),
+          data.call(DEMO_USERS.reader, `/api/Records/1/${formsTable}/${farmer1Form.id}`, {
+            method: 'PUT',
+            body: { properties: { [noteCol]: 'bralec' }, version: farmer1Form.version },
+          }),
           data.call(DEMO_USERS.reader, '/api/Records/1', { body: { tableId: formsTable, properties: { [noteCol]: 'bralec' } } }),
           data.call(DEMO_USERS.reader, '/api/Records/1/archive', { body: { tableId: pathsTable, ids: [path.id] } }),
           data.call(DEMO_USERS.reader, '/api/Records/1/delete', { body: { tableId: formsTable, ids: [farmer1Form.id] } }),
           data.call(DEMO_USERS.reader, '/api/Records/1/bulk', {
-            body: { operations: [{ opId: '7d1f4c1e-0000-4000-8000-000000000004', kind: 'update', tableId: formsTable, id: farmer1Form.id, properties: { [noteCol]: 'bralec' } }] },
+            body: {
+              operations: [
+                { opId: '7d1f4c1e-0000-4000-8000-000000000004', kind: 'update', tableId: formsTable, id: farmer1Form.id, properties: { [noteCol]: 'bralec' } },
+              ],
+            },
           }),
         ];
         const statuses = (await Promise.all(attempts)).map((r) => r.status);

@@ -54,11 +54,10 @@ describeApp('scenario 5: the session expires while offline (Chromium)', { server
         // Stay out of reach until the access token and the refresh token have both run out: the
         // condition is the provider's clock passing the tokens' lifetimes (the server's own clock
         // decides, so a fake clock in the page would not do), not a timing assertion.
-        await page.waitForFunction(
-          (until) => Date.now() > until,
-          offlineSince + (Math.max(ACCESS_TTL_S, REFRESH_TTL_S) + 5) * 1000,
-          { timeout: (REFRESH_TTL_S + 60) * 1000, polling: 1000 },
-        );
+        await page.waitForFunction((until) => Date.now() > until, offlineSince + (Math.max(ACCESS_TTL_S, REFRESH_TTL_S) + 5) * 1000, {
+          timeout: (REFRESH_TTL_S + 60) * 1000,
+          polling: 1000,
+        });
         expect(await storedTokenSecondsLeft(page)).toBeLessThan(0);
 
         // The expired token does not stop the work: another edit queues.

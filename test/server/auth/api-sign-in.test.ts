@@ -30,8 +30,7 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-const roles = (token?: string) =>
-  fetch(`${origin}/api/PublicApp/1/roles`, { headers: token ? { authorization: `Bearer ${token}` } : {} });
+const roles = (token?: string) => fetch(`${origin}/api/PublicApp/1/roles`, { headers: token ? { authorization: `Bearer ${token}` } : {} });
 
 describe('roles through a real sign-in', () => {
   test.each([

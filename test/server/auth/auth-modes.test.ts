@@ -98,7 +98,10 @@ describe('passwords', () => {
   test('are stored as salted scrypt hashes, never in clear', async () => {
     const ctx = await buildIdentityApp({ demo: true });
     try {
-      const rows = (await ctx.db.selectFrom('users' as never).select(['email', 'password_hash'] as never).execute()) as Array<{
+      const rows = (await ctx.db
+        .selectFrom('users' as never)
+        .select(['email', 'password_hash'] as never)
+        .execute()) as Array<{
         email: string;
         password_hash: string;
       }>;

@@ -20,9 +20,7 @@ export interface IdentityApp {
   close(): Promise<void>;
 }
 
-export async function buildIdentityApp(
-  options: Partial<Omit<IdentityOptions, 'db'>> & { listen?: boolean; dataDir?: string } = {},
-): Promise<IdentityApp> {
+export async function buildIdentityApp(options: Partial<Omit<IdentityOptions, 'db'>> & { listen?: boolean; dataDir?: string } = {}): Promise<IdentityApp> {
   const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), 'travnik-auth-'));
   const handle = await openDatabase({ dataDir, database: 'identity.sqlite' });
   const app = Fastify({ logger: false });

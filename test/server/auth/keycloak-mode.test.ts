@@ -43,7 +43,10 @@ beforeAll(async () => {
   const address = keycloak.address();
   keycloakUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
   issuer = `${keycloakUrl}/realms/moj-travnik`;
-  ctx = await buildIdentityApp({ listen: true, auth: 'keycloak', keycloak: { url: keycloakUrl, realm: 'moj-travnik', clientId: 'moj-travnik-app' },
+  ctx = await buildIdentityApp({
+    listen: true,
+    auth: 'keycloak',
+    keycloak: { url: keycloakUrl, realm: 'moj-travnik', clientId: 'moj-travnik-app' },
     // No cooldown between JWKS fetches, so the rotation case needs no waiting.
     identity: { jwksCooldownMs: 0 },
   });

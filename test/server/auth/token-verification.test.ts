@@ -75,7 +75,7 @@ describe('valid tokens', () => {
   });
 
   test('Keycloak style: header typ JWT with claim typ Bearer → 200', async () => {
-    expect((await call(await sign(claims({ typ: 'Bearer' }), { typ: 'JWT' })))).toMatchObject({ status: 200 });
+    expect(await call(await sign(claims({ typ: 'Bearer' }), { typ: 'JWT' }))).toMatchObject({ status: 200 });
   });
 
   test('no Authorization header → no principal (the probe answers 401, message from the catalogue)', async () => {
@@ -160,8 +160,7 @@ describe('key rotation', () => {
       const rotated = await rotateSigningKey(new SecretStore(own.db as unknown as IdentityDb));
       const newKey = rotated.privateJwks.keys[0]!;
       expect(newKey.kid).not.toBe(before.kid);
-      const get = async (token: string) =>
-        (await fetch(`${own.origin}/api/whoami`, { headers: { authorization: `Bearer ${token}` } })).status;
+      const get = async (token: string) => (await fetch(`${own.origin}/api/whoami`, { headers: { authorization: `Bearer ${token}` } })).status;
       expect(await get(await sign(claims({ iss: ownIssuer }), { jwk: newKey, kid: newKey.kid }))).toBe(200);
       // The previous key still verifies tokens it signed before the rotation.
       expect(await get(await sign(claims({ iss: ownIssuer }), { jwk: before, kid: before.kid }))).toBe(200);

@@ -85,8 +85,17 @@ export async function buildTestApp(options: BuildAppOptions = {}): Promise<TestA
 /** Number of rows of each mutable table: "nothing changed" assertions compare two snapshots. */
 export async function snapshot(app: FastifyInstance): Promise<string> {
   const records = await app.db.selectFrom('records').select(['id', 'version', 'deleted', 'archived', 'properties', 'geometry']).orderBy('id').execute();
-  const history = await app.db.selectFrom('record_history').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-  const ops = await app.db.selectFrom('applied_ops').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-  const keys = await app.db.selectFrom('idempotency_keys').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const history = await app.db
+    .selectFrom('record_history')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  const ops = await app.db
+    .selectFrom('applied_ops')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  const keys = await app.db
+    .selectFrom('idempotency_keys')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
   return JSON.stringify({ records, history: history.n, ops: ops.n, keys: keys.n });
 }

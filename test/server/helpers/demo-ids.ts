@@ -43,6 +43,10 @@ export async function demoFormsAsDrafts(app: FastifyInstance, tables: TablesConf
   const reviewColumns = [forms.columns.review_state, forms.columns.reviewed_by, forms.columns.reviewed_at].map(String);
   for (const row of await rows(app, forms.id)) {
     for (const key of reviewColumns) delete row.p[key];
-    await app.db.updateTable('records').set({ properties: JSON.stringify(row.p) }).where('id', '=', row.id).execute();
+    await app.db
+      .updateTable('records')
+      .set({ properties: JSON.stringify(row.p) })
+      .where('id', '=', row.id)
+      .execute();
   }
 }

@@ -56,7 +56,11 @@ export async function startEarlyReads(fetchFn: typeof fetch, storage: Storage | 
       headers: { ...headers, 'Content-Type': 'application/json' },
       body: JSON.stringify(searchPage(searchOf(config, request), 1, request.perPage)),
     });
-  const [roles, own, durations] = await Promise.all([askEarly(fetchFn, rolesPath(config.projectId), { headers }), search(ownFarmerRequest(config, user.email)), search(durationsRequest())]);
+  const [roles, own, durations] = await Promise.all([
+    askEarly(fetchFn, rolesPath(config.projectId), { headers }),
+    search(ownFarmerRequest(config, user.email)),
+    search(durationsRequest()),
+  ]);
   const ownRows = wholeAnswer(own);
   const durationRows = wholeAnswer(durations);
   if (!isRoles(roles) || !ownRows || !durationRows) return;
@@ -66,7 +70,14 @@ export async function startEarlyReads(fetchFn: typeof fetch, storage: Storage | 
   void search(ahead.paths);
   const links = ahead.links && wholeAnswer(await search(ahead.links));
   if (!links?.length) return;
-  const forms = wholeAnswer(await search(formsRequest(config, links.map((row) => row.id))));
+  const forms = wholeAnswer(
+    await search(
+      formsRequest(
+        config,
+        links.map((row) => row.id),
+      ),
+    ),
+  );
   if (!forms?.length) return;
   const formIds = forms.map((row) => row.id).sort((a, b) => a - b);
   void search(indicatorsRequest(config, formIds));

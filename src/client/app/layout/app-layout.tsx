@@ -38,7 +38,13 @@ export function AppLayout() {
       <button type="button" className="skip-link" onClick={() => document.getElementById('main')?.focus()}>
         {sl.app.skipToContent}
       </button>
-      <Header online={online} pendingEdits={pendingEdits} needsDecision={needsDecision} currentPath={location.path} onStatusClick={() => setSyncPanelOpen(true)} />
+      <Header
+        online={online}
+        pendingEdits={pendingEdits}
+        needsDecision={needsDecision}
+        currentPath={location.path}
+        onStatusClick={() => setSyncPanelOpen(true)}
+      />
       <SignInBanner reachable={reachable} />
       <LocationWarning />
       <MainNav currentPath={location.path} role={role} reviewCount={reviewCount} />

@@ -54,10 +54,15 @@ export const staffOnly: RouteGuard = ({ access }) => (access.role === 'farmer' ?
 
 /** Screens that only change data and have nothing to show a reader (the import). */
 export const editorsOnly: RouteGuard = ({ access }) =>
-  access.role === 'farmer' ? { reason: 'staff-only', message: slSetup.blockedFarmer } : access.role === 'reader' ? { reason: 'editors-only', message: slSetup.blockedEditorsOnly } : null;
+  access.role === 'farmer'
+    ? { reason: 'staff-only', message: slSetup.blockedFarmer }
+    : access.role === 'reader'
+      ? { reason: 'editors-only', message: slSetup.blockedEditorsOnly }
+      : null;
 
 /** Creating a path on one's own meadow is field work: readers are refused (they change nothing). */
-export const readersCannotCreate: RouteGuard = ({ access }) => (access.role === 'reader' ? { reason: 'reader-cannot-edit', message: sl.router.blockedReader } : null);
+export const readersCannotCreate: RouteGuard = ({ access }) =>
+  access.role === 'reader' ? { reason: 'reader-cannot-edit', message: sl.router.blockedReader } : null;
 
 export function firstBlock(guards: readonly RouteGuard[] | undefined, input: GuardInput): Blocked | null {
   for (const guard of guards ?? []) {

@@ -13,19 +13,7 @@
  *   the address is replaced with its server id (replaceState: no new history entry) while the
  *   screen stays mounted, so nothing the user typed is lost.
  */
-import {
-  Component,
-  createContext,
-  Suspense,
-  useCallback,
-  useContext,
-  useEffect,
-  useMemo,
-  useRef,
-  useState,
-  type ErrorInfo,
-  type ReactNode,
-} from 'react';
+import { Component, createContext, Suspense, useCallback, useContext, useEffect, useMemo, useRef, useState, type ErrorInfo, type ReactNode } from 'react';
 import { sl } from '../../../common/i18n/sl';
 import { useLeaveConfirmation } from '../../components/confirm-leave/unsaved-changes';
 import { Loading } from '../../components/loading/loading';

@@ -15,7 +15,6 @@ export interface ScreenProps {
   query: Query;
 }
 
-
 export interface RouteDefinition {
   name: RouteName;
   pattern: string;

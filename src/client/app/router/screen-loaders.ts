@@ -21,7 +21,10 @@ export function registerScreenLoader<P>(screen: LazyExoticComponent<ComponentTyp
 
 /** Starts loading a screen's code before it renders. */
 export function preloadScreen<P>(screen: LazyExoticComponent<ComponentType<P>>): void {
-  loaders.get(screen)?.start().catch(() => undefined);
+  loaders
+    .get(screen)
+    ?.start()
+    .catch(() => undefined);
 }
 
 /** The screen's component once its code is loaded, else null. */

@@ -6,11 +6,7 @@ import { ErrorIcon, SyncIcon } from '../../components/icons/icons';
 
 export function ChunkFailedScreen() {
   return (
-    <EmptyState
-      icon={ErrorIcon}
-      tone="warning"
-      action={<Button icon={SyncIcon} text={sl.common.retry} onClick={() => window.location.reload()} />}
-    >
+    <EmptyState icon={ErrorIcon} tone="warning" action={<Button icon={SyncIcon} text={sl.common.retry} onClick={() => window.location.reload()} />}>
       <p role="alert">{sl.router.chunkFailed}</p>
     </EmptyState>
   );

@@ -56,7 +56,13 @@ export default function FormRoute({ params }: ScreenProps) {
   // A farmer changes a form only while it is a draft or returned to them (src/common/review.ts);
   // the server refuses anything else with 409, so it is not offered. Editors may always correct.
   const readOnly =
-    view.role === 'reader' || view.role === null ? 'role' : !ofThisSeason && !editor ? 'pastSeason' : farmer && review && !farmerMayEdit(review.review_state) ? 'review' : null;
+    view.role === 'reader' || view.role === null
+      ? 'role'
+      : !ofThisSeason && !editor
+        ? 'pastSeason'
+        : farmer && review && !farmerMayEdit(review.review_state)
+          ? 'review'
+          : null;
   const kind = form ? formKindById(readRow(config, 'forms', form).form_id, config.forms) : undefined;
   const area = path ? view.areas.find((a) => a.id === readRow(config, 'paths', path).parent) : undefined;
   const areaHa = area ? readRow(config, 'areas', area).area_ha : null;
@@ -68,7 +74,16 @@ export default function FormRoute({ params }: ScreenProps) {
     if (!form) return;
     // One update of the form, based on its stored version (the outbox carries it); the server
     // checks the rule, stamps reviewed_by/at and adds the reason to the thread itself.
-    await saveEdits([{ kind: 'update', projectId: config.projectId, tableId: config.tables.forms.id, id: form.id, properties: toProperties(config, 'forms', { review_state: to, review_reason: reason }), refs: refKeysFor(config, 'forms') }]);
+    await saveEdits([
+      {
+        kind: 'update',
+        projectId: config.projectId,
+        tableId: config.tables.forms.id,
+        id: form.id,
+        properties: toProperties(config, 'forms', { review_state: to, review_reason: reason }),
+        refs: refKeysFor(config, 'forms'),
+      },
+    ]);
   };
   const onReply = async (text: string, indicator: string | null) => {
     if (!form) return null;
@@ -179,4 +194,3 @@ export default function FormRoute({ params }: ScreenProps) {
     />
   );
 }
-

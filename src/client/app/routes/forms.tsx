@@ -27,5 +27,16 @@ export default function FormsRoute(_props: ScreenProps) {
     );
   }, [config, view]);
   const seasonName = config && view.duration ? (readRow(config, 'durations', view.duration).name ?? '') : null;
-  return <FormsScreen items={items} seasonName={seasonName} status={config ? view.status : 'loading'} error={view.error} fromDevice={view.fromDevice} hasData={view.hasData} onRetry={reload} emptyText={chooseFarmerFirst(view)} />;
+  return (
+    <FormsScreen
+      items={items}
+      seasonName={seasonName}
+      status={config ? view.status : 'loading'}
+      error={view.error}
+      fromDevice={view.fromDevice}
+      hasData={view.hasData}
+      onRetry={reload}
+      emptyText={chooseFarmerFirst(view)}
+    />
+  );
 }

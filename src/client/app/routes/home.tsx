@@ -21,7 +21,16 @@ import { routeHref } from '../../lib/links';
 function StaffPanel({ view, config }: { view: SeasonView; config: AppConfig }) {
   const dispatch = useAppDispatch();
   const progress = useFarmersProgress(config, view.duration?.id ?? null, view.online);
-  return <FarmersPanel config={config} farmers={view.farmers} selectedId={view.farmerId} onChoose={(id) => dispatch(farmerChosen(id))} online={view.online} progress={progress} />;
+  return (
+    <FarmersPanel
+      config={config}
+      farmers={view.farmers}
+      selectedId={view.farmerId}
+      onChoose={(id) => dispatch(farmerChosen(id))}
+      online={view.online}
+      progress={progress}
+    />
+  );
 }
 
 export default function HomeRoute(_props: ScreenProps) {

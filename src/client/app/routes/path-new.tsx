@@ -32,10 +32,19 @@ export default function PathNewRoute({ query }: ScreenProps) {
     renderMap: ({ areas: shown }) => {
       if (!config) return null;
       const items: MapItem[] = recordsToMapItems({ areas: shown, paths: [], selectedPathId: null }, config.tables);
-      if (track.some((s) => s.length > 1)) items.push({ kind: 'path', id: -1, name: '', selected: true, geometry: { type: 'MultiLineString', coordinates: track.filter((s) => s.length > 1) } as MultiLineString });
+      if (track.some((s) => s.length > 1))
+        items.push({
+          kind: 'path',
+          id: -1,
+          name: '',
+          selected: true,
+          geometry: { type: 'MultiLineString', coordinates: track.filter((s) => s.length > 1) } as MultiLineString,
+        });
       return <MapView items={items} height="min(55vh, 460px)" onReady={setEngine} fitKey={shown.map((a) => a.id).join(',')} />;
     },
-    renderDraw: ({ mode, initial, onChange, hint }) => <GeometryEditor engine={engine} mode={mode} initial={initial} onChange={onChange} hint={hint} embedded />,
+    renderDraw: ({ mode, initial, onChange, hint }) => (
+      <GeometryEditor engine={engine} mode={mode} initial={initial} onChange={onChange} hint={hint} embedded />
+    ),
   };
 
   const opened = useCallback((id: number) => void navigate(routeHref('path', { pathId: id })), [navigate]);
@@ -61,7 +70,11 @@ export default function PathNewRoute({ query }: ScreenProps) {
               <WalkRecorderPanel
                 pathId={0}
                 pathName={draft.name}
-                table={{ projectId: config.projectId, tableId: config.tables.paths.id, columns: { walk: config.tables.paths.columns.walk, length_m: config.tables.paths.columns.length_m } }}
+                table={{
+                  projectId: config.projectId,
+                  tableId: config.tables.paths.id,
+                  columns: { walk: config.tables.paths.columns.walk, length_m: config.tables.paths.columns.length_m },
+                }}
                 onTrack={setTrack}
                 engine={engine}
                 online={view.online}

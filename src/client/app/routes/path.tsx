@@ -31,7 +31,10 @@ export default function PathRoute({ params }: ScreenProps) {
   const row = useMemo(() => (config ? (buildPathRows(view, config).find((r) => r.id === pathId) ?? null) : null), [config, view, pathId]);
   const pathIds = useMemo(() => (Number.isFinite(pathId) ? [pathId] : []), [pathId]);
   const history = useSeasonHistory(config, pathIds, view.online, view.loadedAt);
-  const results = useMemo(() => (config && history.data ? buildResults(config, view, history.data).filter((r) => r.pathId === pathId) : null), [config, view, history.data, pathId]);
+  const results = useMemo(
+    () => (config && history.data ? buildResults(config, view, history.data).filter((r) => r.pathId === pathId) : null),
+    [config, view, history.data, pathId],
+  );
   const onTrack = useCallback((segments: number[][][]) => setTrack(segments), []);
   const [engine, setEngine] = useState<MapEngine | null>(null);
   // Correcting the line with Draw: the line as it was when correcting began (a reload meanwhile
@@ -60,7 +63,11 @@ export default function PathRoute({ params }: ScreenProps) {
       review: review ? (
         <span className="path-form__review">
           <ReviewBadge state={review.review_state} size="small" />
-          {review.review_state === 'returned' && review.review_reason ? <span className="path-form__reason" data-testid={`path-form-reason-${form.id}`}>{review.review_reason}</span> : null}
+          {review.review_state === 'returned' && review.review_reason ? (
+            <span className="path-form__reason" data-testid={`path-form-reason-${form.id}`}>
+              {review.review_reason}
+            </span>
+          ) : null}
         </span>
       ) : undefined,
     };
@@ -70,7 +77,13 @@ export default function PathRoute({ params }: ScreenProps) {
   // While correcting, Draw shows the line; the stored one would sit under it.
   const items: MapItem[] = recordsToMapItems({ areas: area ? [area] : [], paths: path && !correcting ? [path] : [], selectedPathId: pathId }, config.tables);
   if (track.some((s) => s.length > 1)) {
-    items.push({ kind: 'path', id: -1, name: '', selected: true, geometry: { type: 'MultiLineString', coordinates: track.filter((s) => s.length > 1) } as MultiLineString });
+    items.push({
+      kind: 'path',
+      id: -1,
+      name: '',
+      selected: true,
+      geometry: { type: 'MultiLineString', coordinates: track.filter((s) => s.length > 1) } as MultiLineString,
+    });
   }
   const canEdit = view.role === 'farmer' || view.role === 'editor';
   const seasonName = view.duration ? (readRow(config, 'durations', view.duration).name ?? '') : null;
@@ -83,7 +96,13 @@ export default function PathRoute({ params }: ScreenProps) {
         kind: 'insert',
         projectId: config.projectId,
         tableId: config.tables.forms.id,
-        properties: toProperties(config, 'forms', { parent: row.durationPathId, form_id: kindId, completed: false, score: kind.scoring.base, rule_version: kind.scoring.version }),
+        properties: toProperties(config, 'forms', {
+          parent: row.durationPathId,
+          form_id: kindId,
+          completed: false,
+          score: kind.scoring.base,
+          rule_version: kind.scoring.version,
+        }),
         refs: refKeysFor(config, 'forms'),
       },
     ]);
@@ -136,19 +155,23 @@ export default function PathRoute({ params }: ScreenProps) {
               </div>
             ) : null}
             {correctionSaved ? <p role="status">{slSetup.paths.corrected}</p> : null}
-          <WalkRecorderPanel
-            pathId={pathId}
-            pathName={row.name}
-            table={{ projectId: config.projectId, tableId: config.tables.paths.id, columns: { walk: config.tables.paths.columns.walk, length_m: config.tables.paths.columns.length_m } }}
-            onTrack={onTrack}
-            engine={engine}
-            onCorrecting={setWalkCorrected}
-            online={view.online}
-            onSaved={() => {
-              setTrack([]);
-              reload();
-            }}
-          />
+            <WalkRecorderPanel
+              pathId={pathId}
+              pathName={row.name}
+              table={{
+                projectId: config.projectId,
+                tableId: config.tables.paths.id,
+                columns: { walk: config.tables.paths.columns.walk, length_m: config.tables.paths.columns.length_m },
+              }}
+              onTrack={onTrack}
+              engine={engine}
+              onCorrecting={setWalkCorrected}
+              online={view.online}
+              onSaved={() => {
+                setTrack([]);
+                reload();
+              }}
+            />
           </>
         ) : null
       }

@@ -9,5 +9,15 @@ export default function PathsRoute(_props: ScreenProps) {
   const reload = useReloadSeason();
   const { config } = view;
   const rows = useMemo(() => (config ? buildPathRows(view, config) : []), [config, view]);
-  return <PathsScreen rows={rows} status={config ? view.status : 'loading'} error={view.error} fromDevice={view.fromDevice} hasData={view.hasData} onRetry={reload} emptyText={chooseFarmerFirst(view)} />;
+  return (
+    <PathsScreen
+      rows={rows}
+      status={config ? view.status : 'loading'}
+      error={view.error}
+      fromDevice={view.fromDevice}
+      hasData={view.hasData}
+      onRetry={reload}
+      emptyText={chooseFarmerFirst(view)}
+    />
+  );
 }

@@ -6,7 +6,17 @@
  * read a few forms at a time with the progress on the button.
  */
 import { useMemo, useRef, useState } from 'react';
-import { fetchFormHistories, buildAllFarmersResults, buildResults, resultsCsv, resultsGeoJson, type ResultRow, ResultsScreen, useAllFarmers, useSeasonHistory } from '../../features/results';
+import {
+  fetchFormHistories,
+  buildAllFarmersResults,
+  buildResults,
+  resultsCsv,
+  resultsGeoJson,
+  type ResultRow,
+  ResultsScreen,
+  useAllFarmers,
+  useSeasonHistory,
+} from '../../features/results';
 import { readRow } from '../../lib/db/model';
 import { downloadFile } from '../../lib/download-file';
 import { selectBrowserOnline, selectServerReachable } from '../../features/sync';
@@ -46,10 +56,16 @@ export default function ResultsRoute(_props: ScreenProps) {
   // Built only when their inputs change (not on every render, e.g. each export progress step).
   const { areas, paths, hasData } = view;
   const staffRows = useMemo(() => (config && all.data ? buildAllFarmersResults(config, all.data, all.data, farmerName) : null), [config, all.data, farmerName]);
-  const ownRows = useMemo(() => (config && hasData && history.data ? buildResults(config, { areas, paths }, history.data) : null), [config, hasData, areas, paths, history.data]);
+  const ownRows = useMemo(
+    () => (config && hasData && history.data ? buildResults(config, { areas, paths }, history.data) : null),
+    [config, hasData, areas, paths, history.data],
+  );
   const rows = staff ? staffRows : ownRows;
   // Farmers: each form's review state and the informative payment per meadow and season.
-  const reviewRows = useMemo(() => (config && !staff && hasData && history.data ? buildReviewResults(config, { areas, paths }, history.data) : null), [config, staff, hasData, areas, paths, history.data]);
+  const reviewRows = useMemo(
+    () => (config && !staff && hasData && history.data ? buildReviewResults(config, { areas, paths }, history.data) : null),
+    [config, staff, hasData, areas, paths, history.data],
+  );
   const [progress, setProgress] = useState<{ done: number; total: number } | null>(null);
   // History texts by form and its last change, kept between the CSV and GeoJSON exports.
   const historyCache = useRef(new Map<string, string>());

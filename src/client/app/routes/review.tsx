@@ -22,7 +22,11 @@ export default function ReviewRoute(_props: ScreenProps) {
   const saveEdits = useSaveEdits();
   return (
     <Page title={slReviewQueue.title} lead={slReviewQueue.lead} className="page--wide">
-      {config ? <ReviewQueueScreen config={config} role={role} online={online} saveEdits={saveEdits} outbox={{ pending, attention }} formHref={formHref} /> : <Loading />}
+      {config ? (
+        <ReviewQueueScreen config={config} role={role} online={online} saveEdits={saveEdits} outbox={{ pending, attention }} formHref={formHref} />
+      ) : (
+        <Loading />
+      )}
     </Page>
   );
 }

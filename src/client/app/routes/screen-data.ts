@@ -9,7 +9,23 @@ import { useCallback, useEffect, useRef } from 'react';
 import { slPhone } from '../../../common/i18n/sl';
 import type { AppConfig } from '../../../common/schemas/config';
 import { selectAuthUser } from '../../features/auth';
-import { loadSeason, selectAreas, selectComments, selectCurrentDuration, selectDurationPaths, selectFarmerId, selectFarmers, selectForms, selectIndicators, selectPaths, selectRole, selectSeasonError, selectSeasonLoadedAt, selectSeasonSource, selectSeasonStatus } from '../../features/season';
+import {
+  loadSeason,
+  selectAreas,
+  selectComments,
+  selectCurrentDuration,
+  selectDurationPaths,
+  selectFarmerId,
+  selectFarmers,
+  selectForms,
+  selectIndicators,
+  selectPaths,
+  selectRole,
+  selectSeasonError,
+  selectSeasonLoadedAt,
+  selectSeasonSource,
+  selectSeasonStatus,
+} from '../../features/season';
 import { editSaved, selectAttentionItems, selectIsOnline, selectLastSyncAt, selectPendingCount } from '../../features/sync';
 import { selectConfig } from '../../lib/config/config-slice';
 import type { LocalEdit, SavedEdit } from '../../lib/db/outbox';

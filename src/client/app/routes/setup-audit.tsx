@@ -32,11 +32,13 @@ export default function SetupAuditRoute(_props: ScreenProps) {
   const { config, rows, online } = useSetupTable('farmers');
   const farmers = useMemo(() => {
     if (!config) return [];
-    return rows
-      // A farmer made offline and not delivered yet has no changes on the server.
-      .filter((f) => !isLocalId(f.id))
-      .map((f) => ({ id: f.id, name: readRow(config, 'farmers', f).name || `#${f.id}` }))
-      .sort((a, b) => a.name.localeCompare(b.name, 'sl') || a.id - b.id);
+    return (
+      rows
+        // A farmer made offline and not delivered yet has no changes on the server.
+        .filter((f) => !isLocalId(f.id))
+        .map((f) => ({ id: f.id, name: readRow(config, 'farmers', f).name || `#${f.id}` }))
+        .sort((a, b) => a.name.localeCompare(b.name, 'sl') || a.id - b.id)
+    );
   }, [config, rows]);
   return (
     <Page title={slAudit.title} lead={slAudit.lead} back={<SetupBack />}>

@@ -27,7 +27,7 @@ const SETUP_ROUTES: Partial<Record<TableKey, { list: RouteWithoutParams; record:
  * The rows of one set-up table and what its screen needs. `recordId` is the route's record
  * parameter (the screen's own table; absent for a table a screen only lists beside it).
  */
-export function useSetupTable(table: TableKey, recordId?: string): (Omit<SetupScreenProps, 'config'> & { config: SetupScreenProps['config'] | null }) {
+export function useSetupTable(table: TableKey, recordId?: string): Omit<SetupScreenProps, 'config'> & { config: SetupScreenProps['config'] | null } {
   const { navigate } = useRouter();
   const view = useSeasonView();
   const { role } = useRouteAccess();

@@ -10,7 +10,15 @@ import type { DrawSlots } from '../../features/setup';
 export function useDrawSlots(config: AppConfig | null, height = 'min(60vh, 520px)'): DrawSlots {
   const [engine, setEngine] = useState<MapEngine | null>(null);
   const renderMap = useCallback<DrawSlots['renderMap']>(
-    ({ areas, paths, selectedPathId }) => (config ? <MapView items={recordsToMapItems({ areas, paths, selectedPathId: selectedPathId ?? null }, config.tables)} height={height} onReady={setEngine} fitKey={areas.map((a) => a.id).join(',')} /> : null),
+    ({ areas, paths, selectedPathId }) =>
+      config ? (
+        <MapView
+          items={recordsToMapItems({ areas, paths, selectedPathId: selectedPathId ?? null }, config.tables)}
+          height={height}
+          onReady={setEngine}
+          fitKey={areas.map((a) => a.id).join(',')}
+        />
+      ) : null,
     [config, height],
   );
   const renderDraw = useCallback<DrawSlots['renderDraw']>(

@@ -35,8 +35,7 @@ interface CommonProps {
 // React 19 passes `ref` to function components as a prop; it is forwarded to the element.
 export type ButtonProps = CommonProps &
   Omit<ButtonHTMLAttributes<HTMLButtonElement>, 'children' | 'disabled'> & { href?: undefined; ref?: Ref<HTMLButtonElement> };
-export type LinkButtonProps = CommonProps &
-  Omit<AnchorHTMLAttributes<HTMLAnchorElement>, 'children'> & { href: string; ref?: Ref<HTMLAnchorElement> };
+export type LinkButtonProps = CommonProps & Omit<AnchorHTMLAttributes<HTMLAnchorElement>, 'children'> & { href: string; ref?: Ref<HTMLAnchorElement> };
 
 const ICON_SIZE: Record<ButtonSize, number> = { small: 18, medium: 22, large: 26 };
 

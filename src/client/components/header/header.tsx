@@ -22,7 +22,9 @@ export interface HeaderProps {
 
 export function Header({ online, pendingEdits, needsDecision = 0, currentPath, onStatusClick }: HeaderProps) {
   const statusText = online ? sl.header.online : sl.header.offline;
-  const pendingText = [pendingEdits > 0 ? sl.header.pendingEdits(pendingEdits) : '', needsDecision > 0 ? sl.header.needsDecision(needsDecision) : ''].filter(Boolean).join(', ');
+  const pendingText = [pendingEdits > 0 ? sl.header.pendingEdits(pendingEdits) : '', needsDecision > 0 ? sl.header.needsDecision(needsDecision) : '']
+    .filter(Boolean)
+    .join(', ');
   const status = (
     <>
       {online ? <WifiIcon size={22} /> : <NoWifiIcon size={22} />}

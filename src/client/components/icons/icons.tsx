@@ -59,23 +59,23 @@ export function LogoIcon({ size = 40, title, ...rest }: IconProps) {
         <rect width="512" height="512" rx="112" />
       </clipPath>
       <g clipPath={`url(#${clipId})`}>
-      <rect width="512" height="512" fill="#1f5f2a" />
-      <circle cx="372" cy="150" r="54" fill="#f4d35e" />
-      <path d="M0 350 C110 290 210 300 290 330 C370 360 440 340 512 300 V400 H0Z" fill="#3e8e41" />
-      <path d="M0 400 C130 360 260 370 512 392 V512 H0Z" fill="#5aa83f" />
-      <g stroke="#d9f0c6" strokeWidth="14" strokeLinecap="round" fill="none">
-        <path d="M120 440 C118 400 106 372 86 350" />
-        <path d="M150 440 C152 398 166 368 190 346" />
-        <path d="M340 440 C338 408 330 386 314 368" />
-        <path d="M370 440 C372 410 384 388 404 372" />
-      </g>
-      <path d="M256 448 V262" stroke="#d9f0c6" strokeWidth="16" strokeLinecap="round" />
-      <g fill="#a77fe0">
-        <ellipse cx="256" cy="196" rx="30" ry="44" />
-        <ellipse cx="214" cy="232" rx="30" ry="40" transform="rotate(-50 214 232)" />
-        <ellipse cx="298" cy="232" rx="30" ry="40" transform="rotate(50 298 232)" />
-      </g>
-      <circle cx="256" cy="236" r="18" fill="#f4d35e" />
+        <rect width="512" height="512" fill="#1f5f2a" />
+        <circle cx="372" cy="150" r="54" fill="#f4d35e" />
+        <path d="M0 350 C110 290 210 300 290 330 C370 360 440 340 512 300 V400 H0Z" fill="#3e8e41" />
+        <path d="M0 400 C130 360 260 370 512 392 V512 H0Z" fill="#5aa83f" />
+        <g stroke="#d9f0c6" strokeWidth="14" strokeLinecap="round" fill="none">
+          <path d="M120 440 C118 400 106 372 86 350" />
+          <path d="M150 440 C152 398 166 368 190 346" />
+          <path d="M340 440 C338 408 330 386 314 368" />
+          <path d="M370 440 C372 410 384 388 404 372" />
+        </g>
+        <path d="M256 448 V262" stroke="#d9f0c6" strokeWidth="16" strokeLinecap="round" />
+        <g fill="#a77fe0">
+          <ellipse cx="256" cy="196" rx="30" ry="44" />
+          <ellipse cx="214" cy="232" rx="30" ry="40" transform="rotate(-50 214 232)" />
+          <ellipse cx="298" cy="232" rx="30" ry="40" transform="rotate(50 298 232)" />
+        </g>
+        <circle cx="256" cy="236" r="18" fill="#f4d35e" />
       </g>
     </svg>
   );

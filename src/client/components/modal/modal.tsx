@@ -33,18 +33,7 @@ export interface ModalProps {
   className?: string;
 }
 
-export function Modal({
-  title,
-  children,
-  footer,
-  onClose,
-  onBack,
-  required = false,
-  alert = false,
-  initialFocusRef,
-  size = 'medium',
-  className,
-}: ModalProps) {
+export function Modal({ title, children, footer, onClose, onBack, required = false, alert = false, initialFocusRef, size = 'medium', className }: ModalProps) {
   const dialogRef = useRef<HTMLDivElement>(null);
   const titleId = useId();
   const bodyId = useId();

@@ -13,7 +13,15 @@ const SHAPES: Record<ScoreClass, string> = {
   bad: 'M7 7l10 10M17 7L7 17',
 };
 
-export function ScoreBadge({ score, size = 'medium', noneText = slScreens.score.none }: { score: number | null | undefined; size?: 'small' | 'medium' | 'large'; noneText?: string }) {
+export function ScoreBadge({
+  score,
+  size = 'medium',
+  noneText = slScreens.score.none,
+}: {
+  score: number | null | undefined;
+  size?: 'small' | 'medium' | 'large';
+  noneText?: string;
+}) {
   if (score === null || score === undefined || !Number.isFinite(score)) {
     return (
       <span className={`score-badge score-badge--none score-badge--${size}`} data-score-class="none">

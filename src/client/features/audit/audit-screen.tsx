@@ -121,7 +121,13 @@ export function AuditScreen({ projectId, tables, farmers, online, recordHref }: 
             <input type="date" id={`${id}-to`} name="to" value={filters.to} min={filters.from || undefined} onChange={(e) => set('to')(e.target.value)} />
           </Field>
         </div>
-        <Button kind="secondary" icon={DownloadIcon} text={csv.isLoading ? t.downloading : t.downloadCsv} disabled={!online || badRange || csv.isLoading} onClick={() => void onCsv()} />
+        <Button
+          kind="secondary"
+          icon={DownloadIcon}
+          text={csv.isLoading ? t.downloading : t.downloadCsv}
+          disabled={!online || badRange || csv.isLoading}
+          onClick={() => void onCsv()}
+        />
         {csvError ? <p role="alert">{csvError}</p> : null}
       </section>
 
@@ -180,7 +186,14 @@ export function AuditScreen({ projectId, tables, farmers, online, recordHref }: 
           <nav className="audit__paging" aria-label={t.paging}>
             <Button kind="ghost" icon={BackIcon} text={t.previous} disabled={page <= 1 || result.isFetching} onClick={() => setPage((p) => p - 1)} />
             <span>{t.pageOf(page, pages)}</span>
-            <Button kind="ghost" icon={ChevronRightIcon} iconEnd text={t.next} disabled={page >= pages || result.isFetching} onClick={() => setPage((p) => p + 1)} />
+            <Button
+              kind="ghost"
+              icon={ChevronRightIcon}
+              iconEnd
+              text={t.next}
+              disabled={page >= pages || result.isFetching}
+              onClick={() => setPage((p) => p + 1)}
+            />
           </nav>
         </>
       )}

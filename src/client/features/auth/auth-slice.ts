@@ -87,12 +87,10 @@ export const authSlice = createSlice({
 export const { identityRestored, authenticated, tokenRefreshed, tokenCleared, signInRequired, authOffline, signOutBlocked, signOutCancelled, signedOut } =
   authSlice.actions;
 export const {
-  
   selectAuthUser,
-  
+
   selectRoles,
-  
-  
+
   selectSignInNeeded,
   selectSignOutPendingEdits,
 } = authSlice.selectors;

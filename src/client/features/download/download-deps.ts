@@ -21,7 +21,9 @@ export interface DownloadContext {
 /** GET /api/Features/{projectId}/extenttables through the app's RTK Query api (credentials, errors). */
 export function extentFeaturesFetcher(dispatch: AppDispatch, projectId: number): DownloadContext['fetchFeatures'] {
   return async (extent, tableIds) => {
-    const page = await dispatch(featuresApi.endpoints.featuresInExtent.initiate({ projectId, extent, tableIds }, { subscribe: false, forceRefetch: true })).unwrap();
+    const page = await dispatch(
+      featuresApi.endpoints.featuresInExtent.initiate({ projectId, extent, tableIds }, { subscribe: false, forceRefetch: true }),
+    ).unwrap();
     return page.features;
   };
 }

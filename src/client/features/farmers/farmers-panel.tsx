@@ -63,7 +63,9 @@ export function useFarmersProgress(config: AppConfig, durationId: number | null,
         all(tables.durationPaths.id, and(eq(tables.durationPaths.columns.duration_id, durationId), live)),
       ]);
       const linkIds = links.map((r) => r.id);
-      const forms = linkIds.length ? await all(tables.forms.id, and(isIn(tables.forms.columns.parent, linkIds), eq(tables.forms.columns.completed, true), live)) : [];
+      const forms = linkIds.length
+        ? await all(tables.forms.id, and(isIn(tables.forms.columns.parent, linkIds), eq(tables.forms.columns.completed, true), live))
+        : [];
       const farmerOfArea = new Map(areas.map((a) => [a.id, readRow(config, 'areas', a).user]));
       const farmerOfPath = new Map<number, number>();
       for (const p of paths) {
@@ -110,7 +112,15 @@ export function FarmersPanel({ config, farmers, selectedId, onChoose, online, pr
   }, [query]);
   const searching = sent.length >= SEARCH_MIN_LENGTH;
   const search = useTextSearchRecordsQuery(
-    { projectId: config.projectId, profileId: config.searchProfileId, limit: FARMERS_PAGE_SIZE, page: 1, query: sent, tableIds: [config.tables.farmers.id], offline: !online },
+    {
+      projectId: config.projectId,
+      profileId: config.searchProfileId,
+      limit: FARMERS_PAGE_SIZE,
+      page: 1,
+      query: sent,
+      tableIds: [config.tables.farmers.id],
+      offline: !online,
+    },
     // Asked again when the panel shows: farmers added or changed on this device meanwhile are found.
     { skip: !searching, refetchOnMountOrArgChange: true },
   );

@@ -28,7 +28,25 @@ interface RadioOption {
  * A radio group as the ARIA pattern has it: one Tab stop (the chosen radio, else the first), the
  * arrow keys move the choice, Space or a tap on the chosen one clears it (a value may stay unknown).
  */
-function RadioGroup({ id, label, options, readOnly, required, errorId, className, onChange }: { id: string; label: string; options: RadioOption[]; readOnly: boolean; required: boolean; errorId?: string; className: string; onChange: (v: unknown) => void }) {
+function RadioGroup({
+  id,
+  label,
+  options,
+  readOnly,
+  required,
+  errorId,
+  className,
+  onChange,
+}: {
+  id: string;
+  label: string;
+  options: RadioOption[];
+  readOnly: boolean;
+  required: boolean;
+  errorId?: string;
+  className: string;
+  onChange: (v: unknown) => void;
+}) {
   const refs = useRef<Array<HTMLButtonElement | null>>([]);
   const chosen = options.findIndex((o) => o.on);
   const tabStop = chosen >= 0 ? chosen : 0;
@@ -41,7 +59,15 @@ function RadioGroup({ id, label, options, readOnly, required, errorId, className
     onChange(options[next]!.value);
   };
   return (
-    <div className={className} role="radiogroup" id={id} aria-label={label} aria-required={required || undefined} aria-invalid={errorId ? true : undefined} aria-describedby={errorId}>
+    <div
+      className={className}
+      role="radiogroup"
+      id={id}
+      aria-label={label}
+      aria-required={required || undefined}
+      aria-invalid={errorId ? true : undefined}
+      aria-describedby={errorId}
+    >
       {options.map((o, index) => (
         <button
           key={String(o.value)}
@@ -64,7 +90,19 @@ function RadioGroup({ id, label, options, readOnly, required, errorId, className
   );
 }
 
-export function ValueInput({ def, value, readOnly, onChange, errorId }: { def: IndicatorDefinition; value: unknown; readOnly: boolean; onChange: (v: unknown) => void; errorId?: string }) {
+export function ValueInput({
+  def,
+  value,
+  readOnly,
+  onChange,
+  errorId,
+}: {
+  def: IndicatorDefinition;
+  value: unknown;
+  readOnly: boolean;
+  onChange: (v: unknown) => void;
+  errorId?: string;
+}) {
   const t = slScreens.forms;
   const label = def.name;
   const required = Boolean(def.required);
@@ -135,4 +173,3 @@ export function ValueInput({ def, value, readOnly, onChange, errorId }: { def: I
       );
   }
 }
-

@@ -127,7 +127,10 @@ export function blockingErrors(kind: FormKind, draft: FormDraft): ValidationErro
 }
 
 export function isDirty(a: FormDraft, b: FormDraft): boolean {
-  return JSON.stringify({ ...a, indicators: strip(a) }) !== JSON.stringify({ ...b, indicators: strip(b) }) || Object.values(a.indicators).some((d) => d.photos.length > 0);
+  return (
+    JSON.stringify({ ...a, indicators: strip(a) }) !== JSON.stringify({ ...b, indicators: strip(b) }) ||
+    Object.values(a.indicators).some((d) => d.photos.length > 0)
+  );
 }
 
 function strip(d: FormDraft) {
@@ -139,7 +142,14 @@ function toPoint(location: [number, number] | null): Point | null {
 }
 
 /** Outbox edits for saving `draft` over the stored rows of the form. */
-export function planSave(args: { config: AppConfig; kind: FormKind; form: StoredRecord; rows: readonly StoredRecord[]; draft: FormDraft; initial: FormDraft }): EditStep[] {
+export function planSave(args: {
+  config: AppConfig;
+  kind: FormKind;
+  form: StoredRecord;
+  rows: readonly StoredRecord[];
+  draft: FormDraft;
+  initial: FormDraft;
+}): EditStep[] {
   const { config, kind, form, rows, draft, initial } = args;
   const projectId = config.projectId;
   const tableId = config.tables.indicators.id;
@@ -163,7 +173,15 @@ export function planSave(args: { config: AppConfig; kind: FormKind; form: Stored
         continue;
       }
       if (changed) {
-        steps.push({ kind: 'update', projectId, tableId, id: row.id, properties: toProperties(config, 'indicators', { value, note }), geometry: toPoint(d.location), refs: refKeysFor(config, 'indicators') });
+        steps.push({
+          kind: 'update',
+          projectId,
+          tableId,
+          id: row.id,
+          properties: toProperties(config, 'indicators', { value, note }),
+          geometry: toPoint(d.location),
+          refs: refKeysFor(config, 'indicators'),
+        });
       }
     } else if (hasContent) {
       const index = steps.length;
@@ -200,7 +218,12 @@ export function planSave(args: { config: AppConfig; kind: FormKind; form: Stored
     projectId,
     tableId: config.tables.forms.id,
     id: form.id,
-    properties: toProperties(config, 'forms', { note: draft.note.trim() === '' ? null : draft.note, completed: draft.completed, score: score.score, rule_version: score.ruleVersion }),
+    properties: toProperties(config, 'forms', {
+      note: draft.note.trim() === '' ? null : draft.note,
+      completed: draft.completed,
+      score: score.score,
+      rule_version: score.ruleVersion,
+    }),
     refs: refKeysFor(config, 'forms'),
   });
   return steps;

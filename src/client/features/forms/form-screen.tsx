@@ -26,7 +26,21 @@ import { readRow } from '../../lib/db/model';
 import type { SavedEdit } from '../../lib/db/outbox';
 import type { ResizeEnv } from '../../lib/image/resize';
 import { currentPosition } from '../../lib/location/current-position';
-import { archivedKeys, blockingErrors, draftValues, hasAnswers, initialDraft, isDirty, liveScore, missingAnswers, planSave, rowsByKey, type EditStep, type FormDraft, type IndicatorDraft } from './form-draft';
+import {
+  archivedKeys,
+  blockingErrors,
+  draftValues,
+  hasAnswers,
+  initialDraft,
+  isDirty,
+  liveScore,
+  missingAnswers,
+  planSave,
+  rowsByKey,
+  type EditStep,
+  type FormDraft,
+  type IndicatorDraft,
+} from './form-draft';
 import { focusField, fieldId } from './answer-fields';
 import { IndicatorList } from './indicator-list';
 import { routeHref } from '../../lib/links';
@@ -92,7 +106,10 @@ export interface ReviewSlots {
 }
 
 /** The kind's indicators in its groups, without the archived ones (a group left empty goes too). */
-function groupsOf(kind: FormKind, archived: ReadonlySet<string>): Array<{ key: string; title: string; description?: string; indicators: IndicatorDefinition[] }> {
+function groupsOf(
+  kind: FormKind,
+  archived: ReadonlySet<string>,
+): Array<{ key: string; title: string; description?: string; indicators: IndicatorDefinition[] }> {
   const shown = kind.indicators.filter((d) => !archived.has(d.key));
   if (!kind.groups?.length) return [{ key: 'all', title: kind.title, indicators: shown }];
   const result: Array<{ key: string; title: string; description?: string; indicators: IndicatorDefinition[] }> = kind.groups.map((g) => ({
@@ -131,7 +148,9 @@ function FormEditor(props: FormScreenProps & { form: StoredRecord; kind: FormKin
   // Open beside the form on a desk; on a phone it would cover the checklist, so it starts closed.
   // The history is asked for when opened, and again at each opening (another user may have changed the form).
   const [historyOpen, setHistoryOpen] = useState(false);
-  const [explainOpen, setExplainOpen] = useState(() => typeof window !== 'undefined' && typeof window.matchMedia === 'function' && window.matchMedia('(min-width: 900px)').matches);
+  const [explainOpen, setExplainOpen] = useState(
+    () => typeof window !== 'undefined' && typeof window.matchMedia === 'function' && window.matchMedia('(min-width: 900px)').matches,
+  );
   const dirty = !readOnly && isDirty(draft, base);
   useUnsavedChanges(dirty);
   // Indicators archived by an editor: those of the stored rows, and those archived on this screen
@@ -320,7 +339,10 @@ function FormEditor(props: FormScreenProps & { form: StoredRecord; kind: FormKin
           </details>
         </div>
         {message && !(message.kind === 'error' && summary?.kind === 'error') ? (
-          <p className={message.kind === 'ok' ? 'save-message save-message--ok' : 'save-message save-message--error'} role={message.kind === 'ok' ? 'status' : 'alert'}>
+          <p
+            className={message.kind === 'ok' ? 'save-message save-message--ok' : 'save-message save-message--error'}
+            role={message.kind === 'ok' ? 'status' : 'alert'}
+          >
             {message.text}
           </p>
         ) : null}
@@ -380,7 +402,12 @@ function kindOfForm(config: AppConfig, form: StoredRecord | null): FormKind | un
 export function FormScreen(props: FormScreenProps) {
   const { form, config } = props;
   const kind = kindOfForm(config, form);
-  const back = props.pathId !== null ? <Button href={routeHref('path', { pathId: props.pathId })} kind="ghost" icon={BackIcon} text={props.pathName ?? sl.nav.paths} /> : <Button href={routeHref('forms')} kind="ghost" icon={BackIcon} text={sl.nav.forms} />;
+  const back =
+    props.pathId !== null ? (
+      <Button href={routeHref('path', { pathId: props.pathId })} kind="ghost" icon={BackIcon} text={props.pathName ?? sl.nav.paths} />
+    ) : (
+      <Button href={routeHref('forms')} kind="ghost" icon={BackIcon} text={sl.nav.forms} />
+    );
   const title = kind ? kind.title : sl.screens.form.title;
   const lead = [props.pathName, props.seasonName].filter(Boolean).join(' · ') || undefined;
   return (

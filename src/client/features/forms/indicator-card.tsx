@@ -31,7 +31,21 @@ export interface IndicatorCardProps {
   resizeEnv?: ResizeEnv;
 }
 
-export function IndicatorCard({ config, def, draft, recordId, error, highlight = false, readOnly, online, onChange, onPickOnMap, onArchive, getPosition, resizeEnv }: IndicatorCardProps) {
+export function IndicatorCard({
+  config,
+  def,
+  draft,
+  recordId,
+  error,
+  highlight = false,
+  readOnly,
+  online,
+  onChange,
+  onPickOnMap,
+  onArchive,
+  getPosition,
+  resizeEnv,
+}: IndicatorCardProps) {
   const t = slScreens.forms;
   const [locError, setLocError] = useState<string | null>(null);
   const errorId = error ? `err-${def.key}` : undefined;
@@ -39,7 +53,13 @@ export function IndicatorCard({ config, def, draft, recordId, error, highlight =
   const extras = draft.note !== '' || draft.location !== null || draft.photos.length > 0;
   return (
     <li
-      className={['indicator', def.valueKind === 'presence' ? 'indicator--row' : '', filled ? 'indicator--filled' : '', error ? 'indicator--error' : '', highlight ? 'indicator--highlight' : ''].join(' ')}
+      className={[
+        'indicator',
+        def.valueKind === 'presence' ? 'indicator--row' : '',
+        filled ? 'indicator--filled' : '',
+        error ? 'indicator--error' : '',
+        highlight ? 'indicator--highlight' : '',
+      ].join(' ')}
       data-highlight={highlight ? 'true' : undefined}
       data-testid={`indicator-${def.key}`}
     >
@@ -51,7 +71,8 @@ export function IndicatorCard({ config, def, draft, recordId, error, highlight =
             {def.required ? (
               <>
                 <span className="required" aria-hidden="true">
-                  {' '}*
+                  {' '}
+                  *
                 </span>
                 <span className="visually-hidden"> {slPhone.form.required}</span>
               </>
@@ -78,7 +99,9 @@ export function IndicatorCard({ config, def, draft, recordId, error, highlight =
         </label>
         <div className="location">
           <span className="field__label">{t.location}</span>
-          {draft.location ? <p data-testid="location-value">{t.locationSet(draft.location[1].toFixed(5).replace('.', ','), draft.location[0].toFixed(5).replace('.', ','))}</p> : null}
+          {draft.location ? (
+            <p data-testid="location-value">{t.locationSet(draft.location[1].toFixed(5).replace('.', ','), draft.location[0].toFixed(5).replace('.', ','))}</p>
+          ) : null}
           {!readOnly ? (
             <div className="location__actions">
               <Button
@@ -112,10 +135,14 @@ export function IndicatorCard({ config, def, draft, recordId, error, highlight =
       </details>
       {onArchive && !readOnly && recordId !== null ? (
         <div className="indicator__archive">
-          <ArchiveButton text={slScreens.archive.indicator} title={slScreens.archive.indicatorTitle} confirm={slScreens.archive.indicatorConfirm(def.name)} onArchive={onArchive} />
+          <ArchiveButton
+            text={slScreens.archive.indicator}
+            title={slScreens.archive.indicatorTitle}
+            confirm={slScreens.archive.indicatorConfirm(def.name)}
+            onArchive={onArchive}
+          />
         </div>
       ) : null}
     </li>
   );
 }
-

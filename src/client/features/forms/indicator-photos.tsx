@@ -98,11 +98,17 @@ export function IndicatorPhotos({ config, indicatorName, recordId, photos, onlin
       <span className="field__label">{t.photos}</span>
       <ul className="photos__list">
         {serverList.map((a) => (
-          <li key={`s${a.id}`}>{a.thumbnail ? <img src={a.thumbnail} alt={t.photoAlt(indicatorName)} width={72} height={72} /> : <span className="photos__file">{a.name}</span>}</li>
+          <li key={`s${a.id}`}>
+            {a.thumbnail ? <img src={a.thumbnail} alt={t.photoAlt(indicatorName)} width={72} height={72} /> : <span className="photos__file">{a.name}</span>}
+          </li>
         ))}
         {device.map((a, i) => (
           <li key={`d${a.id}`}>
-            {deviceUrls[i] ? <img src={deviceUrls[i]} alt={t.photoAlt(indicatorName)} width={72} height={72} /> : <span className="photos__file">{a.name}</span>}
+            {deviceUrls[i] ? (
+              <img src={deviceUrls[i]} alt={t.photoAlt(indicatorName)} width={72} height={72} />
+            ) : (
+              <span className="photos__file">{a.name}</span>
+            )}
             {a.isInsert ? <span className="photos__pending small">{t.photoPending}</span> : null}
           </li>
         ))}
@@ -118,7 +124,11 @@ export function IndicatorPhotos({ config, indicatorName, recordId, photos, onlin
         ))}
       </ul>
       {!readOnly ? (
-        <label className={busy ? 'btn btn--secondary btn--small btn--radius-medium btn--disabled photos__add' : 'btn btn--secondary btn--small btn--radius-medium photos__add'}>
+        <label
+          className={
+            busy ? 'btn btn--secondary btn--small btn--radius-medium btn--disabled photos__add' : 'btn btn--secondary btn--small btn--radius-medium photos__add'
+          }
+        >
           <span className="btn__text">{busy ? slScreens.forms.saving : t.addPhoto}</span>
           <input
             className="visually-hidden"

@@ -24,13 +24,7 @@ export interface StoredForm {
 }
 
 /** `refreshKey`: read again when it changes (e.g. the season was reloaded after a delivery). */
-export function useStoredForm(
-  config: AppConfig | null,
-  formId: number,
-  enabled: boolean,
-  refreshKey: unknown = null,
-  online = false,
-): StoredForm {
+export function useStoredForm(config: AppConfig | null, formId: number, enabled: boolean, refreshKey: unknown = null, online = false): StoredForm {
   const dispatch = useAppDispatch();
   const db = useOfflineDb();
   const [state, setState] = useState<StoredForm>({ form: null, indicators: [], comments: [], done: false });

@@ -118,7 +118,13 @@ export function HomeScreen(props: HomeScreenProps) {
   // Read once, in the first render (synchronously, so the paths are in the very first frame the
   // screen paints); it shows only until the season's own rows are there.
   const [snapshot] = useState(() => (props.snapshotKey && props.status !== 'ready' ? readHomeSnapshot(storage, props.snapshotKey) : null));
-  const pictured = snapshot !== null && props.status !== 'ready' && props.status !== 'failed' && props.areas.length === 0 && props.role !== 'editor' && props.role !== 'reader';
+  const pictured =
+    snapshot !== null &&
+    props.status !== 'ready' &&
+    props.status !== 'failed' &&
+    props.areas.length === 0 &&
+    props.role !== 'editor' &&
+    props.role !== 'reader';
   const season = pictured ? snapshot.season : props.season;
   const areas: Array<HomeArea & { newPathHref?: string | null }> = pictured ? snapshot.areas : props.areas;
   const newPathHref = (area: HomeArea & { newPathHref?: string | null }) => (pictured ? (area.newPathHref ?? null) : (props.newPathHref?.(area.id) ?? null));
@@ -202,7 +208,12 @@ export function HomeScreen(props: HomeScreenProps) {
               <div className="area-card__head">
                 <h3 id={`area-${area.id}`}>{area.name}</h3>
                 {props.onArchiveArea ? (
-                  <ArchiveButton text={slScreens.archive.area} title={slScreens.archive.areaTitle} confirm={slScreens.archive.areaConfirm} onArchive={() => props.onArchiveArea!(area.id)} />
+                  <ArchiveButton
+                    text={slScreens.archive.area}
+                    title={slScreens.archive.areaTitle}
+                    confirm={slScreens.archive.areaConfirm}
+                    onArchive={() => props.onArchiveArea!(area.id)}
+                  />
                 ) : null}
               </div>
               {newPathHref(area) ? <Button href={newPathHref(area)!} kind="secondary" size="small" icon={PlusIcon} text={slSetup.paths.add} /> : null}

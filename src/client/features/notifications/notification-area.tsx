@@ -23,9 +23,7 @@ function NoticeItem({ notice, onDismiss }: { notice: Notice; onDismiss: (id: str
     <li className={`notice notice--${notice.kind}`} data-kind={notice.kind}>
       <Icon size={24} title={sl.notifications[notice.kind]} />
       <p className="notice__message">{notice.message}</p>
-      {notice.hasClose ? (
-        <Button icon={CloseIcon} kind="ghost" size="small" tooltip={sl.notifications.close} onClick={() => onDismiss(id)} />
-      ) : null}
+      {notice.hasClose ? <Button icon={CloseIcon} kind="ghost" size="small" tooltip={sl.notifications.close} onClick={() => onDismiss(id)} /> : null}
     </li>
   );
 }

@@ -67,5 +67,5 @@ export const notificationsSlice = createSlice({
   },
 });
 
-export const { noticeShown, noticeDismissed,  } = notificationsSlice.actions;
+export const { noticeShown, noticeDismissed } = notificationsSlice.actions;
 export const { selectNotices } = notificationsSlice.selectors;

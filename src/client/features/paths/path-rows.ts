@@ -62,7 +62,9 @@ export function buildPathRows(rows: SeasonRows, config: AppConfig): PathRow[] {
   const to = duration ? day(duration.filter_end) : '';
   const links = rows.durationPaths.filter((d) => !d.archived && !d.deleted).map((d) => readRow(config, 'durationPaths', d));
   const forms = rows.forms.map((f) => readRow(config, 'forms', f));
-  const formsWithAnswers = rows.indicators ? new Set(rows.indicators.filter((i) => !i.deleted && !i.archived).map((i) => readRow(config, 'indicators', i).parent)) : null;
+  const formsWithAnswers = rows.indicators
+    ? new Set(rows.indicators.filter((i) => !i.deleted && !i.archived).map((i) => readRow(config, 'indicators', i).parent))
+    : null;
   const answered = (form: Form) => formsWithAnswers === null || formsWithAnswers.has(form.id);
   const result: PathRow[] = [];
   for (const record of rows.paths) {
@@ -93,7 +95,11 @@ export function buildPathRows(rows: SeasonRows, config: AppConfig): PathRow[] {
 }
 
 /** Rows grouped by area, in the order of buildPathRows. */
-export function groupByArea(rows: readonly PathRow[], areas: readonly StoredRecord[], config: AppConfig): Array<{ id: number; name: string; paths: PathRow[] }> {
+export function groupByArea(
+  rows: readonly PathRow[],
+  areas: readonly StoredRecord[],
+  config: AppConfig,
+): Array<{ id: number; name: string; paths: PathRow[] }> {
   const groups = areas
     .filter((a) => !a.archived && !a.deleted)
     .map((a) => readRow(config, 'areas', a))

@@ -178,7 +178,11 @@ export function PathScreen(props: PathScreenProps) {
                     {props.canEdit ? (
                       <>
                         <h3>{t.addForm}</h3>
-                        <AddForm kinds={props.formKinds} existing={props.forms.map((f) => f.kindTitle)} onAdd={async (kind) => props.onOpenForm(await props.onAddForm(kind))} />
+                        <AddForm
+                          kinds={props.formKinds}
+                          existing={props.forms.map((f) => f.kindTitle)}
+                          onAdd={async (kind) => props.onOpenForm(await props.onAddForm(kind))}
+                        />
                       </>
                     ) : null}
                   </>
@@ -189,7 +193,12 @@ export function PathScreen(props: PathScreenProps) {
                 {props.previous}
               </section>
               {props.onArchive ? (
-                <ArchiveButton text={slScreens.archive.path} title={slScreens.archive.pathTitle} confirm={slScreens.archive.pathConfirm} onArchive={props.onArchive} />
+                <ArchiveButton
+                  text={slScreens.archive.path}
+                  title={slScreens.archive.pathTitle}
+                  confirm={slScreens.archive.pathConfirm}
+                  onArchive={props.onArchive}
+                />
               ) : null}
             </div>
           </div>

@@ -63,7 +63,10 @@ export class IndexedDbLogSink implements LogSink {
       let nextSeq = (last?.seq ?? 0) + 1;
       const numbered = entries.map((entry) => ({ ...entry, seq: nextSeq++ }) as LogEntry);
       await this.db.entries.bulkAdd(numbered);
-      await this.db.entries.where('seq').below(nextSeq - this.capacity).delete();
+      await this.db.entries
+        .where('seq')
+        .below(nextSeq - this.capacity)
+        .delete();
     });
   }
 

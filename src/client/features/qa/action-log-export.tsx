@@ -75,7 +75,13 @@ export function ActionLogExport({ sink, appVersion, onExport = download }: Actio
     <div className="card" data-testid="action-log-export">
       <h2>{text.title}</h2>
       <p>{text.explain}</p>
-      <Button text={status === 'busy' ? text.exporting : text.export} icon={DownloadIcon} kind="secondary" disabled={status === 'busy'} onClick={() => void run()} />
+      <Button
+        text={status === 'busy' ? text.exporting : text.export}
+        icon={DownloadIcon}
+        kind="secondary"
+        disabled={status === 'busy'}
+        onClick={() => void run()}
+      />
       <p role="status" aria-live="polite">
         {status === 'done' && `${text.exported} ${text.entries}: ${count}.`}
         {status === 'empty' && text.empty}

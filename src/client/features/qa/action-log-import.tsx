@@ -64,17 +64,23 @@ export function ActionLogImport({ makeStore, enabled = isReplayImportEnabled(), 
         {view.status === 'done' && (
           <>
             <p>
-              {text.actions}: {view.result.actions}. {text.finalHash}: <code>{view.result.finalHash}</code> ({text.loggedHash}: <code>{view.result.recordedFinalHash}</code>)
+              {text.actions}: {view.result.actions}. {text.finalHash}: <code>{view.result.finalHash}</code> ({text.loggedHash}:{' '}
+              <code>{view.result.recordedFinalHash}</code>)
             </p>
             {view.result.divergence ? (
               <p>
-                {text.diverged} {view.result.divergence.index} ({text.action} <code>{view.result.divergence.type}</code>): {text.expected} <code>{view.result.divergence.expected}</code>,{' '}
-                {text.actual} <code>{view.result.divergence.actual}</code>.
+                {text.diverged} {view.result.divergence.index} ({text.action} <code>{view.result.divergence.type}</code>): {text.expected}{' '}
+                <code>{view.result.divergence.expected}</code>, {text.actual} <code>{view.result.divergence.actual}</code>.
               </p>
             ) : (
               <p>{text.match}</p>
             )}
-            <Button text={text.downloadState} icon={DownloadIcon} kind="secondary" onClick={() => onDownloadState(JSON.stringify(view.result.finalState, null, 2))} />
+            <Button
+              text={text.downloadState}
+              icon={DownloadIcon}
+              kind="secondary"
+              onClick={() => onDownloadState(JSON.stringify(view.result.finalState, null, 2))}
+            />
           </>
         )}
       </div>

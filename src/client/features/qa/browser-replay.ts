@@ -16,7 +16,13 @@ export type MakeStoreLike = (
   preloadedState: never,
   options: {
     persist?: Storage | boolean;
-    extra?: { db?: OfflineDb; api?: { baseUrl?: string; fetchFn?: typeof fetch; credentials?: () => null }; now?: () => number; random?: () => number; refreshAuth?: () => Promise<boolean> };
+    extra?: {
+      db?: OfflineDb;
+      api?: { baseUrl?: string; fetchFn?: typeof fetch; credentials?: () => null };
+      now?: () => number;
+      random?: () => number;
+      refreshAuth?: () => Promise<boolean>;
+    };
   },
 ) => { dispatch(action: UnknownAction): unknown; getState(): unknown };
 

@@ -36,7 +36,12 @@ export interface BinaryDescriptor {
 }
 
 export function isBinaryDescriptor(value: unknown): value is BinaryDescriptor {
-  return typeof value === 'object' && value !== null && typeof (value as BinaryDescriptor).$binary === 'string' && typeof (value as BinaryDescriptor).size === 'number';
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as BinaryDescriptor).$binary === 'string' &&
+    typeof (value as BinaryDescriptor).size === 'number'
+  );
 }
 
 export function isSecretKey(key: string): boolean {

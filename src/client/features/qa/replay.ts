@@ -247,7 +247,13 @@ export async function replayActionLog<S extends ReplayStore>(file: Pick<ActionLo
   };
   const newStore = (preloadedState?: unknown) => {
     sessions++;
-    const deps: ReplayStoreDeps = { fetchFn: network.fetch, now: () => clock, random, persist, dbName: `moj-travnik-replay-${Date.now()}-${sessions}-${Math.random().toString(36).slice(2)}` };
+    const deps: ReplayStoreDeps = {
+      fetchFn: network.fetch,
+      now: () => clock,
+      random,
+      persist,
+      dbName: `moj-travnik-replay-${Date.now()}-${sessions}-${Math.random().toString(36).slice(2)}`,
+    };
     if (preloadedState !== undefined) deps.preloadedState = withoutPersistKey(preloadedState);
     const gate = new ReplayGate();
     const created = withActionLogHandler(gate, () => options.createStore(deps));

@@ -21,7 +21,12 @@ const HISTORY_CONCURRENCY = 6;
  * `onProgress(done, total)` after each finished call. Rejects with the first error (no new calls
  * start after it).
  */
-export async function mapWithLimit<T, R>(items: readonly T[], limit: number, fn: (item: T, index: number) => Promise<R>, onProgress?: (done: number, total: number) => void): Promise<R[]> {
+export async function mapWithLimit<T, R>(
+  items: readonly T[],
+  limit: number,
+  fn: (item: T, index: number) => Promise<R>,
+  onProgress?: (done: number, total: number) => void,
+): Promise<R[]> {
   const results = new Array<R>(items.length);
   let next = 0;
   let done = 0;
@@ -47,7 +52,9 @@ export async function mapWithLimit<T, R>(items: readonly T[], limit: number, fn:
 async function trailOf(dispatch: AppDispatch, projectId: number, recordId: number): Promise<AuditEntry[]> {
   const entries: AuditEntry[] = [];
   for (let page = 1; ; page += 1) {
-    const result = await dispatch(auditApi.endpoints.auditPage.initiate({ projectId, recordId, page, perPage: AUDIT_MAX_PAGE_SIZE }, { subscribe: false, forceRefetch: true }));
+    const result = await dispatch(
+      auditApi.endpoints.auditPage.initiate({ projectId, recordId, page, perPage: AUDIT_MAX_PAGE_SIZE }, { subscribe: false, forceRefetch: true }),
+    );
     if (result.error || !result.data) throw new Error('history failed');
     entries.push(...result.data.entries);
     if (result.data.entries.length === 0 || entries.length >= result.data.totalCount) return entries;

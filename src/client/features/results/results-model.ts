@@ -126,7 +126,14 @@ export function buildResults(config: AppConfig, base: { areas: readonly StoredRe
       if (before) row.previous = { score: before.score, seasonName: before.seasonName };
     }
   }
-  return rows.sort((a, b) => b.seasonStart.localeCompare(a.seasonStart) || a.areaName.localeCompare(b.areaName, 'sl') || a.pathName.localeCompare(b.pathName, 'sl') || (a.kindId ?? 0) - (b.kindId ?? 0) || a.formId - b.formId);
+  return rows.sort(
+    (a, b) =>
+      b.seasonStart.localeCompare(a.seasonStart) ||
+      a.areaName.localeCompare(b.areaName, 'sl') ||
+      a.pathName.localeCompare(b.pathName, 'sl') ||
+      (a.kindId ?? 0) - (b.kindId ?? 0) ||
+      a.formId - b.formId,
+  );
 }
 
 /**
@@ -232,7 +239,24 @@ function reviewProperties(r: ResultRow) {
 export function resultsCsv(rows: readonly ResultRow[], farmerName: (id: number | null) => string, history?: Map<number, string>): string {
   const h = slScreens.results.csv;
   const rv = slReviewQueue.csv;
-  const header = [h.farmer, h.area, h.path, h.season, h.form, h.kind, h.score, h.class, h.rule, h.completed, h.updated, rv.state, rv.by, rv.at, rv.reason, ...(history ? [h.history] : [])];
+  const header = [
+    h.farmer,
+    h.area,
+    h.path,
+    h.season,
+    h.form,
+    h.kind,
+    h.score,
+    h.class,
+    h.rule,
+    h.completed,
+    h.updated,
+    rv.state,
+    rv.by,
+    rv.at,
+    rv.reason,
+    ...(history ? [h.history] : []),
+  ];
   const lines = rows.map((r) => [
     farmerName(r.farmerId),
     r.areaName,

@@ -67,7 +67,13 @@ function SeasonChart({ rows }: { rows: readonly ResultRow[] }) {
       <figcaption>
         <h2>{slScreens.results.chart}</h2>
       </figcaption>
-      <svg viewBox={`0 0 ${width} ${h + 44}`} width={width} height={h + 44} role="img" aria-label={data.map((d) => `${d.name}: ${d.average} (${sl.scheme.scoreClass[classifyScore(d.average)]})`).join(', ')}>
+      <svg
+        viewBox={`0 0 ${width} ${h + 44}`}
+        width={width}
+        height={h + 44}
+        role="img"
+        aria-label={data.map((d) => `${d.name}: ${d.average} (${sl.scheme.scoreClass[classifyScore(d.average)]})`).join(', ')}
+      >
         {[33, 66].map((y) => (
           <line key={y} x1={0} x2={width} y1={h - (y / 100) * h} y2={h - (y / 100) * h} className="season-chart__grid" />
         ))}
@@ -183,7 +189,12 @@ export function ResultsScreen(props: ResultsScreenProps) {
 
   const actions = props.canExport ? (
     <>
-      <Button icon={DownloadIcon} text={busy === 'csv' ? busyText : t.export} disabled={busy !== null || !shown.length} onClick={() => void runExport('csv', props.onExportCsv)} />
+      <Button
+        icon={DownloadIcon}
+        text={busy === 'csv' ? busyText : t.export}
+        disabled={busy !== null || !shown.length}
+        onClick={() => void runExport('csv', props.onExportCsv)}
+      />
       <Button
         kind="secondary"
         icon={DownloadIcon}
@@ -194,7 +205,13 @@ export function ResultsScreen(props: ResultsScreenProps) {
     </>
   ) : undefined;
 
-  const lead = chosenFarmerName ? `${t.farmer}: ${chosenFarmerName}` : allFarmers ? t.allFarmersLead : props.farmerName ? `${t.farmer}: ${props.farmerName}` : sl.screens.results.lead;
+  const lead = chosenFarmerName
+    ? `${t.farmer}: ${chosenFarmerName}`
+    : allFarmers
+      ? t.allFarmersLead
+      : props.farmerName
+        ? `${t.farmer}: ${props.farmerName}`
+        : sl.screens.results.lead;
   return (
     <Page title={sl.screens.results.title} lead={lead} actions={actions} className="page--desk page--wide">
       {busy ? (
@@ -308,15 +325,18 @@ export function ResultsScreen(props: ResultsScreenProps) {
                       <td data-label={t.change}>
                         <Change row={r} />
                       </td>
-                      <td data-label={t.explanation}>
-                        {r.explanation ? <FoldedScoreExplanation result={r.explanation} /> : null}
-                      </td>
+                      <td data-label={t.explanation}>{r.explanation ? <FoldedScoreExplanation result={r.explanation} /> : null}</td>
                     </tr>
                   ))}
                 </tbody>
               </table>
               {allFarmers && farmer === 'all' ? (
-                <SummaryTable label={t.summaryFarmers} nameHeader={t.farmer} testId="summary-farmer" items={summarise(shown, (r) => String(r.farmerId), farmerOf)} />
+                <SummaryTable
+                  label={t.summaryFarmers}
+                  nameHeader={t.farmer}
+                  testId="summary-farmer"
+                  items={summarise(shown, (r) => String(r.farmerId), farmerOf)}
+                />
               ) : null}
               <SummaryTable label={t.summaryAreas} nameHeader={t.area} testId="summary-area" items={summarise(shown, (r) => String(r.areaId), areaLabel)} />
             </>
@@ -328,7 +348,17 @@ export function ResultsScreen(props: ResultsScreenProps) {
 }
 
 /** A path's earlier seasons on the path screen: each season's score beside the current one. */
-export function PathHistory({ rows, currentDurationId, status, fromDevice = false }: { rows: ResultRow[] | null; currentDurationId: number | null; status: 'loading' | 'ready' | 'failed'; fromDevice?: boolean }) {
+export function PathHistory({
+  rows,
+  currentDurationId,
+  status,
+  fromDevice = false,
+}: {
+  rows: ResultRow[] | null;
+  currentDurationId: number | null;
+  status: 'loading' | 'ready' | 'failed';
+  fromDevice?: boolean;
+}) {
   if (!rows) return status === 'failed' ? <p role="alert">{slScreens.states.error}</p> : <Loading inline />;
   const earlier = rows.filter((r) => r.durationId !== currentDurationId);
   // Read from the device only (offline): an empty list says what the device holds, not that the

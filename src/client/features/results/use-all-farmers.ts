@@ -31,7 +31,12 @@ const TABLES = ['farmers', 'areas', 'paths', 'durations', 'durationPaths', 'form
 /** Thrown when the server answered with a refusal (not a lost connection): the screen shows the error. */
 class AllFarmersLoadError extends Error {}
 
-export async function loadAllFarmers(dispatch: AppDispatch, db: OfflineDb, config: AppConfig, online: boolean): Promise<{ data: AllFarmersData; fromDevice: boolean }> {
+export async function loadAllFarmers(
+  dispatch: AppDispatch,
+  db: OfflineDb,
+  config: AppConfig,
+  online: boolean,
+): Promise<{ data: AllFarmersData; fromDevice: boolean }> {
   let fromDevice = !online;
   const live = (row: StoredRecord) => !row.archived;
   const load = async (table: TableKey): Promise<StoredRecord[]> => {
@@ -47,7 +52,10 @@ export async function loadAllFarmers(dispatch: AppDispatch, db: OfflineDb, confi
   };
   // The tables do not depend on each other (whole tables): read them side by side.
   const [farmers, areas, paths, durations, durationPaths, forms, indicators] = await Promise.all(TABLES.map(load));
-  return { data: { farmers: farmers!, areas: areas!, paths: paths!, durations: durations!, durationPaths: durationPaths!, forms: forms!, indicators: indicators! }, fromDevice };
+  return {
+    data: { farmers: farmers!, areas: areas!, paths: paths!, durations: durations!, durationPaths: durationPaths!, forms: forms!, indicators: indicators! },
+    fromDevice,
+  };
 }
 
 /** Loads when `config` is given (null: not an editor or reader, nothing is read). */

@@ -46,12 +46,18 @@ async function loadSeasonHistory(
   const { tables } = config;
   const durations = await load('durations', undefined, () => true);
   const durationPaths = pathIds.length
-    ? await load('durationPaths', and(isIn(tables.durationPaths.columns.path_id, [...pathIds]), eq('archived', false)), (r) => pathSet.has(readRow(config, 'durationPaths', r).path_id ?? -1))
+    ? await load('durationPaths', and(isIn(tables.durationPaths.columns.path_id, [...pathIds]), eq('archived', false)), (r) =>
+        pathSet.has(readRow(config, 'durationPaths', r).path_id ?? -1),
+      )
     : [];
   const dpSet = new Set(durationPaths.map((d) => d.id));
-  const forms = dpSet.size ? await load('forms', isIn(tables.forms.columns.parent, [...dpSet]), (r) => dpSet.has(readRow(config, 'forms', r).parent ?? -1)) : [];
+  const forms = dpSet.size
+    ? await load('forms', isIn(tables.forms.columns.parent, [...dpSet]), (r) => dpSet.has(readRow(config, 'forms', r).parent ?? -1))
+    : [];
   const formSet = new Set(forms.map((f) => f.id));
-  const indicators = formSet.size ? await load('indicators', isIn(tables.indicators.columns.parent, [...formSet]), (r) => formSet.has(readRow(config, 'indicators', r).parent ?? -1)) : [];
+  const indicators = formSet.size
+    ? await load('indicators', isIn(tables.indicators.columns.parent, [...formSet]), (r) => formSet.has(readRow(config, 'indicators', r).parent ?? -1))
+    : [];
   return { data: { durations, durationPaths, forms, indicators }, fromDevice: !reachable };
 }
 
@@ -59,5 +65,9 @@ export function useSeasonHistory(config: AppConfig | null, pathIds: readonly num
   const dispatch = useAppDispatch();
   const db = useOfflineDb();
   const key = pathIds.join(',');
-  return useLoaded(config ? () => loadSeasonHistory(dispatch, db, config, key ? key.split(',').map(Number) : [], online) : null, [config, key, online, dispatch, refreshKey, db], 'season history');
+  return useLoaded(
+    config ? () => loadSeasonHistory(dispatch, db, config, key ? key.split(',').map(Number) : [], online) : null,
+    [config, key, online, dispatch, refreshKey, db],
+    'season history',
+  );
 }

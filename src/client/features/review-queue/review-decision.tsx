@@ -133,7 +133,14 @@ export function ReviewDecision({ config, form, role, saveEdits, outbox, online, 
           <>
             <div className="review-decision__moves" role="group" aria-label={t.moves}>
               {moves.map((to) => (
-                <Button key={to} kind={to === 'approved' ? 'primary' : to === 'rejected' ? 'danger' : 'secondary'} text={moveLabel(state, to)} active={to === move} aria-pressed={to === move} onClick={() => choose(to)} />
+                <Button
+                  key={to}
+                  kind={to === 'approved' ? 'primary' : to === 'rejected' ? 'danger' : 'secondary'}
+                  text={moveLabel(state, to)}
+                  active={to === move}
+                  aria-pressed={to === move}
+                  onClick={() => choose(to)}
+                />
               ))}
             </div>
             {move ? (
@@ -142,7 +149,15 @@ export function ReviewDecision({ config, form, role, saveEdits, outbox, online, 
                   <label className="field__label" htmlFor={`${id}-reason`}>
                     {needsReason ? t.reason : t.reasonOptional}
                   </label>
-                  <textarea id={`${id}-reason`} name="reason" rows={3} value={reason} required={needsReason} aria-describedby={`${id}-reason-hint`} onChange={(e) => setReason(e.target.value)} />
+                  <textarea
+                    id={`${id}-reason`}
+                    name="reason"
+                    rows={3}
+                    value={reason}
+                    required={needsReason}
+                    aria-describedby={`${id}-reason-hint`}
+                    onChange={(e) => setReason(e.target.value)}
+                  />
                   <p id={`${id}-reason-hint`} className="review-hint">
                     {t.reasonHint}
                   </p>
@@ -166,7 +181,15 @@ export function ReviewDecision({ config, form, role, saveEdits, outbox, online, 
                       <label className="field__label" htmlFor={`${id}-until`}>
                         {t.returnUntil}
                       </label>
-                      <input type="date" id={`${id}-until`} name="returnUntil" min={day} value={returnUntil} aria-describedby={`${id}-until-hint`} onChange={(e) => setReturnUntil(e.target.value)} />
+                      <input
+                        type="date"
+                        id={`${id}-until`}
+                        name="returnUntil"
+                        min={day}
+                        value={returnUntil}
+                        aria-describedby={`${id}-until-hint`}
+                        onChange={(e) => setReturnUntil(e.target.value)}
+                      />
                       <p id={`${id}-until-hint`} className="review-hint">
                         {t.returnUntilHint}
                       </p>

@@ -47,7 +47,12 @@ export function moveLabel(from: ReviewState, to: ReviewState): string {
  * The review loop: a value equal to the stored one is not carried); a return's own deadline may
  * not lie before today.
  */
-export function checkMove(form: Pick<Form, 'review_state' | 'reviewed_at' | 'return_until' | 'review_reason'>, move: ReviewMove, today: string, season: SeasonDeadlines | null = null): string | null {
+export function checkMove(
+  form: Pick<Form, 'review_state' | 'reviewed_at' | 'return_until' | 'review_reason'>,
+  move: ReviewMove,
+  today: string,
+  season: SeasonDeadlines | null = null,
+): string | null {
   const from = { review_state: reviewStateOf(form.review_state), reviewed_at: form.reviewed_at, return_until: form.return_until };
   // The rule lets a form "move" to its own state; the server would take it as no move at all.
   if (from.review_state === move.to) return fillText(slReview.refused.transition, { from: slReview.state[move.to], to: slReview.state[move.to] });
@@ -132,7 +137,12 @@ function outcomeOf(item: OutboxItem | undefined): MoveOutcome {
 
 /** The outcome of each saved move, by opId, from the outbox as it is now (an item gone was acknowledged). */
 export async function moveOutcomes(db: OfflineDb, formsTableId: number, moves: readonly SavedMove[]): Promise<Map<string, MoveOutcome>> {
-  const items = moves.length ? await db.outbox.where('[tableId+id]').anyOf(moves.map((m) => [formsTableId, m.formId])).toArray() : [];
+  const items = moves.length
+    ? await db.outbox
+        .where('[tableId+id]')
+        .anyOf(moves.map((m) => [formsTableId, m.formId]))
+        .toArray()
+    : [];
   const byOpId = new Map(items.map((item) => [item.opId, item]));
   return new Map(moves.map((m) => [m.opId, outcomeOf(byOpId.get(m.opId))]));
 }

@@ -39,7 +39,8 @@ export interface QueueChain {
 
 /** Rows of the waiting forms, oldest submission first (a form without a time last), then by id. */
 export function queueRows(config: AppConfig, chain: QueueChain): QueueRow[] {
-  const byId = <T extends 'durationPaths' | 'paths' | 'areas' | 'farmers'>(table: T, records: readonly WireRecord[]) => new Map(records.map((r) => [r.id, readRow(config, table, r)]));
+  const byId = <T extends 'durationPaths' | 'paths' | 'areas' | 'farmers'>(table: T, records: readonly WireRecord[]) =>
+    new Map(records.map((r) => [r.id, readRow(config, table, r)]));
   const links = byId('durationPaths', chain.links);
   const paths = byId('paths', chain.paths);
   const areas = byId('areas', chain.areas);

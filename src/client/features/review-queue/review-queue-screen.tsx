@@ -81,12 +81,19 @@ export function ReviewQueueScreen({ config, online, role, saveEdits, outbox, for
   const data = useReviewQueue(config, online, query);
   const allRows = useMemo(() => (data.status === 'ready' ? queueRows(config, data.chain) : null), [config, data]);
   const rows = useMemo(
-    () => (allRows ? filterRows(allRows, { farmerId: filters.farmerId ? Number(filters.farmerId) : null, areaId: filters.areaId ? Number(filters.areaId) : null }) : null),
+    () =>
+      allRows
+        ? filterRows(allRows, { farmerId: filters.farmerId ? Number(filters.farmerId) : null, areaId: filters.areaId ? Number(filters.areaId) : null })
+        : null,
     [allRows, filters.farmerId, filters.areaId],
   );
   const farmers = useMemo(() => optionsOf(allRows ?? [], (r) => ({ id: r.farmerId, name: r.farmerName })), [allRows]);
   const areas = useMemo(
-    () => optionsOf((allRows ?? []).filter((r) => !filters.farmerId || r.farmerId === Number(filters.farmerId)), (r) => ({ id: r.areaId, name: r.areaName })),
+    () =>
+      optionsOf(
+        (allRows ?? []).filter((r) => !filters.farmerId || r.farmerId === Number(filters.farmerId)),
+        (r) => ({ id: r.areaId, name: r.areaName }),
+      ),
     [allRows, filters.farmerId],
   );
   const kinds = useMemo(() => Object.values(config.forms).sort((a, b) => a.title.localeCompare(b.title, 'sl')), [config.forms]);
@@ -116,8 +123,17 @@ export function ReviewQueueScreen({ config, online, role, saveEdits, outbox, for
     setBusy(true);
     try {
       // The server's copies on the device: the outbox sends each move on the version it holds.
-      await refreshRows(db, chosen.map((r) => r.record), { projectId: config.projectId, tableId: config.tables.forms.id });
-      const result = await saveMoves(saveEdits, config, chosen.map((r) => ({ form: r.form, move: { to: 'approved' } })), today ?? dayInSlovenia(new Date()));
+      await refreshRows(
+        db,
+        chosen.map((r) => r.record),
+        { projectId: config.projectId, tableId: config.tables.forms.id },
+      );
+      const result = await saveMoves(
+        saveEdits,
+        config,
+        chosen.map((r) => ({ form: r.form, move: { to: 'approved' } })),
+        today ?? dayInSlovenia(new Date()),
+      );
       setReport({ ...result, total: chosen.length, names: new Map(chosen.map((r) => [r.form.id, rowName(r)])) });
       setSelected(new Set());
     } catch (error) {
@@ -205,7 +221,12 @@ export function ReviewQueueScreen({ config, online, role, saveEdits, outbox, for
                   <input type="checkbox" checked={allTicked} onChange={toggleAll} />
                   <span>{t.selectAll}</span>
                 </label>
-                <Button icon={SuccessIcon} text={t.approveSelected(shownSelected.length)} disabled={!shownSelected.length || busy} onClick={() => void onApprove()} />
+                <Button
+                  icon={SuccessIcon}
+                  text={t.approveSelected(shownSelected.length)}
+                  disabled={!shownSelected.length || busy}
+                  onClick={() => void onApprove()}
+                />
               </>
             ) : (
               <p className="review-hint">{t.readOnly}</p>
@@ -238,7 +259,13 @@ export function ReviewQueueScreen({ config, online, role, saveEdits, outbox, for
                   {editor ? (
                     <td className="review-queue__select" data-label={t.choose}>
                       <label className="review-queue__check">
-                        <input type="checkbox" checked={selected.has(r.form.id) && !waitingIds.has(r.form.id)} disabled={waitingIds.has(r.form.id)} aria-label={t.select(rowName(r))} onChange={() => toggle(r.form.id)} />
+                        <input
+                          type="checkbox"
+                          checked={selected.has(r.form.id) && !waitingIds.has(r.form.id)}
+                          disabled={waitingIds.has(r.form.id)}
+                          aria-label={t.select(rowName(r))}
+                          onChange={() => toggle(r.form.id)}
+                        />
                       </label>
                     </td>
                   ) : null}

@@ -42,7 +42,9 @@ function ids(values: Iterable<number | null>): number[] {
 function useRowsById(config: AppConfig | null, table: TableKey, wanted: number[] | undefined, skip: boolean) {
   const asked = !skip && config && wanted && wanted.length > 0;
   const result = searchRecords.useQuery(
-    asked ? { projectId: config.projectId, body: { tableId: config.tables[table].id, page: 1, perPage: PAGE_SIZE, filters: isIn('id', wanted) } } : { projectId: 0, body: { tableId: 0 } },
+    asked
+      ? { projectId: config.projectId, body: { tableId: config.tables[table].id, page: 1, perPage: PAGE_SIZE, filters: isIn('id', wanted) } }
+      : { projectId: 0, body: { tableId: 0 } },
     { skip: !asked, refetchOnMountOrArgChange: true },
   );
   const none: WireRecord[] = [];
@@ -81,7 +83,12 @@ export function useReviewQueue(config: AppConfig | null, online: boolean, query:
   if (error) return { status: 'failed', error: error.detail ?? error.message, fetching };
   if (!formRows || !links.rows || !paths.rows || !areas.rows || !farmers.rows) return { status: 'loading', fetching };
   const page = forms.currentData as RecordPage;
-  return { status: 'ready', chain: { forms: formRows, links: links.rows, paths: paths.rows, areas: areas.rows, farmers: farmers.rows }, totalCount: page.totalCount, fetching };
+  return {
+    status: 'ready',
+    chain: { forms: formRows, links: links.rows, paths: paths.rows, areas: areas.rows, farmers: farmers.rows },
+    totalCount: page.totalCount,
+    fetching,
+  };
 }
 
 /**
@@ -91,7 +98,9 @@ export function useReviewQueue(config: AppConfig | null, online: boolean, query:
 export function useWaitingCount(config: AppConfig | null, online: boolean, enabled: boolean): number | null {
   const asked = Boolean(config && online && enabled);
   const result = searchRecords.useQuery(
-    asked && config ? { projectId: config.projectId, body: { tableId: config.tables.forms.id, page: 1, perPage: 1, filters: waitingFilter(config) } } : { projectId: 0, body: { tableId: 0 } },
+    asked && config
+      ? { projectId: config.projectId, body: { tableId: config.tables.forms.id, page: 1, perPage: 1, filters: waitingFilter(config) } }
+      : { projectId: 0, body: { tableId: 0 } },
     { skip: !asked, refetchOnMountOrArgChange: true },
   );
   return asked ? (result.currentData?.totalCount ?? null) : null;

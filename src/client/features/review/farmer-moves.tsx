@@ -8,7 +8,16 @@
  */
 import { useState } from 'react';
 import { fillText, slReview, slReviewFarmer } from '../../../common/i18n/sl';
-import { appealDeadline, formatDay, movesFrom, refuseMove, submitDeadline, type ReviewState, type ReviewedForm, type SeasonDeadlines } from '../../../common/review';
+import {
+  appealDeadline,
+  formatDay,
+  movesFrom,
+  refuseMove,
+  submitDeadline,
+  type ReviewState,
+  type ReviewedForm,
+  type SeasonDeadlines,
+} from '../../../common/review';
 import type { FormKind } from '../../../common/schemas/config';
 import { validateForm, type FormValues } from '../../../common/scheme/scoring';
 import { Button } from '../../components/button/button';
@@ -67,7 +76,10 @@ export function FarmerMoves(props: FarmerMovesProps) {
   };
 
   const feedback = message ? (
-    <p className={message.kind === 'ok' ? 'save-message save-message--ok' : 'save-message save-message--error'} role={message.kind === 'ok' ? 'status' : 'alert'}>
+    <p
+      className={message.kind === 'ok' ? 'save-message save-message--ok' : 'save-message save-message--error'}
+      role={message.kind === 'ok' ? 'status' : 'alert'}
+    >
       {message.text}
     </p>
   ) : null;
@@ -78,7 +90,15 @@ export function FarmerMoves(props: FarmerMovesProps) {
     return (
       <div className="review-moves" data-testid="farmer-moves">
         {until ? <p>{state === 'returned' && props.form.return_until ? t.returnUntil(formatDay(until)) : t.submitUntil(formatDay(until))}</p> : null}
-        <Button type="button" block size="large" text={slReview.move.submitted} disabled={busy || blocked !== null} aria-describedby="submit-why" onClick={() => void move('submitted', null)} />
+        <Button
+          type="button"
+          block
+          size="large"
+          text={slReview.move.submitted}
+          disabled={busy || blocked !== null}
+          aria-describedby="submit-why"
+          onClick={() => void move('submitted', null)}
+        />
         <p id="submit-why" className={blocked ? 'review-moves__why' : 'muted small'} data-testid="submit-why">
           {blocked ?? t.submitHint}
         </p>

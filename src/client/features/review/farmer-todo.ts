@@ -46,7 +46,13 @@ export function todoLines(todo: FarmerTodo): string[] {
   if (todo.returned.length) lines.push(t.returned(todo.returned.length));
   if (todo.drafts.length) lines.push(t.notSubmitted(todo.drafts.length));
   if ((todo.returned.length || todo.drafts.length) && todo.submitUntil && todo.daysToSubmit !== null) {
-    lines.push(todo.daysToSubmit > 0 ? t.daysToSubmit(todo.daysToSubmit) : todo.daysToSubmit === 0 ? t.lastDayToSubmit : t.submitDeadlinePassed(formatDay(todo.submitUntil)));
+    lines.push(
+      todo.daysToSubmit > 0
+        ? t.daysToSubmit(todo.daysToSubmit)
+        : todo.daysToSubmit === 0
+          ? t.lastDayToSubmit
+          : t.submitDeadlinePassed(formatDay(todo.submitUntil)),
+    );
   }
   if (todo.appealable.length) lines.push(t.appealable(todo.appealable.length));
   return lines;

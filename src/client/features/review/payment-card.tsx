@@ -42,7 +42,11 @@ export function PaymentCard({ kind, values, areaHa }: PaymentCardProps) {
         {known ? p.amount(formatEuros(preview.amountEur), formatNumber(preview.areaHa), formatEuros(preview.band.eurPerHa)) : t.noArea}
       </p>
       <p data-testid="payment-next">
-        {preview.next === null ? p.top : preview.next.plants !== null ? p.plantsToNext(preview.next.plants, preview.next.band.name) : p.pointsToNext(preview.next.points, preview.next.band.name)}
+        {preview.next === null
+          ? p.top
+          : preview.next.plants !== null
+            ? p.plantsToNext(preview.next.plants, preview.next.band.name)
+            : p.pointsToNext(preview.next.points, preview.next.band.name)}
       </p>
       <p className="muted small">{p.note}</p>
     </section>

@@ -34,7 +34,11 @@ interface SeasonsRows {
 }
 
 /** The forms of the seasons grouped by meadow and season, newest season first. */
-export function buildReviewResults(config: AppConfig, base: { areas: readonly StoredRecord[]; paths: readonly StoredRecord[] }, seasons: SeasonsRows): MeadowSeasonReview[] {
+export function buildReviewResults(
+  config: AppConfig,
+  base: { areas: readonly StoredRecord[]; paths: readonly StoredRecord[] },
+  seasons: SeasonsRows,
+): MeadowSeasonReview[] {
   const groups = new Map<string, MeadowSeasonReview>();
   for (const record of seasons.forms) {
     if (record.deleted || record.archived) continue;
@@ -52,8 +56,21 @@ export function buildReviewResults(config: AppConfig, base: { areas: readonly St
     const kind = formKindById(form.form_id, config.forms);
     const preview = kind ? paymentPreview(kind, storedValues(config, kind, record.id, seasons.indicators), areaRow?.area_ha ?? null) : null;
     const key = `${areaRow?.id ?? 0}:${duration.id}`;
-    const group = groups.get(key) ?? { key, areaName: areaRow?.name ?? '', seasonName: season.name ?? '', seasonStart: (season.filter_start ?? '').slice(0, 10), forms: [], amountEur: null };
-    group.forms.push({ id: record.id, title: [kind?.title, pathRow.name].filter(Boolean).join(' · '), state: reviewedForm(config, record).review_state, amountEur: preview?.amountEur ?? null, bandName: preview?.band.name ?? null });
+    const group = groups.get(key) ?? {
+      key,
+      areaName: areaRow?.name ?? '',
+      seasonName: season.name ?? '',
+      seasonStart: (season.filter_start ?? '').slice(0, 10),
+      forms: [],
+      amountEur: null,
+    };
+    group.forms.push({
+      id: record.id,
+      title: [kind?.title, pathRow.name].filter(Boolean).join(' · '),
+      state: reviewedForm(config, record).review_state,
+      amountEur: preview?.amountEur ?? null,
+      bandName: preview?.band.name ?? null,
+    });
     if (preview) group.amountEur = Math.round(((group.amountEur ?? 0) + preview.amountEur) * 100) / 100;
     groups.set(key, group);
   }
@@ -82,7 +99,12 @@ export function ReviewResults({ rows }: { rows: readonly MeadowSeasonReview[] })
                       <span className="row-link__title">{f.title}</span>
                       <ReviewBadge state={f.state} size="small" />
                     </span>
-                    {f.amountEur !== null ? <span className="small">{f.bandName ? `${slReview.payment.band(f.bandName)} · ` : ''}{formatEuros(f.amountEur)} €</span> : null}
+                    {f.amountEur !== null ? (
+                      <span className="small">
+                        {f.bandName ? `${slReview.payment.band(f.bandName)} · ` : ''}
+                        {formatEuros(f.amountEur)} €
+                      </span>
+                    ) : null}
                   </a>
                 </li>
               ))}

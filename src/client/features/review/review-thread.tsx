@@ -150,7 +150,10 @@ export function ReviewThread(props: ReviewThreadProps) {
           ) : null}
           <Button type="button" block text={t.reply} disabled={busy} onClick={() => void reply()} />
           {message ? (
-            <p className={message.kind === 'ok' ? 'save-message save-message--ok' : 'save-message save-message--error'} role={message.kind === 'ok' ? 'status' : 'alert'}>
+            <p
+              className={message.kind === 'ok' ? 'save-message save-message--ok' : 'save-message save-message--error'}
+              role={message.kind === 'ok' ? 'status' : 'alert'}
+            >
               {message.text}
             </p>
           ) : null}

@@ -104,7 +104,10 @@ function askRows(ctx: StepContext, request: RowsRequest): AskedRows | null {
   // Every page: the device copy of the step's rows is replaced by the answer (refreshRows drops
   // rows in scope that the server no longer lists), so one page of many would delete the rest.
   // An answer the early entry asked for is as old as that ask (lib/api/early-answers).
-  return { requestedAt: Math.min(Date.now(), earlyAnswersAskedAt() ?? Infinity), answer: searchAllRecords(ctx.dispatch, ctx.config.projectId, searchOf(ctx.config, request), request.perPage) };
+  return {
+    requestedAt: Math.min(Date.now(), earlyAnswersAskedAt() ?? Infinity),
+    answer: searchAllRecords(ctx.dispatch, ctx.config.projectId, searchOf(ctx.config, request), request.perPage),
+  };
 }
 
 /**
@@ -199,7 +202,14 @@ async function askFarmerAhead(
   const requests = farmerAheadRequests(ctx.config, roles.data, ownResult.records, durationsResult.records, email, today);
   if (!requests) return null;
   const links = requests.links && askRows(ctx, requests.links);
-  return { farmerId: requests.farmerId, durationId: requests.durationId, areas: askRows(ctx, requests.areas), paths: askRows(ctx, requests.paths), links, forms: askForms(ctx, links) };
+  return {
+    farmerId: requests.farmerId,
+    durationId: requests.durationId,
+    areas: askRows(ctx, requests.areas),
+    paths: askRows(ctx, requests.paths),
+    links,
+    forms: askForms(ctx, links),
+  };
 }
 
 /**
@@ -251,7 +261,9 @@ async function readChain(
     const mine = isOwnFarmer(config, args.email);
     const ownAsked = askRows(ctx, ownFarmerRequest(config, args.email));
     const durationsAsked = askRows(ctx, durationsRequest());
-    const rolesAnswer = ctx.online ? Promise.resolve(dispatch(publicAppApi.endpoints.roles.initiate({ projectId: config.projectId }, { subscribe: false, forceRefetch: true }))) : null;
+    const rolesAnswer = ctx.online
+      ? Promise.resolve(dispatch(publicAppApi.endpoints.roles.initiate({ projectId: config.projectId }, { subscribe: false, forceRefetch: true })))
+      : null;
     const today = localDate(extra.now());
     const farmerAhead = rolesAnswer && ownAsked && durationsAsked ? askFarmerAhead(ctx, rolesAnswer, ownAsked, durationsAsked, args.email, today) : null;
     const ownRead = settle(takeRows(ctx, 'farmers', ownAsked, mine));
@@ -338,7 +350,15 @@ async function readChain(
     const areaIds = await idsNow(db, data.areas);
     const areaSet = new Set(areaIds);
     const inAreas = (row: StoredRecord) => areaSet.has(readRow(config, 'paths', row).parent ?? -1);
-    data.paths = areaIds.length ? await takeRows(ctx, 'paths', ahead ? ahead.paths : askRows(ctx, { table: 'paths', filters: isIn(config.tables.paths.columns.parent, areaIds), perPage: PAGE_SIZE }), inAreas, areaSet) : [];
+    data.paths = areaIds.length
+      ? await takeRows(
+          ctx,
+          'paths',
+          ahead ? ahead.paths : askRows(ctx, { table: 'paths', filters: isIn(config.tables.paths.columns.parent, areaIds), perPage: PAGE_SIZE }),
+          inAreas,
+          areaSet,
+        )
+      : [];
 
     if (durationId === null) {
       data.notice = slSync.season.noCurrentDuration;
@@ -349,9 +369,26 @@ async function readChain(
     // 6. Duration-path links: only non-deleted, non-archived ones; create missing ones.
     const pathIds = await idsNow(db, data.paths);
     const pathSet = new Set(pathIds);
-    const inDp = (row: StoredRecord) => readRow(config, 'durationPaths', row).duration_id === durationId && pathSet.has(readRow(config, 'durationPaths', row).path_id ?? -1);
+    const inDp = (row: StoredRecord) =>
+      readRow(config, 'durationPaths', row).duration_id === durationId && pathSet.has(readRow(config, 'durationPaths', row).path_id ?? -1);
     let links = pathIds.length
-      ? await takeRows(ctx, 'durationPaths', ahead ? ahead.links : askRows(ctx, { table: 'durationPaths', filters: and(eq(config.tables.durationPaths.columns.duration_id, durationId), isIn(config.tables.durationPaths.columns.path_id, pathIds), eq('archived', false)), perPage: PAGE_SIZE }), inDp, pathSet)
+      ? await takeRows(
+          ctx,
+          'durationPaths',
+          ahead
+            ? ahead.links
+            : askRows(ctx, {
+                table: 'durationPaths',
+                filters: and(
+                  eq(config.tables.durationPaths.columns.duration_id, durationId),
+                  isIn(config.tables.durationPaths.columns.path_id, pathIds),
+                  eq('archived', false),
+                ),
+                perPage: PAGE_SIZE,
+              }),
+          inDp,
+          pathSet,
+        )
       : [];
     links = links.filter((row) => !row.deleted && !row.archived);
     const linked = new Set(links.map((row) => readRow(config, 'durationPaths', row).path_id));
@@ -379,7 +416,8 @@ async function readChain(
     // The forms asked ahead serve when they were asked for every link the device has (offline
     // ids have none on the server); a link delivered or made meanwhile is asked for anew.
     const formsAhead = ahead ? await ahead.forms : null;
-    const formsAsked = () => (formsAhead && dpIds.every((id) => isLocalId(id) || formsAhead.linkIds.has(id)) ? formsAhead.asked : askRows(ctx, formsRequest(config, dpIds)));
+    const formsAsked = () =>
+      formsAhead && dpIds.every((id) => isLocalId(id) || formsAhead.linkIds.has(id)) ? formsAhead.asked : askRows(ctx, formsRequest(config, dpIds));
     data.forms = dpIds.length ? await takeRows(ctx, 'forms', formsAsked(), (row) => dpSet.has(readRow(config, 'forms', row).parent ?? -1), dpSet) : [];
 
     // 8. Indicators of the forms, and 9. their comments (the threads with the advisers), like the
@@ -390,8 +428,13 @@ async function readChain(
     const withComments = (config.tables as Partial<AppConfig['tables']>).comments !== undefined;
     const indicatorsAsked = formIds.length ? askRows(ctx, indicatorsRequest(config, formIds)) : null;
     const commentsAsked = formIds.length && withComments ? askRows(ctx, commentsRequest(config, formIds)) : null;
-    data.indicators = formIds.length ? await takeRows(ctx, 'indicators', indicatorsAsked, (row) => formSet.has(readRow(config, 'indicators', row).parent ?? -1), formSet) : [];
-    data.comments = formIds.length && withComments ? await takeRows(ctx, 'comments', commentsAsked, (row) => formSet.has(readRow(config, 'comments', row).parent ?? -1), formSet) : [];
+    data.indicators = formIds.length
+      ? await takeRows(ctx, 'indicators', indicatorsAsked, (row) => formSet.has(readRow(config, 'indicators', row).parent ?? -1), formSet)
+      : [];
+    data.comments =
+      formIds.length && withComments
+        ? await takeRows(ctx, 'comments', commentsAsked, (row) => formSet.has(readRow(config, 'comments', row).parent ?? -1), formSet)
+        : [];
 
     data.source = ctx.source;
     return data;
@@ -415,7 +458,11 @@ async function idsNow(db: OfflineDb, rows: readonly StoredRecord[]): Promise<num
 
 /** The ids `rows` have now (server ids for delivered offline ids). */
 async function currentIds(db: OfflineDb, rows: readonly StoredRecord[]): Promise<number[]> {
-  const map = await resolveIds(db, 'record', rows.map((row) => row.id));
+  const map = await resolveIds(
+    db,
+    'record',
+    rows.map((row) => row.id),
+  );
   return [...new Set(rows.map((row) => map.get(row.id) ?? row.id))];
 }
 

@@ -46,14 +46,25 @@ export function AccountPanel({ farmerId, online }: { farmerId: number; online: b
     body = (
       <>
         <p data-testid="account-state">
-          {state?.activated ? slSetup.farmers.accountActive : state?.activationPending ? slSetup.farmers.accountPending(formatDateTime(state.expiresAt ?? '')) : slSetup.farmers.accountNone}
+          {state?.activated
+            ? slSetup.farmers.accountActive
+            : state?.activationPending
+              ? slSetup.farmers.accountPending(formatDateTime(state.expiresAt ?? ''))
+              : slSetup.farmers.accountNone}
         </p>
         {link ? (
           <div className="setup__link">
             <p>
               {slSetup.farmers.linkLead} {formatDateTime(link.expiresAt)}.
             </p>
-            <input className="setup__link-url" readOnly value={link.url} aria-label={slSetup.farmers.account} onFocus={(e) => e.currentTarget.select()} data-testid="activation-link" />
+            <input
+              className="setup__link-url"
+              readOnly
+              value={link.url}
+              aria-label={slSetup.farmers.account}
+              onFocus={(e) => e.currentTarget.select()}
+              data-testid="activation-link"
+            />
             <Button
               kind="secondary"
               size="small"
@@ -65,7 +76,11 @@ export function AccountPanel({ farmerId, online }: { farmerId: number; online: b
         {state?.activated ? null : (
           <>
             {state?.activationPending || link ? <p>{slSetup.farmers.linkReplaces}</p> : null}
-            <Button text={state?.activationPending || link ? slSetup.farmers.newLink : slSetup.farmers.createLink} disabled={creating.isLoading} onClick={() => void create()} />
+            <Button
+              text={state?.activationPending || link ? slSetup.farmers.newLink : slSetup.farmers.createLink}
+              disabled={creating.isLoading}
+              onClick={() => void create()}
+            />
           </>
         )}
         {error ? <p role="alert">{error}</p> : null}

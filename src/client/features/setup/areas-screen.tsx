@@ -15,7 +15,21 @@ import type { StoredRecord } from '../../lib/db/database';
 import { readRow, toProperties } from '../../lib/db/model';
 import { refKeysFor } from '../../lib/db/refs';
 import type { DrawSlots } from './draw-slots';
-import { DraftForm, RefusedNotes, RowActions, SaveMessage, SelectField, SetupListItem, SetupSection, TextField, archiveEdit, prop, useAddressedEditor, useSetupDraft, type SetupScreenProps } from './setup-parts';
+import {
+  DraftForm,
+  RefusedNotes,
+  RowActions,
+  SaveMessage,
+  SelectField,
+  SetupListItem,
+  SetupSection,
+  TextField,
+  archiveEdit,
+  prop,
+  useAddressedEditor,
+  useSetupDraft,
+  type SetupScreenProps,
+} from './setup-parts';
 import { areaHa, meadowDoubt, polygonProblem } from './setup-rules';
 
 export interface AreasScreenProps extends SetupScreenProps, DrawSlots {
@@ -31,7 +45,9 @@ interface AreaDraft {
 }
 
 const haText = (geometry: Geometry | null): string =>
-  geometry && (geometry.type === 'Polygon' || geometry.type === 'MultiPolygon') && !polygonProblem(geometry) ? slSetup.areas.ha(formatNumber(areaHa(geometry as Polygon | MultiPolygon))) : '–';
+  geometry && (geometry.type === 'Polygon' || geometry.type === 'MultiPolygon') && !polygonProblem(geometry)
+    ? slSetup.areas.ha(formatNumber(areaHa(geometry as Polygon | MultiPolygon)))
+    : '–';
 
 export function AreasScreen(props: AreasScreenProps) {
   const { config, rows, loaded, readOnly, online, save, refused, farmers, renderMap, renderDraw, openId, go } = props;
@@ -47,14 +63,25 @@ export function AreasScreen(props: AreasScreenProps) {
   const liveFarmers = farmers.filter((f) => !f.archived);
   // The built-in base map (country borders, a grid) is all there is to draw on: say so.
   const ownBasemapOnly = (config.basemaps ?? []).every((basemap) => basemap.id === OWN_BASEMAP_ID);
-  const farmerName = (id: number | null) => prop(config, 'farmers', liveFarmers.find((f) => f.id === id), 'name');
+  const farmerName = (id: number | null) =>
+    prop(
+      config,
+      'farmers',
+      liveFarmers.find((f) => f.id === id),
+      'name',
+    );
   const live = rows.filter((r) => !r.archived && (owner === '' || prop(config, 'areas', r, 'user') === owner));
 
   const edit = (row?: StoredRecord) => {
     setGeometry(row?.geometry ?? null);
     open(
       row
-        ? { name: prop(config, 'areas', row, 'name'), gerkPid: prop(config, 'areas', row, 'gerk_pid'), owner: prop(config, 'areas', row, 'user'), initial: row.geometry ?? null }
+        ? {
+            name: prop(config, 'areas', row, 'name'),
+            gerkPid: prop(config, 'areas', row, 'gerk_pid'),
+            owner: prop(config, 'areas', row, 'user'),
+            initial: row.geometry ?? null,
+          }
         : { name: '', gerkPid: '', owner, initial: null },
     );
   };
@@ -63,7 +90,11 @@ export function AreasScreen(props: AreasScreenProps) {
   const editing = typeof openId === 'number' ? openId : null;
 
   const store = (d: AreaDraft, anyway = false) => {
-    const problem = !d.name.trim() ? slSetup.common.required(slSetup.areas.name) : !d.owner ? slSetup.common.required(slSetup.areas.owner) : polygonProblem(geometry);
+    const problem = !d.name.trim()
+      ? slSetup.common.required(slSetup.areas.name)
+      : !d.owner
+        ? slSetup.common.required(slSetup.areas.owner)
+        : polygonProblem(geometry);
     // Asked about a new or redrawn outline only: renaming a meadow saved after the question asks nothing.
     const doubtful = problem || JSON.stringify(geometry) === JSON.stringify(d.initial) ? null : meadowDoubt(geometry as Polygon | MultiPolygon);
     if (doubtful && !anyway) return setDoubt(doubtful);
@@ -88,7 +119,14 @@ export function AreasScreen(props: AreasScreenProps) {
             <DraftForm onSubmit={() => void store(draft)} onCancel={close} busy={busy} error={error} online={online}>
               <TextField label={slSetup.areas.name} name="name" value={draft.name} onChange={(name) => setDraft({ ...draft, name })} />
               <TextField label={slSetup.areas.gerkPid} name="gerk_pid" value={draft.gerkPid} onChange={(gerkPid) => setDraft({ ...draft, gerkPid })} />
-              <SelectField label={slSetup.areas.owner} name="owner" value={draft.owner} placeholder={slSetup.areas.chooseOwner} options={farmerOptions} onChange={(o) => setDraft({ ...draft, owner: o })} />
+              <SelectField
+                label={slSetup.areas.owner}
+                name="owner"
+                value={draft.owner}
+                placeholder={slSetup.areas.chooseOwner}
+                options={farmerOptions}
+                onChange={(o) => setDraft({ ...draft, owner: o })}
+              />
               {ownBasemapOnly ? (
                 <p className="field__hint" data-testid="basemap-note">
                   {slSetup.areas.basemapNote}
@@ -108,7 +146,14 @@ export function AreasScreen(props: AreasScreenProps) {
           </SetupSection>
         ) : (
           <SetupSection title={slSetup.areas.title} actions={readOnly ? null : <Button text={slSetup.areas.add} onClick={() => go('new')} />}>
-            <SelectField label={slSetup.areas.owner} name="filter-owner" value={owner} placeholder={slSetup.areas.allOwners} options={farmerOptions} onChange={setOwner} />
+            <SelectField
+              label={slSetup.areas.owner}
+              name="filter-owner"
+              value={owner}
+              placeholder={slSetup.areas.allOwners}
+              options={farmerOptions}
+              onChange={setOwner}
+            />
             {!loaded ? null : live.length === 0 ? (
               <p>{slSetup.common.none}</p>
             ) : (
@@ -121,7 +166,15 @@ export function AreasScreen(props: AreasScreenProps) {
                       testId={`setup-area-${row.id}`}
                       name={name}
                       details={`${farmerName(readRow(config, 'areas', row).user)} · ${slSetup.areas.gerkPid} ${prop(config, 'areas', row, 'gerk_pid') || '–'} · ${haText(row.geometry ?? null)}`}
-                      actions={readOnly ? null : <RowActions onEdit={() => go(row.id)} archiveConfirm={slSetup.areas.archiveConfirm(name)} onArchive={() => save([archiveEdit(config, 'areas', row.id)]).then(() => undefined)} />}
+                      actions={
+                        readOnly ? null : (
+                          <RowActions
+                            onEdit={() => go(row.id)}
+                            archiveConfirm={slSetup.areas.archiveConfirm(name)}
+                            onArchive={() => save([archiveEdit(config, 'areas', row.id)]).then(() => undefined)}
+                          />
+                        )
+                      }
                     />
                   );
                 })}

@@ -10,7 +10,20 @@ import { Button } from '../../components/button/button';
 import type { StoredRecord } from '../../lib/db/database';
 import { readRow, toProperties } from '../../lib/db/model';
 import { AccountPanel } from './account-panel';
-import { DraftForm, RefusedNotes, RowActions, SaveMessage, SetupSection, SetupTable, TextField, archiveEdit, prop, useAddressedEditor, useSetupDraft, type SetupScreenProps } from './setup-parts';
+import {
+  DraftForm,
+  RefusedNotes,
+  RowActions,
+  SaveMessage,
+  SetupSection,
+  SetupTable,
+  TextField,
+  archiveEdit,
+  prop,
+  useAddressedEditor,
+  useSetupDraft,
+  type SetupScreenProps,
+} from './setup-parts';
 import { farmerProblem, type FarmerDraft } from './setup-rules';
 
 const EMPTY: FarmerDraft = { name: '', email: '', phone: '', kmgMid: '' };
@@ -34,12 +47,18 @@ export function FarmersSetupScreen(props: SetupScreenProps) {
   const editing = typeof openId === 'number' ? openId : null;
 
   const store = (d: FarmerDraft) =>
-    submit(farmerProblem(editing === null ? d : { ...d, id: editing }, rows.map((r) => readRow(config, 'farmers', r))), async () => {
-      const properties = toProperties(config, 'farmers', { name: d.name.trim(), email: d.email.trim(), phone: d.phone.trim(), kmg_mid: d.kmgMid.trim() });
-      const base = { projectId: config.projectId, tableId: config.tables.farmers.id };
-      await save([editing === null ? { ...base, kind: 'insert', properties } : { ...base, kind: 'update', id: editing, properties }]);
-      setSelected(d.email.trim());
-    });
+    submit(
+      farmerProblem(
+        editing === null ? d : { ...d, id: editing },
+        rows.map((r) => readRow(config, 'farmers', r)),
+      ),
+      async () => {
+        const properties = toProperties(config, 'farmers', { name: d.name.trim(), email: d.email.trim(), phone: d.phone.trim(), kmg_mid: d.kmgMid.trim() });
+        const base = { projectId: config.projectId, tableId: config.tables.farmers.id };
+        await save([editing === null ? { ...base, kind: 'insert', properties } : { ...base, kind: 'update', id: editing, properties }]);
+        setSelected(d.email.trim());
+      },
+    );
 
   const selectedRow = selected === null ? undefined : live.find((r) => p(r, 'email').toLowerCase() === selected.toLowerCase());
   return (
@@ -62,7 +81,10 @@ export function FarmersSetupScreen(props: SetupScreenProps) {
         </SetupSection>
       ) : null}
       {/* A new farmer only once the device's are read: its e-mail and KMG-MID are checked against them. */}
-      <SetupSection title={slSetup.farmers.title} actions={readOnly || draft || !loaded ? null : <Button text={slSetup.farmers.add} onClick={() => go('new')} />}>
+      <SetupSection
+        title={slSetup.farmers.title}
+        actions={readOnly || draft || !loaded ? null : <Button text={slSetup.farmers.add} onClick={() => go('new')} />}
+      >
         {!loaded ? null : live.length === 0 ? (
           <p>{slSetup.common.none}</p>
         ) : (
@@ -75,7 +97,11 @@ export function FarmersSetupScreen(props: SetupScreenProps) {
               readOnly
                 ? undefined
                 : (row) => (
-                    <RowActions onEdit={() => go(row.id)} archiveConfirm={slSetup.farmers.archiveConfirm(p(row, 'name'))} onArchive={() => save([archiveEdit(config, 'farmers', row.id)]).then(() => undefined)}>
+                    <RowActions
+                      onEdit={() => go(row.id)}
+                      archiveConfirm={slSetup.farmers.archiveConfirm(p(row, 'name'))}
+                      onArchive={() => save([archiveEdit(config, 'farmers', row.id)]).then(() => undefined)}
+                    >
                       <Button kind="secondary" size="small" text={slSetup.farmers.accountButton} onClick={() => setSelected(p(row, 'email'))} />
                     </RowActions>
                   )

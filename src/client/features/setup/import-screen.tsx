@@ -88,7 +88,12 @@ export function ImportScreen({ online }: { online: boolean }) {
     setPreview(null);
   };
 
-  if (!online) return <p className="setup__offline" role="status">{slSetup.common.onlineOnly}</p>;
+  if (!online)
+    return (
+      <p className="setup__offline" role="status">
+        {slSetup.common.onlineOnly}
+      </p>
+    );
 
   const columnOptions = (preview?.targets ?? []).map((c) => ({ value: String(c.id), label: TARGET_LABELS[kind][c.name] ?? c.name }));
   return (

@@ -56,7 +56,8 @@ export function PathForm({ config, areas, draft: start, walkLabel, onSave, onCan
     if (savedId !== null) onDone?.(savedId);
   }, [savedId, onDone]);
   const area = areas.find((a) => String(a.id) === draft.areaId);
-  const meadow = area?.geometry && (area.geometry.type === 'Polygon' || area.geometry.type === 'MultiPolygon') ? (area.geometry as Polygon | MultiPolygon) : null;
+  const meadow =
+    area?.geometry && (area.geometry.type === 'Polygon' || area.geometry.type === 'MultiPolygon') ? (area.geometry as Polygon | MultiPolygon) : null;
 
   const submit = async (anyway: boolean) => {
     setError(null);
@@ -123,7 +124,14 @@ export function PathForm({ config, areas, draft: start, walkLabel, onSave, onCan
               ))}
             </fieldset>
           ) : null}
-          {draft.how === 'draw' ? renderDraw({ mode: 'line', initial: draft.initial, onChange: lineChanged, hint: draft.initial ? slSetup.paths.correctHint : slSetup.paths.drawHint }) : null}
+          {draft.how === 'draw'
+            ? renderDraw({
+                mode: 'line',
+                initial: draft.initial,
+                onChange: lineChanged,
+                hint: draft.initial ? slSetup.paths.correctHint : slSetup.paths.drawHint,
+              })
+            : null}
           {error ? (
             <p className="field__error setup__error" role="alert">
               {error}

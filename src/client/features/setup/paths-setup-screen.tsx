@@ -13,7 +13,18 @@ import { refKeysFor } from '../../lib/db/refs';
 import type { AppConfig } from '../../../common/schemas/config';
 import type { DrawSlots } from './draw-slots';
 import { PathForm, type PathDraft } from './path-form';
-import { RefusedNotes, RowActions, SaveMessage, SelectField, SetupListItem, SetupSection, archiveEdit, prop, useAddressedEditor, type SetupScreenProps } from './setup-parts';
+import {
+  RefusedNotes,
+  RowActions,
+  SaveMessage,
+  SelectField,
+  SetupListItem,
+  SetupSection,
+  archiveEdit,
+  prop,
+  useAddressedEditor,
+  type SetupScreenProps,
+} from './setup-parts';
 
 export interface PathsSetupScreenProps extends SetupScreenProps, DrawSlots {
   areas: StoredRecord[];
@@ -35,7 +46,13 @@ export function PathsSetupScreen(props: PathsSetupScreenProps) {
   const [saved, setSaved] = useState(false);
   const liveAreas = areas.filter((a) => !a.archived);
   const live = rows.filter((r) => !r.archived && (areaFilter === '' || prop(config, 'paths', r, 'parent') === areaFilter));
-  const areaName = (id: number | null) => prop(config, 'areas', liveAreas.find((a) => a.id === id), 'name');
+  const areaName = (id: number | null) =>
+    prop(
+      config,
+      'areas',
+      liveAreas.find((a) => a.id === id),
+      'name',
+    );
   // The draft's id only tells the form that the path exists; what is saved names the id the
   // address holds now (`editing`), which follows a delivery.
   const open = (row?: StoredRecord) => {
@@ -97,7 +114,15 @@ export function PathsSetupScreen(props: PathsSetupScreenProps) {
                     testId={`setup-path-${row.id}`}
                     name={name}
                     details={`${areaName(readRow(config, 'paths', row).parent)}${row.geometry ? '' : ` · ${slSetup.paths.notDrawn}`}`}
-                    actions={readOnly ? null : <RowActions onEdit={() => go(row.id)} archiveConfirm={slSetup.paths.archiveConfirm(name)} onArchive={() => save([archiveEdit(config, 'paths', row.id)]).then(() => undefined)} />}
+                    actions={
+                      readOnly ? null : (
+                        <RowActions
+                          onEdit={() => go(row.id)}
+                          archiveConfirm={slSetup.paths.archiveConfirm(name)}
+                          onArchive={() => save([archiveEdit(config, 'paths', row.id)]).then(() => undefined)}
+                        />
+                      )
+                    }
                   />
                 );
               })}

@@ -9,7 +9,20 @@ import { slSetup } from '../../../common/i18n/sl';
 import { Button } from '../../components/button/button';
 import type { StoredRecord } from '../../lib/db/database';
 import { readRow, toProperties, type Duration } from '../../lib/db/model';
-import { DraftForm, RefusedNotes, RowActions, SaveMessage, SetupSection, SetupTable, TextField, archiveEdit, prop, useAddressedEditor, useSetupDraft, type SetupScreenProps } from './setup-parts';
+import {
+  DraftForm,
+  RefusedNotes,
+  RowActions,
+  SaveMessage,
+  SetupSection,
+  SetupTable,
+  TextField,
+  archiveEdit,
+  prop,
+  useAddressedEditor,
+  useSetupDraft,
+  type SetupScreenProps,
+} from './setup-parts';
 import { appealDaysOf, isCurrentSeason, seasonProblem, type SeasonDraft } from './setup-rules';
 
 export interface SeasonsScreenProps extends SetupScreenProps {
@@ -22,7 +35,9 @@ const EMPTY: SeasonDraft = { name: '', start: '', end: '', submitUntil: '', revi
 export function SeasonsScreen(props: SeasonsScreenProps) {
   const { config, rows, loaded, readOnly, online, save, refused, today, openId, go } = props;
   const { draft, setDraft, error, saved, busy, open, close, submit } = useSetupDraft<SeasonDraft>();
-  const live = rows.filter((r) => !r.archived).sort((a, b) => prop(config, 'durations', b, 'filter_start').localeCompare(prop(config, 'durations', a, 'filter_start')));
+  const live = rows
+    .filter((r) => !r.archived)
+    .sort((a, b) => prop(config, 'durations', b, 'filter_start').localeCompare(prop(config, 'durations', a, 'filter_start')));
   const current = live.find((r) => isCurrentSeason(readRow(config, 'durations', r), today));
   const name = (row: StoredRecord) => prop(config, 'durations', row, 'name');
 
@@ -44,19 +59,25 @@ export function SeasonsScreen(props: SeasonsScreenProps) {
   const editing = typeof openId === 'number' ? openId : null;
 
   const store = (d: SeasonDraft) =>
-    submit(seasonProblem(editing === null ? d : { ...d, id: editing }, rows.map((r) => readRow(config, 'durations', r))), () => {
-      const properties = toProperties(config, 'durations', {
-        name: d.name.trim(),
-        filter_start: d.start,
-        filter_end: d.end,
-        // Cleared fields clear the deadline (null), so a season can drop one again.
-        submit_until: d.submitUntil || null,
-        review_until: d.reviewUntil || null,
-        appeal_days: appealDaysOf(d.appealDays),
-      });
-      const base = { projectId: config.projectId, tableId: config.tables.durations.id };
-      return save([editing === null ? { ...base, kind: 'insert', properties } : { ...base, kind: 'update', id: editing, properties }]);
-    });
+    submit(
+      seasonProblem(
+        editing === null ? d : { ...d, id: editing },
+        rows.map((r) => readRow(config, 'durations', r)),
+      ),
+      () => {
+        const properties = toProperties(config, 'durations', {
+          name: d.name.trim(),
+          filter_start: d.start,
+          filter_end: d.end,
+          // Cleared fields clear the deadline (null), so a season can drop one again.
+          submit_until: d.submitUntil || null,
+          review_until: d.reviewUntil || null,
+          appeal_days: appealDaysOf(d.appealDays),
+        });
+        const base = { projectId: config.projectId, tableId: config.tables.durations.id };
+        return save([editing === null ? { ...base, kind: 'insert', properties } : { ...base, kind: 'update', id: editing, properties }]);
+      },
+    );
 
   return (
     <div className="setup">
@@ -66,19 +87,52 @@ export function SeasonsScreen(props: SeasonsScreenProps) {
       <RefusedNotes refused={refused} />
       <SaveMessage error={draft ? null : error} saved={saved && !draft} online={online} />
       {draft ? (
-        <SetupSection title={editing === null ? slSetup.seasons.add : prop(config, 'durations', rows.find((r) => r.id === editing), 'name')}>
+        <SetupSection
+          title={
+            editing === null
+              ? slSetup.seasons.add
+              : prop(
+                  config,
+                  'durations',
+                  rows.find((r) => r.id === editing),
+                  'name',
+                )
+          }
+        >
           <DraftForm onSubmit={() => void store(draft)} onCancel={close} busy={busy} error={error} online={online}>
             <TextField label={slSetup.seasons.name} name="name" value={draft.name} onChange={(n) => setDraft({ ...draft, name: n })} />
             <TextField label={slSetup.seasons.start} name="start" type="date" value={draft.start} onChange={(start) => setDraft({ ...draft, start })} />
             <TextField label={slSetup.seasons.end} name="end" type="date" value={draft.end} onChange={(end) => setDraft({ ...draft, end })} />
-            <TextField label={slSetup.seasons.submitUntil} name="submit_until" type="date" value={draft.submitUntil} onChange={(submitUntil) => setDraft({ ...draft, submitUntil })} />
-            <TextField label={slSetup.seasons.reviewUntil} name="review_until" type="date" value={draft.reviewUntil} onChange={(reviewUntil) => setDraft({ ...draft, reviewUntil })} />
-            <TextField label={slSetup.seasons.appealDays} hint={slSetup.seasons.appealDaysHint} name="appeal_days" inputMode="numeric" value={draft.appealDays} onChange={(appealDays) => setDraft({ ...draft, appealDays })} />
+            <TextField
+              label={slSetup.seasons.submitUntil}
+              name="submit_until"
+              type="date"
+              value={draft.submitUntil}
+              onChange={(submitUntil) => setDraft({ ...draft, submitUntil })}
+            />
+            <TextField
+              label={slSetup.seasons.reviewUntil}
+              name="review_until"
+              type="date"
+              value={draft.reviewUntil}
+              onChange={(reviewUntil) => setDraft({ ...draft, reviewUntil })}
+            />
+            <TextField
+              label={slSetup.seasons.appealDays}
+              hint={slSetup.seasons.appealDaysHint}
+              name="appeal_days"
+              inputMode="numeric"
+              value={draft.appealDays}
+              onChange={(appealDays) => setDraft({ ...draft, appealDays })}
+            />
           </DraftForm>
         </SetupSection>
       ) : null}
       {/* A new season only once the device's are read: its dates are checked against them for overlap. */}
-      <SetupSection title={slSetup.seasons.title} actions={readOnly || draft || !loaded ? null : <Button text={slSetup.seasons.add} onClick={() => go('new')} />}>
+      <SetupSection
+        title={slSetup.seasons.title}
+        actions={readOnly || draft || !loaded ? null : <Button text={slSetup.seasons.add} onClick={() => go('new')} />}
+      >
         {!loaded ? null : live.length === 0 ? (
           <p>{slSetup.common.none}</p>
         ) : (
@@ -97,7 +151,13 @@ export function SeasonsScreen(props: SeasonsScreenProps) {
             actions={
               readOnly
                 ? undefined
-                : (row) => <RowActions onEdit={() => go(row.id)} archiveConfirm={slSetup.seasons.archiveConfirm(name(row))} onArchive={() => save([archiveEdit(config, 'durations', row.id)]).then(() => undefined)} />
+                : (row) => (
+                    <RowActions
+                      onEdit={() => go(row.id)}
+                      archiveConfirm={slSetup.seasons.archiveConfirm(name(row))}
+                      onArchive={() => save([archiveEdit(config, 'durations', row.id)]).then(() => undefined)}
+                    />
+                  )
             }
           />
         )}

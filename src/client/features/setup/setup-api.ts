@@ -38,7 +38,6 @@ export interface ImportPreview {
   crs?: string;
 }
 
-
 export type ImportMapping = Record<string, number | null>;
 
 interface ImportUpload {

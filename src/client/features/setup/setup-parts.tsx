@@ -140,7 +140,14 @@ export function TextField(props: {
   );
 }
 
-export function SelectField(props: { label: string; value: string; onChange: (value: string) => void; options: Array<{ value: string; label: string }>; placeholder?: string; name?: string }) {
+export function SelectField(props: {
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+  options: Array<{ value: string; label: string }>;
+  placeholder?: string;
+  name?: string;
+}) {
   const { label, value, onChange, options, placeholder, name } = props;
   return (
     <label className="field">
@@ -159,7 +166,12 @@ export function SelectField(props: { label: string; value: string; onChange: (va
 
 /** The outcome of the last save: an error (role=alert) or where the edit is now (role=status). */
 export function SaveMessage({ error, saved, online }: { error: string | null; saved: boolean; online: boolean }) {
-  if (error) return <p className="field__error setup__error" role="alert">{error}</p>;
+  if (error)
+    return (
+      <p className="field__error setup__error" role="alert">
+        {error}
+      </p>
+    );
   if (saved) return <p role="status">{online ? slSetup.common.saved : slSetup.common.savedOffline}</p>;
   return null;
 }
@@ -214,7 +226,13 @@ export function DraftForm(props: { onSubmit: () => void; onCancel: () => void; b
  * The list of a set-up table without a map: a table on a wide screen, cards on a phone (each cell
  * labelled by its column). The first column heads its row; editors get an actions cell.
  */
-export function SetupTable(props: { columns: string[]; rows: StoredRecord[]; testId: (row: StoredRecord) => string; cells: (row: StoredRecord) => ReactNode[]; actions?: (row: StoredRecord) => ReactNode }) {
+export function SetupTable(props: {
+  columns: string[];
+  rows: StoredRecord[];
+  testId: (row: StoredRecord) => string;
+  cells: (row: StoredRecord) => ReactNode[];
+  actions?: (row: StoredRecord) => ReactNode;
+}) {
   const { columns, rows, testId, cells, actions } = props;
   return (
     <table className="data-table setup__table">

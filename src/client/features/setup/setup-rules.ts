@@ -124,7 +124,9 @@ export function pathDoubt(line: LineString | MultiLineString, meadow: Polygon | 
   const outside = metresOutside(line, meadow);
   if (outside > PATH_OUTSIDE_AREA_MARGIN_M) return slSetup.paths.outside(outside, PATH_OUTSIDE_AREA_MARGIN_M);
   const lengthM = length({ type: 'Feature', properties: {}, geometry: line }, { units: 'meters' });
-  const perimeterM = length(polygonToLine(meadow) as Feature<LineString | MultiLineString> | FeatureCollection<LineString | MultiLineString>, { units: 'meters' });
+  const perimeterM = length(polygonToLine(meadow) as Feature<LineString | MultiLineString> | FeatureCollection<LineString | MultiLineString>, {
+    units: 'meters',
+  });
   if (lengthM > perimeterM) return slSetup.paths.tooLong(formatNumber(Math.round(lengthM)), formatNumber(Math.round(perimeterM)));
   return null;
 }

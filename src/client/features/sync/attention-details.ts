@@ -66,7 +66,8 @@ function valueText(config: AppConfig, table: TableNames, column: string, value: 
   let named: string | undefined;
   if (table.key === 'forms' && column === 'form_id') named = formKindById(value, config.forms)?.title;
   else if (table.key === 'indicators' && column === 'key') named = indicatorOf(config, value)?.name;
-  else if (table.key === 'indicators' && column === 'value') named = indicatorOf(config, readRow(config, 'indicators', { properties }).key)?.choices?.find((choice) => choice.value === value)?.label;
+  else if (table.key === 'indicators' && column === 'value')
+    named = indicatorOf(config, readRow(config, 'indicators', { properties }).key)?.choices?.find((choice) => choice.value === value)?.label;
   return named ?? changeValueText(value, slAudit.empty);
 }
 
@@ -114,7 +115,10 @@ export function attentionDetails(config: AppConfig | null, item: AttentionItem):
   if (item.reviewState !== undefined) {
     const values = Object.entries(yours)
       .filter(([key]) => !(table.key === 'indicators' && table.nameOf.get(key) === 'parent'))
-      .map(([key, value]) => ({ column: changeColumnLabel(table.nameOf.get(key) ?? key), value: valueText(config, table, table.nameOf.get(key) ?? key, value, named) }));
+      .map(([key, value]) => ({
+        column: changeColumnLabel(table.nameOf.get(key) ?? key),
+        value: valueText(config, table, table.nameOf.get(key) ?? key, value, named),
+      }));
     return { record, ...reasonOf(item), differences, locked: { state: item.reviewState, values } };
   }
   return { record, ...reasonOf(item), differences };
@@ -129,7 +133,10 @@ export function lockedFormId(config: AppConfig, item: Pick<AttentionItem, 'table
   const current = item.current as Partial<WireRecord> | undefined;
   if (current?.tableId === config.tables.forms.id && typeof current.id === 'number') return current.id;
   if (item.tableId !== config.tables.indicators.id) return null;
-  return readRow(config, 'indicators', { properties: item.properties ?? {} }).parent ?? readRow(config, 'indicators', { properties: current?.properties ?? {} }).parent;
+  return (
+    readRow(config, 'indicators', { properties: item.properties ?? {} }).parent ??
+    readRow(config, 'indicators', { properties: current?.properties ?? {} }).parent
+  );
 }
 
 /** The comment an edit kept out by its review becomes: what the farmer wanted to change, in words. */

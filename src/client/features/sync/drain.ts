@@ -167,7 +167,11 @@ export async function drainOnce(options: DrainOptions): Promise<DrainOutcome> {
   const handleError = async (batch: OutboxItem[], error: ApiError): Promise<DrainOutcome | 'retry' | 'isolate' | 'resend' | null> => {
     if (error.status === 'ABORTED') return { kind: 'aborted', sent, requests };
     if (isTransientError(error)) {
-      await markItems(db, batch.map((item) => item.seq!), { attemptsDelta: 1 });
+      await markItems(
+        db,
+        batch.map((item) => item.seq!),
+        { attemptsDelta: 1 },
+      );
       return { kind: 'transient', sent, requests, error };
     }
     if (error.status === 401) {
@@ -225,7 +229,10 @@ export async function drainOnce(options: DrainOptions): Promise<DrainOutcome> {
         if (first.kind === 'attachment') {
           const row = await db.attachments.get(first.id);
           if (!row?.data) {
-            await markItems(db, [first.seq!], { status: 'failed', error: { status: 'LOCAL', message: GENERIC_ERROR, detail: 'attachment file missing on this device' } });
+            await markItems(db, [first.seq!], {
+              status: 'failed',
+              error: { status: 'LOCAL', message: GENERIC_ERROR, detail: 'attachment file missing on this device' },
+            });
             block(first);
             index++;
             continue;

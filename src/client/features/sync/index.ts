@@ -9,7 +9,7 @@ export * from './sync-slice';
 export * from './sync-listeners';
 export * from './sync-thunks';
 export { backoffDelay } from './backoff';
-export { drainOnce,   } from './drain';
+export { drainOnce } from './drain';
 export { rtkQueryTransport } from './transport';
 export { SyncPanel } from './components/sync-panel';
 export { attentionDetails } from './attention-details';

@@ -125,25 +125,10 @@ export const syncSlice = createSlice({
   },
 });
 
-export const {
-  outboxSummaryLoaded,
-  drainStarted,
-  drainSucceeded,
-  drainBackedOff,
-  drainHeldForSignIn,
-  drainStopped,
-  storageErrorReported,
-  reloadRequired,
-} = syncSlice.actions;
+export const { outboxSummaryLoaded, drainStarted, drainSucceeded, drainBackedOff, drainHeldForSignIn, drainStopped, storageErrorReported, reloadRequired } =
+  syncSlice.actions;
 
-export const {
-  selectPendingCount,
-  selectLastSyncAt,
-  selectAttentionItems,
-  selectSyncAuthRequired,
-  selectStorageError,
-  selectRetryAt,
-} = syncSlice.selectors;
+export const { selectPendingCount, selectLastSyncAt, selectAttentionItems, selectSyncAuthRequired, selectStorageError, selectRetryAt } = syncSlice.selectors;
 
 export const selectFailedItems = createSelector([selectAttentionItems], (items) => items.filter((item) => item.status === 'failed'));
 export const selectConflicts = createSelector([selectAttentionItems], (items) => items.filter((item) => item.status === 'conflict'));

@@ -3,10 +3,7 @@
  * none by default). The auth feature (lib/auth, features/auth) owns the session; it registers a
  * provider here so the api layer never imports it (lib must not know features).
  */
-export type Credentials =
-  | { kind: 'bearer'; token: string }
-  | { kind: 'basic'; username: string; password: string }
-  | null;
+export type Credentials = { kind: 'bearer'; token: string } | { kind: 'basic'; username: string; password: string } | null;
 
 export type CredentialsProvider = () => Credentials | Promise<Credentials>;
 /** Tries to renew the session (token refresh); resolves true when new credentials are in place. */

@@ -51,7 +51,9 @@ export function askEarly(fetchFn: typeof fetch, url: string, init: EarlyInit): P
   const key = keyOf(url, init)!;
   askedAt ??= Date.now();
   const answer = fetchFn(url, { method: init.method ?? 'GET', headers: init.headers, body: init.body })
-    .then(async (response): Promise<EarlyAnswer | null> => (response.ok ? { status: response.status, contentType: response.headers.get('content-type'), text: await response.text() } : null))
+    .then(async (response): Promise<EarlyAnswer | null> =>
+      response.ok ? { status: response.status, contentType: response.headers.get('content-type'), text: await response.text() } : null,
+    )
     .catch(() => null);
   answers.set(key, answer);
   return answer.then((taken) => {

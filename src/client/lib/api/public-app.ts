@@ -12,4 +12,3 @@ export const publicAppApi = api.injectEndpoints({
     }),
   }),
 });
-

@@ -163,10 +163,7 @@ export const recordsApi = api.injectEndpoints({
       providesTags: (_r, _e, { recordAttachmentId }) => [{ type: 'Attachment', id: recordAttachmentId }],
     }),
     /** GET /api/Records/{projectId}/record/{recordId}/attachmentinfo/{tableAttachmentInfoId}?thumb= */
-    attachmentInfo: build.query<
-      AttachmentInfoList,
-      Project & { recordId: number; tableAttachmentInfoId: number; thumb?: boolean }
-    >({
+    attachmentInfo: build.query<AttachmentInfoList, Project & { recordId: number; tableAttachmentInfoId: number; thumb?: boolean }>({
       query: ({ projectId, recordId, tableAttachmentInfoId, thumb }) => ({
         url: `/api/Records/${projectId}/record/${recordId}/attachmentinfo/${tableAttachmentInfoId}`,
         params: { thumb },
@@ -200,21 +197,7 @@ export const recordsApi = api.injectEndpoints({
 });
 
 export const {
-  
-  
-  
-  
-  
-  
-  
-  
   useTextSearchRecordsQuery,
-  
-  
-  
-  
+
   useAttachmentInfoQuery,
-  
-  
-  
 } = recordsApi;

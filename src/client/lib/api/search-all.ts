@@ -24,12 +24,19 @@ export type SearchAllResult = { records: WireRecord[]; pages: number; error?: un
  * older request would bring back the state from before an acknowledgement (an old version, which
  * the next edit of that row then conflicts with).
  */
-export async function searchAllRecords(dispatch: Dispatch, projectId: number, body: Omit<SearchRequest, 'page' | 'perPage'>, perPage: number = PAGE_SIZE): Promise<SearchAllResult> {
+export async function searchAllRecords(
+  dispatch: Dispatch,
+  projectId: number,
+  body: Omit<SearchRequest, 'page' | 'perPage'>,
+  perPage: number = PAGE_SIZE,
+): Promise<SearchAllResult> {
   const rows = new Map<number, WireRecord>();
   const readNo = nextReadNo();
   let maxPages = Infinity;
   for (let page = 1; page <= maxPages; page++) {
-    const result = await dispatch(recordsApi.endpoints.searchRecords.initiate({ projectId, body: searchPage(body, page, perPage), readNo }, { subscribe: false, forceRefetch: true }));
+    const result = await dispatch(
+      recordsApi.endpoints.searchRecords.initiate({ projectId, body: searchPage(body, page, perPage), readNo }, { subscribe: false, forceRefetch: true }),
+    );
     if (!result.data) return { error: (result.error as ApiError | undefined) ?? { status: 'FETCH_ERROR', message: 'Generic Error' }, pages: page };
     const { records, totalCount } = result.data;
     for (const record of records) rows.set(record.id, record);

@@ -206,7 +206,12 @@ export class AuthClient {
         this.initialised = true;
         // keycloak-js renews at once (updateToken(-1)); no onLoad, so a failure throws here
         // instead of leaving the page.
-        await keycloak.init({ ...this.initOptions(), token: stored.token, refreshToken: stored.refreshToken, ...(stored.idToken ? { idToken: stored.idToken } : {}) });
+        await keycloak.init({
+          ...this.initOptions(),
+          token: stored.token,
+          refreshToken: stored.refreshToken,
+          ...(stored.idToken ? { idToken: stored.idToken } : {}),
+        });
       } else if (!this.initialised) {
         this.initialised = true;
         if (allowRedirect) {

@@ -115,7 +115,9 @@ export function decodeClaims(token: string | null | undefined): Record<string, u
   try {
     const base64 = payload.replace(/-/g, '+').replace(/_/g, '/');
     const json = decodeURIComponent(
-      Array.from(atob(base64.padEnd(base64.length + ((4 - (base64.length % 4)) % 4), '=')), (c) => `%${c.charCodeAt(0).toString(16).padStart(2, '0')}`).join(''),
+      Array.from(atob(base64.padEnd(base64.length + ((4 - (base64.length % 4)) % 4), '=')), (c) => `%${c.charCodeAt(0).toString(16).padStart(2, '0')}`).join(
+        '',
+      ),
     );
     return JSON.parse(json) as Record<string, unknown>;
   } catch {

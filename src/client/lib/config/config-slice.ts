@@ -33,4 +33,4 @@ export const configSlice = createSlice({
 });
 
 export const { configLoaded } = configSlice.actions;
-export const { selectConfig, selectConfigStatus,  } = configSlice.selectors;
+export const { selectConfig, selectConfigStatus } = configSlice.selectors;

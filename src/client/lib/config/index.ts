@@ -1,4 +1,1 @@
-;
-;
-export {  configLoaded,    } from './config-slice';
-;
+export { configLoaded } from './config-slice';

@@ -232,9 +232,12 @@ export class OfflineDb extends Dexie {
       .upgrade(async (tx) => {
         const profileId = this.searchProfileId;
         if (profileId === undefined) return;
-        await tx.table<FeatureRow>('features').toCollection().modify((row) => {
-          row.profileId ??= profileId;
-        });
+        await tx
+          .table<FeatureRow>('features')
+          .toCollection()
+          .modify((row) => {
+            row.profileId ??= profileId;
+          });
         await tx
           .table<OutboxItem>('outbox')
           .filter((item) => item.kind === 'insert' || item.kind === 'update')

@@ -180,7 +180,10 @@ export async function storeMappings(db: OfflineDb, mappings: readonly IdMapping[
   await db.meta.put({ key, value: mappings.map((m) => [m.of, m.localId, m.id]) });
   return () => {
     readRowsOf(db).add(key);
-    learn(db, mappings.map((m): [string, number] => [mappingKey(m.of, m.localId), m.id]));
+    learn(
+      db,
+      mappings.map((m): [string, number] => [mappingKey(m.of, m.localId), m.id]),
+    );
   };
 }
 
@@ -295,4 +298,3 @@ function followVersion(item: OutboxItem, versionBumps: Delivery['versionBumps'])
 export function followDelivery(item: OutboxItem, delivery: Delivery): OutboxItem {
   return followVersion(remapItem(item, delivery), delivery.versionBumps);
 }
-

@@ -53,7 +53,12 @@ export function deviceRow(db: OfflineDb, tableId: number, id: number): Promise<F
 
 /** The device copies of the rows whose ids are now `ids` (one cursor over the index; missing ones are left out). */
 export function deviceRows(db: OfflineDb, ids: readonly RowId[]): PromiseLike<FeatureRow[]> {
-  return ids.length ? db.features.where('[tableId+feature.id]').anyOf(ids as RowId[]).toArray() : Dexie.Promise.resolve([]);
+  return ids.length
+    ? db.features
+        .where('[tableId+feature.id]')
+        .anyOf(ids as RowId[])
+        .toArray()
+    : Dexie.Promise.resolve([]);
 }
 
 /** A random id below LOCAL_ID_BOUND (docs/architecture.md, Sync rules), unused by any local row of any table. */
@@ -101,7 +106,17 @@ export async function refreshRows(db: OfflineDb, rows: ReadonlyArray<WireRecord 
       for (const row of rows) {
         const local = byId.get(row.id);
         if (local && keep(local)) continue;
-        toPut.push({ tableId, featureId: local?.featureId ?? row.id, projectId, feature: toStoredRecord(row), isInsert: 0, isEdit: 0, isDelete: 0, isRecord, profileId: db.searchProfileId });
+        toPut.push({
+          tableId,
+          featureId: local?.featureId ?? row.id,
+          projectId,
+          feature: toStoredRecord(row),
+          isInsert: 0,
+          isEdit: 0,
+          isDelete: 0,
+          isRecord,
+          profileId: db.searchProfileId,
+        });
       }
       const toDelete: Array<[number, number]> = [];
       if (inScope) {

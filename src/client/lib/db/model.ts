@@ -14,7 +14,13 @@ import { describeTable, type ColumnName, type ColumnType, type TableKey, type TA
 import type { StoredRecord } from './database';
 
 /** What a column holds once read: null when the record has no (or no usable) value. */
-type ValueOf<K extends ColumnType> = K extends 'text' | 'date' ? string | null : K extends 'number' | 'reference' ? number | null : K extends 'boolean' ? boolean | null : unknown;
+type ValueOf<K extends ColumnType> = K extends 'text' | 'date'
+  ? string | null
+  : K extends 'number' | 'reference'
+    ? number | null
+    : K extends 'boolean'
+      ? boolean | null
+      : unknown;
 
 /** The columns of table T by name. */
 export type Columns<T extends TableKey> = {
@@ -61,7 +67,11 @@ type ColumnIds<T extends TableKey> = { readonly tables: Pick<TablesConfig, T> };
  * A record of `table` as a typed row: its own fields (all but `properties`) and each column of the
  * table by name. A column config.json does not name (an older cached config.json) reads as null.
  */
-export function readRow<T extends TableKey, R extends { properties: Readonly<Record<string, unknown>> }>(config: ColumnIds<T>, table: T, record: R): Omit<R, 'properties'> & Columns<T> {
+export function readRow<T extends TableKey, R extends { properties: Readonly<Record<string, unknown>> }>(
+  config: ColumnIds<T>,
+  table: T,
+  record: R,
+): Omit<R, 'properties'> & Columns<T> {
   const ids = config.tables[table].columns as Readonly<Record<string, number>>;
   const { properties, ...own } = record;
   const row: Record<string, unknown> = { ...own };

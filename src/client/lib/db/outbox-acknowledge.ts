@@ -126,41 +126,66 @@ async function readAffected(db: OfflineDb, acks: readonly Ack[], delivery: Deliv
   const left = new Set<string>();
   const strays: RowId[] = [];
   /** The server id of each row inserted here → the key its device row has (its offline id). */
-  const insertedKeys = new Map(recordAcks.filter(({ item, id }) => item.kind === 'insert' && item.id !== id).map((ack) => [keyOf(...finalKeyOf(ack)), ack.item.id]));
+  const insertedKeys = new Map(
+    recordAcks.filter(({ item, id }) => item.kind === 'insert' && item.id !== id).map((ack) => [keyOf(...finalKeyOf(ack)), ack.item.id]),
+  );
 
   // Composed with Dexie's promises only: Dexie follows its transaction across native promises for
   // a few steps only, and a write after that would run outside it.
   const readQueue = () =>
-    removeItems(db, [...acked]).then(() => Dexie.Promise.all([
-      ...(localIds.length ? [db.outbox.where('id').anyOf(localIds).toArray(), db.outbox.where('recordId').anyOf(localIds).toArray(), db.outbox.where('refIds').anyOf(localIds).toArray()] : []),
-      ...(delivery.attachmentMap.size ? [db.outbox.where('id').anyOf([...delivery.attachmentMap.keys()]).toArray()] : []),
-      ...(rowKeys.length ? [db.outbox.where('[tableId+id]').anyOf(recordAcks.map(finalKeyOf)).toArray()] : []),
-    ])).then((found) => {
-      for (const item of found.flat()) queued.set(item.seq!, item);
-      // Rows with queued items left (by the id they have once this acknowledgement is written),
-      // and children whose device rows are not read for the acknowledged items already.
-      const childKeys = new Map<string, RowId>();
-      for (const item of queued.values()) {
-        if (isAttachmentOp(item)) continue;
-        const id = item.kind === 'insert' ? item.id : (delivery.recordMap.get(item.id) ?? item.id);
-        const key = keyOf(item.tableId, id);
-        left.add(key);
-        if (item.refIds?.some((ref) => delivery.recordMap.has(ref)) && !finalKeys.has(key)) childKeys.set(key, [item.tableId, id]);
-      }
-      // A row is replaced by the answer only when each of its acknowledged items allows it.
-      const notAnswered = new Set(recordAcks.filter((ack) => !answeredWithRow(ack)).map((ack) => keyOf(...finalKeyOf(ack))));
-      for (const key of finalKeys) if (!left.has(key) && !notAnswered.has(key)) answered.add(key);
-      // Rows the answer replaces are read only for their keys, which their new ids do not tell
-      // (a row delivered in an earlier call keeps its offline id as its key), and to find strays.
-      const rowReads = rowKeys.filter((key) => !answered.has(finalOf.get(keyOf(...key))!));
-      const ids = new Map([...rowReads, ...recordAcks.map(finalKeyOf), ...childKeys.values()].map((id) => [keyOf(...id), id]));
-      return readInto(db, [...ids.values()], readKeys, (key) => (childKeys.has(key) ? childRows : rows), (row) => {
-        const own = insertedKeys.get(keyOf(row.tableId, row.feature.id));
-        if (own === undefined || own === row.featureId) return false;
-        strays.push([row.tableId, row.featureId]);
-        return true;
+    removeItems(db, [...acked])
+      .then(() =>
+        Dexie.Promise.all([
+          ...(localIds.length
+            ? [
+                db.outbox.where('id').anyOf(localIds).toArray(),
+                db.outbox.where('recordId').anyOf(localIds).toArray(),
+                db.outbox.where('refIds').anyOf(localIds).toArray(),
+              ]
+            : []),
+          ...(delivery.attachmentMap.size
+            ? [
+                db.outbox
+                  .where('id')
+                  .anyOf([...delivery.attachmentMap.keys()])
+                  .toArray(),
+              ]
+            : []),
+          ...(rowKeys.length ? [db.outbox.where('[tableId+id]').anyOf(recordAcks.map(finalKeyOf)).toArray()] : []),
+        ]),
+      )
+      .then((found) => {
+        for (const item of found.flat()) queued.set(item.seq!, item);
+        // Rows with queued items left (by the id they have once this acknowledgement is written),
+        // and children whose device rows are not read for the acknowledged items already.
+        const childKeys = new Map<string, RowId>();
+        for (const item of queued.values()) {
+          if (isAttachmentOp(item)) continue;
+          const id = item.kind === 'insert' ? item.id : (delivery.recordMap.get(item.id) ?? item.id);
+          const key = keyOf(item.tableId, id);
+          left.add(key);
+          if (item.refIds?.some((ref) => delivery.recordMap.has(ref)) && !finalKeys.has(key)) childKeys.set(key, [item.tableId, id]);
+        }
+        // A row is replaced by the answer only when each of its acknowledged items allows it.
+        const notAnswered = new Set(recordAcks.filter((ack) => !answeredWithRow(ack)).map((ack) => keyOf(...finalKeyOf(ack))));
+        for (const key of finalKeys) if (!left.has(key) && !notAnswered.has(key)) answered.add(key);
+        // Rows the answer replaces are read only for their keys, which their new ids do not tell
+        // (a row delivered in an earlier call keeps its offline id as its key), and to find strays.
+        const rowReads = rowKeys.filter((key) => !answered.has(finalOf.get(keyOf(...key))!));
+        const ids = new Map([...rowReads, ...recordAcks.map(finalKeyOf), ...childKeys.values()].map((id) => [keyOf(...id), id]));
+        return readInto(
+          db,
+          [...ids.values()],
+          readKeys,
+          (key) => (childKeys.has(key) ? childRows : rows),
+          (row) => {
+            const own = insertedKeys.get(keyOf(row.tableId, row.feature.id));
+            if (own === undefined || own === row.featureId) return false;
+            strays.push([row.tableId, row.featureId]);
+            return true;
+          },
+        );
       });
-    });
 
   const [, uploadRows, attachmentsOfRenamed] = await Dexie.Promise.all([
     readQueue(),
@@ -202,7 +227,18 @@ function settleRows(acks: readonly Ack[], reads: AckReads, state: AckState, writ
       const before = puts.get(key) ?? rowsByKey.get(key);
       const featureId = item.kind === 'insert' ? item.id : (before?.featureId ?? id);
       // An inserted row is not read here: its queued item tells the profile it is stored under.
-      const next: FeatureRow = { tableId: item.tableId, featureId, projectId: item.projectId, feature: toStoredRecord(record), isInsert: 0, isEdit: 0, isDelete: 0, isRecord: item.api === 'Features' ? 0 : 1, syncedAt, profileId: before?.profileId ?? item.profileId };
+      const next: FeatureRow = {
+        tableId: item.tableId,
+        featureId,
+        projectId: item.projectId,
+        feature: toStoredRecord(record),
+        isInsert: 0,
+        isEdit: 0,
+        isDelete: 0,
+        isRecord: item.api === 'Features' ? 0 : 1,
+        syncedAt,
+        profileId: before?.profileId ?? item.profileId,
+      };
       puts.set(key, next);
       state.touched.set(key, [item.tableId, id]);
       continue;
@@ -277,7 +313,13 @@ function settleAttachments(acks: readonly Ack[], reads: AckReads, state: AckStat
  * Reads the device rows whose current ids are `ids` (one cursor over the index, one call) into the
  * map `into` picks for each, noting each id as read (found or not). A row `skip` claims is left out.
  */
-function readInto(db: OfflineDb, ids: RowId[], readKeys: Set<string>, into: (key: string) => Map<string, FeatureRow>, skip?: (row: FeatureRow) => boolean): PromiseLike<void> {
+function readInto(
+  db: OfflineDb,
+  ids: RowId[],
+  readKeys: Set<string>,
+  into: (key: string) => Map<string, FeatureRow>,
+  skip?: (row: FeatureRow) => boolean,
+): PromiseLike<void> {
   if (!ids.length) return Dexie.Promise.resolve();
   return deviceRows(db, ids).then((rows) => {
     for (const id of ids) readKeys.add(keyOf(...id));
@@ -359,7 +401,7 @@ function removeItems(db: OfflineDb, seqs: number[]): PromiseLike<unknown> {
   const sorted = [...new Set(seqs)].sort((a, b) => a - b);
   const singles: number[] = [];
   const ranges: Array<[number, number]> = [];
-  for (let i = 0; i < sorted.length; ) {
+  for (let i = 0; i < sorted.length;) {
     let j = i;
     while (j + 1 < sorted.length && sorted[j + 1] === sorted[j]! + 1) j++;
     // A range delete is two requests (Dexie counts first): worth it from three items on.
@@ -406,7 +448,9 @@ export async function acknowledgeInTransaction(db: OfflineDb, received: readonly
   const children = followQueue(reads, state, writes);
   const settled = settledKeys(reads, state);
   // Rows the queue did not lead phase 1 to (normally none): a child or a settled row not read or written yet.
-  const late = [...children.map((child): RowId => [child.tableId, child.id]), ...settled].filter(([tableId, id]) => !reads.readKeys.has(keyOf(tableId, id)) && !writes.features.has(keyOf(tableId, id)));
+  const late = [...children.map((child): RowId => [child.tableId, child.id]), ...settled].filter(
+    ([tableId, id]) => !reads.readKeys.has(keyOf(tableId, id)) && !writes.features.has(keyOf(tableId, id)),
+  );
   if (late.length) await readInto(db, late, reads.readKeys, () => reads.childRows);
   followChildRows(children, reads, state, writes);
   clearSettledFlags(settled, reads, writes);

@@ -80,7 +80,17 @@ export async function takeTheirs(db: OfflineDb, seq: number): Promise<void> {
       const row = await deviceRow(db, item.tableId, item.id);
       if (current && typeof current.id === 'number') {
         const left = await db.outbox.where('[tableId+id]').equals([item.tableId, item.id]).count();
-        const base: FeatureRow = row ?? { tableId: item.tableId, featureId: item.id, projectId: item.projectId, feature: toStoredRecord(current), isInsert: 0, isEdit: 0, isDelete: 0, isRecord: item.api === 'Records' ? 1 : 0, profileId: item.profileId ?? db.searchProfileId };
+        const base: FeatureRow = row ?? {
+          tableId: item.tableId,
+          featureId: item.id,
+          projectId: item.projectId,
+          feature: toStoredRecord(current),
+          isInsert: 0,
+          isEdit: 0,
+          isDelete: 0,
+          isRecord: item.api === 'Records' ? 1 : 0,
+          profileId: item.profileId ?? db.searchProfileId,
+        };
         await db.features.put({ ...base, feature: toStoredRecord(current), isEdit: left ? base.isEdit : 0, isDelete: 0 });
       }
     }),

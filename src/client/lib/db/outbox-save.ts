@@ -154,7 +154,17 @@ export async function saveEdit(db: OfflineDb, given: LocalEdit): Promise<SavedEd
           const geometry = edit.geometry !== undefined ? edit.geometry : (row?.feature.geometry ?? null);
           const record: StoredRecord = row
             ? { ...row.feature, properties, geometry, updatedAt: nowIso() }
-            : { id: edit.id, tableId: edit.tableId, properties, geometry, deleted: false, archived: false, createdAt: nowIso(), updatedAt: nowIso(), version: 0 };
+            : {
+                id: edit.id,
+                tableId: edit.tableId,
+                properties,
+                geometry,
+                deleted: false,
+                archived: false,
+                createdAt: nowIso(),
+                updatedAt: nowIso(),
+                version: 0,
+              };
           await db.features.put({
             tableId: edit.tableId,
             featureId: row?.featureId ?? edit.id,

@@ -18,4 +18,3 @@ export function refKeysFor(config: AppConfig, table: TableKey): string[] {
   const columns = config.tables[table].columns as Record<string, number>;
   return referenceColumns(table).map((name) => String(columns[name]));
 }
-

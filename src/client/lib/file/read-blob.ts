@@ -13,10 +13,18 @@ function readWithFileReader<T>(blob: Blob, read: (reader: FileReader) => void, r
 
 export function readBlobText(blob: Blob): Promise<string> {
   if (typeof blob.text === 'function') return blob.text();
-  return readWithFileReader(blob, (reader) => reader.readAsText(blob), (reader) => String(reader.result));
+  return readWithFileReader(
+    blob,
+    (reader) => reader.readAsText(blob),
+    (reader) => String(reader.result),
+  );
 }
 
 export function readBlobBytes(blob: Blob): Promise<ArrayBuffer> {
   if (typeof blob.arrayBuffer === 'function') return blob.arrayBuffer();
-  return readWithFileReader(blob, (reader) => reader.readAsArrayBuffer(blob), (reader) => reader.result as ArrayBuffer);
+  return readWithFileReader(
+    blob,
+    (reader) => reader.readAsArrayBuffer(blob),
+    (reader) => reader.result as ArrayBuffer,
+  );
 }

@@ -112,7 +112,9 @@ export class MapDrawing {
     const point = geometries.find((g): g is Point => g.type === 'Point' && isPosition(g.coordinates));
     if (point) return point;
     // Draw keeps a polygon being drawn as a ring closed on the last tap; fewer than three corners is nothing yet.
-    const polygons = geometries.filter((g): g is Polygon => g.type === 'Polygon' && (g.coordinates[0]?.length ?? 0) >= 4 && g.coordinates[0]!.every(isPosition));
+    const polygons = geometries.filter(
+      (g): g is Polygon => g.type === 'Polygon' && (g.coordinates[0]?.length ?? 0) >= 4 && g.coordinates[0]!.every(isPosition),
+    );
     if (polygons.length === 1) return polygons[0]!;
     if (polygons.length > 1) return { type: 'MultiPolygon', coordinates: polygons.map((p) => p.coordinates) };
     if (lines.length === 1) return lines[0]!;

@@ -115,9 +115,20 @@ export function localOverlayIds(id: number): { layers: string[]; source: string 
  * and its vertices big enough for a finger. Draw adds `.cold`/`.hot` to the ids.
  */
 export const DRAW_STYLES = [
-  { id: 'gl-draw-polygon-fill', type: 'fill', filter: ['all', ['==', '$type', 'Polygon']], paint: { 'fill-color': LAYER_COLORS.selected, 'fill-opacity': 0.1 } },
+  {
+    id: 'gl-draw-polygon-fill',
+    type: 'fill',
+    filter: ['all', ['==', '$type', 'Polygon']],
+    paint: { 'fill-color': LAYER_COLORS.selected, 'fill-opacity': 0.1 },
+  },
   { id: 'gl-draw-polygon-stroke', type: 'line', filter: ['all', ['==', '$type', 'Polygon']], paint: { 'line-color': LAYER_COLORS.selected, 'line-width': 3 } },
-  { id: 'gl-draw-line-casing', type: 'line', filter: ['all', ['==', '$type', 'LineString']], layout: { 'line-cap': 'round', 'line-join': 'round' }, paint: { 'line-color': '#ffffff', 'line-width': 8 } },
+  {
+    id: 'gl-draw-line-casing',
+    type: 'line',
+    filter: ['all', ['==', '$type', 'LineString']],
+    layout: { 'line-cap': 'round', 'line-join': 'round' },
+    paint: { 'line-color': '#ffffff', 'line-width': 8 },
+  },
   {
     id: 'gl-draw-line',
     type: 'line',
@@ -125,9 +136,24 @@ export const DRAW_STYLES = [
     layout: { 'line-cap': 'round', 'line-join': 'round' },
     paint: { 'line-color': LAYER_COLORS.selected, 'line-width': 4 },
   },
-  { id: 'gl-draw-vertex-halo', type: 'circle', filter: ['all', ['==', 'meta', 'vertex'], ['==', '$type', 'Point']], paint: { 'circle-radius': 11, 'circle-color': '#ffffff' } },
-  { id: 'gl-draw-vertex', type: 'circle', filter: ['all', ['==', 'meta', 'vertex'], ['==', '$type', 'Point']], paint: { 'circle-radius': 7, 'circle-color': LAYER_COLORS.selected } },
-  { id: 'gl-draw-midpoint', type: 'circle', filter: ['all', ['==', 'meta', 'midpoint'], ['==', '$type', 'Point']], paint: { 'circle-radius': 6, 'circle-color': LAYER_COLORS.selected, 'circle-opacity': 0.55 } },
+  {
+    id: 'gl-draw-vertex-halo',
+    type: 'circle',
+    filter: ['all', ['==', 'meta', 'vertex'], ['==', '$type', 'Point']],
+    paint: { 'circle-radius': 11, 'circle-color': '#ffffff' },
+  },
+  {
+    id: 'gl-draw-vertex',
+    type: 'circle',
+    filter: ['all', ['==', 'meta', 'vertex'], ['==', '$type', 'Point']],
+    paint: { 'circle-radius': 7, 'circle-color': LAYER_COLORS.selected },
+  },
+  {
+    id: 'gl-draw-midpoint',
+    type: 'circle',
+    filter: ['all', ['==', 'meta', 'midpoint'], ['==', '$type', 'Point']],
+    paint: { 'circle-radius': 6, 'circle-color': LAYER_COLORS.selected, 'circle-opacity': 0.55 },
+  },
   {
     id: 'gl-draw-point',
     type: 'circle',

@@ -176,10 +176,7 @@ export function MapView({
         {farmers ? (
           <label className="mt-map__filter">
             {slMap.map.farmerFilter}
-            <select
-              value={farmerId === null ? '' : String(farmerId)}
-              onChange={(e) => onFarmerChange?.(e.target.value === '' ? null : Number(e.target.value))}
-            >
+            <select value={farmerId === null ? '' : String(farmerId)} onChange={(e) => onFarmerChange?.(e.target.value === '' ? null : Number(e.target.value))}>
               <option value="">{slMap.map.allFarmers}</option>
               {farmers.map((f) => (
                 <option key={f.id} value={f.id}>

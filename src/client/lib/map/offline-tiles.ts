@@ -15,8 +15,6 @@
 import maplibregl from 'maplibre-gl';
 import { OFFLINE_PROTOCOL } from './urls';
 
-;
-
 /** How long a tile may take from the network before the stored copy answers instead. */
 const NETWORK_TIMEOUT_MS = 8_000;
 const PREFIX = `${OFFLINE_PROTOCOL}://`;
@@ -65,5 +63,3 @@ export function onMissingTile(listener: (url: string) => void): () => void {
   missingListeners.add(listener);
   return () => missingListeners.delete(listener);
 }
-
-

@@ -139,7 +139,19 @@ export async function up(db: AnyDb, dialect: DialectLayer): Promise<void> {
 }
 
 export async function down(db: AnyDb): Promise<void> {
-  for (const table of ['search_profiles', 'record_history', 'applied_ops', 'idempotency_keys', 'project_roles', 'attachments', 'table_attachment_infos', 'records', 'table_columns', 'project_tables', 'projects']) {
+  for (const table of [
+    'search_profiles',
+    'record_history',
+    'applied_ops',
+    'idempotency_keys',
+    'project_roles',
+    'attachments',
+    'table_attachment_infos',
+    'records',
+    'table_columns',
+    'project_tables',
+    'projects',
+  ]) {
     await db.schema.dropTable(table).ifExists().execute();
   }
 }

@@ -30,10 +30,30 @@ function gridLines(): Feature<LineString, { major: boolean }>[] {
   const { minX, minY, maxX, maxY } = GRID_EXTENT;
   // Integer hundredths avoid floating-point drift in the loop.
   for (let i = Math.ceil(minX * 100); i <= Math.floor(maxX * 100); i += 1) {
-    lines.push({ type: 'Feature', properties: { major: i % 10 === 0 }, geometry: { type: 'LineString', coordinates: [[i / 100, minY], [i / 100, maxY]] } });
+    lines.push({
+      type: 'Feature',
+      properties: { major: i % 10 === 0 },
+      geometry: {
+        type: 'LineString',
+        coordinates: [
+          [i / 100, minY],
+          [i / 100, maxY],
+        ],
+      },
+    });
   }
   for (let j = Math.ceil(minY * 100); j <= Math.floor(maxY * 100); j += 1) {
-    lines.push({ type: 'Feature', properties: { major: j % 10 === 0 }, geometry: { type: 'LineString', coordinates: [[minX, j / 100], [maxX, j / 100]] } });
+    lines.push({
+      type: 'Feature',
+      properties: { major: j % 10 === 0 },
+      geometry: {
+        type: 'LineString',
+        coordinates: [
+          [minX, j / 100],
+          [maxX, j / 100],
+        ],
+      },
+    });
   }
   return lines;
 }

@@ -31,7 +31,9 @@ function clientAuthMode(auth: AuthSetting | undefined): AuthMode {
 export async function registerSite(app: FastifyInstance, options: SiteOptions): Promise<void> {
   registerConfigJson(app, { db: app.db, projectId: options.projectId ?? 1, version: options.version, authMode: clientAuthMode(options.auth) });
   registerKeycloakJson(app, {
-    ...(options.keycloak && options.auth === 'keycloak' ? { url: options.keycloak.url, realm: options.keycloak.realm, clientId: options.keycloak.clientId } : {}),
+    ...(options.keycloak && options.auth === 'keycloak'
+      ? { url: options.keycloak.url, realm: options.keycloak.realm, clientId: options.keycloak.clientId }
+      : {}),
     publicUrl: options.publicUrl,
   });
   // The own offline base map config.json names first (public like the client).

@@ -91,7 +91,13 @@ export function DownloadListScreen() {
                     {extent.status === 'paused' && !running ? (
                       <Button size="small" text={slMap.download.resume} disabled={controller.isRunning()} onClick={() => start(extent)} />
                     ) : null}
-                    <Button size="small" kind="secondary" text={slMap.download.refresh} disabled={controller.isRunning()} onClick={() => void refresh(extent)} />
+                    <Button
+                      size="small"
+                      kind="secondary"
+                      text={slMap.download.refresh}
+                      disabled={controller.isRunning()}
+                      onClick={() => void refresh(extent)}
+                    />
                     <Button size="small" kind="danger" text={slMap.download.delete} disabled={running} onClick={() => setToDelete(extent)} />
                   </td>
                 </tr>

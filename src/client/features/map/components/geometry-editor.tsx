@@ -48,7 +48,8 @@ export function GeometryEditor({ engine, mode, initial, target, onDone, onChange
     else if (mode === 'polygon') {
       if (initial && (initial.type === 'Polygon' || initial.type === 'MultiPolygon')) engine.drawing.editPolygon(initial as Polygon | MultiPolygon);
       else engine.drawing.startPolygon();
-    } else if (initial && (initial.type === 'LineString' || initial.type === 'MultiLineString')) engine.drawing.editLine(initial as LineString | MultiLineString);
+    } else if (initial && (initial.type === 'LineString' || initial.type === 'MultiLineString'))
+      engine.drawing.editLine(initial as LineString | MultiLineString);
     else engine.drawing.startLine();
     const update = () => {
       const geometry = engine.drawing.drawnGeometry();
@@ -71,9 +72,13 @@ export function GeometryEditor({ engine, mode, initial, target, onDone, onChange
 
   const editing = Boolean(initial) && mode !== 'point';
   const hint = hintText ?? (mode === 'point' ? slMap.draw.hintPoint : editing ? slMap.draw.hintEdit : slMap.draw.hintLine);
-  const deleteVertex = editing && engine ? <Button kind="secondary" text={slSetup.paths.deleteVertex} onClick={() => engine.drawing.deleteSelectedVertices()} /> : null;
+  const deleteVertex =
+    editing && engine ? <Button kind="secondary" text={slSetup.paths.deleteVertex} onClick={() => engine.drawing.deleteSelectedVertices()} /> : null;
   // Drawing a new line or outline: finish it without the double tap (see MapEngine.finishDrawing).
-  const finish = !editing && mode !== 'point' && engine && drawing && !drawn ? <Button kind="secondary" text={slSetup.common.finishDrawing} onClick={() => engine.drawing.finishDrawing()} /> : null;
+  const finish =
+    !editing && mode !== 'point' && engine && drawing && !drawn ? (
+      <Button kind="secondary" text={slSetup.common.finishDrawing} onClick={() => engine.drawing.finishDrawing()} />
+    ) : null;
   const tools = deleteVertex ?? finish;
 
   const save = async () => {
@@ -87,7 +92,11 @@ export function GeometryEditor({ engine, mode, initial, target, onDone, onChange
   };
 
   return (
-    <section className="mt-recorder" data-drawing={drawing ? mode : undefined} aria-label={mode === 'point' ? slMap.draw.placeIndicator : mode === 'polygon' ? slSetup.areas.draw : initial ? slMap.draw.editPath : slMap.draw.drawPath}>
+    <section
+      className="mt-recorder"
+      data-drawing={drawing ? mode : undefined}
+      aria-label={mode === 'point' ? slMap.draw.placeIndicator : mode === 'polygon' ? slSetup.areas.draw : initial ? slMap.draw.editPath : slMap.draw.drawPath}
+    >
       {/* Until Draw listens to the map a tap would be lost: say so instead of asking for one. */}
       <p>{drawing ? hint : sl.common.loading}</p>
       {embedded ? (

@@ -66,7 +66,11 @@ export function LocalLayersPanel() {
         </label>
         <label>
           {t.fileLabel}
-          <input type="file" accept=".geojson,.json,.gpx,.kml,application/geo+json,application/gpx+xml,application/vnd.google-earth.kml+xml" onChange={(e) => void onFile(e.target.files?.[0])} />
+          <input
+            type="file"
+            accept=".geojson,.json,.gpx,.kml,application/geo+json,application/gpx+xml,application/vnd.google-earth.kml+xml"
+            onChange={(e) => void onFile(e.target.files?.[0])}
+          />
         </label>
       </div>
       {message ? <p role={message.kind === 'error' ? 'alert' : 'status'}>{message.text}</p> : null}

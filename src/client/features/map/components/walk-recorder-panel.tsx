@@ -42,7 +42,19 @@ export interface WalkRecorderPanelProps {
   online?: boolean;
 }
 
-export function WalkRecorderPanel({ pathId, pathName, table, options, env, onTrack, onSaved, createPath, engine = null, onCorrecting, online = false }: WalkRecorderPanelProps) {
+export function WalkRecorderPanel({
+  pathId,
+  pathName,
+  table,
+  options,
+  env,
+  onTrack,
+  onSaved,
+  createPath,
+  engine = null,
+  onCorrecting,
+  online = false,
+}: WalkRecorderPanelProps) {
   const db = useOfflineDb();
   const stableOptions = useMemo(() => options ?? {}, [options]);
   const recorder = useWalkRecorder(db, stableOptions, env);

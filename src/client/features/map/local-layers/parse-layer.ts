@@ -123,7 +123,8 @@ function parseGpx(text: string): Feature[] {
   }
   for (const rte of byName(doc, 'rte')) {
     const points = byName(rte, 'rtept').map(gpxPoint);
-    if (points.length >= 2) features.push({ type: 'Feature', properties: { name: childText(rte, 'name') ?? '' }, geometry: { type: 'LineString', coordinates: points } });
+    if (points.length >= 2)
+      features.push({ type: 'Feature', properties: { name: childText(rte, 'name') ?? '' }, geometry: { type: 'LineString', coordinates: points } });
   }
   for (const wpt of byName(doc, 'wpt')) {
     features.push({ type: 'Feature', properties: { name: childText(wpt, 'name') ?? '' }, geometry: { type: 'Point', coordinates: gpxPoint(wpt) } });
@@ -158,7 +159,9 @@ function kmlGeometry(el: Element): Geometry | null {
       return rings[0] && rings[0].length >= 4 ? { type: 'Polygon', coordinates: rings } : null;
     }
     case 'MultiGeometry': {
-      const parts = Array.from(el.children).map(kmlGeometry).filter((g): g is Geometry => g !== null);
+      const parts = Array.from(el.children)
+        .map(kmlGeometry)
+        .filter((g): g is Geometry => g !== null);
       return parts.length ? { type: 'GeometryCollection', geometries: parts } : null;
     }
     default:

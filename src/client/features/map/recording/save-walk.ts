@@ -32,7 +32,14 @@ function toStoredWalk(result: WalkResult, raw: readonly RawFix[], recordedAt: nu
   };
 }
 
-export async function saveWalk(db: OfflineDb, table: PathsTableRef, pathId: number, result: WalkResult, raw: readonly RawFix[], recordedAt: number): Promise<SavedEdit> {
+export async function saveWalk(
+  db: OfflineDb,
+  table: PathsTableRef,
+  pathId: number,
+  result: WalkResult,
+  raw: readonly RawFix[],
+  recordedAt: number,
+): Promise<SavedEdit> {
   if (!result.geometry) throw new Error('no geometry to save');
   return saveEdit(db, {
     kind: 'update',

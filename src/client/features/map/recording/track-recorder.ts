@@ -176,7 +176,12 @@ export function addFix(state: RecorderState, fix: Fix): RecorderState {
   const unexplained = Math.max(0, d - (last.accuracy + fix.accuracy));
   if (unexplained / dt > options.maxSpeedMps) {
     const run = [...state.jumpRun, { ...fix, rawIndex: raw.length }];
-    const consistent = run.every((f, i) => i === 0 || distanceM([run[i - 1]!.lon, run[i - 1]!.lat], [f.lon, f.lat]) - (f.accuracy + run[i - 1]!.accuracy) <= options.maxSpeedMps * Math.max(0.001, (f.timestamp - run[i - 1]!.timestamp) / 1000));
+    const consistent = run.every(
+      (f, i) =>
+        i === 0 ||
+        distanceM([run[i - 1]!.lon, run[i - 1]!.lat], [f.lon, f.lat]) - (f.accuracy + run[i - 1]!.accuracy) <=
+          options.maxSpeedMps * Math.max(0.001, (f.timestamp - run[i - 1]!.timestamp) / 1000),
+    );
     if (run.length >= options.reanchorAfter && consistent) {
       // The walker really is over there: the old anchor was the outlier. Re-mark the run's fixes
       // as good and start a new segment from them (counted as a gap: nothing connects them).
@@ -296,11 +301,7 @@ export function summarize(state: RecorderState, now: number): WalkResult {
  * replaying them: the persisted log is the truth, the state is derived.
  */
 export type RecorderEvent =
-  | { kind: 'start'; at: number }
-  | { kind: 'fix'; fix: Fix }
-  | { kind: 'pause'; at: number }
-  | { kind: 'resume'; at: number }
-  | { kind: 'hidden'; at: number };
+  { kind: 'start'; at: number } | { kind: 'fix'; fix: Fix } | { kind: 'pause'; at: number } | { kind: 'resume'; at: number } | { kind: 'hidden'; at: number };
 
 export function applyEvent(state: RecorderState, event: RecorderEvent): RecorderState {
   switch (event.kind) {

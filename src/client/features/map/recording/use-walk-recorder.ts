@@ -7,7 +7,17 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { OfflineDb } from '../../../lib/db/database';
 import { clearWalk, loadWalk, WalkLog, type LoadedWalk } from './walk-log';
-import { applyEvent, createRecorder, finish, replay, summarize, type RecorderEvent, type RecorderOptions, type RecorderState, type WalkResult } from './track-recorder';
+import {
+  applyEvent,
+  createRecorder,
+  finish,
+  replay,
+  summarize,
+  type RecorderEvent,
+  type RecorderOptions,
+  type RecorderState,
+  type WalkResult,
+} from './track-recorder';
 
 export interface WalkRecorderEnv {
   geolocation?: Geolocation;

@@ -112,7 +112,9 @@ export function SyncPanel() {
         {slSync.sync.lastSync}: {lastSyncAt ? formatDateTime(lastSyncAt) : slSync.sync.neverSynced}
       </p>
       {/* An edit the server refused is not sent: "all sent" only when nothing waits for the user either. */}
-      <p data-testid="sync-pending">{pending > 0 ? sl.header.pendingEdits(pending) : items.length > 0 ? sl.header.needsDecision(items.length) : slSync.sync.allSent}</p>
+      <p data-testid="sync-pending">
+        {pending > 0 ? sl.header.pendingEdits(pending) : items.length > 0 ? sl.header.needsDecision(items.length) : slSync.sync.allSent}
+      </p>
       {authRequired ? <p role="status">{slSync.sync.signInRequired}</p> : null}
       {!authRequired && pending > 0 && (!online || retryAt !== null) ? <p role="status">{slSync.sync.backingOff}</p> : null}
       {items.length ? (

@@ -37,14 +37,7 @@ import {
   type AttachmentRow,
 } from '../../../attachments/attachment-repository';
 import { contentDisposition } from '../../../attachments/file-name';
-import {
-  assertQuota,
-  assertSlotRoom,
-  removeStored,
-  storeFiles,
-  type AttachmentService,
-  type StoredFile,
-} from '../../../attachments/service';
+import { assertQuota, assertSlotRoom, removeStored, storeFiles, type AttachmentService, type StoredFile } from '../../../attachments/service';
 import { checkFile, discard, receiveMultipart } from '../../../attachments/upload';
 import { forbidden, invalid, notFound } from '../../../domain-errors';
 import { runWrite } from '../../../http/idempotency';
@@ -63,7 +56,6 @@ export interface AttachmentRoutesOptions {
 const tags = ['Attachments'];
 /** Attachment ids never point at other bytes, so a browser may keep them (private: they are the user's). */
 const ATTACHMENT_CACHE_CONTROL = 'private, max-age=31536000, immutable';
-
 
 /** The attachment slot `slotId` of `table`, or 400 (ids in a form body are the client's input). */
 function slotOf(table: TableInfo, slotId: number, path = 'tableAttachmentInfoId') {
@@ -244,15 +236,17 @@ export default async function attachmentRoutes(app: FastifyInstance, options: At
         throw notFound(`attachment ${row.id} has no stored content`);
       }
       const name = thumb ? row.name.replace(/\.[a-z0-9]{1,10}$/i, '') + '.thumb.jpg' : row.name;
-      return reply
-        .header('content-type', thumb ? 'image/jpeg' : row.mimeType)
-        .header('content-length', String(object.size))
-        .header('content-disposition', contentDisposition(name))
-        .header('cache-control', ATTACHMENT_CACHE_CONTROL)
-        .header('x-content-type-options', 'nosniff')
-        // Files are data, never a page: no scripts even if a browser opened one as a document.
-        .header('content-security-policy', "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; sandbox")
-        .send(object.stream);
+      return (
+        reply
+          .header('content-type', thumb ? 'image/jpeg' : row.mimeType)
+          .header('content-length', String(object.size))
+          .header('content-disposition', contentDisposition(name))
+          .header('cache-control', ATTACHMENT_CACHE_CONTROL)
+          .header('x-content-type-options', 'nosniff')
+          // Files are data, never a page: no scripts even if a browser opened one as a document.
+          .header('content-security-policy', "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; sandbox")
+          .send(object.stream)
+      );
     },
   );
 

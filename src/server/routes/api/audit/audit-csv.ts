@@ -17,9 +17,16 @@ export function auditCsvLines(entries: readonly AuditEntry[]): string {
   let text = '';
   for (const e of entries) {
     // The record by its name (its id beside it: a spreadsheet may join on it).
-    const common = [e.changedAt, e.changedBy ?? t.unknownUser, t.actions[e.action], t.tables[e.table as keyof typeof t.tables] ?? e.table, e.record ? `${e.record} (${e.recordId})` : e.recordId];
+    const common = [
+      e.changedAt,
+      e.changedBy ?? t.unknownUser,
+      t.actions[e.action],
+      t.tables[e.table as keyof typeof t.tables] ?? e.table,
+      e.record ? `${e.record} (${e.recordId})` : e.recordId,
+    ];
     if (e.changes.length === 0) text += csvLine([...common, '', '', '']);
-    for (const c of e.changes) text += csvLine([...common, changeColumnLabel(c.column), c.oldText ?? changeValueText(c.old, ''), c.newText ?? changeValueText(c.new, '')]);
+    for (const c of e.changes)
+      text += csvLine([...common, changeColumnLabel(c.column), c.oldText ?? changeValueText(c.old, ''), c.newText ?? changeValueText(c.new, '')]);
   }
   return text;
 }

@@ -52,7 +52,13 @@ export default async function auditRoutes(app: FastifyInstance): Promise<void> {
     '/api/Audit/:projectId',
     {
       attachValidation: true,
-      schema: { tags, summary: 'Every change in the project, newest first (editors)', params: ProjectParams, querystring: AuditQuery, response: { 200: AuditPage, ...errorResponses } },
+      schema: {
+        tags,
+        summary: 'Every change in the project, newest first (editors)',
+        params: ProjectParams,
+        querystring: AuditQuery,
+        response: { 200: AuditPage, ...errorResponses },
+      },
     },
     async (request) => {
       const ctx = editorContext(request);

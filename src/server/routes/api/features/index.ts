@@ -69,7 +69,11 @@ export default async function featureRoutes(app: FastifyInstance): Promise<void>
     },
     async (request, reply) =>
       runWrite(app.db, request, reply, request.access!.caller, async (trx) => {
-        const record = await insertRecord(requestContext(request, trx), { tableId: request.params.tableId, properties: request.body.properties, geometry: request.body.geometry });
+        const record = await insertRecord(requestContext(request, trx), {
+          tableId: request.params.tableId,
+          properties: request.body.properties,
+          geometry: request.body.geometry,
+        });
         return { status: 201, body: recordToFeature(record) };
       }),
   );

@@ -134,11 +134,20 @@ async function handleFull(
         const record =
           input.id === undefined
             ? await insertRecord(tx, { tableId: table.id, properties: input.properties, geometry: input.geometry }, { path: 'record' })
-            : await updateRecord(tx, { tableId: table.id, id: input.id, properties: input.properties, geometry: input.geometry, version: input.version }, { path: 'record' });
+            : await updateRecord(
+                tx,
+                { tableId: table.id, id: input.id, properties: input.properties, geometry: input.geometry, version: input.version },
+                { path: 'record' },
+              );
         const perSlot = new Map<number, { slot: AttachmentSlot; count: number }>();
         for (const { slot } of checked) perSlot.set(slot.id, { slot, count: (perSlot.get(slot.id)?.count ?? 0) + 1 });
         for (const { slot, count } of perSlot.values()) await assertSlotRoom(trx, slot, record.id, count);
-        await assertQuota(trx, service.limits, uploaderOf(tx), checked.reduce((sum, c) => sum + c.file.size, 0));
+        await assertQuota(
+          trx,
+          service.limits,
+          uploaderOf(tx),
+          checked.reduce((sum, c) => sum + c.file.size, 0),
+        );
         stored = await storeFiles(
           service,
           checked.map((c) => c.file),
@@ -193,7 +202,11 @@ export default async function fullRoutes(app: FastifyInstance, options: FullRout
         response: { 200: FullResult, 201: FullResult, ...uploadErrorResponses },
       },
       onSend: beforeResponseHook,
-      config: { swaggerTransform: multipartDoc({ record: { type: 'string', description: 'JSON {tableId, id?, properties, geometry?, version?}' }, ...fileParts }, ['record']) },
+      config: {
+        swaggerTransform: multipartDoc({ record: { type: 'string', description: 'JSON {tableId, id?, properties, geometry?, version?}' }, ...fileParts }, [
+          'record',
+        ]),
+      },
     },
     async (request, reply) =>
       handleFull(app, service, request, reply, (form) => {

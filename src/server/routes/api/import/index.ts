@@ -55,7 +55,9 @@ const parts = {
   file: { type: 'string', format: 'binary', description: 'The file' },
   projectId: { type: 'integer', description: 'Project (default: the one the server serves)' },
 } as const;
-const mappingPart = { mapping: { type: 'string', description: 'JSON {source attribute: column id | null}; default: by column names and Slovenian labels' } } as const;
+const mappingPart = {
+  mapping: { type: 'string', description: 'JSON {source attribute: column id | null}; default: by column names and Slovenian labels' },
+} as const;
 
 export default async function importRoutes(app: FastifyInstance, options: ImportRouteOptions): Promise<void> {
   const limits: UploadLimits = { ...DEFAULT_LIMITS, ...(options.limits ?? {}) };
@@ -81,8 +83,18 @@ export default async function importRoutes(app: FastifyInstance, options: Import
       const part = form.files.find((f) => f.fieldName === 'file');
       if (!part || form.files.length !== 1) throw invalid(t.fileMissing);
       const bytes = await readFile(part.tempPath);
-      const ctx: RepoContext = { db: app.db, dialect: app.dialect, schema, access, now: new Date().toISOString(), ...(app.farmerAccounts ? { farmerAccounts: app.farmerAccounts } : {}) };
-      return { ctx, file: { kind: kind as ImportKind, bytes: new Uint8Array(bytes), ...(form.fields.mapping !== undefined ? { mapping: form.fields.mapping } : {}) } };
+      const ctx: RepoContext = {
+        db: app.db,
+        dialect: app.dialect,
+        schema,
+        access,
+        now: new Date().toISOString(),
+        ...(app.farmerAccounts ? { farmerAccounts: app.farmerAccounts } : {}),
+      };
+      return {
+        ctx,
+        file: { kind: kind as ImportKind, bytes: new Uint8Array(bytes), ...(form.fields.mapping !== undefined ? { mapping: form.fields.mapping } : {}) },
+      };
     } finally {
       await discard(form.files);
     }
@@ -101,7 +113,11 @@ export default async function importRoutes(app: FastifyInstance, options: Import
   app.post(
     '/api/Import/preview',
     {
-      schema: { tags, summary: 'Columns, suggested mapping and the first rows of an import file (editors)', response: { 200: previewSchema, ...writeErrorResponses } },
+      schema: {
+        tags,
+        summary: 'Columns, suggested mapping and the first rows of an import file (editors)',
+        response: { 200: previewSchema, ...writeErrorResponses },
+      },
       config: { swaggerTransform: multipartDoc(parts, ['kind', 'file']) },
     },
     async (request) => {
@@ -113,7 +129,11 @@ export default async function importRoutes(app: FastifyInstance, options: Import
   app.post(
     '/api/Import/dry-run',
     {
-      schema: { tags, summary: 'What an import would create, update and refuse, with a reason per refused row (writes nothing)', response: { 200: ImportReport, ...writeErrorResponses } },
+      schema: {
+        tags,
+        summary: 'What an import would create, update and refuse, with a reason per refused row (writes nothing)',
+        response: { 200: ImportReport, ...writeErrorResponses },
+      },
       config: { swaggerTransform: multipartDoc({ ...parts, ...mappingPart }, ['kind', 'file']) },
     },
     async (request) => {
@@ -129,7 +149,11 @@ export default async function importRoutes(app: FastifyInstance, options: Import
       schema: {
         tags,
         summary: 'Import all rows in one transaction (any refused row → 400 with the report, nothing written); re-import updates in place',
-        response: { 200: ImportReport, 400: { type: 'object', additionalProperties: true }, ...Object.fromEntries(Object.entries(writeErrorResponses).filter(([status]) => status !== '400')) },
+        response: {
+          200: ImportReport,
+          400: { type: 'object', additionalProperties: true },
+          ...Object.fromEntries(Object.entries(writeErrorResponses).filter(([status]) => status !== '400')),
+        },
       },
       config: { swaggerTransform: multipartDoc({ ...parts, ...mappingPart }, ['kind', 'file']) },
     },

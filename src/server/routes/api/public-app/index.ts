@@ -10,7 +10,12 @@ export default async function publicAppRoutes(app: FastifyInstance): Promise<voi
     {
       // Answered even when no farmers record matches: the client then shows sl.farmer.missing.
       config: { allowNoFarmer: true },
-      schema: { tags: ['PublicApp'], summary: "The caller's roles in the project", params: ProjectParams, response: { 200: ref(RolesResult), ...errorResponses } },
+      schema: {
+        tags: ['PublicApp'],
+        summary: "The caller's roles in the project",
+        params: ProjectParams,
+        response: { 200: ref(RolesResult), ...errorResponses },
+      },
     },
     async (request): Promise<RolesResult> => {
       const access = request.access;

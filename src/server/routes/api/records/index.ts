@@ -36,7 +36,6 @@ import { archiveRecords, insertRecord, updateRecord } from '../../../repositorie
 
 const tags = ['Records'];
 
-
 export default async function recordRoutes(app: FastifyInstance): Promise<void> {
   registerSharedWrites(app, 'Records');
 
@@ -62,7 +61,13 @@ export default async function recordRoutes(app: FastifyInstance): Promise<void> 
       runWrite(app.db, request, reply, request.access!.caller, async (trx) => {
         const { tableId, recordId } = request.params;
         const body = request.body;
-        const record = await updateRecord(requestContext(request, trx), { tableId, id: recordId, properties: body.properties, geometry: body.geometry, version: body.version });
+        const record = await updateRecord(requestContext(request, trx), {
+          tableId,
+          id: recordId,
+          properties: body.properties,
+          geometry: body.geometry,
+          version: body.version,
+        });
         return { status: 200, body: record };
       }),
   );
@@ -204,6 +209,7 @@ export default async function recordRoutes(app: FastifyInstance): Promise<void> 
         response: { 200: ref(RecordPage), ...errorResponses },
       },
     },
-    async (request) => extentSearch(requestContext(request), { extent: request.query.extent, tableIds: request.query.tableIds ?? [], columnIds: request.query.columnIds }),
+    async (request) =>
+      extentSearch(requestContext(request), { extent: request.query.extent, tableIds: request.query.tableIds ?? [], columnIds: request.query.columnIds }),
   );
 }
