@@ -417,3 +417,13 @@ export function formKindNameById(id: number): string | undefined {
 export function findIndicator(kind: FormKind, key: string): IndicatorDefinition | undefined {
   return kind.indicators.find((definition) => definition.key === key);
 }
+
+/** An indicator's definition by its key alone, in any of `kinds` (keys are unique across the form kinds). */
+export function indicatorByKey(key: unknown, kinds: Readonly<Record<string, FormKind>> = formKinds): IndicatorDefinition | undefined {
+  if (typeof key !== 'string') return undefined;
+  for (const kind of Object.values(kinds)) {
+    const found = findIndicator(kind, key);
+    if (found) return found;
+  }
+  return undefined;
+}

@@ -9,7 +9,7 @@
  */
 import { slAudit, slReview } from '../../common/i18n/sl';
 import { isReviewState } from '../../common/review';
-import { findIndicator, formKindById, formKinds } from '../../common/scheme/form-kinds';
+import { formKindById, indicatorByKey } from '../../common/scheme/form-kinds';
 import type { Properties } from '../../common/schemas/wire';
 import type { RepoContext } from './context';
 import type { TableInfo } from '../project-schema';
@@ -104,13 +104,7 @@ export function recordLabel(rows: Rows, id: number): string | null {
 }
 
 function indicatorName(key: unknown): string | null {
-  if (typeof key !== 'string') return null;
-  // Keys are unique across the form kinds.
-  for (const kind of Object.values(formKinds)) {
-    const found = findIndicator(kind, key);
-    if (found) return found.name;
-  }
-  return null;
+  return indicatorByKey(key)?.name ?? null;
 }
 
 /**

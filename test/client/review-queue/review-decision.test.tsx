@@ -9,7 +9,8 @@ import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-libra
 import { useState } from 'react';
 import { useSaveEdits } from '../../../src/client/app/routes/screen-data';
 import { ReviewDecision, type ReviewDecisionProps } from '../../../src/client/features/review-queue';
-import { checkMove, moveEdit } from '../../../src/client/features/review-queue/review-move';
+import { checkMove } from '../../../src/client/features/review-queue/review-move';
+import { moveEdit } from '../../../src/client/lib/db/review-edit';
 import { openOfflineDb, refreshRows, type OfflineDb, type StoredRecord } from '../../../src/client/lib/db';
 import { readRow } from '../../../src/client/lib/db/model';
 import { fillText, slReview, slReviewQueue } from '../../../src/common/i18n/sl';

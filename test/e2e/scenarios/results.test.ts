@@ -10,7 +10,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, expect, jest, test } from '@jest/globals';
 import type { Page } from 'playwright-core';
-import { slScreens } from '../../../src/common/i18n/sl';
+import { slAudit, slScreens } from '../../../src/common/i18n/sl';
 import type { WireRecord } from '../../../src/common/schemas/wire';
 import { describeApp } from '../fixture';
 import { ARTIFACTS_DIR, DEMO_USERS, recordArtifacts } from '../harness';
@@ -81,7 +81,8 @@ describeApp('results of all farmers (Chromium)', {}, (e2e) => {
         expect(lines[0]).toContain(t.csv.history);
         expect(lines.some((l) => l.startsWith(`${names.farmer1};`))).toBe(true);
         const line2 = lines.find((l) => l.startsWith(`${names.farmer2};`) && l.includes(`;${form2.id};`))!;
-        expect(line2).toContain(`${DEMO_USERS.editor.email} spremenjeno: score ${JSON.stringify(oldScore)} → 55`);
+        // The column and its values as an adviser reads them (the audit trail's words), not the column's key.
+        expect(line2).toContain(`${DEMO_USERS.editor.email} spremenjeno: ${slAudit.columns.score}: ${String(oldScore)} → 55`);
 
         // GeoJSON of the same rows, with the history as a property.
         const geo = JSON.parse(await download(page, t.exportGeoJson)) as { features: Array<{ id: number; properties: Record<string, unknown> }> };

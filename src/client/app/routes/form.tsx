@@ -19,6 +19,7 @@ import type { ScreenProps } from '../router/routes';
 import { useReloadSeason, useSaveEdits, useSeasonView } from './screen-data';
 import { routeHref } from '../../lib/links';
 import { useRouter } from '../router/router';
+import { moveEdit } from '../../lib/db/review-edit';
 
 // The map library loads with the picker, not with the form (form-point-picker.tsx).
 const PointPicker = lazy(() => import(/* webpackChunkName: "form-point-picker" */ './form-point-picker'));
@@ -72,18 +73,9 @@ export default function FormRoute({ params }: ScreenProps) {
   const today = dayInSlovenia(new Date());
   const onMove = async (to: ReviewState, reason: string | null) => {
     if (!form) return;
-    // One update of the form, based on its stored version (the outbox carries it); the server
-    // checks the rule, stamps reviewed_by/at and adds the reason to the thread itself.
-    await saveEdits([
-      {
-        kind: 'update',
-        projectId: config.projectId,
-        tableId: config.tables.forms.id,
-        id: form.id,
-        properties: toProperties(config, 'forms', { review_state: to, review_reason: reason }),
-        refs: refKeysFor(config, 'forms'),
-      },
-    ]);
+    // One update of the form on its stored version (the outbox carries it), built as an adviser's
+    // decision is (lib/db/review-edit.ts).
+    await saveEdits([moveEdit(config, form.id, { to, reason })]);
   };
   const onReply = async (text: string, indicator: string | null) => {
     if (!form) return null;

@@ -15,7 +15,8 @@ import type { AppConfig } from '../../../common/schemas/config';
 import { formKindById } from '../../../common/scheme/form-kinds';
 import { Button } from '../../components/button/button';
 import type { Form } from '../../lib/db/model';
-import { moveLabel, saveMoves, type MoveOutcome, type ReviewMove, type SaveEdits, type SavedMove } from './review-move';
+import type { ReviewMove } from '../../lib/db/review-edit';
+import { moveLabel, saveMoves, type MoveOutcome, type SaveEdits, type SavedMove } from './review-move';
 import { useMoveOutcomes, type OutboxView } from './use-move-outcomes';
 
 export interface ReviewDecisionProps {

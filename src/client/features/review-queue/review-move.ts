@@ -4,26 +4,17 @@
  * form row — review_state, review_reason, review_indicator and return_until, on the form's version
  * as the device holds it. The server checks the rule again, sets reviewed_by/reviewed_at and adds
  * the reason to the form's thread itself: the client never writes those. The decision panel and the
- * queue's bulk approval both save through `saveMove`, so there is one way to make a move.
+ * queue's bulk approval both save through `saveMoves`; the edit itself is lib/db/review-edit.ts's
+ * `moveEdit`, which a farmer's submit and appeal use too.
  */
 import { fillText, slReview, slReviewQueue } from '../../../common/i18n/sl';
 import { withoutOperation } from '../../../common/errors';
 import { refuseMove, reviewStateOf, type ReviewState, type SeasonDeadlines } from '../../../common/review';
 import type { AppConfig } from '../../../common/schemas/config';
 import type { OfflineDb, OutboxItem } from '../../lib/db/database';
-import { toProperties, type Form } from '../../lib/db/model';
+import type { Form } from '../../lib/db/model';
 import type { LocalEdit, SavedEdit } from '../../lib/db/outbox';
-import { refKeysFor } from '../../lib/db/refs';
-
-/** What the adviser decided: the state the form moves to, why, and for a return what and until when. */
-export interface ReviewMove {
-  to: ReviewState;
-  reason?: string | null;
-  /** A return: the key of the indicator to correct (the form kind's), or null for the whole form. */
-  indicator?: string | null;
-  /** A return: the last day ('YYYY-MM-DD') to resubmit, or null for the season's deadline. */
-  returnUntil?: string | null;
-}
+import { moveEdit, type ReviewMove } from '../../lib/db/review-edit';
 
 /** The outbox save the route passes in (app/routes/screen-data.ts `useSaveEdits`). */
 export type SaveEdits = (edits: LocalEdit[]) => Promise<SavedEdit[]>;
@@ -63,29 +54,6 @@ export function checkMove(
   if (reason && reason === form.review_reason?.trim()) return slReviewQueue.decision.sameReason;
   if (move.to === 'returned' && move.returnUntil && move.returnUntil.slice(0, 10) < today) return slReviewQueue.decision.returnUntilPast;
   return null;
-}
-
-/**
- * The outbox edit of a move: the review columns only (the outbox merges them into the device row
- * and sends it on that row's version). What a move does not name is cleared, so an approved form
- * does not keep the indicator and deadline of an earlier return.
- */
-export function moveEdit(config: AppConfig, formId: number, move: ReviewMove): LocalEdit {
-  const reason = move.reason?.trim() ? move.reason.trim() : null;
-  const returned = move.to === 'returned';
-  return {
-    kind: 'update',
-    projectId: config.projectId,
-    tableId: config.tables.forms.id,
-    id: formId,
-    properties: toProperties(config, 'forms', {
-      review_state: move.to,
-      review_reason: reason,
-      review_indicator: returned && move.indicator ? move.indicator : null,
-      return_until: returned && move.returnUntil ? move.returnUntil.slice(0, 10) : null,
-    }),
-    refs: refKeysFor(config, 'forms'),
-  };
 }
 
 /** The result of saving moves: those the rule refused (nothing stored), those stored, and a storage failure. */

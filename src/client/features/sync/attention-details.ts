@@ -8,8 +8,8 @@ import { withoutOperation } from '../../../common/errors';
 import { changeColumnLabel, changeTableLabel, changeValueText } from '../../../common/history-diff';
 import { fillText, slAudit, slReview, slScreens, slSync } from '../../../common/i18n/sl';
 import { reviewStateOf } from '../../../common/review';
-import type { AppConfig, IndicatorDefinition } from '../../../common/schemas/config';
-import { findIndicator, formKindById } from '../../../common/scheme/form-kinds';
+import type { AppConfig } from '../../../common/schemas/config';
+import { formKindById, indicatorByKey } from '../../../common/scheme/form-kinds';
 import { TABLE_KEYS, type TableKey } from '../../../common/schemas/project';
 import type { Properties, WireRecord } from '../../../common/schemas/wire';
 import { readRow } from '../../lib/db/model';
@@ -50,31 +50,21 @@ function tableOf(config: AppConfig, tableId: number): TableNames | undefined {
   return { key, nameOf: new Map(Object.entries(config.tables[key].columns).map(([name, id]) => [String(id), name])) };
 }
 
-/** An indicator's definition by its key (keys are unique across the form kinds). */
-function indicatorOf(config: AppConfig, key: unknown): IndicatorDefinition | undefined {
-  if (typeof key !== 'string') return undefined;
-  for (const kind of Object.values(config.forms)) {
-    const found = findIndicator(kind, key);
-    if (found) return found;
-  }
-  return undefined;
-}
-
 /** A value as the form screen shows it: Da/Ne, a choice by its label, a form kind or plant by its name. */
 function valueText(config: AppConfig, table: TableNames, column: string, value: unknown, properties: Properties): string {
   if (typeof value === 'boolean') return value ? slScreens.forms.yes : slScreens.forms.no;
   let named: string | undefined;
   if (table.key === 'forms' && column === 'form_id') named = formKindById(value, config.forms)?.title;
-  else if (table.key === 'indicators' && column === 'key') named = indicatorOf(config, value)?.name;
+  else if (table.key === 'indicators' && column === 'key') named = indicatorByKey(value, config.forms)?.name;
   else if (table.key === 'indicators' && column === 'value')
-    named = indicatorOf(config, readRow(config, 'indicators', { properties }).key)?.choices?.find((choice) => choice.value === value)?.label;
+    named = indicatorByKey(readRow(config, 'indicators', { properties }).key, config.forms)?.choices?.find((choice) => choice.value === value)?.label;
   return named ?? changeValueText(value, slAudit.empty);
 }
 
 function recordName(config: AppConfig, table: TableNames, properties: Properties, id: number): string {
   let named: unknown;
   if (table.key === 'forms') named = formKindById(readRow(config, 'forms', { properties }).form_id, config.forms)?.title;
-  else if (table.key === 'indicators') named = indicatorOf(config, readRow(config, 'indicators', { properties }).key)?.name;
+  else if (table.key === 'indicators') named = indicatorByKey(readRow(config, 'indicators', { properties }).key, config.forms)?.name;
   // Any other table by its `name` column, when it has one (a season link has none).
   else named = (readRow(config, table.key, { properties }) as { name?: unknown }).name;
   return typeof named === 'string' && named.trim() ? named : slSync.sync.recordId(id);
