@@ -3,6 +3,11 @@
  * reviewer can read the whole UI in one file. Texts the product fixes word for word are marked "exact".
  * Add new strings here under the screen or component that shows them.
  */
+import { formatNumber } from '../format';
+
+/** A count the Slovenian way ('10.000'), as every number on screen is written. */
+const num = (n: number): string => formatNumber(n, 0);
+
 export const sl = {
   common: {
     loading: 'Nalagam...',
@@ -50,9 +55,10 @@ export const sl = {
     offline: 'Brez povezave',
     syncTooltip: 'Stanje pošiljanja sprememb',
     /** "N sprememb čaka" with the Slovenian singular, dual, few and plural forms. */
-    pendingEdits: (n: number): string => `${n} ${slPlural(n, 'sprememba čaka', 'spremembi čakata', 'spremembe čakajo', 'sprememb čaka')} na pošiljanje`,
+    pendingEdits: (n: number): string => `${num(n)} ${slPlural(n, 'sprememba čaka', 'spremembi čakata', 'spremembe čakajo', 'sprememb čaka')} na pošiljanje`,
     /** Edits the server refused (failed or in conflict): they wait for the user, not for the network. */
-    needsDecision: (n: number): string => `${n} ${slPlural(n, 'sprememba čaka', 'spremembi čakata', 'spremembe čakajo', 'sprememb čaka')} na vašo odločitev`,
+    needsDecision: (n: number): string =>
+      `${num(n)} ${slPlural(n, 'sprememba čaka', 'spremembi čakata', 'spremembe čakajo', 'sprememb čaka')} na vašo odločitev`,
   },
   nav: {
     label: 'Glavna navigacija',
@@ -168,7 +174,7 @@ export const sl = {
     },
     reason: {
       present: 'zabeleženo na poti',
-      count: (count: number, each: string): string => `${count} × ${each}`,
+      count: (count: number, each: string): string => `${num(count)} × ${each}`,
       percent: (value: number, each: string): string => `delež ${String(value).replace('.', ',')} % × ${each}`,
       choice: (label: string): string => `izbrano: ${label}`,
       dateFrom: (date: string, from: string): string => `${date} (od ${from} dalje)`,
@@ -610,12 +616,12 @@ export const slScreens = {
     noAreas: 'Nimate še nobenega travnika. Travnike vpiše svetovalec.',
     noPaths: 'Na tem travniku ni poti.',
     sync: 'Pošiljanje',
-    pending: (n: number): string => (n === 0 ? 'Vse spremembe so poslane.' : `Na pošiljanje čaka sprememb: ${n}.`),
+    pending: (n: number): string => (n === 0 ? 'Vse spremembe so poslane.' : `Na pošiljanje čaka sprememb: ${num(n)}.`),
     lastSync: 'Zadnja sinhronizacija',
     never: 'še ni bilo',
     online: 'Povezano s strežnikom',
     offline: 'Brez povezave – delo se shranjuje na napravo',
-    progress: (done: number, total: number): string => `${done} od ${total} poti z izpolnjenim obrazcem`,
+    progress: (done: number, total: number): string => `${num(done)} od ${num(total)} poti z izpolnjenim obrazcem`,
     chooseFarmer: 'Izberite kmeta, da vidite njegove travnike.',
     viewingFarmer: 'Prikazan je kmet',
   },
@@ -627,7 +633,7 @@ export const slScreens = {
     choose: 'Odpri',
     chosen: 'Izbran',
     progress: 'Napredek v sezoni',
-    progressValue: (done: number, total: number): string => `${done}/${total} poti`,
+    progressValue: (done: number, total: number): string => `${num(done)}/${num(total)} poti`,
     searchOffline: 'Brez povezave iščem med kmeti, shranjenimi na napravi.',
   },
   paths: {
@@ -750,7 +756,7 @@ export const slScreens = {
     // Editors and readers: all farmers at once.
     allFarmers: 'Vsi kmetje',
     allFarmersLead: 'Ocene vseh kmetov po poteh, travnikih in sezonah.',
-    exportProgress: (done: number, total: number): string => `Pripravljam izvoz... ${done}/${total}`,
+    exportProgress: (done: number, total: number): string => `Pripravljam izvoz... ${num(done)}/${num(total)}`,
     summaryFarmers: 'Povzetek po kmetih',
     summaryAreas: 'Povzetek po travnikih',
     average: 'Povprečna ocena',
@@ -1018,7 +1024,7 @@ export const slAudit = {
   before: 'Prej',
   after: 'Potem',
   noChanges: 'Ni sprememb za ta izbor.',
-  total: (n: number): string => `Najdenih sprememb: ${n}`,
+  total: (n: number): string => `Najdenih sprememb: ${num(n)}`,
   pageOf: (page: number, pages: number): string => `Stran ${page} od ${pages}`,
   paging: 'Strani',
   previous: 'Prejšnja stran',
@@ -1033,7 +1039,7 @@ export const slAudit = {
     loading: 'Nalagam zgodovino sprememb...',
     empty: 'Ni zabeleženih sprememb.',
     entry: (when: string, who: string, action: string): string => `${when}, ${who}: ${action}`,
-    more: (shown: number, total: number): string => `Prikazanih je zadnjih ${shown} od ${total} sprememb; vse so v zgodovini sprememb projekta.`,
+    more: (shown: number, total: number): string => `Prikazanih je zadnjih ${num(shown)} od ${num(total)} sprememb; vse so v zgodovini sprememb projekta.`,
     notYetSent: 'Obrazec še ni poslan na strežnik, zato še nima zgodovine sprememb.',
   },
   fileName: 'zgodovina-sprememb',
@@ -1104,7 +1110,7 @@ export const slReview = {
     band: (name: string): string => `Razred: ${name}`,
     top: 'Dosežen je najvišji razred.',
     plantsToNext: (n: number, band: string): string =>
-      `še ${n} ${slPlural(n, 'kazalna rastlina', 'kazalni rastlini', 'kazalne rastline', 'kazalnih rastlin')} do razreda ${band}`,
+      `še ${num(n)} ${slPlural(n, 'kazalna rastlina', 'kazalni rastlini', 'kazalne rastline', 'kazalnih rastlin')} do razreda ${band}`,
     pointsToNext: (n: number, band: string): string => `še ${sl.scheme.points(n)} do razreda ${band}`,
   },
 } as const;
@@ -1115,12 +1121,12 @@ export const slReviewQueue = {
   lead: 'Obrazci, ki čakajo na svetovalca; najprej tisti, ki čakajo najdlje.',
   /** The main navigation's item and its count of waiting forms. */
   nav: 'Pregled',
-  waiting: (n: number): string => `${n} ${slPlural(n, 'obrazec čaka', 'obrazca čakata', 'obrazci čakajo', 'obrazcev čaka')} na pregled`,
+  waiting: (n: number): string => `${num(n)} ${slPlural(n, 'obrazec čaka', 'obrazca čakata', 'obrazci čakajo', 'obrazcev čaka')} na pregled`,
   onlineOnly: 'Pregled je na voljo le s povezavo s strežnikom.',
   failed: 'Obrazcev za pregled ni bilo mogoče naložiti.',
   empty: 'Noben obrazec ne čaka na pregled.',
   emptyFiltered: 'Noben obrazec, ki čaka, ne ustreza izbranim filtrom.',
-  total: (n: number): string => `${n} ${slPlural(n, 'obrazec', 'obrazca', 'obrazci', 'obrazcev')}`,
+  total: (n: number): string => `${num(n)} ${slPlural(n, 'obrazec', 'obrazca', 'obrazci', 'obrazcev')}`,
   filters: 'Filtri',
   farmer: 'Kmet',
   allFarmers: 'Vsi kmetje',
@@ -1140,17 +1146,17 @@ export const slReviewQueue = {
   select: (what: string): string => `Izberi: ${what}`,
   selectAll: 'Izberi vse prikazane',
   readOnly: 'Odločitve sprejemajo svetovalci; bralec obrazce le pregleduje.',
-  approveSelected: (n: number): string => `Potrdi izbrane (${n})`,
+  approveSelected: (n: number): string => `Potrdi izbrane (${num(n)})`,
   /** A row whose approval is saved on the device and not yet accepted by the server. */
   approvalWaiting: 'Potrditev čaka na pošiljanje',
   /** The bulk approval's report. */
   bulk: {
     saved: (n: number): string =>
-      `${n} ${slPlural(n, 'potrditev je shranjena', 'potrditvi sta shranjeni', 'potrditve so shranjene', 'potrditev je shranjenih')} za pošiljanje.`,
-    sent: (n: number, of: number): string => `Strežnik je sprejel ${n} od ${of}.`,
-    waiting: (n: number): string => `${n} še ${slPlural(n, 'čaka', 'čakata', 'čakajo', 'čaka')} na pošiljanje.`,
-    refused: (n: number): string => `${slPlural(n, 'Zavrnjena', 'Zavrnjeni', 'Zavrnjene', 'Zavrnjenih')}: ${n}`,
-    notSaved: (n: number): string => `${n} ni bilo mogoče shraniti.`,
+      `${num(n)} ${slPlural(n, 'potrditev je shranjena', 'potrditvi sta shranjeni', 'potrditve so shranjene', 'potrditev je shranjenih')} za pošiljanje.`,
+    sent: (n: number, of: number): string => `Strežnik je sprejel ${num(n)} od ${num(of)}.`,
+    waiting: (n: number): string => `${num(n)} še ${slPlural(n, 'čaka', 'čakata', 'čakajo', 'čaka')} na pošiljanje.`,
+    refused: (n: number): string => `${slPlural(n, 'Zavrnjena', 'Zavrnjeni', 'Zavrnjene', 'Zavrnjenih')}: ${num(n)}`,
+    notSaved: (n: number): string => `${num(n)} ni bilo mogoče shraniti.`,
   },
   /** The adviser's decision panel on a form. */
   decision: {
@@ -1192,15 +1198,15 @@ export const slReviewQueue = {
 
 /** What the farmer sees of the review: home's to-do, the state and thread on path and form screens. */
 export const slReviewFarmer = {
-  returned: (n: number): string => `${n} ${slPlural(n, 'obrazec vrnjen', 'obrazca vrnjena', 'obrazci vrnjeni', 'obrazcev vrnjenih')} v popravek`,
-  daysToSubmit: (n: number): string => `Do roka za oddajo še ${n} ${slPlural(n, 'dan', 'dneva', 'dnevi', 'dni')}`,
+  returned: (n: number): string => `${num(n)} ${slPlural(n, 'obrazec vrnjen', 'obrazca vrnjena', 'obrazci vrnjeni', 'obrazcev vrnjenih')} v popravek`,
+  daysToSubmit: (n: number): string => `Do roka za oddajo še ${num(n)} ${slPlural(n, 'dan', 'dneva', 'dnevi', 'dni')}`,
   /** Forms still to submit (drafts): '1 obrazec še ni oddan', '2 obrazca še nista oddana' … */
   notSubmitted: (n: number): string =>
-    `${n} ${slPlural(n, 'obrazec še ni oddan', 'obrazca še nista oddana', 'obrazci še niso oddani', 'obrazcev še ni oddanih')}`,
+    `${num(n)} ${slPlural(n, 'obrazec še ni oddan', 'obrazca še nista oddana', 'obrazci še niso oddani', 'obrazcev še ni oddanih')}`,
   lastDayToSubmit: 'Danes je zadnji dan za oddajo.',
   submitDeadlinePassed: (date: string): string => `Rok za oddajo je potekel ${date}.`,
   /** Decisions the farmer may still appeal. */
-  appealable: (n: number): string => `${n} ${slPlural(n, 'odločitev', 'odločitvi', 'odločitve', 'odločitev')} lahko še izpodbijate s pritožbo`,
+  appealable: (n: number): string => `${num(n)} ${slPlural(n, 'odločitev', 'odločitvi', 'odločitve', 'odločitev')} lahko še izpodbijate s pritožbo`,
   todoTitle: 'Kaj vas čaka',
   todoNothing: 'Trenutno ni ničesar za urediti.',
   todoOpen: 'Odpri obrazec',

@@ -171,8 +171,9 @@ describe('archiving an indicator (form, editors)', () => {
       id: rozga.id,
       status: 'pending',
     });
-    // Zlata rozga no longer lowers the score; kadulja still raises it.
-    expect(liveScore()).toContain(String(base + 7));
+    // Zlata rozga no longer lowers the score; kadulja still raises it. The score follows the form in
+    // a deferred render (after the frame of the change), so it is waited for.
+    await waitFor(() => expect(liveScore()).toContain(String(base + 7)));
     expect(screen.getByTestId('live-score').querySelector('[data-key="solidago"]')).toBeNull();
     expect(screen.getByTestId('indicator-salvia-pratensis')).toBeTruthy();
     expect(kadulja.id).not.toBe(rozga.id);

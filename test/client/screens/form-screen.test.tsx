@@ -77,14 +77,14 @@ describe('FormScreen', () => {
     expect(liveScore()).toContain(String(expected));
   });
 
-  it('the live score moves as indicators are ticked, with the explanation', () => {
+  it('the live score moves as indicators are ticked, with the explanation (in the render after the tap)', async () => {
     const s = season();
     renderWithStore(<Harness {...props(s.formDone, s.indicators)} />, { db: newDb() });
     const base = FORM_KINDS.travnik.scoring.base;
     fireEvent.click(within(screen.getByTestId('indicator-solidago')).getByRole('radio', { name: slScreens.forms.no }));
-    expect(liveScore()).toContain(String(base + 7));
+    await waitFor(() => expect(liveScore()).toContain(String(base + 7)));
     fireEvent.click(within(screen.getByTestId('indicator-lotus-corniculatus')).getByRole('radio', { name: slScreens.forms.yes }));
-    expect(liveScore()).toContain(String(base + 14));
+    await waitFor(() => expect(liveScore()).toContain(String(base + 14)));
     const explanation = screen.getByTestId('live-score');
     expect(explanation.querySelector('[data-key="lotus-corniculatus"]')!.textContent).toContain('+7 točk');
     // Zlata rozga no longer lowers it.
@@ -105,7 +105,7 @@ describe('FormScreen', () => {
     expect(await db.outbox.count()).toBe(0);
   });
 
-  it('a new form has no score yet until something is answered (not a bad 0)', () => {
+  it('a new form has no score yet until something is answered (not a bad 0)', async () => {
     const s = season();
     const fresh = {
       ...s.formDone,
@@ -114,7 +114,7 @@ describe('FormScreen', () => {
     renderWithStore(<Harness {...props(fresh, [])} />, { db: newDb() });
     expect(liveScore()).toBe(slPhone.form.noScoreYet);
     fireEvent.click(within(screen.getByTestId('indicator-solidago')).getByRole('radio', { name: slScreens.forms.no }));
-    expect(liveScore()).toContain(String(FORM_KINDS.travnik.scoring.base));
+    await waitFor(() => expect(liveScore()).toContain(String(FORM_KINDS.travnik.scoring.base)));
   });
 
   it('saving a form not marked completed with required answers missing saves and warns; the warning links focus the field', async () => {
