@@ -6,9 +6,12 @@
  * and extent answers, the GiST/geometry structures exist only with PostGIS, jsonb comparisons
  * never fail on values of another JSON type, text search ignores accents and case.
  */
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import pg from 'pg';
 import type { Point } from 'geojson';
 import { sql } from 'kysely';
+import { openDatabase } from '../../src/server/db/database';
 import { tsQuery } from '../../src/server/db/postgres-dialect';
 import { searchWords } from '../../src/common/text-search';
 import { buildTestApp, USERS, type TestApp } from './helpers/build-test-app';
@@ -136,4 +139,39 @@ const onPostgres = Boolean(process.env.DATABASE_URL);
       expect((hits.json().records as Array<{ id: number }>).map((r) => r.id)).toContain(created.json().id);
     }
   });
+});
+
+(onPostgres ? describe : describe.skip)('the default schema on PostgreSQL', () => {
+  const name = `mt_default_${process.pid}_${randomBytes(3).toString('hex')}`;
+  let url: string;
+
+  beforeAll(async () => {
+    const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await admin.connect();
+    await admin.query(`create database ${name}`);
+    await admin.end();
+    const parsed = new URL(process.env.DATABASE_URL!);
+    parsed.pathname = `/${name}`;
+    url = parsed.toString();
+  });
+  afterAll(async () => {
+    const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await admin.connect();
+    await admin.query(`drop database if exists ${name} with (force)`);
+    await admin.end();
+  });
+
+  it('migrates its own schema when another schema of the database already holds the migration tables', async () => {
+    // Another installation (or a test) in schema "other" of the same database: its migration
+    // tables must not be taken for the default schema's own.
+    const other = await openDatabase({ dataDir: 'unused', databaseUrl: url, schema: 'other' });
+    await other.close();
+    const main = await openDatabase({ dataDir: 'unused', databaseUrl: url });
+    try {
+      const { rows } = await sql<{ schema: string }>`select table_schema as schema from information_schema.tables where table_name = 'kysely_migration_lock' order by 1`.execute(main.db);
+      expect(rows.map((row) => row.schema)).toEqual(['other', 'public']);
+    } finally {
+      await main.close();
+    }
+  }, 60_000);
 });

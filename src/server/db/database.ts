@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { dirname, isAbsolute, join } from 'node:path';
-import { Migrator } from 'kysely';
+import { Migrator, sql } from 'kysely';
 import type { Db, DialectLayer } from './dialect';
 import { StaticMigrationProvider } from './migrations';
 import { dropSchema, openPostgres } from './postgres-dialect';
@@ -50,7 +50,9 @@ async function openPostgresDatabase(url: string, options: DatabaseOptions): Prom
   const schema = throwaway ? `mt_tmp_${process.pid}_${randomBytes(4).toString('hex')}` : options.schema;
   const { db, dialect } = await openPostgres({ connectionString: url, schema, ...options.postgres });
   try {
-    await migrateToLatest(db, dialect, schema);
+    // Always a named schema for the migrator, the default one too (see migrateToLatest).
+    const migrationSchema = schema ?? (await sql<{ name: string }>`select current_schema() as name`.execute(db)).rows[0]?.name;
+    await migrateToLatest(db, dialect, migrationSchema);
     // PostGIS installed after the first migration: add its column and index now (idempotent).
     if (dialect.spatial) await dialect.createSpatial(db);
     await dialect.optimize(db);
@@ -94,8 +96,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
 }
 
 export async function migrateToLatest(db: Db, dialect: DialectLayer, schema?: string): Promise<void> {
-  // Named schema: Kysely's "does the migration table exist" check looks at every schema, so it must
-  // be told which one is ours (throwaway test schemas sit side by side in one database).
+  // PostgreSQL: Kysely's "does the migration table exist" check looks at every schema unless told
+  // which one is ours, and would take another schema's tables (a test schema, another
+  // installation in the same database) for the default schema's own.
   const migrator = new Migrator({ db, provider: new StaticMigrationProvider(dialect), ...(schema ? { migrationTableSchema: schema } : {}) });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((result) => result.status === 'Error');
