@@ -168,7 +168,9 @@ const onPostgres = Boolean(process.env.DATABASE_URL);
     await other.close();
     const main = await openDatabase({ dataDir: 'unused', databaseUrl: url });
     try {
-      const { rows } = await sql<{ schema: string }>`select table_schema as schema from information_schema.tables where table_name = 'kysely_migration_lock' order by 1`.execute(main.db);
+      const { rows } = await sql<{
+        schema: string;
+      }>`select table_schema as schema from information_schema.tables where table_name = 'kysely_migration_lock' order by 1`.execute(main.db);
       expect(rows.map((row) => row.schema)).toEqual(['other', 'public']);
     } finally {
       await main.close();
