@@ -24,7 +24,7 @@ import { sl, slMap, slSeasonServer, slSetup } from '../../src/common/i18n/sl';
 import { farmersCsv, geoPackageFile, squareMeadow } from '../fixtures/geo-files';
 import { describeApp, fieldDevice } from './fixture';
 import { ARTIFACTS_DIR, DEMO_USERS, openAppSignedIn, recordArtifacts } from './harness';
-import { DESK_SIZE, PHONE_SIZE, goHash, outboxCount, shootBothSizes, waitForOutboxEmpty, waitForServiceWorkerControl } from './scenarios/helpers';
+import { DESK_SIZE, PHONE_SIZE, goHash, outboxCount, shootBothSizes, startWalk, waitForOutboxEmpty, waitForServiceWorkerControl } from './scenarios/helpers';
 
 jest.setTimeout(300_000);
 
@@ -59,11 +59,10 @@ async function pixelOf(page: Page, [lon, lat]: number[]): Promise<{ x: number; y
 }
 
 /** Moves the scripted position through `steps` (after the first), each once the recorder has taken the last. */
+/** Starts a walk at the first step and moves through the rest, each move counted before the next. */
 async function walkThrough(context: BrowserContext, page: Page, steps: { longitude: number; latitude: number; accuracy: number }[]): Promise<void> {
   const distance = page.getByTestId('walk-distance');
-  await distance.waitFor();
-  // The first fix (the current position) before the first move: "waiting for a fix" goes with it.
-  await page.getByText(slMap.recording.waitingForFix).waitFor({ state: 'hidden' });
+  await startWalk(context, page, steps[0]!);
   for (const step of steps.slice(1)) {
     const before = await distance.textContent();
     await context.setGeolocation(step);
@@ -314,7 +313,6 @@ describeApp('season set-up by an editor (Chromium)', {}, (e2e) => {
         await page.getByTestId(`home-path-${second!.id}`).waitFor();
         await goHash(page, `#/paths/${second!.id}`);
         await page.locator('[data-testid="map-view"][data-ready="true"]').waitFor({ timeout: 90_000 });
-        await page.getByRole('button', { name: slMap.recording.start }).click();
         await walkThrough(context, page, route.map(at));
         await page.getByRole('button', { name: slMap.recording.finish }).click();
         await page.getByTestId('walk-summary').waitFor();
@@ -375,7 +373,6 @@ describeApp('season set-up by an editor (Chromium)', {}, (e2e) => {
         await context.setOffline(true);
         await page.locator('input[name="name"]').fill(name);
         await page.getByRole('radio', { name: slSetup.paths.howWalkSelf }).check();
-        await page.getByRole('button', { name: slMap.recording.start }).click();
         await walkThrough(context, page, route.map(at));
         await page.getByRole('button', { name: slMap.recording.finish }).click();
         await page.getByTestId('walk-summary').waitFor();

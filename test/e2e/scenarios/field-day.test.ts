@@ -21,7 +21,7 @@ import type { AttachmentInfoList, WireRecord } from '../../../src/common/schemas
 import { describeApp, fieldDevice } from '../fixture';
 import { DEMO_USERS, recordArtifacts } from '../harness';
 import { exportActionLogFromAbout, replayExportedLog } from './action-logs';
-import { goHash, makeJpeg, outboxCount, waitForOutboxEmpty, waitForServiceWorkerControl } from './helpers';
+import { goHash, makeJpeg, outboxCount, startWalk, waitForOutboxEmpty, waitForServiceWorkerControl } from './helpers';
 
 jest.setTimeout(240_000);
 
@@ -90,14 +90,10 @@ describeApp("scenario 1: a farmer's field day (Chromium)", {}, (e2e) => {
 
         // Walk the transect.
         await goHash(page, `#/paths/${path!.id}`);
-        await page.getByRole('button', { name: slMap.recording.start }).click();
-        await page.getByTestId('walk-distance').waitFor();
-        // The watch delivers the current position first (rendered with the panel, "waiting for a
-        // fix" goes once it came): moving before it would make the first fix the moved one.
-        await page.getByText(slMap.recording.waitingForFix).waitFor({ state: 'hidden' });
+        await startWalk(context, page, at(0));
         for (let m = STEP_M; m <= WALK_M; m += STEP_M) {
           await context.setGeolocation(at(m));
-          await page.waitForFunction((text) => document.querySelector('[data-testid="walk-distance"]')?.textContent === text, `${m} m`, { timeout: 20_000 });
+          await page.waitForFunction((text) => document.querySelector('[data-testid="walk-distance"]')?.textContent === text, `${m} m`);
         }
         await page.getByRole('button', { name: slMap.recording.finish }).click();
         await page.getByTestId('walk-summary').waitFor();

@@ -4,11 +4,11 @@
  * with table and column ids taken from the server's own /config.json.
  */
 import path from 'node:path';
-import type { Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import type { AppConfig } from '../../../src/common/schemas/config';
 import type { RecordPage, WireRecord } from '../../../src/common/schemas/wire';
 import { OFFLINE_DB_NAME } from '../../../src/common/constants';
-import { slScreens, slPhone } from '../../../src/common/i18n/sl';
+import { slMap, slScreens, slPhone } from '../../../src/common/i18n/sl';
 import { FORM_KINDS } from '../../../src/common/scheme/form-kinds';
 import { DEMO_USERS, tokenFor, waitForCheck, type E2EServer } from '../harness';
 
@@ -259,4 +259,19 @@ export async function shootBothSizes(page: Page, dir: string, name: string): Pro
     await page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))));
     await page.screenshot({ path: path.join(dir, `${name}-${viewport.width}x${viewport.height}.png`), fullPage: true });
   }
+}
+
+/**
+ * Starts a scripted walk standing at `start`: the position is set again first, because Chromium
+ * stamps an emulated fix with the time the position was set. The device's position from its
+ * creation would arrive as a first fix as old as the sign-in and the screens before it; when that
+ * is more than the recorder's gap (30 s, a slow machine), the first move starts a new segment and
+ * adds no distance. Then "Začni snemanje", and the first fix ("waiting for a fix" gone) before
+ * the caller's first move — a move made earlier would become the first fix.
+ */
+export async function startWalk(context: BrowserContext, page: Page, start: { longitude: number; latitude: number; accuracy?: number }): Promise<void> {
+  await context.setGeolocation({ accuracy: 5, ...start });
+  await page.getByRole('button', { name: slMap.recording.start }).click();
+  await page.getByTestId('walk-distance').waitFor();
+  await page.getByText(slMap.recording.waitingForFix).waitFor({ state: 'hidden' });
 }
