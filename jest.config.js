@@ -12,7 +12,23 @@ const shared = {
     '^content-disposition$': '<rootDir>/test/jest-shims/content-disposition.cjs',
     '^cookie$': '<rootDir>/test/jest-shims/cookie.cjs',
   },
+  // DATABASE_URL per project, not per shell (see the file).
+  setupFiles: ['<rootDir>/test/database-pass.ts'],
 };
+
+const server = {
+  ...shared,
+  displayName: 'server',
+  testEnvironment: 'node',
+  testMatch: ['<rootDir>/test/server/**/*.test.ts'],
+  // 30 s per case and hook: server tests build real apps (see the file).
+  setupFilesAfterEnv: ['<rootDir>/test/server/helpers/test-timeout.ts'],
+};
+
+// With DATABASE_URL naming a PostgreSQL database (.ci/run sets it), the server suite runs twice in
+// the same jest run: on SQLite (project server) and on PostgreSQL (project server-pg, each test app
+// in a throwaway schema), sharing the workers with the other projects instead of running after them.
+const postgresUrl = /^postgres(ql)?:\/\//i.test(process.env.DATABASE_URL ?? '') ? process.env.DATABASE_URL.trim() : undefined;
 
 /** @type {import("jest").Config} */
 const config = {
@@ -21,6 +37,7 @@ const config = {
   // waiting for the page, the server or a token's lifetime, and another file can use the core
   // meanwhile. Files never share a port, a directory or a database schema, so they may overlap.
   maxWorkers: Math.max(2, availableParallelism() - 1),
+  ...(postgresUrl ? { globalSetup: '<rootDir>/test/drop-leftover-schemas.mjs' } : {}),
   projects: [
     {
       ...shared,
@@ -28,19 +45,13 @@ const config = {
       testEnvironment: 'node',
       testMatch: ['<rootDir>/test/common/**/*.test.ts'],
     },
-    {
-      ...shared,
-      displayName: 'server',
-      testEnvironment: 'node',
-      testMatch: ['<rootDir>/test/server/**/*.test.ts'],
-      // 30 s per case and hook: server tests build real apps (see the file).
-      setupFilesAfterEnv: ['<rootDir>/test/server/helpers/test-timeout.ts'],
-    },
+    server,
+    ...(postgresUrl ? [{ ...server, displayName: 'server-pg', globals: { TEST_DATABASE_URL: postgresUrl } }] : []),
     {
       ...shared,
       displayName: 'client',
       testEnvironment: 'jsdom',
-      setupFiles: ['fake-indexeddb/auto'],
+      setupFiles: [...shared.setupFiles, 'fake-indexeddb/auto'],
       // Waits are for their conditions, within the test's 30 s budget (see the file).
       setupFilesAfterEnv: ['<rootDir>/test/client/helpers/wait-for-conditions.ts'],
       testMatch: ['<rootDir>/test/client/**/*.test.ts?(x)'],

@@ -1,7 +1,7 @@
 /**
  * The PostgreSQL dialect's own parts. The query text builders are checked everywhere;
- * the database checks need PostgreSQL and run in the PostgreSQL pass (DATABASE_URL, see
- * scripts/test-server.mjs) — the rest of the server suite runs there unchanged, which is what
+ * the database checks need PostgreSQL and run in the PostgreSQL pass (DATABASE_URL: project
+ * server-pg in jest.config.js) — the rest of the server suite runs there unchanged, which is what
  * shows the two dialects answer alike. Here: PostGIS and the bbox fallback give the same spatial
  * and extent answers, the GiST/geometry structures exist only with PostGIS, jsonb comparisons
  * never fail on values of another JSON type, text search ignores accents and case.
