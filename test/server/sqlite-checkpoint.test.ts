@@ -5,10 +5,11 @@
  * server's connection keeps reading and writing.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
+import { openDatabase } from '../../src/server/db/database';
 import { openSqlite } from '../../src/server/db/sqlite-dialect';
 
 let dir: string;
@@ -48,6 +49,30 @@ describe('SQLite checkpoints', () => {
       expect(state.rows[0]!.checkpointed).toBe(state.rows[0]!.log);
       const rows = await sql<{ n: number }>`select count(*) as n from t`.execute(db);
       expect(rows.rows[0]?.n).toBe(6000);
+    } finally {
+      await db.destroy();
+    }
+  });
+
+  it('is over when the database is closed: its files can be removed at once, and a late checkpoint never makes a new file', async () => {
+    const own = mkdtempSync(path.join(dir, 'closed-'));
+    const handle = await openDatabase({ dataDir: own, database: 'd.sqlite' });
+    // A checkpoint asked for just before closing: its worker is still starting when the close comes.
+    const late = (handle.dialect as unknown as { checkpoint(): Promise<void> }).checkpoint();
+    await handle.close();
+    rmSync(own, { recursive: true });
+    await late;
+    expect(existsSync(own)).toBe(false);
+  });
+
+  it('never creates the database file: a checkpoint of a file removed meanwhile does nothing', async () => {
+    const file = path.join(dir, 'gone.sqlite');
+    const { db, dialect } = openSqlite(file, { checkpoints: { watch: false } });
+    try {
+      await sql`create table t (id integer primary key)`.execute(db);
+      for (const suffix of ['', '-wal', '-shm']) rmSync(`${file}${suffix}`, { force: true });
+      await dialect.checkpoint();
+      expect(existsSync(file)).toBe(false);
     } finally {
       await db.destroy();
     }

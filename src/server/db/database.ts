@@ -91,6 +91,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     dialect,
     close: async () => {
       await db.destroy();
+      // Kysely closes the connection without waiting for the checkpoint worker: wait for it here.
+      await dialect.destroy();
     },
   };
 }

@@ -23,7 +23,9 @@ const BACKSTOP_PAGES = 16_000;
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
-const db = new Database(workerData.path);
+// fileMustExist: a worker still starting when the server closed and its files were removed must
+// not make a new, empty database file.
+const db = new Database(workerData.path, { fileMustExist: true });
 db.pragma('busy_timeout = 5000');
 parentPort.on('message', (message) => {
   if (message === 'stop') {
@@ -43,8 +45,11 @@ parentPort.on('message', (message) => {
 export interface Checkpointer {
   /** A passive checkpoint on the worker (started if need be); resolves when it has run. */
   checkpoint(): Promise<void>;
-  /** No more checkpoints: the worker closes its connection when its checkpoint in progress ends. */
-  stop(): void;
+  /**
+   * No more checkpoints: the worker closes its connection when its checkpoint in progress ends.
+   * Resolves once it has exited, so the database's files may then be moved or removed.
+   */
+  stop(): Promise<void>;
 }
 
 export interface CheckpointerOptions {
@@ -56,6 +61,7 @@ export function startCheckpointer(connection: Database.Database, path: string, o
   connection.pragma(`wal_autocheckpoint = ${BACKSTOP_PAGES}`);
   let worker: Worker | undefined;
   let running: Promise<void> | undefined;
+  let stopped: Promise<void> = Promise.resolve();
   const walSize = (): number => {
     try {
       return statSync(`${path}-wal`).size;
@@ -97,8 +103,13 @@ export function startCheckpointer(connection: Database.Database, path: string, o
     checkpoint,
     stop: () => {
       clearInterval(timer);
-      worker?.postMessage('stop');
-      worker = undefined;
+      if (worker) {
+        const stopping = worker;
+        worker = undefined;
+        stopped = new Promise<void>((resolve) => stopping.once('exit', () => resolve()));
+        stopping.postMessage('stop');
+      }
+      return stopped;
     },
   };
 }

@@ -220,8 +220,8 @@ class SqliteDialectLayer implements DialectLayer {
   }
 
   async destroy(): Promise<void> {
-    this.checkpointer?.stop();
     if (this.connection.open) this.connection.close();
+    await this.checkpointer?.stop();
   }
 
   /** Copies the write-ahead log into the database file now, off this connection (a file database). */
@@ -286,7 +286,7 @@ export function openSqlite(path: string, options: { checkpoints?: CheckpointerOp
   connection.pragma('foreign_keys = ON');
   connection.pragma('busy_timeout = 5000');
   connection.function('mt_lower', { deterministic: true }, (value: unknown) => (value === null || value === undefined ? null : String(value).toLowerCase()));
-  const statements = withStatementCache(connection, () => checkpointer?.stop());
+  const statements = withStatementCache(connection, () => void checkpointer?.stop());
   const dialect = new SqliteDialectLayer(connection, statements.prepare, checkpointer);
   // Kysely's SqliteDialect serialises all queries on this one connection (a mutex), so a
   // transaction never interleaves with another request's statements — which also makes it safe
