@@ -311,3 +311,12 @@ export async function assertFarmerMayAttach(ctx: RepoContext, record: WireRecord
   if (!stored) return;
   await assertFarmerMayChange(ctx, table, stored, parseProperties(stored.properties), (of, id) => findVisibleRow(ctx, of, id));
 }
+
+/** A farmer's new indicator must not go under a locked form (the 409 names the form). */
+export async function assertFormUnlocked(ctx: RepoContext, table: TableInfo, props: Properties, row: RowLookup): Promise<void> {
+  if (ctx.access.role !== 'farmer') return;
+  const forms = ctx.schema.tablesByKey.get('forms');
+  const parent = props[String(table.columnsByName.get('parent')?.id)];
+  const form = forms && typeof parent === 'number' ? await row(forms, parent) : undefined;
+  if (form) await assertFarmerMayChange(ctx, table, form, props, row);
+}
