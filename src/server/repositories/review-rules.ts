@@ -1,8 +1,8 @@
 /**
  * The review loop on record writes (docs/architecture.md, The review loop). The rule itself —
  * states, who moves a form where, reasons, deadlines — is src/common/review.ts, shared with the
- * client; this module applies it to the writers' inputs (insertRecord/updateRecord: single, bulk
- * and `full` writes alike), inside the request's transaction, so a refusal writes nothing:
+ * client; this module applies it to the writers' inputs (write-steps.ts writeInsert/writeUpdate: single,
+ * bulk and `full` writes alike), inside the request's transaction, so a refusal writes nothing:
  *
  * - forms: a write that changes `review_state` is a move. It must name a known state, be allowed
  *   by `refuseMove` for the caller's role, the season's deadlines (the form's season link →
