@@ -1,5 +1,5 @@
 /**
- * Bulk calls write in multi-row statements (src/server/repositories/bulk-writer.ts): new rows get
+ * Bulk calls write in multi-row statements (src/server/repositories/bulk-writer.ts, bulk-writes.ts): new rows get
  * their ids up front and are written with their history, text index entries and applied opIds in
  * runs of BULK_STATEMENT_ROWS rows; the rows updates change are read in one go. These tests pin
  * the edges that batching creates: calls larger than one statement, children whose parent sits in

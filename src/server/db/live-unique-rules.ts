@@ -1,6 +1,6 @@
 /**
  * Rules "at most one live row per value" enforced by the database itself (defence in depth behind
- * the writers' own check, record-writer.ts): a form holds at most one live (not deleted) indicator
+ * the writers' own check, repositories/live-rows.ts): a form holds at most one live (not deleted) indicator
  * row per indicator key. Properties live in one JSON column of `records`, so each rule is a
  * partial unique expression index `records_live_unique_<tableId>` on the rule's columns' values,
  * over the live rows of that table (DialectLayer.createLiveUniqueIndex). createProject adds them

@@ -24,7 +24,7 @@ function columnId(table: TableInfo | undefined, name: string): number | undefine
 }
 
 /** The form a write touched: the form itself, or the parent of an indicator. */
-export function formIdOfWrite(table: TableInfo, properties: Properties, id: number): number | null {
+function formIdOfWrite(table: TableInfo, properties: Properties, id: number): number | null {
   if (table.key === 'forms') return id;
   if (table.key !== 'indicators') return null;
   const parentColumn = columnId(table, 'parent');
@@ -87,7 +87,7 @@ function rescoredProperties(columns: ScoreColumns, form: { properties: Propertie
  * Recomputes and stores the score of form `formId` from its live indicators. Returns the updated
  * row when something changed, else null (unknown form kind, deleted form, score already right).
  */
-export async function keepFormScore(ctx: RepoContext, formId: number): Promise<RecordRow | null> {
+async function keepFormScore(ctx: RepoContext, formId: number): Promise<RecordRow | null> {
   // The one-form case of keepFormScores (the same reads and the same update).
   return (await keepFormScores(ctx, [formId])).get(formId) ?? null;
 }
@@ -179,4 +179,20 @@ export async function keepFormScores(ctx: RepoContext, formIds: Iterable<number>
     );
   }
   return updated;
+}
+
+/**
+ * Recomputes the stored score of the form a write touched (keepFormScore), or notes it for the end
+ * of a bulk call (`ctx.rescoreLater`); answers the form row when the write was the form's and its
+ * score changed.
+ */
+export async function rescoreAfterWrite(ctx: RepoContext, table: TableInfo, props: Properties, id: number): Promise<RecordRow | null> {
+  const formId = formIdOfWrite(table, props, id);
+  if (formId === null) return null;
+  if (ctx.rescoreLater) {
+    ctx.rescoreLater.add(formId);
+    return null;
+  }
+  const updated = await keepFormScore(ctx, formId);
+  return updated && updated.id === id ? updated : null;
 }

@@ -1,6 +1,6 @@
 /**
  * Business rules of record writes beyond column types and access, per table, called by the
- * writers (insertRecord/updateRecord: single, bulk and `full` writes alike) after the policy and
+ * writers (write-steps.ts writeInsert/writeUpdate: single, bulk and `full` writes alike) after the policy and
  * type checks, inside the request's transaction:
  *
  * - durations (seasons): filter_start ≤ filter_end, and no overlap with another live (not

@@ -1,8 +1,8 @@
 /**
  * The review loop on record writes (docs/architecture.md, The review loop). The rule itself —
  * states, who moves a form where, reasons, deadlines — is src/common/review.ts, shared with the
- * client; this module applies it to the writers' inputs (insertRecord/updateRecord: single, bulk
- * and `full` writes alike), inside the request's transaction, so a refusal writes nothing:
+ * client; this module applies it to the writers' inputs (write-steps.ts writeInsert/writeUpdate: single,
+ * bulk and `full` writes alike), inside the request's transaction, so a refusal writes nothing:
  *
  * - forms: a write that changes `review_state` is a move. It must name a known state, be allowed
  *   by `refuseMove` for the caller's role, the season's deadlines (the form's season link →
@@ -310,4 +310,13 @@ export async function assertFarmerMayAttach(ctx: RepoContext, record: WireRecord
   const stored = await findVisibleRow(ctx, table, record.id);
   if (!stored) return;
   await assertFarmerMayChange(ctx, table, stored, parseProperties(stored.properties), (of, id) => findVisibleRow(ctx, of, id));
+}
+
+/** A farmer's new indicator must not go under a locked form (the 409 names the form). */
+export async function assertFormUnlocked(ctx: RepoContext, table: TableInfo, props: Properties, row: RowLookup): Promise<void> {
+  if (ctx.access.role !== 'farmer') return;
+  const forms = ctx.schema.tablesByKey.get('forms');
+  const parent = props[String(table.columnsByName.get('parent')?.id)];
+  const form = forms && typeof parent === 'number' ? await row(forms, parent) : undefined;
+  if (form) await assertFarmerMayChange(ctx, table, form, props, row);
 }

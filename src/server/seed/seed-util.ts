@@ -6,7 +6,7 @@ import type { Geometry } from 'geojson';
 import { bboxOf } from '../repositories/geometry';
 import type { TableInfo } from '../project-schema';
 import type { DialectLayer, Executor } from '../db/dialect';
-import { searchText } from '../repositories/record-writer';
+import { searchText } from '../repositories/derived-columns';
 
 export interface SeedRecordInput {
   /** Property values keyed by column name. */

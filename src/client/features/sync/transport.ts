@@ -3,7 +3,7 @@ import type { ThunkDispatch, UnknownAction } from '@reduxjs/toolkit';
 import type { ApiError } from '../../lib/api/base-query';
 import { featuresApi } from '../../lib/api/features';
 import { recordsApi } from '../../lib/api/records';
-import type { DrainTransport, TransportResult } from './drain';
+import type { DrainTransport, TransportResult } from './drain-pass';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyDispatch = ThunkDispatch<any, any, UnknownAction>;
