@@ -2,3 +2,4 @@
 export { FormScreen, type ReviewContext, type ReviewSlots } from './form-screen';
 export { FormsScreen, type FormListItem } from './forms-screen';
 export { useStoredForm } from './use-stored-form';
+export { newFormEdit } from './new-form-edit';

@@ -4,3 +4,4 @@ export { buildAllFarmersResults, buildResults, resultsCsv, resultsGeoJson, type 
 export { PathHistory, ResultsScreen } from './results-screen';
 export { useAllFarmers } from './use-all-farmers';
 export { useSeasonHistory } from './use-season-history';
+export { usePathResults } from './use-path-results';

@@ -1,5 +1,4 @@
 /** features/review: the farmer's side of a form's review (state, thread, moves, payment preview, to-do). */
-export { ReviewBadge } from './review-badge';
 export { ReviewSummary } from './review-summary';
 export { ReviewThread } from './review-thread';
 export { FarmerMoves } from './farmer-moves';
@@ -8,3 +7,4 @@ export { reviewedForm, seasonDeadlines, storedValues, threadOf } from './review-
 export { farmerTodo } from './farmer-todo';
 export { ReviewTodo } from './review-todo';
 export { buildReviewResults, ReviewResults } from './review-results';
+export { FormReviewNote } from './form-review-note';
