@@ -91,7 +91,7 @@ export interface FormScreenProps {
 }
 
 /** What the review pieces need of the form being edited. */
-export interface ReviewContext {
+interface ReviewContext {
   /** Unsaved changes on the screen. */
   dirty: boolean;
   /** The live answers (the payment preview follows them). */
@@ -100,7 +100,7 @@ export interface ReviewContext {
   showIndicator: (key: string) => void;
 }
 
-export interface ReviewSlots {
+interface ReviewSlots {
   top?: ReactNode;
   bottom?: ReactNode;
 }
