@@ -1,5 +1,5 @@
 /** features/paths: the season's paths as rows (meadow, forms, score), their list and one path's screen. */
-export { buildPathRows, groupByArea } from './path-rows';
+export { buildPathRows, pathsByArea } from './path-rows';
 export { PathScreen } from './path-screen';
 export { PathsScreen } from './paths-screen';
 export { usePathView, pathScreenLoading } from './path-view';
