@@ -20,6 +20,7 @@ jest.unstable_mockModule('../../../src/client/features/map/index', () => ({
   MapView: () => null,
   GeometryEditor: () => null,
   WalkRecorderPanel: () => null,
+  pathsTableRef: () => ({}),
   recordsToMapItems: () => [],
 }));
 await import('../../../src/client/app/routes/path');

@@ -26,6 +26,7 @@ jest.unstable_mockModule('../../../src/client/features/map/index', () => ({
   MapView: () => null,
   recordsToMapItems: () => [],
   WalkRecorderPanel: () => null,
+  pathsTableRef: () => ({}),
   GeometryEditor: ({ onChange }: { onChange?: (g: Geometry | null) => void }) => (
     <button type="button" onClick={() => onChange?.(nextDrawing)}>
       test-draw

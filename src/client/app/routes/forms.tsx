@@ -1,7 +1,6 @@
-/** Forms ('/forms'): features/forms' list of this season's forms (features/season rows). */
+/** Forms ('/forms'): features/forms' list of this season's forms (features/season rows, listed per path by features/paths). */
 import { useMemo } from 'react';
-import { formKindById } from '../../../common/scheme/form-kinds';
-import { FormsScreen, type FormListItem } from '../../features/forms';
+import { FormsScreen, formListItems } from '../../features/forms';
 import { buildPathRows } from '../../features/paths';
 import { readRow } from '../../lib/db/model';
 import type { ScreenProps } from '../router/routes';
@@ -11,21 +10,7 @@ export default function FormsRoute(_props: ScreenProps) {
   const view = useSeasonView();
   const reload = useReloadSeason();
   const { config } = view;
-  const items = useMemo<FormListItem[]>(() => {
-    if (!config) return [];
-    return buildPathRows(view, config).flatMap((row) =>
-      [...row.forms].reverse().map((form) => ({
-        id: form.id,
-        kindTitle: formKindById(form.form_id, config.forms)?.title ?? '',
-        pathId: row.id,
-        pathName: row.name,
-        areaName: row.areaName,
-        score: form.score,
-        completed: form.completed === true,
-        updatedAt: form.updatedAt,
-      })),
-    );
-  }, [config, view]);
+  const items = useMemo(() => (config ? formListItems(config, buildPathRows(view, config)) : []), [config, view]);
   const seasonName = config && view.duration ? (readRow(config, 'durations', view.duration).name ?? '') : null;
   return (
     <FormsScreen

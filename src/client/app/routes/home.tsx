@@ -1,17 +1,16 @@
 /**
  * Home ('/'): the current season per meadow with its paths (features/home), built from the
- * season rows (features/season) by features/paths; editors and readers also get the farmers panel
- * (features/farmers), and choosing a farmer loads that farmer's season.
+ * season rows (features/season) by features/paths, with a farmer's review to-do (features/review);
+ * editors and readers also get the farmers panel (features/farmers), and choosing a farmer loads
+ * that farmer's season.
  */
 import { useMemo } from 'react';
 import { farmerChosen } from '../../features/season';
-import { HomeScreen } from '../../features/home';
-import { buildPathRows, groupByArea } from '../../features/paths';
+import { HomeScreen, homeFarmerName, useHomeSeason } from '../../features/home';
+import { pathsByArea } from '../../features/paths';
 import { FarmersPanel, useFarmersProgress } from '../../features/farmers';
-import { readRow } from '../../lib/db/model';
-import { dayInSlovenia } from '../../../common/review';
-import { formKindById } from '../../../common/scheme/form-kinds';
-import { farmerTodo, ReviewTodo } from '../../features/review';
+import { useFarmerTodo } from '../../features/review';
+import { archiveEdit } from '../../lib/db/archive-edit';
 import type { AppConfig } from '../../../common/schemas/config';
 import { useAppDispatch } from '../hooks';
 import type { ScreenProps } from '../router/routes';
@@ -38,28 +37,9 @@ export default function HomeRoute(_props: ScreenProps) {
   const reload = useReloadSeason();
   const saveEdits = useSaveEdits();
   const { config } = view;
-  const areas = useMemo(() => {
-    if (!config) return [];
-    const rows = buildPathRows(view, config);
-    return groupByArea(rows, view.areas, config);
-  }, [config, view]);
-  const season = useMemo(() => {
-    if (!config || !view.duration) return null;
-    const duration = readRow(config, 'durations', view.duration);
-    const day = (v: string | null) => (v ?? '').slice(0, 10);
-    return { name: duration.name ?? '', from: day(duration.filter_start), to: day(duration.filter_end) };
-  }, [config, view.duration]);
-  const todo = useMemo(() => (config && view.role === 'farmer' ? farmerTodo(config, view, dayInSlovenia(new Date())) : null), [config, view]);
-  const formLabel = (formId: number) => {
-    if (!config) return '';
-    const form = view.forms.find((f) => f.id === formId);
-    if (!form) return '';
-    const row = readRow(config, 'forms', form);
-    const link = view.durationPaths.find((d) => d.id === row.parent);
-    const path = link ? view.paths.find((p) => p.id === readRow(config, 'durationPaths', link).path_id) : undefined;
-    return [formKindById(row.form_id, config.forms)?.title, path ? readRow(config, 'paths', path).name : null].filter(Boolean).join(' · ');
-  };
-  const farmer = view.farmers.find((f) => f.id === view.farmerId);
+  const areas = useMemo(() => (config ? pathsByArea(view, config) : []), [config, view]);
+  const season = useHomeSeason(config, view.duration);
+  const todo = useFarmerTodo(config, view);
   const staff = view.role === 'editor' || view.role === 'reader';
   return (
     <HomeScreen
@@ -69,18 +49,18 @@ export default function HomeRoute(_props: ScreenProps) {
       fromDevice={view.fromDevice}
       season={season}
       areas={areas}
-      farmerName={farmer && config ? (readRow(config, 'farmers', farmer).name ?? '') : null}
+      farmerName={homeFarmerName(config, view.farmers, view.farmerId)}
       hasFarmer={view.farmerId !== null}
       sync={{ online: view.online, pending: view.pending, lastSyncAt: view.lastSyncAt }}
       farmersPanel={staff && config ? <StaffPanel view={view} config={config} /> : undefined}
-      todo={todo && view.forms.length ? <ReviewTodo todo={todo} formLabel={formLabel} /> : undefined}
+      todo={todo}
       onRetry={reload}
       onArchiveArea={
         view.role === 'editor' && config
           ? async (areaId) => {
               // One archive edit through the outbox (works offline); the area's paths leave every
               // view with it (path-rows skips paths of archived areas), so they are not archived one by one.
-              await saveEdits([{ kind: 'archive', projectId: config.projectId, tableId: config.tables.areas.id, id: areaId }]);
+              await saveEdits([archiveEdit(config, 'areas', areaId)]);
             }
           : undefined
       }

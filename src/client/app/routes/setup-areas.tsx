@@ -11,7 +11,7 @@ import { useDrawSlots } from './setup-map';
 export default function SetupAreasRoute({ params }: ScreenProps) {
   const { config, ...table } = useSetupTable('areas', params.recordId);
   const farmers = useSetupTable('farmers');
-  const slots = useDrawSlots(config);
+  const { slots } = useDrawSlots(config);
   return (
     <Page title={slSetup.areas.title} lead={slSetup.areas.lead} back={<SetupBack />}>
       {config ? <AreasScreen config={config} {...table} farmers={farmers.rows} {...slots} /> : <Loading />}

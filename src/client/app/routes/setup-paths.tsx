@@ -11,7 +11,7 @@ import { useDrawSlots } from './setup-map';
 export default function SetupPathsRoute({ params }: ScreenProps) {
   const { config, ...table } = useSetupTable('paths', params.recordId);
   const areas = useSetupTable('areas');
-  const slots = useDrawSlots(config);
+  const { slots } = useDrawSlots(config);
   return (
     <Page title={slSetup.paths.title} lead={slSetup.paths.lead} back={<SetupBack />}>
       {config ? <PathsSetupScreen config={config} {...table} areas={areas.rows} {...slots} /> : <Loading />}

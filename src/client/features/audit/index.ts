@@ -6,3 +6,4 @@
  */
 export { AuditScreen } from './audit-screen';
 export { RecordHistory } from './record-history';
+export { auditFarmers, recordHref } from './audit-links';

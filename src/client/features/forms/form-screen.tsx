@@ -91,7 +91,7 @@ export interface FormScreenProps {
 }
 
 /** What the review pieces need of the form being edited. */
-export interface ReviewContext {
+interface ReviewContext {
   /** Unsaved changes on the screen. */
   dirty: boolean;
   /** The live answers (the payment preview follows them). */
@@ -100,7 +100,7 @@ export interface ReviewContext {
   showIndicator: (key: string) => void;
 }
 
-export interface ReviewSlots {
+interface ReviewSlots {
   top?: ReactNode;
   bottom?: ReactNode;
 }
@@ -170,7 +170,7 @@ function FormEditor(props: FormScreenProps & { form: StoredRecord; kind: FormKin
     if (summary) summaryRef.current?.focus();
   }, [summary]);
   // On a phone the score/save bar is sticky at the bottom: the page's scroll-padding follows its
-  // real height (--form-bar-h, field-screens.css), so a focused field never ends up under it.
+  // real height (--form-bar-h, forms.css), so a focused field never ends up under it.
   const sideRef = useRef<HTMLElement>(null);
   useEffect(() => {
     const side = sideRef.current;

@@ -4,6 +4,9 @@
  * screen, where the season's duration-path is.
  */
 import { sl, slScreens } from '../../../common/i18n/sl';
+import type { AppConfig } from '../../../common/schemas/config';
+import { formKindById } from '../../../common/scheme/form-kinds';
+import type { Form } from '../../lib/db/model';
 import { EmptyState } from '../../components/empty-state/empty-state';
 import { FormIcon } from '../../components/icons/icons';
 import { Page } from '../../components/page/page';
@@ -20,6 +23,22 @@ export interface FormListItem {
   score: number | null;
   completed: boolean;
   updatedAt: string;
+}
+
+/** The season's forms, newest first within each path, from the paths as features/paths lists them (app/routes passes them in). */
+export function formListItems(config: AppConfig, paths: ReadonlyArray<{ id: number; name: string; areaName: string; forms: readonly Form[] }>): FormListItem[] {
+  return paths.flatMap((row) =>
+    [...row.forms].reverse().map((form) => ({
+      id: form.id,
+      kindTitle: formKindById(form.form_id, config.forms)?.title ?? '',
+      pathId: row.id,
+      pathName: row.name,
+      areaName: row.areaName,
+      score: form.score,
+      completed: form.completed === true,
+      updatedAt: form.updatedAt,
+    })),
+  );
 }
 
 export interface FormsScreenProps {

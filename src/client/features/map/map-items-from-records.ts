@@ -3,6 +3,7 @@
  * model (lib/db/model.ts) with the column ids of config.json: an area's farmer is its `user` column; a path's farmer is its area's; an
  * indicator point's farmer is unknown here (screens pass the already-filtered farmer's rows).
  */
+import type { MultiLineString } from 'geojson';
 import type { StoredRecord } from '../../lib/db/database';
 import { readRow } from '../../lib/db/model';
 import type { MapItem } from '../../lib/map/map-items';
@@ -15,6 +16,8 @@ export interface MapRows {
   /** Indicator rows have no name: the screen may supply one (e.g. the plant's name) by id. */
   indicatorName?: (row: StoredRecord) => string;
   selectedPathId?: number | null;
+  /** A walk being recorded (the recorder's segments): drawn last as the selected path, id -1, once a segment has two points. */
+  track?: readonly number[][][];
 }
 
 export function recordsToMapItems(rows: MapRows, tables: Pick<TablesConfig, 'areas' | 'paths'>): MapItem[] {
@@ -39,6 +42,11 @@ export function recordsToMapItems(rows: MapRows, tables: Pick<TablesConfig, 'are
   for (const indicator of rows.indicators ?? []) {
     if (!indicator.geometry) continue;
     items.push({ kind: 'indicator', id: indicator.id, name: rows.indicatorName?.(indicator) ?? '', geometry: indicator.geometry });
+  }
+  const walked = (rows.track ?? []).filter((s) => s.length > 1);
+  if (walked.length) {
+    const geometry: MultiLineString = { type: 'MultiLineString', coordinates: walked };
+    items.push({ kind: 'path', id: -1, name: '', selected: true, geometry });
   }
   return items;
 }

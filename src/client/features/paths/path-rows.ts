@@ -106,3 +106,8 @@ export function groupByArea(
     .map((a) => ({ id: a.id, name: a.name || `#${a.id}`, paths: rows.filter((r) => r.areaId === a.id) }));
   return groups.sort((a, b) => a.name.localeCompare(b.name, 'sl') || a.id - b.id);
 }
+
+/** The season's paths grouped by their meadows (home). */
+export function pathsByArea(rows: SeasonRows, config: AppConfig): Array<{ id: number; name: string; paths: PathRow[] }> {
+  return groupByArea(buildPathRows(rows, config), rows.areas, config);
+}

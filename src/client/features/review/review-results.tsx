@@ -26,7 +26,7 @@ export interface MeadowSeasonReview {
   amountEur: number | null;
 }
 
-interface SeasonsRows {
+export interface SeasonsRows {
   durations: readonly StoredRecord[];
   durationPaths: readonly StoredRecord[];
   forms: readonly StoredRecord[];

@@ -11,6 +11,7 @@ import { OWN_BASEMAP_ID } from '../../../common/basemap';
 import { formatNumber } from '../../../common/format';
 import { slSetup } from '../../../common/i18n/sl';
 import { Button } from '../../components/button/button';
+import { archiveEdit } from '../../lib/db/archive-edit';
 import type { StoredRecord } from '../../lib/db/database';
 import { readRow, toProperties } from '../../lib/db/model';
 import { refKeysFor } from '../../lib/db/refs';
@@ -24,7 +25,6 @@ import {
   SetupListItem,
   SetupSection,
   TextField,
-  archiveEdit,
   prop,
   useAddressedEditor,
   useSetupDraft,

@@ -7,6 +7,7 @@ import { useState } from 'react';
 import { slSetup } from '../../../common/i18n/sl';
 import type { ColumnName } from '../../../common/schemas/project';
 import { Button } from '../../components/button/button';
+import { archiveEdit } from '../../lib/db/archive-edit';
 import type { StoredRecord } from '../../lib/db/database';
 import { readRow, toProperties } from '../../lib/db/model';
 import { AccountPanel } from './account-panel';
@@ -18,7 +19,6 @@ import {
   SetupSection,
   SetupTable,
   TextField,
-  archiveEdit,
   prop,
   useAddressedEditor,
   useSetupDraft,

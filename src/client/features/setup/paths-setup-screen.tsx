@@ -6,6 +6,7 @@ import type { LineString, MultiLineString } from 'geojson';
 import { useState } from 'react';
 import { slSetup } from '../../../common/i18n/sl';
 import { Button } from '../../components/button/button';
+import { archiveEdit } from '../../lib/db/archive-edit';
 import type { StoredRecord } from '../../lib/db/database';
 import type { LocalEdit } from '../../lib/db/outbox';
 import { readRow, toProperties } from '../../lib/db/model';
@@ -20,7 +21,6 @@ import {
   SelectField,
   SetupListItem,
   SetupSection,
-  archiveEdit,
   prop,
   useAddressedEditor,
   type SetupScreenProps,

@@ -7,6 +7,7 @@
 import { formatDate } from '../../../common/format';
 import { slSetup } from '../../../common/i18n/sl';
 import { Button } from '../../components/button/button';
+import { archiveEdit } from '../../lib/db/archive-edit';
 import type { StoredRecord } from '../../lib/db/database';
 import { readRow, toProperties, type Duration } from '../../lib/db/model';
 import {
@@ -17,7 +18,6 @@ import {
   SetupSection,
   SetupTable,
   TextField,
-  archiveEdit,
   prop,
   useAddressedEditor,
   useSetupDraft,

@@ -74,11 +74,6 @@ export function useAddressedEditor(props: SetupScreenProps, editorOpen: boolean,
   });
 }
 
-/** The outbox edit that archives a row of a set-up table. */
-export function archiveEdit(config: AppConfig, table: TableKey, id: number): LocalEdit {
-  return { kind: 'archive', projectId: config.projectId, tableId: config.tables[table].id, id };
-}
-
 /**
  * The draft a set-up screen edits and the state of its save: leaving with a draft open asks first,
  * and the draft closes only once its edits are stored on the device.

@@ -5,6 +5,7 @@
  * (saveEdit: local row + queued operation in one strict transaction), i.e. offline first.
  */
 import { saveEdit, type SavedEdit } from '../../../lib/db/outbox';
+import type { AppConfig } from '../../../../common/schemas/config';
 import type { OfflineDb } from '../../../lib/db/database';
 import type { RawFix, WalkResult } from './track-recorder';
 
@@ -13,6 +14,12 @@ export interface PathsTableRef {
   tableId: number;
   /** Column ids from config.json → tables.paths.columns. */
   columns: { walk: number; length_m: number };
+}
+
+/** The paths table as config.json names it, for the walk recorder. */
+export function pathsTableRef(config: Pick<AppConfig, 'projectId' | 'tables'>): PathsTableRef {
+  const { paths } = config.tables;
+  return { projectId: config.projectId, tableId: paths.id, columns: { walk: paths.columns.walk, length_m: paths.columns.length_m } };
 }
 
 /** Raw fixes compactly: [lon, lat, accuracy m, time ms, verdict]. */
