@@ -131,8 +131,8 @@ export function HomeScreen(props: HomeScreenProps) {
   const { role } = props;
   const staff = role === 'editor' || role === 'reader';
   // The picture of this screen for the next start, once it shows the season's own rows. Written
-  // after the paint (an effect), and only when it changed: the route hands new props on every
-  // store update.
+  // after the paint (an effect), and only when what it shows changed: the route hands new props
+  // on every store update.
   const mainRef = useRef<HTMLDivElement>(null);
   const seasonRef = useRef<HTMLDivElement>(null);
   const written = useRef<string | null>(null);
@@ -145,14 +145,14 @@ export function HomeScreen(props: HomeScreenProps) {
       return;
     }
     if (role !== 'farmer' || props.status !== 'ready') return;
+    // Compared without the layout: reading it forces one, and this runs after every render.
+    const shown = `${hasTodo}${JSON.stringify(snapshotOf(props.snapshotKey, props, 0))}`;
+    if (shown === written.current) return;
+    written.current = shown;
     const main = mainRef.current?.getBoundingClientRect().top;
     const card = seasonRef.current?.getBoundingClientRect().top;
     const above = main !== undefined && card !== undefined && hasTodo ? Math.max(0, Math.round(card - main)) : 0;
-    const next = snapshotOf(props.snapshotKey, props, above);
-    const text = JSON.stringify(next);
-    if (text === written.current) return;
-    written.current = text;
-    writeHomeSnapshot(storage, next);
+    writeHomeSnapshot(storage, snapshotOf(props.snapshotKey, props, above));
   });
   const paths = areas.flatMap((a) => a.paths);
   const done = paths.filter((p) => p.status === 'form-done').length;
