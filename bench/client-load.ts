@@ -37,21 +37,12 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { CHROMIUM_PATH, launchChromium } from '../scripts/chromium';
 import { buildApp } from '../src/server/app';
 import type { BenchIo } from './sync';
 import { FLOOR_NAME, measureIdbFloor } from './idb-floor';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const FLAGS = [
-  '--no-sandbox',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--use-angle=swiftshader',
-  '--enable-unsafe-swiftshader',
-];
 const RUNS = Number(process.env.CLIENT_LOAD_RUNS ?? 3);
 const FARMER = { email: 'kmet1@example.si', password: 'demo' };
 const PHONE = {
@@ -287,8 +278,8 @@ export async function clientLoadFigures({ want, emit, log }: BenchIo): Promise<v
     log('dist/ has no build: client.load_* figures skipped (npm run build)');
     return;
   }
-  if (!existsSync(CHROMIUM)) {
-    log(`Chromium not found at ${CHROMIUM}: client.load_* figures skipped`);
+  if (!existsSync(CHROMIUM_PATH)) {
+    log(`Chromium not found at ${CHROMIUM_PATH}: client.load_* figures skipped`);
     return;
   }
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'moj-travnik-bench-load-'));
@@ -298,7 +289,7 @@ export async function clientLoadFigures({ want, emit, log }: BenchIo): Promise<v
     await app.listen({ port: 0, host: '127.0.0.1' });
     const { port } = app.server.address() as { port: number };
     const origin = `http://127.0.0.1:${port}`;
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: FLAGS });
+    browser = await launchChromium();
     const floors = await measureIdbFloor(browser, origin, '/config.json', FLOOR_RUNS);
     log(`${FLOOR_NAME} before the visits: ${floors.map((ms) => ms.toFixed(0)).join(', ')} ms`);
     const { storageState, formId } = await signIn(browser, origin);

@@ -23,7 +23,8 @@ import { openOfflineDb } from '../src/client/lib/db';
 import { distanceM, type LonLat } from '../src/client/lib/map/geo';
 import { simplifyLine } from '../src/client/lib/map/simplify';
 import { basemapRoutes } from '../src/server/routes/basemap/index';
-import { CHROMIUM_PATH, renderPaths, startMapHarness } from '../scripts/basemap/map-harness';
+import { CHROMIUM_PATH } from '../scripts/chromium';
+import { renderPaths, startMapHarness } from '../scripts/basemap/map-harness';
 
 export interface MapBenchIo {
   want: (name: string) => boolean;

@@ -10,20 +10,10 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium } from 'playwright-core';
+import { CHROMIUM_PATH, launchChromium } from '../scripts/chromium';
 import webpack from 'webpack';
 import type { BenchIo } from './sync';
 
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-export const FLAGS = [
-  '--no-sandbox',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--use-angle=swiftshader',
-  '--enable-unsafe-swiftshader',
-];
 const COUNT = Number(process.env.SYNC_BENCH_EDITS ?? 10_000);
 
 /** Builds bench pages' scripts in production mode, as the app is built: name → entry file, into outDir/<name>.js. */
@@ -48,8 +38,8 @@ export function bundle(outDir: string, entries: Record<string, string>): Promise
 export async function syncBrowserFigures({ want, emit, log }: BenchIo): Promise<void> {
   const names = ['sync.dexie_bulk_10k_ms', 'sync.dexie_per_row_10k_ms', 'sync.offline_paths_10k_ms'];
   if (!names.some(want)) return;
-  if (!existsSync(CHROMIUM)) {
-    log(`Chromium not found at ${CHROMIUM}: sync.dexie_* figures skipped`);
+  if (!existsSync(CHROMIUM_PATH)) {
+    log(`Chromium not found at ${CHROMIUM_PATH}: sync.dexie_* figures skipped`);
     return;
   }
   const dir = mkdtempSync(path.join(os.tmpdir(), 'moj-travnik-bench-dexie-'));
@@ -65,7 +55,7 @@ export async function syncBrowserFigures({ want, emit, log }: BenchIo): Promise<
   const browser = await (async () => {
     await bundle(dir, { bench: 'bench/browser/sync-bench-entry.ts' });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    return chromium.launch({ executablePath: CHROMIUM, headless: true, args: FLAGS });
+    return launchChromium();
   })();
   try {
     const address = server.address() as { port: number };

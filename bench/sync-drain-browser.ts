@@ -40,7 +40,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { chromium, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { buildApp } from '../src/server/app';
 import type { AppConfig } from '../src/common/schemas/config';
 import type { SearchRequest } from '../src/common/filter';
@@ -50,7 +50,8 @@ import { fieldDayEdits } from './browser/field-day-edits';
 import { insertFloor } from './floor';
 import { FLOOR_NAME, measureIdbFloor } from './idb-floor';
 import { startPouchPeer } from './pouch-peer';
-import { bundle, CHROMIUM, FLAGS } from './sync-browser';
+import { bundle } from './sync-browser';
+import { CHROMIUM_PATH, launchChromium } from '../scripts/chromium';
 import type { BenchIo } from './sync';
 
 const EDITS = 10_000;
@@ -126,8 +127,8 @@ export async function syncDrainBrowserFigures({ want, emit, log }: BenchIo): Pro
   const dayWanted = want(NAMES.day) || want(NAMES.dayPerEdit);
   const pouchWanted = want(NAMES.pouch);
   if (!drainWanted && !dayWanted && !pouchWanted) return;
-  if (!existsSync(CHROMIUM)) {
-    log(`Chromium not found at ${CHROMIUM}: sync.browser_* and peer.pouchdb_browser_* figures skipped`);
+  if (!existsSync(CHROMIUM_PATH)) {
+    log(`Chromium not found at ${CHROMIUM_PATH}: sync.browser_* and peer.pouchdb_browser_* figures skipped`);
     return;
   }
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'moj-travnik-bench-drain-'));
@@ -136,7 +137,7 @@ export async function syncDrainBrowserFigures({ want, emit, log }: BenchIo): Pro
   const browser = await (async () => {
     log('building the bench pages (production mode)');
     await bundle(bundleDir, { drain: 'bench/browser/sync-drain-entry.ts', pouch: 'bench/browser/pouch-peer-entry.ts' });
-    return chromium.launch({ executablePath: CHROMIUM, headless: true, args: FLAGS });
+    return launchChromium();
   })();
   try {
     app = await buildApp({

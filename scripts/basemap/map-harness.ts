@@ -12,20 +12,10 @@ import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium } from '../chromium';
 import { basemapRoutes } from '../../src/server/routes/basemap/index';
 import { registerSecurityHeaders } from '../../src/server/plugins/security-headers';
-
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--use-angle=swiftshader',
-  '--enable-unsafe-swiftshader',
-];
 
 export interface MapHarness {
   url: string;
@@ -70,7 +60,7 @@ export async function startMapHarness(viewport = { width: 900, height: 700 }, op
   });
   app.get('/', async (_request, reply) => reply.type('text/html').send(await readFile(path.join(outDir, 'index.html'))));
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
-  const browser = options.browser ?? (await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS }));
+  const browser = options.browser ?? (await launchChromium());
   const page = await browser.newPage({ viewport });
   return {
     url,

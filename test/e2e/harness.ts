@@ -4,9 +4,9 @@
  *
  * - startServer(): buildApp (src/server/app.ts) with a fresh temporary DATA_DIR, the demo project
  *   and the embedded identity provider, listening on 127.0.0.1 port 0 (never a fixed port).
- * - launchBrowser(): Debian's Chromium (/usr/bin/chromium) through playwright-core with the team's
- *   flags (SwiftShader so MapLibre renders headless). When Chromium is missing the suite is
- *   skipped with a message saying how to install it — unless CI is set, where it fails.
+ * - launchBrowser(): Debian's Chromium as scripts/chromium.ts starts it (SwiftShader so MapLibre
+ *   renders headless). When Chromium is missing the suite is skipped with a message saying how to
+ *   install it — unless CI is set, where it fails.
  * - signInThroughLoginPage(): fills the Slovenian login page of the embedded provider.
  * - recordArtifacts(): on failure, a screenshot and the browser console go to
  *   test-results/e2e/<test name>/ (CI prints that folder).
@@ -22,22 +22,13 @@ import { setTimeout as delay } from 'node:timers/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { CHROMIUM_PATH, launchChromium } from '../../scripts/chromium';
 import { buildApp, type BuildAppOptions } from '../../src/server/app';
 import type { IdentityOptions } from '../../src/server/auth';
 import { OidcTestClient } from '../server/auth/oidc-client';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const CHROMIUM_FLAGS = [
-  '--no-sandbox',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--use-angle=swiftshader',
-  '--enable-unsafe-swiftshader',
-];
 export const ARTIFACTS_DIR = path.join(ROOT, 'test-results', 'e2e');
 
 export const DEMO_USERS = {
@@ -146,7 +137,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<E2E
 export async function launchBrowser(): Promise<Browser> {
   const availability = browserAvailability();
   if (!availability.ok) throw new Error(availability.reason);
-  return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_FLAGS });
+  return launchChromium();
 }
 
 export interface ConsoleLog {
