@@ -79,6 +79,11 @@ export class ActionLogRecorder implements ActionLogHandler {
   /** Entries numbered so far (`n`). */
   private numbered = 0;
   private actionsSinceCheckpoint = 0;
+  /**
+   * The actions being dispatched, outermost first: more than one while a store subscriber (which
+   * Redux calls after the reducer, before the dispatch returns) dispatches another action.
+   */
+  private readonly dispatching: Array<{ action: unknown; logged: boolean }> = [];
   /** Entries the sink failed to take (storage full…); the app keeps working regardless. */
   droppedEntries = 0;
   /** This page load's id, on every entry it writes (log-format.ts `sid`). */
@@ -96,19 +101,34 @@ export class ActionLogRecorder implements ActionLogHandler {
 
   handle(action: unknown, next: (action: unknown) => unknown, getState: () => unknown): unknown {
     if (!this.started) this.startSession(getState());
-    const result = next(action);
-    if (isPlainAction(action)) {
-      const state = getState();
-      const hash = this.hasher.hashState(state);
-      this.push({ kind: 'action', t: this.now(), action, hash });
-      // A photo in an action: its hash is read now, in case the page goes away before the batch.
-      for (const blob of shallowBlobs(action)) hashBlobSoon(blob);
-      if (++this.actionsSinceCheckpoint >= this.checkpointEvery) {
-        this.actionsSinceCheckpoint = 0;
-        this.push({ kind: 'checkpoint', t: this.now(), hash, state });
-      }
+    // Dispatched from inside another dispatch: that one's reducer has run (this middleware is the
+    // last before the reducer), so its entry goes first, with the state it left — as a replay,
+    // which dispatches the log's actions one after the other, will reach it.
+    const outer = this.dispatching.at(-1);
+    if (outer && !outer.logged) this.logAction(outer, getState());
+    const current = { action, logged: false };
+    this.dispatching.push(current);
+    try {
+      const result = next(action);
+      if (!current.logged) this.logAction(current, getState());
+      return result;
+    } finally {
+      this.dispatching.pop();
     }
-    return result;
+  }
+
+  private logAction(dispatched: { action: unknown; logged: boolean }, state: unknown): void {
+    dispatched.logged = true;
+    const { action } = dispatched;
+    if (!isPlainAction(action)) return;
+    const hash = this.hasher.hashState(state);
+    this.push({ kind: 'action', t: this.now(), action, hash });
+    // A photo in an action: its hash is read now, in case the page goes away before the batch.
+    for (const blob of shallowBlobs(action)) hashBlobSoon(blob);
+    if (++this.actionsSinceCheckpoint >= this.checkpointEvery) {
+      this.actionsSinceCheckpoint = 0;
+      this.push({ kind: 'checkpoint', t: this.now(), hash, state });
+    }
   }
 
   /** A store was made: note its initial state (states are immutable: the reference is enough). */
