@@ -10,8 +10,12 @@
  *   });
  *
  * - `e2e.signedIn(role)` — a new device (its own context: IndexedDB, service worker, cookies)
- *   signed in through the login page. `{ shared: true }`: a new page in the role's shared context
- *   instead, signed in once per file (the device already holds the app, its data and a session);
+ *   that holds the role's session the way the app keeps it for a returning user (tokens from the
+ *   file's identity provider, in the app's own storage format), so the app opens signed in and
+ *   renews the session itself. `{ loginPage: true }`: signed in through the provider's login page
+ *   instead (the device also holds the provider's session cookie), for tests of the sign-in, the
+ *   sign-out and an ended session. `{ shared: true }`: a new page in the role's shared context
+ *   instead, set up once per file (the device already holds the app, its data and a session);
  *   for tests that neither need an empty device nor leave a device state that another test checks.
  * - `e2e.device()` — a new device, not signed in (tests of the sign-in itself).
  * - `e2e.startServer()` — one more server for this test (closed after it): when the test stops
@@ -40,6 +44,8 @@ import {
   type StartServerOptions,
 } from './harness';
 import { ServerData } from './scenarios/helpers';
+import { decodeClaims, userFromClaims, writeIdentity } from '../../src/client/lib/auth/local-identity';
+import { OidcTestClient } from '../server/auth/oidc-client';
 
 export type Role = keyof typeof DEMO_USERS;
 type User = { email: string; password: string };
@@ -71,6 +77,8 @@ interface SignedInOptions extends DeviceOptions {
   shared?: boolean;
   /** Another server than the file's (one from `e2e.startServer`). */
   server?: E2EServer;
+  /** Signed in through the provider's login page rather than starting with a stored session. */
+  loginPage?: boolean;
 }
 
 export interface E2E {
@@ -99,15 +107,53 @@ export function fieldDevice(position: { longitude: number; latitude: number; acc
 /** Every wait of a fixture page may take a minute: the shared machine is slow at times. */
 const PAGE_TIMEOUT_MS = 60_000;
 
-function contextOptions(options: DeviceOptions): BrowserContextOptions {
+function contextOptions(options: DeviceOptions, storageState?: BrowserContextOptions['storageState']): BrowserContextOptions {
   return {
     locale: 'sl-SI',
+    ...(storageState ? { storageState } : {}),
     serviceWorkers: options.serviceWorkers ?? 'allow',
     ...(options.viewport ? { viewport: options.viewport } : {}),
     ...(options.geolocation ? { permissions: ['geolocation'], geolocation: { accuracy: 5, ...options.geolocation } } : {}),
     ...(options.reducedMotion ? { reducedMotion: options.reducedMotion } : {}),
     ...(options.deviceScaleFactor ? { deviceScaleFactor: options.deviceScaleFactor } : {}),
   };
+}
+
+/** A Storage over a Map: what the app's own identity writer puts in localStorage, to hand to the browser. */
+class MapStorage implements Storage {
+  readonly entries = new Map<string, string>();
+  get length(): number {
+    return this.entries.size;
+  }
+  clear(): void {
+    this.entries.clear();
+  }
+  getItem(key: string): string | null {
+    return this.entries.get(key) ?? null;
+  }
+  key(index: number): string | null {
+    return [...this.entries.keys()][index] ?? null;
+  }
+  removeItem(key: string): void {
+    this.entries.delete(key);
+  }
+  setItem(key: string, value: string): void {
+    this.entries.set(key, value);
+  }
+}
+
+/**
+ * The browser storage of a device whose user signed in before: a fresh token set from the
+ * provider (the app's client, authorization code + PKCE over HTTP), kept as the app keeps it.
+ * The app renews it at start without a redirect, as for any returning user.
+ */
+async function returningUserState(origin: string, user: User): Promise<NonNullable<BrowserContextOptions['storageState']>> {
+  const tokens = await new OidcTestClient(origin).signIn(user.email, user.password);
+  const account = userFromClaims(decodeClaims(tokens.id_token));
+  if (!account) throw new Error(`e2e fixture: the ID token of ${user.email} names no user`);
+  const storage = new MapStorage();
+  writeIdentity(storage, account, { token: tokens.access_token, refreshToken: tokens.refresh_token ?? null, idToken: tokens.id_token ?? null });
+  return { cookies: [], origins: [{ origin, localStorage: [...storage.entries].map(([name, value]) => ({ name, value })) }] };
 }
 
 function newestMtime(dir: string): number {
@@ -162,15 +208,15 @@ function useE2E(options: SuiteOptions, fn: (e2e: E2E) => void): void {
     return value;
   };
 
-  async function newContext(deviceOptions: DeviceOptions): Promise<BrowserContext> {
-    const context = await need(browser, 'browser').newContext(contextOptions(deviceOptions));
+  async function newContext(deviceOptions: DeviceOptions, storageState?: BrowserContextOptions['storageState']): Promise<BrowserContext> {
+    const context = await need(browser, 'browser').newContext(contextOptions(deviceOptions, storageState));
     context.setDefaultTimeout(PAGE_TIMEOUT_MS);
     await reportPolicyViolations(context);
     return context;
   }
 
-  async function device(deviceOptions: DeviceOptions = {}): Promise<Device> {
-    const context = await newContext(deviceOptions);
+  async function device(deviceOptions: DeviceOptions = {}, storageState?: BrowserContextOptions['storageState']): Promise<Device> {
+    const context = await newContext(deviceOptions, storageState);
     const page = await context.newPage();
     return { context, page, log: watchPage(page), close: () => context.close() };
   }
@@ -181,22 +227,23 @@ function useE2E(options: SuiteOptions, fn: (e2e: E2E) => void): void {
 
   async function signedIn(
     who: Role | User,
-    { hash = '#/', shared: useShared = false, server: other, ...deviceOptions }: SignedInOptions = {},
+    { hash = '#/', shared: useShared = false, server: other, loginPage = false, ...deviceOptions }: SignedInOptions = {},
   ): Promise<Device> {
     const user = userOf(who);
     const target = other ?? need(server, 'server');
+    const storedSession = () => (loginPage ? Promise.resolve(undefined) : returningUserState(target.origin, user));
     if (!useShared) {
-      const opened = await device(deviceOptions);
+      const opened = await device(deviceOptions, await storedSession());
       await openAppSignedIn(opened.page, `${target.origin}/${hash}`, user);
       return opened;
     }
-    if (deviceOptions.geolocation || deviceOptions.reducedMotion || deviceOptions.deviceScaleFactor || deviceOptions.serviceWorkers) {
-      throw new Error('e2e fixture: a shared device has the default settings (only the viewport is per page)');
+    if (loginPage || deviceOptions.geolocation || deviceOptions.reducedMotion || deviceOptions.deviceScaleFactor || deviceOptions.serviceWorkers) {
+      throw new Error('e2e fixture: a shared device has the default settings and a stored session (only the viewport is per page)');
     }
     const key = `${target.origin} ${user.email}`;
     let context = shared.get(key);
     if (!context) {
-      context = newContext({});
+      context = storedSession().then((state) => newContext({}, state));
       shared.set(key, context);
     }
     const page = await (await context).newPage();

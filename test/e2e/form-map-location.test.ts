@@ -15,7 +15,7 @@ import type { Page } from 'playwright-core';
 import type { Point } from 'geojson';
 import { slMap, slScreens } from '../../src/common/i18n/sl';
 import { describeApp, fieldDevice } from './fixture';
-import { ARTIFACTS_DIR, DEMO_USERS, recordArtifacts } from './harness';
+import { ARTIFACTS_DIR, DEMO_USERS, recordArtifacts, keepScreenshot } from './harness';
 import { REQUIRED_ANSWERS, addMeadowForm, waitForOutboxEmpty } from './scenarios/helpers';
 
 jest.setTimeout(240_000);
@@ -100,7 +100,7 @@ describeApp('form location by a tap on the map (Chromium)', {}, (e2e) => {
         await page.mouse.click(x, y);
         // The tap drew the point: saving is possible now (Playwright waits for the button to enable).
         await dialog.locator('button:not([disabled])', { hasText: slMap.draw.save }).waitFor();
-        await page.screenshot({ path: path.join(ARTIFACTS_DIR, 'form-map-location-tapped.png') });
+        await keepScreenshot(page, path.join(ARTIFACTS_DIR, 'form-map-location-tapped.png'));
         await save.click();
         await dialog.waitFor({ state: 'detached' });
 

@@ -22,7 +22,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { CHROMIUM_PATH, launchChromium } from '../../scripts/chromium';
 import { buildApp, type BuildAppOptions } from '../../src/server/app';
 import type { IdentityOptions } from '../../src/server/auth';
@@ -192,6 +192,21 @@ export async function collectPageLog(context: BrowserContext, page: Page): Promi
 export function assertNoPolicyViolations(log: ConsoleLog): void {
   const violations = log.lines.filter((line) => line.includes(CSP_VIOLATION));
   if (violations.length) throw new Error(`Content-Security-Policy violations:\n${violations.join('\n')}`);
+}
+
+/**
+ * Pictures of screens for a person to look at (under test-results/e2e/) are taken only with
+ * E2E_SCREENSHOTS=1: no test reads them, and each costs a busy CPU 1–2 s (a full page with the
+ * map drawn in software). A failed test's picture (recordArtifacts) is always taken.
+ */
+export const SCREENSHOTS_WANTED = process.env.E2E_SCREENSHOTS === '1';
+
+/** Saves a picture of the page (or of one element) to `file` when SCREENSHOTS_WANTED. */
+export async function keepScreenshot(target: Page | Locator, file: string, { fullPage = false }: { fullPage?: boolean } = {}): Promise<void> {
+  if (!SCREENSHOTS_WANTED) return;
+  mkdirSync(path.dirname(file), { recursive: true });
+  if ('goto' in target) await target.screenshot({ path: file, fullPage });
+  else await target.screenshot({ path: file });
 }
 
 /**

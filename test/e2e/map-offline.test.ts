@@ -10,7 +10,7 @@ import path from 'node:path';
 import { startMapHarness, type MapHarness } from '../../scripts/basemap/map-harness';
 import { slMap } from '../../src/common/i18n/sl';
 import { describeApp } from './fixture';
-import { ARTIFACTS_DIR, assertNoPolicyViolations, collectPageLog, type ConsoleLog } from './harness';
+import { ARTIFACTS_DIR, assertNoPolicyViolations, collectPageLog, type ConsoleLog, keepScreenshot } from './harness';
 
 jest.setTimeout(180_000);
 
@@ -57,7 +57,7 @@ describeApp('map offline', { builtApp: false, server: false }, (e2e) => {
     expect(land).toContain('Slovenia');
     expect(await page.getByText('Travnik 1', { exact: true }).count()).toBe(1);
     mkdirSync(ARTIFACTS_DIR, { recursive: true });
-    await page.screenshot({ path: path.join(ARTIFACTS_DIR, 'map-offline.png') });
+    await keepScreenshot(page, path.join(ARTIFACTS_DIR, 'map-offline.png'));
 
     // Ljubljana was not downloaded: empty tiles and the notice, not a broken map.
     await page.evaluate(() => {
@@ -69,7 +69,7 @@ describeApp('map offline', { builtApp: false, server: false }, (e2e) => {
     await page.waitForFunction(() => window.__map.idleMs !== null, undefined, { timeout: 120_000 });
     expect(await page.evaluate(() => window.__map.missing.length)).toBeGreaterThan(0);
     expect(await page.getByText(slMap.map.missingTiles).count()).toBe(1);
-    await page.screenshot({ path: path.join(ARTIFACTS_DIR, 'map-offline-outside.png') });
+    await keepScreenshot(page, path.join(ARTIFACTS_DIR, 'map-offline-outside.png'));
     expect(errors).toEqual([]);
   });
 

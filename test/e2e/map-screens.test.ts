@@ -11,7 +11,7 @@ import path from 'node:path';
 import { startMapHarness, type MapHarness } from '../../scripts/basemap/map-harness';
 import { sl, slMap } from '../../src/common/i18n/sl';
 import { describeApp } from './fixture';
-import { ARTIFACTS_DIR, assertNoPolicyViolations, collectPageLog, type ConsoleLog } from './harness';
+import { ARTIFACTS_DIR, assertNoPolicyViolations, collectPageLog, type ConsoleLog, keepScreenshot } from './harness';
 
 jest.setTimeout(180_000);
 
@@ -50,7 +50,7 @@ describeApp('map screens', { builtApp: false, server: false }, (e2e) => {
     await page.getByLabel(slMap.download.name).fill('Moji travniki');
     await page.getByRole('button', { name: slMap.download.start }).click();
     await page.getByText(slMap.download.done).waitFor({ timeout: 60_000 });
-    await page.screenshot({ path: path.join(ARTIFACTS_DIR, 'download-new.png') });
+    await keepScreenshot(page, path.join(ARTIFACTS_DIR, 'download-new.png'));
     expect(await page.locator('progress').getAttribute('value')).toBe(String(tiles));
 
     await page.goto(`${harness.url}/?mode=screens&screen=download-list`);
@@ -60,7 +60,7 @@ describeApp('map screens', { builtApp: false, server: false }, (e2e) => {
     expect(cells[2]).toBe('6–12');
     expect(cells[3]).toBe(`${tiles} / ${tiles}`);
     expect(cells[4]).toMatch(/ (Bytes|KB|MB)$/);
-    await page.screenshot({ path: path.join(ARTIFACTS_DIR, 'download-list.png') });
+    await keepScreenshot(page, path.join(ARTIFACTS_DIR, 'download-list.png'));
   });
 
   it('draws a path by hand with Mapbox GL Draw on MapLibre', async () => {
@@ -92,7 +92,7 @@ describeApp('map screens', { builtApp: false, server: false }, (e2e) => {
           map.triggerRepaint();
         }),
     );
-    await page.screenshot({ path: path.join(ARTIFACTS_DIR, 'draw-path.png') });
+    await keepScreenshot(page, path.join(ARTIFACTS_DIR, 'draw-path.png'));
   });
 
   it('shows the location warning while permission is denied and removes it once granted', async () => {

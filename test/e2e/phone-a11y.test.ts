@@ -17,7 +17,7 @@ import type { Page } from 'playwright-core';
 import { OFFLINE_DB_NAME } from '../../src/common/constants';
 import { sl, slPhone, slScreens } from '../../src/common/i18n/sl';
 import { describeApp, type DeviceOptions } from './fixture';
-import { ARTIFACTS_DIR, DEMO_USERS, LOGIN_PAGE_PATTERN, openAppSignedIn, recordArtifacts, waitForCheck } from './harness';
+import { ARTIFACTS_DIR, DEMO_USERS, LOGIN_PAGE_PATTERN, openAppSignedIn, recordArtifacts, waitForCheck, keepScreenshot } from './harness';
 import { axeViolations } from './axe';
 import { goHash, openNewMeadowForm, waitForServiceWorkerControl } from './scenarios/helpers';
 
@@ -114,7 +114,7 @@ describeApp('phone: accessibility, width and keyboard', {}, (e2e) => {
     if (field) for (const target of await smallTapTargets(page)) problems.push(`${name}: tap target smaller than 44 × 44 px: ${target}`);
     const extra = await overflowAt360(page);
     if (extra > 0) problems.push(`${name}: ${extra} px wider than a 360 px screen`);
-    await page.screenshot({ path: path.join(SHOTS, `${name}.png`) });
+    await keepScreenshot(page, path.join(SHOTS, `${name}.png`));
   }
 
   for (const role of ['farmer1', 'editor', 'reader'] as const) {
@@ -128,7 +128,7 @@ describeApp('phone: accessibility, width and keyboard', {}, (e2e) => {
             await page.goto(`${e2e.server.origin}/`);
             await page.waitForURL(LOGIN_PAGE_PATTERN);
             for (const v of await axeViolations(page)) problems.push(`login: ${v}`);
-            await page.screenshot({ path: path.join(SHOTS, 'login.png') });
+            await keepScreenshot(page, path.join(SHOTS, 'login.png'));
           }
           await openAppSignedIn(page, `${e2e.server.origin}/#/`, DEMO_USERS[role]);
           if (role !== 'farmer1') {
@@ -247,7 +247,7 @@ describeApp('phone: accessibility, width and keyboard', {}, (e2e) => {
         const dialog = page.getByRole('alertdialog').or(page.getByRole('dialog'));
         await dialog.first().waitFor();
         for (const v of await axeViolations(page)) problems.push(`leave dialog: ${v}`);
-        await page.screenshot({ path: path.join(SHOTS, 'leave-dialog.png') });
+        await keepScreenshot(page, path.join(SHOTS, 'leave-dialog.png'));
       });
     } finally {
       await close();
@@ -314,7 +314,7 @@ describeApp('phone: accessibility, width and keyboard', {}, (e2e) => {
         await goHash(page, '#/');
         await screenReady(page);
         expect(await overflowAt360(page)).toBeLessThanOrEqual(0);
-        await page.screenshot({ path: path.join(SHOTS, 'home-offline-pending.png') });
+        await keepScreenshot(page, path.join(SHOTS, 'home-offline-pending.png'));
       });
     } finally {
       await close();

@@ -11,7 +11,7 @@ import { beforeAll, expect, jest, test } from '@jest/globals';
 import type { Page } from 'playwright-core';
 import { sl, slScreens } from '../../src/common/i18n/sl';
 import { describeApp } from './fixture';
-import { ARTIFACTS_DIR, DEMO_USERS, recordArtifacts } from './harness';
+import { ARTIFACTS_DIR, DEMO_USERS, recordArtifacts, keepScreenshot, SCREENSHOTS_WANTED } from './harness';
 import { REQUIRED_ANSWERS, addMeadowForm, goHash, waitForOutboxEmpty } from './scenarios/helpers';
 
 jest.setTimeout(240_000);
@@ -23,10 +23,11 @@ const SIZES = [
 ] as const;
 
 async function shoot(page: Page, name: string): Promise<void> {
+  if (!SCREENSHOTS_WANTED) return;
   // Let the map and lazy pictures settle (no request for half a second); the screenshot is for a
   // person to look at, not asserted, so a page that keeps fetching is photographed anyway.
   await page.waitForLoadState('networkidle').catch(() => undefined);
-  await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
+  await keepScreenshot(page, path.join(SHOTS, `${name}.png`), { fullPage: true });
 }
 
 async function screenTitle(page: Page, title: string): Promise<void> {

@@ -18,7 +18,7 @@ import { sl, slSync } from '../../src/common/i18n/sl';
 import type { RouteName } from '../../src/client/lib/links';
 import { routeDefinitions } from '../../src/client/app/router/routes';
 import { describeApp } from './fixture';
-import { ARTIFACTS_DIR, recordArtifacts } from './harness';
+import { ARTIFACTS_DIR, recordArtifacts, keepScreenshot } from './harness';
 import { waitForServiceWorkerControl } from './scenarios/helpers';
 
 jest.setTimeout(180_000);
@@ -70,13 +70,13 @@ describeApp('client shell in Chromium', {}, (e2e) => {
           }, `#${route}`);
           if (name === 'not-found') await page.getByRole('heading', { level: 1, name: sl.router.notFoundTitle }).waitFor();
           else await waitForScreen(page, name);
-          await page.screenshot({ path: path.join(SHOTS, `${tag}${route.replace(/\//g, '_')}.png`) });
+          await keepScreenshot(page, path.join(SHOTS, `${tag}${route.replace(/\//g, '_')}.png`));
         }
         // The header's connection indicator opens the sync panel.
         await page.getByTestId('conn-status').click();
         const panel = page.getByRole('dialog', { name: slSync.sync.panelTitle });
         await panel.waitFor();
-        await page.screenshot({ path: path.join(SHOTS, `${tag}_sync-panel.png`) });
+        await keepScreenshot(page, path.join(SHOTS, `${tag}_sync-panel.png`));
         await page.keyboard.press('Escape');
         await panel.waitFor({ state: 'detached' });
         expect(await page.getAttribute('html', 'lang')).toBe('sl');
@@ -96,7 +96,7 @@ describeApp('client shell in Chromium', {}, (e2e) => {
         });
         // The roles call answers after sign-in; the guard applies as soon as the role is known.
         await page.getByText(sl.router.blockedReader).waitFor();
-        await page.screenshot({ path: path.join(SHOTS, 'reader-blocked.png') });
+        await keepScreenshot(page, path.join(SHOTS, 'reader-blocked.png'));
         await page.evaluate(() => {
           window.location.hash = '#/forms/3';
         });
@@ -158,7 +158,7 @@ describeApp('client shell in Chromium', {}, (e2e) => {
         expect(await dialog.getByRole('button', { name: sl.common.close }).count()).toBe(0);
         await page.keyboard.press('Escape');
         expect(await dialog.isVisible()).toBe(true);
-        await page.screenshot({ path: path.join(SHOTS, 'update-dialog.png') });
+        await keepScreenshot(page, path.join(SHOTS, 'update-dialog.png'));
 
         await Promise.all([page.waitForEvent('load'), dialog.getByRole('button', { name: sl.update.accept }).click()]);
         await page.waitForSelector('main h1');

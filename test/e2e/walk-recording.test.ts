@@ -12,7 +12,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { startMapHarness, type MapHarness } from '../../scripts/basemap/map-harness';
 import { slMap } from '../../src/common/i18n/sl';
 import { describeApp } from './fixture';
-import { ARTIFACTS_DIR } from './harness';
+import { ARTIFACTS_DIR, keepScreenshot } from './harness';
 
 jest.setTimeout(180_000);
 
@@ -66,12 +66,12 @@ describeApp('walk recording', { builtApp: false, server: false }, (e2e) => {
     await walk(64, 120, 4);
     expect(await page.getByTestId('walk-distance').textContent()).toBe('120 m');
     mkdirSync(ARTIFACTS_DIR, { recursive: true });
-    await page.screenshot({ path: path.join(ARTIFACTS_DIR, 'walk-recording.png') });
+    await keepScreenshot(page, path.join(ARTIFACTS_DIR, 'walk-recording.png'));
 
     await page.getByRole('button', { name: slMap.recording.finish }).click();
     const summary = await page.getByTestId('walk-summary').textContent();
     expect(summary).toContain('100 %');
-    await page.screenshot({ path: path.join(ARTIFACTS_DIR, 'walk-summary.png') });
+    await keepScreenshot(page, path.join(ARTIFACTS_DIR, 'walk-summary.png'));
     await page.getByRole('button', { name: slMap.recording.save }).click();
     await page.getByText(slMap.recording.saved).waitFor();
 

@@ -10,7 +10,7 @@ import type { RecordPage, WireRecord } from '../../../src/common/schemas/wire';
 import { OFFLINE_DB_NAME } from '../../../src/common/constants';
 import { slMap, slScreens, slPhone } from '../../../src/common/i18n/sl';
 import { FORM_KINDS } from '../../../src/common/scheme/form-kinds';
-import { DEMO_USERS, tokenFor, waitForCheck, type E2EServer } from '../harness';
+import { DEMO_USERS, tokenFor, waitForCheck, type E2EServer, keepScreenshot, SCREENSHOTS_WANTED } from '../harness';
 
 export type DemoUser = { email: string; password: string };
 export type TableKey = keyof AppConfig['tables'];
@@ -251,14 +251,20 @@ export async function deviceHasFeature(page: Page, tableId: number, featureId: n
 export const PHONE_SIZE = { width: 390, height: 844 };
 export const DESK_SIZE = { width: 1280, height: 800 };
 
-/** Photographs the current screen at phone and desk size into `dir` (`<name>-390x844.png`, …), ending at the desk size. */
+/**
+ * Photographs the current screen at phone and desk size into `dir` (`<name>-390x844.png`, …) when
+ * pictures are wanted (SCREENSHOTS_WANTED); the page is back at its own size afterwards.
+ */
 export async function shootBothSizes(page: Page, dir: string, name: string): Promise<void> {
+  if (!SCREENSHOTS_WANTED) return;
+  const own = page.viewportSize();
   for (const viewport of [PHONE_SIZE, DESK_SIZE]) {
     await page.setViewportSize(viewport);
     // The page has laid out at the new size (two frames) before the picture.
     await page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))));
-    await page.screenshot({ path: path.join(dir, `${name}-${viewport.width}x${viewport.height}.png`), fullPage: true });
+    await keepScreenshot(page, path.join(dir, `${name}-${viewport.width}x${viewport.height}.png`), { fullPage: true });
   }
+  if (own) await page.setViewportSize(own);
 }
 
 /**

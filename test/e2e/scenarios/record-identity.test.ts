@@ -17,14 +17,14 @@ import type { Page } from 'playwright-core';
 import { LOCAL_ID_BOUND } from '../../../src/common/constants';
 import { sl, slScreens, slSetup } from '../../../src/common/i18n/sl';
 import { describeApp, fieldDevice } from '../fixture';
-import { ARTIFACTS_DIR, DEMO_USERS, recordArtifacts } from '../harness';
+import { ARTIFACTS_DIR, DEMO_USERS, recordArtifacts, keepScreenshot } from '../harness';
 import { DESK_SIZE, PHONE_SIZE, goHash, waitForOutboxEmpty, waitForServiceWorkerControl } from './helpers';
 
 jest.setTimeout(300_000);
 
 /** What the user saw, photographed into test-results/e2e/record-identity/. */
 const SHOTS = path.join(ARTIFACTS_DIR, 'record-identity');
-const shoot = (page: Page, name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
+const shoot = (page: Page, name: string) => keepScreenshot(page, path.join(SHOTS, `${name}.png`), { fullPage: true });
 
 /** The pixel at (dx, dy) CSS pixels from the centre of the visible map canvas. */
 async function mapPoint(page: Page, dx: number, dy: number): Promise<{ x: number; y: number }> {

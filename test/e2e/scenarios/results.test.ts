@@ -13,7 +13,7 @@ import type { Page } from 'playwright-core';
 import { slAudit, slScreens } from '../../../src/common/i18n/sl';
 import type { WireRecord } from '../../../src/common/schemas/wire';
 import { describeApp } from '../fixture';
-import { ARTIFACTS_DIR, DEMO_USERS, recordArtifacts } from '../harness';
+import { ARTIFACTS_DIR, DEMO_USERS, recordArtifacts, keepScreenshot } from '../harness';
 import { goHash } from './helpers';
 
 jest.setTimeout(180_000);
@@ -64,7 +64,7 @@ describeApp('results of all farmers (Chromium)', {}, (e2e) => {
         // The demo has more farmers than the two who sign in: all of them are listed.
         const farmerCells = await page.getByTestId('result-farmer').allTextContents();
         expect(farmerCells).toEqual(expect.arrayContaining([names.farmer1, names.farmer2]));
-        await page.screenshot({ path: path.join(SHOTS, 'editor-desktop.png'), fullPage: true });
+        await keepScreenshot(page, path.join(SHOTS, 'editor-desktop.png'), { fullPage: true });
 
         // Narrow to kmet2.
         // The wrapping label also names the chosen option ('Kmet Vsi kmetje').
@@ -92,9 +92,9 @@ describeApp('results of all farmers (Chromium)', {}, (e2e) => {
 
         await page.setViewportSize({ width: 390, height: 844 });
         await page.evaluate(() => window.scrollTo(0, 0));
-        await page.screenshot({ path: path.join(SHOTS, 'editor-phone.png') });
-        await page.getByTestId(`result-${form2.id}`).screenshot({ path: path.join(SHOTS, 'editor-phone-row.png') });
-        await page.getByTestId('summary-farmer').screenshot({ path: path.join(SHOTS, 'editor-phone-summary.png') });
+        await keepScreenshot(page, path.join(SHOTS, 'editor-phone.png'));
+        await keepScreenshot(page.getByTestId(`result-${form2.id}`), path.join(SHOTS, 'editor-phone-row.png'));
+        await keepScreenshot(page.getByTestId('summary-farmer'), path.join(SHOTS, 'editor-phone-summary.png'));
 
         // Offline: the rows from the device.
         await context.setOffline(true);
@@ -103,7 +103,7 @@ describeApp('results of all farmers (Chromium)', {}, (e2e) => {
         await page.getByTestId('offline-note').waitFor();
         await page.getByTestId(`result-${form1.id}`).waitFor();
         await page.getByTestId(`result-${form2.id}`).waitFor();
-        await page.screenshot({ path: path.join(SHOTS, 'editor-phone-offline.png') });
+        await keepScreenshot(page, path.join(SHOTS, 'editor-phone-offline.png'));
       });
     } finally {
       await close();

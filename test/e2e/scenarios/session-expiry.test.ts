@@ -27,7 +27,7 @@ describeApp('scenario 5: the session expires while offline (Chromium)', { server
     const { data } = e2e;
     const [path] = await data.pathsOf(DEMO_USERS.farmer1.email);
     const formsBefore = await data.formsOfPath(path!.id);
-    const { context, page, log, close } = await e2e.signedIn('farmer1');
+    const { context, page, log, close } = await e2e.signedIn('farmer1', { loginPage: true });
     const tokenPosts: string[] = [];
     page.on('request', (request) => {
       if (request.url().endsWith('/protocol/openid-connect/token') && request.method() === 'POST') {
