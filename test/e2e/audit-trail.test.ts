@@ -7,14 +7,14 @@
  * not-allowed screen at the route, and a 404 from the server. axe-core finds no critical or
  * serious violation on the screen at either size.
  */
-import { beforeAll, expect, jest, test } from '@jest/globals';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { expect, jest, test } from '@jest/globals';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { sl, slAudit, slScreens, slSetup } from '../../src/common/i18n/sl';
 import type { AuditPage } from '../../src/common/schemas/audit';
 import { axeViolations } from './axe';
 import { describeApp, fieldDevice } from './fixture';
-import { ARTIFACTS_DIR, DEMO_USERS, recordArtifacts } from './harness';
+import { ARTIFACTS_DIR, DEMO_USERS, keepScreenshot, recordArtifacts } from './harness';
 import { DESK_SIZE, PHONE_SIZE, goHash, shootBothSizes, waitForOutboxEmpty } from './scenarios/helpers';
 
 jest.setTimeout(180_000);
@@ -26,10 +26,6 @@ const OLD_PHONE = '041 123 456';
 const NEW_PHONE = '041 999 888';
 
 describeApp('the editors’ audit trail (Chromium)', {}, (e2e) => {
-  beforeAll(() => {
-    mkdirSync(SHOTS, { recursive: true });
-  });
-
   test('an editor changes a record, finds the change under the farmer and downloads it as CSV', async () => {
     const { data } = e2e;
     const farmerId = await data.farmerId(DEMO_USERS.farmer1.email);
@@ -95,8 +91,8 @@ describeApp('the editors’ audit trail (Chromium)', {}, (e2e) => {
 
   test("a form's own history names what an adviser knows (the plant, the season link, the state), never a bare id", async () => {
     const { data } = e2e;
-    const [path] = await data.pathsOf(DEMO_USERS.farmer1.email);
-    const [form] = await data.formsOfPath(path!.id);
+    const [transect] = await data.pathsOf(DEMO_USERS.farmer1.email);
+    const [form] = await data.formsOfPath(transect!.id);
     const [indicator] = await data.indicatorsOfForm(form!.id);
     // A change under the form (an indicator's note) belongs to its history too.
     const noteCol = await data.col('indicators', 'note');
@@ -134,6 +130,7 @@ describeApp('the editors’ audit trail (Chromium)', {}, (e2e) => {
         // Every reference by its name: no record id in the whole list.
         expect(text).not.toMatch(/\b1\d{7}\b/);
         await shootBothSizes(page, SHOTS, 'form-history');
+        await keepScreenshot(page.locator('details.history'), path.join(SHOTS, 'form-history-list.png'));
         await expect(axeViolations(page)).resolves.toEqual([]);
       });
     } finally {

@@ -11,7 +11,6 @@
  * Screenshots of every screen at 390×844 go to test-results/e2e/phone/ for a person to look at.
  */
 import { beforeAll, expect, jest, test } from '@jest/globals';
-import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { OFFLINE_DB_NAME } from '../../src/common/constants';
@@ -100,7 +99,6 @@ describeApp('phone: accessibility, width and keyboard', {}, (e2e) => {
   let formId: number;
 
   beforeAll(async () => {
-    mkdirSync(SHOTS, { recursive: true });
     const { data } = e2e;
     const [first] = await data.pathsOf(DEMO_USERS.farmer1.email);
     pathId = first!.id;

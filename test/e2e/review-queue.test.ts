@@ -7,8 +7,7 @@
  * test-results/e2e/review/; no horizontal overflow at 360 px; axe-core finds no critical or serious
  * violation.
  */
-import { beforeAll, expect, jest, test } from '@jest/globals';
-import { mkdirSync } from 'node:fs';
+import { expect, jest, test } from '@jest/globals';
 import path from 'node:path';
 import { sl, slReview, slReviewQueue } from '../../src/common/i18n/sl';
 import { axeViolations } from './axe';
@@ -21,10 +20,6 @@ jest.setTimeout(180_000);
 const SHOTS = path.join(ARTIFACTS_DIR, 'review');
 
 describeApp('the advisers’ review queue (Chromium)', {}, (e2e) => {
-  beforeAll(() => {
-    mkdirSync(SHOTS, { recursive: true });
-  });
-
   test('an adviser sees the waiting forms, counted in the navigation, and approves one', async () => {
     const { data } = e2e;
     const state = await data.col('forms', 'review_state');

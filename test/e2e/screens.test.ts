@@ -5,9 +5,8 @@
  * farmer's form). Each screen is checked against the server's rows for that user, then
  * photographed to test-results/e2e/screens/ (outside the repo) to be looked at.
  */
-import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { beforeAll, expect, jest, test } from '@jest/globals';
+import { expect, jest, test } from '@jest/globals';
 import type { Page } from 'playwright-core';
 import { sl, slScreens } from '../../src/common/i18n/sl';
 import { describeApp } from './fixture';
@@ -41,10 +40,6 @@ async function screenTitle(page: Page, title: string): Promise<void> {
 // new device per size: the farmer chosen on the first would stay chosen on a shared one, and the
 // list before any choice is what is checked.
 describeApp('every screen with real data, phone and desktop', {}, (e2e) => {
-  beforeAll(() => {
-    mkdirSync(SHOTS, { recursive: true });
-  });
-
   test.each(SIZES)("a farmer's screens show the farmer's own rows (%s %i×%i)", async (tag, width, height) => {
     const { data } = e2e;
     const nameCol = await data.col('paths', 'name');

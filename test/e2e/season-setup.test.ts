@@ -15,8 +15,7 @@
  * go through the import screen (preview, mapping, dry run, commit) and the server holds exactly
  * the imported rows.
  */
-import { beforeAll, expect, jest, test } from '@jest/globals';
-import { mkdirSync } from 'node:fs';
+import { expect, jest, test } from '@jest/globals';
 import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import type { LineString, Polygon } from 'geojson';
@@ -97,10 +96,6 @@ async function mapPoint(page: Page, dx: number, dy: number): Promise<{ x: number
 const DESK_PLACE = { longitude: 14.5, latitude: 46.05 };
 
 describeApp('season set-up by an editor (Chromium)', {}, (e2e) => {
-  beforeAll(() => {
-    mkdirSync(SHOTS, { recursive: true });
-  });
-
   test('an editor creates a season, a farmer, draws a meadow and a transect; the server holds them', async () => {
     const { data } = e2e;
     const { page, log, close } = await e2e.signedIn('editor', { ...fieldDevice(DESK_PLACE), viewport: DESK });

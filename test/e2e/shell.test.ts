@@ -10,16 +10,15 @@
  * server) and the deployment test (which changes the served files) each get a server of their own
  * with its own copy of dist/.
  */
-import { readFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { beforeAll, expect, jest, test } from '@jest/globals';
+import { expect, jest, test } from '@jest/globals';
 import type { Page } from 'playwright-core';
 import { sl, slSync } from '../../src/common/i18n/sl';
 import type { RouteName } from '../../src/client/lib/links';
 import { routeDefinitions } from '../../src/client/app/router/routes';
 import { describeApp } from './fixture';
 import { ARTIFACTS_DIR, recordArtifacts, keepScreenshot } from './harness';
-import { waitForServiceWorkerControl } from './scenarios/helpers';
+import { deployChangedBuild, waitForServiceWorkerControl } from './scenarios/helpers';
 
 jest.setTimeout(180_000);
 
@@ -52,10 +51,6 @@ const ROUTES: Array<[string, RouteName | 'not-found']> = [
 ];
 
 describeApp('client shell in Chromium', {}, (e2e) => {
-  beforeAll(() => {
-    mkdirSync(SHOTS, { recursive: true });
-  });
-
   test.each([
     ['phone', 390, 844],
     ['desktop', 1280, 800],
@@ -137,20 +132,7 @@ describeApp('client shell in Chromium', {}, (e2e) => {
       await recordArtifacts('shell-update', page, log, async () => {
         await waitForServiceWorkerControl(page);
 
-        // "Deploy" a changed build: index.html gets a marker and sw.js the new revision of it.
-        const marker = '<meta name="e2e-build" content="2">';
-        const indexPath = path.join(clientDir, 'index.html');
-        writeFileSync(indexPath, readFileSync(indexPath, 'utf8').replace('<head>', `<head>${marker}`));
-        const swPath = path.join(clientDir, 'sw.js');
-        const sw = readFileSync(swPath, 'utf8');
-        const changed = sw.replace(/(['"]revision['"]:\s*['"])[0-9a-f]+(['"],\s*['"]url['"]:\s*['"]\/index\.html['"])/, '$1e2e0000000000000000000000000002$2');
-        expect(changed).not.toBe(sw);
-        writeFileSync(swPath, changed);
-
-        await page.evaluate(async () => {
-          const registration = await navigator.serviceWorker.getRegistration('/');
-          await registration?.update();
-        });
+        await deployChangedBuild(page, clientDir, 2);
         const dialog = page.getByRole('alertdialog', { name: sl.update.title });
         await dialog.waitFor();
         expect(await dialog.textContent()).toContain(sl.update.message);

@@ -10,14 +10,12 @@
  * The page's action log (both builds' sessions) is exported from /about and replayed headless
  * (action-logs.ts; fixture app-update.json with UPDATE_ACTION_LOGS=1).
  */
-import { readFileSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
 import { expect, jest, test } from '@jest/globals';
 import { sl, slScreens } from '../../../src/common/i18n/sl';
 import { describeApp } from '../fixture';
 import { DEMO_USERS, recordArtifacts } from '../harness';
 import { exportActionLogFromAbout, replayExportedLog } from './action-logs';
-import { REQUIRED_ANSWERS, addMeadowForm, goHash, outboxCount, waitForOutboxEmpty, waitForServiceWorkerControl } from './helpers';
+import { REQUIRED_ANSWERS, addMeadowForm, deployChangedBuild, goHash, outboxCount, waitForOutboxEmpty, waitForServiceWorkerControl } from './helpers';
 
 jest.setTimeout(180_000);
 
@@ -44,19 +42,8 @@ describeApp('scenario 6: a new version is deployed while edits wait (Chromium)',
         const queued = await outboxCount(page);
         expect(queued).toBeGreaterThanOrEqual(1 + REQUIRED_ANSWERS.length);
 
-        // Deploy a changed build: index.html gets a marker, sw.js the new revision of it.
-        const marker = '<meta name="e2e-build" content="scenario-6">';
-        const indexPath = path.join(clientDir, 'index.html');
-        writeFileSync(indexPath, readFileSync(indexPath, 'utf8').replace('<head>', `<head>${marker}`));
-        const swPath = path.join(clientDir, 'sw.js');
-        const sw = readFileSync(swPath, 'utf8');
-        const changed = sw.replace(/(['"]revision['"]:\s*['"])[0-9a-f]+(['"],\s*['"]url['"]:\s*['"]\/index\.html['"])/, '$1e2e0000000000000000000000000006$2');
-        expect(changed).not.toBe(sw);
-        writeFileSync(swPath, changed);
-        await page.evaluate(async () => {
-          const registration = await navigator.serviceWorker.getRegistration('/');
-          await registration?.update();
-        });
+        // Deploy a changed build while the edits wait.
+        await deployChangedBuild(page, clientDir, 6);
 
         const dialog = page.getByRole('alertdialog', { name: sl.update.title });
         await dialog.waitFor({ timeout: 90_000 });

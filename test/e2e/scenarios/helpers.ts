@@ -3,6 +3,7 @@
  * outbox, fill in a meadow form, and read the server's data afterwards through the API (as the editor, who sees all),
  * with table and column ids taken from the server's own /config.json.
  */
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import type { AppConfig } from '../../../src/common/schemas/config';
@@ -280,4 +281,24 @@ export async function startWalk(context: BrowserContext, page: Page, start: { lo
   await page.getByRole('button', { name: slMap.recording.start }).click();
   await page.getByTestId('walk-distance').waitFor();
   await page.getByText(slMap.recording.waitingForFix).waitFor({ state: 'hidden' });
+}
+
+/**
+ * "Deploys" a changed build into a server's client folder: index.html gets
+ * `<meta name="e2e-build" content="{build}">` and sw.js a new revision of it, and the page's
+ * service worker is asked to look for the update (as it does by itself on a later visit).
+ */
+export async function deployChangedBuild(page: Page, clientDir: string, build: number): Promise<void> {
+  const indexPath = path.join(clientDir, 'index.html');
+  writeFileSync(indexPath, readFileSync(indexPath, 'utf8').replace('<head>', `<head><meta name="e2e-build" content="${build}">`));
+  const swPath = path.join(clientDir, 'sw.js');
+  const sw = readFileSync(swPath, 'utf8');
+  const revision = `e2e${String(build).padStart(28, '0')}`;
+  const changed = sw.replace(/(['"]revision['"]:\s*['"])[0-9a-f]+(['"],\s*['"]url['"]:\s*['"]\/index\.html['"])/, `$1${revision}$2`);
+  if (changed === sw) throw new Error('deployChangedBuild: no revision of /index.html in sw.js');
+  writeFileSync(swPath, changed);
+  await page.evaluate(async () => {
+    const registration = await navigator.serviceWorker.getRegistration('/');
+    await registration?.update();
+  });
 }

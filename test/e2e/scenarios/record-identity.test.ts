@@ -11,7 +11,6 @@
  * the old address opens the delivered record's editor.
  */
 import { beforeAll, expect, jest, test } from '@jest/globals';
-import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { LOCAL_ID_BOUND } from '../../../src/common/constants';
@@ -117,7 +116,6 @@ describeApp('a record has one id on every screen (Chromium)', {}, (e2e) => {
   };
 
   beforeAll(async () => {
-    mkdirSync(SHOTS, { recursive: true });
     const [first] = await e2e.data.pathsOf(DEMO_USERS.farmer1.email);
     areaId = first!.properties[await e2e.data.col('paths', 'parent')] as number;
   });

@@ -6,7 +6,7 @@
  * from the device; the reader sees the same rows and no export. Screenshots at phone and desktop
  * size go to test-results/e2e/results/ (outside the repo) to be looked at.
  */
-import { mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, expect, jest, test } from '@jest/globals';
 import type { Page } from 'playwright-core';
@@ -38,7 +38,6 @@ describeApp('results of all farmers (Chromium)', {}, (e2e) => {
       return String(farmers.find((f) => f.id === id)!.properties[nameCol]);
     };
     names = { farmer1: await nameOf(DEMO_USERS.farmer1.email), farmer2: await nameOf(DEMO_USERS.farmer2.email) };
-    mkdirSync(SHOTS, { recursive: true });
     // An edit of kmet2's form by the editor (once, not per retry): its history has who, when, old → new.
     const [formsTable, scoreCol] = [await data.tableId('forms'), await data.col('forms', 'score')];
     oldScore = form2.properties[scoreCol];

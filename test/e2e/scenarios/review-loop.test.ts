@@ -11,7 +11,6 @@
  * adviser as a comment. Both devices' QA action logs are exported from /about and replay to the
  * state the browser logged (action-logs.ts).
  */
-import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { expect, jest, test } from '@jest/globals';
 import type { BrowserContext, Page } from 'playwright-core';
@@ -31,7 +30,6 @@ const PLANT = FORM_KINDS.travnik.indicators.find((d) => d.latin !== undefined &&
 const PHONE_360 = { width: 360, height: 780 };
 /** Photographs of the screens at phone and desk size, to look at (not compared). */
 const SHOTS = path.join(process.cwd(), 'test-results', 'e2e', 'review-loop');
-mkdirSync(SHOTS, { recursive: true });
 
 describeApp('the review loop: submit, return with a reason, fix offline, resubmit, approve (Chromium, two devices)', {}, (e2e) => {
   async function serverForm(id: number): Promise<WireRecord> {
