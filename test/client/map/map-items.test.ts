@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { recordsToMapItems } from '../../../src/client/features/map/map-items-from-records';
+import { onePathRows, recordsToMapItems } from '../../../src/client/features/map/map-items-from-records';
 import type { StoredRecord } from '../../../src/client/lib/db/database';
 import { distanceM } from '../../../src/client/lib/map/geo';
 import { circlePolygon, extentOf, filterByFarmer, labelPoint, toFeatureCollection } from '../../../src/client/lib/map/map-items';
@@ -62,6 +62,16 @@ describe('map items', () => {
       ['indicator', 30, 'Navadna marjetica', null],
     ]);
     expect(items.find((i) => i.id === 20)?.selected).toBe(true);
+  });
+
+  it('a map of one path shows it on its meadow; every row while the path is not there', () => {
+    const areas = [row(10, { '22': 100 }, square), row(11, { '22': 101 }, square)];
+    const paths = [row(20, { '32': 10 }, line), row(21, { '32': 11 }, line), row(22, { '32': 99 }, line)];
+    const ids = (rows: ReturnType<typeof onePathRows>) => [rows.areas.map((a) => a.id), rows.paths.map((p) => p.id), rows.selectedPathId];
+    expect(ids(onePathRows({ areas, paths }, tables, 21))).toEqual([[11], [21], 21]);
+    // The path's meadow is not among the rows: every meadow, the one path.
+    expect(ids(onePathRows({ areas, paths }, tables, 22))).toEqual([[10, 11], [22], 22]);
+    expect(ids(onePathRows({ areas, paths }, tables, 5))).toEqual([[10, 11], [20, 21, 22], 5]);
   });
 
   it('filters by farmer for editors and readers (null = everyone)', () => {

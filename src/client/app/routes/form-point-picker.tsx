@@ -5,8 +5,7 @@
  */
 import { useMemo, useState } from 'react';
 import type { Point } from 'geojson';
-import { readRow } from '../../lib/db/model';
-import { GeometryEditor, MapView, recordsToMapItems, type MapEngine } from '../../features/map';
+import { GeometryEditor, MapView, onePathRows, recordsToMapItems, type MapEngine } from '../../features/map';
 import type { SeasonView } from './screen-data';
 
 export interface PointPickerProps {
@@ -19,10 +18,7 @@ export interface PointPickerProps {
 export default function PointPicker({ view, pathId, initial, onPick }: PointPickerProps) {
   const [engine, setEngine] = useState<MapEngine | null>(null);
   const config = view.config!;
-  const path = view.paths.find((p) => p.id === pathId);
-  const areaId = path ? readRow(config, 'paths', path).parent : null;
-  const area = view.areas.find((a) => a.id === areaId);
-  const items = recordsToMapItems({ areas: area ? [area] : view.areas, paths: path ? [path] : view.paths, selectedPathId: pathId }, config.tables);
+  const items = recordsToMapItems(onePathRows(view, config.tables, pathId), config.tables);
   const start = useMemo<Point | null>(() => (initial ? { type: 'Point', coordinates: initial } : null), [initial]);
   // The editor's hint and buttons go below the map, not inside it: MapView's children are overlays
   // on the map, where the legend covered the save button (proven in Chromium, e2e form-map-location).

@@ -5,10 +5,11 @@
  * - GeometryEditor: draw/correct a path or place an indicator point (Mapbox GL Draw).
  * - LocalLayersPanel: add GeoJSON/GPX/KML files as local layers (shown on every MapView).
  * - recordsToMapItems: turn season rows into MapItems using config.json column ids.
+ * - onePathRows: the rows of a map of one path (the path on its meadow).
  */
 export { MapView } from './components/app-map-view';
 export { WalkRecorderPanel } from './components/walk-recorder-panel';
 export { pathsTableRef } from './recording/save-walk';
 export { GeometryEditor } from './components/geometry-editor';
-export { recordsToMapItems } from './map-items-from-records';
+export { onePathRows, recordsToMapItems } from './map-items-from-records';
 export type { MapEngine } from '../../lib/map/map-engine';

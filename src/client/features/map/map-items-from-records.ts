@@ -20,6 +20,18 @@ export interface MapRows {
   track?: readonly number[][][];
 }
 
+/**
+ * The rows a map of one path shows: the path on its meadow (every meadow when the path's is not
+ * among the rows); every row when the path is not (yet) among them.
+ */
+export function onePathRows(rows: Pick<MapRows, 'areas' | 'paths'>, tables: Pick<TablesConfig, 'areas' | 'paths'>, pathId: number | null): MapRows {
+  const path = rows.paths.find((p) => p.id === pathId);
+  if (!path) return { areas: rows.areas, paths: rows.paths, selectedPathId: pathId };
+  const meadowId = readRow({ tables }, 'paths', path).parent;
+  const meadow = rows.areas.find((a) => a.id === meadowId);
+  return { areas: meadow ? [meadow] : rows.areas, paths: [path], selectedPathId: pathId };
+}
+
 export function recordsToMapItems(rows: MapRows, tables: Pick<TablesConfig, 'areas' | 'paths'>): MapItem[] {
   const farmerOfArea = new Map<number, number | null>();
   const items: MapItem[] = [];
