@@ -16,7 +16,7 @@
  * relies on third-party cookies that browsers now block. A session ended elsewhere is noticed at
  * the next refresh instead (400 → token cleared), as the token rule says (docs/architecture.md, States and timers).
  */
-import type { KeycloakInitOptions } from 'keycloak-js';
+import Keycloak, { type KeycloakInitOptions } from 'keycloak-js';
 import { IDENTITY_MESSAGE_TIMEOUT_MS, TOKEN_REFRESH_MARGIN_S } from '../../../common/constants';
 import { safeLocalStorage } from '../local-storage';
 import {
@@ -65,7 +65,7 @@ export interface AuthClientOptions {
   /** Where keycloak-js reads auth-server-url, realm and resource. */
   configUrl?: string;
   storage?: Storage | null;
-  createKeycloak?: (configUrl: string) => KeycloakLike | Promise<KeycloakLike>;
+  createKeycloak?: (configUrl: string) => KeycloakLike;
   location?: Pick<Location, 'href' | 'origin' | 'pathname' | 'search' | 'hash'>;
   /** Where the address a sign-in started from is put back (the router follows the hashchange). */
   window?: Pick<Window, 'history' | 'dispatchEvent'>;
@@ -81,14 +81,8 @@ function statusOf(error: unknown): number | undefined {
   return typeof response?.status === 'number' ? response.status : undefined;
 }
 
-async function loadKeycloak(configUrl: string): Promise<KeycloakLike> {
-  const { default: Keycloak } = await import(/* webpackChunkName: "keycloak" */ 'keycloak-js');
-  return new Keycloak(configUrl) as unknown as KeycloakLike;
-}
-
 export class AuthClient {
   private keycloak: KeycloakLike | null = null;
-  private loading: Promise<KeycloakLike> | null = null;
   private initialised = false;
   private readonly listeners = new Set<(event: AuthEvent) => void>();
   private timer: unknown = null;
@@ -185,20 +179,12 @@ export class AuthClient {
     };
   }
 
-  /**
-   * keycloak-js is loaded when the session first needs it, not with the app's first scripts: a
-   * returning user's screens render from the device without it (and offline it is never needed).
-   */
-  private instance(): Promise<KeycloakLike> {
-    this.loading ??= (async () => {
-      const create = this.options.createKeycloak ?? loadKeycloak;
-      this.keycloak = await create(this.configUrl);
-      return this.keycloak;
-    })().catch((error: unknown) => {
-      this.loading = null;
-      throw error;
-    });
-    return this.loading;
+  private instance(): KeycloakLike {
+    if (!this.keycloak) {
+      const create = this.options.createKeycloak ?? ((url: string) => new Keycloak(url) as unknown as KeycloakLike);
+      this.keycloak = create(this.configUrl);
+    }
+    return this.keycloak;
   }
 
   /**
@@ -210,7 +196,7 @@ export class AuthClient {
     const callback = this.isLoginCallback();
     if (!reachable && !callback) return 'offline';
     if (this.initialised && this.isAuthenticated()) return 'authenticated';
-    const keycloak = await this.instance();
+    const keycloak = this.instance();
     const stored = readTokens(this.storage);
     try {
       if (!this.initialised && callback) {
@@ -365,7 +351,7 @@ export class AuthClient {
 
   /** Goes to the login page (online only). Unsynced edits stay in IndexedDB meanwhile. */
   async login(): Promise<void> {
-    const keycloak = await this.instance();
+    const keycloak = this.instance();
     if (!this.initialised) {
       this.initialised = true;
       await keycloak.init(this.initOptions());
@@ -380,7 +366,7 @@ export class AuthClient {
     clearIdentity(this.storage);
     this.emit({ type: 'signed-out' });
     if (!reachable) return;
-    const keycloak = await this.instance();
+    const keycloak = this.instance();
     if (!this.initialised) {
       this.initialised = true;
       await keycloak.init(this.initOptions()).catch(() => false);
