@@ -14,6 +14,7 @@ import { makeStore } from './app/store';
 import { parseHash, matchRoute } from './app/router/match';
 import { preloadScreen } from './app/router/screen-loaders';
 import { createBrowserAppUpdater, type AppUpdater } from './features/app-update';
+import type { RouteName } from './lib/links';
 
 // The first screen's code (the HTML preloads home's), asked for before the store and the app
 // start: it is there by React's first render, which then shows the screen itself instead of
@@ -41,6 +42,21 @@ function render(updater: AppUpdater | null) {
 }
 
 render(null);
+
+// An installed app (its code in the service worker's cache, no network): once the page has
+// loaded and is idle, the code of the field's next screens — a path, its forms, a form — is
+// loaded too, so a tap shows them without waiting for it. A first visit over the network skips
+// this (its bandwidth goes to the first screen's data).
+const FIELD_SCREENS: ReadonlySet<RouteName> = new Set(['path', 'forms', 'form']);
+if (installedVisit) {
+  window.addEventListener('load', () => {
+    const preloadFieldScreens = () => {
+      for (const route of appRoutes) if (FIELD_SCREENS.has(route.name)) preloadScreen(route.Screen);
+    };
+    if (typeof window.requestIdleCallback === 'function') window.requestIdleCallback(preloadFieldScreens, { timeout: 5_000 });
+    else setTimeout(preloadFieldScreens, 1_000);
+  });
+}
 
 // The service worker only in production builds: in development it would serve stale chunks.
 if (process.env.NODE_ENV === 'production') {

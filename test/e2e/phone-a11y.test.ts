@@ -4,11 +4,12 @@
  *   dialog and the form's error state: no critical and no serious violations;
  * - no screen wider than the viewport at 360 px, also with the offline pill and waiting edits;
  * - every tap target of the field screens at least 44 × 44 px (map controls, card links, error links);
- * - config.json and the home screen's chunk preloaded by the HTML (fetched once each);
+ * - config.json and the home screen's chunk preloaded by the HTML (fetched once each); an installed
+ *   app loads the field screens' code once idle, a first visit does not;
  * - the form's indicator rows compact enough that a 390×844 screen shows several of them;
  * - a keyboard-only run that answers a form and saves it, every focused element visible (inside
  *   the viewport and not under the sticky score/save bar, the header or the bottom menu).
- * Screenshots of every screen at 390×844 go to test-results/e2e/phone/ for a person to look at.
+ * With E2E_SCREENSHOTS=1, screenshots of every screen at 390×844 go to test-results/e2e/phone/.
  */
 import { beforeAll, expect, jest, test } from '@jest/globals';
 import path from 'node:path';
@@ -180,6 +181,40 @@ describeApp('phone: accessibility, width and keyboard', {}, (e2e) => {
         // Started by the HTML while the scripts download, not by the app once it runs; the
         // app's own request takes the preloaded answer instead of asking again.
         expect(fetched.map((entry) => entry.by).sort()).toEqual(['link', 'link']);
+      });
+    } finally {
+      await close();
+    }
+  });
+
+  test("an installed app loads the code of a path's, the forms' and a form's screen once idle; a first visit does not", async () => {
+    const { page, log, close } = await e2e.signedIn('farmer1', PHONE_DEVICE);
+    /** The field screens' chunks this page has fetched so far. */
+    const fieldChunks = () =>
+      page.evaluate(() =>
+        performance
+          .getEntriesByType('resource')
+          .map((entry) => /\/(route-(?:path|forms|form))\.[0-9a-f]+\.chunk\.js$/.exec(new URL(entry.name).pathname)?.[1])
+          .filter((name) => name !== undefined)
+          .sort(),
+      );
+    /** The page has loaded and been idle once since. */
+    const loadedAndIdle = () =>
+      page.evaluate(async () => {
+        if (document.readyState !== 'complete') await new Promise((resolve) => window.addEventListener('load', resolve, { once: true }));
+        await new Promise((resolve) => requestIdleCallback(resolve));
+      });
+    try {
+      await recordArtifacts('phone-field-screens', page, log, async () => {
+        await page.getByTestId(`home-path-${pathId}`).waitFor();
+        await loadedAndIdle();
+        // The first visit's bandwidth is the first screen's.
+        expect(await fieldChunks()).toEqual([]);
+        await waitForServiceWorkerControl(page);
+        await page.reload();
+        await page.getByTestId(`home-path-${pathId}`).waitFor();
+        await waitForCheck(page, async () => (await fieldChunks()).length === 3);
+        expect(await fieldChunks()).toEqual(['route-form', 'route-forms', 'route-path']);
       });
     } finally {
       await close();
