@@ -870,6 +870,13 @@ export async function runBrowserChaos(options: BrowserChaosOptions): Promise<Bro
   } catch (error) {
     report.problems.push(`run failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
     report.problems.push(`session: ${await sessionState()}`);
+    // What the screen said then (a read-only notice, an error): the first lines of the first page.
+    const screen = await context
+      ?.pages()[0]
+      ?.locator('main')
+      .innerText({ timeout: 5_000 })
+      .catch(() => null);
+    if (screen) report.problems.push(`screen at ${context!.pages()[0]!.url()}: ${screen.split('\n').slice(0, 12).join(' | ')}`);
     report.problems.push(...consoleLog.lines.slice(-30));
     report.problems.push(...server.log.slice(-10).map((line) => `[server] ${JSON.stringify(line)}`));
     return report;

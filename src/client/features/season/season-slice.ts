@@ -61,7 +61,9 @@ export const seasonSlice = createSlice({
       .addCase(seasonLoadFailed, (state, action: PayloadAction<{ message: string; role?: SeasonRole | null }>) => {
         state.status = 'failed';
         state.error = action.payload.message;
-        if (action.payload.role !== undefined) state.role = action.payload.role;
+        // A load that failed before reading the role (role null) says nothing about it: the
+        // known role stays, or every screen would turn read-only until the next load succeeds.
+        if (action.payload.role) state.role = action.payload.role;
       })
       .addCase(localIdsRemapped, (state, action) => {
         // Rows made offline got server ids: the loaded rows follow (lib/db/identity's rule).
