@@ -871,12 +871,12 @@ export async function runBrowserChaos(options: BrowserChaosOptions): Promise<Bro
     report.problems.push(`run failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
     report.problems.push(`session: ${await sessionState()}`);
     // What the screen said then (a read-only notice, an error): the first lines of the first page.
-    const screen = await context
-      ?.pages()[0]
+    const firstPage = context?.pages()[0];
+    const screen = await firstPage
       ?.locator('main')
       .innerText({ timeout: 5_000 })
       .catch(() => null);
-    if (screen) report.problems.push(`screen at ${context!.pages()[0]!.url()}: ${screen.split('\n').slice(0, 12).join(' | ')}`);
+    if (firstPage && screen) report.problems.push(`screen at ${firstPage.url()}: ${screen.split('\n').slice(0, 12).join(' | ')}`);
     report.problems.push(...consoleLog.lines.slice(-30));
     report.problems.push(...server.log.slice(-10).map((line) => `[server] ${JSON.stringify(line)}`));
     return report;
