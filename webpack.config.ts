@@ -1,8 +1,9 @@
 /**
  * Client build: webpack 5, Babel (.babelrc, env "browser") strips TypeScript and JSX,
- * `tsc --noEmit` checks types separately. Two entries, `early` (it begins creating the offline
- * database) and `main`. Output in dist/: index.html, content-hashed chunks, one
- * lazy chunk per screen, extracted CSS, the public/ assets and the Workbox service worker dist/sw.js.
+ * `tsc --noEmit` checks types separately. Entries: `picture` (a small script of its own that paints
+ * the farmer's last home before the rest has arrived), `reads` and `early` (the first requests and
+ * the offline database, begun while the rest downloads) and `main`. Output in dist/: index.html,
+ * content-hashed chunks, one lazy chunk per screen, extracted CSS, the public/ assets and the Workbox service worker dist/sw.js.
  *
  * Run with `npm run build` (node --import tsx webpack-cli --mode production). Nothing here reaches
  * the network, so the build works on a machine with no internet.
@@ -92,7 +93,16 @@ export default (_env: unknown, argv: { mode?: 'production' | 'development' }): C
     // Listed in the order the HTML runs them: `reads` (app/bootstrap/early-fetch.ts) sends a first
     // visit's season requests and `early` (app/bootstrap/early-db.ts) begins creating the offline
     // database while the rest of the JavaScript downloads.
-    entry: { reads: './src/client/app/bootstrap/early-fetch.ts', early: './src/client/app/bootstrap/early-db.ts', main: './src/client/main.tsx' },
+    // `picture` is not among them: index.html runs it on its own, right after the root element,
+    // before the parser reaches the rest (app/bootstrap/home-picture.ts). It needs no separate
+    // runtime chunk (`runtime: false` builds webpack's runtime into it) and nothing of it is split
+    // out into shared chunks: one file of about 2 kB.
+    entry: {
+      picture: { import: './src/client/app/bootstrap/paint-home-picture.ts', runtime: false },
+      reads: './src/client/app/bootstrap/early-fetch.ts',
+      early: './src/client/app/bootstrap/early-db.ts',
+      main: './src/client/main.tsx',
+    },
     target: 'web',
     // Source maps are written for debugging but kept out of the precache (see InjectManifest).
     devtool: production ? 'source-map' : 'eval-cheap-module-source-map',
@@ -136,7 +146,7 @@ export default (_env: unknown, argv: { mode?: 'production' | 'development' }): C
       chunkIds: 'deterministic',
       runtimeChunk: 'single',
       splitChunks: {
-        chunks: 'all',
+        chunks: (chunk) => chunk.name !== 'picture',
         cacheGroups: {
           // React + Redux change rarely: one long-lived vendor chunk for the initial load.
           // The map library (MapLibre GL + Draw) only in a lazy chunk of its own, named for the
@@ -170,6 +180,7 @@ export default (_env: unknown, argv: { mode?: 'production' | 'development' }): C
         filename: 'index.html',
         inject: 'body',
         scriptLoading: 'defer',
+        excludeChunks: ['picture'],
         templateParameters: (compilation) => ({
           title: sl.common.appName,
           description: sl.app.description,
@@ -177,6 +188,12 @@ export default (_env: unknown, argv: { mode?: 'production' | 'development' }): C
           noscript: sl.app.noscript,
           themeColor: THEME_COLOR,
           startScreenFiles: startScreenFiles(compilation),
+          pictureScript: `/${
+            compilation.entrypoints
+              .get('picture')
+              ?.getFiles()
+              .find((file) => file.endsWith('.js')) ?? ''
+          }`,
         }),
         minify: production ? { collapseWhitespace: true, removeComments: true } : false,
       }),

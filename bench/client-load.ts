@@ -12,7 +12,9 @@
  * navigation start) in the requestAnimationFrame callback of that frame, just before its paint.
  *
  * - client.load_first_paths_ms    first visit (no service worker, no device data; signed in: the
- *                                 tokens are in localStorage as after the login page)
+ *                                 identity and the config copy the app keeps before it sends a new
+ *                                 device to the login page are all there is in localStorage: no
+ *                                 home picture)
  * - client.load_warm_paths_ms     the next visit, online (service worker installed, device data)
  * - client.load_offline_paths_ms  the next visit with the network off
  * - client.load_first_js_kb       JavaScript bytes over the wire on the first visit (compressed
@@ -40,6 +42,8 @@ import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { CHROMIUM_PATH, launchChromium } from '../scripts/chromium';
 import { buildApp } from '../src/server/app';
+import { IDENTITY_STORAGE_KEYS } from '../src/client/lib/auth/local-identity';
+import { CONFIG_STORAGE_KEY } from '../src/client/lib/config/load-config';
 import type { BenchIo } from './sync';
 import { FLOOR_NAME, measureIdbFloor } from './idb-floor';
 
@@ -54,6 +58,11 @@ const PHONE = {
 };
 const TAPS = Number(process.env.CLIENT_LOAD_TAPS ?? 8);
 const FLOOR_RUNS = 3;
+/** A folder for Chromium traces of each first and warm visit (DevTools' Performance panel opens them). */
+const TRACE_DIR = process.env.CLIENT_LOAD_TRACE;
+const TRACE_CATEGORIES = ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', 'loading', 'blink.user_timing'];
+/** What a new device holds in localStorage when it comes back from the login page. */
+const AFTER_LOGIN_PAGE = new Set([...IDENTITY_STORAGE_KEYS, CONFIG_STORAGE_KEY]);
 const MEADOW_FORM_TITLE = 'Popis kazalnih rastlin na poti';
 const NAMES = [
   'client.load_first_paths_ms',
@@ -263,7 +272,11 @@ async function signIn(browser: Browser, origin: string): Promise<{ storageState:
   await page.getByLabel('Geslo', { exact: true }).fill(FARMER.password);
   await Promise.all([page.waitForURL((url) => !url.pathname.startsWith('/auth/')), page.getByRole('button', { name: 'Prijava' }).click()]);
   await page.waitForSelector('[data-testid^="home-path-"]', { timeout: 60_000 });
-  const storageState = await context.storageState();
+  const signedIn = await context.storageState();
+  const storageState = {
+    ...signedIn,
+    origins: signedIn.origins.map((origin) => ({ ...origin, localStorage: origin.localStorage.filter((entry) => AFTER_LOGIN_PAGE.has(entry.name)) })),
+  };
   const formId = await meadowFormId(page);
   await context.close();
   return { storageState, formId };
@@ -306,8 +319,10 @@ export async function clientLoadFigures({ want, emit, log }: BenchIo): Promise<v
       try {
         const page = await context.newPage();
         const counter = await phoneProfile(context, page);
+        if (TRACE_DIR) await browser.startTracing(page, { path: path.join(TRACE_DIR, `first-${run + 1}.json`), categories: TRACE_CATEGORIES });
         await page.goto(`${origin}/`);
         first.push(await pathsShownAt(page, log));
+        if (TRACE_DIR) await browser.stopTracing();
         // Usable offline: the service worker is active (its precache done) and controls the page.
         await page.evaluate(async () => {
           await navigator.serviceWorker.ready;
@@ -319,8 +334,10 @@ export async function clientLoadFigures({ want, emit, log }: BenchIo): Promise<v
 
         const next = await context.newPage();
         await phoneProfile(context, next);
+        if (TRACE_DIR) await browser.startTracing(next, { path: path.join(TRACE_DIR, `warm-${run + 1}.json`), categories: TRACE_CATEGORIES });
         await next.goto(`${origin}/`);
         warm.push(await pathsShownAt(next, log));
+        if (TRACE_DIR) await browser.stopTracing();
         if (formWanted) {
           // The form from the warm visit's page once its start-up is over (the season read from
           // the server), as a farmer opens it: the forms list first, then the form.

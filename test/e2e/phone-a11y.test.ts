@@ -221,6 +221,38 @@ describeApp('phone: accessibility, width and keyboard', {}, (e2e) => {
     }
   });
 
+  test("a farmer's last home is on screen before the app's code has run; a path tapped then opens once it has", async () => {
+    // Routes see every request only without the service worker.
+    const { page, log, close } = await e2e.signedIn('farmer1', { ...PHONE_DEVICE, serviceWorkers: 'block' });
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    try {
+      await recordArtifacts('phone-home-picture', page, log, async () => {
+        await page.getByTestId(`home-path-${pathId}`).waitFor();
+        // The picture is written once the season's own rows are on screen.
+        await waitForCheck(page, () =>
+          page.evaluate((id) => Object.values(localStorage).some((value) => value.includes('"html"') && value.includes(`home-path-${id}`)), pathId),
+        );
+        await page.route(/\/static\/js\/main\.[0-9a-f]+\.js$/, async (route) => {
+          await released;
+          await route.continue();
+        });
+        await page.reload({ waitUntil: 'commit' });
+        const pictured = page.getByTestId(`home-path-${pathId}`);
+        await pictured.waitFor();
+        // The main script is held back: the paths on screen are the picture of the last home.
+        await pictured.click();
+        expect(new URL(page.url()).hash).toBe(`#/paths/${pathId}`);
+        release();
+        await page.getByRole('button', { name: slScreens.paths.create }).waitFor();
+        expect(await page.getByTestId(`home-path-${pathId}`).count()).toBe(0);
+      });
+    } finally {
+      release();
+      await close();
+    }
+  });
+
   test('the offline database is created while the main script is still on its way (the early entry)', async () => {
     const { page, log, close } = await e2e.device(PHONE_DEVICE);
     let release!: () => void;

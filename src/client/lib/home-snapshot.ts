@@ -7,6 +7,10 @@
  * replace it as soon as they are read (the device's, then the server's), and it is written again
  * from them, so it is never older than the last time home was shown on this device.
  *
+ * It also keeps the screen's markup as last shown (`html`): the first entry the HTML runs paints it
+ * before the rest of the app's code has run (app/bootstrap/home-picture.ts), and React's first
+ * render replaces it with the same screen built from the data.
+ *
  * Keyed by project and user: another user signed in on the same device never sees it, and
  * sign-out removes it with the rest of the user's data (features/auth/sign-out.ts). Only
  * farmers' home screens are kept (editors and readers choose a farmer first); a staff user's key
@@ -40,15 +44,33 @@ export interface HomeSnapshot {
    * picture shows, so the paths do not move under a finger when the to-do comes back.
    */
   aboveSeason: number;
+  /** The app root's markup when it was written (`pictureOf`); '' when there was none. */
+  html: string;
 }
 
+/** The element index.html gives the app to render into. */
+export const APP_ROOT_ID = 'root';
+
 /** Bumped when the shape changes: an older picture is then ignored, never misread. */
-const STORAGE_KEY = 'moj-travnik.home-snapshot.v1';
+const STORAGE_KEY = 'moj-travnik.home-snapshot.v2';
+/** Where earlier versions kept theirs: removed with the current one. */
+const OLDER_KEYS = ['moj-travnik.home-snapshot.v1'];
+
+/** Whose home a picture is: the project and the signed-in user's address. */
+export function homeSnapshotKey(projectId: number, email: string): string {
+  return `${projectId}:${email}`;
+}
 
 function isSnapshot(value: unknown, key: string): value is HomeSnapshot {
   if (typeof value !== 'object' || value === null) return false;
   const v = value as Partial<HomeSnapshot>;
-  return v.key === key && Array.isArray(v.areas) && typeof v.aboveSeason === 'number' && (v.season === null || typeof v.season === 'object');
+  return (
+    v.key === key &&
+    Array.isArray(v.areas) &&
+    typeof v.aboveSeason === 'number' &&
+    typeof v.html === 'string' &&
+    (v.season === null || typeof v.season === 'object')
+  );
 }
 
 /** The picture kept for `key`, or null (none, another user's, unreadable, no storage). */
@@ -73,8 +95,19 @@ export function writeHomeSnapshot(storage: Storage | null, snapshot: HomeSnapsho
 
 export function clearHomeSnapshot(storage: Storage | null): void {
   try {
-    storage?.removeItem(STORAGE_KEY);
+    for (const key of [STORAGE_KEY, ...OLDER_KEYS]) storage?.removeItem(key);
   } catch {
     // Blocked storage holds no picture either.
   }
+}
+
+/**
+ * The markup of what `root` shows, to be painted again before the app's code runs. Without style
+ * attributes: the app's Content-Security-Policy refuses inline styles in markup (React sets its
+ * few through the DOM, which the policy allows).
+ */
+export function pictureOf(root: Element): string {
+  const copy = root.cloneNode(true) as Element;
+  for (const styled of copy.querySelectorAll('[style]')) styled.removeAttribute('style');
+  return copy.innerHTML;
 }

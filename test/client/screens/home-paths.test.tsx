@@ -9,6 +9,10 @@ import { PathScreen, type PathScreenProps } from '../../../src/client/features/p
 import { ScoreBadge } from '../../../src/client/components/score-badge/score-badge';
 import { sl, slPhone, slScreens } from '../../../src/common/i18n/sl';
 import { config, season } from './fixtures';
+import { APP_ROOT_ID, homeSnapshotKey } from '../../../src/client/lib/home-snapshot';
+import { paintHomePicture } from '../../../src/client/app/bootstrap/home-picture';
+import { CONFIG_STORAGE_KEY } from '../../../src/client/lib/config/load-config';
+import { writeIdentity } from '../../../src/client/lib/auth/local-identity';
 
 afterEach(cleanup);
 
@@ -136,6 +140,79 @@ describe('HomeScreen: the picture of the last home for the next start', () => {
     rerender(<HomeScreen {...loading} status="ready" areas={renamed} />);
     expect(screen.getByText(renamed[0]!.paths[0]!.name)).toBeTruthy();
     expect(screen.queryByText(old.areas[0]!.paths[0]!.name)).toBeNull();
+  });
+});
+
+describe("HomeScreen's picture painted before the app's code runs", () => {
+  const KEY = homeSnapshotKey(1, 'kmet1@example.si');
+  /** index.html's root with its placeholder, as the picture script finds it. */
+  function placeholderRoot(): HTMLElement {
+    document.getElementById(APP_ROOT_ID)?.remove();
+    const root = document.createElement('div');
+    root.id = APP_ROOT_ID;
+    root.innerHTML = `<p class="boot" role="status">${sl.common.loading}</p>`;
+    document.body.append(root);
+    return root;
+  }
+  function signedIn(storage: Storage, email: string) {
+    storage.setItem(CONFIG_STORAGE_KEY, JSON.stringify(config));
+    writeIdentity(storage, { sub: `sub-${email}`, email }, { token: 't', refreshToken: 'r', idToken: 'i' });
+  }
+  afterEach(() => {
+    document.getElementById(APP_ROOT_ID)?.remove();
+    window.location.hash = '';
+  });
+
+  it("the home as shown (the app root's markup, no style attributes) is painted on the next start, its paths' links the app's own", () => {
+    const storage = memoryStorage();
+    signedIn(storage, 'kmet1@example.si');
+    const shown = homeProps({ snapshotKey: KEY, snapshotStorage: storage, todo: <div style={{ height: 10 }}>Čaka vas</div> });
+    const app = placeholderRoot();
+    app.replaceChildren();
+    const { unmount } = render(<HomeScreen {...shown} />, { container: app });
+    const hrefs = [...app.querySelectorAll('a[href^="#/paths/"]')].map((a) => a.getAttribute('href'));
+    expect(hrefs.length).toBeGreaterThan(0);
+    unmount();
+
+    const root = placeholderRoot();
+    expect(paintHomePicture(document, storage)).toBe(true);
+    expect([...root.querySelectorAll('a[href^="#/paths/"]')].map((a) => a.getAttribute('href'))).toEqual(hrefs);
+    expect(within(root).getByText(shown.areas[0]!.paths[0]!.name)).toBeTruthy();
+    // The app's Content-Security-Policy refuses style attributes in markup.
+    expect(root.querySelector('[style]')).toBeNull();
+    expect(within(root).getByText('Čaka vas')).toBeTruthy();
+  });
+
+  it('is not painted for another user, another address, without a stored config, or over anything but the placeholder', () => {
+    const storage = memoryStorage();
+    signedIn(storage, 'kmet1@example.si');
+    const app = placeholderRoot();
+    app.replaceChildren();
+    render(<HomeScreen {...homeProps({ snapshotKey: KEY, snapshotStorage: storage })} />, { container: app });
+    cleanup();
+
+    window.location.hash = '#/forms';
+    let root = placeholderRoot();
+    expect(paintHomePicture(document, storage)).toBe(false);
+    expect(root.textContent).toBe(sl.common.loading);
+    // A sign-in callback comes back to the home address with its parameters.
+    window.location.hash = '#state=abc&code=def';
+    expect(paintHomePicture(document, storage)).toBe(false);
+    window.location.hash = '#/';
+
+    root.innerHTML = '<main>…</main>';
+    expect(paintHomePicture(document, storage)).toBe(false);
+
+    root = placeholderRoot();
+    signedIn(storage, 'kmet2@example.si');
+    expect(paintHomePicture(document, storage)).toBe(false);
+    signedIn(storage, 'kmet1@example.si');
+    storage.removeItem(CONFIG_STORAGE_KEY);
+    expect(paintHomePicture(document, storage)).toBe(false);
+    expect(root.textContent).toBe(sl.common.loading);
+
+    signedIn(storage, 'kmet1@example.si');
+    expect(paintHomePicture(document, storage)).toBe(true);
   });
 });
 

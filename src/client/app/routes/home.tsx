@@ -16,6 +16,7 @@ import { useAppDispatch } from '../hooks';
 import type { ScreenProps } from '../router/routes';
 import { useReloadSeason, useSaveEdits, useSeasonView, type SeasonView } from './screen-data';
 import { routeHref } from '../../lib/links';
+import { homeSnapshotKey } from '../../lib/home-snapshot';
 
 function StaffPanel({ view, config }: { view: SeasonView; config: AppConfig }) {
   const dispatch = useAppDispatch();
@@ -65,7 +66,7 @@ export default function HomeRoute(_props: ScreenProps) {
           : undefined
       }
       newPathHref={view.role === 'farmer' || view.role === 'editor' ? (areaId) => routeHref('path-new', {}, { area: areaId }) : undefined}
-      snapshotKey={config && view.email ? `${config.projectId}:${view.email}` : null}
+      snapshotKey={config && view.email ? homeSnapshotKey(config.projectId, view.email) : null}
     />
   );
 }

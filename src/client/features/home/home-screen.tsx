@@ -16,7 +16,7 @@ import { ScoreBadge } from '../../components/score-badge/score-badge';
 import { ScreenState } from '../../components/screen-state/screen-state';
 import { routeHref } from '../../lib/links';
 import { safeLocalStorage } from '../../lib/local-storage';
-import { clearHomeSnapshot, readHomeSnapshot, writeHomeSnapshot, type HomeSnapshot } from '../../lib/home-snapshot';
+import { APP_ROOT_ID, clearHomeSnapshot, pictureOf, readHomeSnapshot, writeHomeSnapshot, type HomeSnapshot } from '../../lib/home-snapshot';
 
 type HomePathStatus = 'not-walked' | 'walked' | 'form-done';
 
@@ -98,7 +98,7 @@ function SyncCard({ sync }: { sync: HomeScreenProps['sync'] }) {
 }
 
 /** What of the home screen is kept as the picture of the next start. */
-function snapshotOf(key: string, props: HomeScreenProps, aboveSeason: number): HomeSnapshot {
+function snapshotOf(key: string, props: HomeScreenProps, aboveSeason: number, html: string): HomeSnapshot {
   return {
     key,
     season: props.season,
@@ -109,6 +109,7 @@ function snapshotOf(key: string, props: HomeScreenProps, aboveSeason: number): H
       newPathHref: props.newPathHref?.(area.id) ?? null,
     })),
     aboveSeason,
+    html,
   };
 }
 
@@ -146,13 +147,14 @@ export function HomeScreen(props: HomeScreenProps) {
     }
     if (role !== 'farmer' || props.status !== 'ready') return;
     // Compared without the layout: reading it forces one, and this runs after every render.
-    const shown = `${hasTodo}${JSON.stringify(snapshotOf(props.snapshotKey, props, 0))}`;
+    const shown = `${hasTodo}${JSON.stringify(snapshotOf(props.snapshotKey, props, 0, ''))}`;
     if (shown === written.current) return;
     written.current = shown;
     const main = mainRef.current?.getBoundingClientRect().top;
     const card = seasonRef.current?.getBoundingClientRect().top;
     const above = main !== undefined && card !== undefined && hasTodo ? Math.max(0, Math.round(card - main)) : 0;
-    writeHomeSnapshot(storage, snapshotOf(props.snapshotKey, props, above));
+    const root = mainRef.current?.ownerDocument.getElementById(APP_ROOT_ID);
+    writeHomeSnapshot(storage, snapshotOf(props.snapshotKey, props, above, root ? pictureOf(root) : ''));
   });
   const paths = areas.flatMap((a) => a.paths);
   const done = paths.filter((p) => p.status === 'form-done').length;

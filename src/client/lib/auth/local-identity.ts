@@ -26,6 +26,9 @@ export interface StoredTokens {
 const STORAGE_KEYS = { user: 'user', token: 'token', refreshToken: 'refreshToken', idToken: 'idToken', returnTo: 'returnTo' } as const;
 const LOGIN_STATE_PREFIX = 'kc-callback-';
 
+/** The entries a signed-in identity is made of (what the login page leaves on a new device). */
+export const IDENTITY_STORAGE_KEYS: readonly string[] = [STORAGE_KEYS.user, STORAGE_KEYS.token, STORAGE_KEYS.refreshToken, STORAGE_KEYS.idToken];
+
 function get(storage: Storage | null, key: string): string | null {
   try {
     return storage?.getItem(key) ?? null;
