@@ -60,7 +60,14 @@ const TAPS = Number(process.env.CLIENT_LOAD_TAPS ?? 8);
 const FLOOR_RUNS = 3;
 /** A folder for Chromium traces of each first and warm visit (DevTools' Performance panel opens them). */
 const TRACE_DIR = process.env.CLIENT_LOAD_TRACE;
-const TRACE_CATEGORIES = ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', 'loading', 'blink.user_timing'];
+const TRACE_CATEGORIES = [
+  'devtools.timeline',
+  'disabled-by-default-devtools.timeline',
+  'disabled-by-default-v8.cpu_profiler',
+  'v8.execute',
+  'loading',
+  'blink.user_timing',
+];
 /** What a new device holds in localStorage when it comes back from the login page. */
 const AFTER_LOGIN_PAGE = new Set([...IDENTITY_STORAGE_KEYS, CONFIG_STORAGE_KEY]);
 const MEADOW_FORM_TITLE = 'Popis kazalnih rastlin na poti';

@@ -9,6 +9,8 @@ import { App, appRoutes } from './app/app';
 import { earlyDb } from './app/bootstrap/early-db';
 import { earlyFetch, installedVisit } from './app/bootstrap/early-fetch';
 import { startApp } from './app/bootstrap/start-up';
+import { whenFirstScreenShown } from './app/bootstrap/first-screen';
+import { FIRST_SCREEN_WAIT_MS } from '../common/constants';
 import { safeLocalStorage } from './lib/local-storage';
 import { makeStore } from './app/store';
 import { parseHash, matchRoute } from './app/router/match';
@@ -58,9 +60,13 @@ if (installedVisit) {
   });
 }
 
-// The service worker only in production builds: in development it would serve stale chunks.
+// The service worker only in production builds: in development it would serve stale chunks. A
+// first visit installs it once the first screen has its season: the install fetches and stores
+// every file of the app (about 2.4 MB), work that competed with the season's first read for a
+// phone's CPU and network.
 if (process.env.NODE_ENV === 'production') {
-  window.addEventListener('load', () => {
+  window.addEventListener('load', async () => {
+    if (!installedVisit) await whenFirstScreenShown(store, FIRST_SCREEN_WAIT_MS);
     void createBrowserAppUpdater(store.dispatch)
       .then(async (updater) => {
         if (!updater) return;

@@ -17,6 +17,11 @@ export const FARMERS_PAGE_SIZE = 1000;
 export const LOCATION_POLL_MS = 30_000;
 /** Server reachability probe, GET /api/Test. */
 export const REACHABILITY_POLL_MS = 10_000;
+/**
+ * A first visit installs the service worker once the first screen has its season, and at the
+ * latest this long after the page's load (app/bootstrap/first-screen.ts).
+ */
+export const FIRST_SCREEN_WAIT_MS = 10_000;
 /** Refresh the token when it expires within this many seconds. */
 export const TOKEN_REFRESH_MARGIN_S = 30;
 /**
