@@ -58,16 +58,9 @@ const PHONE = {
 };
 const TAPS = Number(process.env.CLIENT_LOAD_TAPS ?? 8);
 const FLOOR_RUNS = 3;
-/** A folder for Chromium traces of each first and warm visit (DevTools' Performance panel opens them). */
+/** A folder for Chromium traces of each visit (DevTools' Performance panel opens them). */
 const TRACE_DIR = process.env.CLIENT_LOAD_TRACE;
-const TRACE_CATEGORIES = [
-  'devtools.timeline',
-  'disabled-by-default-devtools.timeline',
-  'disabled-by-default-v8.cpu_profiler',
-  'v8.execute',
-  'loading',
-  'blink.user_timing',
-];
+const TRACE_CATEGORIES = ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', 'loading', 'blink.user_timing'];
 /** What a new device holds in localStorage when it comes back from the login page. */
 const AFTER_LOGIN_PAGE = new Set([...IDENTITY_STORAGE_KEYS, CONFIG_STORAGE_KEY]);
 const MEADOW_FORM_TITLE = 'Popis kazalnih rastlin na poti';
@@ -365,8 +358,10 @@ export async function clientLoadFigures({ want, emit, log }: BenchIo): Promise<v
         await context.setOffline(true);
         const away = await context.newPage();
         await phoneProfile(context, away);
+        if (TRACE_DIR) await browser.startTracing(away, { path: path.join(TRACE_DIR, `offline-${run + 1}.json`), categories: TRACE_CATEGORIES });
         await away.goto(`${origin}/`);
         offline.push(await pathsShownAt(away, log));
+        if (TRACE_DIR) await browser.stopTracing();
         await away.close();
       } finally {
         await context.close();
