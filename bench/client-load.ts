@@ -347,9 +347,11 @@ export async function clientLoadFigures({ want, emit, log }: BenchIo): Promise<v
           });
           await next.locator(`[data-testid="form-item-${formId}"]`).waitFor({ timeout: 60_000 });
           await next.waitForLoadState('networkidle');
+          if (TRACE_DIR) await browser.startTracing(next, { path: path.join(TRACE_DIR, `form-${run + 1}.json`), categories: TRACE_CATEGORIES });
           form.push(await formRenderMs(next, formId, log));
           await next.waitForLoadState('networkidle');
           const tapped = await tapTimes(next, TAPS);
+          if (TRACE_DIR) await browser.stopTracing();
           log(`taps to the next paint: ${tapped.map((ms) => ms.toFixed(0)).join(', ')} ms`);
           taps.push(...tapped);
         }
