@@ -101,13 +101,18 @@ export function clearHomeSnapshot(storage: Storage | null): void {
   }
 }
 
+/** Marks what shows the live state (the connection, the edits waiting): stale in a picture. */
+const LIVE_STATE_ATTRIBUTE = 'data-live-state';
+
 /**
  * The markup of what `root` shows, to be painted again before the app's code runs. Without style
  * attributes: the app's Content-Security-Policy refuses inline styles in markup (React sets its
- * few through the DOM, which the policy allows).
+ * few through the DOM, which the policy allows). What showed the live state then keeps its place
+ * but is hidden (`picture-stale`): on the next start it may no longer be true.
  */
 export function pictureOf(root: Element): string {
   const copy = root.cloneNode(true) as Element;
   for (const styled of copy.querySelectorAll('[style]')) styled.removeAttribute('style');
+  for (const live of copy.querySelectorAll(`[${LIVE_STATE_ATTRIBUTE}]`)) live.classList.add('picture-stale');
   return copy.innerHTML;
 }

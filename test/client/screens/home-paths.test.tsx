@@ -181,6 +181,11 @@ describe("HomeScreen's picture painted before the app's code runs", () => {
     // The app's Content-Security-Policy refuses style attributes in markup.
     expect(root.querySelector('[style]')).toBeNull();
     expect(within(root).getByText('Čaka vas')).toBeTruthy();
+    // What told the live state then (the connection, the edits waiting) keeps its place, hidden.
+    const stale = [...root.querySelectorAll('[data-live-state]')];
+    expect(stale.length).toBeGreaterThan(0);
+    expect(stale.every((element) => element.classList.contains('picture-stale'))).toBe(true);
+    expect(within(root).getByText(slScreens.home.pending(shown.sync.pending), { exact: false }).closest('.picture-stale')).not.toBeNull();
   });
 
   it('is not painted for another user, another address, without a stored config, or over anything but the placeholder', () => {

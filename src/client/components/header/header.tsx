@@ -52,8 +52,9 @@ export function Header({ online, pendingEdits, needsDecision = 0, currentPath, o
         <span className="app-header__name">{sl.common.appName}</span>
       </a>
       <div className="app-header__actions">
-        {/* role=status: screen readers hear when the connection drops or edits pile up. */}
-        <div role="status" aria-live="polite" className="app-header__status">
+        {/* role=status: screen readers hear when the connection drops or edits pile up.
+            data-live-state: the home's picture for the next start hides it (lib/home-snapshot.ts). */}
+        <div role="status" aria-live="polite" className="app-header__status" data-live-state>
           {onStatusClick ? (
             <button type="button" className={statusClass} onClick={onStatusClick} title={sl.header.syncTooltip} data-testid="conn-status">
               {status}
