@@ -12,6 +12,7 @@ import { startApp } from './app/bootstrap/start-up';
 import { whenFirstScreenShown } from './app/bootstrap/first-screen';
 import { FIRST_SCREEN_WAIT_MS } from '../common/constants';
 import { safeLocalStorage } from './lib/local-storage';
+import { APP_ROOT_ID } from './lib/home-snapshot';
 import { makeStore } from './app/store';
 import { parseHash, matchRoute } from './app/router/match';
 import { preloadScreen } from './app/router/screen-loaders';
@@ -31,8 +32,8 @@ const store = makeStore(undefined, { browser: true, extra: { db: earlyDb, api: {
 // config.json and the sign-in session before React's first render: the season's first requests
 // (which wait for both) then travel while React renders.
 startApp(store, { fetch: earlyFetch, storage: safeLocalStorage() });
-const container = document.getElementById('root');
-if (!container) throw new Error('#root is missing from index.html');
+const container = document.getElementById(APP_ROOT_ID);
+if (!container) throw new Error(`#${APP_ROOT_ID} is missing from index.html`);
 const root = createRoot(container);
 
 function render(updater: AppUpdater | null) {
