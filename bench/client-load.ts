@@ -61,6 +61,13 @@ const FLOOR_RUNS = 3;
 /** A folder for Chromium traces of each visit (DevTools' Performance panel opens them). */
 const TRACE_DIR = process.env.CLIENT_LOAD_TRACE;
 const TRACE_CATEGORIES = ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', 'loading', 'blink.user_timing'];
+
+/** Starts a trace of `page` to TRACE_DIR/<name>.json when asked for; resolves to what ends it. */
+async function traceIfAsked(browser: Browser, page: Page, name: string): Promise<() => Promise<unknown>> {
+  if (!TRACE_DIR) return async () => undefined;
+  await browser.startTracing(page, { path: path.join(TRACE_DIR, `${name}.json`), categories: TRACE_CATEGORIES });
+  return () => browser.stopTracing();
+}
 /** What a new device holds in localStorage when it comes back from the login page. */
 const AFTER_LOGIN_PAGE = new Set([...IDENTITY_STORAGE_KEYS, CONFIG_STORAGE_KEY]);
 const MEADOW_FORM_TITLE = 'Popis kazalnih rastlin na poti';
@@ -319,10 +326,10 @@ export async function clientLoadFigures({ want, emit, log }: BenchIo): Promise<v
       try {
         const page = await context.newPage();
         const counter = await phoneProfile(context, page);
-        if (TRACE_DIR) await browser.startTracing(page, { path: path.join(TRACE_DIR, `first-${run + 1}.json`), categories: TRACE_CATEGORIES });
+        const stopTraceFirst = await traceIfAsked(browser, page, `first-${run + 1}`);
         await page.goto(`${origin}/`);
         first.push(await pathsShownAt(page, log));
-        if (TRACE_DIR) await browser.stopTracing();
+        await stopTraceFirst();
         // Usable offline: the service worker is active (its precache done) and controls the page.
         await page.evaluate(async () => {
           await navigator.serviceWorker.ready;
@@ -334,10 +341,10 @@ export async function clientLoadFigures({ want, emit, log }: BenchIo): Promise<v
 
         const next = await context.newPage();
         await phoneProfile(context, next);
-        if (TRACE_DIR) await browser.startTracing(next, { path: path.join(TRACE_DIR, `warm-${run + 1}.json`), categories: TRACE_CATEGORIES });
+        const stopTraceWarm = await traceIfAsked(browser, next, `warm-${run + 1}`);
         await next.goto(`${origin}/`);
         warm.push(await pathsShownAt(next, log));
-        if (TRACE_DIR) await browser.stopTracing();
+        await stopTraceWarm();
         if (formWanted) {
           // The form from the warm visit's page once its start-up is over (the season read from
           // the server), as a farmer opens it: the forms list first, then the form.
@@ -347,11 +354,11 @@ export async function clientLoadFigures({ want, emit, log }: BenchIo): Promise<v
           });
           await next.locator(`[data-testid="form-item-${formId}"]`).waitFor({ timeout: 60_000 });
           await next.waitForLoadState('networkidle');
-          if (TRACE_DIR) await browser.startTracing(next, { path: path.join(TRACE_DIR, `form-${run + 1}.json`), categories: TRACE_CATEGORIES });
+          const stopTraceForm = await traceIfAsked(browser, next, `form-${run + 1}`);
           form.push(await formRenderMs(next, formId, log));
           await next.waitForLoadState('networkidle');
           const tapped = await tapTimes(next, TAPS);
-          if (TRACE_DIR) await browser.stopTracing();
+          await stopTraceForm();
           log(`taps to the next paint: ${tapped.map((ms) => ms.toFixed(0)).join(', ')} ms`);
           taps.push(...tapped);
         }
@@ -360,10 +367,10 @@ export async function clientLoadFigures({ want, emit, log }: BenchIo): Promise<v
         await context.setOffline(true);
         const away = await context.newPage();
         await phoneProfile(context, away);
-        if (TRACE_DIR) await browser.startTracing(away, { path: path.join(TRACE_DIR, `offline-${run + 1}.json`), categories: TRACE_CATEGORIES });
+        const stopTraceOffline = await traceIfAsked(browser, away, `offline-${run + 1}`);
         await away.goto(`${origin}/`);
         offline.push(await pathsShownAt(away, log));
-        if (TRACE_DIR) await browser.stopTracing();
+        await stopTraceOffline();
         await away.close();
       } finally {
         await context.close();
