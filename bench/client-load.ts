@@ -39,7 +39,7 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
 import { CHROMIUM_PATH, launchChromium } from '../scripts/chromium';
 import { buildApp } from '../src/server/app';
 import { IDENTITY_STORAGE_KEYS } from '../src/client/lib/auth/local-identity';
@@ -60,7 +60,14 @@ const TAPS = Number(process.env.CLIENT_LOAD_TAPS ?? 8);
 const FLOOR_RUNS = 3;
 /** A folder for Chromium traces of each visit (DevTools' Performance panel opens them). */
 const TRACE_DIR = process.env.CLIENT_LOAD_TRACE;
-const TRACE_CATEGORIES = ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', 'loading', 'blink.user_timing'];
+const TRACE_CATEGORIES = [
+  'disabled-by-default-v8.cpu_profiler',
+  'devtools.timeline',
+  'disabled-by-default-devtools.timeline',
+  'v8.execute',
+  'loading',
+  'blink.user_timing',
+];
 
 /** Starts a trace of `page` to TRACE_DIR/<name>.json when asked for; resolves to what ends it. */
 async function traceIfAsked(browser: Browser, page: Page, name: string): Promise<() => Promise<unknown>> {
@@ -122,7 +129,12 @@ window.__pathLink = function () {
   }
   return false;
 };
-window.__onScreen(window.__pathLink, function (t) { window.__pathsAt = t; });
+window.__commits = 0;
+window.__REACT_DEVTOOLS_GLOBAL_HOOK__ = {
+  supportsFiber: true, renderers: new Map(), inject: function () { return 1; }, checkDCE: function () {},
+  onCommitFiberRoot: function () { window.__commits++; }, onCommitFiberUnmount: function () {}, onPostCommitFiberRoot: function () {},
+};
+window.__onScreen(window.__pathLink, function (t) { window.__pathsAt = t; window.__commitsAtPaths = window.__commits; });
 window.__taps = [];
 addEventListener('click', function (event) {
   var start = event.timeStamp;
@@ -134,9 +146,14 @@ addEventListener('click', function (event) {
 }, true);
 `;
 
+/** Each page's DevTools session (the main thread's busy time is read from it). */
+const sessions = new WeakMap<Page, CDPSession>();
+
 /** Applies the phone profile to the page; returns a counter of JavaScript bytes received. */
 async function phoneProfile(context: BrowserContext, page: Page): Promise<{ jsBytes: () => number }> {
   const cdp = await context.newCDPSession(page);
+  sessions.set(page, cdp);
+  await cdp.send('Performance.enable');
   await cdp.send('Emulation.setCPUThrottlingRate', { rate: PHONE.cpuSlowdown });
   await cdp.send('Network.enable');
   await cdp.send('Network.emulateNetworkConditions', {
@@ -162,8 +179,16 @@ async function pathsShownAt(page: Page, log: (message: string) => void): Promise
   try {
     const handle = await page.waitForFunction(() => (window as unknown as PageWindow).__pathsAt, undefined, { timeout: 120_000 });
     const at = (await handle.jsonValue()) as number;
-    if (!(await page.evaluate(() => (window as unknown as { __pathInView: boolean }).__pathInView)))
-      log(`the first path was below the fold at ${at.toFixed(0)} ms`);
+    const { commits, inView } = await page.evaluate(() => {
+      const w = window as unknown as { __pathInView: boolean; __commitsAtPaths: number };
+      return { commits: w.__commitsAtPaths, inView: w.__pathInView };
+    });
+    const { metrics } = await sessions.get(page)!.send('Performance.getMetrics');
+    const busy = (name: string) => ((metrics.find((m) => m.name === name)?.value ?? 0) * 1000).toFixed(0);
+    log(
+      `paths at ${at.toFixed(0)} ms${inView ? '' : ' (the first one below the fold)'}: ${commits} React commits; ` +
+        `main thread so far ${busy('TaskDuration')} ms busy, of which script ${busy('ScriptDuration')}, style and layout ${busy('RecalcStyleDuration')} + ${busy('LayoutDuration')}`,
+    );
     return at;
   } catch (error) {
     const text = await page.evaluate(() => document.body.innerText.slice(0, 300)).catch(() => '');

@@ -14,11 +14,10 @@ const CHROMIUM_FLAGS = [
   '--disable-component-update',
   '--disable-sync',
   '--no-first-run',
-  // Chromium 156 draws its reload button with WebUI and warms a renderer for it (and then for the
-  // omnibox popup) with every new window: in a trace of a first visit that renderer's main thread
-  // was busy for seconds, on a 2-core machine, beside the page measured. A headless window shows
-  // no toolbar, so it is turned off.
-  '--disable-features=WebUIReloadButton',
+  // Pages are composited in software; WebGL (the map) still draws on SwiftShader. Composited
+  // through SwiftShader, every frame of an animation (a spinner) cost the GPU process's CPU: about
+  // 8 s of it in a 10 s trace of a first visit, on the two cores the page and the server share.
+  '--disable-gpu-compositing',
   '--use-angle=swiftshader',
   '--enable-unsafe-swiftshader',
 ];

@@ -5,7 +5,7 @@
  * feeds the season rows (features/season), the sync state (features/sync) and the farmers panel.
  */
 import { useEffect, useRef, useState, type ReactNode } from 'react';
-import { formatDate, formatDateTime } from '../../../common/format';
+import { formatDateTime, formatDay } from '../../../common/format';
 import { sl, slPhone, slScreens, slSetup } from '../../../common/i18n/sl';
 import { ArchiveButton } from '../../components/archive-button/archive-button';
 import { Button } from '../../components/button/button';
@@ -181,7 +181,7 @@ export function HomeScreen(props: HomeScreenProps) {
           <h2>{season ? (/sezon/i.test(season.name) ? season.name : `${t.season} ${season.name}`) : t.season}</h2>
           {season ? (
             <>
-              <p>{t.window(formatDate(season.from), formatDate(season.to))}</p>
+              <p>{t.window(formatDay(season.from), formatDay(season.to))}</p>
               {paths.length ? (
                 <>
                   <progress max={paths.length} value={done} aria-label={t.progress(done, paths.length)} />

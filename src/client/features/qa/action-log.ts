@@ -2,8 +2,9 @@
  * The recorder behind the action-log middleware.
  *
  * On the dispatch path it does only what must happen then: note the action, the time and the
- * state hash (cached per object, so only the changed path is hashed). Redaction, blob hashing
- * and the IndexedDB write happen later in batches (every FLUSH_DELAY_MS, or at once when
+ * state the reducers left (a reference: Redux states are immutable). The state's hash (cached per
+ * object, so only the changed path is hashed), redaction, blob hashing and the IndexedDB write
+ * happen later in batches (every FLUSH_DELAY_MS, or at once when
  * BATCH_SIZE entries wait), in chunks that yield to the event loop, so logging never holds up
  * a tap. bench/qa.ts measures this against one put per action.
  *
@@ -23,6 +24,8 @@ import { DEFAULT_CHECKPOINT_EVERY, type NewLogEntry, type NetEntry } from './log
 import type { LogSink } from './sinks';
 
 const FLUSH_DELAY_MS = 1000;
+/** How long a due batch waits for the page to be idle before it is written regardless. */
+const IDLE_WAIT_MS = 5000;
 const BATCH_SIZE = 500;
 /** localStorage key of the entries a page could not write before it went away. */
 export const UNWRITTEN_STASH_KEY = 'qa.actionLog.unwritten';
@@ -35,10 +38,11 @@ export interface ActionLogHandler {
   handle(action: unknown, next: (action: unknown) => unknown, getState: () => unknown): unknown;
 }
 
+/** Noted on the dispatch path; the hash of `state` is taken when the batch is written. */
 type Pending =
-  | { kind: 'session'; t: number; hash: string; state: unknown; appVersion?: string }
-  | { kind: 'checkpoint'; t: number; hash: string; state: unknown }
-  | { kind: 'action'; t: number; action: { type: string }; hash: string }
+  | { kind: 'session'; t: number; state: unknown; appVersion?: string }
+  | { kind: 'checkpoint'; t: number; state: unknown }
+  | { kind: 'action'; t: number; action: { type: string }; state: unknown }
   | { kind: 'net'; entry: Omit<NetEntry, 'seq'>; raw: { request?: unknown; response?: unknown } }
   /** Already redacted (an earlier page load's stash). */
   | { kind: 'entry'; entry: NewLogEntry };
@@ -57,6 +61,15 @@ function isPlainAction(action: unknown): action is { type: string } {
 }
 
 const yieldToEventLoop = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
+/**
+ * Runs `task` when the page is next idle (at most IDLE_WAIT_MS later): a batch falls due while the
+ * app starts, and hashing, redacting and writing it then would compete with the first screen.
+ */
+function whenIdle(task: () => void): void {
+  if (typeof requestIdleCallback === 'function') requestIdleCallback(task, { timeout: IDLE_WAIT_MS });
+  else task();
+}
 
 export class ActionLogRecorder implements ActionLogHandler {
   readonly sink: LogSink;
@@ -121,20 +134,19 @@ export class ActionLogRecorder implements ActionLogHandler {
     dispatched.logged = true;
     const { action } = dispatched;
     if (!isPlainAction(action)) return;
-    const hash = this.hasher.hashState(state);
-    this.push({ kind: 'action', t: this.now(), action, hash });
+    this.push({ kind: 'action', t: this.now(), action, state });
     // A photo in an action: its hash is read now, in case the page goes away before the batch.
     for (const blob of shallowBlobs(action)) hashBlobSoon(blob);
     if (++this.actionsSinceCheckpoint >= this.checkpointEvery) {
       this.actionsSinceCheckpoint = 0;
-      this.push({ kind: 'checkpoint', t: this.now(), hash, state });
+      this.push({ kind: 'checkpoint', t: this.now(), state });
     }
   }
 
   /** A store was made: note its initial state (states are immutable: the reference is enough). */
   startSession(state: unknown): void {
     this.started = true;
-    const entry: Pending = { kind: 'session', t: this.now(), hash: this.hasher.hashState(state), state };
+    const entry: Pending = { kind: 'session', t: this.now(), state };
     if (this.appVersion) entry.appVersion = this.appVersion;
     this.push(entry);
   }
@@ -181,6 +193,11 @@ export class ActionLogRecorder implements ActionLogHandler {
     return this.flushing;
   }
 
+  /** The delayed flush, unless a flush or a stash has taken its place meanwhile. */
+  private flushIfDue(): void {
+    if (this.timer !== undefined && !this.urgent) void this.flush();
+  }
+
   private push(entry: Pending): void {
     this.pending.push(entry);
     if (this.pending.length >= this.batchSize) {
@@ -190,13 +207,13 @@ export class ActionLogRecorder implements ActionLogHandler {
         this.timer = setTimeout(() => void this.flush(), 0);
       }
     } else if (this.timer === undefined) {
-      this.timer = setTimeout(() => void this.flush(), this.flushDelayMs);
+      this.timer = setTimeout(() => whenIdle(() => void this.flushIfDue()), this.flushDelayMs);
     }
   }
 
   /** Stashed entries keep the sid of the page load that logged them. */
   private entryOf(item: Pending, blobs: PendingBlob[]): NewLogEntry {
-    return item.kind === 'entry' ? item.entry : { ...toEntry(item, blobs), sid: this.sid, n: ++this.numbered };
+    return item.kind === 'entry' ? item.entry : { ...toEntry(item, blobs, this.hasher), sid: this.sid, n: ++this.numbered };
   }
 
   /**
@@ -260,19 +277,19 @@ export class ActionLogRecorder implements ActionLogHandler {
   }
 }
 
-function toEntry(item: Pending, blobs: PendingBlob[]): NewLogEntry {
+function toEntry(item: Pending, blobs: PendingBlob[], hasher: StateHasher): NewLogEntry {
   switch (item.kind) {
     case 'entry':
       return item.entry;
     case 'session': {
-      const entry: NewLogEntry = { kind: 'session', t: item.t, hash: item.hash, state: redact(item.state, blobs) };
+      const entry: NewLogEntry = { kind: 'session', t: item.t, hash: hasher.hashState(item.state), state: redact(item.state, blobs) };
       if (item.appVersion) entry.appVersion = item.appVersion;
       return entry;
     }
     case 'checkpoint':
-      return { kind: 'checkpoint', t: item.t, hash: item.hash, state: redact(item.state, blobs) };
+      return { kind: 'checkpoint', t: item.t, hash: hasher.hashState(item.state), state: redact(item.state, blobs) };
     case 'action':
-      return { kind: 'action', t: item.t, type: item.action.type, action: redact(item.action, blobs) as { type: string }, hash: item.hash };
+      return { kind: 'action', t: item.t, type: item.action.type, action: redact(item.action, blobs) as { type: string }, hash: hasher.hashState(item.state) };
     case 'net': {
       const entry: Omit<NetEntry, 'seq'> = { ...item.entry };
       if (item.raw.request !== undefined) entry.requestBody = redact(item.raw.request, blobs);
