@@ -18,6 +18,7 @@ import { parseHash, matchRoute } from './app/router/match';
 import { preloadScreen } from './app/router/screen-loaders';
 import { createBrowserAppUpdater, type AppUpdater } from './features/app-update';
 import type { RouteName } from './lib/links';
+import { whenIdle } from './lib/idle';
 
 // The first screen's code (the HTML preloads home's), asked for before the store and the app
 // start: it is there by React's first render, which then shows the screen itself instead of
@@ -56,8 +57,7 @@ if (installedVisit) {
     const preloadFieldScreens = () => {
       for (const route of appRoutes) if (FIELD_SCREENS.has(route.name)) preloadScreen(route.Screen);
     };
-    if (typeof window.requestIdleCallback === 'function') window.requestIdleCallback(preloadFieldScreens, { timeout: 5_000 });
-    else setTimeout(preloadFieldScreens, 1_000);
+    whenIdle(preloadFieldScreens, 5_000);
   });
 }
 

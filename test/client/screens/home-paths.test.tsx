@@ -9,7 +9,7 @@ import { PathScreen, type PathScreenProps } from '../../../src/client/features/p
 import { ScoreBadge } from '../../../src/client/components/score-badge/score-badge';
 import { sl, slPhone, slScreens } from '../../../src/common/i18n/sl';
 import { config, season } from './fixtures';
-import { APP_ROOT_ID, homeSnapshotKey } from '../../../src/client/lib/home-snapshot';
+import { APP_ROOT_ID, homeSnapshotKey, readHomeSnapshot } from '../../../src/client/lib/home-snapshot';
 import { paintHomePicture } from '../../../src/client/app/bootstrap/home-picture';
 import { CONFIG_STORAGE_KEY } from '../../../src/client/lib/config/load-config';
 import { writeIdentity } from '../../../src/client/lib/auth/local-identity';
@@ -98,11 +98,18 @@ function memoryStorage(): Storage {
   };
 }
 
+/** The picture is taken once the page is idle after home's paint: waits for it. */
+async function pictureTaken(storage: Storage, key: string) {
+  await waitFor(() => expect(readHomeSnapshot(storage, key)).not.toBeNull());
+}
+
 describe('HomeScreen: the picture of the last home for the next start', () => {
-  it("a farmer's home is kept and shown at once on the next start, before the season is read, with its paths' links", () => {
+  it("a farmer's home is kept and shown at once on the next start, before the season is read, with its paths' links", async () => {
     const storage = memoryStorage();
     const shown = homeProps({ snapshotKey: '1:kmet1@example.si', snapshotStorage: storage, newPathHref: (id) => `#/paths/new?area=${id}` });
     const first = render(<HomeScreen {...shown} />);
+    expect(readHomeSnapshot(storage, '1:kmet1@example.si')).toBeNull();
+    await pictureTaken(storage, '1:kmet1@example.si');
     const links = first.container.querySelectorAll('a[href^="#/paths/"]');
     expect(links.length).toBeGreaterThan(0);
     const hrefs = [...links].map((a) => a.getAttribute('href'));
@@ -116,9 +123,10 @@ describe('HomeScreen: the picture of the last home for the next start', () => {
     expect(screen.getByText(shown.areas[0]!.paths[0]!.name)).toBeTruthy();
   });
 
-  it("another user's start, or an editor's home, shows no picture; an editor's clears it", () => {
+  it("another user's start, or an editor's home, shows no picture; an editor's clears it", async () => {
     const storage = memoryStorage();
     render(<HomeScreen {...homeProps({ snapshotKey: '1:kmet1@example.si', snapshotStorage: storage })} />);
+    await pictureTaken(storage, '1:kmet1@example.si');
     cleanup();
     render(<HomeScreen {...homeProps({ status: 'loading', areas: [], snapshotKey: '1:kmet2@example.si', snapshotStorage: storage })} />);
     expect(screen.getByRole('status').textContent).toBe(sl.common.loading);
@@ -129,10 +137,11 @@ describe('HomeScreen: the picture of the last home for the next start', () => {
     expect(screen.getByRole('status').textContent).toBe(sl.common.loading);
   });
 
-  it('the season read from the device replaces the picture', () => {
+  it('the season read from the device replaces the picture', async () => {
     const storage = memoryStorage();
     const old = homeProps({ snapshotKey: '1:kmet1@example.si', snapshotStorage: storage });
     render(<HomeScreen {...old} />);
+    await pictureTaken(storage, '1:kmet1@example.si');
     cleanup();
     const loading = homeProps({ status: 'loading', areas: [], snapshotKey: '1:kmet1@example.si', snapshotStorage: storage });
     const { rerender } = render(<HomeScreen {...loading} />);
@@ -163,13 +172,14 @@ describe("HomeScreen's picture painted before the app's code runs", () => {
     window.location.hash = '';
   });
 
-  it("the home as shown (the app root's markup, no style attributes) is painted on the next start, its paths' links the app's own", () => {
+  it("the home as shown (the app root's markup, no style attributes) is painted on the next start, its paths' links the app's own", async () => {
     const storage = memoryStorage();
     signedIn(storage, 'kmet1@example.si');
     const shown = homeProps({ snapshotKey: KEY, snapshotStorage: storage, todo: <div style={{ height: 10 }}>Čaka vas</div> });
     const app = placeholderRoot();
     app.replaceChildren();
     const { unmount } = render(<HomeScreen {...shown} />, { container: app });
+    await pictureTaken(storage, KEY);
     const hrefs = [...app.querySelectorAll('a[href^="#/paths/"]')].map((a) => a.getAttribute('href'));
     expect(hrefs.length).toBeGreaterThan(0);
     unmount();
@@ -188,12 +198,13 @@ describe("HomeScreen's picture painted before the app's code runs", () => {
     expect(within(root).getByText(slScreens.home.pending(shown.sync.pending), { exact: false }).closest('.picture-stale')).not.toBeNull();
   });
 
-  it('is not painted for another user, another address, without a stored config, or over anything but the placeholder', () => {
+  it('is not painted for another user, another address, without a stored config, or over anything but the placeholder', async () => {
     const storage = memoryStorage();
     signedIn(storage, 'kmet1@example.si');
     const app = placeholderRoot();
     app.replaceChildren();
     render(<HomeScreen {...homeProps({ snapshotKey: KEY, snapshotStorage: storage })} />, { container: app });
+    await pictureTaken(storage, KEY);
     cleanup();
 
     window.location.hash = '#/forms';

@@ -16,6 +16,7 @@ import { ScoreBadge } from '../../components/score-badge/score-badge';
 import { ScreenState } from '../../components/screen-state/screen-state';
 import { routeHref } from '../../lib/links';
 import { safeLocalStorage } from '../../lib/local-storage';
+import { whenIdle } from '../../lib/idle';
 import { APP_ROOT_ID, clearHomeSnapshot, pictureOf, readHomeSnapshot, writeHomeSnapshot, type HomeSnapshot } from '../../lib/home-snapshot';
 
 type HomePathStatus = 'not-walked' | 'walked' | 'form-done';
@@ -99,6 +100,9 @@ function SyncCard({ sync }: { sync: HomeScreenProps['sync'] }) {
 }
 
 /** What of the home screen is kept as the picture of the next start. */
+/** At the latest this long after home's paint the picture is taken, idle or not. */
+const SNAPSHOT_IDLE_WAIT_MS = 2_000;
+
 function snapshotOf(key: string, props: HomeScreenProps, aboveSeason: number, html: string): HomeSnapshot {
   return {
     key,
@@ -132,9 +136,10 @@ export function HomeScreen(props: HomeScreenProps) {
   const newPathHref = (area: HomeArea & { newPathHref?: string | null }) => (pictured ? (area.newPathHref ?? null) : (props.newPathHref?.(area.id) ?? null));
   const { role } = props;
   const staff = role === 'editor' || role === 'reader';
-  // The picture of this screen for the next start, once it shows the season's own rows. Written
-  // after the paint (an effect), and only when what it shows changed: the route hands new props
-  // on every store update.
+  // The picture of this screen for the next start, once it shows the season's own rows. Taken
+  // when the page is idle after the paint (it reads the layout, copies the markup and writes
+  // storage synchronously: on a first visit that came before the paths' first frame), and only
+  // when what it shows changed: the route hands new props on every store update.
   const mainRef = useRef<HTMLDivElement>(null);
   const seasonRef = useRef<HTMLDivElement>(null);
   const written = useRef<string | null>(null);
@@ -147,15 +152,18 @@ export function HomeScreen(props: HomeScreenProps) {
       return;
     }
     if (role !== 'farmer' || props.status !== 'ready') return;
-    // Compared without the layout: reading it forces one, and this runs after every render.
-    const shown = `${hasTodo}${JSON.stringify(snapshotOf(props.snapshotKey, props, 0, ''))}`;
-    if (shown === written.current) return;
-    written.current = shown;
-    const main = mainRef.current?.getBoundingClientRect().top;
-    const card = seasonRef.current?.getBoundingClientRect().top;
-    const above = main !== undefined && card !== undefined && hasTodo ? Math.max(0, Math.round(card - main)) : 0;
-    const root = mainRef.current?.ownerDocument.getElementById(APP_ROOT_ID);
-    writeHomeSnapshot(storage, snapshotOf(props.snapshotKey, props, above, root ? pictureOf(root) : ''));
+    const key = props.snapshotKey;
+    return whenIdle(() => {
+      // Compared without the layout: reading it forces one.
+      const shown = `${hasTodo}${JSON.stringify(snapshotOf(key, props, 0, ''))}`;
+      if (shown === written.current) return;
+      written.current = shown;
+      const main = mainRef.current?.getBoundingClientRect().top;
+      const card = seasonRef.current?.getBoundingClientRect().top;
+      const above = main !== undefined && card !== undefined && hasTodo ? Math.max(0, Math.round(card - main)) : 0;
+      const root = mainRef.current?.ownerDocument.getElementById(APP_ROOT_ID);
+      writeHomeSnapshot(storage, snapshotOf(key, props, above, root ? pictureOf(root) : ''));
+    }, SNAPSHOT_IDLE_WAIT_MS);
   });
   const paths = areas.flatMap((a) => a.paths);
   const done = paths.filter((p) => p.status === 'form-done').length;

@@ -19,6 +19,7 @@
  * `n`) that did reach it. A Blob whose hash was not read yet keeps its size and type only.
  */
 import { redact, fillBlobHashes, hashBlobSoon, isBlob, shallowBlobs, type PendingBlob } from './redact';
+import { whenIdle } from '../../lib/idle';
 import { StateHasher } from './state-hash';
 import { DEFAULT_CHECKPOINT_EVERY, type NewLogEntry, type NetEntry } from './log-format';
 import type { LogSink } from './sinks';
@@ -61,15 +62,6 @@ function isPlainAction(action: unknown): action is { type: string } {
 }
 
 const yieldToEventLoop = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
-
-/**
- * Runs `task` when the page is next idle (at most IDLE_WAIT_MS later): a batch falls due while the
- * app starts, and hashing, redacting and writing it then would compete with the first screen.
- */
-function whenIdle(task: () => void): void {
-  if (typeof requestIdleCallback === 'function') requestIdleCallback(task, { timeout: IDLE_WAIT_MS });
-  else task();
-}
 
 export class ActionLogRecorder implements ActionLogHandler {
   readonly sink: LogSink;
@@ -207,7 +199,9 @@ export class ActionLogRecorder implements ActionLogHandler {
         this.timer = setTimeout(() => void this.flush(), 0);
       }
     } else if (this.timer === undefined) {
-      this.timer = setTimeout(() => whenIdle(() => void this.flushIfDue()), this.flushDelayMs);
+      // Written when the page is idle: a batch falls due while the app starts, and hashing,
+      // redacting and writing it then would compete with the first screen.
+      this.timer = setTimeout(() => whenIdle(() => this.flushIfDue(), IDLE_WAIT_MS), this.flushDelayMs);
     }
   }
 
