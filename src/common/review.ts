@@ -91,10 +91,14 @@ export interface MoveRequest {
   today: string;
 }
 
+// Made once, on first use: each construction with a time zone costs, the first one the most.
+let slovenianDay: Intl.DateTimeFormat | undefined;
+
 /** The calendar day of `now` in Slovenia: deadlines are whole Slovenian days. */
 export function dayInSlovenia(now: Date): string {
   // en-CA writes dates as YYYY-MM-DD.
-  return new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Ljubljana', year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
+  slovenianDay ??= new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Ljubljana', year: 'numeric', month: '2-digit', day: '2-digit' });
+  return slovenianDay.format(now);
 }
 
 /** 'YYYY-MM-DD' plus `days` days. */

@@ -19,7 +19,12 @@ export const installedVisit = Boolean(navigator.serviceWorker?.controller);
 // the worker would slow its answers of the scripts.
 if (!installedVisit) void startEarlyReads(pageFetch, safeLocalStorage(), Date.now);
 
-// Slovenian collation, loaded while the app's scripts download: home sorts its meadows and paths
-// by Slovenian rules, and the first such comparison loads the collation tables (in a first
-// visit's trace, the longest piece of the render that put the paths on screen).
-setTimeout(() => 'a'.localeCompare('b', 'sl'), 0);
+// Locale data loaded while the app's scripts download: home sorts its meadows and paths by
+// Slovenian collation and works out today's date in Slovenia (the deadlines), and the first use of
+// each loads tables of the browser's (in a first visit's trace, the longest pieces of the work
+// before the paths' first frame).
+setTimeout(() => {
+  'a'.localeCompare('b', 'sl');
+  new Intl.DateTimeFormat('sl-SI', { timeZone: 'Europe/Ljubljana' }).format(0);
+  new Intl.NumberFormat('sl-SI').format(0);
+}, 0);
