@@ -5,7 +5,7 @@
  *
  * - In order: items are taken by `seq`; consecutive compatible record operations (same project,
  *   same API, insert/update/delete/archive) go into one bulk call of at most MODIFY_CHUNK_SIZE
- *   (drain-queue.ts).
+ *   (drain-queue.ts). The queue is read a page at a time, the next page while calls go.
  * - Attachments go one by one through multipart with the operation id as Idempotency-Key.
  * - Failed and conflicting items wait for the user; anything depending on them (same row, rows
  *   referring to it, its attachments) waits too; unrelated later edits still go (drain-queue.ts).

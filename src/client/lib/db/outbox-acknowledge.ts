@@ -22,7 +22,8 @@
  *    to the version just acknowledged.
  * 5. `clearSettledFlags`: rows with nothing left in the queue lose their isInsert/isEdit flags.
  * 6. `writeAll`: every write, sent together: rewritten items and rows are put (each once), and the
- *    new mappings are stored (identity.ts).
+ *    new mappings are stored (identity.ts). The writes (and phase 1's deletes) go straight to the
+ *    IndexedDB transaction under Dexie's (`sendWrites`).
  *
  * Phases 2–5 work in memory on what phase 1 read. IndexedDB's cost is per request and per wait
  * for an answer: every store is read and written with one bulk request per kind (never a request
