@@ -42,6 +42,7 @@ import { performance } from 'node:perf_hooks';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Page } from 'playwright-core';
 import { buildApp } from '../src/server/app';
+import { MODIFY_CHUNK_SIZE } from '../src/common/constants';
 import type { AppConfig } from '../src/common/schemas/config';
 import type { SearchRequest } from '../src/common/filter';
 import { TEST_USER_HEADER, testAuthenticate, USERS } from '../test/server/helpers/build-test-app';
@@ -56,8 +57,8 @@ import type { BenchIo } from './sync';
 
 const EDITS = 10_000;
 const FIELD_DAY = 300;
-/** The warm-up drain, whose IndexedDB requests are counted: five calls of MODIFY_CHUNK_SIZE. */
-const COUNTED_EDITS = 1_000;
+/** The warm-up drain, whose IndexedDB requests are counted: a few calls of MODIFY_CHUNK_SIZE. */
+const COUNTED_EDITS = 2 * MODIFY_CHUNK_SIZE;
 const PEER_DOCS = 10_000;
 /** 10,000-edit drains and PouchDB replications measured (their medians are the figures). DRAIN_RUNS=n in the environment measures n instead. */
 const RUNS = Math.max(1, Number(process.env.DRAIN_RUNS ?? 3) || 3);
@@ -179,12 +180,12 @@ export async function syncDrainBrowserFigures({ want, emit, log }: BenchIo): Pro
 
     // A short drain first: the server's and the page's code paths warm up, as in a running app.
     // Its IndexedDB requests are counted (the timed drains below are not: counting costs time).
-    const counted = await drain(COUNTED_EDITS, 200, 'counted', true);
+    const counted = await drain(COUNTED_EDITS, MODIFY_CHUNK_SIZE, 'counted', true);
     bulkTimes.take();
     log(`IndexedDB requests, a drain of ${counted.edits} edits: ${describeRequests(counted)}`);
 
     if (dayWanted) {
-      const day = await drain(FIELD_DAY, 200, 'day');
+      const day = await drain(FIELD_DAY, MODIFY_CHUNK_SIZE, 'day');
       const server = bulkTimes.take();
       log(`drain ${day.edits} edits: ${day.requests} requests, ${day.ms.toFixed(0)} ms (server ${server.ms.toFixed(0)} ms); ${describeAck(day)}`);
       emit(NAMES.day, day.ms);
@@ -206,7 +207,7 @@ export async function syncDrainBrowserFigures({ want, emit, log }: BenchIo): Pro
       const runs: Array<{ figures: DrainFigures; server: { ms: number }; cpu: NodeJS.CpuUsage }> = [];
       for (let run = 0; run < RUNS; run++) {
         const cpuBefore = process.cpuUsage();
-        const figures = await drain(EDITS, 200, `drain-${run}`);
+        const figures = await drain(EDITS, MODIFY_CHUNK_SIZE, `drain-${run}`);
         const cpu = process.cpuUsage(cpuBefore);
         const server = bulkTimes.take();
         if (figures.edits !== EDITS) throw new Error(`queued ${figures.edits} edits, expected ${EDITS}`);

@@ -60,6 +60,44 @@ function drain(store: ReturnType<typeof makeTestStore>, maxBatch?: number) {
   return drainOnce({ db: store.extra.db, transport: rtkQueryTransport(store.dispatch), maxBatch });
 }
 
+/**
+ * Queues `count` inserts of forms (note '65' = 0, 1, …) as saveEdit stores them, in one
+ * transaction (a long queue without a transaction per edit).
+ */
+async function queueInserts(db: ReturnType<typeof openTestDb>, count: number): Promise<void> {
+  const createdAt = new Date().toISOString();
+  const edits = [...Array(count).keys()].map((n) => ({ id: n + 1, properties: { '65': n } }));
+  await db.transaction('rw', db.features, db.outbox, async () => {
+    await db.features.bulkPut(
+      edits.map(({ id, properties }) => ({
+        tableId: FORMS,
+        featureId: id,
+        projectId: P,
+        feature: { id, tableId: FORMS, properties, geometry: null, deleted: false, archived: false, createdAt, updatedAt: createdAt, version: 0 },
+        isInsert: 1 as const,
+        isEdit: 0 as const,
+        isDelete: 0 as const,
+        isRecord: 1 as const,
+      })),
+    );
+    await db.outbox.bulkAdd(
+      edits.map(({ id, properties }) => ({
+        opId: newOpId(),
+        projectId: P,
+        api: 'Records' as const,
+        kind: 'insert' as const,
+        tableId: FORMS,
+        id,
+        properties,
+        geometry: null,
+        status: 'pending' as const,
+        attempts: 0,
+        createdAt,
+      })),
+    );
+  });
+}
+
 /** Lets the sync slice mirror the outbox (what the sync panel shows) and waits for `predicate`. */
 async function mirrored(store: ReturnType<typeof makeTestStore>, predicate: (state: ReturnType<typeof store.getState>) => boolean, label: string) {
   store.dispatch(outboxChanged());
@@ -197,15 +235,53 @@ describe('saving an edit', () => {
 });
 
 describe('draining', () => {
-  it('sends in order, in bulk calls of at most 200 operations', async () => {
+  it('sends in order, in bulk calls of at most MODIFY_CHUNK_SIZE operations', async () => {
     const server = new FakeBulkServer();
     const store = makeTestStore(openTestDb(), server.fetch);
-    for (let i = 0; i < 450; i++) await saveEdit(store.extra.db, { kind: 'insert', projectId: P, tableId: FORMS, properties: { '65': i } });
+    const count = 2 * MODIFY_CHUNK_SIZE + 50;
+    await queueInserts(store.extra.db, count);
     const outcome = await drain(store);
-    expect(outcome).toMatchObject({ kind: 'done', sent: 450, requests: 3 });
+    expect(outcome).toMatchObject({ kind: 'done', sent: count, requests: 3 });
     expect(server.calls.map((c) => c.length)).toEqual([MODIFY_CHUNK_SIZE, MODIFY_CHUNK_SIZE, 50]);
-    expect(server.calls.flat().map((op) => (op.kind === 'insert' ? op.properties['65'] : null))).toEqual([...Array(450).keys()]);
+    expect(server.calls.flat().map((op) => (op.kind === 'insert' ? op.properties['65'] : null))).toEqual([...Array(count).keys()]);
     expect(await store.extra.db.outbox.count()).toBe(0);
+  });
+
+  it('reads a long queue a page at a time: the first call goes before the whole queue is read, and every item goes once, in order', async () => {
+    const db = openTestDb();
+    let itemsRead = 0;
+    db.use({
+      stack: 'dbcore',
+      name: 'count-outbox-reads',
+      create: (down) => ({
+        ...down,
+        table: (name) => {
+          const table = down.table(name);
+          if (name !== 'outbox') return table;
+          return {
+            ...table,
+            query: async (req) => {
+              const answer = await table.query(req);
+              if (req.values) itemsRead += answer.result.length;
+              return answer;
+            },
+          };
+        },
+      }),
+    });
+    const server = new FakeBulkServer();
+    const readBeforeCalls: number[] = [];
+    const store = makeTestStore(db, async (input, init) => {
+      if (String(input).endsWith('/bulk')) readBeforeCalls.push(itemsRead);
+      return server.fetch(input, init);
+    });
+    await queueInserts(db, 450);
+    itemsRead = 0;
+    // Calls of 10: pages of 100 (the fewest read at a time).
+    expect(await drain(store, 10)).toMatchObject({ kind: 'done', sent: 450, requests: 45 });
+    expect(readBeforeCalls[0]).toBeLessThanOrEqual(200);
+    expect(server.calls.flat().map((op) => (op.kind === 'insert' ? op.properties['65'] : null))).toEqual([...Array(450).keys()]);
+    expect(await db.outbox.count()).toBe(0);
   });
 
   it('sends a number that happens to equal an offline id unchanged when its column is not a reference', async () => {
@@ -775,6 +851,83 @@ describe('the cost of an acknowledgement', () => {
     // queued), meta 1, attachments 1. A delivered row keeps its key, so nothing is deleted.
     expect(large.total).toBeLessThanOrEqual(13);
     expect(large.byStore.features).toBeLessThanOrEqual(3);
+  });
+});
+
+/**
+ * Counts IndexedDB's own requests (every call of the object stores' request methods, by store and
+ * method) while `run` runs; `fail` may throw instead of a request (a store out of space).
+ */
+async function countingRequests<T>(run: () => Promise<T>, fail?: (store: string, method: string) => Error | undefined) {
+  const proto = IDBObjectStore.prototype as unknown as Record<string, (...args: unknown[]) => unknown>;
+  const methods = ['add', 'put', 'delete', 'get', 'getAll', 'getAllKeys', 'count', 'openCursor', 'openKeyCursor', 'clear'];
+  const originals = new Map(methods.map((method) => [method, proto[method]!]));
+  const requests = new Map<string, number>();
+  for (const [method, original] of originals) {
+    proto[method] = function (this: IDBObjectStore, ...args: unknown[]) {
+      const key = `${this.name}.${method}`;
+      requests.set(key, (requests.get(key) ?? 0) + 1);
+      const error = fail?.(this.name, method);
+      if (error) throw error;
+      return original.apply(this, args);
+    };
+  }
+  try {
+    const result = await run().then(
+      (value): { value?: T; error?: unknown } => ({ value }),
+      (error: unknown) => ({ error }),
+    );
+    return { ...result, requests: Object.fromEntries(requests) };
+  } finally {
+    for (const [method, original] of originals) proto[method] = original;
+  }
+}
+
+describe('the requests of an acknowledgement', () => {
+  async function queueForms(db: ReturnType<typeof openTestDb>, forms: number) {
+    for (let n = 0; n < forms; n++) {
+      const form = await saveEdit(db, { kind: 'insert', projectId: P, tableId: FORMS, properties: { '61': 10_000_500 }, refs: ['61'] });
+      await saveEdit(db, { kind: 'insert', projectId: P, tableId: INDICATORS, properties: { '71': form.id, '72': 'k' }, refs: ['71'] });
+    }
+    return readOutbox(db);
+  }
+
+  it('removes a run of acknowledged items with one delete request, without counting them first', async () => {
+    const db = openTestDb();
+    const queued = await queueForms(db, 20);
+    const { error, requests } = await countingRequests(() =>
+      acknowledge(
+        db,
+        queued.map((item, index) => ({ item, id: 10_100_000 + index })),
+      ),
+    );
+    expect(error).toBeUndefined();
+    expect(await db.outbox.count()).toBe(0);
+    expect(requests['outbox.delete']).toBe(1);
+    expect(requests['outbox.count']).toBeUndefined();
+    // Each delivered row is written once, under its key.
+    expect(requests['features.put']).toBe(queued.length);
+  });
+
+  it('keeps every item queued and every row as it was when a write of the acknowledgement fails', async () => {
+    const db = openTestDb();
+    const queued = await queueForms(db, 5);
+    const rowsBefore = await db.features.toArray();
+    let puts = 0;
+    const quota = new DOMException('the device is full', 'QuotaExceededError');
+    const { error } = await countingRequests(
+      () =>
+        acknowledge(
+          db,
+          queued.map((item, index) => ({ item, id: 10_100_000 + index })),
+        ),
+      // The fourth row's write fails, after the items' delete and three rows went out.
+      (store, method) => (store === 'features' && method === 'put' && ++puts === 4 ? quota : undefined),
+    );
+    expect(error).toMatchObject({ kind: 'quota' });
+    expect(await readOutbox(db)).toEqual(queued);
+    expect(await db.features.toArray()).toEqual(rowsBefore);
+    expect(await resolveIds(db, 'record', [queued[0]!.id])).toEqual(new Map());
   });
 });
 

@@ -5,7 +5,7 @@
  *
  * - In order: items are taken by `seq`; consecutive compatible record operations (same project,
  *   same API, insert/update/delete/archive) go into one bulk call of at most MODIFY_CHUNK_SIZE
- *   (drain-queue.ts).
+ *   (drain-queue.ts). The queue is read a page at a time, the next page while calls go.
  * - Attachments go one by one through multipart with the operation id as Idempotency-Key.
  * - Failed and conflicting items wait for the user; anything depending on them (same row, rows
  *   referring to it, its attachments) waits too; unrelated later edits still go (drain-queue.ts).
@@ -15,12 +15,15 @@
  */
 import { MODIFY_CHUNK_SIZE } from '../../../common/constants';
 import { GENERIC_ERROR } from '../../../common/errors';
-import { acknowledge, markItems, readOutbox } from '../../lib/db/outbox';
+import { acknowledge, markItems, readOutboxPage } from '../../lib/db/outbox';
 import type { OutboxItem } from '../../lib/db/database';
 import { acksOf, AckWriter } from './drain-acks';
 import { handleError } from './drain-errors';
 import { outcome, type DrainOptions, type DrainOutcome, type DrainPass, type TransportResult } from './drain-pass';
 import { isAttachmentOp, isBulkOp, PassQueue, toBulkOperation } from './drain-queue';
+
+/** Fewest queued items read at a time (a page is two bulk calls' worth). */
+const OUTBOX_PAGE_MIN = 100;
 
 /** How far a step moves the pass on (0: the same item again), or the outcome it ends with. */
 type Step = number | DrainOutcome;
@@ -91,7 +94,7 @@ async function drainItems(pass: DrainPass): Promise<DrainOutcome> {
   const { queue, acks } = pass;
   const { signal } = pass.options;
   let index = 0;
-  while (index < queue.items.length) {
+  while (await queue.has(index, pass.maxBatch)) {
     const first = queue.items[index]!;
     const bulkNext = first.status === 'pending' && isBulkOp(first) && !queue.isBlocked(first) && !signal?.aborted;
     if (!bulkNext) await acks.settle();
@@ -111,13 +114,13 @@ async function drainItems(pass: DrainPass): Promise<DrainOutcome> {
 
 export async function drainOnce(options: DrainOptions): Promise<DrainOutcome> {
   const { db, transport } = options;
-  const queue = new PassQueue(await readOutbox(db));
+  const maxBatch = Math.max(1, Math.min(options.maxBatch ?? MODIFY_CHUNK_SIZE, MODIFY_CHUNK_SIZE));
+  const queue = new PassQueue((afterSeq, limit) => readOutboxPage(db, afterSeq, limit), Math.max(OUTBOX_PAGE_MIN, 2 * maxBatch));
   const counts = { sent: 0, requests: 0 };
   const acks = new AckWriter(db, (updated, count) => {
     queue.applyUpdates(updated);
     counts.sent += count;
   });
-  const maxBatch = Math.max(1, Math.min(options.maxBatch ?? MODIFY_CHUNK_SIZE, MODIFY_CHUNK_SIZE));
   const pass: DrainPass = { db, transport, options, maxBatch, queue, counts, refreshed: false, isolateUntilSeq: -1, acks };
   try {
     return await drainItems(pass);

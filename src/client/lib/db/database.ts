@@ -186,11 +186,14 @@ export class OfflineDb extends Dexie {
   meta!: Table<MetaRow, string>;
   /** The search profile rows are stored under from now on (FeatureRow.profileId); undefined while no config is known. */
   searchProfileId: number | undefined;
+  /** The key ranges of the IndexedDB this handle opens (the browser's, or the one given: tests), for requests sent straight to it. */
+  readonly idbKeyRange: typeof IDBKeyRange;
 
   constructor(name: string, options: { indexedDB?: IDBFactory; IDBKeyRange?: typeof IDBKeyRange; searchProfileId?: number } = {}) {
     const { searchProfileId, ...dexieOptions } = options;
     super(name, { ...dexieOptions, chromeTransactionDurability: 'strict' });
     this.searchProfileId = searchProfileId;
+    this.idbKeyRange = options.IDBKeyRange ?? globalThis.IDBKeyRange;
     // Schema history. Never edit a published version: add a new one with an upgrade function.
     this.version(1).stores({
       extents: '++id, name',

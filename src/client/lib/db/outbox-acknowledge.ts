@@ -22,7 +22,8 @@
  *    to the version just acknowledged.
  * 5. `clearSettledFlags`: rows with nothing left in the queue lose their isInsert/isEdit flags.
  * 6. `writeAll`: every write, sent together: rewritten items and rows are put (each once), and the
- *    new mappings are stored (identity.ts).
+ *    new mappings are stored (identity.ts). The writes (and phase 1's deletes) go straight to the
+ *    IndexedDB transaction under Dexie's (`sendWrites`).
  *
  * Phases 2–5 work in memory on what phase 1 read. IndexedDB's cost is per request and per wait
  * for an answer: every store is read and written with one bulk request per kind (never a request
@@ -376,11 +377,50 @@ function clearSettledFlags(settled: readonly RowId[], reads: AckReads, writes: A
 }
 
 /**
+ * The IndexedDB transaction under the caller's Dexie transaction. The acknowledgement's writes go
+ * to it straight (`sendWrites`): Dexie's bulk writes set an error handler on every request and
+ * collect every result, which costs about as much time on the page as the writes themselves, and
+ * nothing here needs them. A failed write still aborts the whole transaction (no handler catches
+ * its error), so Dexie's transaction fails and nothing of the acknowledgement is kept.
+ */
+function rawTransaction(): IDBTransaction | undefined {
+  return (Dexie.currentTransaction as unknown as { idbtrans?: IDBTransaction } | null)?.idbtrans ?? undefined;
+}
+
+/** Writes of one store, sent straight to IndexedDB: puts of whole rows, deletes by key or by key range. */
+interface StoreWrites {
+  puts?: readonly unknown[];
+  deletes?: ReadonlyArray<IDBValidKey | IDBKeyRange>;
+}
+
+/**
+ * Sends the writes on `trans` without waiting for them: the transaction commits only once every
+ * one succeeded, and aborts on the first failure.
+ */
+function sendWrites(trans: IDBTransaction, writes: Record<string, StoreWrites>): void {
+  for (const [name, { puts, deletes }] of Object.entries(writes)) {
+    if (!puts?.length && !deletes?.length) continue;
+    const store = trans.objectStore(name);
+    for (const key of deletes ?? []) store.delete(key);
+    for (const value of puts ?? []) store.put(value);
+  }
+}
+
+/**
  * Phase 6: every write, sent together: the rows (each put once; strays deleted), the files, the
  * rewritten queued items and the mappings (identity.ts). Deletes and puts of a store never share a
  * key, so their order does not matter.
  */
 function writeAll(db: OfflineDb, reads: AckReads, state: AckState, writes: AckWrites): PromiseLike<() => void> {
+  const trans = rawTransaction();
+  if (trans) {
+    sendWrites(trans, {
+      outbox: { puts: [...writes.queued.values()] },
+      features: { puts: [...writes.features.values()], deletes: reads.strays },
+      attachments: { puts: [...writes.attachments.values()], deletes: writes.attachmentDeletes },
+    });
+    return storeMappings(db, state.mappings);
+  }
   // Dexie's Promise.all: the caller's awaits after it stay in the transaction.
   return Dexie.Promise.all([
     storeMappings(db, state.mappings),
@@ -404,10 +444,16 @@ function removeItems(db: OfflineDb, seqs: number[]): PromiseLike<unknown> {
   for (let i = 0; i < sorted.length;) {
     let j = i;
     while (j + 1 < sorted.length && sorted[j + 1] === sorted[j]! + 1) j++;
-    // A range delete is two requests (Dexie counts first): worth it from three items on.
-    if (j - i >= 2) ranges.push([sorted[i]!, sorted[j]!]);
-    else singles.push(...sorted.slice(i, j + 1));
+    if (j > i) ranges.push([sorted[i]!, sorted[j]!]);
+    else singles.push(sorted[i]!);
     i = j + 1;
+  }
+  const trans = rawTransaction();
+  if (trans) {
+    // One request per run (Dexie's range delete counts the run first: two). The reads that follow
+    // in the same transaction see the items gone, as IndexedDB runs a transaction's requests in order.
+    sendWrites(trans, { outbox: { deletes: [...ranges.map(([from, to]) => db.idbKeyRange.bound(from, to)), ...singles] } });
+    return Dexie.Promise.resolve();
   }
   const deletes: Array<PromiseLike<unknown>> = ranges.map(([from, to]) => db.outbox.where(':id').between(from, to, true, true).delete());
   if (singles.length) deletes.push(db.outbox.bulkDelete(singles));

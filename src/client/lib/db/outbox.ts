@@ -24,6 +24,16 @@ export function readOutbox(db: OfflineDb): Promise<OutboxItem[]> {
   return db.outbox.orderBy('seq').toArray();
 }
 
+/**
+ * Up to `limit` queued items after the one numbered `afterSeq` (from the first when undefined), in
+ * the order they were made: a drain pass reads the queue a page at a time, the next page while it
+ * sends the last.
+ */
+export function readOutboxPage(db: OfflineDb, afterSeq: number | undefined, limit: number): Promise<OutboxItem[]> {
+  const items = afterSeq === undefined ? db.outbox.orderBy('seq') : db.outbox.where(':id').above(afterSeq);
+  return items.limit(limit).toArray();
+}
+
 export interface OutboxSummary {
   pending: number;
   /** Items waiting for the user: failed (4xx) and conflicts (409). */
