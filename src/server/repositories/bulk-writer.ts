@@ -8,7 +8,8 @@
  *
  * - applied opIds are read in one query per run of opIds;
  * - the reference targets the operations name are read in one query per table and run of ids;
- * - each touched form is rescored once at the end (keepFormScores: a few statements per 500 forms).
+ * - each touched form is rescored once at the end, before the rows the call holds are written
+ *   (BulkWrites.keepScores: a few statements per 500 forms).
  *
  * A failing operation rejects the whole call: the transaction rolls back and whatever was still
  * buffered is dropped, so nothing changes.
@@ -21,7 +22,6 @@ import { chunksOf, rowsPerStatement } from '../db/dialect';
 import { DomainError, invalid } from '../domain-errors';
 import { BulkWrites } from './bulk-writes';
 import type { RepoContext } from './context';
-import { keepFormScores } from './form-score';
 import { rowToRecord } from './record-mapper';
 import { visibleRows } from './record-repository';
 import type { LocalIdMap, WriteWith } from './write-sink';
@@ -86,12 +86,9 @@ export async function applyBulk(outer: RepoContext, operations: BulkOperation[])
     }
   }
   // Each touched form is rescored once, after all its indicators of this call are applied; the
-  // answer then shows a form's final score. New forms still held are scored before they are
-  // written, the others in the database afterwards.
-  const toScore = new Set(ctx.rescoreLater);
-  const held = writes.scoreHeldForms(toScore);
+  // answer then shows a form's final score.
+  const rescored = await writes.keepScores(new Set(ctx.rescoreLater));
   await writes.flush();
-  const rescored = new Map([...held, ...(await keepFormScores(outer, toScore))]);
   if (rescored.size > 0) {
     results.forEach((item, index) => {
       const row = item.record ? rescored.get(item.record.id) : undefined;
