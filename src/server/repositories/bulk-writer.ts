@@ -30,12 +30,15 @@ import { archiveRecords, deleteRecords, writeInsert, writeUpdate } from './write
 /** What the operations of a bulk call share. */
 type BulkState = WriteWith & { localIds: LocalIdMap; verifiedRefs: Set<string>; writes: BulkWrites };
 
-/** A bulk call's answer: its results, and the same as the JSON text of the `BulkResult` body. */
+/** A bulk call's answer: its results' statuses, and the whole answer as the JSON text of the `BulkResult` body. */
 export interface BulkAnswer {
-  results: BulkResultItem[];
+  results: Array<Pick<BulkResultItem, 'status'>>;
   /** `{"results":[…]}`: each result is turned into JSON once, for its stored opId and for the answer. */
   json: string;
 }
+
+const APPLIED = { status: 'applied' } as const;
+const DUPLICATE = { status: 'duplicate' } as const;
 
 /**
  * Applies a bulk call in the caller's transaction. Each operation's opId is looked up first: an
@@ -48,35 +51,43 @@ export async function applyBulk(outer: RepoContext, operations: BulkOperation[])
   const ctx: RepoContext = { ...outer, rescoreLater: new Set() };
   const applied = await previouslyApplied(ctx, operations);
   const localIds: LocalIdMap = new Map();
-  const writes = new BulkWrites(ctx, operations, localIds, new Map(applied));
+  const writes = new BulkWrites(ctx, operations, localIds, applied);
   const state: BulkState = {
     localIds,
     verifiedRefs: await visibleTargets(ctx, operations),
     writes,
   };
-  const results: BulkResultItem[] = [];
+  // Per operation its status, its result's JSON text and its record's id: the results themselves
+  // are not kept (a 10,000-operation call would hold tens of thousands of objects to the end).
+  const results: Array<Pick<BulkResultItem, 'status'>> = [];
   const texts: string[] = [];
+  const recordIds: Array<number | undefined> = [];
+  /** The results of operations applied earlier in this call, as their JSON text. */
+  const appliedHere = new Map<string, string>();
   for (let i = 0; i < operations.length; i++) {
     const op = operations[i]!;
     const path = `operations[${i}]`;
     writes.at(i);
     try {
-      const previous = applied.get(op.opId);
+      const here = appliedHere.get(op.opId);
+      const previous = applied.get(op.opId) ?? (here === undefined ? undefined : (JSON.parse(here) as BulkResultItem));
       if (previous) {
         if (previous.localId !== undefined) state.localIds.set(previous.localId, previous.id);
         const duplicate: BulkResultItem = { ...previous, status: 'duplicate' };
-        results.push(duplicate);
+        results.push(DUPLICATE);
         texts.push(JSON.stringify(duplicate));
+        recordIds.push(duplicate.record?.id);
         continue;
       }
       const item = await applyOperation(ctx, op, path, state);
       const text = JSON.stringify(item);
-      results.push(item);
+      results.push(APPLIED);
       texts.push(text);
+      recordIds.push(item.record?.id);
       // Stored with its record: a resent operation's answer is the first one, version included
       // (the client moves its row and its later queued updates on to that version; without it
       // the next update of the row is refused as a stale-version conflict).
-      applied.set(op.opId, item);
+      appliedHere.set(op.opId, text);
       writes.applied({ caller: ctx.access.caller, op_id: op.opId, result: text, created_at: ctx.now });
     } catch (error) {
       if (error instanceof DomainError) {
@@ -90,11 +101,10 @@ export async function applyBulk(outer: RepoContext, operations: BulkOperation[])
   const rescored = await writes.keepScores(new Set(ctx.rescoreLater));
   await writes.flush();
   if (rescored.size > 0) {
-    results.forEach((item, index) => {
-      const row = item.record ? rescored.get(item.record.id) : undefined;
+    recordIds.forEach((id, index) => {
+      const row = id === undefined ? undefined : rescored.get(id);
       if (!row) return;
-      results[index] = { ...item, record: rowToRecord(row) };
-      texts[index] = JSON.stringify(results[index]);
+      texts[index] = JSON.stringify({ ...(JSON.parse(texts[index]!) as BulkResultItem), record: rowToRecord(row) });
     });
   }
   return { results, json: `{"results":[${texts.join(',')}]}` };
