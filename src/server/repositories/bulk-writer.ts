@@ -168,8 +168,9 @@ async function applyOperation(ctx: RepoContext, op: BulkOperation, path: string,
         throw invalid(`${path}.localId: must be a positive integer below ${LOCAL_ID_BOUND}`);
       }
       const record = await writeInsert(ctx, op, { ...state, path });
-      if (op.localId !== undefined) localIds.set(op.localId, record.id);
-      return { opId: op.opId, status: 'applied', id: record.id, ...(op.localId !== undefined ? { localId: op.localId } : {}), record };
+      if (op.localId === undefined) return { opId: op.opId, status: 'applied', id: record.id, record };
+      localIds.set(op.localId, record.id);
+      return { opId: op.opId, status: 'applied', id: record.id, localId: op.localId, record };
     }
     case 'update': {
       const record = await writeUpdate(ctx, op, { ...state, path });

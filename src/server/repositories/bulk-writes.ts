@@ -101,7 +101,9 @@ export class BulkWrites implements RecordWrites {
       this.freeIds = await this.ctx.dialect.nextRecordIds(this.ctx.db, this.insertsAhead());
     }
     const id = this.freeIds.shift()!;
-    const row = { ...values, id };
+    // The writer's own object (write-steps.ts makes one per insert): the id goes last, as a copy would put it.
+    const row = values as HeldRow;
+    row.id = id;
     this.rows.push(row);
     this.pending.set(id, row);
     this.heldProperties.set(id, properties);
