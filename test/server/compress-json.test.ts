@@ -2,12 +2,21 @@
  * JSON answers above the threshold are compressed for clients that accept it (brotli first, else
  * gzip, never an encoding refused with q=0), with Vary; small answers and clients without
  * Accept-Encoding get the plain JSON. Answers up to the inline limit are compressed at once,
- * larger ones on the thread pool.
+ * larger ones on the thread pool, started before the answer is sent when a route asks for it
+ * (compressEarly) and used only if that very answer goes out.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import zlib from 'node:zlib';
+import Fastify from 'fastify';
 import { buildTestApp, type TestApp } from './helpers/build-test-app';
-import { chooseEncoding, compressJson, COMPRESS_JSON_INLINE_BYTES, COMPRESS_JSON_MIN_BYTES } from '../../src/server/http/compress-json';
+import {
+  chooseEncoding,
+  compressEarly,
+  compressJson,
+  COMPRESS_JSON_INLINE_BYTES,
+  COMPRESS_JSON_MIN_BYTES,
+  registerJsonCompression,
+} from '../../src/server/http/compress-json';
 import { rawGet } from './helpers/raw-get';
 
 let t: TestApp;
@@ -80,6 +89,45 @@ describe('JSON compression', () => {
       const body = await later;
       expect(body.length).toBeLessThan(pooled.length / 4);
       expect(decode(body).equals(pooled)).toBe(true);
+    }
+  });
+
+  it('sends the compression started early only with the answer it was started for', async () => {
+    const answerOf = (note: string) =>
+      JSON.stringify({ results: Array.from({ length: Math.ceil((COMPRESS_JSON_INLINE_BYTES * 2) / 60) }, (_, i) => ({ id: i, note: `${note} ${i}` })) });
+    const started = answerOf('started');
+    const other = answerOf('other');
+    const app = Fastify();
+    registerJsonCompression(app);
+    // The answer compressEarly was given goes out; then one where another answer goes out instead (an error's, say).
+    app.get('/same', async (request, reply) => {
+      compressEarly(request, started);
+      return reply.type('application/json').send(started);
+    });
+    app.get('/other', async (request, reply) => {
+      compressEarly(request, started);
+      return reply.type('application/json').send(other);
+    });
+    try {
+      for (const [url, expected] of [
+        ['/same', started],
+        ['/other', other],
+      ] as const) {
+        for (const [encoding, decode] of [
+          ['br', zlib.brotliDecompressSync],
+          ['gzip', zlib.gunzipSync],
+        ] as const) {
+          const response = await app.inject({ method: 'GET', url, headers: { 'accept-encoding': encoding } });
+          expect(response.headers['content-encoding']).toBe(encoding);
+          expect(response.headers.vary).toMatch(/accept-encoding/i);
+          expect(decode(response.rawPayload).toString()).toBe(expected);
+        }
+        const plain = await app.inject({ method: 'GET', url });
+        expect(plain.headers['content-encoding']).toBeUndefined();
+        expect(plain.body).toBe(expected);
+      }
+    } finally {
+      await app.close();
     }
   });
 });

@@ -135,6 +135,42 @@ describe('stored form score', () => {
     expect(formResult.record.version).toBe(1);
   });
 
+  it("counts a stored form's stored indicators and those a bulk call adds, an indicator changed in the same call by its last value", async () => {
+    // The call scores before its new rows are written: the stored rows come from the database, the
+    // call's own from what it holds, the updated one as updated.
+    const form = await create(t.tables.forms.id, { [fc().parent]: own.durationPaths[0], [fc().form_id]: kind.id });
+    await create(t.tables.indicators.id, { [ic().parent]: form.id, [ic().key]: 'salvia-pratensis', [ic().value]: true });
+    const op = (n: number) => `d2a6f3b1-0000-4000-8000-${String(n).padStart(12, '0')}`;
+    const localOrchids = 5151;
+    const bulk = await t.as(F, {
+      method: 'POST',
+      url: '/api/Records/1/bulk',
+      payload: {
+        operations: [
+          {
+            opId: op(1),
+            kind: 'insert',
+            tableId: t.tables.indicators.id,
+            properties: { [ic().parent]: form.id, [ic().key]: 'lotus-corniculatus', [ic().value]: true },
+          },
+          {
+            opId: op(2),
+            kind: 'insert',
+            tableId: t.tables.indicators.id,
+            localId: localOrchids,
+            properties: { [ic().parent]: form.id, [ic().key]: 'orchidaceae', [ic().value]: 1 },
+          },
+          { opId: op(3), kind: 'update', tableId: t.tables.indicators.id, id: localOrchids, properties: { [ic().value]: 3 } },
+        ],
+      },
+    });
+    expect(bulk.statusCode).toBe(200);
+    // 7 + 7 for the two plants, 3 × 5 for the orchids (not 1 × 5).
+    expect((await formProps(form.id))[String(fc().score)]).toBe(kind.scoring.base + 7 + 7 + 15);
+    const form2 = await t.as(F, { method: 'GET', url: `/api/Records/1/${t.tables.forms.id}/${form.id}` });
+    expect(form2.json().version).toBe(form.version);
+  });
+
   it('overrides a score a client puts on the form', async () => {
     const form = await create(t.tables.forms.id, { [fc().parent]: own.durationPaths[0], [fc().form_id]: kind.id });
     const put = await t.as(F, {

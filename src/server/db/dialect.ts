@@ -40,16 +40,19 @@ export function rowsPerStatement(columns: number): number {
 }
 
 /**
- * insertRows' rows as their column names (those of the first row) and one list of values per row,
- * in that order; a row with other columns is refused (its extra values would be dropped).
+ * The column names of insertRows' rows: those of the first row; a row with other columns is
+ * refused (its extra values would be dropped).
  */
-export function columnsAndValues(table: BulkInsertTable, rows: ReadonlyArray<object>): { columns: string[]; values: unknown[][] } {
+export function insertColumns(table: BulkInsertTable, rows: ReadonlyArray<object>): string[] {
   const columns = Object.keys(rows[0] ?? {});
-  const values = rows.map((row) => {
-    if (Object.keys(row).length !== columns.length) throw new Error(`insertRows: rows of ${table} with different columns`);
-    return columns.map((column) => (row as Record<string, unknown>)[column] ?? null);
-  });
-  return { columns, values };
+  for (const row of rows) if (Object.keys(row).length !== columns.length) throw new Error(`insertRows: rows of ${table} with different columns`);
+  return columns;
+}
+
+/** insertRows' rows as their column names (insertColumns) and one list of values per row, in that order. */
+export function columnsAndValues(table: BulkInsertTable, rows: ReadonlyArray<object>): { columns: string[]; values: unknown[][] } {
+  const columns = insertColumns(table, rows);
+  return { columns, values: rows.map((row) => columns.map((column) => (row as Record<string, unknown>)[column] ?? null)) };
 }
 
 /** Splits `items` into runs of at most `size`. */

@@ -7,7 +7,7 @@ import Database from 'better-sqlite3';
 import type { Geometry } from 'geojson';
 import { Kysely, SqliteDialect, sql, type CreateTableBuilder, type Insertable, type RawBuilder } from 'kysely';
 import { startCheckpointer, type Checkpointer, type CheckpointerOptions } from './sqlite-checkpointer';
-import { columnsAndValues, type BulkInsertTable, type DialectLayer, type Executor, type LiveRuleValue, type TextSearchHit, type ValueKind } from './dialect';
+import { insertColumns, type BulkInsertTable, type DialectLayer, type Executor, type LiveRuleValue, type TextSearchHit, type ValueKind } from './dialect';
 import type { Database as Schema } from './types';
 import { queryWords } from '../../common/text-search';
 
@@ -139,16 +139,20 @@ class SqliteDialectLayer implements DialectLayer {
     this.assertInTransaction();
     const remove = this.prepare('delete from records_fts where rowid = ?');
     for (const entry of entries) if (!entry.fresh) remove.run(entry.recordId);
-    this.insertMany(
-      'insert into records_fts (rowid, body)',
-      entries.filter((entry) => entry.text.trim()).map((entry) => [entry.recordId, entry.text]),
-    );
+    const indexed = entries.filter((entry) => entry.text.trim());
+    this.insertMany('insert into records_fts (rowid, body)', 2, indexed.length, (i, values, at) => {
+      values[at] = indexed[i]!.recordId;
+      values[at + 1] = indexed[i]!.text;
+    });
   }
 
   async insertRows<T extends BulkInsertTable>(_db: Executor, table: T, rows: ReadonlyArray<Insertable<Schema[T]>>): Promise<void> {
     if (rows.length === 0) return;
-    const { columns, values } = columnsAndValues(table, rows);
-    this.insertMany(`insert into "${table}" (${columns.map((column) => `"${column}"`).join(', ')})`, values);
+    const columns = insertColumns(table, rows);
+    this.insertMany(`insert into "${table}" (${columns.map((column) => `"${column}"`).join(', ')})`, columns.length, rows.length, (i, values, at) => {
+      const row = rows[i] as Record<string, unknown>;
+      for (let c = 0; c < columns.length; c++) values[at + c] = row[columns[c]!] ?? null;
+    });
   }
 
   /** Bulk writes run in the caller's transaction: the one connection is inside it (Kysely runs one transaction at a time on it). */
@@ -161,19 +165,28 @@ class SqliteDialectLayer implements DialectLayer {
    * INSERT_ROWS rows per statement, the rest one per statement. Both statements are prepared once,
    * whatever the number of rows (the bulk writer). One call into SQLite per 64 rows instead of one
    * per row: the history and applied opIds of a 10,000-insert call take about a third less time
-   * (bench/README.md).
+   * (bench/README.md). `fill(i, values, at)` puts row i's `width` values into `values` from `at`:
+   * the statements' values go into one array reused for every statement, not an array per row.
    */
-  private insertMany(head: string, rows: ReadonlyArray<readonly unknown[]>): void {
-    if (rows.length === 0) return;
+  private insertMany(head: string, width: number, count: number, fill: (i: number, values: unknown[], at: number) => void): void {
+    if (count === 0) return;
     this.assertInTransaction();
-    const tuple = `(${rows[0]!.map(() => '?').join(', ')})`;
-    const whole = rows.length - (rows.length % INSERT_ROWS);
+    const tuple = `(${Array.from({ length: width }, () => '?').join(', ')})`;
+    const whole = count - (count % INSERT_ROWS);
     if (whole > 0) {
       const many = this.prepare(`${head} values ${Array.from({ length: INSERT_ROWS }, () => tuple).join(', ')}`);
-      for (let i = 0; i < whole; i += INSERT_ROWS) many.run(rows.slice(i, i + INSERT_ROWS).flat());
+      const values = new Array<unknown>(INSERT_ROWS * width);
+      for (let i = 0; i < whole; i += INSERT_ROWS) {
+        for (let r = 0; r < INSERT_ROWS; r++) fill(i + r, values, r * width);
+        many.run(values);
+      }
     }
     const one = this.prepare(`${head} values ${tuple}`);
-    for (let i = whole; i < rows.length; i++) one.run(rows[i]);
+    const values = new Array<unknown>(width);
+    for (let i = whole; i < count; i++) {
+      fill(i, values, 0);
+      one.run(values);
+    }
   }
 
   async nextRecordIds(db: Executor, count: number): Promise<number[]> {

@@ -9,11 +9,13 @@
  * 80 kB answer of a 200-operation bulk call): handing them to libuv's thread pool costs more than
  * that when the machine is busy, because the answer then waits for that thread to be scheduled
  * (in the 10,000-edit drain of bench/README.md, about 1–2 ms per call). Larger answers go to the
- * thread pool, so that no one answer holds the event loop for long.
+ * thread pool, so that no one answer holds the event loop for long. A write route can start that
+ * early (compressEarly): a bulk call's answer is made before its transaction commits, and the
+ * commit (SQLite's, on the event loop) and the compression then run at the same time.
  */
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 export const COMPRESS_JSON_MIN_BYTES = 1024;
 export const COMPRESS_JSON_INLINE_BYTES = 256 * 1024;
@@ -58,10 +60,38 @@ export function compressJson(raw: Buffer, encoding: Encoding): Buffer | Promise<
   return inline ? zlib.gzipSync(raw, options) : gzip(raw, options);
 }
 
+/** Compressions started by compressEarly, by request: the text, its encoding and the compressed bytes to come. */
+const early = new WeakMap<FastifyRequest, { payload: string; encoding: Encoding; body: Promise<Buffer> }>();
+
+/**
+ * Starts compressing `payload` on the thread pool now, when it is the JSON answer `request` is
+ * about to send and large enough to go there anyway: the onSend hook then takes this instead of
+ * starting it, if the answer sent is that very text (not, say, an error answer instead).
+ */
+export function compressEarly(request: FastifyRequest, payload: string): void {
+  const encoding = chooseEncoding(request.headers['accept-encoding']);
+  // A UTF-8 text is at most three bytes per UTF-16 unit: shorter ones are compressed inline.
+  if (!encoding || payload.length * 3 <= COMPRESS_JSON_INLINE_BYTES) return;
+  const raw = Buffer.from(payload);
+  if (raw.length <= COMPRESS_JSON_INLINE_BYTES) return;
+  const body = compressJson(raw, encoding) as Promise<Buffer>;
+  // Awaited by onSend, or dropped when another answer goes out instead.
+  body.catch(() => undefined);
+  early.set(request, { payload, encoding, body });
+}
+
 export function registerJsonCompression(app: FastifyInstance): void {
   app.addHook('onSend', async (request, reply, payload) => {
     if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return payload;
     if (reply.hasHeader('content-encoding') || !JSON_TYPE.test(String(reply.getHeader('content-type') ?? ''))) return payload;
+    const started = early.get(request);
+    if (started?.payload === payload) {
+      // compressEarly's: large, and the encoding this request accepts.
+      addVary(reply);
+      reply.header('content-encoding', started.encoding);
+      reply.removeHeader('content-length');
+      return started.body;
+    }
     const raw = typeof payload === 'string' ? Buffer.from(payload) : payload;
     if (raw.length < COMPRESS_JSON_MIN_BYTES) return payload;
     addVary(reply);

@@ -8,7 +8,8 @@
  *
  * - applied opIds are read in one query per run of opIds;
  * - the reference targets the operations name are read in one query per table and run of ids;
- * - each touched form is rescored once at the end (keepFormScores: a few statements per 500 forms).
+ * - each touched form is rescored once at the end, before the rows the call holds are written
+ *   (BulkWrites.keepScores: a few statements per 500 forms).
  *
  * A failing operation rejects the whole call: the transaction rolls back and whatever was still
  * buffered is dropped, so nothing changes.
@@ -21,7 +22,6 @@ import { chunksOf, rowsPerStatement } from '../db/dialect';
 import { DomainError, invalid } from '../domain-errors';
 import { BulkWrites } from './bulk-writes';
 import type { RepoContext } from './context';
-import { keepFormScores } from './form-score';
 import { rowToRecord } from './record-mapper';
 import { visibleRows } from './record-repository';
 import type { LocalIdMap, WriteWith } from './write-sink';
@@ -30,12 +30,15 @@ import { archiveRecords, deleteRecords, writeInsert, writeUpdate } from './write
 /** What the operations of a bulk call share. */
 type BulkState = WriteWith & { localIds: LocalIdMap; verifiedRefs: Set<string>; writes: BulkWrites };
 
-/** A bulk call's answer: its results, and the same as the JSON text of the `BulkResult` body. */
+/** A bulk call's answer: its results' statuses, and the whole answer as the JSON text of the `BulkResult` body. */
 export interface BulkAnswer {
-  results: BulkResultItem[];
+  results: Array<Pick<BulkResultItem, 'status'>>;
   /** `{"results":[…]}`: each result is turned into JSON once, for its stored opId and for the answer. */
   json: string;
 }
+
+const APPLIED = { status: 'applied' } as const;
+const DUPLICATE = { status: 'duplicate' } as const;
 
 /**
  * Applies a bulk call in the caller's transaction. Each operation's opId is looked up first: an
@@ -48,35 +51,43 @@ export async function applyBulk(outer: RepoContext, operations: BulkOperation[])
   const ctx: RepoContext = { ...outer, rescoreLater: new Set() };
   const applied = await previouslyApplied(ctx, operations);
   const localIds: LocalIdMap = new Map();
-  const writes = new BulkWrites(ctx, operations, localIds, new Map(applied));
+  const writes = new BulkWrites(ctx, operations, localIds, applied);
   const state: BulkState = {
     localIds,
     verifiedRefs: await visibleTargets(ctx, operations),
     writes,
   };
-  const results: BulkResultItem[] = [];
+  // Per operation its status, its result's JSON text and its record's id: the results themselves
+  // are not kept (a 10,000-operation call would hold tens of thousands of objects to the end).
+  const results: Array<Pick<BulkResultItem, 'status'>> = [];
   const texts: string[] = [];
+  const recordIds: Array<number | undefined> = [];
+  /** The results of operations applied earlier in this call, as their JSON text. */
+  const appliedHere = new Map<string, string>();
   for (let i = 0; i < operations.length; i++) {
     const op = operations[i]!;
     const path = `operations[${i}]`;
     writes.at(i);
     try {
-      const previous = applied.get(op.opId);
+      const here = appliedHere.get(op.opId);
+      const previous = applied.get(op.opId) ?? (here === undefined ? undefined : (JSON.parse(here) as BulkResultItem));
       if (previous) {
         if (previous.localId !== undefined) state.localIds.set(previous.localId, previous.id);
         const duplicate: BulkResultItem = { ...previous, status: 'duplicate' };
-        results.push(duplicate);
+        results.push(DUPLICATE);
         texts.push(JSON.stringify(duplicate));
+        recordIds.push(duplicate.record?.id);
         continue;
       }
       const item = await applyOperation(ctx, op, path, state);
       const text = JSON.stringify(item);
-      results.push(item);
+      results.push(APPLIED);
       texts.push(text);
+      recordIds.push(item.record?.id);
       // Stored with its record: a resent operation's answer is the first one, version included
       // (the client moves its row and its later queued updates on to that version; without it
       // the next update of the row is refused as a stale-version conflict).
-      applied.set(op.opId, item);
+      appliedHere.set(op.opId, text);
       writes.applied({ caller: ctx.access.caller, op_id: op.opId, result: text, created_at: ctx.now });
     } catch (error) {
       if (error instanceof DomainError) {
@@ -86,18 +97,14 @@ export async function applyBulk(outer: RepoContext, operations: BulkOperation[])
     }
   }
   // Each touched form is rescored once, after all its indicators of this call are applied; the
-  // answer then shows a form's final score. New forms still held are scored before they are
-  // written, the others in the database afterwards.
-  const toScore = new Set(ctx.rescoreLater);
-  const held = writes.scoreHeldForms(toScore);
+  // answer then shows a form's final score.
+  const rescored = await writes.keepScores(new Set(ctx.rescoreLater));
   await writes.flush();
-  const rescored = new Map([...held, ...(await keepFormScores(outer, toScore))]);
   if (rescored.size > 0) {
-    results.forEach((item, index) => {
-      const row = item.record ? rescored.get(item.record.id) : undefined;
+    recordIds.forEach((id, index) => {
+      const row = id === undefined ? undefined : rescored.get(id);
       if (!row) return;
-      results[index] = { ...item, record: rowToRecord(row) };
-      texts[index] = JSON.stringify(results[index]);
+      texts[index] = JSON.stringify({ ...(JSON.parse(texts[index]!) as BulkResultItem), record: rowToRecord(row) });
     });
   }
   return { results, json: `{"results":[${texts.join(',')}]}` };
@@ -161,8 +168,9 @@ async function applyOperation(ctx: RepoContext, op: BulkOperation, path: string,
         throw invalid(`${path}.localId: must be a positive integer below ${LOCAL_ID_BOUND}`);
       }
       const record = await writeInsert(ctx, op, { ...state, path });
-      if (op.localId !== undefined) localIds.set(op.localId, record.id);
-      return { opId: op.opId, status: 'applied', id: record.id, ...(op.localId !== undefined ? { localId: op.localId } : {}), record };
+      if (op.localId === undefined) return { opId: op.opId, status: 'applied', id: record.id, record };
+      localIds.set(op.localId, record.id);
+      return { opId: op.opId, status: 'applied', id: record.id, localId: op.localId, record };
     }
     case 'update': {
       const record = await writeUpdate(ctx, op, { ...state, path });

@@ -9,7 +9,8 @@
  *   inserted earlier in the same call and not written yet is updated where it is held, so it is
  *   written once, as it ends up (its history still has the insert and the update);
  * - the one-live-row rule's rows are read ahead and kept current (bulk-live-rows.ts);
- * - the new forms it holds are scored before they are written (scoreHeldForms).
+ * - the forms it touched are scored before its rows are written (keepScores): from the rows it
+ *   holds, and for forms already written from the database's indicators plus those it holds.
  *
  * Buffered writes are flushed before anything reads what they change: a delete or archive, the
  * natural-key look-up of a link (durationPaths), and the end of the call.
@@ -23,7 +24,8 @@ import type { ColumnInfo, TableInfo } from '../project-schema';
 import type { HistoryValues } from './audit-rows';
 import { BulkLiveRows } from './bulk-live-rows';
 import type { RepoContext } from './context';
-import { indicatorTableId, rescoreHeld } from './form-score';
+import { indicatorTableId, keepFormScores, rescoreHeld, type ParsedIndicator } from './form-score';
+import { parseProperties } from './record-mapper';
 import { findVisibleRow, visibleRows } from './record-repository';
 import { updateRow, type LocalIdMap, type RecordUpdate, type RecordWrites } from './write-sink';
 
@@ -58,6 +60,8 @@ export class BulkWrites implements RecordWrites {
   private rows: HeldRow[] = [];
   /** id → the row in `rows`. */
   private pending = new Map<number, HeldRow>();
+  /** id → the properties of the row in `rows`, parsed (as given to insert or updated: not parsed again to score). */
+  private heldProperties = new Map<number, Properties>();
   private texts = new Map<number, { text: string; fresh: boolean }>();
   private histories: HistoryValues[] = [];
   private appliedOps: AppliedOpValues[] = [];
@@ -97,30 +101,69 @@ export class BulkWrites implements RecordWrites {
       this.freeIds = await this.ctx.dialect.nextRecordIds(this.ctx.db, this.insertsAhead());
     }
     const id = this.freeIds.shift()!;
-    const row = { ...values, id };
+    // The writer's own object (write-steps.ts makes one per insert): the id goes last, as a copy would put it.
+    const row = values as HeldRow;
+    row.id = id;
     this.rows.push(row);
     this.pending.set(id, row);
+    this.heldProperties.set(id, properties);
     this.live.keep(row.table_id, id, properties);
     return toRecordRow(row);
   }
 
   /**
+   * Rescores the forms of `formIds` (keepFormScore of each) before the held rows are written, so
+   * the database is asked only for the indicators written before: answers formId → the row as it
+   * is stored now, for the forms whose score changed. New forms still held are scored from the
+   * held rows (scoreHeldForms); the others from their indicators in the database and those held,
+   * which together are the rows a read after the flush would find (every held row is an insert:
+   * updates of written rows and deletes go to the database at once), and their score is written
+   * at once. A held form left (scoreHeldForms declined) is written first.
+   */
+  async keepScores(formIds: Set<number>): Promise<Map<number, RecordRow>> {
+    let held = this.heldIndicators();
+    const scored = this.scoreHeldForms(formIds, held);
+    if (formIds.size === 0) return scored;
+    if ([...formIds].some((id) => this.pending.has(id))) {
+      await this.flush();
+      held = [];
+    }
+    for (const [id, row] of await keepFormScores(this.ctx, formIds, held)) scored.set(id, row);
+    return scored;
+  }
+
+  /** The held rows of the indicators table, their properties parsed. */
+  private heldIndicators(): ParsedIndicator[] {
+    const indicators = indicatorTableId(this.ctx);
+    const held: ParsedIndicator[] = [];
+    for (const row of this.rows) {
+      if (row.table_id !== indicators) continue;
+      held.push({
+        id: row.id,
+        table_id: row.table_id,
+        deleted: row.deleted ?? 0,
+        archived: row.archived ?? 0,
+        properties: this.heldProperties.get(row.id) ?? parseProperties(row.properties),
+      });
+    }
+    return held;
+  }
+
+  /**
    * Scores the forms of `formIds` this call inserted and still holds, from the indicators it holds,
-   * and puts the score into the rows to be written (no UPDATE after the INSERT; the history entry
+   * (`held`: the held indicators) and puts the score into the rows to be written (no UPDATE after the INSERT; the history entry
    * and text index keep the row as inserted, as when the database is rescored). Sound because an
    * indicator can point at a held form only if it was inserted after it (the id is new), and every
    * insert since is held too (a flush writes them all); the one other way, an update moving an
    * existing indicator under it, sends every form to the database instead. Answers formId → the
    * row as it will be stored and removes the forms it scored from `formIds`.
    */
-  scoreHeldForms(formIds: Set<number>): Map<number, RecordRow> {
+  private scoreHeldForms(formIds: Set<number>, held: readonly ParsedIndicator[]): Map<number, RecordRow> {
     const scored = new Map<number, RecordRow>();
     if (this.indicatorsUpdated) return scored;
     const forms = this.rows.filter((row) => formIds.has(row.id));
     if (forms.length === 0) return scored;
-    const indicators = indicatorTableId(this.ctx);
-    const held = this.rows.filter((row) => row.table_id === indicators);
-    const next = rescoreHeld(this.ctx, forms.map(toRecordRow), held.map(toRecordRow));
+    const next = rescoreHeld(this.ctx, forms.map(toRecordRow), held);
     for (const form of forms) {
       const properties = next.get(form.id);
       formIds.delete(form.id);
@@ -189,13 +232,18 @@ export class BulkWrites implements RecordWrites {
     if (!held) return updateRow(this.ctx, current, values);
     // Not written yet: the row is written once, as it ends up (its history keeps both entries).
     Object.assign(held, values);
+    // The parsed properties follow in updated().
+    this.heldProperties.delete(held.id);
     return toRecordRow(held);
   }
 
   updated(row: RecordRow, properties: Properties): void {
     this.live.keep(row.table_id, row.id, properties, row.deleted === 1);
-    // A held row is changed in place and scored with the held rows (scoreHeldForms).
-    if (this.pending.has(row.id)) return;
+    // A held row is changed in place and scored with the held rows (keepScores).
+    if (this.pending.has(row.id)) {
+      this.heldProperties.set(row.id, properties);
+      return;
+    }
     this.known.set(`${row.table_id}:${row.id}`, row);
     if (row.table_id === indicatorTableId(this.ctx)) this.indicatorsUpdated = true;
   }
@@ -228,6 +276,7 @@ export class BulkWrites implements RecordWrites {
       // Written now: later checks of the one-live-row rule see them (their keys were noted on insert).
       this.rows = [];
       this.pending.clear();
+      this.heldProperties.clear();
     }
     if (this.texts.size) {
       await dialect.indexTexts(

@@ -26,5 +26,10 @@ export function geometryColumns(geometry: Geometry | null): GeometryColumns {
 
 /** Text indexed for search: the string values of the table's text columns (common/text-search.ts). */
 export function searchText(table: TableInfo, props: Properties): string {
-  return searchableText(table.columns.filter((c) => c.type === 'text').map((c) => props[String(c.id)]));
+  let keys = textKeys.get(table);
+  if (!keys) textKeys.set(table, (keys = table.columns.filter((c) => c.type === 'text').map((c) => String(c.id))));
+  return searchableText(keys.map((key) => props[key]));
 }
+
+/** The property keys of each table's text columns (asked for every row a bulk call writes). */
+const textKeys = new WeakMap<TableInfo, string[]>();

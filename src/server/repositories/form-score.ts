@@ -92,17 +92,25 @@ async function keepFormScore(ctx: RepoContext, formId: number): Promise<RecordRo
   return (await keepFormScores(ctx, [formId])).get(formId) ?? null;
 }
 
+/** An indicator row with its properties parsed (what scoring reads of it). */
+export interface ParsedIndicator {
+  id: number;
+  table_id: number;
+  deleted: number;
+  archived: number;
+  properties: Properties;
+}
+
 /**
  * keepFormScore for forms whose row and every live indicator the caller holds in memory (a bulk
  * call's new forms, not written yet, and the indicators it inserted under them): formId → the
  * properties text to store, for the forms whose score changes. `indicators` may hold other rows.
  */
-export function rescoreHeld(ctx: RepoContext, forms: RecordRow[], indicators: RecordRow[]): Map<number, string> {
+export function rescoreHeld(ctx: RepoContext, forms: RecordRow[], indicators: readonly ParsedIndicator[]): Map<number, string> {
   const result = new Map<number, string>();
   const columns = scoreColumns(ctx);
   if (!columns) return result;
-  const live = [...indicators].sort((a, b) => a.id - b.id).filter((row) => row.table_id === columns.indicators.id && row.deleted === 0 && row.archived === 0);
-  const byForm = indicatorsByForm(live, columns.parentCol);
+  const byForm = indicatorsByForm(liveIndicators(columns, indicators), columns.parentCol);
   for (const form of forms) {
     const live = form.table_id === columns.forms.id ? kindOfForm(columns, form) : undefined;
     if (!live) continue;
@@ -112,17 +120,30 @@ export function rescoreHeld(ctx: RepoContext, forms: RecordRow[], indicators: Re
   return result;
 }
 
-/** Indicator properties grouped by their form (the parent column), in the given order. */
-function indicatorsByForm(rows: ReadonlyArray<{ properties: RecordRow['properties'] }>, parentCol: number): Map<number, Properties[]> {
-  const byForm = new Map<number, Properties[]>();
+/** The live (not deleted, not archived) indicator rows among `rows`. */
+function liveIndicators(columns: ScoreColumns, rows: readonly ParsedIndicator[]): ParsedIndicator[] {
+  return rows.filter((row) => row.table_id === columns.indicators.id && row.deleted === 0 && row.archived === 0);
+}
+
+/** Indicator properties grouped by their form (the parent column), oldest row (lowest id) first. */
+function indicatorsByForm(rows: ReadonlyArray<{ id: number; properties: Properties }>, parentCol: number): Map<number, Properties[]> {
+  // Grouped first, then each form's few rows sorted (they mostly come in id order already):
+  // cheaper than sorting the tens of thousands of rows of a bulk call's forms as one list.
+  const groups = new Map<number, Array<{ id: number; properties: Properties }>>();
+  const key = String(parentCol);
   for (const row of rows) {
-    const properties = parseProperties(row.properties);
-    const parent = properties[String(parentCol)];
+    const parent = row.properties[key];
     if (typeof parent !== 'number') continue;
-    let list = byForm.get(parent);
-    if (!list) byForm.set(parent, (list = []));
-    list.push(properties);
+    let list = groups.get(parent);
+    if (!list) groups.set(parent, (list = []));
+    list.push(row);
   }
+  const byForm = new Map<number, Properties[]>();
+  for (const [parent, list] of groups)
+    byForm.set(
+      parent,
+      list.sort((a, b) => a.id - b.id).map((row) => row.properties),
+    );
   return byForm;
 }
 
@@ -135,12 +156,23 @@ export function indicatorTableId(ctx: RepoContext): number | undefined {
  * keepFormScore for many forms (the end of a bulk call): per run of forms one read of the forms,
  * one of their live indicators and one update of the forms whose score changed. Forms are
  * independent (an indicator has one parent), so the outcome is that of keepFormScore on each.
- * Returns formId → updated row for the forms that changed.
+ * `held`: indicator rows the caller inserted and has not written yet (a bulk call scores before
+ * it writes its rows): they count as if read with the others, and their properties are not
+ * parsed again. The forms themselves must be written. Returns formId → updated row for the forms
+ * that changed.
  */
-export async function keepFormScores(ctx: RepoContext, formIds: Iterable<number>): Promise<Map<number, RecordRow>> {
+export async function keepFormScores(ctx: RepoContext, formIds: Iterable<number>, held: readonly ParsedIndicator[] = []): Promise<Map<number, RecordRow>> {
   const updated = new Map<number, RecordRow>();
   const columns = scoreColumns(ctx);
   if (!columns) return updated;
+  const heldByForm = new Map<number, ParsedIndicator[]>();
+  for (const row of liveIndicators(columns, held)) {
+    const parent = row.properties[String(columns.parentCol)];
+    if (typeof parent !== 'number') continue;
+    let list = heldByForm.get(parent);
+    if (!list) heldByForm.set(parent, (list = []));
+    list.push(row);
+  }
   for (const ids of chunksOf([...new Set(formIds)], rowsPerStatement(2))) {
     const forms = await ctx.db.selectFrom('records').selectAll().where('table_id', '=', columns.forms.id).where('id', 'in', ids).execute();
     const live = new Map<number, { row: RecordRow; properties: Properties; kind: FormKind }>();
@@ -149,8 +181,9 @@ export async function keepFormScores(ctx: RepoContext, formIds: Iterable<number>
       if (found) live.set(row.id, { row, ...found });
     }
     if (live.size === 0) continue;
-    // Sorted here, not by the database: an ORDER BY id lets SQLite prefer walking every indicator
-    // in id order over the index on the parent column (a scan of the whole table per call).
+    // Sorted in indicatorsByForm, not by the database: an ORDER BY id lets SQLite prefer walking
+    // every indicator in id order over the index on the parent column (a scan of the whole table
+    // per call).
     const rows = await ctx.db
       .selectFrom('records')
       .select(['id', 'properties'])
@@ -159,10 +192,9 @@ export async function keepFormScores(ctx: RepoContext, formIds: Iterable<number>
       .where('archived', '=', 0)
       .where(sql<boolean>`${ctx.dialect.prop(columns.parentCol, 'number')} in (${sql.join([...live.keys()])})`)
       .execute();
-    const byForm = indicatorsByForm(
-      rows.sort((a, b) => a.id - b.id),
-      columns.parentCol,
-    );
+    const parsed: Array<{ id: number; properties: Properties }> = rows.map((row) => ({ id: row.id, properties: parseProperties(row.properties) }));
+    for (const id of live.keys()) parsed.push(...(heldByForm.get(id) ?? []));
+    const byForm = indicatorsByForm(parsed, columns.parentCol);
     const changes: Array<{ id: number; properties: string }> = [];
     for (const [id, form] of live) {
       const next = rescoredProperties(columns, form, byForm.get(id) ?? []);

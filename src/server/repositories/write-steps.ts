@@ -79,7 +79,7 @@ export async function writeInsert(ctx: RepoContext, input: InsertInput, options:
   checkOwnershipColumn(ctx, table, props, pathOf(path, 'properties'));
   await checkReferences(ctx, table, props, pathOf(path, 'properties'), options);
   if (hasRecordRules(table)) await applyRecordRules(ctx, table, { props, changed: new Set(Object.keys(props)), geometry, flush: () => writes.flush() });
-  if (table.key === 'indicators') await assertFormUnlocked(ctx, table, props, lookupOf(writes));
+  if (table.key === 'indicators' && ctx.access.role === 'farmer') await assertFormUnlocked(ctx, table, props, lookupOf(writes));
   const comment = hasReviewRules(table)
     ? await applyReviewRules(ctx, table, {
         props,
@@ -90,9 +90,11 @@ export async function writeInsert(ctx: RepoContext, input: InsertInput, options:
         moveState: options.moveState,
       })
     : null;
-  if (hasNaturalKey(table)) await writes.flush();
-  const existing = await findLiveNaturalDuplicate(ctx, table, props);
-  if (existing) return rowToRecord(existing);
+  if (hasNaturalKey(table)) {
+    await writes.flush();
+    const existing = await findLiveNaturalDuplicate(ctx, table, props);
+    if (existing) return rowToRecord(existing);
+  }
   await refuseSecondLiveRow(ctx, table, props, path, writes);
   const row = await writes.insert(
     {

@@ -5,6 +5,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { BulkBody, BulkResult, IdempotencyHeaders, IdsBody, IdsResult, ProjectParams, ref } from '../../../common/schemas/wire';
+import { compressEarly } from '../../http/compress-json';
 import { requestContext } from '../../http/request-context';
 import { runWrite } from '../../http/idempotency';
 import { writeErrorResponses } from '../../http/schemas';
@@ -57,6 +58,8 @@ export function registerSharedWrites(app: FastifyInstance, api: 'Records' | 'Fea
         request.access!.caller,
         async (trx) => {
           answer = await applyBulk(requestContext(request, trx), request.body.operations);
+          // A large answer's compression runs while the transaction commits.
+          compressEarly(request, answer.json);
           return { status: 200, body: answer.json };
         },
         { recomposable: true },
