@@ -4,6 +4,7 @@
  * that hands their answers to its first identical requests. The entries share one webpack
  * runtime, so this module runs once and main.tsx gets this same `earlyFetch`.
  */
+import { formatDateTime, formatNumber } from '../../../common/format';
 import { withEarlyAnswers } from '../../lib/api/early-answers';
 import { safeLocalStorage } from '../../lib/local-storage';
 import { startEarlyReads } from './early-reads';
@@ -20,11 +21,12 @@ export const installedVisit = Boolean(navigator.serviceWorker?.controller);
 if (!installedVisit) void startEarlyReads(pageFetch, safeLocalStorage(), Date.now);
 
 // Locale data loaded while the app's scripts download: home sorts its meadows and paths by
-// Slovenian collation and works out today's date in Slovenia (the deadlines), and the first use of
-// each loads tables of the browser's (in a first visit's trace, the longest pieces of the work
-// before the paths' first frame).
+// Slovenian collation and shows times and numbers in Slovenian, and the first use of each loads
+// tables of the browser's (in a first visit's trace, the longest pieces of the work before the
+// paths' first frame). The formatters made here are the app's own (format.ts keeps them); the
+// time zone's tables serve every zone-aware format, today's Slovenian day included.
 setTimeout(() => {
   'a'.localeCompare('b', 'sl');
-  new Intl.DateTimeFormat('sl-SI', { timeZone: 'Europe/Ljubljana' }).format(0);
-  new Intl.NumberFormat('sl-SI').format(0);
+  formatDateTime(0);
+  formatNumber(0);
 }, 0);

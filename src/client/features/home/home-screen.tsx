@@ -99,10 +99,10 @@ function SyncCard({ sync }: { sync: HomeScreenProps['sync'] }) {
   );
 }
 
-/** What of the home screen is kept as the picture of the next start. */
 /** At the latest this long after home's paint the picture is taken, idle or not. */
 const SNAPSHOT_IDLE_WAIT_MS = 2_000;
 
+/** What of the home screen is kept as the picture of the next start. */
 function snapshotOf(key: string, props: HomeScreenProps, aboveSeason: number, html: string): HomeSnapshot {
   return {
     key,
