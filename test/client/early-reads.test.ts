@@ -170,6 +170,29 @@ describe('withEarlyAnswers', () => {
     expect(earlyRequestsLeft()).toBe(0);
   });
 
+  it('serves a renewed token of the same user, not a token of another user or issuer', async () => {
+    const network: string[] = [];
+    const fetchFn: typeof fetch = async (input) => {
+      network.push(String(input));
+      return answer(200, JSON.stringify({ n: network.length }));
+    };
+    const jwt = (claims: Record<string, unknown>) => `Bearer e30.${Buffer.from(JSON.stringify(claims)).toString('base64url')}.signature`;
+    const issuer = 'https://travnik.example/auth/realms/moj-travnik';
+    startEarlyAnswers();
+    await askEarly(fetchFn, '/api/x', { headers: { Authorization: jwt({ iss: issuer, sub: 'kmet-1', exp: 100 }) } });
+    await askEarly(fetchFn, '/api/y', { headers: { Authorization: jwt({ iss: issuer, sub: 'kmet-1', exp: 100 }) } });
+    await askEarly(fetchFn, '/api/z', { headers: { Authorization: jwt({ iss: issuer, sub: 'kmet-1', exp: 100 }) } });
+    const page = withEarlyAnswers(fetchFn);
+
+    // The session renewed the token while the scripts started: same issuer and subject.
+    expect(await (await page('/api/x', { headers: { Authorization: jwt({ iss: issuer, sub: 'kmet-1', exp: 400 }) } })).json()).toEqual({ n: 1 });
+    expect(await (await page('/api/y', { headers: { Authorization: jwt({ iss: issuer, sub: 'kmet-2', exp: 400 }) } })).json()).toEqual({ n: 4 });
+    expect(await (await page('/api/z', { headers: { Authorization: jwt({ iss: 'https://drug.example', sub: 'kmet-1', exp: 400 }) } })).json()).toEqual({
+      n: 5,
+    });
+    expect(network).toEqual(['/api/x', '/api/y', '/api/z', '/api/y', '/api/z']);
+  });
+
   it('asks nothing once the start-up is over: a wave still under way then leaves no answer for a later read', async () => {
     const network: string[] = [];
     const fetchFn: typeof fetch = async (input) => {

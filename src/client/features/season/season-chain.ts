@@ -15,7 +15,6 @@ import { FARMERS_PAGE_SIZE, PAGE_SIZE } from '../../../common/constants';
 import { and, eq, isIn } from '../../../common/filter';
 import { sl, slSync } from '../../../common/i18n/sl';
 import type { AppConfig } from '../../../common/schemas/config';
-import type { TableKey } from '../../../common/schemas/project';
 import { publicAppApi } from '../../lib/api/public-app';
 import type { StoredRecord } from '../../lib/db/database';
 import { isLocalId } from '../../../common/record-id';
@@ -24,14 +23,16 @@ import { saveEdit } from '../../lib/db/outbox';
 import { readRow, toProperties } from '../../lib/db/model';
 import { refKeysFor } from '../../lib/db/refs';
 import type { createAppAsyncThunk, RootState } from '../../app/store-types';
-import type { SeasonData } from './season-actions';
+import { emptySeason, type SeasonData } from './season-actions';
 import { askFarmerAhead, type FarmerAhead } from './season-ahead';
+import { showAnswersFirst } from './season-first-visit';
 import {
   commentsRequest,
   currentDuration,
   durationsRequest,
   formsRequest,
   indicatorsRequest,
+  inSeason,
   isOwnFarmer,
   localDate,
   ownFarmerRequest,
@@ -68,10 +69,10 @@ function askFirstReads(ctx: StepContext, args: LoadSeasonArgs, now: number) {
   const farmerAhead = rolesAnswer && ownAsked && durationsAsked ? askFarmerAhead(ctx, rolesAnswer, ownAsked, durationsAsked, args.email, today) : null;
   const ownRead = settle(takeRows(ctx, 'farmers', ownAsked, mine));
   const durationsRead = settle(takeRows(ctx, 'durations', durationsAsked, () => true));
-  return { rolesAnswer, today, farmerAhead, ownRead, durationsRead };
+  return { rolesAnswer, today, farmerAhead, ownAsked, durationsAsked, ownRead, durationsRead };
 }
 
-type FirstReads = ReturnType<typeof askFirstReads>;
+export type FirstReads = ReturnType<typeof askFirstReads>;
 
 /** 1. Roles; kept on the device for offline starts. */
 async function readRole(ctx: StepContext, args: LoadSeasonArgs, first: FirstReads): Promise<NonNullable<SeasonData['role']>> {
@@ -109,43 +110,20 @@ async function readFarmers(ctx: StepContext, args: LoadSeasonArgs, role: SeasonD
   return { farmers, farmerId: farmers[0]!.id as number | null };
 }
 
-/** The season with its farmers and nothing under them yet. */
-function emptySeason(config: AppConfig, role: SeasonData['role'], farmers: StoredRecord[], farmerId: number | null, now: number): SeasonData {
-  const refKeys: Record<number, string[]> = {};
-  for (const table of Object.keys(config.tables) as TableKey[]) refKeys[config.tables[table].id] = refKeysFor(config, table);
-  return {
-    source: null,
-    role,
-    farmers,
-    farmerId,
-    areas: [],
-    duration: null,
-    paths: [],
-    durationPaths: [],
-    forms: [],
-    indicators: [],
-    comments: [],
-    refKeys,
-    loadedAt: new Date(now).toISOString(),
-    notice: null,
-  };
-}
-
 /** 4. Areas of the farmer (the `user` column links to the farmer id), and 5. paths of the areas. */
 async function readAreasAndPaths(ctx: StepContext, data: SeasonData, ahead: FarmerAhead | null, farmerId: number): Promise<void> {
   const { config, db } = ctx;
   const areasAsked = ahead ? ahead.areas : askRows(ctx, { table: 'areas', filters: eq(config.tables.areas.columns.user, farmerId), perPage: PAGE_SIZE });
-  data.areas = await takeRows(ctx, 'areas', areasAsked, (row) => readRow(config, 'areas', row).user === farmerId);
+  data.areas = await takeRows(ctx, 'areas', areasAsked, inSeason.areas(config, farmerId));
 
   const areaIds = await idsNow(db, data.areas);
   const areaSet = new Set(areaIds);
-  const inAreas = (row: StoredRecord) => areaSet.has(readRow(config, 'paths', row).parent ?? -1);
   data.paths = areaIds.length
     ? await takeRows(
         ctx,
         'paths',
         ahead ? ahead.paths : askRows(ctx, { table: 'paths', filters: isIn(config.tables.paths.columns.parent, areaIds), perPage: PAGE_SIZE }),
-        inAreas,
+        inSeason.paths(config, areaSet),
         areaSet,
       )
     : [];
@@ -156,8 +134,6 @@ async function readLinks(ctx: StepContext, data: SeasonData, ahead: FarmerAhead 
   const { config, db } = ctx;
   const pathIds = await idsNow(db, data.paths);
   const pathSet = new Set(pathIds);
-  const inDp = (row: StoredRecord) =>
-    readRow(config, 'durationPaths', row).duration_id === durationId && pathSet.has(readRow(config, 'durationPaths', row).path_id ?? -1);
   const links = pathIds.length
     ? await takeRows(
         ctx,
@@ -173,7 +149,7 @@ async function readLinks(ctx: StepContext, data: SeasonData, ahead: FarmerAhead 
               ),
               perPage: PAGE_SIZE,
             }),
-        inDp,
+        inSeason.links(config, durationId, pathSet),
         pathSet,
       )
     : [];
@@ -219,7 +195,7 @@ async function readForms(ctx: StepContext, data: SeasonData, ahead: FarmerAhead 
   const formsAhead = ahead ? await ahead.forms : null;
   const formsAsked = () =>
     formsAhead && dpIds.every((id) => isLocalId(id) || formsAhead.linkIds.has(id)) ? formsAhead.asked : askRows(ctx, formsRequest(config, dpIds));
-  data.forms = dpIds.length ? await takeRows(ctx, 'forms', formsAsked(), (row) => dpSet.has(readRow(config, 'forms', row).parent ?? -1), dpSet) : [];
+  data.forms = dpIds.length ? await takeRows(ctx, 'forms', formsAsked(), inSeason.forms(config, dpSet), dpSet) : [];
 }
 
 /**
@@ -227,20 +203,19 @@ async function readForms(ctx: StepContext, data: SeasonData, ahead: FarmerAhead 
  * indicators by parent form, for every role; both asked at once, taken in order. An older
  * cached config.json without the comments table reads none.
  */
-async function readIndicatorsAndComments(ctx: StepContext, data: SeasonData): Promise<void> {
+async function readIndicatorsAndComments(ctx: StepContext, data: SeasonData, ahead: FarmerAhead | null): Promise<void> {
   const { config, db } = ctx;
   const formIds = await idsNow(db, data.forms);
   const formSet = new Set(formIds);
   const withComments = (config.tables as Partial<AppConfig['tables']>).comments !== undefined;
-  const indicatorsAsked = formIds.length ? askRows(ctx, indicatorsRequest(config, formIds)) : null;
-  const commentsAsked = formIds.length && withComments ? askRows(ctx, commentsRequest(config, formIds)) : null;
-  data.indicators = formIds.length
-    ? await takeRows(ctx, 'indicators', indicatorsAsked, (row) => formSet.has(readRow(config, 'indicators', row).parent ?? -1), formSet)
-    : [];
-  data.comments =
-    formIds.length && withComments
-      ? await takeRows(ctx, 'comments', commentsAsked, (row) => formSet.has(readRow(config, 'comments', row).parent ?? -1), formSet)
-      : [];
+  // Those asked ahead serve when they were asked for every form the device has (a form made
+  // offline and not delivered yet is asked for anew, as it may be delivered by now).
+  const underAhead = ahead ? await ahead.underForms : null;
+  const fromAhead = underAhead !== null && formIds.every((id) => underAhead.formIds.has(id));
+  const indicatorsAsked = fromAhead ? underAhead.indicators : formIds.length ? askRows(ctx, indicatorsRequest(config, formIds)) : null;
+  const commentsAsked = fromAhead ? underAhead.comments : formIds.length && withComments ? askRows(ctx, commentsRequest(config, formIds)) : null;
+  data.indicators = formIds.length ? await takeRows(ctx, 'indicators', indicatorsAsked, inSeason.indicators(config, formSet), formSet) : [];
+  data.comments = formIds.length && withComments ? await takeRows(ctx, 'comments', commentsAsked, inSeason.comments(config, formSet), formSet) : [];
 }
 
 /**
@@ -269,7 +244,15 @@ async function readFarmerSeason(
   // Missing links are created through the outbox (also offline).
   data.durationPaths = await createMissingLinks(ctx, data, await readLinks(ctx, data, ahead, durationId), durationId, pass);
   await readForms(ctx, data, ahead);
-  await readIndicatorsAndComments(ctx, data);
+  await readIndicatorsAndComments(ctx, data, ahead);
+}
+
+/** How a full read goes beside the device copy (season-thunks.ts). */
+export interface FullReadOptions {
+  /** Settles when the device copy was shown, or there was none: server answers are stored after it. */
+  deviceFirst?: Promise<unknown>;
+  /** A farmer's first visit: shows the season from the server's answers, when nothing is on screen (season-first-visit.ts). */
+  showAnswers?: (data: SeasonData) => boolean;
 }
 
 /** One read of the chain; throws a ChainError (with the role, when known) for the chain's own errors. */
@@ -277,16 +260,17 @@ export async function readChain(
   args: LoadSeasonArgs,
   { dispatch, getState, extra }: ThunkApi,
   pass: 'device-first' | 'full' = 'full',
-  deviceFirst?: Promise<unknown>,
+  { deviceFirst, showAnswers }: FullReadOptions = {},
 ): Promise<SeasonData> {
   const state = getState() as RootState & { config?: { value: AppConfig | null } };
   const config = args.config ?? state.config?.value ?? null;
   if (!config) throw new ChainError(slSync.season.loadFailed);
   const online = pass === 'full' && isOnline(getState().connectivity);
-  const ctx: StepContext = { dispatch, db: extra.db, config, online, source: online ? 'server' : 'device', deviceFirst };
+  const ctx: StepContext = { dispatch, db: extra.db, config, online, source: online ? 'server' : 'device', deviceFirst, storedAhead: new WeakSet() };
   let role: SeasonData['role'] = null;
   try {
     const first = askFirstReads(ctx, args, extra.now());
+    if (showAnswers && first.farmerAhead) ctx.deviceFirst = showAnswersFirst(ctx, first, args.email, extra.now(), deviceFirst, showAnswers);
     role = await readRole(ctx, args, first);
     const { farmers, farmerId } = await readFarmers(ctx, args, role, first);
     const data = emptySeason(config, role, farmers, farmerId, extra.now());

@@ -4,9 +4,12 @@
  * it (render-as-you-fetch). Like a `<link rel="preload">`, for requests a preload cannot make
  * (POST searches, an Authorization header).
  *
- * A request is identical when its method, URL, Authorization header and body are. Each answer
- * serves once; only successful ones serve (anything else — an expired token, a server error — is
- * asked again by the app, whose own handling then applies).
+ * A request is identical when its method, URL, body and the user it is asked for are: the user of
+ * a bearer token is its issuer and subject, so the token the sign-in session renews while the
+ * scripts start (a new token of the same user) still takes the answers asked with the old one;
+ * any other Authorization header must be the same. Each answer serves once; only successful ones
+ * serve (anything else — an expired token, a server error — is asked again by the app, whose own
+ * handling then applies).
  *
  * An early answer is older than the app's request for it: a reader that keeps device rows
  * acknowledged after it asked (refreshRows' requestedAt) takes the time from
@@ -17,6 +20,7 @@
  * chain, when it ends): what was not taken then is forgotten, and a wave of early requests still
  * under way sends nothing more, so no answer older than the chain's lingers for a later read.
  */
+import { decodeClaims } from '../auth/local-identity';
 
 /** An early answer as far as it serves: a successful status and its body. */
 interface EarlyAnswer {
@@ -37,9 +41,16 @@ let askedAt: number | null = null;
 /** Between startEarlyAnswers and endEarlyAnswers. */
 let open = false;
 
+/** Whom a request is asked for: a bearer token's issuer and subject, else the header itself. */
+function askedFor(authorization: string | null): string {
+  if (!authorization) return '';
+  const claims = /^bearer /i.test(authorization) ? decodeClaims(authorization.slice(7).trim()) : null;
+  return typeof claims?.sub === 'string' && typeof claims.iss === 'string' ? JSON.stringify(['bearer', claims.iss, claims.sub]) : authorization;
+}
+
 function keyOf(url: string, init: { method?: string; headers?: HeadersInit; body?: unknown }): string | null {
   if (init.body !== undefined && typeof init.body !== 'string') return null;
-  return JSON.stringify([(init.method ?? 'GET').toUpperCase(), url, new Headers(init.headers).get('authorization') ?? '', init.body ?? '']);
+  return JSON.stringify([(init.method ?? 'GET').toUpperCase(), url, askedFor(new Headers(init.headers).get('authorization')), init.body ?? '']);
 }
 
 /**
