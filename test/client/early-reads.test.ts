@@ -8,13 +8,15 @@
  * early ask (the early answer is older than the chain's read).
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, jest } from '@jest/globals';
-import { startEarlyReads } from '../../src/client/app/bootstrap/early-reads';
+import { startEarlyReads, type ReadsWorker } from '../../src/client/app/bootstrap/early-reads';
+import { readUnderLinks, type WorkerReads } from '../../src/client/app/bootstrap/worker-reads';
 import { askEarly, earlyAnswersAskedAt, earlyRequestsLeft, endEarlyAnswers, startEarlyAnswers, withEarlyAnswers } from '../../src/client/lib/api/early-answers';
 import { loadSeason } from '../../src/client/features/season';
 import { drainOnce, rtkQueryTransport } from '../../src/client/features/sync';
 import { saveEdit } from '../../src/client/lib/db';
 import { TEST_USER_HEADER, USERS } from '../server/helpers/build-test-app';
-import { makeTestStore, openTestDb, settleStores } from './data-layer/helpers';
+import { makeTestStore, openTestDb, settleStores, until } from './data-layer/helpers';
+import { CONFIG_STORAGE_KEY, CONFIG_URL } from '../../src/client/lib/config/load-config';
 import { demoFormsAsDrafts } from '../server/helpers/demo-ids';
 import { startRealServer, type RealServer } from './data-layer/real-server';
 
@@ -127,6 +129,74 @@ describe('early reads', () => {
     const shown = data.forms.find((row) => row.id === form.id)!;
     expect(shown.properties[note]).toBe('popravljeno po zgodnjem branju');
     expect(shown.version).toBe(form.version + 1);
+  });
+
+  it('are sent from the device’s copy of config.json without waiting for its answer', async () => {
+    const sent: string[] = [];
+    const storage = signedIn(USERS.farmer1);
+    storage.setItem(CONFIG_STORAGE_KEY, JSON.stringify(server.config));
+    let releaseConfig!: () => void;
+    const configHeld = new Promise<void>((resolve) => (releaseConfig = resolve));
+    const fetchFn = pageFetch(USERS.farmer1, sent);
+    const holdingConfig: typeof fetch = async (input, init) => {
+      if (String(input) === CONFIG_URL) await configHeld;
+      return fetchFn(input, init);
+    };
+    const reading = startEarlyReads(holdingConfig, storage, () => JUNE_2025);
+    // Roles, the farmer and the durations, then areas, paths and links: all before config.json is answered.
+    await until(() => sent.filter((request) => request.includes('/search')).length >= 5, 'the season’s searches sent while config.json waits');
+    expect(sent.some((request) => request.includes('/roles'))).toBe(true);
+    releaseConfig();
+    await reading;
+
+    const store = storeWithEarlyAnswers(USERS.farmer1, sent);
+    const before = sent.length;
+    await store.dispatch(loadSeason({ email: USERS.farmer1, config: server.config })).unwrap();
+    expect(sent.slice(before)).toEqual([]);
+  });
+
+  it('hand the forms and what is under them to a worker, whose answers the chain takes as the page’s own', async () => {
+    const sent: string[] = [];
+    const fetchFn = pageFetch(USERS.farmer1, sent);
+    let worked: Promise<void> | null = null;
+    // The worker's own code in this process; its messages come a task later, as a worker's do.
+    const worker: ReadsWorker = {
+      onmessage: null,
+      postMessage(reads: WorkerReads) {
+        worked = readUnderLinks(reads, (data) => setTimeout(() => worker.onmessage?.(new MessageEvent('message', { data }))), fetchFn);
+      },
+      terminate: () => undefined,
+    };
+    await startEarlyReads(
+      fetchFn,
+      signedIn(USERS.farmer1),
+      () => JUNE_2025,
+      () => worker,
+    );
+    expect(worked).not.toBeNull();
+    await worked;
+    // config.json, the roles, the farmer, the durations, areas, paths, links; then the worker's forms, indicators and comments.
+    expect(sent).toHaveLength(10);
+    const asked = sent.length;
+
+    const store = storeWithEarlyAnswers(USERS.farmer1, sent);
+    const data = await store.dispatch(loadSeason({ email: USERS.farmer1, config: server.config })).unwrap();
+    expect(sent.slice(asked)).toEqual([]);
+    expect(data.indicators.length).toBeGreaterThan(0);
+    expect(earlyRequestsLeft()).toBe(0);
+  });
+
+  it('stop a worker they did not hand anything to', async () => {
+    const sent: string[] = [];
+    let stopped = false;
+    const worker: ReadsWorker = { onmessage: null, postMessage: () => undefined, terminate: () => void (stopped = true) };
+    await startEarlyReads(
+      pageFetch(USERS.stranger, sent),
+      signedIn(USERS.stranger),
+      () => JUNE_2025,
+      () => worker,
+    );
+    expect(stopped).toBe(true);
   });
 
   it('ask nothing without a signed-in user, and nothing past the first answers for a user without a farmer record', async () => {

@@ -18,7 +18,11 @@ export const installedVisit = Boolean(navigator.serviceWorker?.controller);
 
 // Only on a first visit: later visits show the device copy at once, and requests going through
 // the worker would slow its answers of the scripts.
-if (!installedVisit) void startEarlyReads(pageFetch, safeLocalStorage(), Date.now);
+if (!installedVisit) {
+  void startEarlyReads(pageFetch, safeLocalStorage(), Date.now, () =>
+    typeof Worker === 'function' ? new Worker(new URL('./early-reads-worker.ts', import.meta.url), { name: 'early-reads' }) : null,
+  );
+}
 
 // Locale data loaded while the app's scripts download: home sorts its meadows and paths by
 // Slovenian collation and shows times and numbers in Slovenian, and the first use of each loads

@@ -23,7 +23,7 @@
 import { decodeClaims } from '../auth/local-identity';
 
 /** An early answer as far as it serves: a successful status and its body. */
-interface EarlyAnswer {
+export interface EarlyAnswer {
   status: number;
   contentType: string | null;
   text: string;
@@ -33,6 +33,12 @@ export interface EarlyInit {
   method?: 'GET' | 'POST';
   headers: Record<string, string>;
   body?: string;
+}
+
+/** A request asked early, as it travels to a worker and back (plain data). */
+export interface EarlyRequest {
+  url: string;
+  init: EarlyInit;
 }
 
 const answers = new Map<string, Promise<EarlyAnswer | null>>();
@@ -75,6 +81,19 @@ export function askEarly(fetchFn: typeof fetch, url: string, init: EarlyInit): P
       return null;
     }
   });
+}
+
+/**
+ * Keeps a place for the answer to a request another context sends (the early reads' worker,
+ * early-reads.ts): the app's identical request waits for it as for one sent here. Returns the
+ * function that hands the answer in (null: it failed, and the app asks itself).
+ */
+export function expectEarly({ url, init }: EarlyRequest): (answer: EarlyAnswer | null) => void {
+  if (!open) return () => undefined;
+  askedAt ??= Date.now();
+  let handIn!: (answer: EarlyAnswer | null) => void;
+  answers.set(keyOf(url, init)!, new Promise<EarlyAnswer | null>((resolve) => (handIn = resolve)));
+  return handIn;
 }
 
 /** `fetchFn`, except that a request asked early is answered with that answer (once). */
