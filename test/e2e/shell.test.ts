@@ -2,6 +2,8 @@
  * The client shell in headless Chromium against the real server (the built client):
  * - every route of the route table renders its screen (and the not-found screen), at phone and desktop
  *   size; screenshots go to test-results/e2e/shell/ (outside the repo) to be looked at;
+ * - a farmer's load without the service worker (a first visit's) takes the season from the early
+ *   reads and their worker, asking no search twice, though the sign-in session renews the token;
  * - after one visit the app reloads with the server gone, from the service worker's precache,
  *   lazy screens included;
  * - deploying a changed build makes the waiting worker show the required 'Obvestilo' dialog, and
@@ -17,8 +19,8 @@ import { sl, slSync } from '../../src/common/i18n/sl';
 import type { RouteName } from '../../src/client/lib/links';
 import { routeDefinitions } from '../../src/client/app/router/routes';
 import { describeApp } from './fixture';
-import { ARTIFACTS_DIR, recordArtifacts, keepScreenshot } from './harness';
-import { deployChangedBuild, waitForServiceWorkerControl } from './scenarios/helpers';
+import { ARTIFACTS_DIR, DEMO_USERS, recordArtifacts, keepScreenshot } from './harness';
+import { addMeadowForm, deployChangedBuild, goHash, waitForOutboxEmpty, waitForServiceWorkerControl } from './scenarios/helpers';
 
 jest.setTimeout(180_000);
 
@@ -97,6 +99,37 @@ describeApp('client shell in Chromium', {}, (e2e) => {
         });
         await waitForScreen(page, 'form');
         expect(await page.getByText(sl.router.blockedReader).count()).toBe(0);
+      });
+    } finally {
+      await close();
+    }
+  });
+
+  test('a farmer’s load without the service worker takes the season from the early reads, their worker’s included: no search is asked twice', async () => {
+    // Without the service worker every load is a first visit's: the early reads run (the forms and
+    // what is under them from their worker) while the sign-in session renews the token.
+    const { page, log, close } = await e2e.signedIn('farmer1', { serviceWorkers: 'block' });
+    try {
+      await recordArtifacts('shell-early-reads', page, log, async () => {
+        // A form in the season, so that the reads go down to the indicators.
+        const [path] = await e2e.data.pathsOf(DEMO_USERS.farmer1.email);
+        await addMeadowForm(page, path!.id);
+        await waitForOutboxEmpty(page);
+        await goHash(page, '#/');
+        const indicatorsTable = `"tableId":${await e2e.data.tableId('indicators')}`;
+        const searches: string[] = [];
+        const workers: string[] = [];
+        // The worker's requests are the page's too, for Playwright: a search the chain asks again shows twice.
+        page.context().on('request', (request) => {
+          if (request.method() === 'POST' && request.url().includes('/search')) searches.push(request.postData() ?? '');
+        });
+        page.on('worker', (worker) => workers.push(worker.url()));
+        await page.reload();
+        await page.locator('[data-testid^="home-path-"]').first().waitFor();
+        await page.waitForLoadState('networkidle');
+        expect(workers.some((url) => url.includes('/early-reads.'))).toBe(true);
+        expect(searches.filter((body) => body.includes(indicatorsTable))).toHaveLength(1);
+        expect(new Set(searches).size).toBe(searches.length);
       });
     } finally {
       await close();
