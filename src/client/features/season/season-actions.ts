@@ -27,26 +27,29 @@ export interface SeasonData {
   notice: string | null;
 }
 
+/** No season read yet: no role, no rows. */
+export const NO_SEASON: SeasonData = {
+  source: null,
+  role: null,
+  farmers: [],
+  farmerId: null,
+  areas: [],
+  duration: null,
+  paths: [],
+  durationPaths: [],
+  forms: [],
+  indicators: [],
+  comments: [],
+  refKeys: {},
+  loadedAt: null,
+  notice: null,
+};
+
 /** The season with its farmers and nothing under them yet. */
 export function emptySeason(config: AppConfig, role: SeasonData['role'], farmers: StoredRecord[], farmerId: number | null, now: number): SeasonData {
   const refKeys: Record<number, string[]> = {};
   for (const table of Object.keys(config.tables) as TableKey[]) refKeys[config.tables[table].id] = refKeysFor(config, table);
-  return {
-    source: null,
-    role,
-    farmers,
-    farmerId,
-    areas: [],
-    duration: null,
-    paths: [],
-    durationPaths: [],
-    forms: [],
-    indicators: [],
-    comments: [],
-    refKeys,
-    loadedAt: new Date(now).toISOString(),
-    notice: null,
-  };
+  return { ...NO_SEASON, role, farmers, farmerId, refKeys, loadedAt: new Date(now).toISOString() };
 }
 
 /** The season's row lists (each a list of stored records). */

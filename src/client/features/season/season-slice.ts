@@ -7,7 +7,7 @@
 import { createSlice, current, type PayloadAction } from '@reduxjs/toolkit';
 import { localIdsRemapped } from '../../lib/db/actions';
 import type { StoredRecord } from '../../lib/db/database';
-import { followSeason, seasonLoaded, seasonLoadFailed, seasonLoadStarted, type SeasonData } from './season-actions';
+import { followSeason, NO_SEASON, seasonLoaded, seasonLoadFailed, seasonLoadStarted, type SeasonData } from './season-actions';
 
 const NO_COMMENTS: StoredRecord[] = [];
 
@@ -19,24 +19,7 @@ interface SeasonState extends SeasonData {
   error: string | null;
 }
 
-const initialState: SeasonState = {
-  status: 'idle',
-  error: null,
-  source: null,
-  role: null,
-  farmers: [],
-  farmerId: null,
-  areas: [],
-  duration: null,
-  paths: [],
-  durationPaths: [],
-  forms: [],
-  indicators: [],
-  comments: [],
-  refKeys: {},
-  loadedAt: null,
-  notice: null,
-};
+const initialState: SeasonState = { ...NO_SEASON, status: 'idle', error: null };
 
 export const seasonSlice = createSlice({
   name: 'season',
