@@ -41,15 +41,20 @@ export function GeometryEditor({ engine, mode, initial, target, onDone, onChange
   // The latest callback without restarting the drawing when the parent re-renders.
   const onChangeRef = useRef(onChange);
   onChangeRef.current = onChange;
+  // The drawing restarts only for a geometry that changed: a season refresh brings the same one as
+  // a new object, and restarting would throw away the user's corrections under way.
+  const initialRef = useRef(initial);
+  initialRef.current = initial;
+  const initialShape = initial ? JSON.stringify(initial) : null;
 
   useEffect(() => {
+    const shape = initialRef.current;
     if (!engine) return undefined;
-    if (mode === 'point') engine.drawing.startPoint(initial?.type === 'Point' ? (initial as Point) : null);
+    if (mode === 'point') engine.drawing.startPoint(shape?.type === 'Point' ? (shape as Point) : null);
     else if (mode === 'polygon') {
-      if (initial && (initial.type === 'Polygon' || initial.type === 'MultiPolygon')) engine.drawing.editPolygon(initial as Polygon | MultiPolygon);
+      if (shape && (shape.type === 'Polygon' || shape.type === 'MultiPolygon')) engine.drawing.editPolygon(shape as Polygon | MultiPolygon);
       else engine.drawing.startPolygon();
-    } else if (initial && (initial.type === 'LineString' || initial.type === 'MultiLineString'))
-      engine.drawing.editLine(initial as LineString | MultiLineString);
+    } else if (shape && (shape.type === 'LineString' || shape.type === 'MultiLineString')) engine.drawing.editLine(shape as LineString | MultiLineString);
     else engine.drawing.startLine();
     const update = () => {
       const geometry = engine.drawing.drawnGeometry();
@@ -68,7 +73,7 @@ export function GeometryEditor({ engine, mode, initial, target, onDone, onChange
       setDrawing(false);
       engine.drawing.stopDrawing();
     };
-  }, [engine, mode, initial]);
+  }, [engine, mode, initialShape]);
 
   const editing = Boolean(initial) && mode !== 'point';
   const hint = hintText ?? (mode === 'point' ? slMap.draw.hintPoint : editing ? slMap.draw.hintEdit : slMap.draw.hintLine);
