@@ -25,7 +25,6 @@ import { refKeysFor } from '../../lib/db/refs';
 import type { createAppAsyncThunk, RootState } from '../../app/store-types';
 import { emptySeason, type SeasonData } from './season-actions';
 import { askFarmerAhead, type FarmerAhead } from './season-ahead';
-import { showAnswersFirst } from './season-first-visit';
 import {
   commentsRequest,
   currentDuration,
@@ -69,10 +68,10 @@ function askFirstReads(ctx: StepContext, args: LoadSeasonArgs, now: number) {
   const farmerAhead = rolesAnswer && ownAsked && durationsAsked ? askFarmerAhead(ctx, rolesAnswer, ownAsked, durationsAsked, args.email, today) : null;
   const ownRead = settle(takeRows(ctx, 'farmers', ownAsked, mine));
   const durationsRead = settle(takeRows(ctx, 'durations', durationsAsked, () => true));
-  return { rolesAnswer, today, farmerAhead, ownAsked, durationsAsked, ownRead, durationsRead };
+  return { rolesAnswer, today, farmerAhead, ownRead, durationsRead };
 }
 
-export type FirstReads = ReturnType<typeof askFirstReads>;
+type FirstReads = ReturnType<typeof askFirstReads>;
 
 /** 1. Roles; kept on the device for offline starts. */
 async function readRole(ctx: StepContext, args: LoadSeasonArgs, first: FirstReads): Promise<NonNullable<SeasonData['role']>> {
@@ -247,30 +246,21 @@ async function readFarmerSeason(
   await readIndicatorsAndComments(ctx, data, ahead);
 }
 
-/** How a full read goes beside the device copy (season-thunks.ts). */
-export interface FullReadOptions {
-  /** Settles when the device copy was shown, or there was none: server answers are stored after it. */
-  deviceFirst?: Promise<unknown>;
-  /** A farmer's first visit: shows the season from the server's answers, when nothing is on screen (season-first-visit.ts). */
-  showAnswers?: (data: SeasonData) => boolean;
-}
-
 /** One read of the chain; throws a ChainError (with the role, when known) for the chain's own errors. */
 export async function readChain(
   args: LoadSeasonArgs,
   { dispatch, getState, extra }: ThunkApi,
   pass: 'device-first' | 'full' = 'full',
-  { deviceFirst, showAnswers }: FullReadOptions = {},
+  deviceFirst?: Promise<unknown>,
 ): Promise<SeasonData> {
   const state = getState() as RootState & { config?: { value: AppConfig | null } };
   const config = args.config ?? state.config?.value ?? null;
   if (!config) throw new ChainError(slSync.season.loadFailed);
   const online = pass === 'full' && isOnline(getState().connectivity);
-  const ctx: StepContext = { dispatch, db: extra.db, config, online, source: online ? 'server' : 'device', deviceFirst, storedAhead: new WeakSet() };
+  const ctx: StepContext = { dispatch, db: extra.db, config, online, source: online ? 'server' : 'device', deviceFirst };
   let role: SeasonData['role'] = null;
   try {
     const first = askFirstReads(ctx, args, extra.now());
-    if (showAnswers && first.farmerAhead) ctx.deviceFirst = showAnswersFirst(ctx, first, args.email, extra.now(), deviceFirst, showAnswers);
     role = await readRole(ctx, args, first);
     const { farmers, farmerId } = await readFarmers(ctx, args, role, first);
     const data = emptySeason(config, role, farmers, farmerId, extra.now());

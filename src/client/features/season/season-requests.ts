@@ -121,11 +121,7 @@ export function commentsRequest(config: AppConfig, formIds: readonly number[]): 
   return { table: 'comments', filters: isIn(config.tables.comments.columns.parent, [...formIds]), perPage: PAGE_SIZE };
 }
 
-/**
- * Which rows each step of a farmer's season takes, by the ids the step before took: the same rule
- * for the device's rows (the chain) and for the server's answers (a first visit's season shown
- * from them, season-first-visit.ts).
- */
+/** Which rows each step of a farmer's season takes, by the ids the step before took. */
 export const inSeason = {
   /** 4. The farmer's areas (the `user` column names the farmer). */
   areas: (config: AppConfig, farmerId: number) => (row: RowLike) => readRow(config, 'areas', row).user === farmerId,

@@ -56,8 +56,6 @@ export interface StepContext {
    * the requests travel meanwhile, but the device read gets the phone's time first.
    */
   deviceFirst?: Promise<unknown>;
-  /** Answers stored before their step's turn (a first visit's, season-first-visit.ts): taken without storing them again. */
-  storedAhead: WeakSet<AskedRows>;
 }
 
 /** A step's server read, asked ahead of the step's turn (null when the step reads only the device). */
@@ -82,7 +80,6 @@ export function askRows(ctx: StepContext, request: RowsRequest): AskedRows | nul
 async function storeAnswer(ctx: StepContext, tableId: number, asked: AskedRows, inScope: (row: StoredRecord) => boolean): Promise<void> {
   const result = await asked.answer;
   await ctx.deviceFirst;
-  if (ctx.storedAhead.has(asked)) return;
   if (result.records) {
     await refreshRows(ctx.db, result.records, { projectId: ctx.config.projectId, tableId, inScope, requestedAt: asked.requestedAt });
     return;

@@ -78,18 +78,7 @@ async function runChain(args: LoadSeasonArgs, thunkApi: ThunkApi) {
   if (extra.installedVisit && nothingShown) await deviceCopy;
   try {
     // Rows the outbox delivered while the chain read them carry their server ids from here on.
-    // On a first visit (nothing on screen, nor on the device) the season is shown from the
-    // server's answers as soon as they are in, before they are stored (season-first-visit.ts).
-    // Not when the device copy is already on screen (the installed app's start waits for it).
-    const showAnswers =
-      getState().season.loadedAt === null
-        ? (data: SeasonData) => {
-            if (getState().season.loadedAt !== null) return false;
-            dispatch(seasonLoaded(data));
-            return true;
-          }
-        : undefined;
-    const data = await followDeliveries(extra.db, await readChain(args, thunkApi, 'full', { deviceFirst: deviceCopy, showAnswers }));
+    const data = await followDeliveries(extra.db, await readChain(args, thunkApi, 'full', deviceCopy));
     await deviceCopy;
     dispatch(seasonLoaded(data));
     return data;

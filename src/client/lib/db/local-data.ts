@@ -91,59 +91,43 @@ export interface RefreshOptions {
 }
 
 /** Stores a server answer in the local copy, in chunks, without clobbering pending edits. */
-export function refreshRows(db: OfflineDb, rows: ReadonlyArray<WireRecord | WireFeature>, options: RefreshOptions): Promise<void> {
-  return refreshTables(db, [{ rows, options }]);
-}
-
-/**
- * Stores several server answers (refreshRows' rule for each) in one transaction: on a first
- * visit the season's answers are stored together, in a transaction begun as the season is shown,
- * so an edit the user makes on that screen is written after them.
- */
-export function refreshTables(
-  db: OfflineDb,
-  answers: ReadonlyArray<{ rows: ReadonlyArray<WireRecord | WireFeature>; options: RefreshOptions }>,
-): Promise<void> {
-  return guardWrite(db, () =>
-    db.transaction('rw', db.features, async () => {
-      for (const { rows, options } of answers) await refreshInTransaction(db, rows, options);
-    }),
-  );
-}
-
-async function refreshInTransaction(db: OfflineDb, rows: ReadonlyArray<WireRecord | WireFeature>, options: RefreshOptions): Promise<void> {
+export async function refreshRows(db: OfflineDb, rows: ReadonlyArray<WireRecord | WireFeature>, options: RefreshOptions): Promise<void> {
   const { projectId, tableId, inScope, requestedAt } = options;
   // Pending rows, and rows the outbox delivered while this read was under way, know better.
   const keep = (row: FeatureRow) => isPending(row) || (requestedAt !== undefined && row.syncedAt !== undefined && row.syncedAt >= requestedAt);
   const isRecord = options.isRecord === false ? 0 : 1;
-  const existing = await tableRows(db, tableId).toArray();
-  // By current id: a row made offline and delivered since keeps its offline key.
-  const byId = new Map(existing.map((row) => [row.feature.id, row]));
-  const returned = new Set(rows.map((row) => row.id));
-  const toPut: FeatureRow[] = [];
-  for (const row of rows) {
-    const local = byId.get(row.id);
-    if (local && keep(local)) continue;
-    toPut.push({
-      tableId,
-      featureId: local?.featureId ?? row.id,
-      projectId,
-      feature: toStoredRecord(row),
-      isInsert: 0,
-      isEdit: 0,
-      isDelete: 0,
-      isRecord,
-      profileId: db.searchProfileId,
-    });
-  }
-  const toDelete: Array<[number, number]> = [];
-  if (inScope) {
-    for (const row of existing) {
-      if (!returned.has(row.feature.id) && !keep(row) && inScope(row.feature)) toDelete.push([tableId, row.featureId]);
-    }
-  }
-  for (const part of chunks(toPut)) await db.features.bulkPut(part);
-  for (const part of chunks(toDelete)) await db.features.bulkDelete(part);
+  await guardWrite(db, () =>
+    db.transaction('rw', db.features, async () => {
+      const existing = await tableRows(db, tableId).toArray();
+      // By current id: a row made offline and delivered since keeps its offline key.
+      const byId = new Map(existing.map((row) => [row.feature.id, row]));
+      const returned = new Set(rows.map((row) => row.id));
+      const toPut: FeatureRow[] = [];
+      for (const row of rows) {
+        const local = byId.get(row.id);
+        if (local && keep(local)) continue;
+        toPut.push({
+          tableId,
+          featureId: local?.featureId ?? row.id,
+          projectId,
+          feature: toStoredRecord(row),
+          isInsert: 0,
+          isEdit: 0,
+          isDelete: 0,
+          isRecord,
+          profileId: db.searchProfileId,
+        });
+      }
+      const toDelete: Array<[number, number]> = [];
+      if (inScope) {
+        for (const row of existing) {
+          if (!returned.has(row.feature.id) && !keep(row) && inScope(row.feature)) toDelete.push([tableId, row.featureId]);
+        }
+      }
+      for (const part of chunks(toPut)) await db.features.bulkPut(part);
+      for (const part of chunks(toDelete)) await db.features.bulkDelete(part);
+    }),
+  );
 }
 
 /** Rows of a table as the user should see them: server copy plus local edits, minus local deletes. */
