@@ -1,10 +1,7 @@
 /** Plain actions of the season chain (separate file so slice and thunks do not import each other). */
 import { createAction } from '@reduxjs/toolkit';
-import type { AppConfig } from '../../../common/schemas/config';
-import type { TableKey } from '../../../common/schemas/project';
 import type { StoredRecord } from '../../lib/db/database';
 import { followIds } from '../../lib/db/identity';
-import { refKeysFor } from '../../lib/db/refs';
 
 export interface SeasonData {
   /** 'server' when every step was read online, 'device' when any came from the offline copy. */
@@ -44,13 +41,6 @@ export const NO_SEASON: SeasonData = {
   loadedAt: null,
   notice: null,
 };
-
-/** The season with its farmers and nothing under them yet. */
-export function emptySeason(config: AppConfig, role: SeasonData['role'], farmers: StoredRecord[], farmerId: number | null, now: number): SeasonData {
-  const refKeys: Record<number, string[]> = {};
-  for (const table of Object.keys(config.tables) as TableKey[]) refKeys[config.tables[table].id] = refKeysFor(config, table);
-  return { ...NO_SEASON, role, farmers, farmerId, refKeys, loadedAt: new Date(now).toISOString() };
-}
 
 /** The season's row lists (each a list of stored records). */
 export const ROW_LISTS = ['farmers', 'areas', 'paths', 'durationPaths', 'forms', 'indicators', 'comments'] as const;

@@ -15,6 +15,7 @@ import { FARMERS_PAGE_SIZE, PAGE_SIZE } from '../../../common/constants';
 import { and, eq, isIn } from '../../../common/filter';
 import { sl, slSync } from '../../../common/i18n/sl';
 import type { AppConfig } from '../../../common/schemas/config';
+import type { TableKey } from '../../../common/schemas/project';
 import { publicAppApi } from '../../lib/api/public-app';
 import type { StoredRecord } from '../../lib/db/database';
 import { isLocalId } from '../../../common/record-id';
@@ -23,7 +24,7 @@ import { saveEdit } from '../../lib/db/outbox';
 import { readRow, toProperties } from '../../lib/db/model';
 import { refKeysFor } from '../../lib/db/refs';
 import type { createAppAsyncThunk, RootState } from '../../app/store-types';
-import { emptySeason, type SeasonData } from './season-actions';
+import { NO_SEASON, type SeasonData } from './season-actions';
 import { askFarmerAhead, type FarmerAhead } from './season-ahead';
 import {
   commentsRequest,
@@ -31,7 +32,6 @@ import {
   durationsRequest,
   formsRequest,
   indicatorsRequest,
-  inSeason,
   isOwnFarmer,
   localDate,
   ownFarmerRequest,
@@ -109,20 +109,28 @@ async function readFarmers(ctx: StepContext, args: LoadSeasonArgs, role: SeasonD
   return { farmers, farmerId: farmers[0]!.id as number | null };
 }
 
+/** The season with its farmers and nothing under them yet. */
+function emptySeason(config: AppConfig, role: SeasonData['role'], farmers: StoredRecord[], farmerId: number | null, now: number): SeasonData {
+  const refKeys: Record<number, string[]> = {};
+  for (const table of Object.keys(config.tables) as TableKey[]) refKeys[config.tables[table].id] = refKeysFor(config, table);
+  return { ...NO_SEASON, role, farmers, farmerId, refKeys, loadedAt: new Date(now).toISOString() };
+}
+
 /** 4. Areas of the farmer (the `user` column links to the farmer id), and 5. paths of the areas. */
 async function readAreasAndPaths(ctx: StepContext, data: SeasonData, ahead: FarmerAhead | null, farmerId: number): Promise<void> {
   const { config, db } = ctx;
   const areasAsked = ahead ? ahead.areas : askRows(ctx, { table: 'areas', filters: eq(config.tables.areas.columns.user, farmerId), perPage: PAGE_SIZE });
-  data.areas = await takeRows(ctx, 'areas', areasAsked, inSeason.areas(config, farmerId));
+  data.areas = await takeRows(ctx, 'areas', areasAsked, (row) => readRow(config, 'areas', row).user === farmerId);
 
   const areaIds = await idsNow(db, data.areas);
   const areaSet = new Set(areaIds);
+  const inAreas = (row: StoredRecord) => areaSet.has(readRow(config, 'paths', row).parent ?? -1);
   data.paths = areaIds.length
     ? await takeRows(
         ctx,
         'paths',
         ahead ? ahead.paths : askRows(ctx, { table: 'paths', filters: isIn(config.tables.paths.columns.parent, areaIds), perPage: PAGE_SIZE }),
-        inSeason.paths(config, areaSet),
+        inAreas,
         areaSet,
       )
     : [];
@@ -133,6 +141,8 @@ async function readLinks(ctx: StepContext, data: SeasonData, ahead: FarmerAhead 
   const { config, db } = ctx;
   const pathIds = await idsNow(db, data.paths);
   const pathSet = new Set(pathIds);
+  const inDp = (row: StoredRecord) =>
+    readRow(config, 'durationPaths', row).duration_id === durationId && pathSet.has(readRow(config, 'durationPaths', row).path_id ?? -1);
   const links = pathIds.length
     ? await takeRows(
         ctx,
@@ -148,7 +158,7 @@ async function readLinks(ctx: StepContext, data: SeasonData, ahead: FarmerAhead 
               ),
               perPage: PAGE_SIZE,
             }),
-        inSeason.links(config, durationId, pathSet),
+        inDp,
         pathSet,
       )
     : [];
@@ -194,7 +204,7 @@ async function readForms(ctx: StepContext, data: SeasonData, ahead: FarmerAhead 
   const formsAhead = ahead ? await ahead.forms : null;
   const formsAsked = () =>
     formsAhead && dpIds.every((id) => isLocalId(id) || formsAhead.linkIds.has(id)) ? formsAhead.asked : askRows(ctx, formsRequest(config, dpIds));
-  data.forms = dpIds.length ? await takeRows(ctx, 'forms', formsAsked(), inSeason.forms(config, dpSet), dpSet) : [];
+  data.forms = dpIds.length ? await takeRows(ctx, 'forms', formsAsked(), (row) => dpSet.has(readRow(config, 'forms', row).parent ?? -1), dpSet) : [];
 }
 
 /**
@@ -213,8 +223,13 @@ async function readIndicatorsAndComments(ctx: StepContext, data: SeasonData, ahe
   const fromAhead = underAhead !== null && formIds.every((id) => underAhead.formIds.has(id));
   const indicatorsAsked = fromAhead ? underAhead.indicators : formIds.length ? askRows(ctx, indicatorsRequest(config, formIds)) : null;
   const commentsAsked = fromAhead ? underAhead.comments : formIds.length && withComments ? askRows(ctx, commentsRequest(config, formIds)) : null;
-  data.indicators = formIds.length ? await takeRows(ctx, 'indicators', indicatorsAsked, inSeason.indicators(config, formSet), formSet) : [];
-  data.comments = formIds.length && withComments ? await takeRows(ctx, 'comments', commentsAsked, inSeason.comments(config, formSet), formSet) : [];
+  data.indicators = formIds.length
+    ? await takeRows(ctx, 'indicators', indicatorsAsked, (row) => formSet.has(readRow(config, 'indicators', row).parent ?? -1), formSet)
+    : [];
+  data.comments =
+    formIds.length && withComments
+      ? await takeRows(ctx, 'comments', commentsAsked, (row) => formSet.has(readRow(config, 'comments', row).parent ?? -1), formSet)
+      : [];
 }
 
 /**

@@ -120,20 +120,3 @@ export function indicatorsRequest(config: AppConfig, formIds: readonly number[])
 export function commentsRequest(config: AppConfig, formIds: readonly number[]): RowsRequest {
   return { table: 'comments', filters: isIn(config.tables.comments.columns.parent, [...formIds]), perPage: PAGE_SIZE };
 }
-
-/** Which rows each step of a farmer's season takes, by the ids the step before took. */
-export const inSeason = {
-  /** 4. The farmer's areas (the `user` column names the farmer). */
-  areas: (config: AppConfig, farmerId: number) => (row: RowLike) => readRow(config, 'areas', row).user === farmerId,
-  /** 5. The paths of those areas. */
-  paths: (config: AppConfig, areaIds: ReadonlySet<number>) => (row: RowLike) => areaIds.has(readRow(config, 'paths', row).parent ?? -1),
-  /** 6. The season's links of those paths. */
-  links: (config: AppConfig, durationId: number, pathIds: ReadonlySet<number>) => (row: RowLike) => {
-    const link = readRow(config, 'durationPaths', row);
-    return link.duration_id === durationId && pathIds.has(link.path_id ?? -1);
-  },
-  /** 7.–9. The forms of those links; their indicators and comments. */
-  forms: (config: AppConfig, linkIds: ReadonlySet<number>) => (row: RowLike) => linkIds.has(readRow(config, 'forms', row).parent ?? -1),
-  indicators: (config: AppConfig, formIds: ReadonlySet<number>) => (row: RowLike) => formIds.has(readRow(config, 'indicators', row).parent ?? -1),
-  comments: (config: AppConfig, formIds: ReadonlySet<number>) => (row: RowLike) => formIds.has(readRow(config, 'comments', row).parent ?? -1),
-};
