@@ -29,15 +29,7 @@ import {
   searchOf,
   type RowsRequest,
 } from '../../features/season/season-requests';
-import type { WireRecord } from '../../../common/schemas/wire';
-import type { WorkerReads, WorkerReport } from './worker-reads';
-
-/** A search answer that holds every row of the search (one page). */
-function wholeAnswer(value: unknown): WireRecord[] | null {
-  const page = value as { records?: unknown; totalCount?: unknown } | null;
-  if (!page || !Array.isArray(page.records) || typeof page.totalCount !== 'number') return null;
-  return page.records.length >= page.totalCount ? (page.records as WireRecord[]) : null;
-}
+import { wholeAnswer, type WorkerReads, type WorkerReport } from './worker-reads';
 
 function isRoles(value: unknown): value is { editor: boolean; reader: boolean } {
   const roles = value as { editor?: unknown; reader?: unknown } | null;

@@ -5,6 +5,7 @@
  * later ones as templates whose placeholder becomes the forms' ids), so nothing of the app is
  * loaded in the worker.
  */
+import type { WireRecord } from '../../../common/schemas/wire';
 import type { EarlyAnswer, EarlyRequest } from '../../lib/api/early-answers';
 
 /** What the page hands over. */
@@ -27,13 +28,18 @@ async function ask(fetchFn: typeof fetch, request: EarlyRequest): Promise<EarlyA
   }
 }
 
-/** The ids of a search answer that holds every row of the search (one page), ascending; else null. */
+/** A search answer that holds every row of the search (one page); else null. */
+export function wholeAnswer(value: unknown): WireRecord[] | null {
+  const page = value as { records?: unknown; totalCount?: unknown } | null;
+  if (!page || !Array.isArray(page.records) || typeof page.totalCount !== 'number') return null;
+  return page.records.length >= page.totalCount ? (page.records as WireRecord[]) : null;
+}
+
+/** The ids of a whole search answer, ascending; else null. */
 function wholeIds(answer: EarlyAnswer | null): number[] | null {
   try {
-    const page = answer ? (JSON.parse(answer.text) as { records?: Array<{ id?: unknown }>; totalCount?: unknown }) : null;
-    if (!page || !Array.isArray(page.records) || typeof page.totalCount !== 'number' || page.records.length < page.totalCount) return null;
-    const ids = page.records.map((row) => row.id);
-    return ids.every((id): id is number => typeof id === 'number') ? ids.sort((a, b) => a - b) : null;
+    const ids = wholeAnswer(answer ? JSON.parse(answer.text) : null)?.map((row) => row.id as unknown);
+    return ids?.every((id): id is number => typeof id === 'number') ? ids.sort((a, b) => a - b) : null;
   } catch {
     return null;
   }
