@@ -545,6 +545,27 @@ describe('reads racing the drain', () => {
     expect((await tableRows(db, FORMS).toArray()).map((r) => r.feature.id)).toEqual([serverId]);
   });
 
+  it('an answer older than an acknowledgement still spares the row after a newer read stored it again', async () => {
+    // The form screen reads a just-delivered form (sent after its acknowledgement) while the
+    // season's read of the forms, sent before the server had it, is still under way.
+    const server = new FakeBulkServer();
+    const store = makeTestStore(openTestDb(), server.fetch);
+    const db = store.extra.db;
+    const made = await saveEdit(db, { kind: 'insert', projectId: P, tableId: FORMS, properties: { '65': 'nova' } });
+    const seasonAskedAt = Date.now() - 1;
+    expect(await drain(store)).toMatchObject({ kind: 'done', sent: 1 });
+    const delivered = [...server.rows.values()].find((r) => r.properties['65'] === 'nova')!;
+    await refreshRows(db, [{ ...delivered }], { projectId: P, tableId: FORMS, inScope: (r) => r.id === delivered.id, requestedAt: Date.now() + 1 });
+
+    await refreshRows(db, [], { projectId: P, tableId: FORMS, inScope: () => true, requestedAt: seasonAskedAt });
+    expect(await readRows(db, FORMS)).toEqual([expect.objectContaining({ id: delivered.id, properties: { '65': 'nova' } })]);
+    expect((await tableRows(db, FORMS).toArray()).map((row) => row.featureId)).toEqual([made.id]);
+
+    // An older answer with an older copy of the row does not replace the newer one either.
+    await refreshRows(db, [{ ...delivered, properties: { '65': 'starejša' } }], { projectId: P, tableId: FORMS, requestedAt: seasonAskedAt });
+    expect((await readRows(db, FORMS)).map((r) => r.properties['65'])).toEqual(['nova']);
+  });
+
   it('a server answer that already lists a row whose insert is acknowledged later leaves one copy of it on the device', async () => {
     const db = openTestDb();
     const made = await saveEdit(db, { kind: 'insert', projectId: P, tableId: FORMS, properties: { '65': 'nova' } });

@@ -74,8 +74,9 @@ export interface FeatureRow {
   isDelete: Flag;
   /** 1 = a plain record (Records API), 0 = a feature (Features API). */
   isRecord: Flag;
-  /** When the server last acknowledged an edit of this row (epoch ms): a read that started
-   *  earlier may not know about it yet and must not overwrite or remove the row. */
+  /** How new the row's server state is (epoch ms): when the server acknowledged its last edit,
+   *  or when the read that stored it was sent. A read sent earlier may not know that state yet
+   *  and must not overwrite or remove the row. */
   syncedAt?: number;
   /**
    * The search profile the row was stored under (config.json's `searchProfileId`): a text search of

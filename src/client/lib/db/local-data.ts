@@ -90,6 +90,11 @@ export interface RefreshOptions {
   requestedAt?: number;
 }
 
+/** The later of two moments, either of which may be unknown. */
+function newer(a: number | undefined, b: number | undefined): number | undefined {
+  return a === undefined ? b : b === undefined ? a : Math.max(a, b);
+}
+
 /** Stores a server answer in the local copy, in chunks, without clobbering pending edits. */
 export async function refreshRows(db: OfflineDb, rows: ReadonlyArray<WireRecord | WireFeature>, options: RefreshOptions): Promise<void> {
   const { projectId, tableId, inScope, requestedAt } = options;
@@ -115,6 +120,9 @@ export async function refreshRows(db: OfflineDb, rows: ReadonlyArray<WireRecord 
           isEdit: 0,
           isDelete: 0,
           isRecord,
+          // The row is now as new as this read: an answer asked before it, still on its way, must
+          // not undo it (remove a row delivered since, or bring back its older copy).
+          syncedAt: newer(local?.syncedAt, requestedAt),
           profileId: db.searchProfileId,
         });
       }
