@@ -283,7 +283,13 @@ function toEntry(item: Pending, blobs: PendingBlob[], hasher: StateHasher): NewL
     case 'checkpoint':
       return { kind: 'checkpoint', t: item.t, hash: hasher.hashState(item.state), state: redact(item.state, blobs) };
     case 'action':
-      return { kind: 'action', t: item.t, type: item.action.type, action: redact(item.action, blobs) as { type: string }, hash: hasher.hashState(item.state) };
+      return {
+        kind: 'action',
+        t: item.t,
+        type: item.action.type,
+        action: redact(withoutUntrackedBodies(item.action), blobs) as { type: string },
+        hash: hasher.hashState(item.state),
+      };
     case 'net': {
       const entry: Omit<NetEntry, 'seq'> = { ...item.entry };
       if (item.raw.request !== undefined) entry.requestBody = redact(item.raw.request, blobs);
@@ -292,6 +298,23 @@ function toEntry(item: Pending, blobs: PendingBlob[], hasher: StateHasher): NewL
       return entry;
     }
   }
+}
+
+/** What an untracked mutation's action holds instead of its arguments and answer. */
+const IN_EXCHANGE = '[in its HTTP exchange]';
+
+/**
+ * An RTK Query mutation run untracked (the drain's bulk calls, the photo uploads) changes no state:
+ * no reducer keeps its arguments or its answer. Its actions' entries leave both out — the HTTP
+ * exchange logged beside them holds the request and the answer, and a replay answers from that —
+ * so the 500 operations of a bulk call are written once, not again in each of its two actions.
+ */
+function withoutUntrackedBodies(action: { type: string }): { type: string } {
+  const { meta, payload } = action as { meta?: { arg?: { type?: unknown; track?: unknown } }; payload?: unknown };
+  if (meta?.arg?.type !== 'mutation' || meta.arg.track !== false) return action;
+  const slim: Record<string, unknown> = { ...action, meta: { ...meta, arg: { ...meta.arg, originalArgs: IN_EXCHANGE } } };
+  if (payload !== undefined) slim.payload = IN_EXCHANGE;
+  return slim as { type: string };
 }
 
 /** Path and query of a URL (the origin differs between the app, tests and a replay). */
