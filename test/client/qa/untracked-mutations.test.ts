@@ -4,8 +4,8 @@
  *
  * The drain's bulk calls are RTK Query mutations run untracked: no reducer keeps their arguments
  * or answers. Their action entries leave both out — the HTTP exchange logged beside them holds the
- * request and the answer, which a replay answers from — so a 500-operation call is not written
- * to the log twice. The log still replays to the same state.
+ * request and the answer, which a replay answers from — so a 500-operation call's operations are
+ * written once, not again in each of its two actions. The log still replays to the same state.
  */
 import { afterEach, expect, test } from '@jest/globals';
 import { ActionLogRecorder, MemoryLogSink, replayActionLog, withActionLogHandler, type LogEntry } from '../../../src/client/features/qa';
