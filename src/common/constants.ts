@@ -68,6 +68,13 @@ export const FILE_SIZE_STEP = 1024;
 export const FILE_SIZE_UNITS = ['Bytes', 'KB', 'MB', 'GB', 'TB', 'PB', 'EB', 'ZB', 'YB'] as const;
 export const FILE_SIZE_DECIMALS = 2;
 
+/**
+ * How long a device keeps a row a server read no longer listed, as a hidden tombstone, before a
+ * later read may drop it (10 minutes): a read sent before, still on its way, must not bring the
+ * row back (lib/db/local-data.ts, refreshRows). Longer than a read takes on a slow line.
+ */
+export const TOMBSTONE_KEEP_MS = 10 * 60_000;
+
 /** Outbox retry back-off: 1 s doubling to 60 s, with jitter (docs/architecture.md, Sync rules). */
 export const SYNC_BACKOFF_START_MS = 1_000;
 export const SYNC_BACKOFF_MAX_MS = 60_000;

@@ -6,6 +6,7 @@
  * outbox alone so it fails every time without the fix (all three in lib/db's acknowledge).
  */
 import { expect, test } from '@jest/globals';
+import { TOMBSTONE_KEEP_MS } from '../../../src/common/constants';
 import { deviceRow, acknowledge, readOutbox, refreshRows, saveEdit } from '../../../src/client/lib/db';
 import { openTestDb } from './helpers';
 
@@ -85,7 +86,8 @@ test('a row edited offline and deleted in a later call leaves no edit flag behin
   await acknowledge(db, [{ item: remove!, id: 10_000_001 }]);
   expect(await readOutbox(db)).toEqual([]);
   expect(await deviceRow(db, FORMS, 10_000_001)).toMatchObject({ isInsert: 0, isEdit: 0, isDelete: 0, feature: { deleted: true } });
-  // So the next read from the server, which no longer lists the row, removes it from the device.
-  await refreshRows(db, [], { projectId: P, tableId: FORMS, inScope: () => true, requestedAt: Date.now() + 1 });
+  // So a later read from the server, which no longer lists the row, removes it from the device
+  // (once no read sent before the delete can still be on its way).
+  await refreshRows(db, [], { projectId: P, tableId: FORMS, inScope: () => true, requestedAt: Date.now() + TOMBSTONE_KEEP_MS });
   expect(await deviceRow(db, FORMS, 10_000_001)).toBeUndefined();
 });

@@ -8,7 +8,7 @@
  * real server is exercised in outbox-real-server.test.ts.
  */
 import { afterEach, describe, expect, it, jest } from '@jest/globals';
-import { LOCAL_ID_BOUND, MODIFY_CHUNK_SIZE, SYNC_BACKOFF_MAX_MS, SYNC_BACKOFF_START_MS } from '../../../src/common/constants';
+import { LOCAL_ID_BOUND, MODIFY_CHUNK_SIZE, SYNC_BACKOFF_MAX_MS, SYNC_BACKOFF_START_MS, TOMBSTONE_KEEP_MS } from '../../../src/common/constants';
 import { slSync } from '../../../src/common/i18n/sl';
 import {
   deviceRow,
@@ -540,8 +540,16 @@ describe('reads racing the drain', () => {
     expect((await readRows(db, FORMS)).map((r) => r.id)).toEqual([serverId]);
     expect(made.id).not.toBe(serverId);
 
-    // A read sent after the acknowledgements is the truth again.
+    // A read sent after the acknowledgements is the truth again; the deleted row's hidden
+    // tombstone goes with a read sent once no read from before the delete can still be on its way.
     await refreshRows(db, [{ ...server.rows.get(serverId)! }], { projectId: P, tableId: FORMS, inScope: () => true, requestedAt: Date.now() + 1 });
+    expect((await readRows(db, FORMS)).map((r) => r.id)).toEqual([serverId]);
+    await refreshRows(db, [{ ...server.rows.get(serverId)! }], {
+      projectId: P,
+      tableId: FORMS,
+      inScope: () => true,
+      requestedAt: Date.now() + TOMBSTONE_KEEP_MS,
+    });
     expect((await tableRows(db, FORMS).toArray()).map((r) => r.feature.id)).toEqual([serverId]);
   });
 
@@ -564,6 +572,31 @@ describe('reads racing the drain', () => {
     // An older answer with an older copy of the row does not replace the newer one either.
     await refreshRows(db, [{ ...delivered, properties: { '65': 'starejša' } }], { projectId: P, tableId: FORMS, requestedAt: seasonAskedAt });
     expect((await readRows(db, FORMS)).map((r) => r.properties['65'])).toEqual(['nova']);
+  });
+
+  it('an answer older than a delivered delete does not bring the row back after a newer read removed it', async () => {
+    const server = new FakeBulkServer();
+    const store = makeTestStore(openTestDb(), server.fetch);
+    const db = store.extra.db;
+    const form = {
+      id: 10_000_310,
+      tableId: FORMS,
+      properties: { '65': 'izbriši me' },
+      deleted: false,
+      archived: false,
+      createdAt: '',
+      updatedAt: '',
+      version: 1,
+    };
+    server.rows.set(form.id, { ...form });
+    await refreshRows(db, [form], { projectId: P, tableId: FORMS, inScope: () => true, requestedAt: Date.now() - 10 });
+    await saveEdit(db, { kind: 'delete', projectId: P, tableId: FORMS, id: form.id });
+    const seasonAskedAt = Date.now() - 1; // still lists the form
+    expect(await drain(store)).toMatchObject({ kind: 'done', sent: 1 });
+    await refreshRows(db, [], { projectId: P, tableId: FORMS, inScope: () => true, requestedAt: Date.now() + 1 });
+
+    await refreshRows(db, [form], { projectId: P, tableId: FORMS, inScope: () => true, requestedAt: seasonAskedAt });
+    expect(await readRows(db, FORMS)).toEqual([]);
   });
 
   it('a server answer that already lists a row whose insert is acknowledged later leaves one copy of it on the device', async () => {

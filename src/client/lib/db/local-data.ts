@@ -4,7 +4,7 @@
  * by a refresh: the local edit wins until the outbox delivered it.
  */
 import { Dexie } from 'dexie';
-import { LOCAL_ID_BOUND, MODIFY_CHUNK_SIZE } from '../../../common/constants';
+import { LOCAL_ID_BOUND, MODIFY_CHUNK_SIZE, TOMBSTONE_KEEP_MS } from '../../../common/constants';
 import { searchableText, textMatcher } from '../../../common/text-search';
 import type { WireFeature, WireRecord } from '../../../common/schemas/wire';
 import { guardWrite, type FeatureRow, type OfflineDb, type StoredRecord } from './database';
@@ -129,7 +129,16 @@ export async function refreshRows(db: OfflineDb, rows: ReadonlyArray<WireRecord 
       const toDelete: Array<[number, number]> = [];
       if (inScope) {
         for (const row of existing) {
-          if (!returned.has(row.feature.id) && !keep(row) && inScope(row.feature)) toDelete.push([tableId, row.featureId]);
+          if (returned.has(row.feature.id) || keep(row) || !inScope(row.feature)) continue;
+          // Gone from the server (or from this read's scope). A read sent before this one may
+          // still list the row: it stays as a hidden tombstone, as new as this read, until a
+          // read sent TOMBSTONE_KEEP_MS after that drops it (a read of unknown age drops it now).
+          const buried = row.feature.deleted;
+          if (requestedAt === undefined || (buried && (row.syncedAt ?? -Infinity) <= requestedAt - TOMBSTONE_KEEP_MS)) {
+            toDelete.push([tableId, row.featureId]);
+          } else if (!buried) {
+            toPut.push({ ...row, feature: { ...row.feature, deleted: true }, syncedAt: newer(row.syncedAt, requestedAt) });
+          }
         }
       }
       for (const part of chunks(toPut)) await db.features.bulkPut(part);

@@ -282,9 +282,9 @@ function settleRows(acks: readonly Ack[], reads: AckReads, state: AckState, writ
       }
       case 'delete':
         // Kept as a tombstone: a read sent before this acknowledgement may still list the row
-        // and must not bring it back (refreshRows honours syncedAt). A later read removes it only
-        // once it is no longer pending, so its isInsert/isEdit flags (left by an insert or update
-        // acknowledged in an earlier call) clear with the others in clearSettledFlags.
+        // and must not bring it back (refreshRows honours syncedAt). A read sent TOMBSTONE_KEEP_MS
+        // later removes it, once it is no longer pending, so its isInsert/isEdit flags (left by an
+        // insert or update acknowledged in an earlier call) clear with the others in clearSettledFlags.
         if (row) puts.set(key, { ...row, isDelete: 0, syncedAt, feature: { ...row.feature, deleted: true } });
         state.touched.set(keyOf(item.tableId, id), [item.tableId, id]);
         break;
