@@ -513,20 +513,23 @@ describe('draining', () => {
 });
 
 describe('reads racing the drain', () => {
+  /** A form as the server holds it. */
+  const serverForm = (id: number, text: string): WireRecord => ({
+    id,
+    tableId: FORMS,
+    properties: { '65': text },
+    deleted: false,
+    archived: false,
+    createdAt: '',
+    updatedAt: '',
+    version: 1,
+  });
+
   it('a server answer older than an acknowledgement neither drops a just-synced row nor revives a just-deleted one', async () => {
     const server = new FakeBulkServer();
     const store = makeTestStore(openTestDb(), server.fetch);
     const db = store.extra.db;
-    const gone = {
-      id: 10_000_300,
-      tableId: FORMS,
-      properties: { '65': 'izbriši me' },
-      deleted: false,
-      archived: false,
-      createdAt: '',
-      updatedAt: '',
-      version: 1,
-    };
+    const gone = serverForm(10_000_300, 'izbriši me');
     server.rows.set(gone.id, { ...gone });
     await refreshRows(db, [gone], { projectId: P, tableId: FORMS });
     const made = await saveEdit(db, { kind: 'insert', projectId: P, tableId: FORMS, properties: { '65': 'nova' } });
@@ -578,16 +581,7 @@ describe('reads racing the drain', () => {
     const server = new FakeBulkServer();
     const store = makeTestStore(openTestDb(), server.fetch);
     const db = store.extra.db;
-    const form = {
-      id: 10_000_310,
-      tableId: FORMS,
-      properties: { '65': 'izbriši me' },
-      deleted: false,
-      archived: false,
-      createdAt: '',
-      updatedAt: '',
-      version: 1,
-    };
+    const form = serverForm(10_000_310, 'izbriši me');
     server.rows.set(form.id, { ...form });
     await refreshRows(db, [form], { projectId: P, tableId: FORMS, inScope: () => true, requestedAt: Date.now() - 10 });
     await saveEdit(db, { kind: 'delete', projectId: P, tableId: FORMS, id: form.id });
