@@ -11,7 +11,7 @@ import { afterEach, expect, test } from '@jest/globals';
 import { ActionLogRecorder, MemoryLogSink, replayActionLog, withActionLogHandler, type LogEntry } from '../../../src/client/features/qa';
 import { rtkQueryTransport } from '../../../src/client/features/sync/transport';
 import { makeStore } from '../../../src/client/app/store';
-import { FakeBulkServer, openTestDb, settleStores, until } from '../data-layer/helpers';
+import { FakeBulkServer, makeTestStore, openTestDb, settleStores, until } from '../data-layer/helpers';
 
 afterEach(settleStores);
 
@@ -29,8 +29,7 @@ test("an untracked mutation's actions leave its arguments and answer to its exch
   };
   const sink = new MemoryLogSink(1000);
   const recorder = new ActionLogRecorder({ sink });
-  const make = () => makeStore(undefined, { extra: { db: openTestDb(), api: { baseUrl: 'http://server.test', fetchFn: recorder.wrapFetch(serverFetch) } } });
-  const store = withActionLogHandler(recorder, make);
+  const store = withActionLogHandler(recorder, () => makeTestStore(openTestDb(), recorder.wrapFetch(serverFetch)));
 
   const answer = await rtkQueryTransport(store.dispatch).bulk('Records', 1, operations);
   expect(answer).toMatchObject({
