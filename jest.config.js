@@ -2,6 +2,7 @@
 // because jose and oidc-provider ship as ES modules only. babel-jest strips the TypeScript and
 // keeps `import` statements as they are.
 import { availableParallelism } from 'node:os';
+import { REACT_ON_PREACT } from './scripts/react-on-preact.mjs';
 
 const shared = {
   extensionsToTreatAsEsm: ['.ts', '.tsx'],
@@ -51,6 +52,14 @@ const config = {
       ...shared,
       displayName: 'client',
       testEnvironment: 'jsdom',
+      // React's API on Preact, as in the build (scripts/react-on-preact.mjs).
+      moduleNameMapper: {
+        ...shared.moduleNameMapper,
+        ...Object.fromEntries(Object.entries(REACT_ON_PREACT).map(([name, target]) => [`^${name}$`, target])),
+      },
+      // Preact schedules its renders with queueMicrotask: a test that fakes the clock keeps it
+      // real, or a state change would not render until the next timer step.
+      fakeTimers: { doNotFake: ['queueMicrotask'] },
       setupFiles: [...shared.setupFiles, 'fake-indexeddb/auto'],
       // Waits are for their conditions, within the test's 30 s budget (see the file).
       setupFilesAfterEnv: ['<rootDir>/test/client/helpers/wait-for-conditions.ts'],

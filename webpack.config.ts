@@ -20,6 +20,7 @@ import CopyWebpackPlugin from 'copy-webpack-plugin';
 import { InjectManifest } from 'workbox-webpack-plugin';
 import webpack from 'webpack';
 import { sl } from './src/common/i18n/sl';
+import { REACT_ON_PREACT } from './scripts/react-on-preact.mjs';
 
 const root = path.dirname(fileURLToPath(import.meta.url));
 const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { version: string };
@@ -116,6 +117,8 @@ export default (_env: unknown, argv: { mode?: 'production' | 'development' }): C
     },
     resolve: {
       extensions: ['.tsx', '.ts', '.mjs', '.js', '.json'],
+      // React's API on Preact (scripts/react-on-preact.mjs): exact module names only.
+      alias: Object.fromEntries(Object.entries(REACT_ON_PREACT).map(([name, target]) => [`${name}$`, target])),
     },
     module: {
       rules: [
@@ -148,7 +151,7 @@ export default (_env: unknown, argv: { mode?: 'production' | 'development' }): C
       splitChunks: {
         chunks: (chunk) => chunk.name !== 'picture',
         cacheGroups: {
-          // React + Redux change rarely: one long-lived vendor chunk for the initial load.
+          // Preact + Redux change rarely: one long-lived vendor chunk for the initial load.
           // The map library (MapLibre GL + Draw) only in a lazy chunk of its own, named for the
           // bench (client.chunk_map_vendor_gz_kb): never in the initial JavaScript.
           mapVendor: {
@@ -159,7 +162,7 @@ export default (_env: unknown, argv: { mode?: 'production' | 'development' }): C
             enforce: true,
           },
           framework: {
-            test: /[\\/]node_modules[\\/](react|react-dom|scheduler|react-redux|@reduxjs|redux|redux-thunk|reselect|immer|use-sync-external-store)[\\/]/,
+            test: /[\\/]node_modules[\\/](preact|react|react-dom|scheduler|react-redux|@reduxjs|redux|redux-thunk|reselect|immer|use-sync-external-store)[\\/]/,
             name: 'framework',
             chunks: 'initial',
             priority: 20,

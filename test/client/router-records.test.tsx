@@ -73,7 +73,7 @@ describe('a record id in the address', () => {
     const { db, localId } = await offlineRecord(uniqueDbName('router-follow'));
     renderAt(`#/forms/${localId}?edit=1`, db);
     expect((await screen.findByTestId('record')).textContent).toBe(String(localId));
-    fireEvent.change(screen.getByRole('textbox', { name: 'opomba' }), { target: { value: 'Košnja po 15. juniju' } });
+    fireEvent.input(screen.getByRole('textbox', { name: 'opomba' }), { target: { value: 'Košnja po 15. juniju' } });
     const historyLength = window.history.length;
 
     await act(() => deliver(db, 10_000_777));

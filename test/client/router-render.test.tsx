@@ -97,7 +97,8 @@ describe('lazy screens', () => {
     await act(async () => {
       release({ default: () => <Page title="drugi" /> });
     });
-    expect(document.activeElement).toBe(screen.getByRole('heading', { name: 'drugi' }));
+    // Page moves focus in an effect, which runs after the new screen's frame is painted.
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('heading', { name: 'drugi' })));
   });
 
   it('a chunk that fails to load shows a Slovenian error with a retry button', async () => {
@@ -165,7 +166,7 @@ describe('leaving a screen with unsaved data', () => {
 
   it('asks with the exact leave text when a link changes the hash; staying keeps the data and the address', async () => {
     renderRouter({ hash: '#/edit', routes });
-    fireEvent.change(await screen.findByLabelText('opomba'), { target: { value: 'travniška kadulja' } });
+    fireEvent.input(await screen.findByLabelText('opomba'), { target: { value: 'travniška kadulja' } });
     act(() => {
       window.location.hash = '#/other';
     });
@@ -181,7 +182,7 @@ describe('leaving a screen with unsaved data', () => {
 
   it('leaving after confirmation goes to the new screen', async () => {
     renderRouter({ hash: '#/edit', routes });
-    fireEvent.change(await screen.findByLabelText('opomba'), { target: { value: 'x' } });
+    fireEvent.input(await screen.findByLabelText('opomba'), { target: { value: 'x' } });
     fireEvent.click(screen.getByRole('button', { name: 'naprej' }));
     fireEvent.click(await screen.findByRole('button', { name: sl.confirmLeave.leave }));
     expect(await screen.findByRole('heading', { name: 'drugo' })).toBeTruthy();
@@ -202,7 +203,7 @@ describe('leaving a screen with unsaved data', () => {
     window.dispatchEvent(clean);
     expect(clean.defaultPrevented).toBe(false);
 
-    fireEvent.change(input, { target: { value: 'x' } });
+    fireEvent.input(input, { target: { value: 'x' } });
     const dirty = new Event('beforeunload', { cancelable: true }) as BeforeUnloadEvent;
     // jsdom's Event.returnValue is the legacy boolean; a real BeforeUnloadEvent holds a string.
     Object.defineProperty(dirty, 'returnValue', { value: '', writable: true });
@@ -210,7 +211,7 @@ describe('leaving a screen with unsaved data', () => {
     expect(dirty.defaultPrevented).toBe(true);
     expect(dirty.returnValue).toBe(sl.leavePage.confirm);
 
-    fireEvent.change(input, { target: { value: '' } });
+    fireEvent.input(input, { target: { value: '' } });
     const again = new Event('beforeunload', { cancelable: true }) as BeforeUnloadEvent;
     window.dispatchEvent(again);
     expect(again.defaultPrevented).toBe(false);

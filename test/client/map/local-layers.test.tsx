@@ -107,7 +107,7 @@ describe('LocalLayersPanel', () => {
     await waitFor(() => expect(screen.getByRole('alert').textContent).toBe(t.errorUnreadable));
     expect(await listLocalLayers(db)).toHaveLength(0);
 
-    fireEvent.change(screen.getByLabelText(t.name), { target: { value: 'Lanski sprehod' } });
+    fireEvent.input(screen.getByLabelText(t.name), { target: { value: 'Lanski sprehod' } });
     fireEvent.change(input, { target: { files: [new File([GPX], 'pot.gpx', { type: 'application/gpx+xml' })] } });
     await waitFor(() => expect(screen.getByRole('status').textContent).toBe(t.added.replace('{count}', '2')));
     const [layer] = await listLocalLayers(db);

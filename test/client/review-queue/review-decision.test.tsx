@@ -109,8 +109,8 @@ describe('the decision panel', () => {
     );
     expect(await db.outbox.count()).toBe(0);
     // A deadline before today is refused too.
-    fireEvent.change(screen.getByLabelText(slReviewQueue.decision.reason), { target: { value: 'Manjka fotografija.' } });
-    fireEvent.change(screen.getByLabelText(slReviewQueue.decision.returnUntil), { target: { value: '2026-06-01' } });
+    fireEvent.input(screen.getByLabelText(slReviewQueue.decision.reason), { target: { value: 'Manjka fotografija.' } });
+    fireEvent.input(screen.getByLabelText(slReviewQueue.decision.returnUntil), { target: { value: '2026-06-01' } });
     fireEvent.click(screen.getByRole('button', { name: slReviewQueue.decision.save }));
     await waitFor(() => expect(screen.getByRole('alert').textContent).toBe(slReviewQueue.decision.returnUntilPast));
     expect(await db.outbox.count()).toBe(0);
@@ -121,12 +121,12 @@ describe('the decision panel', () => {
     const moved: unknown[] = [];
     show(db, record, { onMoved: (m) => moved.push(m.to) });
     fireEvent.click(screen.getByRole('button', { name: slReview.move.returned }));
-    fireEvent.change(screen.getByLabelText(slReviewQueue.decision.reason), { target: { value: '  Kadulja na fotografiji ni vidna.  ' } });
+    fireEvent.input(screen.getByLabelText(slReviewQueue.decision.reason), { target: { value: '  Kadulja na fotografiji ni vidna.  ' } });
     const picker = screen.getByLabelText(slReviewQueue.decision.indicator);
     // The form kind's indicators, by name.
     expect(within(picker).getByRole('option', { name: FORM_KINDS.travnik.indicators[0]!.name })).toBeTruthy();
     fireEvent.change(picker, { target: { value: 'salvia-pratensis' } });
-    fireEvent.change(screen.getByLabelText(slReviewQueue.decision.returnUntil), { target: { value: '2026-06-30' } });
+    fireEvent.input(screen.getByLabelText(slReviewQueue.decision.returnUntil), { target: { value: '2026-06-30' } });
     fireEvent.click(screen.getByRole('button', { name: slReviewQueue.decision.save }));
     await outcomeRead('waiting');
     expect(screen.getByTestId('review-outcome').textContent).toBe(slReviewQueue.decision.waiting);

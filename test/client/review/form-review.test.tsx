@@ -154,7 +154,7 @@ describe('the thread on the form screen (offline)', () => {
     const { db } = open({ form, indicators: fullAnswers(form) });
     const thread = await screen.findByTestId('review-thread');
     expect(thread.textContent).toContain(slReviewFarmer.thread.empty);
-    fireEvent.change(within(thread).getByLabelText(slReviewFarmer.thread.replyLabel), { target: { value: 'Kadulja je na fotografiji levo.' } });
+    fireEvent.input(within(thread).getByLabelText(slReviewFarmer.thread.replyLabel), { target: { value: 'Kadulja je na fotografiji levo.' } });
     fireEvent.change(within(thread).getByLabelText(slReviewFarmer.thread.replyIndicator), { target: { value: 'salvia-pratensis' } });
     fireEvent.click(within(thread).getByRole('button', { name: slReviewFarmer.thread.reply }));
     await within(thread).findByText(slReviewFarmer.thread.replySaved);
@@ -287,7 +287,7 @@ describe('appealing (Vloži pritožbo)', () => {
       `Za prehod v stanje »${slReview.state.appealed}« napišite razlog.`,
     );
     expect(await db.outbox.count()).toBe(0);
-    fireEvent.change(screen.getByLabelText(slReviewFarmer.review.appealReason), { target: { value: 'Na poti je bilo 9 kazalnih rastlin.' } });
+    fireEvent.input(screen.getByLabelText(slReviewFarmer.review.appealReason), { target: { value: 'Na poti je bilo 9 kazalnih rastlin.' } });
     fireEvent.click(screen.getByRole('button', { name: slReviewFarmer.review.appealSend }));
     await screen.findByText(slReviewFarmer.review.appealedQueued);
     const queued = await db.outbox.toArray();

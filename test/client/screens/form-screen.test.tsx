@@ -161,7 +161,7 @@ describe('FormScreen', () => {
     renderWithStore(<Harness {...props(s.formDone, s.indicators)} />, { db });
     fireEvent.click(screen.getByRole('checkbox', { name: slScreens.forms.markCompleted }));
     const orchids = within(screen.getByTestId('indicator-orchidaceae')).getByRole('spinbutton');
-    fireEvent.change(orchids, { target: { value: '2.5' } });
+    fireEvent.input(orchids, { target: { value: '2.5' } });
     fireEvent.click(screen.getByRole('button', { name: slScreens.forms.save }));
     expect((await screen.findByTestId('form-errors')).textContent).toContain(sl.scheme.validation.count('Kukavičevke', 10000));
     expect(await db.outbox.count()).toBe(0);
@@ -172,7 +172,7 @@ describe('FormScreen', () => {
     const db = newDb();
     renderWithStore(<Harness {...props(s.formDone, s.indicators)} />, { db });
     const orchids = screen.getByTestId('indicator-orchidaceae');
-    fireEvent.change(within(orchids).getByRole('spinbutton'), { target: { value: '2' } });
+    fireEvent.input(within(orchids).getByRole('spinbutton'), { target: { value: '2' } });
     fireEvent.click(within(orchids).getByRole('button', { name: slScreens.forms.useMyLocation }));
     await within(orchids).findByTestId('location-value');
     fireEvent.click(within(screen.getByTestId('indicator-solidago')).getByRole('radio', { name: slScreens.forms.no }));

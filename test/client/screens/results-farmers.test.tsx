@@ -296,12 +296,12 @@ describe('farmers panel', () => {
     );
     expect(screen.getByText(slScreens.farmers.searchOffline)).toBeTruthy();
     expect(screen.getByTestId(`farmer-${farmers[0]!.id}`).textContent).toContain(slScreens.farmers.progressValue(1, 3));
-    fireEvent.change(screen.getByLabelText(slScreens.farmers.search), { target: { value: 'štef' } });
+    fireEvent.input(screen.getByLabelText(slScreens.farmers.search), { target: { value: 'štef' } });
     await waitFor(() => expect(answerFor(store, 'štef')).toEqual({ records: [expect.objectContaining({ id: farmers[1]!.id })], totalCount: 1 }));
     expect(screen.queryByTestId(`farmer-${farmers[0]!.id}`)).toBeNull();
     fireEvent.click(within(screen.getByTestId(`farmer-${farmers[1]!.id}`)).getByRole('button', { name: new RegExp(`^${slScreens.farmers.choose} `) }));
     expect(onChoose).toHaveBeenCalledWith(farmers[1]!.id);
-    fireEvent.change(screen.getByLabelText(slScreens.farmers.search), { target: { value: 'nihče' } });
+    fireEvent.input(screen.getByLabelText(slScreens.farmers.search), { target: { value: 'nihče' } });
     await waitFor(() => expect(answerFor(store, 'nihče')).toEqual({ records: [], totalCount: 0 }));
     expect(screen.getByText(slScreens.farmers.none)).toBeTruthy();
     // Known to be offline: the server was not asked.
@@ -316,7 +316,7 @@ describe('farmers panel', () => {
       db: await deviceWithFarmers(),
       fetchFn,
     });
-    fireEvent.change(screen.getByLabelText(slScreens.farmers.search), { target: { value: 'kmet1' } });
+    fireEvent.input(screen.getByLabelText(slScreens.farmers.search), { target: { value: 'kmet1' } });
     await waitFor(() => expect(answerFor(store, 'kmet1')).toEqual({ records: [expect.objectContaining({ id: farmers[0]!.id })], totalCount: 1 }));
     expect(fetchFn.mock.calls.map(([url]) => String(url))).toEqual([
       `http://server.test/api/Records/${config.projectId}/search/${config.searchProfileId}/1000/1/kmet1?tableIds=${config.tables.farmers.id}`,

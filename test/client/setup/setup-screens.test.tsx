@@ -132,11 +132,18 @@ async function expectAddOnlyOnceRead(hash: string, rows: StoredRecord[], add: st
 }
 /** Presses a list's "add" button: its address opens the editor (a new record's, 'new'). */
 async function openNewEditor(add: string): Promise<void> {
+  // The list's address first: a save sends it back from the editor's in an effect after the frame.
+  await waitFor(() => expect(window.location.hash).not.toMatch(/\/new$/));
   fireEvent.click(await screen.findByRole('button', { name: add }));
   await waitFor(() => expect(window.location.hash).toMatch(/\/new$/));
   await waitFor(() => expect(document.querySelector('[name="name"]')).not.toBeNull());
 }
-const type = (name: string, value: string) => fireEvent.change(document.querySelector(`[name="${name}"]`)!, { target: { value } });
+/** Enters a value as a browser reports it: a select changes, a text field takes input. */
+const type = (name: string, value: string) => {
+  const field = document.querySelector(`[name="${name}"]`)!;
+  if (field instanceof HTMLSelectElement) fireEvent.change(field, { target: { value } });
+  else fireEvent.input(field, { target: { value } });
+};
 
 describe('who sees the set-up', () => {
   it('editors and readers get the menu entry; farmers do not, and the guard blocks them', () => {

@@ -32,7 +32,7 @@ interface CommonProps {
   children?: ReactNode;
 }
 
-// React 19 passes `ref` to function components as a prop; it is forwarded to the element.
+// `ref` reaches function components as a prop (React 19, Preact 11); it is forwarded to the element.
 export type ButtonProps = CommonProps &
   Omit<ButtonHTMLAttributes<HTMLButtonElement>, 'children' | 'disabled'> & { href?: undefined; ref?: Ref<HTMLButtonElement> };
 export type LinkButtonProps = CommonProps & Omit<AnchorHTMLAttributes<HTMLAnchorElement>, 'children'> & { href: string; ref?: Ref<HTMLAnchorElement> };
