@@ -7,7 +7,8 @@
 import { describe, expect, it } from '@jest/globals';
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { FORM_KINDS, findIndicator, formKindById, formKindNameById, formKinds } from '../../src/common/scheme/form-kinds';
+import { FORM_KINDS, formKindNameById, formKinds } from '../../src/common/scheme/form-kinds';
+import { findIndicator, formKindById } from '../../src/common/scheme/kind-lookup';
 
 const publicDir = path.resolve(process.cwd(), 'public');
 const allKinds = Object.entries(formKinds);
@@ -21,12 +22,12 @@ describe('form kinds', () => {
     const ids = allKinds.map(([, kind]) => kind.id);
     expect(new Set(ids).size).toBe(ids.length);
     for (const [name, kind] of allKinds) {
-      expect(formKindById(kind.id)).toBe(kind);
+      expect(formKindById(kind.id, formKinds)).toBe(kind);
       expect(formKindNameById(kind.id)).toBe(name);
       expect(kind.title.length).toBeGreaterThan(3);
       expect(kind.description.length).toBeGreaterThan(20);
     }
-    expect(formKindById(999)).toBeUndefined();
+    expect(formKindById(999, formKinds)).toBeUndefined();
   });
 
   it('uses indicator keys that are unique across all form kinds and safe in file names', () => {

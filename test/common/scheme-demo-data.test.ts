@@ -12,7 +12,8 @@ import { openDatabase, type DatabaseHandle } from '../../src/server/db/database'
 import { DEMO_PROJECT_ID, loadDemoData } from '../../src/server/seed/seed-demo';
 import { loadProjectSchema } from '../../src/server/repositories/project-repository';
 import type { TableInfo } from '../../src/server/project-schema';
-import { formKindById } from '../../src/common/scheme/form-kinds';
+import { formKinds } from '../../src/common/scheme/form-kinds';
+import { formKindById } from '../../src/common/scheme/kind-lookup';
 import { computeScore, validateForm, valuesFromIndicators } from '../../src/common/scheme/scoring';
 
 interface Row {
@@ -64,7 +65,7 @@ describe('demo forms and indicators against the scheme', () => {
 
   it('gives every form valid answers, its stored score and its rule version', () => {
     for (const form of forms) {
-      const kind = formKindById(Number(form.values.form_id));
+      const kind = formKindById(Number(form.values.form_id), formKinds);
       expect(kind).toBeDefined();
       const values = valuesFromIndicators(kind!, rowsFor(form.id));
       expect({ form: form.id, ...validateForm(kind!, values) }).toEqual({ form: form.id, valid: true, errors: [] });
@@ -79,7 +80,9 @@ describe('demo forms and indicators against the scheme', () => {
 
   it('spreads the demo meadow scores over good, medium and bad', () => {
     const classes = new Set(
-      forms.filter((f) => f.values.form_id === 1).map((f) => computeScore(formKindById(1)!, valuesFromIndicators(formKindById(1)!, rowsFor(f.id))).class),
+      forms
+        .filter((f) => f.values.form_id === 1)
+        .map((f) => computeScore(formKindById(1, formKinds)!, valuesFromIndicators(formKindById(1, formKinds)!, rowsFor(f.id))).class),
     );
     expect([...classes].sort()).toEqual(['bad', 'good', 'medium']);
   });

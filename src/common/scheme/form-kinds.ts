@@ -399,31 +399,7 @@ export const FORM_KINDS = { travnik, upravljanje } as const;
 /** The form kinds as config.json serves them. */
 export const formKinds: Record<string, FormKind> = FORM_KINDS;
 
-/**
- * The form kind with this id (forms.form_id), if any, among `kinds`: the client's (config.json's, or
- * a screen's list of them), by default the scheme's own.
- */
-export function formKindById<K extends { id: number } = FormKind>(id: unknown, kinds?: Readonly<Record<string, K>> | readonly K[]): K | undefined {
-  // Without `kinds`, K is FormKind (the default), so the scheme's kinds are K.
-  return (Object.values(kinds ?? formKinds) as K[]).find((kind) => kind.id === id);
-}
-
 /** The name (config key) of the form kind with this id, if any. */
 export function formKindNameById(id: number): string | undefined {
   return Object.entries(formKinds).find(([, kind]) => kind.id === id)?.[0];
-}
-
-/** The definition of an indicator of a form kind, if the key exists. */
-export function findIndicator(kind: FormKind, key: string): IndicatorDefinition | undefined {
-  return kind.indicators.find((definition) => definition.key === key);
-}
-
-/** An indicator's definition by its key alone, in any of `kinds` (keys are unique across the form kinds). */
-export function indicatorByKey(key: unknown, kinds: Readonly<Record<string, FormKind>> = formKinds): IndicatorDefinition | undefined {
-  if (typeof key !== 'string') return undefined;
-  for (const kind of Object.values(kinds)) {
-    const found = findIndicator(kind, key);
-    if (found) return found;
-  }
-  return undefined;
 }

@@ -9,7 +9,8 @@
  * the form (based on the version it saw) into a false 409 conflict.
  */
 import { sql } from 'kysely';
-import { formKindById } from '../../common/scheme/form-kinds';
+import { formKinds } from '../../common/scheme/form-kinds';
+import { formKindById } from '../../common/scheme/kind-lookup';
 import type { FormKind } from '../../common/schemas/config';
 import { computeScore, valuesFromIndicators, type IndicatorRowValue } from '../../common/scheme/scoring';
 import type { Properties } from '../../common/schemas/wire';
@@ -67,7 +68,7 @@ function kindOfForm(columns: ScoreColumns, form: RecordRow | undefined): { prope
   if (!form || form.deleted === 1) return undefined;
   const properties = parseProperties(form.properties);
   const kindId = properties[String(columns.kindCol)];
-  const kind = typeof kindId === 'number' ? formKindById(kindId) : undefined;
+  const kind = typeof kindId === 'number' ? formKindById(kindId, formKinds) : undefined;
   return kind ? { properties, kind } : undefined;
 }
 

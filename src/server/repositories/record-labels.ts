@@ -9,7 +9,8 @@
  */
 import { slAudit, slReview } from '../../common/i18n/sl';
 import { isReviewState } from '../../common/review';
-import { formKindById, indicatorByKey } from '../../common/scheme/form-kinds';
+import { formKinds } from '../../common/scheme/form-kinds';
+import { formKindById, indicatorByKey } from '../../common/scheme/kind-lookup';
 import type { Properties } from '../../common/schemas/wire';
 import type { RepoContext } from './context';
 import type { TableInfo } from '../project-schema';
@@ -89,7 +90,7 @@ export function recordLabel(rows: Rows, id: number): string | null {
     case 'durationPaths':
       return [nameOf(column(row, 'path_id')), nameOf(column(row, 'duration_id'))].filter(Boolean).join(' · ') || null;
     case 'forms': {
-      const kind = formKindById(column(row, 'form_id'))?.title;
+      const kind = formKindById(column(row, 'form_id'), formKinds)?.title;
       return [kind, nameOf(column(row, 'parent'))].filter(Boolean).join(' · ') || null;
     }
     case 'indicators':
@@ -104,7 +105,7 @@ export function recordLabel(rows: Rows, id: number): string | null {
 }
 
 function indicatorName(key: unknown): string | null {
-  return indicatorByKey(key)?.name ?? null;
+  return indicatorByKey(key, formKinds)?.name ?? null;
 }
 
 /**
@@ -116,7 +117,7 @@ export function valueLabel(rows: Rows, table: TableInfo | undefined, columnName:
   if (typeof value === 'boolean') return value ? slAudit.yes : slAudit.no;
   const col = table?.columnsByName.get(columnName);
   if (col?.type === 'reference' && typeof value === 'number') return recordLabel(rows, value);
-  if (table?.key === 'forms' && columnName === 'form_id') return formKindById(value)?.title ?? null;
+  if (table?.key === 'forms' && columnName === 'form_id') return formKindById(value, formKinds)?.title ?? null;
   if (table?.key === 'forms' && columnName === 'review_state' && isReviewState(value)) return slReview.state[value];
   if (table?.key === 'indicators' && columnName === 'key') return indicatorName(value);
   if ((table?.key === 'comments' && columnName === 'indicator') || (table?.key === 'forms' && columnName === 'review_indicator')) return indicatorName(value);

@@ -34,7 +34,8 @@ import {
   type ReviewState,
   type SeasonDeadlines,
 } from '../../common/review';
-import { findIndicator, formKindById } from '../../common/scheme/form-kinds';
+import { formKinds } from '../../common/scheme/form-kinds';
+import { findIndicator, formKindById } from '../../common/scheme/kind-lookup';
 import { validateForm, valuesFromIndicators } from '../../common/scheme/scoring';
 import type { Properties, WireRecord } from '../../common/schemas/wire';
 import type { RecordRow } from '../db/types';
@@ -210,14 +211,14 @@ async function seasonOf(ctx: RepoContext, linkId: unknown, row: RowLookup): Prom
 }
 
 function assertIndicatorOfKind(kindId: unknown, key: string): void {
-  const kind = formKindById(kindId);
+  const kind = formKindById(kindId, formKinds);
   if (!kind || !findIndicator(kind, key)) throw invalid(fillText(t.unknownIndicator, { key }));
 }
 
 /** A form goes to review marked completed and with valid values of its live indicators. */
 async function assertSubmittable(ctx: RepoContext, props: Properties, k: FormKeys, input: ReviewInput): Promise<void> {
   if (props[k.completed] !== true) throw invalid(t.notCompleted);
-  const kind = formKindById(props[k.kind]);
+  const kind = formKindById(props[k.kind], formKinds);
   if (!kind) throw invalid(t.unknownKind);
   const rows = input.id === undefined ? [] : await liveIndicatorValues(ctx, input.id, input.flush);
   const result = validateForm(kind, valuesFromIndicators(kind, rows));

@@ -4,7 +4,8 @@
  */
 import { describe, expect, it } from '@jest/globals';
 import { slAudit, slScreens, slSync } from '../../../src/common/i18n/sl';
-import { FORM_KINDS, findIndicator, formKinds } from '../../../src/common/scheme/form-kinds';
+import { FORM_KINDS, formKinds } from '../../../src/common/scheme/form-kinds';
+import { findIndicator } from '../../../src/common/scheme/kind-lookup';
 import { attentionDetails } from '../../../src/client/features/sync/attention-details';
 import type { AttentionItem } from '../../../src/client/features/sync';
 import { testConfig } from './helpers';

@@ -11,7 +11,7 @@ import { sl, slPhone, slReview, slReviewFarmer, slScreens } from '../../../commo
 import { reviewStateOf } from '../../../common/review';
 import type { FormValues, ValidationError } from '../../../common/scheme/scoring';
 import type { IndicatorDefinition, AppConfig, FormKind } from '../../../common/schemas/config';
-import { formKindById } from '../../../common/scheme/form-kinds';
+import { formKindById } from '../../../common/scheme/kind-lookup';
 import { Button } from '../../components/button/button';
 import { useUnsavedChanges } from '../../components/confirm-leave/unsaved-changes';
 import { EmptyState } from '../../components/empty-state/empty-state';

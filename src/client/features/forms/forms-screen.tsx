@@ -5,7 +5,7 @@
  */
 import { sl, slScreens } from '../../../common/i18n/sl';
 import type { AppConfig } from '../../../common/schemas/config';
-import { formKindById } from '../../../common/scheme/form-kinds';
+import { formKindById } from '../../../common/scheme/kind-lookup';
 import type { Form } from '../../lib/db/model';
 import { EmptyState } from '../../components/empty-state/empty-state';
 import { FormIcon } from '../../components/icons/icons';

@@ -3,7 +3,7 @@
  * the kind's base score and its scoring rule's version (the server recomputes both on every write).
  */
 import type { AppConfig } from '../../../common/schemas/config';
-import { formKindById } from '../../../common/scheme/form-kinds';
+import { formKindById } from '../../../common/scheme/kind-lookup';
 import { toProperties } from '../../lib/db/model';
 import type { LocalEdit } from '../../lib/db/outbox';
 import { refKeysFor } from '../../lib/db/refs';

@@ -7,7 +7,7 @@
 import { useMemo, useState } from 'react';
 import { farmerMayEdit, type ReviewState } from '../../../common/review';
 import type { AppConfig, FormKind } from '../../../common/schemas/config';
-import { formKindById } from '../../../common/scheme/form-kinds';
+import { formKindById } from '../../../common/scheme/kind-lookup';
 import type { StoredRecord } from '../../lib/db/database';
 import { readRow } from '../../lib/db/model';
 import type { FormScreenProps } from './form-screen';

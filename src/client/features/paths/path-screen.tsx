@@ -7,7 +7,7 @@
 import { useState, type ReactNode } from 'react';
 import { formatDate, formatDateTime } from '../../../common/format';
 import { sl, slPhone, slScreens } from '../../../common/i18n/sl';
-import { formKindById } from '../../../common/scheme/form-kinds';
+import { formKindById } from '../../../common/scheme/kind-lookup';
 import { Button } from '../../components/button/button';
 import { EmptyState } from '../../components/empty-state/empty-state';
 import { BackIcon, ChevronRightIcon, PathIcon, PlusIcon } from '../../components/icons/icons';

@@ -6,7 +6,7 @@
  */
 import { useMemo, type ReactNode } from 'react';
 import type { AppConfig } from '../../../common/schemas/config';
-import { formKindById } from '../../../common/scheme/form-kinds';
+import { formKindById } from '../../../common/scheme/kind-lookup';
 import type { StoredRecord } from '../../lib/db/database';
 import { readRow } from '../../lib/db/model';
 import { buildPathRows, type PathRow, type SeasonRows } from './path-rows';

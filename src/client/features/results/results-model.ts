@@ -12,7 +12,7 @@ import { reviewStateOf, type ReviewState } from '../../../common/review';
 import { classifyScore, type ScoreClass } from '../../../common/score';
 import { computeScore, valuesFromIndicators, type ScoreResult } from '../../../common/scheme/scoring';
 import type { AppConfig } from '../../../common/schemas/config';
-import { formKindById } from '../../../common/scheme/form-kinds';
+import { formKindById } from '../../../common/scheme/kind-lookup';
 import type { AuditEntry } from '../../../common/schemas/audit';
 import type { StoredRecord } from '../../lib/db/database';
 import { readRow, type Form, type Indicator } from '../../lib/db/model';

@@ -12,7 +12,7 @@ import { formatDateTime } from '../../../common/format';
 import { slReview, slReviewQueue } from '../../../common/i18n/sl';
 import { dayInSlovenia, moveNeedsReason, movesFrom, reviewStateOf, type ReviewState, type SeasonDeadlines } from '../../../common/review';
 import type { AppConfig } from '../../../common/schemas/config';
-import { formKindById } from '../../../common/scheme/form-kinds';
+import { formKindById } from '../../../common/scheme/kind-lookup';
 import { Button } from '../../components/button/button';
 import type { Form } from '../../lib/db/model';
 import type { ReviewMove } from '../../lib/db/review-edit';

@@ -5,7 +5,7 @@
  */
 import { reviewStateOf, type ReviewState } from '../../../common/review';
 import type { AppConfig } from '../../../common/schemas/config';
-import { formKindById } from '../../../common/scheme/form-kinds';
+import { formKindById } from '../../../common/scheme/kind-lookup';
 import { classifyScore, type ScoreClass } from '../../../common/score';
 import type { WireRecord } from '../../../common/schemas/wire';
 import { readRow, type Form } from '../../lib/db/model';

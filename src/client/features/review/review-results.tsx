@@ -7,7 +7,7 @@
 import { slReview, slReviewFarmer } from '../../../common/i18n/sl';
 import type { ReviewState } from '../../../common/review';
 import type { AppConfig } from '../../../common/schemas/config';
-import { formKindById } from '../../../common/scheme/form-kinds';
+import { formKindById } from '../../../common/scheme/kind-lookup';
 import { paymentPreview } from '../../../common/scheme/payment';
 import type { StoredRecord } from '../../lib/db/database';
 import { readRow } from '../../lib/db/model';

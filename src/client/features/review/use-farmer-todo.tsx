@@ -6,7 +6,7 @@
 import { useMemo, type ReactNode } from 'react';
 import { dayInSlovenia } from '../../../common/review';
 import type { AppConfig } from '../../../common/schemas/config';
-import { formKindById } from '../../../common/scheme/form-kinds';
+import { formKindById } from '../../../common/scheme/kind-lookup';
 import type { StoredRecord } from '../../lib/db/database';
 import { readRow } from '../../lib/db/model';
 import { farmerTodo } from './farmer-todo';

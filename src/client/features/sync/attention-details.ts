@@ -9,7 +9,7 @@ import { changeColumnLabel, changeTableLabel, changeValueText } from '../../../c
 import { fillText, slAudit, slReview, slScreens, slSync } from '../../../common/i18n/sl';
 import { reviewStateOf } from '../../../common/review';
 import type { AppConfig } from '../../../common/schemas/config';
-import { formKindById, indicatorByKey } from '../../../common/scheme/form-kinds';
+import { formKindById, indicatorByKey } from '../../../common/scheme/kind-lookup';
 import { TABLE_KEYS, type TableKey } from '../../../common/schemas/project';
 import type { Properties, WireRecord } from '../../../common/schemas/wire';
 import { readRow } from '../../lib/db/model';
