@@ -129,12 +129,7 @@ window.__pathLink = function () {
   }
   return false;
 };
-window.__commits = 0;
-window.__REACT_DEVTOOLS_GLOBAL_HOOK__ = {
-  supportsFiber: true, renderers: new Map(), inject: function () { return 1; }, checkDCE: function () {},
-  onCommitFiberRoot: function () { window.__commits++; }, onCommitFiberUnmount: function () {}, onPostCommitFiberRoot: function () {},
-};
-window.__onScreen(window.__pathLink, function (t) { window.__pathsAt = t; window.__commitsAtPaths = window.__commits; });
+window.__onScreen(window.__pathLink, function (t) { window.__pathsAt = t; });
 window.__taps = [];
 addEventListener('click', function (event) {
   var start = event.timeStamp;
@@ -179,14 +174,11 @@ async function pathsShownAt(page: Page, log: (message: string) => void): Promise
   try {
     const handle = await page.waitForFunction(() => (window as unknown as PageWindow).__pathsAt, undefined, { timeout: 120_000 });
     const at = (await handle.jsonValue()) as number;
-    const { commits, inView } = await page.evaluate(() => {
-      const w = window as unknown as { __pathInView: boolean; __commitsAtPaths: number };
-      return { commits: w.__commitsAtPaths, inView: w.__pathInView };
-    });
+    const inView = await page.evaluate(() => (window as unknown as { __pathInView: boolean }).__pathInView);
     const { metrics } = await sessions.get(page)!.send('Performance.getMetrics');
     const busy = (name: string) => ((metrics.find((m) => m.name === name)?.value ?? 0) * 1000).toFixed(0);
     log(
-      `paths at ${at.toFixed(0)} ms${inView ? '' : ' (the first one below the fold)'}: ${commits} React commits; ` +
+      `paths at ${at.toFixed(0)} ms${inView ? '' : ' (the first one below the fold)'}: ` +
         `main thread so far ${busy('TaskDuration')} ms busy, of which script ${busy('ScriptDuration')}, style and layout ${busy('RecalcStyleDuration')} + ${busy('LayoutDuration')}`,
     );
     return at;

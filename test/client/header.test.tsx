@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, jest } from '@jest/globals';
-import { cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { sl } from '../../src/common/i18n/sl';
 import { Header } from '../../src/client/components/header/header';
 
@@ -95,7 +95,8 @@ describe('the layout hangs the sync panel and the sign-in state on the frame', (
     await screen.findByRole('heading', { level: 1, name: sl.screens.home.title });
     fireEvent.click(screen.getByTestId('conn-status'));
     const dialog = screen.getByRole('dialog', { name: slSync.sync.panelTitle });
-    expect(dialog.querySelector('[data-testid="sync-pending"]')?.textContent).toBe(slSync.sync.allSent);
+    // The panel's code loads when it first opens.
+    await waitFor(() => expect(dialog.querySelector('[data-testid="sync-pending"]')?.textContent).toBe(slSync.sync.allSent));
     fireEvent.keyDown(dialog, { key: 'Escape' });
     expect(screen.queryByRole('dialog')).toBeNull();
     cleanup();
@@ -115,7 +116,8 @@ describe('the layout hangs the sync panel and the sign-in state on the frame', (
     act(() => {
       store.dispatch(identityRestored({ user: { sub: 'k1', email: 'kmet1@example.si' }, token: null }));
     });
-    expect(screen.getByTestId('signed-in-user').textContent).toBe('kmet1@example.si');
+    // The screen subscribes to the store in an effect, after its first frame.
+    expect((await screen.findByTestId('signed-in-user')).textContent).toBe('kmet1@example.si');
     // With edits still waiting, sign-out stops and the layout's dialog asks what to do.
     const { outboxSummaryLoaded } = await import('../../src/client/features/sync/sync-slice');
     act(() => {

@@ -85,6 +85,9 @@ describe('static client', () => {
     const hashed = await get(`/${HASHED}`);
     expect(hashed.status).toBe(200);
     expect(hashed.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    // Never revalidated under its name: no validators to send with each of a visit's scripts.
+    expect(hashed.headers.get('etag')).toBeNull();
+    expect(hashed.headers.get('last-modified')).toBeNull();
     const manifest = await get('/manifest.webmanifest');
     expect(manifest.status).toBe(200);
     expect(manifest.headers.get('cache-control')).toBe('no-cache');

@@ -2,7 +2,7 @@
  * Serves the built client (webpack output, dist/) with cache headers that keep an offline PWA
  * correct:
  * - content-hashed files (`main.1a2b3c4d5e.js`, `static/media/logo.….png`) never change under
- *   their name: cached for a year, `immutable`;
+ *   their name: cached for a year, `immutable`, without an ETag or Last-Modified;
  * - `index.html`, `sw.js` and every other unhashed file: `no-cache` (the browser revalidates with
  *   the ETag each time), so a new release is picked up on the next visit and the service worker's
  *   update check always sees the newest `sw.js` (config.json is a route and sets its own header);
@@ -89,8 +89,10 @@ export async function registerStatic(app: FastifyInstance, options: StaticOption
     if (await hasStaleCopy(path.join(root, relative))) delete request.headers['accept-encoding'];
     reply.header('x-content-type-options', 'nosniff');
     if (name === 'sw.js') reply.header('service-worker-allowed', '/');
-    reply.header('cache-control', isHashedAsset(relative) ? HASHED_CACHE_CONTROL : NO_CACHE);
-    return reply.sendFile(relative, root, { cacheControl: false });
+    const hashed = isHashedAsset(relative);
+    reply.header('cache-control', hashed ? HASHED_CACHE_CONTROL : NO_CACHE);
+    // A hashed file is never revalidated under its name: its ETag and date would only add bytes.
+    return reply.sendFile(relative, root, { cacheControl: false, etag: !hashed, lastModified: !hashed });
   }
 
   async function handler(request: FastifyRequest, reply: FastifyReply) {

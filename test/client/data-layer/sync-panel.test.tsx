@@ -12,7 +12,8 @@ import { FORM_KINDS, formKinds } from '../../../src/common/scheme/form-kinds';
 import { configLoaded } from '../../../src/client/lib/config';
 import { makeStore } from '../../../src/client/app/store';
 import { deviceRow, openOfflineDb, saveEdit, markItems, summarizeOutbox } from '../../../src/client/lib/db';
-import { SyncPanel, outboxSummaryLoaded, toAttentionItem, drainSucceeded } from '../../../src/client/features/sync';
+import { outboxSummaryLoaded, toAttentionItem, drainSucceeded } from '../../../src/client/features/sync';
+import { SyncPanel } from '../../../src/client/features/sync/components/sync-panel';
 import { testConfig, uniqueDbName, until } from './helpers';
 
 // jsdom has no structuredClone, which IndexedDB (fake-indexeddb) needs to store values.

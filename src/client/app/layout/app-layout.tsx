@@ -4,7 +4,7 @@
  * and sign-out dialog (auth), the location-denied warning (location) and the sync panel the header's connection indicator opens (sync).
  * Features meet here and in routes/ only (docs/architecture.md, Layers).
  */
-import { useState } from 'react';
+import { Suspense, useState } from 'react';
 import { sl, slSync } from '../../../common/i18n/sl';
 import { Header } from '../../components/header/header';
 import { Modal } from '../../components/modal/modal';
@@ -18,7 +18,9 @@ import { selectConfig } from '../../lib/config/config-slice';
 import type { AppConfig } from '../../../common/schemas/config';
 import { useRouteAccess } from '../bootstrap/route-access';
 import { useAppDispatch, useAppSelector } from '../hooks';
-import { RouteOutlet, useLocation } from '../router/router';
+import { ChunkErrorBoundary, RouteOutlet, useLocation } from '../router/router';
+import { ChunkFailedScreen } from '../routes/chunk-failed';
+import { Loading } from '../../components/loading/loading';
 import { MainNav } from './bottom-nav';
 import { useConnectionInfo } from './connection';
 
@@ -54,7 +56,11 @@ export function AppLayout() {
       <NotificationArea />
       {syncPanelOpen ? (
         <Modal title={slSync.sync.panelTitle} className="sync-panel-modal" onClose={() => setSyncPanelOpen(false)}>
-          <SyncPanel />
+          <ChunkErrorBoundary fallback={<ChunkFailedScreen />}>
+            <Suspense fallback={<Loading />}>
+              <SyncPanel />
+            </Suspense>
+          </ChunkErrorBoundary>
         </Modal>
       ) : null}
       <SignOutDialog onSyncFirst={() => dispatch(drainRequested({ force: true }))} />

@@ -190,7 +190,7 @@ export function RouteOutlet() {
   if (blocked) return <BlockedScreen blocked={blocked} />;
   if (!idsResolved) return <Loading />;
   return (
-    <ChunkErrorBoundary key={screenKey}>
+    <ChunkErrorBoundary key={screenKey} fallback={<ChunkFailedScreen />}>
       <Suspense fallback={<Loading />}>
         <Screen params={match.params} query={location.query} />
       </Suspense>
@@ -198,8 +198,8 @@ export function RouteOutlet() {
   );
 }
 
-/** A screen chunk that cannot load (offline before it was cached, a deploy removed it). */
-class ChunkErrorBoundary extends Component<{ children: ReactNode }, { failed: boolean }> {
+/** Code loaded on demand that cannot load (offline before it was cached, a deploy removed it): `fallback` instead. */
+export class ChunkErrorBoundary extends Component<{ children: ReactNode; fallback: ReactNode }, { failed: boolean }> {
   override state = { failed: false };
 
   static getDerivedStateFromError(): { failed: boolean } {
@@ -207,10 +207,10 @@ class ChunkErrorBoundary extends Component<{ children: ReactNode }, { failed: bo
   }
 
   override componentDidCatch(error: unknown, info: ErrorInfo): void {
-    console.error('screen failed to load', error, info.componentStack);
+    console.error('code failed to load', error, info.componentStack);
   }
 
   override render() {
-    return this.state.failed ? <ChunkFailedScreen /> : this.props.children;
+    return this.state.failed ? this.props.fallback : this.props.children;
   }
 }

@@ -8,7 +8,6 @@ import { StorageError, type OfflineDb, type OutboxItem } from '../../lib/db/data
 import { toProperties } from '../../lib/db/model';
 import { refKeysFor } from '../../lib/db/refs';
 import { selectConfig } from '../../lib/config/config-slice';
-import { attentionDetails, lockedEditComment, lockedFormId } from './attention-details';
 import { toAttentionItem } from './sync-slice';
 import { createAppAsyncThunk } from '../../app/store-types';
 import { slSync } from '../../../common/i18n/sl';
@@ -50,6 +49,8 @@ export const lockedEditSentAsComment = createAppAsyncThunk<void, number>('sync/l
   const item = await extra.db.outbox.get(seq);
   if (!config || !item) return;
   const view = toAttentionItem(item);
+  // The panel that asks for this loaded the same code (./attention-details) when it opened.
+  const { attentionDetails, lockedEditComment, lockedFormId } = await import(/* webpackChunkName: "sync-panel" */ './attention-details');
   const formId = lockedFormId(config, view);
   if (formId === null) return rejectWithValue(slSync.sync.lockedNoForm);
   const text = lockedEditComment(attentionDetails(config, view));
