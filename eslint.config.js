@@ -84,7 +84,7 @@ export default tseslint.config(
   },
   {
     // The wire schemas are the server's; the client takes only their types, so TypeBox and the
-    // schema values stay out of its bundle.
+    // schema values stay out of its bundle; likewise the scheme's form kinds.
     files: ['src/client/**'],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
@@ -95,6 +95,13 @@ export default tseslint.config(
               group: ['**/common/schemas/wire', '@sinclair/typebox'],
               allowTypeImports: true,
               message: 'the client imports only types from the wire schemas (import type)',
+            },
+            {
+              // The scheme's content comes with config.json: in the bundle it would be a phone's
+              // first download twice.
+              group: ['**/common/scheme/form-kinds'],
+              allowTypeImports: true,
+              message: "the client finds form kinds among config.forms (common/scheme/kind-lookup), not in the scheme's own list",
             },
           ],
         },
