@@ -38,6 +38,22 @@ const onPostgres = Boolean(process.env.DATABASE_URL);
     await bboxOnly?.close();
   });
 
+  it("lists only its own schema's tables: another app's schema dropped meanwhile cannot fail its start", async () => {
+    // Kysely's own introspection scanned every schema and asked has_schema_privilege of each: a
+    // schema dropped during that query (another test app closing) failed the migrator's check
+    // and with it the start ("schema … does not exist").
+    const own = async (t: TestApp) => (await sql<{ name: string }>`select current_schema() as name`.execute(t.app.db)).rows[0]!.name;
+    const [gisSchema, bboxSchema] = [await own(withGis), await own(bboxOnly)];
+    expect(gisSchema).not.toBe(bboxSchema);
+    const tables = await withGis.app.db.introspection.getTables({ withInternalKyselyTables: true });
+    const schemas = new Set(tables.map((table) => table.schema));
+    expect(schemas.has(gisSchema)).toBe(true);
+    expect(schemas.has(bboxSchema)).toBe(false);
+    expect(tables.find((table) => table.schema === gisSchema && table.name === 'records')?.columns.map((column) => column.name)).toContain('properties');
+    expect(tables.some((table) => table.name === 'kysely_migration')).toBe(true);
+    expect((await withGis.app.db.introspection.getTables()).some((table) => table.name === 'kysely_migration')).toBe(false);
+  });
+
   it('uses PostGIS where installed (geom column, exact test in the database), else the bbox path; the bbox path when told not to', async () => {
     expect(withGis.app.dialect.name).toBe('postgres');
     // Asked of the database itself, not of the app: an app that failed to set PostGIS up where

@@ -5,8 +5,9 @@
  * queries use PostGIS (geometry column kept in step with the GeoJSON text by a trigger, GiST index,
  * ST_Intersects) when the extension can be created, the bbox columns otherwise.
  */
-import { CompiledQuery, Kysely, PostgresDialect, sql, type CreateTableBuilder, type Insertable, type RawBuilder } from 'kysely';
+import { CompiledQuery, Kysely, sql, type CreateTableBuilder, type Insertable, type RawBuilder } from 'kysely';
 import pg from 'pg';
+import { OwnSchemasPostgresDialect } from './postgres-introspector';
 import type { Geometry } from 'geojson';
 import {
   chunksOf,
@@ -348,7 +349,7 @@ export async function openPostgres(options: PostgresOptions): Promise<PostgresOp
     if (!(await ensureExtension(pool, 'unaccent'))) throw new Error('PostgreSQL: the unaccent extension is not available (install postgresql-contrib)');
     const dialect = new PostgresDialectLayer(pool);
     dialect.spatial = options.postgis === false ? false : await ensureExtension(pool, 'postgis').catch(() => false);
-    const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) });
+    const db = new Kysely<Schema>({ dialect: new OwnSchemasPostgresDialect({ pool }) });
     return { db, dialect, pool };
   } catch (error) {
     await pool.end();
