@@ -162,7 +162,7 @@ export default (_env: unknown, argv: { mode?: 'production' | 'development' }): C
             enforce: true,
           },
           framework: {
-            test: /[\\/]node_modules[\\/](preact|react|react-dom|scheduler|react-redux|@reduxjs|redux|redux-thunk|reselect|immer|use-sync-external-store)[\\/]/,
+            test: /[\\/]node_modules[\\/](preact|react-redux|@reduxjs|redux|redux-thunk|reselect|immer|use-sync-external-store)[\\/]/,
             name: 'framework',
             chunks: 'initial',
             priority: 20,

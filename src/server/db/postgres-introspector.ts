@@ -3,8 +3,8 @@
  * `has_schema_privilege` of each: a schema dropped while the query runs (another app's
  * throwaway schema in the test database, another installation's) fails the whole query with
  * "schema … does not exist", and with it the migrator's check whether its table exists, so the
- * server did not start. This one lists the tables of the schemas on the connection's search
- * path only (`current_schemas`), which are the only ones the server reads or writes.
+ * server did not start. This one lists only the schemas on the connection's search path
+ * (`current_schemas`) and their tables: the only ones the server reads or writes.
  */
 import { DEFAULT_MIGRATION_LOCK_TABLE, DEFAULT_MIGRATION_TABLE, PostgresDialect, sql } from 'kysely';
 import type { DatabaseIntrospector, DatabaseMetadata, DatabaseMetadataOptions, Kysely, SchemaMetadata, TableMetadata } from 'kysely';

@@ -22,10 +22,10 @@
  * development host).
  */
 import type { FastifyInstance } from 'fastify';
-import { posix } from 'node:path';
 import type { AuthSetting } from '../env';
 import { REALM_PATH } from '../idp/constants';
 import { PROVIDER_POLICY } from '../idp/pages';
+import { servedFile } from './static';
 
 export interface SecurityHeaderOptions {
   auth?: AuthSetting;
@@ -70,17 +70,12 @@ function keycloakOriginOf(options: SecurityHeaderOptions): string | undefined {
 }
 
 /**
- * A built script or stylesheet, judged by the path the static files are served by (decoded and
- * normalised): `/static/js/%2e%2e/%2e%2e/index.html` is the page and keeps the page's policies.
+ * A built script or stylesheet, judged by the file the static plugin serves for the request:
+ * `/static/js/%2e%2e/%2e%2e/index.html` is the page and keeps the page's policies.
  */
-function isBuiltSubresource(rawPath: string): boolean {
-  let decoded: string;
-  try {
-    decoded = posix.normalize(decodeURIComponent(rawPath));
-  } catch {
-    return false;
-  }
-  return /^\/static\/(js|css)\/[^/]+$/.test(decoded);
+function isBuiltSubresource(url: string): boolean {
+  const file = servedFile(url);
+  return file !== null && /^static\/(js|css)\/[^/]+$/.test(file);
 }
 
 export function registerSecurityHeaders(app: FastifyInstance, options: SecurityHeaderOptions): void {
@@ -108,7 +103,7 @@ export function registerSecurityHeaders(app: FastifyInstance, options: SecurityH
       ? 'identity'
       : path.startsWith('/api/') && !path.startsWith('/api/docs')
         ? 'api'
-        : isBuiltSubresource(path)
+        : isBuiltSubresource(request.url)
           ? 'subresource'
           : 'app';
     for (const [name, value] of Object.entries(byKind[kind])) reply.raw.setHeader(name, value);

@@ -71,6 +71,32 @@ async function hasStaleCopy(file: string): Promise<boolean> {
   return Boolean(original) && [br, gz].some((copy) => copy && copy.mtimeMs < original!.mtimeMs);
 }
 
+/** A request's path, %-decoded (null for a malformed escape). */
+function decodedPath(url: string): string | null {
+  try {
+    return decodeURIComponent(url.split('?')[0]!.split('#')[0]!);
+  } catch {
+    return null;
+  }
+}
+
+/** The file a decoded path names, relative to dist/: normalised and kept inside it ("/../x" or encoded dots must not escape). */
+function fileOf(urlPath: string): string {
+  return path.posix
+    .normalize(urlPath)
+    .replace(/^(\.\.(\/|$))+/, '')
+    .replace(/^\/+/, '');
+}
+
+/**
+ * The file under dist/ a GET of `url` is served from, as the handler below resolves it (null for a
+ * malformed escape): the security headers judge an answer by the file it sends.
+ */
+export function servedFile(url: string): string | null {
+  const urlPath = decodedPath(url);
+  return urlPath === null ? null : fileOf(urlPath);
+}
+
 function isApiPath(urlPath: string): boolean {
   return urlPath === '/api' || urlPath.startsWith('/api/');
 }
@@ -96,12 +122,8 @@ export async function registerStatic(app: FastifyInstance, options: StaticOption
   }
 
   async function handler(request: FastifyRequest, reply: FastifyReply) {
-    let urlPath: string;
-    try {
-      urlPath = decodeURIComponent(request.url.split('?')[0]!.split('#')[0]!);
-    } catch {
-      return reply.callNotFound(); // malformed %-escape: no such file
-    }
+    const urlPath = decodedPath(request.url);
+    if (urlPath === null) return reply.callNotFound(); // malformed %-escape: no such file
     if (isApiPath(urlPath)) return reply.callNotFound();
 
     if (!(await isFile(indexFile))) {
@@ -116,11 +138,7 @@ export async function registerStatic(app: FastifyInstance, options: StaticOption
       );
     }
 
-    // Normalise and keep inside root: "/../x" or encoded dots must not escape dist/.
-    const relative = path.posix
-      .normalize(urlPath)
-      .replace(/^(\.\.(\/|$))+/, '')
-      .replace(/^\/+/, '');
+    const relative = fileOf(urlPath);
     const candidate = path.join(root, relative);
     if (relative !== '' && !relative.split('/').some((part) => part.startsWith('.')) && candidate.startsWith(root + path.sep) && (await isFile(candidate))) {
       return send(request, reply, relative);
