@@ -22,12 +22,14 @@ import { chunksOf, rowsPerStatement } from '../db/dialect';
 import { DomainError, invalid } from '../domain-errors';
 import { BulkWrites } from './bulk-writes';
 import type { RepoContext } from './context';
-import { rowToRecord } from './record-mapper';
+import type { RecordRow } from '../db/types';
+import { recordJson, rowToRecord } from './record-mapper';
 import { visibleRows } from './record-repository';
 import type { LocalIdMap, WriteWith } from './write-sink';
 import { archiveRecords, deleteRecords, writeInsert, writeUpdate } from './write-steps';
 
 /** What the operations of a bulk call share. */
+/** What the operations of a bulk call share; `path` is the operation being applied (set per operation, not copied). */
 type BulkState = WriteWith & { localIds: LocalIdMap; verifiedRefs: Set<string>; writes: BulkWrites };
 
 /** A bulk call's answer: its results' statuses, and the whole answer as the JSON text of the `BulkResult` body. */
@@ -79,11 +81,11 @@ export async function applyBulk(outer: RepoContext, operations: BulkOperation[])
         recordIds.push(duplicate.record?.id);
         continue;
       }
-      const item = await applyOperation(ctx, op, path, state);
-      const text = JSON.stringify(item);
+      state.path = path;
+      const { text, recordId } = await applyOperation(ctx, op, path, state);
       results.push(APPLIED);
       texts.push(text);
-      recordIds.push(item.record?.id);
+      recordIds.push(recordId);
       // Stored with its record: a resent operation's answer is the first one, version included
       // (the client moves its row and its later queued updates on to that version; without it
       // the next update of the row is refused as a stale-version conflict).
@@ -156,7 +158,19 @@ async function previouslyApplied(ctx: RepoContext, operations: BulkOperation[]):
   return found;
 }
 
-async function applyOperation(ctx: RepoContext, op: BulkOperation, path: string, state: BulkState): Promise<BulkResultItem> {
+/** An applied operation's result as its JSON text (a `BulkResultItem`), and its record's id. */
+interface AppliedResult {
+  text: string;
+  recordId?: number;
+}
+
+/** The JSON text of an insert's or update's `BulkResultItem`, its record written from the row's own texts (recordJson). */
+function writtenResult(op: BulkOperation, row: RecordRow, localId?: number): AppliedResult {
+  const local = localId === undefined ? '' : `,"localId":${localId}`;
+  return { text: `{"opId":${JSON.stringify(op.opId)},"status":"applied","id":${row.id}${local},"record":${recordJson(row)}}`, recordId: row.id };
+}
+
+async function applyOperation(ctx: RepoContext, op: BulkOperation, path: string, state: BulkState): Promise<AppliedResult> {
   const { localIds, writes } = state;
   switch (op.kind) {
     case 'insert': {
@@ -167,14 +181,14 @@ async function applyOperation(ctx: RepoContext, op: BulkOperation, path: string,
       if (op.localId !== undefined && !isLocalId(op.localId)) {
         throw invalid(`${path}.localId: must be a positive integer below ${LOCAL_ID_BOUND}`);
       }
-      const record = await writeInsert(ctx, op, { ...state, path });
-      if (op.localId === undefined) return { opId: op.opId, status: 'applied', id: record.id, record };
-      localIds.set(op.localId, record.id);
-      return { opId: op.opId, status: 'applied', id: record.id, localId: op.localId, record };
+      const { row } = await writeInsert(ctx, op, state);
+      if (op.localId === undefined) return writtenResult(op, row);
+      localIds.set(op.localId, row.id);
+      return writtenResult(op, row, op.localId);
     }
     case 'update': {
-      const record = await writeUpdate(ctx, op, { ...state, path });
-      return { opId: op.opId, status: 'applied', id: record.id, record };
+      const { row } = await writeUpdate(ctx, op, state);
+      return writtenResult(op, row);
     }
     case 'delete': {
       const id = localIds.get(op.id) ?? op.id;
@@ -182,7 +196,7 @@ async function applyOperation(ctx: RepoContext, op: BulkOperation, path: string,
       await deleteRecords(ctx, op.tableId, [id], path);
       writes.forget();
       state.verifiedRefs.clear();
-      return { opId: op.opId, status: 'applied', id };
+      return { text: JSON.stringify({ opId: op.opId, status: 'applied', id } satisfies BulkResultItem) };
     }
     case 'archive': {
       const id = localIds.get(op.id) ?? op.id;
@@ -190,7 +204,7 @@ async function applyOperation(ctx: RepoContext, op: BulkOperation, path: string,
       await archiveRecords(ctx, op.tableId, [id], true, path);
       writes.forget();
       state.verifiedRefs.clear();
-      return { opId: op.opId, status: 'applied', id };
+      return { text: JSON.stringify({ opId: op.opId, status: 'applied', id } satisfies BulkResultItem) };
     }
     default:
       throw invalid(`${path}.kind: unknown operation kind ${JSON.stringify((op as { kind?: unknown }).kind)}`);

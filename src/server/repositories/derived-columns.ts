@@ -18,8 +18,11 @@ export interface GeometryColumns {
   max_y: number | null;
 }
 
+/** The columns of a row without geometry (shared: callers spread it, never change it). */
+const NO_GEOMETRY: GeometryColumns = Object.freeze({ geometry: null, min_x: null, min_y: null, max_x: null, max_y: null });
+
 export function geometryColumns(geometry: Geometry | null): GeometryColumns {
-  if (!geometry) return { geometry: null, min_x: null, min_y: null, max_x: null, max_y: null };
+  if (!geometry) return NO_GEOMETRY;
   const [minX, minY, maxX, maxY] = bboxOf(geometry);
   return { geometry: JSON.stringify(geometry), min_x: minX, min_y: minY, max_x: maxX, max_y: maxY };
 }

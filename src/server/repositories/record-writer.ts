@@ -7,6 +7,7 @@
 import type { WireRecord } from '../../common/schemas/wire';
 import { type RepoContext } from './context';
 import { findLiveRow } from './live-rows';
+import { rowToRecordWith } from './record-mapper';
 import { findVisibleRow } from './record-repository';
 import { updateRow, type RecordWrites, type WriteOptions } from './write-sink';
 import { writeInsert, writeUpdate, type InsertInput, type UpdateInput } from './write-steps';
@@ -33,10 +34,12 @@ function directWrites(ctx: RepoContext): RecordWrites {
   };
 }
 
-export function insertRecord(ctx: RepoContext, input: InsertInput, options: WriteOptions = {}): Promise<WireRecord> {
-  return writeInsert(ctx, input, { ...options, writes: directWrites(ctx) });
+export async function insertRecord(ctx: RepoContext, input: InsertInput, options: WriteOptions = {}): Promise<WireRecord> {
+  const { row, properties } = await writeInsert(ctx, input, { ...options, writes: directWrites(ctx) });
+  return rowToRecordWith(row, properties);
 }
 
-export function updateRecord(ctx: RepoContext, input: UpdateInput, options: WriteOptions = {}): Promise<WireRecord> {
-  return writeUpdate(ctx, input, { ...options, writes: directWrites(ctx) });
+export async function updateRecord(ctx: RepoContext, input: UpdateInput, options: WriteOptions = {}): Promise<WireRecord> {
+  const { row, properties } = await writeUpdate(ctx, input, { ...options, writes: directWrites(ctx) });
+  return rowToRecordWith(row, properties);
 }

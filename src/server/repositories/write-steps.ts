@@ -10,7 +10,7 @@
  * pointing at rows they cannot see.
  */
 import type { Geometry } from 'geojson';
-import type { Properties, WireRecord } from '../../common/schemas/wire';
+import type { Properties } from '../../common/schemas/wire';
 import { assertMayChangeColumns, assertMayWrite } from '../access/policy';
 import { addOwned } from '../access/scope';
 import type { RecordRow } from '../db/types';
@@ -22,7 +22,7 @@ import { geometryColumns, searchText } from './derived-columns';
 import { rescoreAfterWrite } from './form-score'; // stored form score kept in step
 import { normalizeGeometry } from './geometry';
 import { findLiveNaturalDuplicate, hasNaturalKey, refuseSecondLiveRow } from './live-rows';
-import { parseProperties, rowToRecord, rowToRecordWith } from './record-mapper';
+import { parseProperties, rowToRecord } from './record-mapper';
 import { findVisibleRow } from './record-repository';
 import { applyRecordRules, hasRecordRules } from './record-rules'; // per-table rules: seasons, farmers, meadows
 import { applyReviewRules, assertFarmerMayChange, assertFormUnlocked, hasReviewRules, type MoveComment, type RowLookup } from './review-rules'; // the review loop
@@ -69,15 +69,26 @@ async function addMoveComment(ctx: RepoContext, formId: number, comment: MoveCom
   await writeInsert(ctx, { tableId: comments.id, properties }, { ...options, moveState: comment.state });
 }
 
-export async function writeInsert(ctx: RepoContext, input: InsertInput, options: WriteWith): Promise<WireRecord> {
+/**
+ * What a write answers: the row as stored (its properties as JSON text) and those properties parsed.
+ * The single writer turns it into a record (rowToRecordWith); a bulk call writes the answer's JSON
+ * from the row's text (recordJson), without turning the properties into JSON a second time.
+ */
+export interface WrittenRow {
+  row: RecordRow;
+  properties: Properties;
+}
+
+export async function writeInsert(ctx: RepoContext, input: InsertInput, options: WriteWith): Promise<WrittenRow> {
   const path = options.path ?? '';
   const { writes } = options;
   const table = tableInBody(ctx, input.tableId, pathOf(path, 'tableId'));
   assertMayWrite(ctx.access, table.key, 'insert');
-  const props = validateProperties(table, input.properties, pathOf(path, 'properties'));
+  const propertiesPath = pathOf(path, 'properties');
+  const props = validateProperties(table, input.properties, propertiesPath);
   const geometry = normalizeGeometry(input.geometry, pathOf(path, 'geometry')) ?? null;
-  checkOwnershipColumn(ctx, table, props, pathOf(path, 'properties'));
-  await checkReferences(ctx, table, props, pathOf(path, 'properties'), options);
+  checkOwnershipColumn(ctx, table, props, propertiesPath);
+  await checkReferences(ctx, table, props, propertiesPath, options);
   if (hasRecordRules(table)) await applyRecordRules(ctx, table, { props, changed: new Set(Object.keys(props)), geometry, flush: () => writes.flush() });
   if (table.key === 'indicators' && ctx.access.role === 'farmer') await assertFormUnlocked(ctx, table, props, lookupOf(writes));
   const comment = hasReviewRules(table)
@@ -93,7 +104,7 @@ export async function writeInsert(ctx: RepoContext, input: InsertInput, options:
   if (hasNaturalKey(table)) {
     await writes.flush();
     const existing = await findLiveNaturalDuplicate(ctx, table, props);
-    if (existing) return rowToRecord(existing);
+    if (existing) return { row: existing, properties: parseProperties(existing.properties) };
   }
   await refuseSecondLiveRow(ctx, table, props, path, writes);
   const row = await writes.insert(
@@ -117,7 +128,7 @@ export async function writeInsert(ctx: RepoContext, input: InsertInput, options:
   await writes.history(historyValues(ctx, row, 'insert', null, row));
   if (comment) await addMoveComment(ctx, row.id, comment, options);
   const rescored = await rescoreAfterWrite(ctx, table, props, row.id);
-  return rescored ? rowToRecord(rescored) : rowToRecordWith(row, props);
+  return rescored ? { row: rescored, properties: parseProperties(rescored.properties) } : { row, properties: props };
 }
 
 /**
@@ -199,7 +210,7 @@ async function checkUpdate(
   return { merged, comment };
 }
 
-export async function writeUpdate(ctx: RepoContext, input: UpdateInput, options: WriteWith): Promise<WireRecord> {
+export async function writeUpdate(ctx: RepoContext, input: UpdateInput, options: WriteWith): Promise<WrittenRow> {
   const path = options.path ?? '';
   const table = tableInBody(ctx, input.tableId, pathOf(path, 'tableId'));
   assertMayWrite(ctx.access, table.key, 'update');
@@ -212,7 +223,7 @@ export async function writeUpdate(ctx: RepoContext, input: UpdateInput, options:
   const change = changeOf(table, input, current, before, path, options.localIds);
   assertMayChangeColumns(ctx.access, table.key, change.changedNames, change.geometryChanged);
   // A retried or no-op edit changes nothing: no new version, no history entry.
-  if (change.changedNames.length === 0 && !change.geometryChanged) return rowToRecord(current);
+  if (change.changedNames.length === 0 && !change.geometryChanged) return { row: current, properties: before };
   const { merged, comment } = await checkUpdate(ctx, table, current, before, change, options);
   const row = await writes.update(current, {
     properties: JSON.stringify(merged),
@@ -230,7 +241,8 @@ export async function writeUpdate(ctx: RepoContext, input: UpdateInput, options:
   await writes.history(historyValues(ctx, row, 'update', current, row));
   // An indicator moved to another form changes the score of both.
   if (table.key === 'indicators') await rescoreAfterWrite(ctx, table, before, row.id);
-  return rowToRecord((await rescoreAfterWrite(ctx, table, merged, row.id)) ?? row);
+  const rescored = await rescoreAfterWrite(ctx, table, merged, row.id);
+  return rescored ? { row: rescored, properties: parseProperties(rescored.properties) } : { row, properties: merged };
 }
 
 /** Soft-deletes the rows (already deleted ones stay as they are). Any id not visible → 404, nothing changes. */
