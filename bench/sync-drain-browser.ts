@@ -50,6 +50,7 @@ import type { DrainFigures, DrainSetup } from './browser/sync-drain-entry';
 import { fieldDayEdits } from './browser/field-day-edits';
 import { insertFloor } from './floor';
 import { FLOOR_NAME, measureIdbFloor } from './idb-floor';
+import { cpuSnapshot, describeCpu, type CpuByKind } from './process-cpu';
 import { startPouchPeer } from './pouch-peer';
 import { bundle } from './sync-browser';
 import { CHROMIUM_PATH, launchChromium } from '../scripts/chromium';
@@ -167,6 +168,8 @@ export async function syncDrainBrowserFigures({ want, emit, log }: BenchIo): Pro
 
     const page = await browser.newPage();
     page.on('pageerror', (error) => log(`page error: ${error.message}`));
+    const cpuMarks = new Map<string, CpuByKind>();
+    await page.exposeFunction('benchCpuMark', (name: string) => void cpuMarks.set(name, cpuSnapshot()));
     await page.goto(`${origin}/bench/drain`);
     await page.waitForFunction(() => 'drainBench' in window);
     const drain = (count: number, maxBatch: number, tag: string, counted = false) =>
@@ -200,8 +203,11 @@ export async function syncDrainBrowserFigures({ want, emit, log }: BenchIo): Pro
     if (drainWanted) {
       // Raw IndexedDB in this Chromium, before the drains and after them (bench/idb-floor.ts): the
       // client's floor, which the drain is read against.
+      const floorCpuStart = cpuSnapshot();
       const idbFloors = await measureIdbFloor(browser, origin, '/config.json', 3);
-      log(`${FLOOR_NAME} before the drains: ${idbFloors.map((ms) => ms.toFixed(0)).join(', ')} ms`);
+      log(
+        `${FLOOR_NAME} before the drains: ${idbFloors.map((ms) => ms.toFixed(0)).join(', ')} ms; CPU ms per floor run by process: ${describeCpu(floorCpuStart, cpuSnapshot(), 3)}`,
+      );
       // CPU time of this process (the server; the bench driver idles meanwhile): steadier than
       // wall time on a shared machine, logged to compare with the floor's.
       const runs: Array<{ figures: DrainFigures; server: { ms: number }; cpu: NodeJS.CpuUsage }> = [];
@@ -209,11 +215,14 @@ export async function syncDrainBrowserFigures({ want, emit, log }: BenchIo): Pro
         const cpuBefore = process.cpuUsage();
         const figures = await drain(EDITS, MODIFY_CHUNK_SIZE, `drain-${run}`);
         const cpu = process.cpuUsage(cpuBefore);
+        // Where the machine's two cores went while the drain ran (the queueing before it left out).
+        const processes = describeCpu(cpuMarks.get(`start drain-${run}`)!, cpuMarks.get(`end drain-${run}`)!);
         const server = bulkTimes.take();
         if (figures.edits !== EDITS) throw new Error(`queued ${figures.edits} edits, expected ${EDITS}`);
         log(
           `drain ${run + 1} of ${RUNS}, ${figures.edits} edits: ${figures.requests} requests, ${figures.ms.toFixed(0)} ms; server ${server.ms.toFixed(0)} ms over ${server.calls} calls, ` +
-            `waiting for answers ${figures.waitMs.toFixed(0)} ms (HTTP + transport beyond the server: ${(figures.waitMs - server.ms).toFixed(0)} ms); ${describeAck(figures)}`,
+            `waiting for answers ${figures.waitMs.toFixed(0)} ms (HTTP + transport beyond the server: ${(figures.waitMs - server.ms).toFixed(0)} ms); ${describeAck(figures)}; ` +
+            `CPU ms by process: ${processes}`,
         );
         runs.push({ figures, server, cpu });
       }

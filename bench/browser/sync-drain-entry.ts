@@ -165,6 +165,9 @@ async function drain(setup: DrainSetup, count: number, maxBatch: number, tag: st
     },
   };
   let requests = 0;
+  // The bench driver's CPU snapshots of the machine's processes around the drain itself (bench/process-cpu.ts).
+  const cpuMark = (window as unknown as { benchCpuMark?: (name: string) => Promise<void> }).benchCpuMark;
+  await cpuMark?.(`start ${tag}`);
   const start = performance.now();
   for (;;) {
     // drainOnce reads the outbox first: counted until the first call, then the acknowledgements.
@@ -195,6 +198,7 @@ async function drain(setup: DrainSetup, count: number, maxBatch: number, tag: st
     throw new Error(`drain stopped: ${JSON.stringify(outcome)}`);
   }
   const ms = performance.now() - start;
+  await cpuMark?.(`end ${tag}`);
   countRequests(false);
   const ackMs = ms - waitMs - readMs;
   const left = await db.outbox.count();

@@ -1,0 +1,64 @@
+/**
+ * CPU time of this machine's Chromium processes by kind (the browser process, where IndexedDB
+ * and the network service run here; the page's renderer; the GPU process; utilities), and of
+ * this Node process (the server the benches run in-process), read from /proc: where a figure's
+ * two cores went. Linux only; elsewhere the snapshots are empty.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+
+/** Clock ticks per second of /proc's times (USER_HZ: 100 on Linux). */
+const TICKS_PER_S = 100;
+
+export type CpuByKind = Map<string, number>;
+
+function chromiumKind(cmdline: string[]): string | null {
+  if (!cmdline[0]?.includes('chromium')) return null;
+  const type = cmdline.find((arg) => arg.startsWith('--type='))?.slice('--type='.length);
+  if (!type) return 'browser';
+  if (type === 'utility')
+    return `utility (${
+      cmdline
+        .find((arg) => arg.startsWith('--utility-sub-type='))
+        ?.split('.')
+        .pop() ?? '?'
+    })`;
+  return type;
+}
+
+/** CPU ms so far of each kind of Chromium process and of this process ('server'). */
+export function cpuSnapshot(): CpuByKind {
+  const byKind: CpuByKind = new Map();
+  const own = process.cpuUsage();
+  byKind.set('server', (own.user + own.system) / 1000);
+  let pids: string[];
+  try {
+    pids = readdirSync('/proc').filter((name) => /^\d+$/.test(name));
+  } catch {
+    return byKind;
+  }
+  for (const pid of pids) {
+    try {
+      // Chromium's child processes rewrite their command line into one space-separated string.
+      const kind = chromiumKind(readFileSync(`/proc/${pid}/cmdline`, 'utf8').split(/[\0 ]/));
+      if (!kind) continue;
+      // utime and stime: the 14th and 15th fields, counted after the command's closing parenthesis.
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const ms = ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_S;
+      byKind.set(kind, (byKind.get(kind) ?? 0) + ms);
+    } catch {
+      // The process ended meanwhile.
+    }
+  }
+  return byKind;
+}
+
+/** What each kind used between two snapshots, as "renderer 1,234, browser 567, …" (largest first), with the sum. */
+export function describeCpu(before: CpuByKind, after: CpuByKind, runs = 1): string {
+  const used = [...after]
+    .map(([kind, ms]) => [kind, (ms - (before.get(kind) ?? 0)) / runs] as const)
+    .filter(([, ms]) => ms >= 1)
+    .sort((a, b) => b[1] - a[1]);
+  const total = used.reduce((sum, [, ms]) => sum + ms, 0);
+  return `${used.map(([kind, ms]) => `${kind} ${ms.toFixed(0)}`).join(', ')}; in all ${total.toFixed(0)} ms`;
+}
