@@ -46,6 +46,7 @@ import { IDENTITY_STORAGE_KEYS } from '../src/client/lib/auth/local-identity';
 import { CONFIG_STORAGE_KEY } from '../src/client/lib/config/load-config';
 import type { BenchIo } from './sync';
 import { FLOOR_NAME, measureIdbFloor } from './idb-floor';
+import { cpuSnapshot, describeCpu } from './process-cpu';
 
 const RUNS = Number(process.env.CLIENT_LOAD_RUNS ?? 3);
 const FARMER = { email: 'kmet1@example.si', password: 'demo' };
@@ -344,8 +345,11 @@ export async function clientLoadFigures({ want, emit, log }: BenchIo): Promise<v
         const page = await context.newPage();
         const counter = await phoneProfile(context, page);
         const stopTraceFirst = await traceIfAsked(browser, page, `first-${run + 1}`);
+        const cpuBefore = cpuSnapshot();
         await page.goto(`${origin}/`);
         first.push(await pathsShownAt(page, log));
+        // Where the two cores went until then (the page's renderer runs its service worker and workers too).
+        log(`first visit, CPU ms by process until the paths: ${describeCpu(cpuBefore, cpuSnapshot())}`);
         await stopTraceFirst();
         // Usable offline: the service worker is active (its precache done) and controls the page.
         await page.evaluate(async () => {
