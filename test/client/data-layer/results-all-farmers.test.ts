@@ -107,16 +107,22 @@ describe('all farmers against the real server', () => {
     const store = server.storeFor(db, USERS.editor);
     await loadAllFarmers(store.dispatch, db, server.config, true);
     const archived = kmet2.forms[0]!;
-    const answer = await server.t.as(USERS.editor, {
-      method: 'POST',
-      url: '/api/Records/1/archive',
-      payload: { tableId: server.config.tables.forms.id, ids: [archived] },
-    });
-    expect(answer.statusCode).toBe(200);
-    const again = await loadAllFarmers(store.dispatch, db, server.config, true);
-    expect(again.data.forms.map((f) => f.id)).not.toContain(archived);
-    expect(buildAllFarmersResults(server.config, again.data, again.data, () => '').map((r) => r.formId)).not.toContain(archived);
-    const offline = await loadAllFarmers(store.dispatch, db, server.config, false);
-    expect(offline.data.forms.map((f) => f.id)).not.toContain(archived);
+    const archive = (state: boolean) =>
+      server.t.as(USERS.editor, {
+        method: 'POST',
+        url: '/api/Records/1/archive',
+        payload: { tableId: server.config.tables.forms.id, ids: [archived], archived: state },
+      });
+    expect((await archive(true)).statusCode).toBe(200);
+    try {
+      const again = await loadAllFarmers(store.dispatch, db, server.config, true);
+      expect(again.data.forms.map((f) => f.id)).not.toContain(archived);
+      expect(buildAllFarmersResults(server.config, again.data, again.data, () => '').map((r) => r.formId)).not.toContain(archived);
+      const offline = await loadAllFarmers(store.dispatch, db, server.config, false);
+      expect(offline.data.forms.map((f) => f.id)).not.toContain(archived);
+    } finally {
+      // The file's other tests count the demo's forms as they are.
+      expect((await archive(false)).statusCode).toBe(200);
+    }
   });
 });

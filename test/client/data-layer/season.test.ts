@@ -38,15 +38,23 @@ afterAll(async () => {
 
 describe('season loading chain', () => {
   it('loads a farmer’s season online, creating missing duration-path links through the outbox', async () => {
+    // A season of its own, which no other test gives links (the demo's seasons are shared by the file's tests).
+    const d = server.config.tables.durations;
+    const created = await server.t.as(USERS.editor, {
+      method: 'POST',
+      url: '/api/Records/1',
+      payload: { tableId: d.id, properties: { [d.columns.name]: 'Sezona 2031', [d.columns.filter_start]: '2031-01-01', [d.columns.filter_end]: '2031-12-31' } },
+    });
+    expect(created.statusCode).toBeLessThan(300);
     const db = openTestDb();
-    const store = server.storeFor(db, USERS.farmer1, { now: () => JUNE_2026 });
+    const store = server.storeFor(db, USERS.farmer1, { now: () => Date.parse('2031-06-15T10:00:00') });
     const data = await store.dispatch(loadSeason({ email: USERS.farmer1, config: server.config })).unwrap();
     expect(data).toMatchObject({ role: 'farmer', farmerId: own.farmer, source: 'server' });
     expect(data.farmers.map((f) => f.id)).toEqual([own.farmer]);
     expect(data.areas.map((a) => a.id).sort()).toEqual([...own.areas].sort());
-    expect(data.duration!.properties[String(server.config.tables.durations.columns.name)]).toBe('Sezona 2026');
+    expect(data.duration!.properties[String(d.columns.name)]).toBe('Sezona 2031');
     expect(data.paths.map((p) => p.id).sort()).toEqual([...own.paths].sort());
-    // 2026 has no links yet: one per path, made offline-first (local ids, queued).
+    // A new season has no links yet: one per path, made offline-first (local ids, queued).
     expect(data.durationPaths).toHaveLength(own.paths.length);
     expect(data.durationPaths.every((d) => d.id < 10_000_000)).toBe(true);
     expect((await readOutbox(db)).filter((i) => i.kind === 'insert')).toHaveLength(own.paths.length);
@@ -190,17 +198,23 @@ describe('season loading chain', () => {
   it('ignores archived links and makes a new one for that path', async () => {
     const db = openTestDb();
     const archived = own.durationPaths[0]!;
-    const response = await server.t.as(USERS.editor, {
-      method: 'POST',
-      url: '/api/Records/1/archive',
-      payload: { tableId: server.config.tables.durationPaths.id, ids: [archived] },
-    });
-    expect(response.statusCode).toBe(200);
-    const store = server.storeFor(db, USERS.farmer1, { now: () => JUNE_2025 });
-    const data = await store.dispatch(loadSeason({ email: USERS.farmer1, config: server.config })).unwrap();
-    expect(data.durationPaths.map((d) => d.id)).not.toContain(archived);
-    expect(data.durationPaths).toHaveLength(data.paths.length); // one live link per path again
-    expect((await readOutbox(db)).filter((i) => i.kind === 'insert')).toHaveLength(1);
+    const archive = (state: boolean) =>
+      server.t.as(USERS.editor, {
+        method: 'POST',
+        url: '/api/Records/1/archive',
+        payload: { tableId: server.config.tables.durationPaths.id, ids: [archived], archived: state },
+      });
+    expect((await archive(true)).statusCode).toBe(200);
+    try {
+      const store = server.storeFor(db, USERS.farmer1, { now: () => JUNE_2025 });
+      const data = await store.dispatch(loadSeason({ email: USERS.farmer1, config: server.config })).unwrap();
+      expect(data.durationPaths.map((d) => d.id)).not.toContain(archived);
+      expect(data.durationPaths).toHaveLength(data.paths.length); // one live link per path again
+      expect((await readOutbox(db)).filter((i) => i.kind === 'insert')).toHaveLength(1);
+    } finally {
+      // The file's other tests read the demo's links as they are.
+      expect((await archive(false)).statusCode).toBe(200);
+    }
   });
 
   it('runs overlapping loads one after the other, so a missing link is created once', async () => {
