@@ -36,23 +36,31 @@ afterAll(async () => {
   await server.t.close();
 });
 
+/** A new season, the whole calendar `year` ('Sezona <year>'), made by the editor. */
+async function newSeason(year: number): Promise<void> {
+  const d = server.config.tables.durations;
+  const created = await server.t.as(USERS.editor, {
+    method: 'POST',
+    url: '/api/Records/1',
+    payload: {
+      tableId: d.id,
+      properties: { [d.columns.name]: `Sezona ${year}`, [d.columns.filter_start]: `${year}-01-01`, [d.columns.filter_end]: `${year}-12-31` },
+    },
+  });
+  expect(created.statusCode).toBeLessThan(300);
+}
+
 describe('season loading chain', () => {
   it('loads a farmer’s season online, creating missing duration-path links through the outbox', async () => {
     // A season of its own, which no other test gives links (the demo's seasons are shared by the file's tests).
-    const d = server.config.tables.durations;
-    const created = await server.t.as(USERS.editor, {
-      method: 'POST',
-      url: '/api/Records/1',
-      payload: { tableId: d.id, properties: { [d.columns.name]: 'Sezona 2031', [d.columns.filter_start]: '2031-01-01', [d.columns.filter_end]: '2031-12-31' } },
-    });
-    expect(created.statusCode).toBeLessThan(300);
+    await newSeason(2031);
     const db = openTestDb();
     const store = server.storeFor(db, USERS.farmer1, { now: () => Date.parse('2031-06-15T10:00:00') });
     const data = await store.dispatch(loadSeason({ email: USERS.farmer1, config: server.config })).unwrap();
     expect(data).toMatchObject({ role: 'farmer', farmerId: own.farmer, source: 'server' });
     expect(data.farmers.map((f) => f.id)).toEqual([own.farmer]);
     expect(data.areas.map((a) => a.id).sort()).toEqual([...own.areas].sort());
-    expect(data.duration!.properties[String(d.columns.name)]).toBe('Sezona 2031');
+    expect(data.duration!.properties[String(server.config.tables.durations.columns.name)]).toBe('Sezona 2031');
     expect(data.paths.map((p) => p.id).sort()).toEqual([...own.paths].sort());
     // A new season has no links yet: one per path, made offline-first (local ids, queued).
     expect(data.durationPaths).toHaveLength(own.paths.length);
@@ -218,13 +226,7 @@ describe('season loading chain', () => {
   });
 
   it('runs overlapping loads one after the other, so a missing link is created once', async () => {
-    const d = server.config.tables.durations;
-    const created = await server.t.as(USERS.editor, {
-      method: 'POST',
-      url: '/api/Records/1',
-      payload: { tableId: d.id, properties: { [d.columns.name]: 'Sezona 2027', [d.columns.filter_start]: '2027-01-01', [d.columns.filter_end]: '2027-12-31' } },
-    });
-    expect(created.statusCode).toBeLessThan(300);
+    await newSeason(2027);
     const db = openTestDb();
     const store = server.storeFor(db, USERS.farmer1, { now: () => Date.parse('2027-05-01T10:00:00') });
     const [a, b] = await Promise.all([
