@@ -1,8 +1,8 @@
 /**
  * CPU time of this machine's Chromium processes by kind (the browser process, where IndexedDB
- * and the network service run here; the page's renderer; the GPU process; utilities), and of
+ * runs here; the page's renderer; the GPU process; utilities such as the network service), and of
  * this Node process (the server the benches run in-process), read from /proc: where a figure's
- * two cores went. Linux only; elsewhere the snapshots are empty.
+ * two cores went. Linux only; elsewhere a snapshot has this process alone.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 

@@ -28,7 +28,6 @@ import { visibleRows } from './record-repository';
 import type { LocalIdMap, WriteWith } from './write-sink';
 import { archiveRecords, deleteRecords, writeInsert, writeUpdate } from './write-steps';
 
-/** What the operations of a bulk call share. */
 /** What the operations of a bulk call share; `path` is the operation being applied (set per operation, not copied). */
 type BulkState = WriteWith & { localIds: LocalIdMap; verifiedRefs: Set<string>; writes: BulkWrites };
 
