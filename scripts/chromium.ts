@@ -8,6 +8,38 @@ import { chromium, type Browser } from 'playwright-core';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
+/**
+ * The features a Playwright launch turns off (playwright-core's own `--disable-features`), named
+ * again here: Chromium keeps only the last `--disable-features` of its command line, so ours
+ * carries Playwright's too. test/e2e/browser-flags.test.ts checks that a launch keeps every
+ * feature a plain Playwright launch turns off (chrome://version, "Command-line Variations").
+ */
+const PLAYWRIGHT_DISABLED_FEATURES = [
+  'AimEnabled',
+  'AvoidCorsURLLoaderRestartOnRedirect',
+  'AvoidUnnecessaryBeforeUnloadCheckSync',
+  'DestroyProfileOnBrowserClose',
+  'HttpsFirstBalancedModeAutoEnable',
+  'HttpsUpgrades',
+  'LensOverlay',
+  'MediaRouter',
+  'NetworkTimeServiceQuerying',
+  'OptimizationHints',
+  'PaintHolding',
+  'PreconnectToSearch',
+  'TcpPortRandomizationWin',
+  'ThirdPartyStoragePartitioning',
+  'msEdgeUpdateLaunchServicesPreferredVersion',
+  'msForceBrowserSignIn',
+];
+
+/**
+ * Chromium 156 opens the address bar's drop-down (a WebUI page with ≈ 200 scripts of its own) in a
+ * renderer of its own for every new window, headless too: about 2 s of CPU per browser context,
+ * traced during a first visit, beside the page on the same two cores.
+ */
+export const OWN_DISABLED_FEATURES = ['WebUIOmniboxPopup', 'WebUIOmniboxFullPopup', 'WebUIOmniboxAimPopup'];
+
 const CHROMIUM_FLAGS = [
   '--no-sandbox',
   '--disable-background-networking',
@@ -20,12 +52,7 @@ const CHROMIUM_FLAGS = [
   '--disable-gpu-compositing',
   '--use-angle=swiftshader',
   '--enable-unsafe-swiftshader',
-  // Chromium 156 opens the address bar's drop-down (a WebUI page with ≈ 200 scripts of its own) in
-  // a renderer of its own for every new window, headless too: about 2 s of CPU per browser
-  // context, traced during a first visit, beside the page on the same two cores. Chromium merges
-  // this list with Playwright's own --disable-features (chrome://version, "Command-line
-  // Variations", names both).
-  '--disable-features=WebUIOmniboxPopup,WebUIOmniboxFullPopup,WebUIOmniboxAimPopup',
+  `--disable-features=${[...PLAYWRIGHT_DISABLED_FEATURES, ...OWN_DISABLED_FEATURES].join(',')}`,
 ];
 
 export function launchChromium(): Promise<Browser> {
