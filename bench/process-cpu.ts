@@ -53,10 +53,15 @@ export function cpuSnapshot(): CpuByKind {
   return byKind;
 }
 
+/** The CPU ms one kind of process ('server': this process) used between two snapshots. */
+export function cpuUsedBy(kind: string, before: CpuByKind, after: CpuByKind): number {
+  return (after.get(kind) ?? 0) - (before.get(kind) ?? 0);
+}
+
 /** What each kind used between two snapshots, as "renderer 1,234, browser 567, …" (largest first), with the sum. */
 export function describeCpu(before: CpuByKind, after: CpuByKind, runs = 1): string {
   const used = [...after]
-    .map(([kind, ms]) => [kind, (ms - (before.get(kind) ?? 0)) / runs] as const)
+    .map(([kind]) => [kind, cpuUsedBy(kind, before, after) / runs] as const)
     .filter(([, ms]) => ms >= 1)
     .sort((a, b) => b[1] - a[1]);
   const total = used.reduce((sum, [, ms]) => sum + ms, 0);

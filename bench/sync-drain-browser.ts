@@ -50,7 +50,7 @@ import type { DrainFigures, DrainSetup } from './browser/sync-drain-entry';
 import { fieldDayEdits } from './browser/field-day-edits';
 import { insertFloor } from './floor';
 import { FLOOR_NAME, measureIdbFloor } from './idb-floor';
-import { cpuSnapshot, describeCpu, type CpuByKind } from './process-cpu';
+import { cpuSnapshot, cpuUsedBy, describeCpu, type CpuByKind } from './process-cpu';
 import { startPouchPeer } from './pouch-peer';
 import { bundle } from './sync-browser';
 import { CHROMIUM_PATH, launchChromium } from '../scripts/chromium';
@@ -208,15 +208,14 @@ export async function syncDrainBrowserFigures({ want, emit, log }: BenchIo): Pro
       log(
         `${FLOOR_NAME} before the drains: ${idbFloors.map((ms) => ms.toFixed(0)).join(', ')} ms; CPU ms per floor run by process: ${describeCpu(floorCpuStart, cpuSnapshot(), 3)}`,
       );
-      // CPU time of this process (the server; the bench driver idles meanwhile): steadier than
-      // wall time on a shared machine, logged to compare with the floor's.
-      const runs: Array<{ figures: DrainFigures; server: { ms: number }; cpu: NodeJS.CpuUsage }> = [];
+      // Where the machine's two cores went while each drain ran (the queueing before it left out);
+      // of it, this process's CPU time (the server; the bench driver idles meanwhile), steadier
+      // than wall time on a shared machine, is compared with the floor's.
+      const runs: Array<{ figures: DrainFigures; server: { ms: number }; serverCpuMs: number }> = [];
       for (let run = 0; run < RUNS; run++) {
-        const cpuBefore = process.cpuUsage();
         const figures = await drain(EDITS, MODIFY_CHUNK_SIZE, `drain-${run}`);
-        const cpu = process.cpuUsage(cpuBefore);
-        // Where the machine's two cores went while the drain ran (the queueing before it left out).
-        const processes = describeCpu(cpuMarks.get(`start drain-${run}`)!, cpuMarks.get(`end drain-${run}`)!);
+        const [start, end] = [cpuMarks.get(`start drain-${run}`)!, cpuMarks.get(`end drain-${run}`)!];
+        const processes = describeCpu(start, end);
         const server = bulkTimes.take();
         if (figures.edits !== EDITS) throw new Error(`queued ${figures.edits} edits, expected ${EDITS}`);
         log(
@@ -224,9 +223,9 @@ export async function syncDrainBrowserFigures({ want, emit, log }: BenchIo): Pro
             `waiting for answers ${figures.waitMs.toFixed(0)} ms (HTTP + transport beyond the server: ${(figures.waitMs - server.ms).toFixed(0)} ms); ${describeAck(figures)}; ` +
             `CPU ms by process: ${processes}`,
         );
-        runs.push({ figures, server, cpu });
+        runs.push({ figures, server, serverCpuMs: cpuUsedBy('server', start, end) });
       }
-      const { figures, server, cpu } = medianBy(runs, (run) => run.figures.ms);
+      const { figures, server, serverCpuMs } = medianBy(runs, (run) => run.figures.ms);
       const idbAfter = await measureIdbFloor(browser, origin, '/config.json', 3);
       log(`${FLOOR_NAME} after the drains: ${idbAfter.map((ms) => ms.toFixed(0)).join(', ')} ms`);
       const idbFloor = medianBy([...idbFloors, ...idbAfter], (ms) => ms);
@@ -242,13 +241,12 @@ export async function syncDrainBrowserFigures({ want, emit, log }: BenchIo): Pro
           properties: edit.properties,
           repeat: edit.kind === 'update',
         }));
-        const floorCpuBefore = process.cpuUsage();
+        const floorStart = cpuSnapshot();
         const ms = await insertFloor(app, config.projectId, rows);
-        const floorCpu = process.cpuUsage(floorCpuBefore);
-        const cpuMs = (usage: NodeJS.CpuUsage) => (usage.user + usage.system) / 1000;
+        const floorCpuMs = cpuUsedBy('server', floorStart, cpuSnapshot());
         log(
-          `floor: ${rows.length} rows by plain multi-row inserts in one transaction, ${ms.toFixed(0)} ms (CPU ${cpuMs(floorCpu).toFixed(0)} ms; ` +
-            `the server's CPU during the drain ${cpuMs(cpu).toFixed(0)} ms, ${(cpuMs(cpu) / Math.max(1, cpuMs(floorCpu))).toFixed(1)}× the floor's)`,
+          `floor: ${rows.length} rows by plain multi-row inserts in one transaction, ${ms.toFixed(0)} ms (CPU ${floorCpuMs.toFixed(0)} ms; ` +
+            `the server's CPU during the drain ${serverCpuMs.toFixed(0)} ms, ${(serverCpuMs / Math.max(1, floorCpuMs)).toFixed(1)}× the floor's)`,
         );
         emit(NAMES.floor, ms);
       }

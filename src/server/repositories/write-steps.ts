@@ -79,6 +79,11 @@ export interface WrittenRow {
   properties: Properties;
 }
 
+/** The row a write stored with its properties, or the form row its rescoring stored after it. */
+function writtenRow(row: RecordRow, properties: Properties, rescored: RecordRow | null): WrittenRow {
+  return rescored ? { row: rescored, properties: parseProperties(rescored.properties) } : { row, properties };
+}
+
 export async function writeInsert(ctx: RepoContext, input: InsertInput, options: WriteWith): Promise<WrittenRow> {
   const path = options.path ?? '';
   const { writes } = options;
@@ -127,8 +132,7 @@ export async function writeInsert(ctx: RepoContext, input: InsertInput, options:
   await writes.indexText(row.id, searchText(table, props), true);
   await writes.history(historyValues(ctx, row, 'insert', null, row));
   if (comment) await addMoveComment(ctx, row.id, comment, options);
-  const rescored = await rescoreAfterWrite(ctx, table, props, row.id);
-  return rescored ? { row: rescored, properties: parseProperties(rescored.properties) } : { row, properties: props };
+  return writtenRow(row, props, await rescoreAfterWrite(ctx, table, props, row.id));
 }
 
 /**
@@ -241,8 +245,7 @@ export async function writeUpdate(ctx: RepoContext, input: UpdateInput, options:
   await writes.history(historyValues(ctx, row, 'update', current, row));
   // An indicator moved to another form changes the score of both.
   if (table.key === 'indicators') await rescoreAfterWrite(ctx, table, before, row.id);
-  const rescored = await rescoreAfterWrite(ctx, table, merged, row.id);
-  return rescored ? { row: rescored, properties: parseProperties(rescored.properties) } : { row, properties: merged };
+  return writtenRow(row, merged, await rescoreAfterWrite(ctx, table, merged, row.id));
 }
 
 /** Soft-deletes the rows (already deleted ones stay as they are). Any id not visible → 404, nothing changes. */

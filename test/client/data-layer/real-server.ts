@@ -3,7 +3,7 @@
  * and client stores that talk to it over real HTTP as a given demo user, with hooks to drop a
  * request before it reaches the server or its response after the server committed.
  */
-import { buildTestApp, TEST_USER_HEADER, type TestApp } from '../../server/helpers/build-test-app';
+import { buildTestApp, TEST_USER_HEADER, USERS, type TestApp } from '../../server/helpers/build-test-app';
 import type { AppConfig } from '../../../src/common/schemas/config';
 import type { OfflineDb } from '../../../src/client/lib/db';
 import type { AppExtra } from '../../../src/client/app/store-types';
@@ -52,4 +52,25 @@ export async function startRealServer(): Promise<RealServer> {
     },
   };
   return server;
+}
+
+/**
+ * Runs `check` while the editor has archived row `id` of `table`, and restores the row afterwards
+ * whatever `check` did: a file's tests share one server, and the others read its rows as they were.
+ */
+export async function whileArchived(server: RealServer, table: keyof AppConfig['tables'], id: number, check: () => Promise<void>): Promise<void> {
+  const archive = async (archived: boolean) => {
+    const answer = await server.t.as(USERS.editor, {
+      method: 'POST',
+      url: `/api/Records/${server.config.projectId}/archive`,
+      payload: { tableId: server.config.tables[table].id, ids: [id], archived },
+    });
+    if (answer.statusCode !== 200) throw new Error(`archiving ${table} ${id} (${archived}) answered ${answer.statusCode}`);
+  };
+  await archive(true);
+  try {
+    await check();
+  } finally {
+    await archive(false);
+  }
 }

@@ -15,7 +15,7 @@ import { loadAllFarmers } from '../../../src/client/features/results/use-all-far
 import { USERS } from '../../server/helpers/build-test-app';
 import { farmerRows, type FarmerRows } from '../../server/helpers/demo-ids';
 import { openTestDb, settleStores } from './helpers';
-import { startRealServer, type RealServer } from './real-server';
+import { startRealServer, whileArchived, type RealServer } from './real-server';
 
 jest.setTimeout(30_000);
 
@@ -107,22 +107,12 @@ describe('all farmers against the real server', () => {
     const store = server.storeFor(db, USERS.editor);
     await loadAllFarmers(store.dispatch, db, server.config, true);
     const archived = kmet2.forms[0]!;
-    const archive = (state: boolean) =>
-      server.t.as(USERS.editor, {
-        method: 'POST',
-        url: '/api/Records/1/archive',
-        payload: { tableId: server.config.tables.forms.id, ids: [archived], archived: state },
-      });
-    expect((await archive(true)).statusCode).toBe(200);
-    try {
+    await whileArchived(server, 'forms', archived, async () => {
       const again = await loadAllFarmers(store.dispatch, db, server.config, true);
       expect(again.data.forms.map((f) => f.id)).not.toContain(archived);
       expect(buildAllFarmersResults(server.config, again.data, again.data, () => '').map((r) => r.formId)).not.toContain(archived);
       const offline = await loadAllFarmers(store.dispatch, db, server.config, false);
       expect(offline.data.forms.map((f) => f.id)).not.toContain(archived);
-    } finally {
-      // The file's other tests count the demo's forms as they are.
-      expect((await archive(false)).statusCode).toBe(200);
-    }
+    });
   });
 });

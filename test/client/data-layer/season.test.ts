@@ -17,7 +17,7 @@ import { readOutbox, refKeysFor, resolveIds, saveEdit } from '../../../src/clien
 import { USERS } from '../../server/helpers/build-test-app';
 import { farmerRows, type FarmerRows } from '../../server/helpers/demo-ids';
 import { PROJECT_ID, openTestDb, settleStores, until } from './helpers';
-import { startRealServer, type RealServer } from './real-server';
+import { startRealServer, whileArchived, type RealServer } from './real-server';
 
 // A budget for a loaded shared machine (several suites, real IndexedDB emulation, a real server); nothing here asserts time.
 jest.setTimeout(30_000);
@@ -206,23 +206,13 @@ describe('season loading chain', () => {
   it('ignores archived links and makes a new one for that path', async () => {
     const db = openTestDb();
     const archived = own.durationPaths[0]!;
-    const archive = (state: boolean) =>
-      server.t.as(USERS.editor, {
-        method: 'POST',
-        url: '/api/Records/1/archive',
-        payload: { tableId: server.config.tables.durationPaths.id, ids: [archived], archived: state },
-      });
-    expect((await archive(true)).statusCode).toBe(200);
-    try {
+    await whileArchived(server, 'durationPaths', archived, async () => {
       const store = server.storeFor(db, USERS.farmer1, { now: () => JUNE_2025 });
       const data = await store.dispatch(loadSeason({ email: USERS.farmer1, config: server.config })).unwrap();
       expect(data.durationPaths.map((d) => d.id)).not.toContain(archived);
       expect(data.durationPaths).toHaveLength(data.paths.length); // one live link per path again
       expect((await readOutbox(db)).filter((i) => i.kind === 'insert')).toHaveLength(1);
-    } finally {
-      // The file's other tests read the demo's links as they are.
-      expect((await archive(false)).statusCode).toBe(200);
-    }
+    });
   });
 
   it('runs overlapping loads one after the other, so a missing link is created once', async () => {
