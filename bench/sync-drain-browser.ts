@@ -24,6 +24,11 @@
  * - floor.idb_put_10k_ms               raw IndexedDB in the same Chromium putting 10,000 rows in one
  *                                      transaction (bench/idb-floor.ts), before and after the drains:
  *                                      the client's floor (printed whatever the prefix)
+ * - floor.idb_drain_10k_ms             raw IndexedDB in the same Chromium doing only what a drain of
+ *                                      10,000 edits must do on the device in this design (the queue
+ *                                      read a call at a time, the items deleted and each row put over
+ *                                      its earlier copy, in the app's stores, one durable transaction
+ *                                      per call; bench/idb-floor.ts), before and after the drains
  * - peer.pouchdb_browser_10k_ms        PouchDB (pouchdb-browser, idb adapter) in the same Chromium
  *                                      replicating 10,000 documents to express-pouchdb (in memory)
  *                                      on loopback (bench/pouch-peer.ts)
@@ -49,7 +54,7 @@ import { TEST_USER_HEADER, testAuthenticate, USERS } from '../test/server/helper
 import type { DrainFigures, DrainSetup } from './browser/sync-drain-entry';
 import { fieldDayEdits } from './browser/field-day-edits';
 import { insertFloor } from './floor';
-import { FLOOR_NAME, measureIdbFloor } from './idb-floor';
+import { DRAIN_FLOOR_NAME, FLOOR_NAME, measureIdbDrainFloor, measureIdbFloor } from './idb-floor';
 import { cpuSnapshot, cpuUsedBy, describeCpu, type CpuByKind } from './process-cpu';
 import { startPouchPeer } from './pouch-peer';
 import { bundle } from './sync-browser';
@@ -104,6 +109,10 @@ export function timeBulkCalls(app: FastifyInstance): { take(): { ms: number; cal
       return taken;
     },
   };
+}
+
+function describeDrainFloors(floors: ReadonlyArray<{ ms: number; rowsMs: number }>): string {
+  return floors.map(({ ms, rowsMs }) => `${ms.toFixed(0)} ms (the rows' puts alone ${rowsMs.toFixed(0)})`).join(', ');
 }
 
 function describeAck(figures: DrainFigures): string {
@@ -208,6 +217,8 @@ export async function syncDrainBrowserFigures({ want, emit, log }: BenchIo): Pro
       log(
         `${FLOOR_NAME} before the drains: ${idbFloors.map((ms) => ms.toFixed(0)).join(', ')} ms; CPU ms per floor run by process: ${describeCpu(floorCpuStart, cpuSnapshot(), 3)}`,
       );
+      const drainFloors = await measureIdbDrainFloor(browser, origin, '/config.json', 2, MODIFY_CHUNK_SIZE);
+      log(`${DRAIN_FLOOR_NAME} before the drains: ${describeDrainFloors(drainFloors)}`);
       // Where the machine's two cores went while each drain ran (the queueing before it left out);
       // of it, this process's CPU time (the server; the bench driver idles meanwhile), steadier
       // than wall time on a shared machine, is compared with the floor's.
@@ -228,10 +239,17 @@ export async function syncDrainBrowserFigures({ want, emit, log }: BenchIo): Pro
       const { figures, server, serverCpuMs } = medianBy(runs, (run) => run.figures.ms);
       const idbAfter = await measureIdbFloor(browser, origin, '/config.json', 3);
       log(`${FLOOR_NAME} after the drains: ${idbAfter.map((ms) => ms.toFixed(0)).join(', ')} ms`);
+      const drainAfter = await measureIdbDrainFloor(browser, origin, '/config.json', 2, MODIFY_CHUNK_SIZE);
+      log(`${DRAIN_FLOOR_NAME} after the drains: ${describeDrainFloors(drainAfter)}`);
       const idbFloor = medianBy([...idbFloors, ...idbAfter], (ms) => ms);
-      log(`the drain ÷ ${FLOOR_NAME}: ${(figures.ms / idbFloor).toFixed(2)}×`);
+      const drainFloor = medianBy([...drainFloors, ...drainAfter], (floor) => floor.ms);
+      log(
+        `the drain ÷ ${FLOOR_NAME}: ${(figures.ms / idbFloor).toFixed(2)}×; ${DRAIN_FLOOR_NAME} ÷ ${FLOOR_NAME}: ${(drainFloor.ms / idbFloor).toFixed(2)}× ` +
+          `(its rows' puts alone ${(drainFloor.rowsMs / idbFloor).toFixed(2)}×); the drain ÷ ${DRAIN_FLOOR_NAME}: ${(figures.ms / drainFloor.ms).toFixed(2)}×`,
+      );
       emit(NAMES.drain, figures.ms);
       emit(FLOOR_NAME, idbFloor);
+      emit(DRAIN_FLOOR_NAME, drainFloor.ms);
       emit(NAMES.server, server.ms);
       emit(NAMES.client, figures.ms - server.ms);
       emit(NAMES.ack, figures.ackMs);
