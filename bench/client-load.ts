@@ -19,6 +19,12 @@
  * - client.load_offline_paths_ms  the next visit with the network off
  * - client.load_first_js_kb       JavaScript bytes over the wire on the first visit (compressed
  *                                 size plus headers, as the network reports them)
+ * - client.load_first_line_floor_ms  the phone line's own floor for the first visit: two round
+ *                                 trips (the page; then its scripts and the season's first reads)
+ *                                 plus every byte the server sent until the paths were on screen
+ *                                 (counted on its sockets: scripts, sign-in, config, answers) at
+ *                                 the line's 1.6 Mbit/s; no CPU time in it, so it does not scale
+ *                                 with the IndexedDB floor
  * - client.load_form_render_ms    on the warm visit's page, from the forms list, the hash change
  *                                 that opens the farmer's form of the meadow kind (24 indicators;
  *                                 made once before the visits) until the first frame in which its
@@ -37,6 +43,8 @@
  * Chromium is missing.
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import type { Server } from 'node:http';
+import type { Socket } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
@@ -84,6 +92,7 @@ const NAMES = [
   'client.load_warm_paths_ms',
   'client.load_offline_paths_ms',
   'client.load_first_js_kb',
+  'client.load_first_line_floor_ms',
   'client.load_form_render_ms',
   'client.load_tap_paint_median_ms',
   'client.load_tap_paint_worst_ms',
@@ -141,6 +150,34 @@ addEventListener('click', function (event) {
   });
 }, true);
 `;
+
+/**
+ * Round trips a first visit cannot do without: the page, then its scripts and the season's first
+ * reads (which start from the device's copy of config.json, beside the scripts).
+ */
+const FIRST_VISIT_ROUND_TRIPS = 2;
+
+/** The phone line's own time for a first visit: its round trips, and the bytes the server sent it at the line's speed. */
+function lineFloorMs(bytes: number): number {
+  return FIRST_VISIT_ROUND_TRIPS * PHONE.latencyMs + (bytes / PHONE.downBytesPerS) * 1000;
+}
+
+/**
+ * Bytes the server has written to all its connections so far: a visit's bytes are the difference
+ * (one visit runs at a time; the IndexedDB floor's page is not counted, it runs before and after).
+ */
+function bytesSentBy(server: Server): () => number {
+  const open = new Set<Socket>();
+  let closed = 0;
+  server.on('connection', (socket: Socket) => {
+    open.add(socket);
+    socket.once('close', () => {
+      closed += socket.bytesWritten;
+      open.delete(socket);
+    });
+  });
+  return () => [...open].reduce((sum, socket) => sum + socket.bytesWritten, closed);
+}
 
 /** Each page's DevTools session (the main thread's busy time is read from it). */
 const sessions = new WeakMap<Page, CDPSession>();
@@ -325,6 +362,7 @@ export async function clientLoadFigures({ want, emit, log }: BenchIo): Promise<v
   let browser: Browser | undefined;
   try {
     await app.listen({ port: 0, host: '127.0.0.1' });
+    const bytesSent = bytesSentBy(app.server);
     const { port } = app.server.address() as { port: number };
     const origin = `http://127.0.0.1:${port}`;
     browser = await launchChromium();
@@ -335,6 +373,7 @@ export async function clientLoadFigures({ want, emit, log }: BenchIo): Promise<v
     const warm: number[] = [];
     const offline: number[] = [];
     const jsKb: number[] = [];
+    const lineFloors: number[] = [];
     const form: number[] = [];
     const taps: number[] = [];
     const formWanted = ['client.load_form_render_ms', 'client.load_tap_paint_median_ms', 'client.load_tap_paint_worst_ms'].some(want);
@@ -346,8 +385,15 @@ export async function clientLoadFigures({ want, emit, log }: BenchIo): Promise<v
         const counter = await phoneProfile(context, page);
         const stopTraceFirst = await traceIfAsked(browser, page, `first-${run + 1}`);
         const cpuBefore = cpuSnapshot();
+        const bytesBefore = bytesSent();
         await page.goto(`${origin}/`);
         first.push(await pathsShownAt(page, log));
+        const visitBytes = bytesSent() - bytesBefore;
+        lineFloors.push(lineFloorMs(visitBytes));
+        log(
+          `first visit: the server sent ${(visitBytes / 1024).toFixed(1)} KB until the paths; the line's floor for them ` +
+            `(${FIRST_VISIT_ROUND_TRIPS} round trips of ${PHONE.latencyMs} ms and the bytes at ${(PHONE.downBytesPerS * 8) / 1e6} Mbit/s) ${lineFloors.at(-1)!.toFixed(0)} ms`,
+        );
         // Where the two cores went until then (the page's renderer runs its service worker and workers too).
         log(`first visit, CPU ms by process until the paths: ${describeCpu(cpuBefore, cpuSnapshot())}`);
         await stopTraceFirst();
@@ -408,6 +454,7 @@ export async function clientLoadFigures({ want, emit, log }: BenchIo): Promise<v
     emit('client.load_warm_paths_ms', median(warm));
     emit('client.load_offline_paths_ms', median(offline));
     emit('client.load_first_js_kb', median(jsKb), 'KB');
+    emit('client.load_first_line_floor_ms', median(lineFloors));
     if (formWanted) {
       emit('client.load_form_render_ms', median(form));
       emit('client.load_tap_paint_median_ms', median(taps));
