@@ -60,7 +60,8 @@ const config = {
       // Preact schedules its renders with queueMicrotask: a test that fakes the clock keeps it
       // real, or a state change would not render until the next timer step.
       fakeTimers: { doNotFake: ['queueMicrotask'] },
-      setupFiles: [...shared.setupFiles, 'fake-indexeddb/auto'],
+      // jsdom lacks structuredClone, which fake-indexeddb needs (see the file).
+      setupFiles: [...shared.setupFiles, '<rootDir>/test/client/helpers/structured-clone.ts', 'fake-indexeddb/auto'],
       // Waits are for their conditions, within the test's 30 s budget (see the file).
       setupFilesAfterEnv: ['<rootDir>/test/client/helpers/wait-for-conditions.ts'],
       testMatch: ['<rootDir>/test/client/**/*.test.ts?(x)'],

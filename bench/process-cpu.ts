@@ -13,6 +13,8 @@ export type CpuByKind = Map<string, number>;
 
 function chromiumKind(cmdline: string[]): string | null {
   if (!cmdline[0]?.includes('chromium')) return null;
+  // Chromium's crash reporter runs beside the browser from the same folder (and idles).
+  if (cmdline[0].endsWith('crashpad_handler')) return 'crashpad';
   const type = cmdline.find((arg) => arg.startsWith('--type='))?.slice('--type='.length);
   if (!type) return 'browser';
   if (type === 'utility')

@@ -6,7 +6,6 @@
  * delivered record.
  */
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { deserialize, serialize } from 'node:v8';
 import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { useEffect, useState } from 'react';
 import { compileRoutes, type ScreenProps } from '../../src/client/app/router/routes';
@@ -14,8 +13,6 @@ import { acknowledge, openOfflineDb, readOutbox, saveEdit, type OfflineDb } from
 import { uniqueDbName } from './data-layer/helpers';
 import { renderRouter, setHash } from './render-app';
 
-// jsdom has no structuredClone, which fake-indexeddb (the test stand-in for IndexedDB) needs.
-globalThis.structuredClone ??= ((value: unknown) => deserialize(serialize(value))) as typeof structuredClone;
 // jsdom does not implement scrolling; the router scrolls to the top after a screen change.
 window.scrollTo = () => undefined;
 

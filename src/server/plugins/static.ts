@@ -113,7 +113,6 @@ export async function registerStatic(app: FastifyInstance, options: StaticOption
   async function send(request: FastifyRequest, reply: FastifyReply, relative: string): Promise<FastifyReply> {
     const name = path.posix.basename(relative);
     if (await hasStaleCopy(path.join(root, relative))) delete request.headers['accept-encoding'];
-    reply.header('x-content-type-options', 'nosniff');
     if (name === 'sw.js') reply.header('service-worker-allowed', '/');
     const hashed = isHashedAsset(relative);
     reply.header('cache-control', hashed ? HASHED_CACHE_CONTROL : NO_CACHE);

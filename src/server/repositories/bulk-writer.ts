@@ -81,7 +81,7 @@ export async function applyBulk(outer: RepoContext, operations: BulkOperation[])
         continue;
       }
       state.path = path;
-      const { text, recordId } = await applyOperation(ctx, op, path, state);
+      const { text, recordId } = await applyOperation(ctx, op, state);
       results.push(APPLIED);
       texts.push(text);
       recordIds.push(recordId);
@@ -169,8 +169,9 @@ function writtenResult(op: BulkOperation, row: RecordRow, localId?: number): App
   return { text: `{"opId":${JSON.stringify(op.opId)},"status":"applied","id":${row.id}${local},"record":${recordJson(row)}}`, recordId: row.id };
 }
 
-async function applyOperation(ctx: RepoContext, op: BulkOperation, path: string, state: BulkState): Promise<AppliedResult> {
-  const { localIds, writes } = state;
+/** Applies `op`, the operation at `state.path`. */
+async function applyOperation(ctx: RepoContext, op: BulkOperation, state: BulkState): Promise<AppliedResult> {
+  const { localIds, writes, path = '' } = state;
   switch (op.kind) {
     case 'insert': {
       // The server assigns ids and versions: an insert naming either is refused, not ignored.

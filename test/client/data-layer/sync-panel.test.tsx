@@ -5,7 +5,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import { Provider } from 'react-redux';
-import { deserialize, serialize } from 'node:v8';
 import { formatDateTime } from '../../../src/common/format';
 import { sl, slAudit, slReview, slScreens, slSync } from '../../../src/common/i18n/sl';
 import { FORM_KINDS, formKinds } from '../../../src/common/scheme/form-kinds';
@@ -15,9 +14,6 @@ import { deviceRow, openOfflineDb, saveEdit, markItems, summarizeOutbox } from '
 import { outboxSummaryLoaded, toAttentionItem, drainSucceeded } from '../../../src/client/features/sync';
 import { SyncPanel } from '../../../src/client/features/sync/components/sync-panel';
 import { testConfig, uniqueDbName, until } from './helpers';
-
-// jsdom has no structuredClone, which IndexedDB (fake-indexeddb) needs to store values.
-globalThis.structuredClone ??= <T,>(value: T): T => deserialize(serialize(value)) as T;
 
 async function mirror(store: ReturnType<typeof makeStore>) {
   const summary = await summarizeOutbox(store.extra.db);

@@ -1,6 +1,5 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { deserialize, serialize } from 'node:v8';
 import { Provider } from 'react-redux';
 import { makeStore } from '../../../src/client/app/store';
 import { DownloadListScreen } from '../../../src/client/features/download/components/download-list-screen';
@@ -10,8 +9,6 @@ import { OWN_BASEMAP } from '../../../src/common/basemap';
 import { formatDate, formatFileSize } from '../../../src/common/format';
 import { slMap } from '../../../src/common/i18n/sl';
 
-// jsdom has no structuredClone, which fake-indexeddb (the test stand-in for IndexedDB) needs.
-globalThis.structuredClone ??= ((value: unknown) => deserialize(serialize(value))) as typeof structuredClone;
 window.scrollTo = () => undefined;
 
 const dbs: OfflineDb[] = [];

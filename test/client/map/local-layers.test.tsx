@@ -1,6 +1,5 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { deserialize, serialize } from 'node:v8';
 import { Provider } from 'react-redux';
 import { makeStore } from '../../../src/client/app/store';
 import { LocalLayersPanel } from '../../../src/client/features/map/components/local-layers-panel';
@@ -9,8 +8,6 @@ import { LayerParseError, MAX_LAYER_FILE_BYTES, parseLayerFile } from '../../../
 import { openOfflineDb, type OfflineDb } from '../../../src/client/lib/db';
 import { slLocalLayers } from '../../../src/common/i18n/sl';
 
-// jsdom has no structuredClone, which fake-indexeddb (the test stand-in for IndexedDB) needs.
-globalThis.structuredClone ??= ((value: unknown) => deserialize(serialize(value))) as typeof structuredClone;
 const t = slLocalLayers.localLayers;
 
 const GPX = `<?xml version="1.0" encoding="UTF-8"?>

@@ -19,10 +19,6 @@ import type { WalkRecorderEnv } from '../../../src/client/features/map/recording
 import { CHUNK_SIZE, clearWalk, loadWalk, WalkLog } from '../../../src/client/features/map/recording/walk-log';
 import { deviceRow, openOfflineDb, type OfflineDb } from '../../../src/client/lib/db';
 import { slMap } from '../../../src/common/i18n/sl';
-import { deserialize, serialize } from 'node:v8';
-
-// jsdom has no structuredClone, which fake-indexeddb (the test stand-in for IndexedDB) needs.
-globalThis.structuredClone ??= ((value: unknown) => deserialize(serialize(value))) as typeof structuredClone;
 
 const LAT = 46.8;
 const M_LON = 1 / (111_320 * Math.cos((LAT * Math.PI) / 180));

@@ -6,7 +6,6 @@
 import { render } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { Provider } from 'react-redux';
-import { deserialize, serialize } from 'node:v8';
 import type { RouteName } from '../../../src/client/lib/links';
 import { compileRoutes, routeDefinitions } from '../../../src/client/app/router/routes';
 import { parseHash } from '../../../src/client/app/router/match';
@@ -22,8 +21,6 @@ import type { AppConfig } from '../../../src/common/schemas/config';
 import { testConfig } from '../data-layer/helpers';
 import { renderRouter } from '../render-app';
 
-// jsdom has no structuredClone, which fake-indexeddb needs.
-globalThis.structuredClone ??= ((value: unknown) => deserialize(serialize(value))) as typeof structuredClone;
 window.scrollTo = () => undefined;
 
 export const config: AppConfig = { ...testConfig, forms: { ...FORM_KINDS } };
