@@ -48,7 +48,14 @@ const mercatorY = (lat: number) => (1 - Math.log(Math.tan(Math.PI / 4 + (lat * M
  * view the map writes on its element (data-view), independent of the map library.
  */
 async function pixelOf(page: Page, [lon, lat]: number[]): Promise<{ x: number; y: number }> {
-  const view = JSON.parse((await page.locator('.mt-map__canvas').getAttribute('data-view'))!) as { center: [number, number]; zoom: number };
+  // The map's element holds its view only while the camera is at rest (an easing to the walker's
+  // last position may still be under way), and says when the map is idle (a drawing's vertices are
+  // drawn, so a tap finds them): the pixel is worked out from where the map stays.
+  const written = await page.waitForFunction(() => {
+    const map = document.querySelector<HTMLElement>('.mt-map__canvas');
+    return map?.dataset.idle ? map.dataset.view : undefined;
+  });
+  const view = JSON.parse((await written.jsonValue())!) as { center: [number, number]; zoom: number };
   const world = TILE_SIZE * 2 ** view.zoom;
   const box = (await page.locator('canvas.maplibregl-canvas').boundingBox())!;
   return {

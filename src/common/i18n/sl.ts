@@ -375,7 +375,7 @@ export const slMap = {
     save: 'Shrani',
     cancel: 'Prekliči',
     hintLine: 'Tapnite točke poti na karti; zadnjo točko tapnite dvakrat.',
-    hintEdit: 'Premaknite oglišča poti; tapnite vmesno točko, da dodate oglišče.',
+    hintEdit: 'Premaknite oglišča poti; tapnite vmesno točko, da dodate oglišče, ali oglišče, da ga lahko izbrišete.',
     hintPoint: 'Tapnite mesto indikatorja na karti.',
     saved: 'Sprememba je shranjena na napravi.',
   },

@@ -6,6 +6,7 @@
 import MapboxDraw from '@mapbox/mapbox-gl-draw';
 import type { Geometry, LineString, MultiLineString, MultiPolygon, Point, Polygon } from 'geojson';
 import type { IControl, Map as MlMap } from 'maplibre-gl';
+import { directSelectKeepingTheTap } from './draw-direct-select';
 import { DRAW_STYLES } from './map-style';
 
 export class MapDrawing {
@@ -27,7 +28,14 @@ export class MapDrawing {
       classes.CONTROL_PREFIX = 'maplibregl-ctrl-';
       classes.CONTROL_GROUP = 'maplibregl-ctrl-group';
       classes.ATTRIBUTION = 'maplibregl-ctrl-attrib';
-      this.draw = new MapboxDraw({ displayControlsDefault: false, touchBuffer: 25, clickBuffer: 4, styles: DRAW_STYLES });
+      this.draw = new MapboxDraw({
+        displayControlsDefault: false,
+        touchBuffer: 25,
+        clickBuffer: 4,
+        styles: DRAW_STYLES,
+        // A tap on a vertex never drops the correction (draw-direct-select.ts).
+        modes: { ...MapboxDraw.modes, direct_select: directSelectKeepingTheTap(MapboxDraw.modes.direct_select!) },
+      });
       this.map.addControl(this.draw as unknown as IControl);
     }
     return this.draw;
@@ -141,6 +149,19 @@ export class MapDrawing {
       const timer = setInterval(check, 50);
       check();
     });
+  }
+
+  /** How many vertices of the feature being corrected are selected (tapped): what "delete the point" would delete. */
+  selectedVertexCount(): number {
+    return this.draw?.getSelectedPoints().features.length ?? 0;
+  }
+
+  /** Calls `listener` whenever the selected features or vertices change; returns the unsubscribe. */
+  onSelectionChange(listener: () => void): () => void {
+    this.map.on('draw.selectionchange', listener);
+    return () => {
+      this.map.off('draw.selectionchange', listener);
+    };
   }
 
   /** Calls `listener` whenever the user creates, changes or deletes a drawn feature; returns the unsubscribe. */

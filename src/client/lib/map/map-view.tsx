@@ -121,8 +121,13 @@ export function MapView({
   }, [engine, items, farmerId, fitToItems, fitKey]);
 
   // The current view as plain data on the map's element (data-view: center [lon, lat], zoom,
-  // bearing, pitch), written after every move. Never read by the app: browser tests turn a tapped
-  // pixel into lon/lat with it by Web Mercator arithmetic of their own, and it helps diagnose a map.
+  // bearing, pitch), written after every move and absent while the camera moves (an easing to the
+  // walker's position, a fit), and `data-idle` while the map shows all it is going to (MapLibre's
+  // `idle`: no camera move, every requested tile in, a drawing's vertices on screen; gone at the next
+  // frame rendered). Never read by the app: browser tests turn a tapped pixel into lon/lat with them
+  // by Web Mercator arithmetic of their own — only once the map is at rest and drawn, or the pixel
+  // would be worked out from where the camera was, or tap a vertex not drawn yet — and they help
+  // diagnose a map.
   useEffect(() => {
     const element = containerRef.current;
     if (!engine || !element) return undefined;
@@ -131,10 +136,25 @@ export function MapView({
       const center = map.getCenter();
       element.dataset.view = JSON.stringify({ center: [center.lng, center.lat], zoom: map.getZoom(), bearing: map.getBearing(), pitch: map.getPitch() });
     };
-    write();
+    const moving = () => {
+      delete element.dataset.view;
+    };
+    const idle = () => {
+      element.dataset.idle = 'true';
+    };
+    const rendering = () => {
+      delete element.dataset.idle;
+    };
+    if (!map.isMoving()) write();
+    map.on('movestart', moving);
     map.on('moveend', write);
+    map.on('render', rendering);
+    map.on('idle', idle);
     return () => {
+      map.off('movestart', moving);
       map.off('moveend', write);
+      map.off('render', rendering);
+      map.off('idle', idle);
     };
   }, [engine]);
 

@@ -10,13 +10,19 @@ declare module '@mapbox/mapbox-gl-draw' {
     styles?: object[];
     touchBuffer?: number;
     clickBuffer?: number;
+    /** The modes by name (Draw's own, `MapboxDraw.modes`, with any replaced). */
+    modes?: Record<string, Record<string, unknown>>;
   }
 
   export default class MapboxDraw {
     constructor(options?: DrawOptions);
     static constants: { classes: Record<string, string>; sources: { COLD: string; HOT: string } };
+    /** Draw's modes by name: objects of event handlers (onMouseDown, onClick, clickNoTarget, …). */
+    static modes: Record<string, Record<string, unknown>>;
     add(geojson: Feature | FeatureCollection | Geometry): string[];
     getAll(): FeatureCollection;
+    /** The selected vertices (direct_select), as points. */
+    getSelectedPoints(): FeatureCollection;
     deleteAll(): this;
     changeMode(mode: string, options?: object): this;
     getMode(): string;

@@ -38,6 +38,8 @@ export function GeometryEditor({ engine, mode, initial, target, onDone, onChange
   // Drawing has started on the map (the tap goes to Draw from now on) / something is drawn to save.
   const [drawing, setDrawing] = useState(false);
   const [drawn, setDrawn] = useState(false);
+  // A vertex is selected: "delete the point" has something to delete (otherwise a tap on it did nothing, silently).
+  const [vertexSelected, setVertexSelected] = useState(false);
   // The latest callback without restarting the drawing when the parent re-renders.
   const onChangeRef = useRef(onChange);
   onChangeRef.current = onChange;
@@ -67,10 +69,15 @@ export function GeometryEditor({ engine, mode, initial, target, onDone, onChange
       if (live) setDrawing(true);
     });
     const unsubscribe = engine.drawing.onDrawChange(update);
+    const selected = () => setVertexSelected(engine.drawing.selectedVertexCount() > 0);
+    selected();
+    const unsubscribeSelection = engine.drawing.onSelectionChange(selected);
     return () => {
       live = false;
       unsubscribe();
+      unsubscribeSelection();
       setDrawing(false);
+      setVertexSelected(false);
       engine.drawing.stopDrawing();
     };
   }, [engine, mode, initialShape]);
@@ -78,7 +85,9 @@ export function GeometryEditor({ engine, mode, initial, target, onDone, onChange
   const editing = Boolean(initial) && mode !== 'point';
   const hint = hintText ?? (mode === 'point' ? slMap.draw.hintPoint : editing ? slMap.draw.hintEdit : slMap.draw.hintLine);
   const deleteVertex =
-    editing && engine ? <Button kind="secondary" text={slSetup.paths.deleteVertex} onClick={() => engine.drawing.deleteSelectedVertices()} /> : null;
+    editing && engine ? (
+      <Button kind="secondary" text={slSetup.paths.deleteVertex} disabled={!vertexSelected} onClick={() => engine.drawing.deleteSelectedVertices()} />
+    ) : null;
   // Drawing a new line or outline: finish it without the double tap (see MapEngine.finishDrawing).
   const finish =
     !editing && mode !== 'point' && engine && drawing && !drawn ? (
