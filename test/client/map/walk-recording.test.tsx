@@ -8,6 +8,7 @@ import { saveWalk } from '../../../src/client/features/map/recording/save-walk';
 import {
   addFix,
   createRecorder,
+  distanceWalked,
   finish,
   replay,
   start,
@@ -154,14 +155,15 @@ describe('WalkRecorderPanel', () => {
       for (let s = 0; s <= 20; s += 1) phone.fix(fixAt(s * 3, s));
       phone.fix(fixAt(40, 21, 60)); // poor accuracy: rejected
     });
-    expect(screen.getByTestId('walk-distance').textContent).toBe('60 m');
+    // Shown once stored.
+    await waitFor(() => expect(screen.getByTestId('walk-distance').textContent).toBe('60 m'));
     expect(screen.getByRole('alert').textContent).toContain('±60 m');
     act(() => phone.hide());
     act(() => phone.show());
     act(() => {
       for (let s = 30; s <= 40; s += 1) phone.fix(fixAt(s * 3, s));
     });
-    expect(screen.getByTestId('walk-distance').textContent).toBe('90 m');
+    await waitFor(() => expect(screen.getByTestId('walk-distance').textContent).toBe('90 m'));
 
     // "Reload": a second panel on the same database finds the interrupted recording.
     const reloaded = render(
@@ -181,6 +183,26 @@ describe('WalkRecorderPanel', () => {
     const [item] = await db.outbox.toArray();
     expect(item?.geometry?.type).toBe('MultiLineString'); // the hidden gap is not a straight line
     expect(await loadWalk(db)).toBeNull();
+    ui.unmount();
+  });
+
+  it('shows a fix once it is stored: a reload right after the distance shows finds the walk as shown', async () => {
+    const db = freshDb();
+    const phone = scriptedPhone();
+    const ui = render(
+      <Provider store={makeStore(undefined, { extra: { db } })}>
+        <WalkRecorderPanel pathId={42} pathName="Pot 1" table={table} env={phone.env} />
+      </Provider>,
+    );
+    fireEvent.click(screen.getByRole('button', { name: slMap.recording.start }));
+    await waitFor(() => expect(phone.watching).toBe(true));
+    act(() => {
+      for (let s = 0; s <= 20; s += 1) phone.fix(fixAt(s * 3, s));
+    });
+    await waitFor(() => expect(screen.getByTestId('walk-distance').textContent).toBe('60 m'));
+    // The page goes away now: what the database holds is what the next page load resumes.
+    const stored = await loadWalk(db);
+    expect(formatDistance(distanceWalked(replay(stored!.events, stored!.header.options)))).toBe('60 m');
     ui.unmount();
   });
 

@@ -66,9 +66,21 @@ export function useWalkRecorder(db: OfflineDb, options: Partial<RecorderOptions>
     const next = applyEvent(stateRef.current, event);
     if (next === stateRef.current) return;
     stateRef.current = next;
-    setState(next);
-    // Persist in order; the UI does not wait for it, but a storage failure is shown.
-    logRef.current?.append(event).catch(() => setError('storage'));
+    const log = logRef.current;
+    if (!log) {
+      setState(next);
+      return;
+    }
+    // Shown once stored (the writes go in order, so the screen follows the events in order): what a
+    // reload or a crash resumes is never less than the walk the farmer saw. A storage failure is
+    // shown, and the walk goes on in memory.
+    log.append(event).then(
+      () => setState(next),
+      () => {
+        setError('storage');
+        setState(next);
+      },
+    );
   }, []);
 
   // Look for an interrupted recording once.
