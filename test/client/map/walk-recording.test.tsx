@@ -139,25 +139,35 @@ function scriptedPhone() {
   };
 }
 
+/** The recorder panel on a fresh device database, a walk started on a scripted phone. */
+async function startedWalk({ online = false } = {}) {
+  const db = freshDb();
+  const phone = scriptedPhone();
+  const ui = render(
+    <Provider store={makeStore(undefined, { extra: { db } })}>
+      <WalkRecorderPanel pathId={42} pathName="Pot 1" table={table} env={phone.env} online={online} />
+    </Provider>,
+  );
+  fireEvent.click(screen.getByRole('button', { name: slMap.recording.start }));
+  await waitFor(() => expect(phone.watching).toBe(true));
+  return { db, phone, ui };
+}
+
+/** 60 m east, a good fix every 3 m, one a second. */
+function walkSixtyMetres(phone: ReturnType<typeof scriptedPhone>): void {
+  act(() => {
+    for (let s = 0; s <= 20; s += 1) phone.fix(fixAt(s * 3, s));
+  });
+}
+
 describe('WalkRecorderPanel', () => {
   it('records a scripted walk with a hidden-page gap, summarises it and saves it offline; an interrupted one is offered after reload', async () => {
-    const db = freshDb();
-    const store = makeStore(undefined, { extra: { db } });
-    const phone = scriptedPhone();
-    const ui = render(
-      <Provider store={store}>
-        <WalkRecorderPanel pathId={42} pathName="Pot 1" table={table} env={phone.env} />
-      </Provider>,
-    );
-    fireEvent.click(screen.getByRole('button', { name: slMap.recording.start }));
-    await waitFor(() => expect(phone.watching).toBe(true));
-    act(() => {
-      for (let s = 0; s <= 20; s += 1) phone.fix(fixAt(s * 3, s));
-      phone.fix(fixAt(40, 21, 60)); // poor accuracy: rejected
-    });
-    // Shown once stored.
-    await waitFor(() => expect(screen.getByTestId('walk-distance').textContent).toBe('60 m'));
-    expect(screen.getByRole('alert').textContent).toContain('±60 m');
+    const { db, phone, ui } = await startedWalk();
+    walkSixtyMetres(phone);
+    act(() => phone.fix(fixAt(40, 21, 60))); // poor accuracy: rejected
+    // Shown once stored, the rejected fix too.
+    await waitFor(() => expect(screen.queryByRole('alert')?.textContent).toContain('±60 m'));
+    expect(screen.getByTestId('walk-distance').textContent).toBe('60 m');
     act(() => phone.hide());
     act(() => phone.show());
     act(() => {
@@ -187,18 +197,8 @@ describe('WalkRecorderPanel', () => {
   });
 
   it('shows a fix once it is stored: a reload right after the distance shows finds the walk as shown', async () => {
-    const db = freshDb();
-    const phone = scriptedPhone();
-    const ui = render(
-      <Provider store={makeStore(undefined, { extra: { db } })}>
-        <WalkRecorderPanel pathId={42} pathName="Pot 1" table={table} env={phone.env} />
-      </Provider>,
-    );
-    fireEvent.click(screen.getByRole('button', { name: slMap.recording.start }));
-    await waitFor(() => expect(phone.watching).toBe(true));
-    act(() => {
-      for (let s = 0; s <= 20; s += 1) phone.fix(fixAt(s * 3, s));
-    });
+    const { db, phone, ui } = await startedWalk();
+    walkSixtyMetres(phone);
     await waitFor(() => expect(screen.getByTestId('walk-distance').textContent).toBe('60 m'));
     // The page goes away now: what the database holds is what the next page load resumes.
     const stored = await loadWalk(db);
@@ -207,18 +207,8 @@ describe('WalkRecorderPanel', () => {
   });
 
   it('says the walk is being sent when it is saved online', async () => {
-    const db = freshDb();
-    const phone = scriptedPhone();
-    render(
-      <Provider store={makeStore(undefined, { extra: { db } })}>
-        <WalkRecorderPanel pathId={42} pathName="Pot 1" table={table} env={phone.env} online />
-      </Provider>,
-    );
-    fireEvent.click(screen.getByRole('button', { name: slMap.recording.start }));
-    await waitFor(() => expect(phone.watching).toBe(true));
-    act(() => {
-      for (let s = 0; s <= 20; s += 1) phone.fix(fixAt(s * 3, s));
-    });
+    const { db, phone } = await startedWalk({ online: true });
+    walkSixtyMetres(phone);
     fireEvent.click(screen.getByRole('button', { name: slMap.recording.finish }));
     fireEvent.click(screen.getByRole('button', { name: slMap.recording.save }));
     await waitFor(() => expect(screen.getByRole('status').textContent).toBe(slMap.recording.savedOnline));
