@@ -106,6 +106,63 @@ describe('bulk calls larger than one statement', () => {
   }, 120_000);
 });
 
+describe('bulk calls longer than what a call holds before writing it', () => {
+  it('rows written in the middle of the call are updated, rescored and indexed later in it as the call leaves them', async () => {
+    const f = t.tables.forms;
+    const i = t.tables.indicators;
+    // More operations than a call holds between its writes (a few hundred): the first rows are
+    // in the database when the last operations change them.
+    const filler = BULK_STATEMENT_ROWS + 100;
+    const response = await bulk([
+      {
+        opId: 'long-form',
+        kind: 'insert',
+        tableId: f.id,
+        localId: 901,
+        properties: { [f.columns.parent]: own.durationPaths[0], [f.columns.form_id]: kind.id, [f.columns.note]: 'prvi zapis' },
+      },
+      {
+        opId: 'long-ind',
+        kind: 'insert',
+        tableId: i.id,
+        localId: 902,
+        properties: { [i.columns.parent]: 901, [i.columns.key]: 'solidago', [i.columns.value]: true },
+      },
+      ...Array.from({ length: filler }, (_, n) => ({
+        opId: `long-filler-${n}`,
+        kind: 'insert',
+        tableId: f.id,
+        properties: { [f.columns.parent]: own.durationPaths[0], [f.columns.form_id]: kind.id, [f.columns.note]: `polnilo ${n}` },
+      })),
+      { opId: 'long-ind-upd', kind: 'update', tableId: i.id, id: 902, properties: { [i.columns.key]: 'salvia-pratensis' }, version: 1 },
+      { opId: 'long-form-upd', kind: 'update', tableId: f.id, id: 901, properties: { [f.columns.note]: 'drugi zapis' }, version: 1 },
+    ]);
+    expect(response.statusCode).toBe(200);
+    const results: Result[] = response.json().results;
+    const [form, indicator] = [results[0]!.id, results[1]!.id];
+    expect(results.at(-2)!.record).toMatchObject({ id: indicator, version: 2, properties: { [String(i.columns.key)]: 'salvia-pratensis' } });
+    const last = results.at(-1)!.record!;
+    expect(last).toMatchObject({ id: form, version: 2, properties: { [String(f.columns.note)]: 'drugi zapis' } });
+    // Scored from the indicator as the call left it (not as first written), in the answer and stored.
+    expect(last.properties[String(f.columns.score)]).toBe(kind.scoring.base + 7);
+    const stored = await t.as(F, { method: 'GET', url: `/api/Records/1/${f.id}/${form}` });
+    expect(stored.json()).toMatchObject({
+      version: 2,
+      properties: { [String(f.columns.note)]: 'drugi zapis', [String(f.columns.score)]: kind.scoring.base + 7 },
+    });
+    expect((await historyOf([form, indicator])).map((h) => [h.record_id, h.action])).toEqual([
+      [form, 'insert'],
+      [indicator, 'insert'],
+      [indicator, 'update'],
+      [form, 'update'],
+    ]);
+    const found = async (text: string) =>
+      (await t.as(F, { method: 'GET', url: `/api/Records/1/search/1/10/1/${encodeURIComponent(text)}` })).json().records.map((r: { id: number }) => r.id);
+    expect(await found('drugi zapis')).toEqual([form]);
+    expect(await found('prvi zapis')).toEqual([]);
+  }, 120_000);
+});
+
 describe('duplicates and repeated rows inside one call', () => {
   it('applies a repeated opId once, also for inserts, and maps its local id for later operations', async () => {
     const f = t.tables.forms;

@@ -129,7 +129,7 @@ export interface DialectLayer {
    * Inserts rows (each with the same columns, in the same order) into `table`, in the transaction
    * `db` is: the bulk writer's buffered rows. Not through the query builder, which builds a node
    * per value (a bulk call writes hundreds of thousands of values). Multi-row statements (SQLite:
-   * two prepared ones, 64 rows and one row).
+   * prepared ones of 512 rows and, for the rest, of the powers of two below).
    */
   insertRows<T extends BulkInsertTable>(db: Executor, table: T, rows: ReadonlyArray<Insertable<Database[T]>>): Promise<void>;
   /**

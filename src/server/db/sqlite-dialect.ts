@@ -31,8 +31,8 @@ export function liveRowLookupSql(tableId: number, columnIds: readonly number[]):
   return `select id from records where table_id = ${tableId} and deleted = 0 and ${columnIds.map((id) => `json_extract(properties, '$."${id}"') = ?`).join(' and ')}`;
 }
 
-/** Rows per statement of the bulk writer's multi-row INSERTs (records: 16 values a row, far below SQLite's 32,766 parameters). */
-const INSERT_ROWS = 64;
+/** Rows per statement of the bulk writer's multi-row INSERTs, a power of two (records: 16 values a row, 8,192 a statement, far below SQLite's 32,766 parameters). */
+const INSERT_ROWS = 512;
 
 /** FTS5 query from plain user text: each word becomes a quoted prefix term, all words required (common/text-search.ts). */
 function ftsQuery(text: string): string | null {
@@ -161,31 +161,27 @@ class SqliteDialectLayer implements DialectLayer {
   }
 
   /**
-   * Inserts rows of values (`head`: `insert into t (columns)`) in the caller's transaction:
-   * INSERT_ROWS rows per statement, the rest one per statement. Both statements are prepared once,
-   * whatever the number of rows (the bulk writer). One call into SQLite per 64 rows instead of one
-   * per row: the history and applied opIds of a 10,000-insert call take about a third less time
-   * (bench/README.md). `fill(i, values, at)` puts row i's `width` values into `values` from `at`:
-   * the statements' values go into one array reused for every statement, not an array per row.
+   * Inserts rows of values (`head`: `insert into t (columns)`) in the caller's transaction, in
+   * statements of INSERT_ROWS rows and then, for the rest, of the powers of two below it (at most
+   * one each): any number of rows takes a few calls into SQLite, through at most ten prepared
+   * statements per table (cached). Larger statements cost less per row (bench/README.md); the
+   * rest going one row per statement made a call's last few hundred rows as dear as thousands.
+   * `fill(i, values, at)` puts row i's `width` values into `values` from `at`: one array of
+   * values per statement size, reused, not an array per row.
    */
   private insertMany(head: string, width: number, count: number, fill: (i: number, values: unknown[], at: number) => void): void {
     if (count === 0) return;
     this.assertInTransaction();
     const tuple = `(${Array.from({ length: width }, () => '?').join(', ')})`;
-    const whole = count - (count % INSERT_ROWS);
-    if (whole > 0) {
-      const many = this.prepare(`${head} values ${Array.from({ length: INSERT_ROWS }, () => tuple).join(', ')}`);
-      const values = new Array<unknown>(INSERT_ROWS * width);
-      for (let i = 0; i < whole; i += INSERT_ROWS) {
-        for (let r = 0; r < INSERT_ROWS; r++) fill(i + r, values, r * width);
-        many.run(values);
+    let i = 0;
+    for (let rows = INSERT_ROWS; rows >= 1 && i < count; rows >>= 1) {
+      if (count - i < rows) continue;
+      const statement = this.prepare(`${head} values ${Array.from({ length: rows }, () => tuple).join(', ')}`);
+      const values = new Array<unknown>(rows * width);
+      for (; count - i >= rows; i += rows) {
+        for (let r = 0; r < rows; r++) fill(i + r, values, r * width);
+        statement.run(values);
       }
-    }
-    const one = this.prepare(`${head} values ${tuple}`);
-    const values = new Array<unknown>(width);
-    for (let i = whole; i < count; i++) {
-      fill(i, values, 0);
-      one.run(values);
     }
   }
 

@@ -89,7 +89,7 @@ export async function applyBulk(outer: RepoContext, operations: BulkOperation[])
       // (the client moves its row and its later queued updates on to that version; without it
       // the next update of the row is refused as a stale-version conflict).
       appliedHere.set(op.opId, text);
-      writes.applied({ caller: ctx.access.caller, op_id: op.opId, result: text, created_at: ctx.now });
+      await writes.applied({ caller: ctx.access.caller, op_id: op.opId, result: text, created_at: ctx.now });
     } catch (error) {
       if (error instanceof DomainError) {
         throw new DomainError(error.kind, operationDetail(path, op.opId, error.detail ?? error.message), { ...error.extra, opId: op.opId });

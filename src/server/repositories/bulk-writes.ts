@@ -13,7 +13,11 @@
  *   holds, and for forms already written from the database's indicators plus those it holds.
  *
  * Buffered writes are flushed before anything reads what they change: a delete or archive, the
- * natural-key look-up of a link (durationPaths), and the end of the call.
+ * natural-key look-up of a link (durationPaths), and the end of the call; and every
+ * HELD_OPERATIONS operations. Held for a whole 10,000-operation call, the rows, history entries,
+ * texts and answers outlive several of V8's young-generation collections, each of which copies
+ * them again until they are moved to the old generation; written every few hundred operations,
+ * most die young (bench/README.md: the call's garbage collection about halved).
  */
 import type { Insertable } from 'kysely';
 import { isServerId } from '../../common/record-id';
@@ -32,6 +36,9 @@ import { updateRow, type LocalIdMap, type RecordUpdate, type RecordWrites } from
 export type AppliedOpValues = Insertable<Database['applied_ops']>;
 
 type HeldRow = NewRecordRow & { id: number };
+
+/** Applied operations whose writes a bulk call holds at most before it writes them: on SQLite, one multi-row statement's worth of rows (sqlite-dialect.ts). */
+const HELD_OPERATIONS = 512;
 
 /** A new row as the database will hold it (what INSERT … RETURNING would answer). */
 function toRecordRow(row: HeldRow): RecordRow {
@@ -265,8 +272,10 @@ export class BulkWrites implements RecordWrites {
     this.histories.push(values);
   }
 
-  applied(values: AppliedOpValues): void {
+  /** Notes an operation applied (its stored answer); after HELD_OPERATIONS of them, writes what is held. */
+  async applied(values: AppliedOpValues): Promise<void> {
     this.appliedOps.push(values);
+    if (this.appliedOps.length >= HELD_OPERATIONS) await this.flush();
   }
 
   async flush(): Promise<void> {
