@@ -1,6 +1,6 @@
 /**
  * Where a bulk call's writes go (a RecordWrites, write-sink.ts), so that the steps of each
- * operation (write-steps.ts) cost a few statements per call, not per operation:
+ * operation (write-steps.ts) cost a few statements per few hundred operations, not per operation:
  *
  * - new rows get their ids up front (dialect.nextRecordIds: the ids the database would give),
  *   so later operations can refer to them, and are written together (dialect.insertRows, not
@@ -9,8 +9,9 @@
  *   inserted earlier in the same call and not written yet is updated where it is held, so it is
  *   written once, as it ends up (its history still has the insert and the update);
  * - the one-live-row rule's rows are read ahead and kept current (bulk-live-rows.ts);
- * - the forms it touched are scored before its rows are written (keepScores): from the rows it
- *   holds, and for forms already written from the database's indicators plus those it holds.
+ * - the forms it touched are scored before the rows it still holds are written (keepScores): new
+ *   forms still held from the rows it holds, the others from the database's indicators plus those
+ *   it holds.
  *
  * Buffered writes are flushed before anything reads what they change: a delete or archive, the
  * natural-key look-up of a link (durationPaths), and the end of the call; and every
