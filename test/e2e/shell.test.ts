@@ -123,6 +123,12 @@ describeApp('client shell in Chromium', {}, (e2e) => {
         page.context().on('request', (request) => {
           if (request.method() === 'POST' && request.url().includes('/search')) searches.push(request.postData() ?? '');
         });
+        // Each search's answer in the artifacts' console log: a search asked twice shows whether
+        // the first answer was refused (an expired token) or a second load asked again.
+        page.context().on('requestfinished', (request) => {
+          if (request.method() !== 'POST' || !request.url().includes('/search')) return;
+          void request.response().then((response) => log.lines.push(`[search ${response?.status() ?? '–'}] ${request.postData() ?? ''}`));
+        });
         page.on('worker', (worker) => workers.push(worker.url()));
         await page.reload();
         await page.locator('[data-testid^="home-path-"]').first().waitFor();
