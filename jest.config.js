@@ -38,6 +38,12 @@ const config = {
   // waiting for the page, the server or a token's lifetime, and another file can use the core
   // meanwhile. Files never share a port, a directory or a database schema, so they may overlap.
   maxWorkers: Math.max(2, availableParallelism() - 1),
+  // A worker that holds more than this after a file is replaced before the next. Jest gives a
+  // worker 500 ms to end once the run is over, and a process ends in time proportional to its
+  // heap: the client files' workers grew to 1.1–1.2 GB and took longer (≈ 200 ms per 850 MB
+  // measured here), so jest killed them ("A worker process has failed to exit gracefully").
+  // Replaced at 600 MB, they ended in ≈ 190 ms; the replacements cost the client files a few seconds.
+  workerIdleMemoryLimit: '600MB',
   ...(postgresUrl ? { globalSetup: '<rootDir>/test/drop-leftover-schemas.mjs' } : {}),
   projects: [
     {
@@ -61,7 +67,13 @@ const config = {
       // real, or a state change would not render until the next timer step.
       fakeTimers: { doNotFake: ['queueMicrotask'] },
       // jsdom lacks structuredClone, which fake-indexeddb needs (see the file).
-      setupFiles: [...shared.setupFiles, '<rootDir>/test/client/helpers/structured-clone.ts', 'fake-indexeddb/auto'],
+      // Timers of the files that run in Node do not hold the worker at the end (see the file).
+      setupFiles: [
+        ...shared.setupFiles,
+        '<rootDir>/test/client/helpers/structured-clone.ts',
+        '<rootDir>/test/client/helpers/unref-node-timers.ts',
+        'fake-indexeddb/auto',
+      ],
       // Waits are for their conditions, within the test's 30 s budget (see the file).
       setupFilesAfterEnv: ['<rootDir>/test/client/helpers/wait-for-conditions.ts'],
       testMatch: ['<rootDir>/test/client/**/*.test.ts?(x)'],
