@@ -17,10 +17,18 @@ const shared = {
   setupFiles: ['<rootDir>/test/database-pass.ts'],
 };
 
+// Node's environment, with jest's clean-up of a file's globals off. Jest takes that mode once per
+// worker process, from the first file it runs there, and warns when a later file asks for
+// another. The client files that run in Node ask for 'off'; the default, 'soft', differs only in
+// warnings (it keeps each value behind a getter that warns when it is read after the file ended).
+// A worker replaced mid-run (workerIdleMemoryLimit) may start with any project's file: one mode
+// everywhere.
+const inNode = { testEnvironment: 'node', testEnvironmentOptions: { globalsCleanup: 'off' } };
+
 const server = {
   ...shared,
+  ...inNode,
   displayName: 'server',
-  testEnvironment: 'node',
   testMatch: ['<rootDir>/test/server/**/*.test.ts'],
   // 30 s per case and hook: server tests build real apps (see the file).
   setupFilesAfterEnv: ['<rootDir>/test/server/helpers/test-timeout.ts'],
@@ -48,8 +56,8 @@ const config = {
   projects: [
     {
       ...shared,
+      ...inNode,
       displayName: 'common',
-      testEnvironment: 'node',
       testMatch: ['<rootDir>/test/common/**/*.test.ts'],
     },
     server,
@@ -80,8 +88,8 @@ const config = {
     },
     {
       ...shared,
+      ...inNode,
       displayName: 'e2e',
-      testEnvironment: 'node',
       testMatch: ['<rootDir>/test/e2e/**/*.test.ts'],
     },
   ],
