@@ -2,12 +2,13 @@
  * Run before each client test file (jest.config.js, setupFiles). In the files that run in Node
  * (`@jest-environment node`: real servers, the season chain, the device database) a timer does not
  * keep the test worker's process alive. Their stores schedule timers that outlive the file: RTK
- * Query removes an unused answer a minute after its last subscriber left (every season load
- * leaves one per request), and a season load still running when the file ends leaves its own
- * once it finishes. Hundreds were pending when jest ended its workers, so a worker did not exit
- * and jest killed it ("A worker process has failed to exit gracefully"). Unreferenced, such a
- * timer still fires while the worker runs (the worker's channel to jest keeps it alive), and no
- * longer holds it at the end. jsdom's window clears its own timers when a file ends.
+ * Query removes an unused answer a minute after its last subscriber left, so every season load
+ * leaves one per request (season.test.ts alone 172). About 400 were pending when jest ended its
+ * two workers, so neither exited and jest killed them ("A worker process has failed to exit
+ * gracefully"; the workers' size was the other cause: jest.config.js, workerIdleMemoryLimit).
+ * Unreferenced, such a timer still fires while the worker runs (the worker's channel to jest
+ * keeps it alive), and no longer holds it at the end. jsdom's window clears its own timers when a
+ * file ends.
  */
 type Timer = { unref?: () => unknown };
 
