@@ -105,6 +105,39 @@ describe('entries not yet written when the page goes away', () => {
     second.sink.close();
   });
 
+  it('keeps an exchange answered just before the page goes away, its body not read yet, once', async () => {
+    const name = dbName();
+    const storage = memoryStorage();
+    const first = pageLoad(name, storage);
+    first.store.dispatch(slice.actions.added());
+    // A refused request whose answer's body has not arrived when the page goes away (a sign-in's redirect).
+    let sendBody!: () => void;
+    const body = new ReadableStream<Uint8Array>({
+      start: (controller) => {
+        sendBody = () => {
+          controller.enqueue(new TextEncoder().encode('{"status":401,"message":"Prijava je potekla."}'));
+          controller.close();
+        };
+      },
+    });
+    const fetchFn = first.recorder.wrapFetch(async () => new Response(body, { status: 401, headers: { 'content-type': 'application/json' } }));
+    expect((await fetchFn('/api/Records/1/search', { method: 'POST', body: '{}' })).status).toBe(401);
+    first.recorder.stashUnwritten(storage);
+    const stashed = JSON.parse(storage.data.get(UNWRITTEN_STASH_KEY)!) as NewLogEntry[];
+    expect(stashed.filter((entry) => entry.kind === 'net')).toEqual([expect.objectContaining({ method: 'POST', url: '/api/Records/1/search', status: 401 })]);
+    // The body still arrives (a page kept in the back/forward cache): the exchange is not logged again.
+    sendBody();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await first.recorder.flush();
+    first.sink.close();
+
+    const second = pageLoad(name, storage);
+    await second.recorder.flush();
+    const entries = await second.sink.readAll();
+    expect(entries.filter((entry) => entry.kind === 'net')).toEqual([expect.objectContaining({ sid: first.recorder.sid, status: 401 })]);
+    second.sink.close();
+  });
+
   /** The page goes away while its last batch is being written; the write then commits or is cut off. */
   it.each([
     ['commits after all', true],

@@ -39,12 +39,15 @@ export interface ActionLogHandler {
   handle(action: unknown, next: (action: unknown) => unknown, getState: () => unknown): unknown;
 }
 
+/** An exchange with the server, logged once its answer's body is read. */
+type NetPending = { kind: 'net'; entry: Omit<NetEntry, 'seq'>; raw: { request?: unknown; response?: unknown } };
+
 /** Noted on the dispatch path; the hash of `state` is taken when the batch is written. */
 type Pending =
   | { kind: 'session'; t: number; state: unknown; appVersion?: string }
   | { kind: 'checkpoint'; t: number; state: unknown }
   | { kind: 'action'; t: number; action: { type: string }; state: unknown }
-  | { kind: 'net'; entry: Omit<NetEntry, 'seq'>; raw: { request?: unknown; response?: unknown } }
+  | NetPending
   /** Already redacted (an earlier page load's stash). */
   | { kind: 'entry'; entry: NewLogEntry };
 
@@ -72,6 +75,8 @@ export class ActionLogRecorder implements ActionLogHandler {
   private readonly batchSize: number;
   private readonly appVersion: string | undefined;
   private pending: Pending[] = [];
+  /** Exchanges answered whose body is still being read (in the order they were answered). */
+  private readonly answered = new Set<NetPending>();
   private timer: ReturnType<typeof setTimeout> | undefined;
   private flushing: Promise<void> = Promise.resolve();
   private started = false;
@@ -158,19 +163,22 @@ export class ActionLogRecorder implements ActionLogHandler {
         throw error;
       }
       const entry: Omit<NetEntry, 'seq'> = { kind: 'net', t, method, url, status: response.status, responseType: 'empty' };
+      const exchange: NetPending = { kind: 'net', entry, raw };
       // Read a copy, so the app's own reading of the body is untouched.
       const copy = typeof response.clone === 'function' ? response.clone() : null;
       if (copy) {
-        void readResponse(copy).then(
-          ({ type, body }) => {
-            entry.responseType = type;
-            raw.response = body;
-            this.push({ kind: 'net', entry, raw });
-          },
-          () => this.push({ kind: 'net', entry, raw }),
-        );
+        // Answered, its body still being read: a stash taken meanwhile keeps it (stashUnwritten).
+        this.answered.add(exchange);
+        const logged = () => {
+          if (this.answered.delete(exchange)) this.push(exchange);
+        };
+        void readResponse(copy).then(({ type, body }) => {
+          entry.responseType = type;
+          raw.response = body;
+          logged();
+        }, logged);
       } else {
-        this.push({ kind: 'net', entry, raw });
+        this.push(exchange);
       }
       return response;
     };
@@ -217,7 +225,13 @@ export class ActionLogRecorder implements ActionLogHandler {
   stashUnwritten(storage: StashStorage): number {
     clearTimeout(this.timer);
     this.timer = undefined;
-    const entries = [...(this.writing ?? []), ...(this.preparing ?? []), ...this.pending.map((item) => this.entryOf(item, []))];
+    // Exchanges answered just before the page went away go too, without a body not read yet:
+    // the navigation that ends the page may cut the read off, and the log would lack them (the
+    // refused requests before a sign-in's redirect). Once stashed, a read that still completes
+    // (the page kept in the back/forward cache) does not log them again.
+    const answered = [...this.answered];
+    this.answered.clear();
+    const entries = [...(this.writing ?? []), ...(this.preparing ?? []), ...[...this.pending, ...answered].map((item) => this.entryOf(item, []))];
     // The batch being prepared is not handed to the sink any more (drain checks).
     this.preparing = null;
     this.pending = [];
