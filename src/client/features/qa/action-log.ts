@@ -229,9 +229,9 @@ export class ActionLogRecorder implements ActionLogHandler {
     // the navigation that ends the page may cut the read off, and the log would lack them (the
     // refused requests before a sign-in's redirect). Once stashed, a read that still completes
     // (the page kept in the back/forward cache) does not log them again.
-    const answered = [...this.answered];
+    const unwritten = [...this.pending, ...this.answered];
     this.answered.clear();
-    const entries = [...(this.writing ?? []), ...(this.preparing ?? []), ...[...this.pending, ...answered].map((item) => this.entryOf(item, []))];
+    const entries = [...(this.writing ?? []), ...(this.preparing ?? []), ...unwritten.map((item) => this.entryOf(item, []))];
     // The batch being prepared is not handed to the sink any more (drain checks).
     this.preparing = null;
     this.pending = [];
