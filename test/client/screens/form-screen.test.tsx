@@ -58,14 +58,26 @@ function props(form: StoredRecord | null, indicators: StoredRecord[], overrides:
   };
 }
 
+/** The form's indicators in the document. */
+function indicatorsShown(): number {
+  return document.querySelectorAll('[data-testid^="indicator-"]').length;
+}
+
+/** Renders the form and waits for its whole checklist (the first screen comes first, the rest after paints). */
+async function renderForm(ui: Parameters<typeof renderWithStore>[0], options: Parameters<typeof renderWithStore>[1]) {
+  const rendered = renderWithStore(ui, options);
+  await waitFor(() => expect(indicatorsShown()).toBe(FORM_KINDS.travnik.indicators.length));
+  return rendered;
+}
+
 function liveScore(): string {
   return screen.getByTestId('live-score').querySelector('.score-badge')!.textContent ?? '';
 }
 
 describe('FormScreen', () => {
-  it('shows the checklist in its groups with pictures and Latin names, and the stored values', () => {
+  it('shows the checklist in its groups with pictures and Latin names, and the stored values', async () => {
     const s = season();
-    renderWithStore(<Harness {...props(s.formDone, s.indicators)} />, { db: newDb() });
+    await renderForm(<Harness {...props(s.formDone, s.indicators)} />, { db: newDb() });
     const kind = FORM_KINDS.travnik;
     for (const group of kind.groups!) expect(screen.getByRole('heading', { level: 2, name: group.title })).toBeTruthy();
     const kadulja = screen.getByTestId('indicator-salvia-pratensis');
@@ -79,7 +91,7 @@ describe('FormScreen', () => {
 
   it('the live score moves as indicators are ticked, with the explanation (in the render after the tap)', async () => {
     const s = season();
-    renderWithStore(<Harness {...props(s.formDone, s.indicators)} />, { db: newDb() });
+    await renderForm(<Harness {...props(s.formDone, s.indicators)} />, { db: newDb() });
     const base = FORM_KINDS.travnik.scoring.base;
     fireEvent.click(within(screen.getByTestId('indicator-solidago')).getByRole('radio', { name: slScreens.forms.no }));
     await waitFor(() => expect(liveScore()).toContain(String(base + 7)));
@@ -91,10 +103,41 @@ describe('FormScreen', () => {
     expect(explanation.querySelector('[data-key="solidago"]')).toBeNull();
   });
 
+  it('a tap is answered in a frame of its own: the answer at once, the score after that frame has painted', async () => {
+    const s = season();
+    await renderForm(<Harness {...props(s.formDone, s.indicators)} />, { db: newDb() });
+    const before = liveScore();
+    const no = within(screen.getByTestId('indicator-solidago')).getByRole('radio', { name: slScreens.forms.no });
+    act(() => {
+      fireEvent.click(no);
+    });
+    // The tap's own render is over (act flushed it): the answer shows, the score is still the last one.
+    expect(no.getAttribute('aria-checked')).toBe('true');
+    expect(liveScore()).toBe(before);
+    await waitFor(() => expect(liveScore()).toContain(String(FORM_KINDS.travnik.scoring.base + 7)));
+  });
+
+  it('the checklist shows its first screen in the first render and the rest in slices after paints', async () => {
+    const s = season();
+    const fresh = { ...s.formDone, properties: { ...s.formDone.properties, [String(config.tables.forms.columns.completed)]: false } };
+    renderWithStore(<Harness {...props(fresh, [])} />, { db: newDb() });
+    const first = indicatorsShown();
+    expect(first).toBeGreaterThan(0);
+    expect(first).toBeLessThan(FORM_KINDS.travnik.indicators.length);
+    // A tap before the rest is there is answered.
+    const firstCard = document.querySelector('[data-testid^="indicator-"]')!;
+    const radio = within(firstCard as HTMLElement).getAllByRole('radio')[0]!;
+    act(() => {
+      fireEvent.click(radio);
+    });
+    expect(radio.getAttribute('aria-checked')).toBe('true');
+    await waitFor(() => expect(indicatorsShown()).toBe(FORM_KINDS.travnik.indicators.length));
+  });
+
   it('a completed form needs the required answers: Slovenian messages, nothing queued', async () => {
     const s = season();
     const db = newDb();
-    renderWithStore(<Harness {...props(s.formDone, s.indicators)} />, { db });
+    await renderForm(<Harness {...props(s.formDone, s.indicators)} />, { db });
     fireEvent.click(screen.getByRole('button', { name: slScreens.forms.save }));
     const errors = await screen.findByTestId('form-errors');
     const kind = FORM_KINDS.travnik;
@@ -111,7 +154,7 @@ describe('FormScreen', () => {
       ...s.formDone,
       properties: { ...s.formDone.properties, [String(config.tables.forms.columns.completed)]: false, [String(config.tables.forms.columns.score)]: null },
     };
-    renderWithStore(<Harness {...props(fresh, [])} />, { db: newDb() });
+    await renderForm(<Harness {...props(fresh, [])} />, { db: newDb() });
     expect(liveScore()).toBe(slPhone.form.noScoreYet);
     fireEvent.click(within(screen.getByTestId('indicator-solidago')).getByRole('radio', { name: slScreens.forms.no }));
     await waitFor(() => expect(liveScore()).toContain(String(FORM_KINDS.travnik.scoring.base)));
@@ -121,7 +164,7 @@ describe('FormScreen', () => {
     const s = season();
     const db = newDb();
     const fresh = { ...s.formDone, properties: { ...s.formDone.properties, [String(config.tables.forms.columns.completed)]: false } };
-    renderWithStore(<Harness {...props(fresh, [])} />, { db });
+    await renderForm(<Harness {...props(fresh, [])} />, { db });
     fireEvent.click(within(screen.getByTestId('indicator-solidago')).getByRole('radio', { name: slScreens.forms.no }));
     fireEvent.click(screen.getByRole('button', { name: slScreens.forms.save }));
     const warning = await screen.findByTestId('form-missing');
@@ -170,7 +213,7 @@ describe('FormScreen', () => {
   it('saves offline through the outbox: new and changed indicators, a location, then the form with its score', async () => {
     const s = season();
     const db = newDb();
-    renderWithStore(<Harness {...props(s.formDone, s.indicators)} />, { db });
+    await renderForm(<Harness {...props(s.formDone, s.indicators)} />, { db });
     const orchids = screen.getByTestId('indicator-orchidaceae');
     fireEvent.input(within(orchids).getByRole('spinbutton'), { target: { value: '2' } });
     fireEvent.click(within(orchids).getByRole('button', { name: slScreens.forms.useMyLocation }));

@@ -6,7 +6,7 @@
  * through the outbox (so it works offline). Readers see it read-only; editors may archive it, or
  * one of its indicators (which then leaves the form and its score).
  */
-import { useDeferredValue, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { sl, slPhone, slReview, slReviewFarmer, slScreens } from '../../../common/i18n/sl';
 import { reviewStateOf } from '../../../common/review';
 import type { FormValues, ValidationError } from '../../../common/scheme/scoring';
@@ -26,6 +26,7 @@ import { readRow } from '../../lib/db/model';
 import type { SavedEdit } from '../../lib/db/outbox';
 import type { ResizeEnv } from '../../lib/image/resize';
 import { currentPosition } from '../../lib/location/current-position';
+import { useValueAfterPaint } from '../../lib/use-after-paint';
 import {
   archivedKeys,
   blockingErrors,
@@ -157,11 +158,13 @@ function FormEditor(props: FormScreenProps & { form: StoredRecord; kind: FormKin
   // (shown gone at once, before the rows are read again).
   const [archivedHere, setArchivedHere] = useState<ReadonlySet<string>>(() => new Set());
   const archived = useMemo(() => new Set([...archivedKeys(config, props.indicators), ...archivedHere]), [config, props.indicators, archivedHere]);
-  // The score, its explanation and the review's payment preview follow a tap in a render of their
-  // own after it, so the tap's frame redraws only the answer tapped.
-  const settled = useDeferredValue(draft);
+  // The score, its explanation and the review's pieces (payment preview, moves, thread) follow a
+  // tap in a render of their own after its frame has painted: the tap's frame redraws the answer
+  // tapped, and the elements below are the same objects then, so they are not rendered again.
+  const settled = useValueAfterPaint(draft);
   const score = useMemo(() => liveScore(kind, settled), [kind, settled]);
   const answered = hasAnswers(settled);
+  const settledValues = useMemo(() => draftValues(kind, settled), [kind, settled]);
   const errors = blockingErrors(kind, draft).filter((e) => !archived.has(e.key));
   // The summary at the top of the form: what blocks a save, or what a save left unanswered.
   const [summary, setSummary] = useState<{ kind: 'error' | 'warning'; items: ValidationError[] } | null>(null);
@@ -186,18 +189,37 @@ function FormEditor(props: FormScreenProps & { form: StoredRecord; kind: FormKin
   // The indicator the review is about: the form opens there (a returned form), and the thread's
   // links show it again.
   const [highlight, setHighlight] = useState<string | null>(props.focusIndicator ?? null);
-  const showIndicator = (key: string) => {
+  const showIndicator = useCallback((key: string) => {
     setHighlight(key);
     document.querySelector(`[data-testid="indicator-${key}"]`)?.scrollIntoView?.({ block: 'center' });
     focusField(key);
-  };
+  }, []);
   const opened = useRef(false);
   useEffect(() => {
     if (opened.current || !props.focusIndicator) return;
     opened.current = true;
     document.querySelector(`[data-testid="indicator-${props.focusIndicator}"]`)?.scrollIntoView?.({ block: 'center' });
   }, [props.focusIndicator]);
-  const review = props.renderReview?.({ dirty, values: draftValues(kind, settled), showIndicator }) ?? {};
+  const { renderReview } = props;
+  // Whether the answers on screen are unsaved, as the review's pieces see it: after the paint too.
+  const settledDirty = useMemo(() => !readOnly && isDirty(settled, base), [readOnly, settled, base]);
+  const review = useMemo(
+    () => renderReview?.({ dirty: settledDirty, values: settledValues, showIndicator }) ?? {},
+    [renderReview, settledDirty, settledValues, showIndicator],
+  );
+  const scorePanel = useMemo(
+    () => (
+      <div className="score-panel card" aria-live="polite" data-testid="live-score">
+        <h2>{slScreens.forms.liveScore}</h2>
+        <ScoreBadge score={answered ? score.score : null} size="large" noneText={slPhone.form.noScoreYet} />
+        <details className="score-panel__explain" open={explainOpen} onToggle={(e) => setExplainOpen((e.target as HTMLDetailsElement).open)}>
+          <summary>{slScreens.forms.explain}</summary>
+          <ScoreExplanation result={score} />
+        </details>
+      </div>
+    ),
+    [answered, score, explainOpen],
+  );
   const errorByKey = new Map(errors.map((e) => [e.key, e.message]));
   const byKey = useMemo(() => rowsByKey(config, props.indicators), [config, props.indicators]);
   const recordIds = useMemo(() => new Map([...byKey].map(([key, row]) => [key, row.id])), [byKey]);
@@ -330,14 +352,7 @@ function FormEditor(props: FormScreenProps & { form: StoredRecord; kind: FormKin
         {review.bottom}
       </div>
       <aside className="desk-layout__side" ref={sideRef}>
-        <div className="score-panel card" aria-live="polite" data-testid="live-score">
-          <h2>{t.liveScore}</h2>
-          <ScoreBadge score={answered ? score.score : null} size="large" noneText={slPhone.form.noScoreYet} />
-          <details className="score-panel__explain" open={explainOpen} onToggle={(e) => setExplainOpen((e.target as HTMLDetailsElement).open)}>
-            <summary>{t.explain}</summary>
-            <ScoreExplanation result={score} />
-          </details>
-        </div>
+        {scorePanel}
         {message && !(message.kind === 'error' && summary?.kind === 'error') ? (
           <p
             className={message.kind === 'ok' ? 'save-message save-message--ok' : 'save-message save-message--error'}

@@ -2,7 +2,7 @@
  * One indicator of a form: its picture and name, the answer, a note, an optional location (the
  * current position or a tap on the map), photos, and for editors the archive action.
  */
-import { useState } from 'react';
+import { useCallback, useState } from 'react';
 import { slPhone, slReviewFarmer, slScreens } from '../../../common/i18n/sl';
 import type { AppConfig, IndicatorDefinition } from '../../../common/schemas/config';
 import { ArchiveButton } from '../../components/archive-button/archive-button';
@@ -10,7 +10,7 @@ import { Button } from '../../components/button/button';
 import { MapIcon } from '../../components/icons/icons';
 import type { ResizeEnv } from '../../lib/image/resize';
 import { ValueInput } from './answer-fields';
-import type { IndicatorDraft } from './form-draft';
+import type { IndicatorDraft, NewPhoto } from './form-draft';
 import { IndicatorPhotos } from './indicator-photos';
 
 export interface IndicatorCardProps {
@@ -23,6 +23,7 @@ export interface IndicatorCardProps {
   highlight?: boolean;
   readOnly: boolean;
   online: boolean;
+  /** The same function between renders while the indicator is the same (the photos' callbacks follow it). */
   onChange: (patch: Partial<IndicatorDraft>) => void;
   onPickOnMap?: () => void;
   /** Editors: archive this indicator's stored row. */
@@ -51,6 +52,10 @@ export function IndicatorCard({
   const errorId = error ? `err-${def.key}` : undefined;
   const filled = draft.value !== '' && draft.value !== undefined && draft.value !== null;
   const extras = draft.note !== '' || draft.location !== null || draft.photos.length > 0;
+  // The same functions while the photos stay the same, so a tap on the answer skips the photos.
+  const { photos } = draft;
+  const addPhoto = useCallback((photo: NewPhoto) => onChange({ photos: [...photos, photo] }), [onChange, photos]);
+  const removePhoto = useCallback((tempId: string) => onChange({ photos: photos.filter((p) => p.tempId !== tempId) }), [onChange, photos]);
   return (
     <li
       className={[
@@ -125,11 +130,11 @@ export function IndicatorCard({
           config={config}
           indicatorName={def.name}
           recordId={recordId}
-          photos={draft.photos}
+          photos={photos}
           online={online}
           readOnly={readOnly}
-          onAdd={(photo) => onChange({ photos: [...draft.photos, photo] })}
-          onRemove={(id) => onChange({ photos: draft.photos.filter((p) => p.tempId !== id) })}
+          onAdd={addPhoto}
+          onRemove={removePhoto}
           resizeEnv={resizeEnv}
         />
       </details>

@@ -1,19 +1,21 @@
 /**
  * The form's indicators in their groups, rendered so that a phone answers quickly:
  * - what fits on the first screen first: the first FIRST_SCREEN indicators in the screen's first
- *   render, the rest in a transition after it has painted (a transition yields to a tap), unless
- *   the form opens at a given indicator, which must be there at once;
+ *   render, then as many again after each paint, so a tap meanwhile waits for one slice at most
+ *   (lib/use-after-paint.ts: on Preact a transition would render the rest at once), unless the
+ *   form opens at a given indicator, which must be there at once;
  * - a tap re-renders only the indicator it changed: each row is memoised and gets callbacks that
  *   stay the same between renders (they read the form's latest handlers through a ref), so the
  *   other 23 rows of a 24-indicator form are skipped.
  */
-import { memo, startTransition, useCallback, useEffect, useRef, useState } from 'react';
+import { memo, useCallback, useLayoutEffect, useRef, useState } from 'react';
 import type { AppConfig, IndicatorDefinition } from '../../../common/schemas/config';
+import { afterNextPaint } from '../../lib/idle';
 import type { ResizeEnv } from '../../lib/image/resize';
 import type { IndicatorDraft } from './form-draft';
 import { IndicatorCard } from './indicator-card';
 
-/** About what a phone's first screen shows below the form's heading (more would only wait). */
+/** About what a phone's first screen shows below the form's heading (more would only wait); also each later slice. */
 const FIRST_SCREEN = 6;
 
 interface IndicatorGroup {
@@ -60,12 +62,13 @@ interface RowProps {
 }
 
 const IndicatorRow = memo(function IndicatorRow({ def, recordId, onChange, onPickOnMap, onArchive, ...rest }: RowProps) {
+  const change = useCallback((patch: Partial<IndicatorDraft>) => onChange(def.key, patch), [onChange, def.key]);
   return (
     <IndicatorCard
       {...rest}
       def={def}
       recordId={recordId}
-      onChange={(patch) => onChange(def.key, patch)}
+      onChange={change}
       onPickOnMap={onPickOnMap ? () => onPickOnMap(def.key) : undefined}
       onArchive={onArchive && recordId !== null ? () => onArchive(def.key, recordId) : undefined}
     />
@@ -73,10 +76,13 @@ const IndicatorRow = memo(function IndicatorRow({ def, recordId, onChange, onPic
 });
 
 export function IndicatorList(props: IndicatorListProps) {
-  const [all, setAll] = useState(props.allAtOnce);
-  useEffect(() => {
-    if (!all) startTransition(() => setAll(true));
-  }, [all]);
+  const [shownCount, setShownCount] = useState(props.allAtOnce ? Infinity : FIRST_SCREEN);
+  const total = props.groups.reduce((sum, group) => sum + group.indicators.length, 0);
+  // Scheduled before the paint (a layout effect), so the next slice follows the very next frame.
+  useLayoutEffect(() => {
+    if (shownCount >= total) return undefined;
+    return afterNextPaint(() => setShownCount((count) => count + FIRST_SCREEN));
+  }, [shownCount, total]);
   // The form's handlers change on every render of the form; the rows get wrappers that do not.
   const latest = useRef(props);
   latest.current = props;
@@ -84,7 +90,7 @@ export function IndicatorList(props: IndicatorListProps) {
   const pickOnMap = useCallback((key: string) => latest.current.onPickOnMap?.(key), []);
   const archive = useCallback((key: string, recordId: number) => latest.current.onArchive?.(key, recordId) ?? Promise.resolve(), []);
   const getPosition = useCallback(() => latest.current.getPosition(), []);
-  let budget = all ? Infinity : FIRST_SCREEN;
+  let budget = shownCount;
   return (
     <>
       {props.groups.map((group) => {

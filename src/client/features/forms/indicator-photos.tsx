@@ -4,7 +4,7 @@
  * taken in this session. New photos are taken with the phone's camera (`capture=environment`),
  * resized to JPEG (lib/image/resize) and kept in the draft until the form is saved.
  */
-import { useEffect, useMemo, useState } from 'react';
+import { memo, useEffect, useMemo, useState } from 'react';
 import { slScreens } from '../../../common/i18n/sl';
 import type { AppConfig } from '../../../common/schemas/config';
 import { useOfflineDb } from '../../app/hooks';
@@ -59,7 +59,18 @@ export interface IndicatorPhotosProps {
 
 let photoCounter = 0;
 
-export function IndicatorPhotos({ config, indicatorName, recordId, photos, online, readOnly, onAdd, onRemove, resizeEnv }: IndicatorPhotosProps) {
+/** Memoised: a tap on the indicator's answer does not render its photos (and their queries) again. */
+export const IndicatorPhotos = memo(function IndicatorPhotos({
+  config,
+  indicatorName,
+  recordId,
+  photos,
+  online,
+  readOnly,
+  onAdd,
+  onRemove,
+  resizeEnv,
+}: IndicatorPhotosProps) {
   const t = slScreens.forms;
   const tableId = config.tables.indicators.id;
   const slot = config.tables.indicators.attachments?.photos;
@@ -147,4 +158,4 @@ export function IndicatorPhotos({ config, indicatorName, recordId, photos, onlin
       {error ? <p role="alert">{error}</p> : null}
     </div>
   );
-}
+});
