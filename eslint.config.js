@@ -84,12 +84,20 @@ export default tseslint.config(
   },
   {
     // The wire schemas are the server's; the client takes only their types, so TypeBox and the
-    // schema values stay out of its bundle; likewise the scheme's form kinds.
+    // schema values stay out of its bundle; likewise the scheme's form kinds. React's deferring
+    // hooks run on Preact (scripts/react-on-preact.mjs), where they defer nothing.
     files: ['src/client/**'],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',
         {
+          paths: [
+            {
+              name: 'react',
+              importNames: ['useDeferredValue', 'useTransition', 'startTransition'],
+              message: 'on Preact these defer nothing: useValueAfterPaint (lib/use-after-paint.ts) or afterNextPaint (lib/idle.ts)',
+            },
+          ],
           patterns: [
             {
               group: ['**/common/schemas/wire', '@sinclair/typebox'],

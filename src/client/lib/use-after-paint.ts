@@ -1,7 +1,8 @@
 /**
- * React's `useDeferredValue` and `startTransition` for the runtime the farmers get: on Preact
- * (scripts/react-on-preact.mjs) the first returns its value as it is and the second runs its
- * update at once, so a render they were meant to put after a tap's frame would run inside it.
+ * What React's `useDeferredValue` is meant to do, for the runtime the farmers get: on Preact
+ * (scripts/react-on-preact.mjs) it returns its value as it is, and `startTransition` runs its
+ * update at once, so a render they were meant to put after a tap's frame would run inside it
+ * (the lint rules refuse both; a later slice of work goes through lib/idle.ts `afterNextPaint`).
  */
 import { useLayoutEffect, useState } from 'react';
 import { afterNextPaint } from './idle';
