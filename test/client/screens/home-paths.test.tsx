@@ -1,6 +1,6 @@
 /** Home, paths list and path screen: their states, statuses and score badges. */
 import { afterEach, describe, expect, it, jest } from '@jest/globals';
-import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { HomeScreen, type HomeScreenProps } from '../../../src/client/features/home/home-screen';
 import { buildPathRows, groupByArea } from '../../../src/client/features/paths/path-rows';
 import { FormsScreen } from '../../../src/client/features/forms/forms-screen';
@@ -9,7 +9,8 @@ import { PathScreen, type PathScreenProps } from '../../../src/client/features/p
 import { ScoreBadge } from '../../../src/client/components/score-badge/score-badge';
 import { sl, slPhone, slScreens } from '../../../src/common/i18n/sl';
 import { config, season } from './fixtures';
-import { APP_ROOT_ID, homeSnapshotKey, readHomeSnapshot } from '../../../src/client/lib/home-snapshot';
+import { APP_ROOT_ID, homeSnapshotKey, readHomeSnapshot, writeHomeSnapshot } from '../../../src/client/lib/home-snapshot';
+import { firstVisitSnapshot } from '../../../src/client/app/bootstrap/first-visit-home';
 import { paintHomePicture } from '../../../src/client/app/bootstrap/home-picture';
 import { CONFIG_STORAGE_KEY } from '../../../src/client/lib/config/load-config';
 import { writeIdentity } from '../../../src/client/lib/auth/local-identity';
@@ -149,6 +150,36 @@ describe('HomeScreen: the picture of the last home for the next start', () => {
     rerender(<HomeScreen {...loading} status="ready" areas={renamed} />);
     expect(screen.getByText(renamed[0]!.paths[0]!.name)).toBeTruthy();
     expect(screen.queryByText(old.areas[0]!.paths[0]!.name)).toBeNull();
+  });
+});
+
+describe("HomeScreen: a first visit's picture from the early reads", () => {
+  it('is taken when written after the first render: the paths at once, their status and score kept hidden until the season is read', async () => {
+    const storage = memoryStorage();
+    const s = season();
+    const key = '1:kmet1@example.si';
+    const loading = homeProps({ status: 'loading', areas: [], season: null, role: null, snapshotKey: key, snapshotStorage: storage });
+    const { container, rerender } = render(<HomeScreen {...loading} />);
+    expect(screen.getByRole('status').textContent).toBe(sl.common.loading);
+
+    const picture = firstVisitSnapshot(config, key, { duration: s.duration, areas: s.areas, paths: s.paths });
+    act(() => writeHomeSnapshot(storage, picture));
+    const shown = homeProps({}, s);
+    // The meadows and paths as home lists them, with the app's own links.
+    expect([...container.querySelectorAll('a[href^="#/paths/"]:not([href^="#/paths/new"])')].map((a) => a.getAttribute('href'))).toEqual(
+      shown.areas.flatMap((area) => area.paths.map((p) => `#/paths/${p.id}`)),
+    );
+    expect(screen.getByText('Pot 1')).toBeTruthy();
+    expect(screen.getByText(slScreens.home.window('1. 4. 2026', '31. 10. 2026'))).toBeTruthy();
+    // Not known before the forms are read: in place but hidden, no score, no progress.
+    expect(container.querySelectorAll('[data-status]')).toHaveLength(0);
+    expect(container.querySelectorAll('.status-chip.picture-stale')).toHaveLength(3);
+    expect(container.querySelectorAll('.score-badge')).toHaveLength(0);
+    expect(container.querySelector('progress')!.classList.contains('picture-stale')).toBe(true);
+
+    rerender(<HomeScreen {...loading} role="farmer" status="ready" areas={shown.areas} season={shown.season} />);
+    expect(container.querySelector('[data-status="form-done"]')).toBeTruthy();
+    expect(container.querySelectorAll('.picture-stale')).toHaveLength(0);
   });
 });
 
