@@ -174,7 +174,7 @@ describe("HomeScreen: a first visit's picture from the early reads", () => {
     // Not known before the forms are read: in place but hidden, no score, no progress.
     expect(container.querySelectorAll('[data-status]')).toHaveLength(0);
     expect(container.querySelectorAll('.status-chip.picture-stale')).toHaveLength(3);
-    expect(container.querySelectorAll('.score-badge')).toHaveLength(0);
+    expect(container.querySelectorAll('.picture-stale .score-badge')).toHaveLength(3);
     expect(container.querySelector('progress')!.classList.contains('picture-stale')).toBe(true);
 
     rerender(<HomeScreen {...loading} role="farmer" status="ready" areas={shown.areas} season={shown.season} />);

@@ -87,12 +87,21 @@ function StatusChip({ status }: { status: HomePathStatus }) {
 
 /**
  * A path's status and score where a picture does not know them yet (lib/home-snapshot.ts): their
- * place is kept, so the rows do not move when the season's own rows fill them in.
+ * place is kept (as a path without a score: most of a season's), so the rows do not move when the
+ * season's own rows fill them in.
  */
 function UnknownStatus() {
   return (
     <span className="status-chip picture-stale" aria-hidden="true">
       {slScreens.status['not-walked']}
+    </span>
+  );
+}
+
+function UnknownScore() {
+  return (
+    <span className="picture-stale" aria-hidden="true">
+      <ScoreBadge score={null} size="small" />
     </span>
   );
 }
@@ -263,7 +272,7 @@ export function HomeScreen(props: HomeScreenProps) {
                           <span className="row-link__title">{path.name}</span>
                           {path.status ? <StatusChip status={path.status} /> : <UnknownStatus />}
                         </span>
-                        {path.status ? <ScoreBadge score={path.score} size="small" /> : null}
+                        {path.status ? <ScoreBadge score={path.score} size="small" /> : <UnknownScore />}
                         <ChevronRightIcon size={20} aria-hidden="true" />
                       </a>
                     </li>
