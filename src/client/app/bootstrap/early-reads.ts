@@ -3,9 +3,10 @@
  * is signed in, it sends the season's first requests while the rest of the JavaScript downloads —
  * config.json, and built from the device's copy of it (or from its answer, without one) the
  * roles, the user's farmer record and the durations; then a farmer's areas, paths and season
- * links (the areas and paths also make a first visit's picture of home, first-visit-home.ts); then the forms under those links; then their indicators and comments, these last two
- * waves from a worker (worker-reads.ts), so that the page's main thread, busy with the app's
- * scripts by then, does not hold them up. The loading chain sends the same requests (features/season/season-requests.ts) and gets these answers
+ * links (the areas and paths also make a first visit's picture of home, first-visit-home.ts);
+ * then the forms under those links; then their indicators and comments, these last two waves
+ * from a worker (worker-reads.ts), so that the page's main thread, busy with the app's scripts by
+ * then, does not hold them up. The loading chain sends the same requests (features/season/season-requests.ts) and gets these answers
  * through `earlyFetch` (early-fetch.ts, lib/api/early-answers.ts) instead of waiting a round trip
  * for each. Anything unexpected (an expired token, an error, a page that is not the whole answer)
  * just stops the early reads: the chain then asks itself.
