@@ -11,6 +11,7 @@ import { sl, slPhone, slScreens } from '../../../src/common/i18n/sl';
 import { config, season } from './fixtures';
 import { APP_ROOT_ID, homeSnapshotKey, readHomeSnapshot, writeHomeSnapshot } from '../../../src/client/lib/home-snapshot';
 import { firstVisitSnapshot } from '../../../src/client/app/bootstrap/first-visit-home';
+import { paintFirstVisitHome } from '../../../src/client/app/bootstrap/first-visit-picture';
 import { paintHomePicture } from '../../../src/client/app/bootstrap/home-picture';
 import { CONFIG_STORAGE_KEY } from '../../../src/client/lib/config/load-config';
 import { writeIdentity } from '../../../src/client/lib/auth/local-identity';
@@ -97,6 +98,23 @@ function memoryStorage(): Storage {
     removeItem: (key) => void items.delete(key),
     setItem: (key, value) => void items.set(key, value),
   };
+}
+
+/** An element as markup to compare: tags, attributes in order of name, texts; of an icon only its size. */
+function canonical(node: Node): unknown {
+  if (node.nodeType === Node.TEXT_NODE) return node.textContent;
+  const element = node as Element;
+  const icon = element.namespaceURI === 'http://www.w3.org/2000/svg';
+  const names = element.getAttributeNames().filter((name) => !icon || name === 'width' || name === 'height');
+  const attributes = Object.fromEntries(names.sort().map((name) => [name, element.getAttribute(name)]));
+  const children: unknown[] = [];
+  for (const child of icon ? [] : element.childNodes) {
+    const value = canonical(child);
+    // Adjacent texts as one (a render may split a sentence into several text nodes).
+    if (typeof value === 'string' && typeof children.at(-1) === 'string') children.push(`${children.pop() as string}${value}`);
+    else children.push(value);
+  }
+  return [element.tagName.toLowerCase(), attributes, ...children];
 }
 
 /** The picture is taken once the page is idle after home's paint: waits for it. */
@@ -227,6 +245,37 @@ describe("HomeScreen's picture painted before the app's code runs", () => {
     expect(stale.length).toBeGreaterThan(0);
     expect(stale.every((element) => element.classList.contains('picture-stale'))).toBe(true);
     expect(within(root).getByText(slScreens.home.pending(shown.sync.pending), { exact: false }).closest('.picture-stale')).not.toBeNull();
+  });
+
+  it("a first visit's picture, made before the app's markup ever showed, is built as home shows it: the same page, the paths' links the app's own", () => {
+    const storage = memoryStorage();
+    signedIn(storage, 'kmet1@example.si');
+    const s = season();
+    writeHomeSnapshot(storage, firstVisitSnapshot(config, KEY, { duration: s.duration, areas: s.areas, paths: s.paths }));
+    window.location.hash = '#/forms';
+    const root = placeholderRoot();
+    expect(paintFirstVisitHome(document, storage)).toBe(false);
+    window.location.hash = '#/';
+    // Without the app's markup the other painter has nothing to paint; this one builds it.
+    expect(paintHomePicture(document, storage)).toBe(false);
+    expect(paintFirstVisitHome(document, storage)).toBe(true);
+    expect(paintFirstVisitHome(document, storage)).toBe(false); // over the placeholder only
+    expect(root.querySelector('[style]')).toBeNull();
+    expect([...root.querySelectorAll('a[href^="#/paths/"]:not([href^="#/paths/new"])')].map((a) => a.getAttribute('href'))).toEqual(
+      homeProps({}, s).areas.flatMap((area) => area.paths.map((p) => `#/paths/${p.id}`)),
+    );
+
+    // Home's own render of the same picture: the same page, but for the icons' drawings (which
+    // come with the app) and what home shows below the meadows (the sync card, the quick links).
+    const app = document.createElement('div');
+    document.body.append(app);
+    render(<HomeScreen {...homeProps({ status: 'loading', areas: [], season: null, role: null, snapshotKey: KEY, snapshotStorage: storage })} />, {
+      container: app,
+    });
+    const shown = app.querySelector('section.page')!;
+    for (const below of shown.querySelectorAll('.sync-card, .quick-actions, .home-todo-space')) below.remove();
+    expect(canonical(root.querySelector('section.page')!)).toEqual(canonical(shown));
+    app.remove();
   });
 
   it('is not painted for another user, another address, without a stored config, or over anything but the placeholder', async () => {
