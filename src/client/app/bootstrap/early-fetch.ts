@@ -20,8 +20,8 @@ export const earlyFetch = withEarlyAnswers(pageFetch);
 export const installedVisit = Boolean(navigator.serviceWorker?.controller);
 
 // Only on a first visit: later visits show the device copy at once, and requests going through
-// the worker would slow its answers of the scripts. The home the early reads picture is painted
-// as soon as they have made it, while the app's code still downloads (first-visit-picture.ts).
+// the worker would slow its answers of the scripts. The picture of home the early reads make is
+// painted as soon as it is there, while the app's code still downloads (first-visit-picture.ts).
 if (!installedVisit) {
   const stopPainting = onHomeSnapshotWritten(() => {
     stopPainting();

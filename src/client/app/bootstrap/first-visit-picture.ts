@@ -16,6 +16,9 @@ import { slHome } from '../../../common/i18n/sl-home';
 import type { HomeSnapshot } from '../../lib/home-snapshot';
 import { routeHref } from '../../lib/links';
 import { paintableHome } from './home-picture';
+// The pure piece alone: the feature's index would bring the UI library into the first entry.
+// eslint-disable-next-line no-restricted-imports
+import { homeSeasonTitle } from '../../features/home/home-season';
 
 type Child = Node | string | null;
 
@@ -40,13 +43,12 @@ const HIDDEN = { class: 'picture-stale', 'aria-hidden': 'true' };
 function seasonCard(doc: Document, snapshot: HomeSnapshot): HTMLElement {
   const { season } = snapshot;
   const paths = snapshot.areas.reduce((count, area) => count + area.paths.length, 0);
-  const title = season ? (/sezon/i.test(season.name) ? season.name : `${slHome.season} ${season.name}`) : slHome.season;
   const progress = slHome.progress(0, paths);
   return element(
     doc,
     'div',
     { class: 'card season-card', 'data-testid': 'home-season' },
-    element(doc, 'h2', {}, title),
+    element(doc, 'h2', {}, homeSeasonTitle(season)),
     season ? element(doc, 'p', {}, slHome.window(formatDay(season.from), formatDay(season.to))) : element(doc, 'p', {}, slHome.noSeason),
     season && paths ? element(doc, 'progress', { max: String(paths), value: '0', 'aria-label': progress, class: 'picture-stale' }) : null,
     season && paths ? element(doc, 'p', { class: 'muted picture-stale' }, progress) : null,

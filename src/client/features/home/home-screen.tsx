@@ -17,7 +17,7 @@ import { ScreenState } from '../../components/screen-state/screen-state';
 import { routeHref } from '../../lib/links';
 import { safeLocalStorage } from '../../lib/local-storage';
 import { whenIdle } from '../../lib/idle';
-import type { HomeSeason } from './home-season';
+import { homeSeasonTitle, type HomeSeason } from './home-season';
 import {
   APP_ROOT_ID,
   clearHomeSnapshot,
@@ -218,8 +218,7 @@ export function HomeScreen(props: HomeScreenProps) {
       <>
         {pictured ? <div className="home-todo-space" aria-hidden="true" style={{ height: snapshot.aboveSeason }} /> : props.todo}
         <div className="card season-card" data-testid="home-season" ref={seasonRef}>
-          {/* Duration names usually say "Sezona 2026" already; a bare "2026" gets the word. */}
-          <h2>{season ? (/sezon/i.test(season.name) ? season.name : `${t.season} ${season.name}`) : t.season}</h2>
+          <h2>{homeSeasonTitle(season)}</h2>
           {season ? (
             <>
               <p>{t.window(formatDay(season.from), formatDay(season.to))}</p>
