@@ -253,41 +253,6 @@ describeApp('phone: accessibility, width and keyboard', {}, (e2e) => {
     }
   });
 
-  test("a new device's first visit paints the farmer's meadows and paths from the early reads before the app's code has arrived; a path tapped then opens once it has", async () => {
-    // Routes see every request only without the service worker, and the early reads run only without one.
-    const { page, log, close } = await e2e.signedIn('farmer1', { ...PHONE_DEVICE, serviceWorkers: 'block' });
-    let release!: () => void;
-    const released = new Promise<void>((resolve) => (release = resolve));
-    try {
-      await recordArtifacts('phone-first-visit-picture', page, log, async () => {
-        await page.getByTestId(`home-path-${pathId}`).waitFor();
-        // A new device: the signed-in identity and the config, no picture of home (taken away
-        // before the page's own scripts run).
-        await page.addInitScript(() => {
-          for (const key of Object.keys(localStorage)) if (key.includes('home-snapshot')) localStorage.removeItem(key);
-        });
-        await page.route(/\/static\/js\/main\.[0-9a-f]+\.js$/, async (route) => {
-          await released;
-          await route.continue();
-        });
-        await page.reload({ waitUntil: 'commit' });
-        const pictured = page.getByTestId(`home-path-${pathId}`);
-        await pictured.waitFor();
-        // The main script is held back: the header is the picture's empty bar, and what needs the forms is not shown yet.
-        expect(await page.locator('.app-header > *').count()).toBe(0);
-        expect(await page.locator('[data-status]').count()).toBe(0);
-        await pictured.click();
-        expect(new URL(page.url()).hash).toBe(`#/paths/${pathId}`);
-        release();
-        await page.getByRole('button', { name: slScreens.paths.create }).waitFor();
-        expect(await page.getByTestId(`home-path-${pathId}`).count()).toBe(0);
-      });
-    } finally {
-      release();
-      await close();
-    }
-  });
-
   test('the offline database is created while the main script is still on its way (the early entry)', async () => {
     const { page, log, close } = await e2e.device(PHONE_DEVICE);
     let release!: () => void;
