@@ -20,6 +20,7 @@ import CopyWebpackPlugin from 'copy-webpack-plugin';
 import { InjectManifest } from 'workbox-webpack-plugin';
 import webpack from 'webpack';
 import { sl } from './src/common/i18n/sl';
+import { APP_SCRIPTS_META } from './src/client/app/bootstrap/app-scripts';
 import { REACT_ON_PREACT } from './scripts/react-on-preact.mjs';
 
 const root = path.dirname(fileURLToPath(import.meta.url));
@@ -72,6 +73,22 @@ class PrecompressPlugin {
 }
 
 /**
+ * What index.html loads: the stylesheets, the `reads` entry's scripts (deferred), and the list of
+ * the app's own (`early`, then `main`), which the `reads` entry loads once the season's first
+ * requests have left (src/client/app/bootstrap/app-scripts.ts).
+ */
+function pageFiles(compilation: webpack.Compilation): { styles: string[]; readsScripts: string[]; appScripts: string } {
+  const filesOf = (entry: string) => (compilation.entrypoints.get(entry)?.getFiles() ?? []).map((file) => `/${file}`);
+  const readsScripts = filesOf('reads').filter((file) => file.endsWith('.js'));
+  const app = [...filesOf('early'), ...filesOf('main')];
+  return {
+    styles: [...new Set(app.filter((file) => file.endsWith('.css')))],
+    readsScripts,
+    appScripts: [...new Set(app.filter((file) => file.endsWith('.js') && !readsScripts.includes(file)))].join(' '),
+  };
+}
+
+/**
  * The home screen's own chunks (JavaScript and CSS), which the HTML preloads: otherwise the
  * browser asks for them only after the main script has run and the router has matched `/`, one
  * more round trip before the first screen on a slow network.
@@ -91,9 +108,11 @@ export default (_env: unknown, argv: { mode?: 'production' | 'development' }): C
   return {
     mode: production ? 'production' : 'development',
     context: root,
-    // Listed in the order the HTML runs them: `reads` (app/bootstrap/early-fetch.ts) sends a first
-    // visit's season requests and `early` (app/bootstrap/early-db.ts) begins creating the offline
-    // database while the rest of the JavaScript downloads.
+    // Listed in the order they run: `reads` (app/bootstrap/early-fetch.ts) sends a first visit's
+    // season requests, then loads the others (app/bootstrap/app-scripts.ts); `early`
+    // (app/bootstrap/early-db.ts) begins creating the offline database while the rest of the
+    // JavaScript downloads. Each depends on those before it (`dependOn`): what they share stays in
+    // the first that has it, not in a chunk of its own (one request less on a first visit).
     // `picture` is not among them: index.html runs it on its own, right after the root element,
     // before the parser reaches the rest (app/bootstrap/home-picture.ts). It needs no separate
     // runtime chunk (`runtime: false` builds webpack's runtime into it) and nothing of it is split
@@ -101,8 +120,8 @@ export default (_env: unknown, argv: { mode?: 'production' | 'development' }): C
     entry: {
       picture: { import: './src/client/app/bootstrap/paint-home-picture.ts', runtime: false },
       reads: './src/client/app/bootstrap/early-fetch.ts',
-      early: './src/client/app/bootstrap/early-db.ts',
-      main: './src/client/main.tsx',
+      early: { import: './src/client/app/bootstrap/early-db.ts', dependOn: 'reads' },
+      main: { import: './src/client/main.tsx', dependOn: ['reads', 'early'] },
     },
     target: 'web',
     // Source maps are written for debugging but kept out of the precache (see InjectManifest).
@@ -181,10 +200,11 @@ export default (_env: unknown, argv: { mode?: 'production' | 'development' }): C
       new HtmlWebpackPlugin({
         template: path.join(root, 'public/index.html'),
         filename: 'index.html',
-        inject: 'body',
-        scriptLoading: 'defer',
-        excludeChunks: ['picture'],
+        // The template places every file itself (pageFiles).
+        inject: false,
         templateParameters: (compilation) => ({
+          ...pageFiles(compilation),
+          appScriptsMeta: APP_SCRIPTS_META,
           title: sl.common.appName,
           description: sl.app.description,
           loading: sl.common.loading,

@@ -19,6 +19,9 @@ import { makeTestStore, openTestDb, settleStores, until } from './data-layer/hel
 import { CONFIG_STORAGE_KEY, CONFIG_URL } from '../../src/client/lib/config/load-config';
 import { demoFormsAsDrafts } from '../server/helpers/demo-ids';
 import { startRealServer, type RealServer } from './data-layer/real-server';
+import { homeSnapshotKey, readHomeSnapshot, writeHomeSnapshot } from '../../src/client/lib/home-snapshot';
+import { pathsByArea } from '../../src/client/features/paths';
+import { homeSeasonOf } from '../../src/client/features/home/home-season';
 
 // A budget for a loaded shared machine (real IndexedDB emulation, a real server); nothing here asserts time.
 jest.setTimeout(30_000);
@@ -197,6 +200,40 @@ describe('early reads', () => {
       () => worker,
     );
     expect(stopped).toBe(true);
+  });
+
+  it("keep a first visit's picture of the farmer's home, the meadows and paths as home lists them, unless the device has one", async () => {
+    const storage = signedIn(USERS.farmer1);
+    const key = homeSnapshotKey(server.config.projectId, USERS.farmer1);
+    await startEarlyReads(pageFetch(USERS.farmer1, []), storage, () => JUNE_2025);
+    await until(() => readHomeSnapshot(storage, key) !== null, 'the picture kept');
+    const picture = readHomeSnapshot(storage, key)!;
+
+    const data = await server
+      .storeFor(openTestDb(), USERS.farmer1, { now: () => JUNE_2025 })
+      .dispatch(loadSeason({ email: USERS.farmer1, config: server.config }))
+      .unwrap();
+    const home = pathsByArea(data, server.config);
+    expect(picture.areas.map((area) => [area.id, area.name, area.paths.map((path) => [path.id, path.name, path.lengthM])])).toEqual(
+      home.map((area) => [area.id, area.name, area.paths.map((path) => [path.id, path.name, path.lengthM])]),
+    );
+    expect(picture.areas.flatMap((area) => area.paths).length).toBeGreaterThan(0);
+    // The forms come later: no status or score yet.
+    expect(picture.areas.flatMap((area) => area.paths.map((path) => [path.status, path.score]))).toEqual(
+      picture.areas.flatMap((area) => area.paths.map(() => [null, null])),
+    );
+    expect(picture.season).toEqual(homeSeasonOf(server.config, data.duration!));
+    expect(picture.html).toBe('');
+
+    // A device with this user's picture keeps its own.
+    const kept = { ...picture, aboveSeason: 40, html: '<p>doma</p>' };
+    writeHomeSnapshot(storage, kept);
+    endEarlyAnswers();
+    const sent: string[] = [];
+    await startEarlyReads(pageFetch(USERS.farmer1, sent), storage, () => JUNE_2025);
+    await until(() => sent.filter((request) => request.includes('/search')).length >= 5, 'the areas and paths asked again');
+    await settleStores();
+    expect(readHomeSnapshot(storage, key)).toEqual(kept);
   });
 
   it('ask nothing without a signed-in user, and nothing past the first answers for a user without a farmer record', async () => {

@@ -16,7 +16,7 @@ import type { Point } from 'geojson';
 import { slMap, slScreens } from '../../src/common/i18n/sl';
 import { describeApp, fieldDevice } from './fixture';
 import { ARTIFACTS_DIR, DEMO_USERS, recordArtifacts, keepScreenshot } from './harness';
-import { REQUIRED_ANSWERS, addMeadowForm, waitForOutboxEmpty } from './scenarios/helpers';
+import { REQUIRED_ANSWERS, addMeadowForm, waitForOutboxEmpty, homePathRow } from './scenarios/helpers';
 
 jest.setTimeout(240_000);
 
@@ -67,7 +67,7 @@ describeApp('form location by a tap on the map (Chromium)', {}, (e2e) => {
     const { page, log, close } = await e2e.signedIn('farmer1', fieldDevice({ longitude: start[0]! + 0.5, latitude: start[1]! - 0.3 }));
     try {
       await recordArtifacts('form-map-location', page, log, async () => {
-        await page.getByTestId(`home-path-${meadowPath!.id}`).waitFor();
+        await homePathRow(page, meadowPath!.id).waitFor();
         await addMeadowForm(page, meadowPath!.id);
         await page.getByText(slScreens.states.savedOnline).or(page.getByText(slScreens.states.saved)).first().waitFor();
 
@@ -161,7 +161,7 @@ describeApp('form location by a tap on the map (Chromium)', {}, (e2e) => {
     const { page, log, close } = await e2e.signedIn('farmer1', fieldDevice({ longitude: 16.2, latitude: 46.8 }));
     try {
       await recordArtifacts('form-second-of-kind', page, log, async () => {
-        await page.getByTestId(`home-path-${meadowPath!.id}`).waitFor();
+        await homePathRow(page, meadowPath!.id).waitFor();
         const keyCol = await data.col('indicators', 'key');
         const answersOf = async (formId: number) =>
           (await data.indicatorsOfForm(formId))

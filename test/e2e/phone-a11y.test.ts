@@ -19,7 +19,7 @@ import { sl, slPhone, slScreens } from '../../src/common/i18n/sl';
 import { describeApp, type DeviceOptions } from './fixture';
 import { ARTIFACTS_DIR, DEMO_USERS, LOGIN_PAGE_PATTERN, openAppSignedIn, recordArtifacts, waitForCheck, keepScreenshot } from './harness';
 import { axeViolations } from './axe';
-import { goHash, openNewMeadowForm, waitForServiceWorkerControl } from './scenarios/helpers';
+import { goHash, openNewMeadowForm, waitForServiceWorkerControl, homePathRow } from './scenarios/helpers';
 
 jest.setTimeout(600_000);
 
@@ -138,7 +138,7 @@ describeApp('phone: accessibility, width and keyboard', {}, (e2e) => {
             await row.getByRole('button', { name: slScreens.farmers.choose }).click();
             await row.getByRole('button', { name: slScreens.farmers.chosen }).waitFor();
           }
-          await page.getByTestId(`home-path-${pathId}`).waitFor();
+          await homePathRow(page, pathId).waitFor();
           const screens: Array<[string, string]> = [
             ['home', '#/'],
             ['paths', '#/paths'],
@@ -171,7 +171,7 @@ describeApp('phone: accessibility, width and keyboard', {}, (e2e) => {
     const { page, log, close } = await e2e.signedIn('farmer1', PHONE_DEVICE);
     try {
       await recordArtifacts('phone-preload', page, log, async () => {
-        await page.getByTestId(`home-path-${pathId}`).waitFor();
+        await homePathRow(page, pathId).waitFor();
         const fetched = await page.evaluate(() =>
           performance
             .getEntriesByType('resource')
@@ -206,13 +206,13 @@ describeApp('phone: accessibility, width and keyboard', {}, (e2e) => {
       });
     try {
       await recordArtifacts('phone-field-screens', page, log, async () => {
-        await page.getByTestId(`home-path-${pathId}`).waitFor();
+        await homePathRow(page, pathId).waitFor();
         await loadedAndIdle();
         // The first visit's bandwidth is the first screen's.
         expect(await fieldChunks()).toEqual([]);
         await waitForServiceWorkerControl(page);
         await page.reload();
-        await page.getByTestId(`home-path-${pathId}`).waitFor();
+        await homePathRow(page, pathId).waitFor();
         await waitForCheck(page, async () => (await fieldChunks()).length === 3);
         expect(await fieldChunks()).toEqual(['route-form', 'route-forms', 'route-path']);
       });
@@ -228,7 +228,7 @@ describeApp('phone: accessibility, width and keyboard', {}, (e2e) => {
     const released = new Promise<void>((resolve) => (release = resolve));
     try {
       await recordArtifacts('phone-home-picture', page, log, async () => {
-        await page.getByTestId(`home-path-${pathId}`).waitFor();
+        await homePathRow(page, pathId).waitFor();
         // The picture is written once the season's own rows are on screen.
         await waitForCheck(page, () =>
           page.evaluate((id) => Object.values(localStorage).some((value) => value.includes('"html"') && value.includes(`home-path-${id}`)), pathId),
@@ -241,6 +241,41 @@ describeApp('phone: accessibility, width and keyboard', {}, (e2e) => {
         const pictured = page.getByTestId(`home-path-${pathId}`);
         await pictured.waitFor();
         // The main script is held back: the paths on screen are the picture of the last home.
+        await pictured.click();
+        expect(new URL(page.url()).hash).toBe(`#/paths/${pathId}`);
+        release();
+        await page.getByRole('button', { name: slScreens.paths.create }).waitFor();
+        expect(await page.getByTestId(`home-path-${pathId}`).count()).toBe(0);
+      });
+    } finally {
+      release();
+      await close();
+    }
+  });
+
+  test("a new device's first visit paints the farmer's meadows and paths from the early reads before the app's code has arrived; a path tapped then opens once it has", async () => {
+    // Routes see every request only without the service worker, and the early reads run only without one.
+    const { page, log, close } = await e2e.signedIn('farmer1', { ...PHONE_DEVICE, serviceWorkers: 'block' });
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    try {
+      await recordArtifacts('phone-first-visit-picture', page, log, async () => {
+        await homePathRow(page, pathId).waitFor();
+        // A new device: the signed-in identity and the config, no picture of home (taken away
+        // before the page's own scripts run).
+        await page.addInitScript(() => {
+          for (const key of Object.keys(localStorage)) if (key.includes('home-snapshot')) localStorage.removeItem(key);
+        });
+        await page.route(/\/static\/js\/main\.[0-9a-f]+\.js$/, async (route) => {
+          await released;
+          await route.continue();
+        });
+        await page.reload({ waitUntil: 'commit' });
+        const pictured = page.getByTestId(`home-path-${pathId}`);
+        await pictured.waitFor();
+        // The main script is held back: the header is the picture's empty bar, and what needs the forms is not shown yet.
+        expect(await page.locator('.app-header > *').count()).toBe(0);
+        expect(await page.locator('[data-status]').count()).toBe(0);
         await pictured.click();
         expect(new URL(page.url()).hash).toBe(`#/paths/${pathId}`);
         release();
@@ -327,7 +362,7 @@ describeApp('phone: accessibility, width and keyboard', {}, (e2e) => {
         // The season is on the device before the network goes, and so is the app: until the
         // service worker has precached it, the form screen's code cannot load offline (a busy
         // machine took longer to precache than this test took to get here).
-        await page.getByTestId(`home-path-${pathId}`).waitFor();
+        await homePathRow(page, pathId).waitFor();
         await waitForServiceWorkerControl(page);
         await goHash(page, `#/paths/${pathId}`);
         await page.getByLabel(slScreens.paths.formKind).waitFor();

@@ -11,7 +11,7 @@ import type { Page } from 'playwright-core';
 import { sl, slScreens } from '../../src/common/i18n/sl';
 import { describeApp } from './fixture';
 import { ARTIFACTS_DIR, DEMO_USERS, recordArtifacts, keepScreenshot, SCREENSHOTS_WANTED } from './harness';
-import { REQUIRED_ANSWERS, addMeadowForm, goHash, waitForOutboxEmpty } from './scenarios/helpers';
+import { REQUIRED_ANSWERS, addMeadowForm, goHash, homePathRow, waitForOutboxEmpty } from './scenarios/helpers';
 
 jest.setTimeout(240_000);
 
@@ -50,7 +50,7 @@ describeApp('every screen with real data, phone and desktop', {}, (e2e) => {
     const { page, log, close } = await e2e.signedIn('farmer1', { shared: true, viewport: { width, height } });
     try {
       await recordArtifacts(`screens-farmer-${tag}`, page, log, async () => {
-        await page.getByText(ownNames[0]!, { exact: true }).first().waitFor();
+        await homePathRow(page, ownPaths[0]!.id).waitFor();
         const home = await page.locator('main').innerText();
         for (const name of ownNames) expect(home).toContain(name);
         for (const other of otherPaths) expect(home).not.toContain(String(other.properties[nameCol]));

@@ -23,7 +23,17 @@ import { sl, slMap, slSeasonServer, slSetup } from '../../src/common/i18n/sl';
 import { farmersCsv, geoPackageFile, squareMeadow } from '../fixtures/geo-files';
 import { describeApp, fieldDevice } from './fixture';
 import { ARTIFACTS_DIR, DEMO_USERS, openAppSignedIn, recordArtifacts } from './harness';
-import { DESK_SIZE, PHONE_SIZE, goHash, outboxCount, shootBothSizes, startWalk, waitForOutboxEmpty, waitForServiceWorkerControl } from './scenarios/helpers';
+import {
+  DESK_SIZE,
+  PHONE_SIZE,
+  goHash,
+  outboxCount,
+  shootBothSizes,
+  startWalk,
+  waitForOutboxEmpty,
+  waitForServiceWorkerControl,
+  homePathRow,
+} from './scenarios/helpers';
 
 jest.setTimeout(300_000);
 
@@ -272,7 +282,7 @@ describeApp('season set-up by an editor (Chromium)', {}, (e2e) => {
     const { page, log, close } = await e2e.signedIn('farmer1', { ...fieldDevice({ longitude: lon!, latitude: lat! }), viewport: PHONE });
     try {
       await recordArtifacts('season-setup-correct', page, log, async () => {
-        await page.getByTestId(`home-path-${walked!.id}`).waitFor();
+        await homePathRow(page, walked!.id).waitFor();
         await goHash(page, `#/paths/${walked!.id}`);
         await page.locator('[data-testid="map-view"][data-ready="true"]').waitFor({ timeout: 90_000 });
         await page.getByRole('button', { name: slSetup.paths.correct }).click();
@@ -312,7 +322,7 @@ describeApp('season set-up by an editor (Chromium)', {}, (e2e) => {
     const { context, page, log, close } = await e2e.signedIn('farmer1', { ...fieldDevice(at(route[0]!)), viewport: PHONE });
     try {
       await recordArtifacts('season-setup-walk-correct', page, log, async () => {
-        await page.getByTestId(`home-path-${second!.id}`).waitFor();
+        await homePathRow(page, second!.id).waitFor();
         await goHash(page, `#/paths/${second!.id}`);
         await page.locator('[data-testid="map-view"][data-ready="true"]').waitFor({ timeout: 90_000 });
         await walkThrough(context, page, route.map(at));

@@ -23,7 +23,8 @@ interface SnapshotPath {
   id: number;
   name: string;
   lengthM: number | null;
-  status: SnapshotPathStatus;
+  /** null: not known when the picture was made (a first visit's, made before the forms were read). */
+  status: SnapshotPathStatus | null;
   score: number | null;
 }
 
@@ -85,12 +86,26 @@ export function readHomeSnapshot(storage: Storage | null, key: string): HomeSnap
   }
 }
 
+const writeListeners = new Set<() => void>();
+
+/**
+ * Calls `listener` after each picture written in this page; returns the function that stops it. A
+ * first visit's picture (app/bootstrap/first-visit-home.ts) may be written after home's first
+ * render, which then takes it.
+ */
+export function onHomeSnapshotWritten(listener: () => void): () => void {
+  writeListeners.add(listener);
+  return () => writeListeners.delete(listener);
+}
+
 export function writeHomeSnapshot(storage: Storage | null, snapshot: HomeSnapshot): void {
   try {
     storage?.setItem(STORAGE_KEY, JSON.stringify(snapshot));
   } catch {
     // Storage full or blocked: the next start reads the device database, as without a picture.
+    return;
   }
+  for (const listener of writeListeners) listener();
 }
 
 export function clearHomeSnapshot(storage: Storage | null): void {

@@ -1,9 +1,11 @@
 /**
  * Every user-facing Slovenian text of the product, client and server (login page) alike, so a
  * reviewer can read the whole UI in one file. Texts the product fixes word for word are marked "exact".
- * Add new strings here under the screen or component that shows them.
+ * Add new strings here under the screen or component that shows them. The few a first visit's
+ * home is painted with are in sl-home.ts, from which this file takes them.
  */
 import { formatNumber } from '../format';
+import { slHome } from './sl-home';
 
 /** A count the Slovenian way ('10.000'), as every number on screen is written. */
 const num = (n: number): string => formatNumber(n, 0);
@@ -90,8 +92,8 @@ export const sl = {
   },
   screens: {
     home: {
-      title: 'Moj travnik',
-      lead: 'Vaši travniki, poti in obrazci za trenutno sezono.',
+      title: slHome.title,
+      lead: slHome.lead,
       empty: 'Podatki o vaših travnikih še niso naloženi. Ko bodo, jih boste videli tukaj.',
       quickLinks: 'Hitre povezave',
     },
@@ -588,7 +590,7 @@ export const slPhone = {
 export const slScreens = {
   score: {
     label: 'Ocena',
-    none: 'Brez ocene',
+    none: slHome.noScore,
     /** Accessible text of a badge: 'Ocena 72 – dobro'. */
     aria: (score: number, word: string): string => `Ocena ${score} – ${word}`,
   },
@@ -604,24 +606,24 @@ export const slScreens = {
     saveFailed: 'Shranjevanje ni uspelo.',
   },
   status: {
-    'not-walked': 'Ni prehojena',
+    'not-walked': slHome.notWalked,
     walked: 'Prehojena',
     'form-done': 'Obrazec izpolnjen',
   },
   home: {
-    season: 'Sezona',
-    window: (from: string, to: string): string => `od ${from} do ${to}`,
-    noSeason: 'Za današnji dan ni odprte sezone spremljanja. Pretekle rezultate najdete med rezultati.',
-    areas: 'Vaši travniki',
+    season: slHome.season,
+    window: slHome.window,
+    noSeason: slHome.noSeason,
+    areas: slHome.areas,
     noAreas: 'Nimate še nobenega travnika. Travnike vpiše svetovalec.',
-    noPaths: 'Na tem travniku ni poti.',
+    noPaths: slHome.noPaths,
     sync: 'Pošiljanje',
     pending: (n: number): string => (n === 0 ? 'Vse spremembe so poslane.' : `Na pošiljanje čaka sprememb: ${num(n)}.`),
     lastSync: 'Zadnja sinhronizacija',
     never: 'še ni bilo',
     online: 'Povezano s strežnikom',
     offline: 'Brez povezave – delo se shranjuje na napravo',
-    progress: (done: number, total: number): string => `${num(done)} od ${num(total)} poti z izpolnjenim obrazcem`,
+    progress: slHome.progress,
     chooseFarmer: 'Izberite kmeta, da vidite njegove travnike.',
     viewingFarmer: 'Prikazan je kmet',
   },
@@ -868,7 +870,7 @@ export const slSetup = {
   paths: {
     title: 'Poti',
     lead: 'Poti (transekti) na travnikih. Pot lahko narišete ali jo pustite kmetu, da jo prehodi.',
-    add: 'Nova pot',
+    add: slHome.newPath,
     name: 'Ime poti',
     area: 'Travnik',
     chooseArea: 'Izberite travnik',

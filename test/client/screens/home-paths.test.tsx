@@ -1,6 +1,6 @@
 /** Home, paths list and path screen: their states, statuses and score badges. */
 import { afterEach, describe, expect, it, jest } from '@jest/globals';
-import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { HomeScreen, type HomeScreenProps } from '../../../src/client/features/home/home-screen';
 import { buildPathRows, groupByArea } from '../../../src/client/features/paths/path-rows';
 import { FormsScreen } from '../../../src/client/features/forms/forms-screen';
@@ -9,7 +9,9 @@ import { PathScreen, type PathScreenProps } from '../../../src/client/features/p
 import { ScoreBadge } from '../../../src/client/components/score-badge/score-badge';
 import { sl, slPhone, slScreens } from '../../../src/common/i18n/sl';
 import { config, season } from './fixtures';
-import { APP_ROOT_ID, homeSnapshotKey, readHomeSnapshot } from '../../../src/client/lib/home-snapshot';
+import { APP_ROOT_ID, homeSnapshotKey, readHomeSnapshot, writeHomeSnapshot } from '../../../src/client/lib/home-snapshot';
+import { firstVisitSnapshot } from '../../../src/client/app/bootstrap/first-visit-home';
+import { paintFirstVisitHome } from '../../../src/client/app/bootstrap/first-visit-picture';
 import { paintHomePicture } from '../../../src/client/app/bootstrap/home-picture';
 import { CONFIG_STORAGE_KEY } from '../../../src/client/lib/config/load-config';
 import { writeIdentity } from '../../../src/client/lib/auth/local-identity';
@@ -98,6 +100,23 @@ function memoryStorage(): Storage {
   };
 }
 
+/** An element as markup to compare: tags, attributes in order of name, texts; of an icon only its size. */
+function canonical(node: Node): unknown {
+  if (node.nodeType === Node.TEXT_NODE) return node.textContent;
+  const element = node as Element;
+  const icon = element.namespaceURI === 'http://www.w3.org/2000/svg';
+  const names = element.getAttributeNames().filter((name) => !icon || name === 'width' || name === 'height');
+  const attributes = Object.fromEntries(names.sort().map((name) => [name, element.getAttribute(name)]));
+  const children: unknown[] = [];
+  for (const child of icon ? [] : element.childNodes) {
+    const value = canonical(child);
+    // Adjacent texts as one (a render may split a sentence into several text nodes).
+    if (typeof value === 'string' && typeof children.at(-1) === 'string') children.push(`${children.pop() as string}${value}`);
+    else children.push(value);
+  }
+  return [element.tagName.toLowerCase(), attributes, ...children];
+}
+
 /** The picture is taken once the page is idle after home's paint: waits for it. */
 async function pictureTaken(storage: Storage, key: string) {
   await waitFor(() => expect(readHomeSnapshot(storage, key)).not.toBeNull());
@@ -152,6 +171,36 @@ describe('HomeScreen: the picture of the last home for the next start', () => {
   });
 });
 
+describe("HomeScreen: a first visit's picture from the early reads", () => {
+  it('is taken when written after the first render: the paths at once, their status and score kept hidden until the season is read', async () => {
+    const storage = memoryStorage();
+    const s = season();
+    const key = '1:kmet1@example.si';
+    const loading = homeProps({ status: 'loading', areas: [], season: null, role: null, snapshotKey: key, snapshotStorage: storage });
+    const { container, rerender } = render(<HomeScreen {...loading} />);
+    expect(screen.getByRole('status').textContent).toBe(sl.common.loading);
+
+    const picture = firstVisitSnapshot(config, key, { duration: s.duration, areas: s.areas, paths: s.paths });
+    act(() => writeHomeSnapshot(storage, picture));
+    const shown = homeProps({}, s);
+    // The meadows and paths as home lists them, with the app's own links.
+    expect([...container.querySelectorAll('a[href^="#/paths/"]:not([href^="#/paths/new"])')].map((a) => a.getAttribute('href'))).toEqual(
+      shown.areas.flatMap((area) => area.paths.map((p) => `#/paths/${p.id}`)),
+    );
+    expect(screen.getByText('Pot 1')).toBeTruthy();
+    expect(screen.getByText(slScreens.home.window('1. 4. 2026', '31. 10. 2026'))).toBeTruthy();
+    // Not known before the forms are read: in place but hidden, no score, no progress.
+    expect(container.querySelectorAll('[data-status]')).toHaveLength(0);
+    expect(container.querySelectorAll('.status-chip.picture-stale')).toHaveLength(3);
+    expect(container.querySelectorAll('.picture-stale .score-badge')).toHaveLength(3);
+    expect(container.querySelector('progress')!.classList.contains('picture-stale')).toBe(true);
+
+    rerender(<HomeScreen {...loading} role="farmer" status="ready" areas={shown.areas} season={shown.season} />);
+    expect(container.querySelector('[data-status="form-done"]')).toBeTruthy();
+    expect(container.querySelectorAll('.picture-stale')).toHaveLength(0);
+  });
+});
+
 describe("HomeScreen's picture painted before the app's code runs", () => {
   const KEY = homeSnapshotKey(1, 'kmet1@example.si');
   /** index.html's root with its placeholder, as the picture script finds it. */
@@ -196,6 +245,37 @@ describe("HomeScreen's picture painted before the app's code runs", () => {
     expect(stale.length).toBeGreaterThan(0);
     expect(stale.every((element) => element.classList.contains('picture-stale'))).toBe(true);
     expect(within(root).getByText(slScreens.home.pending(shown.sync.pending), { exact: false }).closest('.picture-stale')).not.toBeNull();
+  });
+
+  it("a first visit's picture, made before the app's markup ever showed, is built as home shows it: the same page, the paths' links the app's own", () => {
+    const storage = memoryStorage();
+    signedIn(storage, 'kmet1@example.si');
+    const s = season();
+    writeHomeSnapshot(storage, firstVisitSnapshot(config, KEY, { duration: s.duration, areas: s.areas, paths: s.paths }));
+    window.location.hash = '#/forms';
+    const root = placeholderRoot();
+    expect(paintFirstVisitHome(document, storage)).toBe(false);
+    window.location.hash = '#/';
+    // Without the app's markup the other painter has nothing to paint; this one builds it.
+    expect(paintHomePicture(document, storage)).toBe(false);
+    expect(paintFirstVisitHome(document, storage)).toBe(true);
+    expect(paintFirstVisitHome(document, storage)).toBe(false); // over the placeholder only
+    expect(root.querySelector('[style]')).toBeNull();
+    expect([...root.querySelectorAll('a[href^="#/paths/"]:not([href^="#/paths/new"])')].map((a) => a.getAttribute('href'))).toEqual(
+      homeProps({}, s).areas.flatMap((area) => area.paths.map((p) => `#/paths/${p.id}`)),
+    );
+
+    // Home's own render of the same picture: the same page, but for the icons' drawings (which
+    // come with the app) and what home shows below the meadows (the sync card, the quick links).
+    const app = document.createElement('div');
+    document.body.append(app);
+    render(<HomeScreen {...homeProps({ status: 'loading', areas: [], season: null, role: null, snapshotKey: KEY, snapshotStorage: storage })} />, {
+      container: app,
+    });
+    const shown = app.querySelector('section.page')!;
+    for (const below of shown.querySelectorAll('.sync-card, .quick-actions, .home-todo-space')) below.remove();
+    expect(canonical(root.querySelector('section.page')!)).toEqual(canonical(shown));
+    app.remove();
   });
 
   it('is not painted for another user, another address, without a stored config, or over anything but the placeholder', async () => {

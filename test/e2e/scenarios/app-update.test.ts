@@ -15,7 +15,16 @@ import { sl, slScreens } from '../../../src/common/i18n/sl';
 import { describeApp } from '../fixture';
 import { DEMO_USERS, recordArtifacts } from '../harness';
 import { exportActionLogFromAbout, replayExportedLog } from './action-logs';
-import { REQUIRED_ANSWERS, addMeadowForm, deployChangedBuild, goHash, outboxCount, waitForOutboxEmpty, waitForServiceWorkerControl } from './helpers';
+import {
+  REQUIRED_ANSWERS,
+  addMeadowForm,
+  deployChangedBuild,
+  goHash,
+  outboxCount,
+  waitForOutboxEmpty,
+  waitForServiceWorkerControl,
+  homePathRow,
+} from './helpers';
 
 jest.setTimeout(180_000);
 
@@ -29,7 +38,7 @@ describeApp('scenario 6: a new version is deployed while edits wait (Chromium)',
     const { context, page, log, close } = await e2e.signedIn('farmer1');
     try {
       await recordArtifacts('scenario-6-app-update', page, log, async () => {
-        await page.getByTestId(`home-path-${path1!.id}`).waitFor();
+        await homePathRow(page, path1!.id).waitFor();
         await waitForServiceWorkerControl(page);
         await goHash(page, `#/paths/${path1!.id}`);
         await page.getByTestId('season-forms').getByRole('button', { name: slScreens.paths.create }).waitFor();

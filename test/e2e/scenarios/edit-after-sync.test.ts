@@ -16,7 +16,7 @@ import { FORM_KINDS } from '../../../src/common/scheme/form-kinds';
 import type { WireRecord } from '../../../src/common/schemas/wire';
 import { describeApp, fieldDevice } from '../fixture';
 import { DEMO_USERS, recordArtifacts } from '../harness';
-import { REQUIRED_ANSWERS, goHash, outboxCount, waitForOutboxEmpty, waitForServiceWorkerControl } from './helpers';
+import { REQUIRED_ANSWERS, goHash, outboxCount, waitForOutboxEmpty, waitForServiceWorkerControl, homePathRow } from './helpers';
 
 jest.setTimeout(180_000);
 
@@ -32,7 +32,7 @@ describeApp('an edit right after a sync is not lost (Chromium)', {}, (e2e) => {
     let followedHash = '';
     try {
       await recordArtifacts('edit-after-sync', page, log, async () => {
-        await page.getByTestId(`home-path-${path!.id}`).waitFor();
+        await homePathRow(page, path!.id).waitFor();
         await waitForServiceWorkerControl(page);
         // The path once online: its season link is made and delivered now, not with the form.
         await goHash(page, `#/paths/${path!.id}`);

@@ -16,7 +16,7 @@ import { FORM_KINDS } from '../../../src/common/scheme/form-kinds';
 import type { WireRecord } from '../../../src/common/schemas/wire';
 import { describeApp, fieldDevice, type Role } from '../fixture';
 import { DEMO_USERS, recordArtifacts } from '../harness';
-import { addMeadowForm, goHash, waitForOutboxEmpty, waitForServiceWorkerControl } from './helpers';
+import { addMeadowForm, goHash, waitForOutboxEmpty, waitForServiceWorkerControl, homePathRow } from './helpers';
 
 jest.setTimeout(240_000);
 
@@ -88,7 +88,7 @@ describeApp('an edit that meets another change on the server (Chromium)', {}, (e
     const { context, page, log, close } = await e2e.signedIn(farmer, fieldDevice({ longitude: lon!, latitude: lat! }));
     try {
       await recordArtifacts(name, page, log, async () => {
-        await page.getByTestId(`home-path-${path!.id}`).waitFor();
+        await homePathRow(page, path!.id).waitFor();
         await waitForServiceWorkerControl(page);
         await addMeadowForm(page, path!.id);
         await page.getByText(slScreens.states.savedOnline, { exact: true }).waitFor();

@@ -21,7 +21,7 @@ import type { AttachmentInfoList, WireRecord } from '../../../src/common/schemas
 import { describeApp, fieldDevice } from '../fixture';
 import { DEMO_USERS, recordArtifacts } from '../harness';
 import { exportActionLogFromAbout, replayExportedLog } from './action-logs';
-import { goHash, makeJpeg, outboxCount, startWalk, waitForOutboxEmpty, waitForServiceWorkerControl } from './helpers';
+import { goHash, makeJpeg, outboxCount, startWalk, waitForOutboxEmpty, waitForServiceWorkerControl, homePathRow } from './helpers';
 
 jest.setTimeout(240_000);
 
@@ -75,14 +75,14 @@ describeApp("scenario 1: a farmer's field day (Chromium)", {}, (e2e) => {
     const { context, page, log, close } = await e2e.signedIn('farmer1', fieldDevice(at(0)));
     try {
       await recordArtifacts('scenario-1-field-day', page, log, async () => {
-        await page.getByTestId(`home-path-${path!.id}`).waitFor();
+        await homePathRow(page, path!.id).waitFor();
         await waitForServiceWorkerControl(page);
         // Open the path once online so its screen, the map chunk and the season link are on the device.
         await goHash(page, `#/paths/${path!.id}`);
         await page.getByTestId('season-forms').getByRole('button', { name: slScreens.paths.create }).waitFor();
         await page.locator('dl.facts').getByText(slScreens.paths.notWalked).waitFor();
         await goHash(page, '#/');
-        await page.getByTestId(`home-path-${path!.id}`).waitFor();
+        await homePathRow(page, path!.id).waitFor();
 
         // Into the field: no network from here on.
         await context.setOffline(true);

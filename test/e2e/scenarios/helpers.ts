@@ -5,7 +5,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Locator, Page } from 'playwright-core';
 import type { AppConfig } from '../../../src/common/schemas/config';
 import type { RecordPage, WireRecord } from '../../../src/common/schemas/wire';
 import { OFFLINE_DB_NAME } from '../../../src/common/constants';
@@ -20,6 +20,14 @@ export type TableKey = keyof AppConfig['tables'];
 export async function waitForServiceWorkerControl(page: Page): Promise<void> {
   await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
   await page.waitForFunction(() => Boolean(navigator.serviceWorker.controller));
+}
+
+/**
+ * A path's row on a farmer's home once the season's own rows are on screen (its status is known):
+ * not a first visit's picture of it, which is there before the season is on the device.
+ */
+export function homePathRow(page: Page, pathId: number): Locator {
+  return page.getByTestId(`home-path-${pathId}`).filter({ has: page.locator('[data-status]') });
 }
 
 /** Moves to another route the way a link does (no reload). */

@@ -21,7 +21,16 @@ import { axeViolations } from '../axe';
 import { describeApp, fieldDevice, type Role } from '../fixture';
 import { DEMO_USERS, recordArtifacts } from '../harness';
 import { exportActionLogFromAbout, replayExportedLog } from './action-logs';
-import { DESK_SIZE, REQUIRED_ANSWERS, goHash, openNewMeadowForm, shootBothSizes, waitForOutboxEmpty, waitForServiceWorkerControl } from './helpers';
+import {
+  DESK_SIZE,
+  REQUIRED_ANSWERS,
+  goHash,
+  openNewMeadowForm,
+  shootBothSizes,
+  waitForOutboxEmpty,
+  waitForServiceWorkerControl,
+  homePathRow,
+} from './helpers';
 
 jest.setTimeout(300_000);
 
@@ -60,7 +69,7 @@ describeApp('the review loop: submit, return with a reason, fix offline, resubmi
     const [lon, lat] = (path!.geometry as { coordinates: number[][] }).coordinates[0]!;
     const device = await e2e.signedIn(farmer, { ...fieldDevice({ longitude: lon!, latitude: lat! }), viewport: PHONE_360 });
     const { page } = device;
-    await page.getByTestId(`home-path-${path!.id}`).waitFor();
+    await homePathRow(page, path!.id).waitFor();
     await waitForServiceWorkerControl(page);
     await openNewMeadowForm(page, path!.id);
     for (const answer of REQUIRED_ANSWERS) {

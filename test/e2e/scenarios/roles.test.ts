@@ -20,7 +20,7 @@ import type { WireRecord } from '../../../src/common/schemas/wire';
 import { describeApp } from '../fixture';
 import { DEMO_USERS, LOGIN_PAGE_PATTERN, recordArtifacts, signInThroughLoginPage } from '../harness';
 import { exportActionLogFromAbout, replayExportedLog } from './action-logs';
-import { deviceHasFeature, goHash, waitForOutboxEmpty, waitForServiceWorkerControl } from './helpers';
+import { deviceHasFeature, goHash, waitForOutboxEmpty, waitForServiceWorkerControl, homePathRow } from './helpers';
 
 jest.setTimeout(180_000);
 
@@ -52,7 +52,7 @@ describeApp('scenarios: who sees and changes what (Chromium)', {}, (e2e) => {
     try {
       await recordArtifacts('scenario-2-farmers-apart', page, log, async () => {
         // Her own path shows (so "not shown" below is about ownership, not a broken screen).
-        await page.getByTestId(`home-path-${ownPath!.id}`).waitFor();
+        await homePathRow(page, ownPath!.id).waitFor();
         expect(await page.getByTestId(`home-path-${farmer1Paths[0]!.id}`).count()).toBe(0);
 
         await goHash(page, `#/paths/${farmer1Paths[0]!.id}`);
@@ -97,7 +97,7 @@ describeApp('scenarios: who sees and changes what (Chromium)', {}, (e2e) => {
     const { context, page, log, close } = await e2e.signedIn('farmer1');
     try {
       await recordArtifacts('scenario-2b-shared-device', page, log, async () => {
-        await page.getByTestId(`home-path-${target.id}`).waitFor();
+        await homePathRow(page, target.id).waitFor();
         expect(await deviceHasFeature(page, await data.tableId('paths'), target.id)).toBe(true);
 
         // He signs out on /about; the provider sends the browser back to the app, which asks for a login.
@@ -107,7 +107,7 @@ describeApp('scenarios: who sees and changes what (Chromium)', {}, (e2e) => {
         await signInThroughLoginPage(page, DEMO_USERS.farmer2);
         await page.waitForFunction(() => window.localStorage.getItem('token') !== null);
         const [ownPath] = await data.pathsOf(DEMO_USERS.farmer2.email);
-        await page.getByTestId(`home-path-${ownPath!.id}`).waitFor();
+        await homePathRow(page, ownPath!.id).waitFor();
         expect(await page.getByTestId(`home-path-${target.id}`).count()).toBe(0);
         await goHash(page, `#/paths/${target.id}`);
         await page.getByText(slScreens.paths.notFound).waitFor();
@@ -142,7 +142,7 @@ describeApp('scenarios: who sees and changes what (Chromium)', {}, (e2e) => {
     const editor = await e2e.signedIn('editor');
     try {
       await recordArtifacts('scenario-3-farmer', farmer.page, farmer.log, async () => {
-        await farmer.page.getByTestId(`home-path-${target.id}`).waitFor();
+        await homePathRow(farmer.page, target.id).waitFor();
         // Online for real (the reachability probe answered, the season came from the server),
         // then out in the field while the editor works.
         await farmer.page.locator('.conn-status--online').waitFor();
@@ -177,13 +177,13 @@ describeApp('scenarios: who sees and changes what (Chromium)', {}, (e2e) => {
         await farmer.context.setOffline(false);
         await farmer.page.getByTestId(`home-path-${target.id}`).waitFor({ state: 'detached', timeout: 90_000 });
         // Other paths stay.
-        await farmer.page.getByTestId(`home-path-${farmer1Paths[0]!.id}`).waitFor();
+        await homePathRow(farmer.page, farmer1Paths[0]!.id).waitFor();
         await goHash(farmer.page, `#/paths/${target.id}`);
         await farmer.page.getByText(slScreens.paths.notFound).waitFor();
         // A reload (fresh load from the server) agrees.
         await farmer.page.reload();
         await goHash(farmer.page, '#/');
-        await farmer.page.getByTestId(`home-path-${farmer1Paths[0]!.id}`).waitFor();
+        await homePathRow(farmer.page, farmer1Paths[0]!.id).waitFor();
         expect(await farmer.page.getByTestId(`home-path-${target.id}`).count()).toBe(0);
 
         await replayExportedLog(

@@ -15,7 +15,16 @@ import { slAuth, slScreens } from '../../../src/common/i18n/sl';
 import { describeApp } from '../fixture';
 import { DEMO_USERS, LOGIN_PAGE_PATTERN, recordArtifacts, signInThroughLoginPage } from '../harness';
 import { exportActionLogFromAbout, replayExportedLog } from './action-logs';
-import { REQUIRED_ANSWERS, addMeadowForm, goHash, outboxCount, storedTokenSecondsLeft, waitForOutboxEmpty, waitForServiceWorkerControl } from './helpers';
+import {
+  REQUIRED_ANSWERS,
+  addMeadowForm,
+  goHash,
+  outboxCount,
+  storedTokenSecondsLeft,
+  waitForOutboxEmpty,
+  waitForServiceWorkerControl,
+  homePathRow,
+} from './helpers';
 
 jest.setTimeout(240_000);
 
@@ -36,7 +45,7 @@ describeApp('scenario 5: the session expires while offline (Chromium)', { server
     });
     try {
       await recordArtifacts('scenario-5-session-expiry', page, log, async () => {
-        await page.getByTestId(`home-path-${path!.id}`).waitFor();
+        await homePathRow(page, path!.id).waitFor();
         await waitForServiceWorkerControl(page);
         await goHash(page, `#/paths/${path!.id}`);
         await page.getByTestId('season-forms').getByRole('button', { name: slScreens.paths.create }).waitFor();

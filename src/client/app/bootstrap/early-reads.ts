@@ -3,9 +3,10 @@
  * is signed in, it sends the season's first requests while the rest of the JavaScript downloads —
  * config.json, and built from the device's copy of it (or from its answer, without one) the
  * roles, the user's farmer record and the durations; then a farmer's areas, paths and season
- * links; then the forms under those links; then their indicators and comments, these last two
- * waves from a worker (worker-reads.ts), so that the page's main thread, busy with the app's
- * scripts by then, does not hold them up. The loading chain sends the same requests (features/season/season-requests.ts) and gets these answers
+ * links (the areas and paths also make a first visit's picture of home, first-visit-home.ts);
+ * then the forms under those links; then their indicators and comments, these last two waves
+ * from a worker (worker-reads.ts), so that the page's main thread, busy with the app's scripts by
+ * then, does not hold them up. The loading chain sends the same requests (features/season/season-requests.ts) and gets these answers
  * through `earlyFetch` (early-fetch.ts, lib/api/early-answers.ts) instead of waiting a round trip
  * for each. Anything unexpected (an expired token, an error, a page that is not the whole answer)
  * just stops the early reads: the chain then asks itself.
@@ -20,6 +21,7 @@ import { readTokens, readUser } from '../../lib/auth/local-identity';
 // eslint-disable-next-line no-restricted-imports
 import {
   commentsRequest,
+  currentDuration,
   durationsRequest,
   farmerAheadRequests,
   formsRequest,
@@ -29,6 +31,7 @@ import {
   searchOf,
   type RowsRequest,
 } from '../../features/season/season-requests';
+import { keepFirstVisitHome } from './first-visit-home';
 import { wholeAnswer, type WorkerReads, type WorkerReport } from './worker-reads';
 
 function isRoles(value: unknown): value is { editor: boolean; reader: boolean } {
@@ -117,10 +120,17 @@ async function readSeason(
   const ownRows = wholeAnswer(own);
   const durationRows = wholeAnswer(durations);
   if (!isRoles(roles) || !ownRows || !durationRows) return false;
-  const ahead = farmerAheadRequests(config, roles, ownRows, durationRows, email, localDate(now()));
+  const today = localDate(now());
+  const ahead = farmerAheadRequests(config, roles, ownRows, durationRows, email, today);
   if (!ahead) return false;
-  void search(ahead.areas);
-  void search(ahead.paths);
+  const areasAsked = search(ahead.areas);
+  const pathsAsked = search(ahead.paths);
+  void Promise.all([areasAsked, pathsAsked]).then(([areas, paths]) => {
+    const areaRows = wholeAnswer(areas);
+    const pathRows = wholeAnswer(paths);
+    if (areaRows && pathRows)
+      keepFirstVisitHome(storage, config, email, { duration: currentDuration(durationRows, config, today), areas: areaRows, paths: pathRows });
+  });
   const links = ahead.links && wholeAnswer(await search(ahead.links));
   if (!links?.length) return false;
   const formsOf = formsRequest(

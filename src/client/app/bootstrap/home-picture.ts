@@ -7,27 +7,34 @@
  * snapshot and then from the season's rows (features/home, lib/home-snapshot.ts).
  *
  * Only for the plain home address, only with the picture of the signed-in user in the project of the
- * last good config, and never over anything but index.html's own placeholder.
+ * last good config, and never over anything but index.html's own placeholder. A first visit's
+ * picture, made before the app's markup ever showed, is built instead (first-visit-picture.ts).
  */
 import { readLastGoodConfig } from '../../lib/config/load-config';
 import { readUser } from '../../lib/auth/local-identity';
-import { APP_ROOT_ID, homeSnapshotKey, readHomeSnapshot } from '../../lib/home-snapshot';
+import { APP_ROOT_ID, homeSnapshotKey, readHomeSnapshot, type HomeSnapshot } from '../../lib/home-snapshot';
 import { routeHref } from '../../lib/links';
 
 /** The home address as the app writes it; a sign-in callback (`#state=…&code=…`) is not one. */
 const HOME_HASHES = new Set(['', '#', routeHref('home')]);
 
-/** Paints the picture; true when it did. */
-export function paintHomePicture(doc: Document, storage: Storage | null): boolean {
-  if (!HOME_HASHES.has(doc.location.hash)) return false;
+/** The root and the picture to paint into it, when one may be painted now (see above). */
+export function paintableHome(doc: Document, storage: Storage | null): { root: HTMLElement; snapshot: HomeSnapshot } | null {
+  if (!HOME_HASHES.has(doc.location.hash)) return null;
   const root = doc.getElementById(APP_ROOT_ID);
   // index.html's placeholder is one paragraph; anything else is already the app's.
-  if (!root || root.children.length !== 1 || !root.firstElementChild?.matches('p.boot')) return false;
+  if (!root || root.children.length !== 1 || !root.firstElementChild?.matches('p.boot')) return null;
   const config = readLastGoodConfig(storage);
   const user = readUser(storage);
-  if (!config || !user) return false;
-  const html = readHomeSnapshot(storage, homeSnapshotKey(config.projectId, user.email))?.html;
-  if (!html) return false;
-  root.innerHTML = html;
+  if (!config || !user) return null;
+  const snapshot = readHomeSnapshot(storage, homeSnapshotKey(config.projectId, user.email));
+  return snapshot ? { root, snapshot } : null;
+}
+
+/** Paints the picture's markup; true when it did. */
+export function paintHomePicture(doc: Document, storage: Storage | null): boolean {
+  const home = paintableHome(doc, storage);
+  if (!home?.snapshot.html) return false;
+  home.root.innerHTML = home.snapshot.html;
   return true;
 }

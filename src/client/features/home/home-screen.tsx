@@ -17,7 +17,16 @@ import { ScreenState } from '../../components/screen-state/screen-state';
 import { routeHref } from '../../lib/links';
 import { safeLocalStorage } from '../../lib/local-storage';
 import { whenIdle } from '../../lib/idle';
-import { APP_ROOT_ID, clearHomeSnapshot, pictureOf, readHomeSnapshot, writeHomeSnapshot, type HomeSnapshot } from '../../lib/home-snapshot';
+import { homeSeasonTitle, type HomeSeason } from './home-season';
+import {
+  APP_ROOT_ID,
+  clearHomeSnapshot,
+  onHomeSnapshotWritten,
+  pictureOf,
+  readHomeSnapshot,
+  writeHomeSnapshot,
+  type HomeSnapshot,
+} from '../../lib/home-snapshot';
 
 type HomePathStatus = 'not-walked' | 'walked' | 'form-done';
 
@@ -35,12 +44,8 @@ interface HomeArea {
   paths: HomePath[];
 }
 
-interface HomeSeason {
-  name: string;
-  /** 'YYYY-MM-DD' */
-  from: string;
-  to: string;
-}
+/** A meadow as shown: from the season's rows, or from a picture (whose paths' status may be unknown). */
+type ShownArea = Omit<HomeArea, 'paths'> & { paths: Array<Omit<HomePath, 'status'> & { status: HomePathStatus | null }>; newPathHref?: string | null };
 
 export interface HomeScreenProps {
   role: 'editor' | 'reader' | 'farmer' | null;
@@ -76,6 +81,27 @@ function StatusChip({ status }: { status: HomePathStatus }) {
   return (
     <span className={`status-chip status-chip--${status}`} data-status={status}>
       {slScreens.status[status]}
+    </span>
+  );
+}
+
+/**
+ * A path's status and score where a picture does not know them yet (lib/home-snapshot.ts): their
+ * place is kept (as a path without a score: most of a season's), so the rows do not move when the
+ * season's own rows fill them in.
+ */
+function UnknownStatus() {
+  return (
+    <span className="status-chip picture-stale" aria-hidden="true">
+      {slScreens.status['not-walked']}
+    </span>
+  );
+}
+
+function UnknownScore() {
+  return (
+    <span className="picture-stale" aria-hidden="true">
+      <ScoreBadge score={null} size="small" />
     </span>
   );
 }
@@ -121,9 +147,15 @@ function snapshotOf(key: string, props: HomeScreenProps, aboveSeason: number, ht
 export function HomeScreen(props: HomeScreenProps) {
   const t = slScreens.home;
   const storage = props.snapshotStorage === undefined ? safeLocalStorage() : props.snapshotStorage;
-  // Read once, in the first render (synchronously, so the paths are in the very first frame the
-  // screen paints); it shows only until the season's own rows are there.
-  const [snapshot] = useState(() => (props.snapshotKey && props.status !== 'ready' ? readHomeSnapshot(storage, props.snapshotKey) : null));
+  // Read in the first render (synchronously, so the paths are in the very first frame the screen
+  // paints), or taken when one is written later (a first visit's, from the early reads); it shows
+  // only until the season's own rows are there.
+  const [snapshot, setSnapshot] = useState(() => (props.snapshotKey && props.status !== 'ready' ? readHomeSnapshot(storage, props.snapshotKey) : null));
+  const waitsForPicture = snapshot === null && props.status !== 'ready' && props.status !== 'failed' && props.snapshotKey ? props.snapshotKey : null;
+  useEffect(() => {
+    if (!waitsForPicture) return;
+    return onHomeSnapshotWritten(() => setSnapshot(readHomeSnapshot(storage, waitsForPicture)));
+  }, [waitsForPicture, storage]);
   const pictured =
     snapshot !== null &&
     props.status !== 'ready' &&
@@ -132,8 +164,8 @@ export function HomeScreen(props: HomeScreenProps) {
     props.role !== 'editor' &&
     props.role !== 'reader';
   const season = pictured ? snapshot.season : props.season;
-  const areas: Array<HomeArea & { newPathHref?: string | null }> = pictured ? snapshot.areas : props.areas;
-  const newPathHref = (area: HomeArea & { newPathHref?: string | null }) => (pictured ? (area.newPathHref ?? null) : (props.newPathHref?.(area.id) ?? null));
+  const areas: Array<ShownArea> = pictured ? snapshot.areas : props.areas;
+  const newPathHref = (area: ShownArea) => (pictured ? (area.newPathHref ?? null) : (props.newPathHref?.(area.id) ?? null));
   const { role } = props;
   const staff = role === 'editor' || role === 'reader';
   // The picture of this screen for the next start, once it shows the season's own rows. Taken
@@ -167,6 +199,7 @@ export function HomeScreen(props: HomeScreenProps) {
   });
   const paths = areas.flatMap((a) => a.paths);
   const done = paths.filter((p) => p.status === 'form-done').length;
+  const statusKnown = paths.every((p) => p.status !== null);
   // Editors and readers: choosing a farmer opens that farmer's meadows (on a phone the list of
   // farmers is above them): focus moves to their heading once they are there.
   const areasHeading = useRef<HTMLHeadingElement>(null);
@@ -185,15 +218,14 @@ export function HomeScreen(props: HomeScreenProps) {
       <>
         {pictured ? <div className="home-todo-space" aria-hidden="true" style={{ height: snapshot.aboveSeason }} /> : props.todo}
         <div className="card season-card" data-testid="home-season" ref={seasonRef}>
-          {/* Duration names usually say "Sezona 2026" already; a bare "2026" gets the word. */}
-          <h2>{season ? (/sezon/i.test(season.name) ? season.name : `${t.season} ${season.name}`) : t.season}</h2>
+          <h2>{homeSeasonTitle(season)}</h2>
           {season ? (
             <>
               <p>{t.window(formatDay(season.from), formatDay(season.to))}</p>
               {paths.length ? (
                 <>
-                  <progress max={paths.length} value={done} aria-label={t.progress(done, paths.length)} />
-                  <p className="muted">{t.progress(done, paths.length)}</p>
+                  <progress max={paths.length} value={done} aria-label={t.progress(done, paths.length)} className={statusKnown ? undefined : 'picture-stale'} />
+                  <p className={statusKnown ? 'muted' : 'muted picture-stale'}>{t.progress(done, paths.length)}</p>
                 </>
               ) : null}
             </>
@@ -237,9 +269,9 @@ export function HomeScreen(props: HomeScreenProps) {
                       <a className="row-link" href={routeHref('path', { pathId: path.id })} data-testid={`home-path-${path.id}`}>
                         <span className="row-link__main">
                           <span className="row-link__title">{path.name}</span>
-                          <StatusChip status={path.status} />
+                          {path.status ? <StatusChip status={path.status} /> : <UnknownStatus />}
                         </span>
-                        <ScoreBadge score={path.score} size="small" />
+                        {path.status ? <ScoreBadge score={path.score} size="small" /> : <UnknownScore />}
                         <ChevronRightIcon size={20} aria-hidden="true" />
                       </a>
                     </li>

@@ -3,16 +3,10 @@ import { useMemo } from 'react';
 import type { AppConfig } from '../../../common/schemas/config';
 import type { StoredRecord } from '../../lib/db/database';
 import { readRow } from '../../lib/db/model';
-import type { HomeScreenProps } from './home-screen';
+import { homeSeasonOf, type HomeSeason } from './home-season';
 
-const day = (v: string | null) => (v ?? '').slice(0, 10);
-
-export function useHomeSeason(config: AppConfig | null, duration: StoredRecord | null): HomeScreenProps['season'] {
-  return useMemo(() => {
-    if (!config || !duration) return null;
-    const row = readRow(config, 'durations', duration);
-    return { name: row.name ?? '', from: day(row.filter_start), to: day(row.filter_end) };
-  }, [config, duration]);
+export function useHomeSeason(config: AppConfig | null, duration: StoredRecord | null): HomeSeason | null {
+  return useMemo(() => (config && duration ? homeSeasonOf(config, duration) : null), [config, duration]);
 }
 
 export function homeFarmerName(config: AppConfig | null, farmers: readonly StoredRecord[], farmerId: number | null): string | null {

@@ -1,0 +1,22 @@
+/**
+ * The texts of the farmer's home as it is first painted, apart from the rest of sl.ts (which takes
+ * them from here): a first visit paints home with them before the app's code, and the 60 kB of
+ * the other texts with it, has arrived (src/client/app/bootstrap/first-visit-picture.ts).
+ */
+import { formatNumber } from '../format';
+
+const num = (n: number): string => formatNumber(n, 0);
+
+export const slHome = {
+  title: 'Moj travnik',
+  lead: 'Vaši travniki, poti in obrazci za trenutno sezono.',
+  season: 'Sezona',
+  window: (from: string, to: string): string => `od ${from} do ${to}`,
+  noSeason: 'Za današnji dan ni odprte sezone spremljanja. Pretekle rezultate najdete med rezultati.',
+  progress: (done: number, total: number): string => `${num(done)} od ${num(total)} poti z izpolnjenim obrazcem`,
+  areas: 'Vaši travniki',
+  noPaths: 'Na tem travniku ni poti.',
+  newPath: 'Nova pot',
+  notWalked: 'Ni prehojena',
+  noScore: 'Brez ocene',
+} as const;
