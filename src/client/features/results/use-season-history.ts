@@ -24,7 +24,7 @@ export interface SeasonHistory {
 
 export type SeasonHistoryState = LoadedState<SeasonHistory>;
 
-async function loadSeasonHistory(
+export async function loadSeasonHistory(
   dispatch: ReturnType<typeof useAppDispatch>,
   db: OfflineDb,
   config: AppConfig,
@@ -35,9 +35,13 @@ async function loadSeasonHistory(
   const load = async (table: TableKey, filters: FilterNode | undefined, inScope: (r: StoredRecord) => boolean) => {
     const tableId = config.tables[table].id;
     if (reachable) {
+      // The outbox drains while this reads: a row it delivers after the ask (the season links the
+      // season chain has just made) is missing from the answer, and without the time of the ask it
+      // would be taken off the device as gone from the server.
+      const requestedAt = Date.now();
       // Every page (lib/api/search-all.ts), not only the first PAGE_SIZE rows.
       const result = await searchAllRecords(dispatch, config.projectId, { tableId, ...(filters ? { filters } : {}) });
-      if (result.records) await refreshRows(db, result.records, { projectId: config.projectId, tableId, inScope });
+      if (result.records) await refreshRows(db, result.records, { projectId: config.projectId, tableId, inScope, requestedAt });
       else reachable = false;
     }
     return (await readRows(db, tableId, inScope)).filter((r) => !r.archived);
