@@ -187,7 +187,7 @@ describe('submitting (Oddaj v pregled)', () => {
     const form = { ...seasonForm({ review_state: '' }), version: 4 };
     const { db } = open({ form, indicators: fullAnswers(form) });
     // The device holds the form as the season chain stored it (the version the update is based on).
-    await refreshRows(db, [form], { projectId: config.projectId, tableId: T.forms.id, inScope: () => true });
+    await refreshRows(db, [form], { projectId: config.projectId, tableId: T.forms.id, inScope: () => true, requestedAt: Date.now() });
     const submit = await screen.findByRole('button', { name: slReview.move.submitted });
     expect(submit.hasAttribute('disabled')).toBe(false);
     fireEvent.click(submit);

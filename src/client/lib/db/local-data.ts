@@ -76,19 +76,31 @@ export async function newLocalId(db: OfflineDb, random: () => number = Math.rand
   }
 }
 
-export interface RefreshOptions {
+interface RefreshTarget {
   projectId: number;
   tableId: number;
   isRecord?: boolean;
-  /**
-   * Which local rows the server answer covers (the same condition as the query). Local rows in
-   * scope that the server did not return are gone on the server and are removed — unless they
-   * have pending local changes.
-   */
-  inScope?: (record: StoredRecord) => boolean;
-  /** When the server read was sent (epoch ms): rows acknowledged after that are newer than the answer. */
-  requestedAt?: number;
 }
+
+/**
+ * Where a server answer goes, and what it covers. An answer that removes rows (`inScope`) must say
+ * when it was asked: the outbox delivers while reads are under way, and an answer asked before a
+ * row reached the server does not list it, which without its age would read as "gone".
+ */
+export type RefreshOptions = RefreshTarget &
+  (
+    | { inScope?: undefined; requestedAt?: number }
+    | {
+        /**
+         * Which local rows the server answer covers (the same condition as the query). Local rows
+         * in scope that the server did not return are gone on the server and are removed — unless
+         * they have pending local changes or are newer than the answer.
+         */
+        inScope: (record: StoredRecord) => boolean;
+        /** When the server read was sent (epoch ms): rows acknowledged after that are newer than the answer. */
+        requestedAt: number;
+      }
+  );
 
 /** The later of two moments, either of which may be unknown. */
 function newer(a: number | undefined, b: number | undefined): number | undefined {
@@ -97,7 +109,7 @@ function newer(a: number | undefined, b: number | undefined): number | undefined
 
 /** Stores a server answer in the local copy, in chunks, without clobbering pending edits. */
 export async function refreshRows(db: OfflineDb, rows: ReadonlyArray<WireRecord | WireFeature>, options: RefreshOptions): Promise<void> {
-  const { projectId, tableId, inScope, requestedAt } = options;
+  const { projectId, tableId, requestedAt } = options;
   // Pending rows, and rows the outbox delivered while this read was under way, know better.
   const keep = (row: FeatureRow) => isPending(row) || (requestedAt !== undefined && row.syncedAt !== undefined && row.syncedAt >= requestedAt);
   const isRecord = options.isRecord === false ? 0 : 1;
@@ -127,17 +139,18 @@ export async function refreshRows(db: OfflineDb, rows: ReadonlyArray<WireRecord 
         });
       }
       const toDelete: Array<[number, number]> = [];
-      if (inScope) {
+      if (options.inScope) {
+        const { inScope, requestedAt: askedAt } = options;
         for (const row of existing) {
           if (returned.has(row.feature.id) || keep(row) || !inScope(row.feature)) continue;
           // Gone from the server (or from this read's scope). A read sent before this one may
           // still list the row: it stays as a hidden tombstone, as new as this read, until a
-          // read sent TOMBSTONE_KEEP_MS after that drops it (a read of unknown age drops it now).
+          // read sent TOMBSTONE_KEEP_MS after that drops it.
           const buried = row.feature.deleted;
-          if (requestedAt === undefined || (buried && (row.syncedAt ?? -Infinity) <= requestedAt - TOMBSTONE_KEEP_MS)) {
+          if (buried && (row.syncedAt ?? -Infinity) <= askedAt - TOMBSTONE_KEEP_MS) {
             toDelete.push([tableId, row.featureId]);
           } else if (!buried) {
-            toPut.push({ ...row, feature: { ...row.feature, deleted: true }, syncedAt: newer(row.syncedAt, requestedAt) });
+            toPut.push({ ...row, feature: { ...row.feature, deleted: true }, syncedAt: Math.max(row.syncedAt ?? -Infinity, askedAt) });
           }
         }
       }
