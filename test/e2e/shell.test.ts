@@ -136,7 +136,7 @@ describeApp('client shell in Chromium', {}, (e2e) => {
         });
         page.on('worker', (worker) => workers.push(worker.url()));
         await page.goto(home);
-        await page.locator('[data-testid^="home-path-"]:has([data-status])').first().waitFor();
+        await page.locator('[data-picture-busy]:not([aria-busy="true"]) [data-testid^="home-path-"]').first().waitFor();
         await page.waitForLoadState('networkidle');
         expect(workers.some((url) => url.includes('/early-reads.'))).toBe(true);
         expect(searches.filter((body) => body.includes(indicatorsTable))).toHaveLength(1);

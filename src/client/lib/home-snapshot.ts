@@ -120,14 +120,22 @@ export function clearHomeSnapshot(storage: Storage | null): void {
 const LIVE_STATE_ATTRIBUTE = 'data-live-state';
 
 /**
+ * Marks what the season's own rows replace when a picture shows: busy in a picture (`aria-busy`),
+ * so assistive technology, and a test, can tell a picture from the season on the device.
+ */
+export const PICTURE_BUSY_ATTRIBUTE = 'data-picture-busy';
+
+/**
  * The markup of what `root` shows, to be painted again before the app's code runs. Without style
  * attributes: the app's Content-Security-Policy refuses inline styles in markup (React sets its
  * few through the DOM, which the policy allows). What showed the live state then keeps its place
- * but is hidden (`picture-stale`): on the next start it may no longer be true.
+ * but is hidden (`picture-stale`): on the next start it may no longer be true. What the season's
+ * rows replace is marked busy.
  */
 export function pictureOf(root: Element): string {
   const copy = root.cloneNode(true) as Element;
   for (const styled of copy.querySelectorAll('[style]')) styled.removeAttribute('style');
   for (const live of copy.querySelectorAll(`[${LIVE_STATE_ATTRIBUTE}]`)) live.classList.add('picture-stale');
+  for (const part of copy.querySelectorAll(`[${PICTURE_BUSY_ATTRIBUTE}]`)) part.setAttribute('aria-busy', 'true');
   return copy.innerHTML;
 }

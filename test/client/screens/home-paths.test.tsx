@@ -278,6 +278,30 @@ describe("HomeScreen's picture painted before the app's code runs", () => {
     app.remove();
   });
 
+  it('a picture is marked busy (aria-busy), painted before the app or rendered by home; the season read from the device is not', async () => {
+    const storage = memoryStorage();
+    signedIn(storage, 'kmet1@example.si');
+    const shown = homeProps({ snapshotKey: KEY, snapshotStorage: storage });
+    const app = placeholderRoot();
+    app.replaceChildren();
+    const { unmount } = render(<HomeScreen {...shown} />, { container: app });
+    await pictureTaken(storage, KEY);
+    expect(app.querySelector('[aria-busy]')).toBeNull();
+    unmount();
+
+    const root = placeholderRoot();
+    expect(paintHomePicture(document, storage)).toBe(true);
+    expect(root.querySelector('[aria-busy="true"] a[href^="#/paths/"]')).not.toBeNull();
+    root.remove();
+
+    const loading = homeProps({ status: 'loading', areas: [], snapshotKey: KEY, snapshotStorage: storage });
+    const { container, rerender } = render(<HomeScreen {...loading} />);
+    expect(container.querySelector('[aria-busy="true"] a[href^="#/paths/"]')).not.toBeNull();
+    rerender(<HomeScreen {...loading} status="ready" areas={shown.areas} />);
+    expect(container.querySelector('a[href^="#/paths/"]')).not.toBeNull();
+    expect(container.querySelector('[aria-busy]')).toBeNull();
+  });
+
   it('is not painted for another user, another address, without a stored config, or over anything but the placeholder', async () => {
     const storage = memoryStorage();
     signedIn(storage, 'kmet1@example.si');

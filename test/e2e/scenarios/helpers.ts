@@ -23,11 +23,12 @@ export async function waitForServiceWorkerControl(page: Page): Promise<void> {
 }
 
 /**
- * A path's row on a farmer's home once the season's own rows are on screen (its status is known):
- * not a first visit's picture of it, which is there before the season is on the device.
+ * A path's row on a farmer's home once the season's own rows are on screen: not a picture of it
+ * (the last home's, or a first visit's from the early reads), which is marked busy (`aria-busy`)
+ * and is there before the season is on the device.
  */
 export function homePathRow(page: Page, pathId: number): Locator {
-  return page.getByTestId(`home-path-${pathId}`).filter({ has: page.locator('[data-status]') });
+  return page.locator('[data-picture-busy]:not([aria-busy="true"])').getByTestId(`home-path-${pathId}`);
 }
 
 /** Moves to another route the way a link does (no reload). */

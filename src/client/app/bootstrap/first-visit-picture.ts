@@ -13,7 +13,7 @@
  */
 import { formatDay } from '../../../common/format';
 import { slHome } from '../../../common/i18n/sl-home';
-import type { HomeSnapshot } from '../../lib/home-snapshot';
+import { PICTURE_BUSY_ATTRIBUTE, type HomeSnapshot } from '../../lib/home-snapshot';
 import { routeHref } from '../../lib/links';
 import { paintableHome } from './home-picture';
 // The pure piece alone: the feature's index would bring the UI library into the first entry.
@@ -125,7 +125,7 @@ function firstVisitPage(doc: Document, snapshot: HomeSnapshot): HTMLElement {
       element(
         doc,
         'div',
-        { class: 'desk-layout__main' },
+        { class: 'desk-layout__main', [PICTURE_BUSY_ATTRIBUTE]: '', 'aria-busy': 'true' },
         seasonCard(doc, snapshot),
         element(doc, 'h2', { class: 'section-title', tabindex: '-1' }, slHome.areas),
         ...snapshot.areas.map((area) => areaCard(doc, area)),

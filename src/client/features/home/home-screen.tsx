@@ -294,7 +294,8 @@ export function HomeScreen(props: HomeScreenProps) {
       >
         <div className={staff ? 'desk-layout' : undefined}>
           {staff ? <aside className="desk-layout__side">{props.farmersPanel}</aside> : null}
-          <div className="desk-layout__main" ref={mainRef}>
+          {/* data-picture-busy: busy while a picture shows, here and in the picture for the next start (lib/home-snapshot.ts). */}
+          <div className="desk-layout__main" ref={mainRef} data-picture-busy="" aria-busy={pictured ? 'true' : undefined}>
             {content}
             <SyncCard sync={props.sync} />
             <div className="quick-actions">
