@@ -1,7 +1,8 @@
 /**
  * The real Fastify server (buildApp, in-memory SQLite, demo project) on an ephemeral port,
  * and client stores that talk to it over real HTTP as a given demo user, with hooks to drop a
- * request before it reaches the server or its response after the server committed.
+ * request before it reaches the server or its response after the server committed, and to hold
+ * a request or an answer.
  */
 import { buildTestApp, TEST_USER_HEADER, USERS, type TestApp } from '../../server/helpers/build-test-app';
 import type { AppConfig } from '../../../src/common/schemas/config';
@@ -18,6 +19,8 @@ export interface RealServer {
   fault: (url: string, init: RequestInit | undefined) => Fault;
   /** Holds a request until the returned promise settles (to interleave two flows at a known point). */
   gate: (url: string, init: RequestInit | undefined) => Promise<void> | undefined;
+  /** Holds an answer the server has given from the client until the returned promise settles (an answer older than what the client does meanwhile). */
+  holdAnswer: (url: string, init: RequestInit | undefined) => Promise<void> | undefined;
   requests: Array<{ url: string; method: string }>;
   storeFor(db: OfflineDb, email: string, extra?: Partial<AppExtra>): ReturnType<typeof makeTestStore>;
 }
@@ -31,6 +34,7 @@ export async function startRealServer(): Promise<RealServer> {
     config,
     fault: () => undefined,
     gate: () => undefined,
+    holdAnswer: () => undefined,
     requests: [],
     storeFor(db, email, extra = {}) {
       const fetchAs: typeof fetch = async (input, init) => {
@@ -46,7 +50,11 @@ export async function startRealServer(): Promise<RealServer> {
           await answer.arrayBuffer(); // the server committed and answered; the answer is lost
           throw new TypeError('fetch failed (connection dropped after the server answered)');
         }
-        return answer;
+        const holding = server.holdAnswer(url, init);
+        if (!holding) return answer;
+        const body = await answer.arrayBuffer(); // the whole answer, given before the hold
+        await holding;
+        return new Response(body, { status: answer.status, headers: answer.headers });
       };
       return makeTestStore(db, fetchAs, extra, t.origin);
     },

@@ -16,9 +16,9 @@ import { browserOnlineChanged, drainOnce, rtkQueryTransport } from '../../../src
 import { readRows, refKeysFor, resolveIds, saveEdit } from '../../../src/client/lib/db';
 import { readRow } from '../../../src/client/lib/db/model';
 import { isLocalId } from '../../../src/common/record-id';
-import { TEST_USER_HEADER, USERS } from '../../server/helpers/build-test-app';
+import { USERS } from '../../server/helpers/build-test-app';
 import { farmerRows, type FarmerRows } from '../../server/helpers/demo-ids';
-import { PROJECT_ID, makeTestStore, openTestDb, settleStores } from './helpers';
+import { PROJECT_ID, openTestDb, settleStores } from './helpers';
 import { startRealServer, type RealServer } from './real-server';
 
 jest.setTimeout(30_000);
@@ -39,7 +39,10 @@ beforeAll(async () => {
   });
   expect(created.statusCode).toBeLessThan(300);
 });
-afterEach(settleStores);
+afterEach(async () => {
+  server.holdAnswer = () => undefined;
+  await settleStores();
+});
 afterAll(async () => {
   await server.t.close();
 });
@@ -49,28 +52,18 @@ it('a path history read answered before the season links were delivered and stor
   const pathId = own.paths[0]!;
   // The server answers the history's read of the path's links at once; the answer reaches the
   // device only when released (sent before the drain, taken in after it).
-  let heldAnswer: (() => void) | null = null;
+  let releaseAnswer!: () => void;
   let answerHeld!: () => void;
   const held = new Promise<void>((resolve) => (answerHeld = resolve));
   let holdNext = false;
-  const fetchAs: typeof fetch = async (input, init) => {
-    const headers = new Headers(init?.headers);
-    headers.set(TEST_USER_HEADER, USERS.farmer1);
-    const answer = await fetch(input, { ...init, headers });
-    const body = String(init?.body ?? '');
-    if (holdNext && String(input).includes('/search') && body.includes(`"tableId":${durationPaths.id},`)) {
-      holdNext = false;
-      const text = await answer.text();
-      await new Promise<void>((resolve) => {
-        heldAnswer = resolve;
-        answerHeld();
-      });
-      return new Response(text, { status: answer.status, headers: answer.headers });
-    }
-    return answer;
+  server.holdAnswer = (url, init) => {
+    if (!holdNext || !url.includes('/search') || !String(init?.body ?? '').includes(`"tableId":${durationPaths.id},`)) return undefined;
+    holdNext = false;
+    answerHeld();
+    return new Promise<void>((resolve) => (releaseAnswer = resolve));
   };
   const db = openTestDb();
-  const store = makeTestStore(db, fetchAs, { now: () => JUNE_2032 }, server.t.origin);
+  const store = server.storeFor(db, USERS.farmer1, { now: () => JUNE_2032 });
   const season = await store.dispatch(loadSeason({ email: USERS.farmer1, config: server.config })).unwrap();
   const made = season.durationPaths.find((d) => readRow(server.config, 'durationPaths', d).path_id === pathId)!;
   expect(isLocalId(made.id)).toBe(true);
@@ -81,7 +74,7 @@ it('a path history read answered before the season links were delivered and stor
   expect(await drainOnce({ db, transport: rtkQueryTransport(store.dispatch) })).toMatchObject({ kind: 'done', sent: own.paths.length });
   const link = { id: (await resolveIds(db, 'record', [made.id])).get(made.id)! };
   expect(isLocalId(link.id)).toBe(false);
-  heldAnswer!();
+  releaseAnswer();
   const shown = await history;
   expect(shown.data.durationPaths.map((d) => d.id)).toContain(link.id);
   expect((await readRows(db, durationPaths.id)).map((d) => d.id)).toContain(link.id);
