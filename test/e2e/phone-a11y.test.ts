@@ -27,6 +27,24 @@ const PHONE = { width: 390, height: 844 };
 const NARROW = { width: 360, height: 800 };
 const SHOTS = path.join(ARTIFACTS_DIR, 'phone');
 
+/**
+ * The app's main script held back from a page: `hold(page)` from then on, until `release()` (also
+ * in the test's clean-up). What the page shows meanwhile comes from the scripts before it.
+ */
+function mainScriptGate(): { hold: (page: Page) => Promise<void>; release: () => void } {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  return {
+    hold: async (page) => {
+      await page.route(/\/static\/js\/main\.[0-9a-f]+\.js$/, async (route) => {
+        await released;
+        await route.continue();
+      });
+    },
+    release,
+  };
+}
+
 /** Whether the page is wider than its viewport at 360 px (it pans sideways then). */
 async function overflowAt360(page: Page): Promise<number> {
   await page.setViewportSize(NARROW);
@@ -224,8 +242,7 @@ describeApp('phone: accessibility, width and keyboard', {}, (e2e) => {
   test("a farmer's last home is on screen before the app's code has run; a path tapped then opens once it has", async () => {
     // Routes see every request only without the service worker.
     const { page, log, close } = await e2e.signedIn('farmer1', { ...PHONE_DEVICE, serviceWorkers: 'block' });
-    let release!: () => void;
-    const released = new Promise<void>((resolve) => (release = resolve));
+    const mainScript = mainScriptGate();
     try {
       await recordArtifacts('phone-home-picture', page, log, async () => {
         await homePathRow(page, pathId).waitFor();
@@ -233,22 +250,19 @@ describeApp('phone: accessibility, width and keyboard', {}, (e2e) => {
         await waitForCheck(page, () =>
           page.evaluate((id) => Object.values(localStorage).some((value) => value.includes('"html"') && value.includes(`home-path-${id}`)), pathId),
         );
-        await page.route(/\/static\/js\/main\.[0-9a-f]+\.js$/, async (route) => {
-          await released;
-          await route.continue();
-        });
+        await mainScript.hold(page);
         await page.reload({ waitUntil: 'commit' });
         const pictured = page.getByTestId(`home-path-${pathId}`);
         await pictured.waitFor();
         // The main script is held back: the paths on screen are the picture of the last home.
         await pictured.click();
         expect(new URL(page.url()).hash).toBe(`#/paths/${pathId}`);
-        release();
+        mainScript.release();
         await page.getByRole('button', { name: slScreens.paths.create }).waitFor();
         expect(await page.getByTestId(`home-path-${pathId}`).count()).toBe(0);
       });
     } finally {
-      release();
+      mainScript.release();
       await close();
     }
   });
@@ -256,8 +270,7 @@ describeApp('phone: accessibility, width and keyboard', {}, (e2e) => {
   test("a new device's first visit paints the farmer's meadows and paths from the early reads before the app's code has arrived; a path tapped then opens once it has", async () => {
     // Routes see every request only without the service worker, and the early reads run only without one.
     const { page, log, close } = await e2e.signedIn('farmer1', { ...PHONE_DEVICE, serviceWorkers: 'block' });
-    let release!: () => void;
-    const released = new Promise<void>((resolve) => (release = resolve));
+    const mainScript = mainScriptGate();
     try {
       await recordArtifacts('phone-first-visit-picture', page, log, async () => {
         await homePathRow(page, pathId).waitFor();
@@ -266,10 +279,7 @@ describeApp('phone: accessibility, width and keyboard', {}, (e2e) => {
         await page.addInitScript(() => {
           for (const key of Object.keys(localStorage)) if (key.includes('home-snapshot')) localStorage.removeItem(key);
         });
-        await page.route(/\/static\/js\/main\.[0-9a-f]+\.js$/, async (route) => {
-          await released;
-          await route.continue();
-        });
+        await mainScript.hold(page);
         await page.reload({ waitUntil: 'commit' });
         const pictured = page.getByTestId(`home-path-${pathId}`);
         await pictured.waitFor();
@@ -278,27 +288,23 @@ describeApp('phone: accessibility, width and keyboard', {}, (e2e) => {
         expect(await page.locator('[data-status]').count()).toBe(0);
         await pictured.click();
         expect(new URL(page.url()).hash).toBe(`#/paths/${pathId}`);
-        release();
+        mainScript.release();
         await page.getByRole('button', { name: slScreens.paths.create }).waitFor();
         expect(await page.getByTestId(`home-path-${pathId}`).count()).toBe(0);
       });
     } finally {
-      release();
+      mainScript.release();
       await close();
     }
   });
 
   test('the offline database is created while the main script is still on its way (the early entry)', async () => {
     const { page, log, close } = await e2e.device(PHONE_DEVICE);
-    let release!: () => void;
-    const released = new Promise<void>((resolve) => (release = resolve));
+    const mainScript = mainScriptGate();
     try {
       await recordArtifacts('phone-early-db', page, log, async () => {
         // The main script is held back: only the early entry can create the database meanwhile.
-        await page.route(/\/static\/js\/main\.[0-9a-f]+\.js$/, async (route) => {
-          await released;
-          await route.continue();
-        });
+        await mainScript.hold(page);
         await page.goto(`${e2e.server.origin}/`, { waitUntil: 'commit' });
         await waitForCheck(page, () => page.evaluate(async (name) => (await indexedDB.databases()).some((db) => db.name === name), OFFLINE_DB_NAME));
         const stores = await page.evaluate(
@@ -317,7 +323,7 @@ describeApp('phone: accessibility, width and keyboard', {}, (e2e) => {
         expect(stores).toEqual(expect.arrayContaining(['features', 'outbox', 'meta']));
       });
     } finally {
-      release();
+      mainScript.release();
       await close();
     }
   });
