@@ -49,14 +49,24 @@ function addVary(reply: FastifyReply): void {
   reply.header('vary', value ? `${value}, accept-encoding` : 'accept-encoding');
 }
 
+/**
+ * The output buffer of a compression: as large as its input, so that one pass on the thread pool
+ * compresses it all. With zlib's default of 16 kB, each full buffer goes back to the event loop
+ * before the pool goes on, so a large answer compressed while SQLite commits on the event loop
+ * waited for the commit after every 16 kB instead of running beside it (bench/README.md).
+ */
+function poolChunkSize(raw: Buffer): number {
+  return Math.max(zlib.constants.Z_DEFAULT_CHUNK, raw.length);
+}
+
 /** `raw` compressed: at once (a Buffer) up to COMPRESS_JSON_INLINE_BYTES, else on the thread pool (a Promise). */
 export function compressJson(raw: Buffer, encoding: Encoding): Buffer | Promise<Buffer> {
   const inline = raw.length <= COMPRESS_JSON_INLINE_BYTES;
   if (encoding === 'br') {
-    const options = { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: raw.length } };
+    const options = { chunkSize: poolChunkSize(raw), params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: raw.length } };
     return inline ? zlib.brotliCompressSync(raw, options) : brotli(raw, options);
   }
-  const options = { level: 6 };
+  const options = { level: 6, chunkSize: poolChunkSize(raw) };
   return inline ? zlib.gzipSync(raw, options) : gzip(raw, options);
 }
 
