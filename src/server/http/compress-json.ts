@@ -63,7 +63,10 @@ function poolChunkSize(raw: Buffer): number {
 export function compressJson(raw: Buffer, encoding: Encoding): Buffer | Promise<Buffer> {
   const inline = raw.length <= COMPRESS_JSON_INLINE_BYTES;
   if (encoding === 'br') {
-    const options = { chunkSize: poolChunkSize(raw), params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: raw.length } };
+    const options = {
+      chunkSize: poolChunkSize(raw),
+      params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: raw.length },
+    };
     return inline ? zlib.brotliCompressSync(raw, options) : brotli(raw, options);
   }
   const options = { level: 6, chunkSize: poolChunkSize(raw) };
