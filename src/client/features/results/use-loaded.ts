@@ -12,14 +12,22 @@ export interface LoadedState<T> {
  * Runs `load` whenever one of `deps` changes (null: nothing to read yet) and keeps its last answer.
  * A reload keeps showing the rows it has until the new ones are there, and an answer that arrives
  * after the inputs changed or the screen left is dropped (it would show another selection's rows).
+ * `load` may show rows before its answer (`showFirst`: the device's copy while the server is
+ * asked); its answer then replaces them.
  */
-export function useLoaded<T>(load: (() => Promise<{ data: T; fromDevice: boolean }>) | null, deps: DependencyList, what: string): LoadedState<T> {
+export function useLoaded<T>(
+  load: ((showFirst: (data: T) => void) => Promise<{ data: T; fromDevice: boolean }>) | null,
+  deps: DependencyList,
+  what: string,
+): LoadedState<T> {
   const [state, setState] = useState<LoadedState<T>>({ status: 'loading', data: null, fromDevice: false });
   useEffect(() => {
     if (!load) return undefined;
     let cancelled = false;
     setState((s) => ({ ...s, status: s.data ? s.status : 'loading' }));
-    load()
+    load((data) => {
+      if (!cancelled) setState({ status: 'ready', data, fromDevice: false });
+    })
       .then(({ data, fromDevice }) => {
         if (!cancelled) setState({ status: 'ready', data, fromDevice });
       })
