@@ -70,6 +70,39 @@ describe('all farmers against the real server', () => {
     expect(sorted(offline.data.forms.map((f) => f.id))).toEqual(sorted(online.data.forms.map((f) => f.id)));
   });
 
+  it("shows the device's copy before the server answers once an online read brought it whole, not before", async () => {
+    const db = openTestDb();
+    const store = server.storeFor(db, USERS.editor);
+    const firstShown: unknown[] = [];
+    const first = await loadAllFarmers(store.dispatch, db, server.config, true, (data) => firstShown.push(data));
+    expect(firstShown).toEqual([]);
+
+    // The server's answers held: the device's copy comes first, the same rows.
+    let release!: () => void;
+    let asked!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const searching = new Promise<void>((resolve) => (asked = resolve));
+    server.holdAnswer = (url) => {
+      if (!url.includes('/search')) return undefined;
+      asked();
+      return released;
+    };
+    try {
+      const shown: Array<{ forms: Array<{ id: number }> }> = [];
+      const second = loadAllFarmers(store.dispatch, db, server.config, true, (data) => shown.push(data));
+      await searching;
+      expect(shown).toHaveLength(1);
+      expect(sorted(shown[0]!.forms.map((f) => f.id))).toEqual(sorted(first.data.forms.map((f) => f.id)));
+      release();
+      const answered = await second;
+      expect(answered.fromDevice).toBe(false);
+      expect(sorted(answered.data.forms.map((f) => f.id))).toEqual(sorted(first.data.forms.map((f) => f.id)));
+    } finally {
+      server.holdAnswer = () => undefined;
+      release();
+    }
+  });
+
   it('reads every page by totalCount (small pages against the real server)', async () => {
     const store = server.storeFor(openTestDb(), USERS.editor);
     const all = await liveIds('indicators');

@@ -4,9 +4,11 @@
  * chain (features/season) loads one farmer's current season only. Each table is read whole
  * (non-archived rows; every page, lib/api/search-all.ts), stored in the offline database like every other
  * read (lib/db refreshRows, pending edits never overwritten), then read back from there, so the
- * screen is the same offline with what was loaded last time, local edits included.
+ * screen is the same offline with what was loaded last time, local edits included. Once an online
+ * read has brought them all whole to the device, a later one shows the device's copy first
+ * (`showFirst`, as use-season-history.ts), then the server's.
  */
-import { useLoaded, type LoadedState } from './use-loaded';
+import { markWholeOnDevice, useLoaded, wholeOnDevice, type LoadedState } from './use-loaded';
 import { eq } from '../../../common/filter';
 import type { AppConfig } from '../../../common/schemas/config';
 import type { TableKey } from '../../../common/schemas/project';
@@ -27,6 +29,8 @@ export interface AllFarmersData extends SeasonHistory {
 export type AllFarmersState = LoadedState<AllFarmersData>;
 
 const TABLES = ['farmers', 'areas', 'paths', 'durations', 'durationPaths', 'forms', 'indicators'] as const satisfies readonly TableKey[];
+/** What `wholeOnDevice` calls a read of every table whole. */
+const ALL_FARMERS = ['all-farmers'];
 
 /** Thrown when the server answered with a refusal (not a lost connection): the screen shows the error. */
 class AllFarmersLoadError extends Error {}
@@ -36,10 +40,12 @@ export async function loadAllFarmers(
   db: OfflineDb,
   config: AppConfig,
   online: boolean,
+  showFirst?: (data: AllFarmersData) => void,
 ): Promise<{ data: AllFarmersData; fromDevice: boolean }> {
   let fromDevice = !online;
   const live = (row: StoredRecord) => !row.archived;
-  const load = async (table: TableKey): Promise<StoredRecord[]> => {
+  if (online && showFirst && (await wholeOnDevice(db, ALL_FARMERS))) showFirst(await readAll((table) => readRows(db, config.tables[table].id, live)));
+  const data = await readAll(async (table) => {
     const tableId = config.tables[table].id;
     if (online) {
       const requestedAt = Date.now();
@@ -49,18 +55,24 @@ export async function loadAllFarmers(
       else throw new AllFarmersLoadError(result.error.message);
     }
     return readRows(db, tableId, live);
-  };
-  // The tables do not depend on each other (whole tables): read them side by side.
+  });
+  if (!fromDevice) await markWholeOnDevice(db, ALL_FARMERS);
+  return { data, fromDevice };
+}
+
+/** Every table by `load`: they do not depend on each other (whole tables), so side by side. */
+async function readAll(load: (table: TableKey) => Promise<StoredRecord[]>): Promise<AllFarmersData> {
   const [farmers, areas, paths, durations, durationPaths, forms, indicators] = await Promise.all(TABLES.map(load));
-  return {
-    data: { farmers: farmers!, areas: areas!, paths: paths!, durations: durations!, durationPaths: durationPaths!, forms: forms!, indicators: indicators! },
-    fromDevice,
-  };
+  return { farmers: farmers!, areas: areas!, paths: paths!, durations: durations!, durationPaths: durationPaths!, forms: forms!, indicators: indicators! };
 }
 
 /** Loads when `config` is given (null: not an editor or reader, nothing is read). */
 export function useAllFarmers(config: AppConfig | null, online: boolean, refreshKey: unknown = null): AllFarmersState {
   const dispatch = useAppDispatch();
   const db = useOfflineDb();
-  return useLoaded(config ? () => loadAllFarmers(dispatch, db, config, online) : null, [config, online, dispatch, refreshKey, db], 'all farmers results');
+  return useLoaded(
+    config ? (showFirst) => loadAllFarmers(dispatch, db, config, online, showFirst) : null,
+    [config, online, dispatch, refreshKey, db],
+    'all farmers results',
+  );
 }

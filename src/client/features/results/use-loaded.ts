@@ -1,5 +1,27 @@
 /** Reading a screen's rows (from the server, or from the device when it cannot be reached) with a cancel. */
 import { useEffect, useState, type DependencyList } from 'react';
+import type { OfflineDb } from '../../lib/db/database';
+import { getMeta, setMeta } from '../../lib/db/local-data';
+
+/** The meta key of what online reads have brought whole to the device (`wholeOnDevice`). */
+const READ_WHOLE_KEY = 'results-read-whole';
+
+/**
+ * Whether online reads have brought every one of `keys` (what a read covers: a path's seasons, all
+ * farmers' rows) whole to the device. Until then its copy may hold only part (the current season
+ * the season chain keeps), and showing it first would show too little as if it were all.
+ */
+export async function wholeOnDevice(db: OfflineDb, keys: readonly string[]): Promise<boolean> {
+  const read = new Set((await getMeta<string[]>(db, READ_WHOLE_KEY)) ?? []);
+  return keys.every((key) => read.has(key));
+}
+
+/** Notes that an online read has brought `keys` whole to the device (`wholeOnDevice`). */
+export async function markWholeOnDevice(db: OfflineDb, keys: readonly string[]): Promise<void> {
+  const read = (await getMeta<string[]>(db, READ_WHOLE_KEY)) ?? [];
+  const added = keys.filter((key) => !read.includes(key));
+  if (added.length) await setMeta(db, READ_WHOLE_KEY, [...read, ...added]);
+}
 
 export interface LoadedState<T> {
   status: 'loading' | 'ready' | 'failed';

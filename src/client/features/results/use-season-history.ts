@@ -5,18 +5,19 @@
  * device copy (lib/db refreshRows, pending edits never overwritten) and the rows are then read
  * from the device, so the screen is the same offline with whatever was loaded last time.
  *
- * Device first: once an online read has brought a path's whole history to the device, a later
- * read shows the device's copy at once (`showFirst`) and then the server's, as offline. Four
+ * Device first: once an online read has brought a path's whole history to the device
+ * (`wholeOnDevice`), a later read shows the device's copy at once (`showFirst`) and then the
+ * server's. Four
  * reads one after another (each needs the ids of the one before) took about 2 s on a phone's line,
  * against 0.4 s from the device (bench/README.md).
  */
-import { useLoaded, type LoadedState } from './use-loaded';
+import { markWholeOnDevice, useLoaded, wholeOnDevice, type LoadedState } from './use-loaded';
 import { and, eq, isIn, type FilterNode } from '../../../common/filter';
 import type { AppConfig } from '../../../common/schemas/config';
 import type { TableKey } from '../../../common/schemas/project';
 import { useAppDispatch, useOfflineDb } from '../../app/hooks';
 import type { OfflineDb, StoredRecord } from '../../lib/db/database';
-import { getMeta, readRows, refreshRows, setMeta } from '../../lib/db/local-data';
+import { readRows, refreshRows } from '../../lib/db/local-data';
 import { readRow } from '../../lib/db/model';
 import { searchAllRecords } from '../../lib/api/search-all';
 
@@ -28,9 +29,6 @@ export interface SeasonHistory {
 }
 
 export type SeasonHistoryState = LoadedState<SeasonHistory>;
-
-/** The meta key of the paths whose whole history an online read has brought to the device (their ids). */
-const READ_WHOLE_KEY = 'season-history-read';
 
 /** Reads one table's rows of the history (`filters`: on the server; `inScope`: the same on the device). */
 type LoadTable = (table: TableKey, filters: FilterNode | undefined, inScope: (r: StoredRecord) => boolean) => Promise<StoredRecord[]>;
@@ -65,10 +63,8 @@ export async function loadSeasonHistory(
   showFirst?: (data: SeasonHistory) => void,
 ): Promise<{ data: SeasonHistory; fromDevice: boolean }> {
   const fromDevice: LoadTable = async (table, _filters, inScope) => (await readRows(db, config.tables[table].id, inScope)).filter((r) => !r.archived);
-  if (online && showFirst && pathIds.length) {
-    const readWhole = new Set((await getMeta<number[]>(db, READ_WHOLE_KEY)) ?? []);
-    if (pathIds.every((id) => readWhole.has(id))) showFirst(await readHistory(config, pathIds, fromDevice));
-  }
+  const wholeKeys = pathIds.map((id) => `path:${id}`);
+  if (online && showFirst && pathIds.length && (await wholeOnDevice(db, wholeKeys))) showFirst(await readHistory(config, pathIds, fromDevice));
   let reachable = online;
   const load: LoadTable = async (table, filters, inScope) => {
     const tableId = config.tables[table].id;
@@ -85,10 +81,7 @@ export async function loadSeasonHistory(
     return fromDevice(table, filters, inScope);
   };
   const data = await readHistory(config, pathIds, load);
-  if (reachable && pathIds.length) {
-    const readWhole = new Set((await getMeta<number[]>(db, READ_WHOLE_KEY)) ?? []);
-    if (pathIds.some((id) => !readWhole.has(id))) await setMeta(db, READ_WHOLE_KEY, [...readWhole, ...pathIds.filter((id) => !readWhole.has(id))]);
-  }
+  if (reachable) await markWholeOnDevice(db, wholeKeys);
   return { data, fromDevice: !reachable };
 }
 
