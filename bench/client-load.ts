@@ -35,6 +35,14 @@
  *                                 the click event's timestamp until the next paint (a task posted
  *                                 from the following frame's requestAnimationFrame runs after
  *                                 that frame's paint); the median and the worst of all visits
+ * - client.load_results_online_ms / _offline_ms  the farmer's results (all seasons of their paths:
+ *                                 four reads, each filtered by the ids of the one before), on the
+ *                                 warm visit's page after the form and on the offline visit's page:
+ *                                 from the hash change to '#/results' until the first frame with a
+ *                                 result row laid out and visible. Each page opens them once before
+ *                                 (their code loaded; online, their history read whole onto the
+ *                                 device, as by a farmer who looked at them before); the
+ *                                 device-first rule wants online no slower than offline
  * - floor.idb_put_10k_ms          raw IndexedDB in the same Chromium (bench/idb-floor.ts): the
  *                                 median of FLOOR_RUNS measurements before the visits and as many
  *                                 after them; the time goals are for a floor of 1,100 ms and
@@ -96,6 +104,8 @@ const NAMES = [
   'client.load_form_render_ms',
   'client.load_tap_paint_median_ms',
   'client.load_tap_paint_worst_ms',
+  'client.load_results_online_ms',
+  'client.load_results_offline_ms',
 ] as const;
 
 /**
@@ -291,6 +301,38 @@ async function formRenderMs(page: Page, formId: string, log: (message: string) =
   return ms;
 }
 
+/** Opens the results by their address on the page's own clock; resolves to the time until a result row is laid out and visible. */
+async function resultsShownMs(page: Page): Promise<number> {
+  await page.evaluate(`(function () {
+    window.__resultsAt = undefined;
+    var opened = performance.now();
+    window.__onScreen(function () {
+      // Laid out and visible (on a phone the first row may sit under the bottom menu, so no tap test).
+      var row = document.querySelector('tr[data-testid^="result-"]');
+      var box = row && row.getBoundingClientRect();
+      return !!box && box.width > 0 && box.height > 0 && (!row.checkVisibility || row.checkVisibility({ visibilityProperty: true }));
+    }, function (t) { window.__resultsAt = t - opened; });
+    location.hash = '#/results';
+  })()`);
+  const handle = await page.waitForFunction(() => (window as unknown as { __resultsAt?: number }).__resultsAt, undefined, { timeout: 60_000 });
+  return (await handle.jsonValue()) as number;
+}
+
+/**
+ * The results opened a second time on the page (`resultsShownMs`): once unmeasured (their code
+ * loaded; online, their history read whole onto the device), home, then measured.
+ */
+async function resultsAgainMs(page: Page): Promise<number> {
+  await resultsShownMs(page);
+  await page.waitForLoadState('networkidle');
+  await page.evaluate(() => {
+    location.hash = '#/';
+  });
+  await page.locator('[data-testid^="home-path-"]').first().waitFor({ timeout: 60_000 });
+  await page.waitForLoadState('networkidle');
+  return resultsShownMs(page);
+}
+
 /**
  * Taps the first answer of `count` indicators with an answer of radio buttons, one after another,
  * each brought into view first and tapped once the page has painted twice since; resolves to each
@@ -376,6 +418,9 @@ export async function clientLoadFigures({ want, emit, log }: BenchIo): Promise<v
     const lineFloors: number[] = [];
     const form: number[] = [];
     const taps: number[] = [];
+    const resultsOnline: number[] = [];
+    const resultsOffline: number[] = [];
+    const resultsWanted = ['client.load_results_online_ms', 'client.load_results_offline_ms'].some(want);
     const formWanted = ['client.load_form_render_ms', 'client.load_tap_paint_median_ms', 'client.load_tap_paint_worst_ms'].some(want);
     for (let run = 0; run < RUNS; run++) {
       const context = await browser.newContext({ storageState, locale: 'sl-SI', serviceWorkers: 'allow', viewport: PHONE.viewport });
@@ -429,6 +474,10 @@ export async function clientLoadFigures({ want, emit, log }: BenchIo): Promise<v
           log(`taps to the next paint: ${tapped.map((ms) => ms.toFixed(0)).join(', ')} ms`);
           taps.push(...tapped);
         }
+        if (resultsWanted) {
+          resultsOnline.push(await resultsAgainMs(next));
+          log(`results online ${resultsOnline.at(-1)!.toFixed(0)} ms`);
+        }
         await next.close();
 
         await context.setOffline(true);
@@ -438,6 +487,10 @@ export async function clientLoadFigures({ want, emit, log }: BenchIo): Promise<v
         await away.goto(`${origin}/`);
         offline.push(await pathsShownAt(away, log));
         await stopTraceOffline();
+        if (resultsWanted) {
+          resultsOffline.push(await resultsAgainMs(away));
+          log(`results offline ${resultsOffline.at(-1)!.toFixed(0)} ms`);
+        }
         await away.close();
       } finally {
         await context.close();
@@ -459,6 +512,10 @@ export async function clientLoadFigures({ want, emit, log }: BenchIo): Promise<v
       emit('client.load_form_render_ms', median(form));
       emit('client.load_tap_paint_median_ms', median(taps));
       emit('client.load_tap_paint_worst_ms', Math.max(...taps));
+    }
+    if (resultsWanted) {
+      emit('client.load_results_online_ms', median(resultsOnline));
+      emit('client.load_results_offline_ms', median(resultsOffline));
     }
     emit(FLOOR_NAME, median(floors));
   } finally {
