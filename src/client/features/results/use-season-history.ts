@@ -7,9 +7,9 @@
  *
  * Device first: once an online read has brought a path's whole history to the device
  * (`wholeOnDevice`), a later read shows the device's copy at once (`showFirst`) and then the
- * server's. Four
- * reads one after another (each needs the ids of the one before) took about 2 s on a phone's line,
- * against 0.4 s from the device (bench/README.md).
+ * server's. The four reads one after another (each needs the ids of the one before) kept the
+ * results about a second behind the same screen offline on a phone's line (bench/README.md, "The
+ * results from the device first").
  */
 import { markWholeOnDevice, useLoaded, wholeOnDevice, type LoadedState } from './use-loaded';
 import { and, eq, isIn, type FilterNode } from '../../../common/filter';
