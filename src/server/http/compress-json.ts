@@ -50,12 +50,12 @@ function addVary(reply: FastifyReply): void {
 }
 
 /**
- * The output buffer of a compression: as large as its input, so that one pass on the thread pool
- * compresses it all. With zlib's default of 16 kB, each full buffer goes back to the event loop
- * before the pool goes on, so a large answer compressed while SQLite commits on the event loop
- * waited for the commit after every 16 kB instead of running beside it (bench/README.md).
+ * The output buffer of a compression: as large as its input, so that one pass compresses it all.
+ * On the thread pool this matters: with zlib's default of 16 kB, each full buffer goes back to the
+ * event loop before the pool goes on, so a large answer compressed while SQLite commits on the
+ * event loop waited for the commit after every 16 kB instead of running beside it (bench/README.md).
  */
-function poolChunkSize(raw: Buffer): number {
+function outputChunkSize(raw: Buffer): number {
   return Math.max(zlib.constants.Z_DEFAULT_CHUNK, raw.length);
 }
 
@@ -64,12 +64,12 @@ export function compressJson(raw: Buffer, encoding: Encoding): Buffer | Promise<
   const inline = raw.length <= COMPRESS_JSON_INLINE_BYTES;
   if (encoding === 'br') {
     const options = {
-      chunkSize: poolChunkSize(raw),
+      chunkSize: outputChunkSize(raw),
       params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: raw.length },
     };
     return inline ? zlib.brotliCompressSync(raw, options) : brotli(raw, options);
   }
-  const options = { level: 6, chunkSize: poolChunkSize(raw) };
+  const options = { level: 6, chunkSize: outputChunkSize(raw) };
   return inline ? zlib.gzipSync(raw, options) : gzip(raw, options);
 }
 
