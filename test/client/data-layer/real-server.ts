@@ -82,3 +82,21 @@ export async function whileArchived(server: RealServer, table: keyof AppConfig['
     await archive(false);
   }
 }
+
+/**
+ * Holds the server's answers to every search from now on until `release` (the reads are sent and
+ * answered; their answers reach the client once released). `asked` settles at the first one held.
+ * The caller puts `server.holdAnswer` back when done.
+ */
+export function holdSearchAnswers(server: RealServer): { release: () => void; asked: Promise<void> } {
+  let release!: () => void;
+  let asked!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  const first = new Promise<void>((resolve) => (asked = resolve));
+  server.holdAnswer = (url) => {
+    if (!url.includes('/search')) return undefined;
+    asked();
+    return released;
+  };
+  return { release, asked: first };
+}

@@ -15,7 +15,7 @@ import { loadAllFarmers } from '../../../src/client/features/results/use-all-far
 import { USERS } from '../../server/helpers/build-test-app';
 import { farmerRows, type FarmerRows } from '../../server/helpers/demo-ids';
 import { openTestDb, settleStores } from './helpers';
-import { startRealServer, whileArchived, type RealServer } from './real-server';
+import { holdSearchAnswers, startRealServer, whileArchived, type RealServer } from './real-server';
 
 jest.setTimeout(30_000);
 
@@ -78,19 +78,11 @@ describe('all farmers against the real server', () => {
     expect(firstShown).toEqual([]);
 
     // The server's answers held: the device's copy comes first, the same rows.
-    let release!: () => void;
-    let asked!: () => void;
-    const released = new Promise<void>((resolve) => (release = resolve));
-    const searching = new Promise<void>((resolve) => (asked = resolve));
-    server.holdAnswer = (url) => {
-      if (!url.includes('/search')) return undefined;
-      asked();
-      return released;
-    };
+    const { release, asked } = holdSearchAnswers(server);
     try {
       const shown: Array<{ forms: Array<{ id: number }> }> = [];
       const second = loadAllFarmers(store.dispatch, db, server.config, true, (data) => shown.push(data));
-      await searching;
+      await asked;
       expect(shown).toHaveLength(1);
       expect(sorted(shown[0]!.forms.map((f) => f.id))).toEqual(sorted(first.data.forms.map((f) => f.id)));
       release();

@@ -13,7 +13,7 @@ import { loadSeasonHistory, type SeasonHistory } from '../../../src/client/featu
 import { USERS } from '../../server/helpers/build-test-app';
 import { farmerRows, type FarmerRows } from '../../server/helpers/demo-ids';
 import { openTestDb, settleStores } from './helpers';
-import { startRealServer, type RealServer } from './real-server';
+import { holdSearchAnswers, startRealServer, type RealServer } from './real-server';
 
 jest.setTimeout(30_000);
 
@@ -31,20 +31,6 @@ afterEach(async () => {
 afterAll(async () => {
   await server.t.close();
 });
-
-/** Holds the server's answers to the history's reads until `release` (the reads are sent, their answers wait). */
-function holdSearches(): { release: () => void; asked: Promise<void> } {
-  let release!: () => void;
-  let asked!: () => void;
-  const released = new Promise<void>((resolve) => (release = resolve));
-  const first = new Promise<void>((resolve) => (asked = resolve));
-  server.holdAnswer = (url) => {
-    if (!url.includes('/search')) return undefined;
-    asked();
-    return released;
-  };
-  return { release, asked: first };
-}
 
 const idsOf = (history: SeasonHistory) => ({
   durationPaths: history.durationPaths.map((r) => r.id).sort((a, b) => a - b),
@@ -67,7 +53,7 @@ it("shows a path's history from the device before the server answers once it was
   expect(idsOf(first.data)).toEqual({ durationPaths: own.durationPaths, forms: own.forms, indicators: own.indicators });
 
   // Read whole once: the next read shows the device's copy while the server's answers are held.
-  const { release, asked } = holdSearches();
+  const { release, asked } = holdSearchAnswers(server);
   const shown: SeasonHistory[] = [];
   const second = loadSeasonHistory(store.dispatch, db, server.config, pathIds, true, (data) => shown.push(data));
   await asked;
@@ -78,8 +64,8 @@ it("shows a path's history from the device before the server answers once it was
   expect(answered.fromDevice).toBe(false);
   expect(idsOf(answered.data)).toEqual(idsOf(first.data));
 
-  // Another path set with a path never read on its own is still read whole first: one of these
-  // paths was read, so the set counts as read (every path of it was).
+  // Whole is per path: one of those paths alone (the path screen's earlier seasons) shows from the
+  // device too, though it was read with the others (on the results screen).
   const onePath = [pathIds[0]!];
   const oneShown: SeasonHistory[] = [];
   await loadSeasonHistory(store.dispatch, db, server.config, onePath, true, (data) => oneShown.push(data));
@@ -89,7 +75,7 @@ it("shows a path's history from the device before the server answers once it was
 it('waits for the server for a path whose history was not read whole on this device', async () => {
   const db = openTestDb();
   const store = server.storeFor(db, USERS.farmer1);
-  const { release, asked } = holdSearches();
+  const { release, asked } = holdSearchAnswers(server);
   const shown: SeasonHistory[] = [];
   const read = loadSeasonHistory(store.dispatch, db, server.config, own.paths, true, (data) => shown.push(data));
   await asked;
