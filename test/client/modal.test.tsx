@@ -1,6 +1,9 @@
 import { afterEach, describe, expect, it, jest } from '@jest/globals';
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { useState } from 'react';
+// The renderer itself (Preact's, synchronous, as in the build), outside testing-library's act(),
+// which runs every effect before it returns.
+import { createRoot } from 'react-dom/client';
 import { sl } from '../../src/common/i18n/sl';
 import { Modal } from '../../src/client/components/modal/modal';
 
@@ -27,6 +30,27 @@ describe('Modal', () => {
     fireEvent.keyDown(dialog, { key: 'Escape' });
     fireEvent.mouseDown(screen.getByTestId('modal-backdrop'));
     expect(onClose).toHaveBeenCalledTimes(3);
+  });
+
+  it('takes Escape and focus as soon as it is on screen, before its first paint', () => {
+    // Rendered outside act(): effects that wait for a paint have not run when the key comes (a
+    // key pressed right after the dialog appeared was lost, and the dialog stayed open).
+    const onClose = jest.fn();
+    const host = document.body.appendChild(document.createElement('div'));
+    const root = createRoot(host);
+    try {
+      root.render(
+        <Modal title="Takoj" onClose={onClose}>
+          <p>vsebina</p>
+        </Modal>,
+      );
+      expect(document.activeElement?.closest('[role="dialog"]')).not.toBeNull();
+      fireEvent.keyDown(document.body, { key: 'Escape' });
+      expect(onClose).toHaveBeenCalledTimes(1);
+    } finally {
+      root.unmount();
+      host.remove();
+    }
   });
 
   it('a click inside the dialog does not count as a backdrop click', () => {

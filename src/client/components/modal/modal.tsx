@@ -4,7 +4,7 @@
  * used by the update notice. Focus moves into the dialog, Tab stays inside it, and focus returns
  * to where it was when the dialog closes. Rendered into document.body so it sits above the layout.
  */
-import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { useId, useLayoutEffect, useRef, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
 import { sl } from '../../../common/i18n/sl';
 import { Button } from '../button/button';
@@ -43,7 +43,9 @@ export function Modal({ title, children, footer, onClose, onBack, required = fal
   const closeRef = useRef<(() => void) | undefined>(undefined);
   closeRef.current = canClose ? onClose : undefined;
 
-  useEffect(() => {
+  // Before the first paint, not after it: a dialog on screen takes its keys and focus at once (a
+  // key pressed between its paint and a later effect was lost, and the dialog stayed open).
+  useLayoutEffect(() => {
     const previous = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     const dialog = dialogRef.current;
     if (!dialog) return undefined;
