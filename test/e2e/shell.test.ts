@@ -20,7 +20,7 @@ import type { RouteName } from '../../src/client/lib/links';
 import { routeDefinitions } from '../../src/client/app/router/routes';
 import { describeApp } from './fixture';
 import { ARTIFACTS_DIR, DEMO_USERS, recordArtifacts, keepScreenshot } from './harness';
-import { addMeadowForm, deployChangedBuild, goHash, waitForOutboxEmpty, waitForServiceWorkerControl } from './scenarios/helpers';
+import { addMeadowForm, deployChangedBuild, goHash, homePathRows, waitForOutboxEmpty, waitForServiceWorkerControl } from './scenarios/helpers';
 
 jest.setTimeout(180_000);
 
@@ -136,7 +136,7 @@ describeApp('client shell in Chromium', {}, (e2e) => {
         });
         page.on('worker', (worker) => workers.push(worker.url()));
         await page.goto(home);
-        await page.locator('[data-picture-busy]:not([aria-busy="true"]) [data-testid^="home-path-"]').first().waitFor();
+        await homePathRows(page).first().waitFor();
         await page.waitForLoadState('networkidle');
         expect(workers.some((url) => url.includes('/early-reads.'))).toBe(true);
         expect(searches.filter((body) => body.includes(indicatorsTable))).toHaveLength(1);

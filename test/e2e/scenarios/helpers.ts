@@ -23,12 +23,22 @@ export async function waitForServiceWorkerControl(page: Page): Promise<void> {
 }
 
 /**
- * A path's row on a farmer's home once the season's own rows are on screen: not a picture of it
- * (the last home's, or a first visit's from the early reads), which is marked busy (`aria-busy`)
- * and is there before the season is on the device.
+ * What a farmer's home shows of the season's own rows: not a picture of them (the last home's, or
+ * a first visit's from the early reads), which is marked busy (`aria-busy`) and is there before
+ * the season is on the device.
  */
+function seasonOnHome(page: Page): Locator {
+  return page.locator('[data-picture-busy]:not([aria-busy="true"])');
+}
+
+/** A path's row on a farmer's home once the season's own rows are on screen (`seasonOnHome`). */
 export function homePathRow(page: Page, pathId: number): Locator {
-  return page.locator('[data-picture-busy]:not([aria-busy="true"])').getByTestId(`home-path-${pathId}`);
+  return seasonOnHome(page).getByTestId(`home-path-${pathId}`);
+}
+
+/** Every path's row on a farmer's home once the season's own rows are on screen (`seasonOnHome`). */
+export function homePathRows(page: Page): Locator {
+  return seasonOnHome(page).getByTestId(/^home-path-/);
 }
 
 /** Moves to another route the way a link does (no reload). */
