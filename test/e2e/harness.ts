@@ -8,8 +8,8 @@
  *   renders headless). When Chromium is missing the suite is skipped with a message saying how to
  *   install it — unless CI is set, where it fails.
  * - signInThroughLoginPage(): fills the Slovenian login page of the embedded provider.
- * - recordArtifacts(): on failure, a screenshot and the browser console go to
- *   test-results/e2e/<test name>/ (CI prints that folder).
+ * - recordArtifacts(): on failure, a screenshot, the browser console and whether the page still
+ *   ran and painted go to test-results/e2e/<test name>/ (CI prints that folder).
  * - waitForCheck(): waits for an asynchronous check of the page (an IndexedDB read, say), which
  *   page.waitForFunction cannot do.
  * - Every page runs under the server's Content-Security-Policy and reports each violation to the
@@ -221,10 +221,41 @@ export async function recordArtifacts<T>(name: string, page: Page, log: ConsoleL
   } catch (error) {
     const dir = path.join(ARTIFACTS_DIR, name.replace(/[^\w.-]+/g, '-'));
     mkdirSync(dir, { recursive: true });
-    await page.screenshot({ path: path.join(dir, 'screenshot.png'), fullPage: true }).catch(() => undefined);
-    writeFileSync(path.join(dir, 'console.log'), `${log.lines.join('\n')}\n\nurl: ${page.url()}\nerror: ${String(error)}\n`);
+    // Before the screenshot, which waits for a frame as the failed action may have.
+    const state = await renderingState(page);
+    await page.screenshot({ path: path.join(dir, 'screenshot.png'), fullPage: true, timeout: 15_000 }).catch(() => undefined);
+    writeFileSync(path.join(dir, 'console.log'), `${log.lines.join('\n')}\n\nurl: ${page.url()}\npage: ${state}\nerror: ${String(error)}\n`);
     throw error;
   }
+}
+
+/** How long renderingState waits for the page, and then for its next frame. */
+const PROBE_MS = 5_000;
+
+/**
+ * Whether a page still runs its scripts and paints frames, in words for a failed test's log. A
+ * click waits for two frames with the element in one place, a screenshot for one frame: when
+ * either waits out its whole timeout with the element on the page, this tells a page whose main
+ * thread is busy (a loop) from one that runs but gets no frames.
+ */
+async function renderingState(page: Page): Promise<string> {
+  const answered = page
+    .evaluate(
+      (waitMs) =>
+        new Promise<string>((resolve) => {
+          const asked = performance.now();
+          const facts = `visibility ${document.visibilityState}, focus ${document.hasFocus()}`;
+          const noFrame = setTimeout(() => resolve(`scripts run; no frame within ${waitMs} ms; ${facts}`), waitMs);
+          requestAnimationFrame(() => {
+            clearTimeout(noFrame);
+            resolve(`scripts run; next frame after ${Math.round(performance.now() - asked)} ms; ${facts}`);
+          });
+        }),
+      PROBE_MS,
+    )
+    .catch((error: unknown) => `not reachable: ${String(error)}`);
+  const unanswered = delay(2 * PROBE_MS + 1_000, undefined, { ref: false }).then(() => `its main thread did not answer within ${2 * PROBE_MS + 1_000} ms`);
+  return Promise.race([answered, unanswered]);
 }
 
 /**
