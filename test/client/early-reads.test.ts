@@ -226,7 +226,7 @@ describe('early reads', () => {
     expect(picture.html).toBe('');
 
     // A device with this user's picture keeps its own.
-    const kept = { ...picture, aboveSeason: 40, html: '<p>doma</p>' };
+    const kept = { ...picture, html: '<p>doma</p>' };
     writeHomeSnapshot(storage, kept);
     endEarlyAnswers();
     const sent: string[] = [];

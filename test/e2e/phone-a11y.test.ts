@@ -19,12 +19,14 @@ import { sl, slPhone, slScreens } from '../../src/common/i18n/sl';
 import { describeApp, type DeviceOptions } from './fixture';
 import { ARTIFACTS_DIR, DEMO_USERS, LOGIN_PAGE_PATTERN, openAppSignedIn, recordArtifacts, waitForCheck, keepScreenshot } from './harness';
 import { axeViolations } from './axe';
-import { goHash, openNewMeadowForm, waitForServiceWorkerControl, homePathRow } from './scenarios/helpers';
+import { goHash, openNewMeadowForm, waitForServiceWorkerControl, homePathRow, homePathRows } from './scenarios/helpers';
 
 jest.setTimeout(600_000);
 
 const PHONE = { width: 390, height: 844 };
 const NARROW = { width: 360, height: 800 };
+/** A small phone's screen, the bottom menu included. */
+const SMALL_PHONE = { width: 360, height: 640 };
 const SHOTS = path.join(ARTIFACTS_DIR, 'phone');
 
 /**
@@ -184,6 +186,40 @@ describeApp('phone: accessibility, width and keyboard', {}, (e2e) => {
       expect(problems).toEqual([]);
     });
   }
+
+  test("a small phone shows the farmer's paths first: with a form waiting in the review, the first path is in view above the bottom menu at 360×640, the to-do after the meadows", async () => {
+    const { page, log, close } = await e2e.signedIn('farmer1', PHONE_DEVICE);
+    try {
+      await recordArtifacts('phone-paths-first', page, log, async () => {
+        await homePathRow(page, pathId).waitFor();
+        await newMeadowForm(page, pathId);
+        await goHash(page, '#/');
+        await page.setViewportSize(SMALL_PHONE);
+        await page.getByTestId('review-todo').waitFor();
+        await homePathRows(page).first().waitFor();
+        await keepScreenshot(page, path.join(SHOTS, 'home-with-todo-360x640.png'));
+        const layout = await page.evaluate(() => {
+          window.scrollTo(0, 0);
+          const row = document.querySelector('[data-picture-busy]:not([aria-busy="true"]) [data-testid^="home-path-"]')!;
+          const box = row.getBoundingClientRect();
+          const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+          const areas = document.querySelectorAll('[data-testid^="area-"]');
+          const todo = document.querySelector('[data-testid="review-todo"]')!;
+          return {
+            rowBottom: Math.round(box.bottom),
+            menuTop: Math.round(document.querySelector('.main-nav')!.getBoundingClientRect().top),
+            tapHitsRow: hit !== null && row.contains(hit),
+            todoAfterMeadows: Boolean(areas[areas.length - 1]!.compareDocumentPosition(todo) & Node.DOCUMENT_POSITION_FOLLOWING),
+          };
+        });
+        expect(layout.rowBottom).toBeLessThanOrEqual(layout.menuTop);
+        expect(layout.tapHitsRow).toBe(true);
+        expect(layout.todoAfterMeadows).toBe(true);
+      });
+    } finally {
+      await close();
+    }
+  });
 
   test("config.json and the home screen's chunk are preloaded by the HTML, each fetched once", async () => {
     const { page, log, close } = await e2e.signedIn('farmer1', PHONE_DEVICE);

@@ -40,11 +40,6 @@ export interface HomeSnapshot {
   key: string;
   season: { name: string; from: string; to: string } | null;
   areas: SnapshotArea[];
-  /**
-   * Height in px of what stood above the season card (the review's to-do): kept free while the
-   * picture shows, so the paths do not move under a finger when the to-do comes back.
-   */
-  aboveSeason: number;
   /** The app root's markup when it was written (`pictureOf`); '' when there was none. */
   html: string;
 }
@@ -52,10 +47,13 @@ export interface HomeSnapshot {
 /** The element index.html gives the app to render into. */
 export const APP_ROOT_ID = 'root';
 
-/** Bumped when the shape changes: an older picture is then ignored, never misread. */
-const STORAGE_KEY = 'moj-travnik.home-snapshot.v2';
+/**
+ * Bumped when the shape or the screen's layout changes: an older picture is then ignored, never
+ * misread or painted in a layout the app then moves about.
+ */
+const STORAGE_KEY = 'moj-travnik.home-snapshot.v3';
 /** Where earlier versions kept theirs: removed with the current one. */
-const OLDER_KEYS = ['moj-travnik.home-snapshot.v1'];
+const OLDER_KEYS = ['moj-travnik.home-snapshot.v1', 'moj-travnik.home-snapshot.v2'];
 
 /** Whose home a picture is: the project and the signed-in user's address. */
 export function homeSnapshotKey(projectId: number, email: string): string {
@@ -65,13 +63,7 @@ export function homeSnapshotKey(projectId: number, email: string): string {
 function isSnapshot(value: unknown, key: string): value is HomeSnapshot {
   if (typeof value !== 'object' || value === null) return false;
   const v = value as Partial<HomeSnapshot>;
-  return (
-    v.key === key &&
-    Array.isArray(v.areas) &&
-    typeof v.aboveSeason === 'number' &&
-    typeof v.html === 'string' &&
-    (v.season === null || typeof v.season === 'object')
-  );
+  return v.key === key && Array.isArray(v.areas) && typeof v.html === 'string' && (v.season === null || typeof v.season === 'object');
 }
 
 /** The picture kept for `key`, or null (none, another user's, unreadable, no storage). */

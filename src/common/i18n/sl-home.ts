@@ -9,7 +9,6 @@ const num = (n: number): string => formatNumber(n, 0);
 
 export const slHome = {
   title: 'Moj travnik',
-  lead: 'Vaši travniki, poti in obrazci za trenutno sezono.',
   season: 'Sezona',
   window: (from: string, to: string): string => `od ${from} do ${to}`,
   noSeason: 'Za današnji dan ni odprte sezone spremljanja. Pretekle rezultate najdete med rezultati.',

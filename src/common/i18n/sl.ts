@@ -93,7 +93,6 @@ export const sl = {
   screens: {
     home: {
       title: slHome.title,
-      lead: slHome.lead,
       empty: 'Podatki o vaših travnikih še niso naloženi. Ko bodo, jih boste videli tukaj.',
       quickLinks: 'Hitre povezave',
     },

@@ -35,7 +35,6 @@ export function firstVisitSnapshot(config: AppConfig, key: string, rows: FirstVi
       // Early reads are a farmer's, who adds paths on their own meadows.
       newPathHref: routeHref('path-new', {}, { area: area.id }),
     })),
-    aboveSeason: 0,
     html: '',
   };
 }

@@ -87,6 +87,7 @@ function areaCard(doc: Document, area: HomeSnapshot['areas'][number]): HTMLEleme
     'section',
     { class: 'card area-card', 'aria-labelledby': `area-${area.id}`, 'data-testid': `area-${area.id}` },
     element(doc, 'div', { class: 'area-card__head' }, element(doc, 'h3', { id: `area-${area.id}` }, area.name)),
+    rows.length ? element(doc, 'ul', { class: 'row-list' }, ...rows) : element(doc, 'p', { class: 'muted' }, slHome.noPaths),
     area.newPathHref
       ? element(
           doc,
@@ -96,7 +97,6 @@ function areaCard(doc: Document, area: HomeSnapshot['areas'][number]): HTMLEleme
           element(doc, 'span', { class: 'btn__text' }, slHome.newPath),
         )
       : null,
-    rows.length ? element(doc, 'ul', { class: 'row-list' }, ...rows) : element(doc, 'p', { class: 'muted' }, slHome.noPaths),
   );
 }
 
@@ -110,13 +110,7 @@ function firstVisitPage(doc: Document, snapshot: HomeSnapshot): HTMLElement {
       doc,
       'div',
       { class: 'page__head' },
-      element(
-        doc,
-        'div',
-        { class: 'page__titles' },
-        element(doc, 'h1', { class: 'page__title', tabindex: '-1', 'data-page-title': '' }, slHome.title),
-        element(doc, 'p', { class: 'page__lead' }, slHome.lead),
-      ),
+      element(doc, 'div', { class: 'page__titles' }, element(doc, 'h1', { class: 'page__title', tabindex: '-1', 'data-page-title': '' }, slHome.title)),
     ),
     element(
       doc,

@@ -60,7 +60,10 @@ export interface HomeScreenProps {
   sync: { online: boolean; pending: number; lastSyncAt: string | null };
   /** Editors and readers: the farmers panel. */
   farmersPanel?: ReactNode;
-  /** Farmers: what needs them in the review (features/review's to-do), at the top. */
+  /**
+   * Farmers: what needs them in the review (features/review's to-do), after the meadows: on a
+   * phone the paths are what a farmer in the field opens the app for, and come in view first.
+   */
   todo?: ReactNode;
   onRetry?: () => void;
   /** Editors: archive a meadow with its paths, after a confirmation. */
@@ -129,7 +132,7 @@ function SyncCard({ sync }: { sync: HomeScreenProps['sync'] }) {
 const SNAPSHOT_IDLE_WAIT_MS = 2_000;
 
 /** What of the home screen is kept as the picture of the next start. */
-function snapshotOf(key: string, props: HomeScreenProps, aboveSeason: number, html: string): HomeSnapshot {
+function snapshotOf(key: string, props: HomeScreenProps, html: string): HomeSnapshot {
   return {
     key,
     season: props.season,
@@ -139,7 +142,6 @@ function snapshotOf(key: string, props: HomeScreenProps, aboveSeason: number, ht
       paths: area.paths.map((p) => ({ id: p.id, name: p.name, lengthM: p.lengthM, status: p.status, score: p.score })),
       newPathHref: props.newPathHref?.(area.id) ?? null,
     })),
-    aboveSeason,
     html,
   };
 }
@@ -169,11 +171,10 @@ export function HomeScreen(props: HomeScreenProps) {
   const { role } = props;
   const staff = role === 'editor' || role === 'reader';
   // The picture of this screen for the next start, once it shows the season's own rows. Taken
-  // when the page is idle after the paint (it reads the layout, copies the markup and writes
-  // storage synchronously: on a first visit that came before the paths' first frame), and only
-  // when what it shows changed: the route hands new props on every store update.
+  // when the page is idle after the paint (it copies the markup and writes storage
+  // synchronously: on a first visit that came before the paths' first frame), and only when what
+  // it shows changed: the route hands new props on every store update.
   const mainRef = useRef<HTMLDivElement>(null);
-  const seasonRef = useRef<HTMLDivElement>(null);
   const written = useRef<string | null>(null);
   const hasTodo = Boolean(props.todo);
   useEffect(() => {
@@ -186,15 +187,12 @@ export function HomeScreen(props: HomeScreenProps) {
     if (role !== 'farmer' || props.status !== 'ready') return;
     const key = props.snapshotKey;
     return whenIdle(() => {
-      // Compared without the layout: reading it forces one.
-      const shown = `${hasTodo}${JSON.stringify(snapshotOf(key, props, 0, ''))}`;
+      // Compared without the markup: copying it costs more than the comparison.
+      const shown = `${hasTodo}${JSON.stringify(snapshotOf(key, props, ''))}`;
       if (shown === written.current) return;
       written.current = shown;
-      const main = mainRef.current?.getBoundingClientRect().top;
-      const card = seasonRef.current?.getBoundingClientRect().top;
-      const above = main !== undefined && card !== undefined && hasTodo ? Math.max(0, Math.round(card - main)) : 0;
       const root = mainRef.current?.ownerDocument.getElementById(APP_ROOT_ID);
-      writeHomeSnapshot(storage, snapshotOf(key, props, above, root ? pictureOf(root) : ''));
+      writeHomeSnapshot(storage, snapshotOf(key, props, root ? pictureOf(root) : ''));
     }, SNAPSHOT_IDLE_WAIT_MS);
   });
   const paths = areas.flatMap((a) => a.paths);
@@ -216,8 +214,7 @@ export function HomeScreen(props: HomeScreenProps) {
       </EmptyState>
     ) : (
       <>
-        {pictured ? <div className="home-todo-space" aria-hidden="true" style={{ height: snapshot.aboveSeason }} /> : props.todo}
-        <div className="card season-card" data-testid="home-season" ref={seasonRef}>
+        <div className="card season-card" data-testid="home-season">
           <h2>{homeSeasonTitle(season)}</h2>
           {season ? (
             <>
@@ -259,7 +256,6 @@ export function HomeScreen(props: HomeScreenProps) {
                   />
                 ) : null}
               </div>
-              {newPathHref(area) ? <Button href={newPathHref(area)!} kind="secondary" size="small" icon={PlusIcon} text={slSetup.paths.add} /> : null}
               {area.paths.length === 0 ? (
                 <p className="muted">{t.noPaths}</p>
               ) : (
@@ -278,13 +274,17 @@ export function HomeScreen(props: HomeScreenProps) {
                   ))}
                 </ul>
               )}
+              {/* After the paths: walking one is what the field is for, adding one is rare. */}
+              {newPathHref(area) ? <Button href={newPathHref(area)!} kind="secondary" size="small" icon={PlusIcon} text={slSetup.paths.add} /> : null}
             </section>
           ))
         )}
+        {props.todo}
       </>
     );
   return (
-    <Page title={sl.screens.home.title} lead={staff ? slPhone.staff.homeLead : sl.screens.home.lead} className={staff ? 'page--desk' : undefined}>
+    // No lead for a farmer: on a phone its two lines would keep the first path below the fold.
+    <Page title={sl.screens.home.title} lead={staff ? slPhone.staff.homeLead : undefined} className={staff ? 'page--desk' : undefined}>
       <ScreenState
         status={pictured ? 'ready' : props.status}
         hasData={pictured || props.status === 'ready' || areas.length > 0}
