@@ -10,6 +10,8 @@ const num = (n: number): string => formatNumber(n, 0);
 export const slHome = {
   title: 'Moj travnik',
   season: 'Sezona',
+  /** A season's name as a title: duration names usually say "Sezona 2026" already; a bare "2026" gets the word. */
+  seasonTitle: (name: string): string => (/sezon/i.test(name) ? name : `Sezona ${name}`),
   window: (from: string, to: string): string => `od ${from} do ${to}`,
   noSeason: 'Za današnji dan ni odprte sezone spremljanja. Pretekle rezultate najdete med rezultati.',
   progress: (done: number, total: number): string => `${num(done)} od ${num(total)} poti z izpolnjenim obrazcem`,

@@ -611,6 +611,7 @@ export const slScreens = {
   },
   home: {
     season: slHome.season,
+    seasonTitle: slHome.seasonTitle,
     window: slHome.window,
     noSeason: slHome.noSeason,
     areas: slHome.areas,

@@ -412,6 +412,14 @@ describe('FormsScreen', () => {
     rerender(<FormsScreen items={[]} seasonName={null} status="ready" error={null} fromDevice={false} hasData emptyText={slPhone.staff.chooseFarmerFirst} />);
     expect(screen.queryByText(sl.screens.forms.emptyHint)).toBeNull();
   });
+
+  it('names the season in its lead once, as home titles it: "Sezona 2026", not "Sezona: Sezona 2026"', () => {
+    const { container, rerender } = render(<FormsScreen items={[]} seasonName="Sezona 2026" status="ready" error={null} fromDevice={false} hasData />);
+    const lead = () => container.querySelector('.page__lead')!.textContent;
+    expect(lead()).toBe(`${sl.screens.forms.lead} Sezona 2026.`);
+    rerender(<FormsScreen items={[]} seasonName="2026" status="ready" error={null} fromDevice={false} hasData />);
+    expect(lead()).toBe(`${sl.screens.forms.lead} Sezona 2026.`);
+  });
 });
 
 describe('PathsScreen', () => {

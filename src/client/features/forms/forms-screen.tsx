@@ -57,7 +57,7 @@ export function FormsScreen({ items, seasonName, status, error, fromDevice, hasD
   const byPath = new Map<number, FormListItem[]>();
   for (const item of items) byPath.set(item.pathId, [...(byPath.get(item.pathId) ?? []), item]);
   return (
-    <Page title={sl.screens.forms.title} lead={seasonName ? `${sl.screens.forms.lead} ${slScreens.home.season}: ${seasonName}.` : sl.screens.forms.lead}>
+    <Page title={sl.screens.forms.title} lead={seasonName ? `${sl.screens.forms.lead} ${slScreens.home.seasonTitle(seasonName)}.` : sl.screens.forms.lead}>
       <ScreenState status={status} hasData={hasData} error={error} fromDevice={fromDevice} onRetry={onRetry}>
         {items.length === 0 ? (
           <EmptyState icon={FormIcon} action={<a href={routeHref('paths')}>{sl.nav.paths}</a>}>

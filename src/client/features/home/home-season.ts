@@ -21,8 +21,7 @@ export function homeSeasonOf(config: AppConfig, duration: { properties: Readonly
   return { name: row.name ?? '', from: day(row.filter_start), to: day(row.filter_end) };
 }
 
-/** The season card's heading: duration names usually say "Sezona 2026" already; a bare "2026" gets the word. */
+/** The season card's heading. */
 export function homeSeasonTitle(season: HomeSeason | null): string {
-  if (!season) return slHome.season;
-  return /sezon/i.test(season.name) ? season.name : `${slHome.season} ${season.name}`;
+  return season ? slHome.seasonTitle(season.name) : slHome.season;
 }
