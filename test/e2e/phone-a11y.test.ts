@@ -15,7 +15,7 @@ import { beforeAll, expect, jest, test } from '@jest/globals';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { OFFLINE_DB_NAME } from '../../src/common/constants';
-import { sl, slPhone, slScreens } from '../../src/common/i18n/sl';
+import { sl, slMap, slPhone, slScreens, slSetup } from '../../src/common/i18n/sl';
 import { describeApp, type DeviceOptions } from './fixture';
 import { ARTIFACTS_DIR, DEMO_USERS, LOGIN_PAGE_PATTERN, openAppSignedIn, recordArtifacts, waitForCheck, keepScreenshot } from './harness';
 import { axeViolations } from './axe';
@@ -187,7 +187,7 @@ describeApp('phone: accessibility, width and keyboard', {}, (e2e) => {
     });
   }
 
-  test("a small phone shows the farmer's paths first: with a form waiting in the review, the first path is in view above the bottom menu at 360×640, the to-do after the meadows", async () => {
+  test("a phone shows what the field is for first: the first path in view above the bottom menu at 360×640 with a form waiting (the to-do after the meadows), and a path's 'Začni snemanje' at 390×844", async () => {
     const { page, log, close } = await e2e.signedIn('farmer1', PHONE_DEVICE);
     try {
       await recordArtifacts('phone-paths-first', page, log, async () => {
@@ -215,6 +215,20 @@ describeApp('phone: accessibility, width and keyboard', {}, (e2e) => {
         expect(layout.rowBottom).toBeLessThanOrEqual(layout.menuTop);
         expect(layout.tapHitsRow).toBe(true);
         expect(layout.todoAfterMeadows).toBe(true);
+
+        // The path's screen on the phone: starting a walk comes before correcting the line, in view.
+        await page.setViewportSize(PHONE);
+        await homePathRows(page).first().click();
+        await page.locator('[data-testid="map-view"][data-ready="true"]').waitFor();
+        const start = page.getByRole('button', { name: slMap.recording.start });
+        const correct = page.getByRole('button', { name: slSetup.paths.correct });
+        await start.waitFor();
+        await correct.waitFor();
+        await keepScreenshot(page, path.join(SHOTS, 'path-390x844.png'));
+        const startBox = (await start.boundingBox())!;
+        const menuTop = (await page.locator('.main-nav').boundingBox())!.y;
+        expect(startBox.y + startBox.height).toBeLessThanOrEqual(menuTop);
+        expect(startBox.y).toBeLessThan((await correct.boundingBox())!.y);
       });
     } finally {
       await close();

@@ -66,15 +66,17 @@ export interface PathRecorderProps {
 
 export function PathRecorder({ correction, line, walking, corrector, recorder }: PathRecorderProps) {
   if (correction.correcting && corrector) return corrector(correction.correcting);
+  // The recorder first: starting a walk is what a farmer at the meadow came for, and on a phone
+  // it stays in view above the bottom menu; correcting the line is rarer.
   return (
     <>
+      {recorder}
       {line && (line.type === 'LineString' || line.type === 'MultiLineString') && !walking ? (
         <div className="mt-recorder__actions">
           <Button kind="secondary" text={slSetup.paths.correct} onClick={() => correction.begin(line)} />
         </div>
       ) : null}
       {correction.saved ? <p role="status">{slSetup.paths.corrected}</p> : null}
-      {recorder}
     </>
   );
 }
