@@ -44,6 +44,11 @@
  *                                 (their code loaded; online, their history read whole onto the
  *                                 device, as by a farmer who looked at them before); the
  *                                 device-first rule wants online no slower than offline
+ * - client.load_path_online_ms / _offline_ms  a path opened from home, as a farmer at the meadow
+ *                                 taps it, on the same two pages after the results: from the hash
+ *                                 change to '#/paths/<id>' until the first frame in which
+ *                                 "Začni snemanje" is on screen and tappable (a walk can start;
+ *                                 stderr adds when the map was ready)
  * - floor.idb_put_10k_ms          raw IndexedDB in the same Chromium (bench/idb-floor.ts): the
  *                                 median of FLOOR_RUNS measurements before the visits and as many
  *                                 after them; the time goals are for a floor of 1,100 ms and
@@ -58,6 +63,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
 import { CHROMIUM_PATH, launchChromium } from '../scripts/chromium';
+import { slMap } from '../src/common/i18n/sl';
 import { buildApp } from '../src/server/app';
 import { IDENTITY_STORAGE_KEYS } from '../src/client/lib/auth/local-identity';
 import { CONFIG_STORAGE_KEY } from '../src/client/lib/config/load-config';
@@ -96,6 +102,8 @@ async function traceIfAsked(browser: Browser, page: Page, name: string): Promise
 /** What a new device holds in localStorage when it comes back from the login page. */
 const AFTER_LOGIN_PAGE = new Set([...IDENTITY_STORAGE_KEYS, CONFIG_STORAGE_KEY]);
 const MEADOW_FORM_TITLE = 'Popis kazalnih rastlin na poti';
+/** The path screen's button that starts a walk. */
+const START_WALK = slMap.recording.start;
 const NAMES = [
   'client.load_first_paths_ms',
   'client.load_warm_paths_ms',
@@ -107,6 +115,8 @@ const NAMES = [
   'client.load_tap_paint_worst_ms',
   'client.load_results_online_ms',
   'client.load_results_offline_ms',
+  'client.load_path_online_ms',
+  'client.load_path_offline_ms',
 ] as const;
 
 /**
@@ -336,6 +346,39 @@ async function resultsAgainMs(page: Page): Promise<number> {
 }
 
 /**
+ * From home, opens the first path by its address on the page's own clock; resolves to the time
+ * until "Začni snemanje" is on screen and tappable (`client.load_path_*`), and logs when the map
+ * was ready.
+ */
+async function pathShownMs(page: Page, log: (message: string) => void): Promise<number> {
+  await page.evaluate(() => {
+    location.hash = '#/';
+  });
+  const row = page.locator('[data-picture-busy]:not([aria-busy="true"]) [data-testid^="home-path-"]').first();
+  await row.waitFor({ timeout: 60_000 });
+  await page.waitForLoadState('networkidle');
+  const href = (await row.getAttribute('href')) ?? '';
+  await page.evaluate(`(function () {
+    window.__pathAt = undefined;
+    window.__mapAt = undefined;
+    var opened = performance.now();
+    window.__onScreen(function () {
+      var start = document.querySelector('.mt-recorder button');
+      return !!start && start.textContent.trim() === ${JSON.stringify(START_WALK)} && window.__tappable(start);
+    }, function (t) { window.__pathAt = t - opened; });
+    window.__onScreen(function () {
+      return !!document.querySelector('[data-testid="map-view"][data-ready="true"]');
+    }, function (t) { window.__mapAt = t - opened; });
+    location.hash = ${JSON.stringify(href)};
+  })()`);
+  const handle = await page.waitForFunction(() => (window as unknown as { __pathAt?: number }).__pathAt, undefined, { timeout: 60_000 });
+  const ms = (await handle.jsonValue()) as number;
+  const map = await page.waitForFunction(() => (window as unknown as { __mapAt?: number }).__mapAt, undefined, { timeout: 60_000 });
+  log(`path ${href}: a walk can start at ${ms.toFixed(0)} ms, its map ready at ${((await map.jsonValue()) as number).toFixed(0)} ms`);
+  return ms;
+}
+
+/**
  * Taps the first answer of `count` indicators with an answer of radio buttons, one after another,
  * each brought into view first and tapped once the page has painted twice since; resolves to each
  * tap's time from the click to the next paint.
@@ -422,7 +465,10 @@ export async function clientLoadFigures({ want, emit, log }: BenchIo): Promise<v
     const taps: number[] = [];
     const resultsOnline: number[] = [];
     const resultsOffline: number[] = [];
+    const pathOnline: number[] = [];
+    const pathOffline: number[] = [];
     const resultsWanted = ['client.load_results_online_ms', 'client.load_results_offline_ms'].some(want);
+    const pathWanted = ['client.load_path_online_ms', 'client.load_path_offline_ms'].some(want);
     const formWanted = ['client.load_form_render_ms', 'client.load_tap_paint_median_ms', 'client.load_tap_paint_worst_ms'].some(want);
     for (let run = 0; run < RUNS; run++) {
       const context = await browser.newContext({ storageState, locale: 'sl-SI', serviceWorkers: 'allow', viewport: PHONE.viewport });
@@ -477,14 +523,17 @@ export async function clientLoadFigures({ want, emit, log }: BenchIo): Promise<v
           taps.push(...tapped);
         }
         await next.close();
-        if (resultsWanted) {
+        if (resultsWanted || pathWanted) {
           // A page of its own: the form's page holds unsaved answers, which ask before leaving.
           const again = await context.newPage();
           await phoneProfile(context, again);
           await again.goto(`${origin}/`);
           await again.locator('[data-testid^="home-path-"]').first().waitFor({ timeout: 60_000 });
-          resultsOnline.push(await resultsAgainMs(again));
-          log(`results online ${resultsOnline.at(-1)!.toFixed(0)} ms`);
+          if (resultsWanted) {
+            resultsOnline.push(await resultsAgainMs(again));
+            log(`results online ${resultsOnline.at(-1)!.toFixed(0)} ms`);
+          }
+          if (pathWanted) pathOnline.push(await pathShownMs(again, log));
           await again.close();
         }
 
@@ -499,6 +548,7 @@ export async function clientLoadFigures({ want, emit, log }: BenchIo): Promise<v
           resultsOffline.push(await resultsAgainMs(away));
           log(`results offline ${resultsOffline.at(-1)!.toFixed(0)} ms`);
         }
+        if (pathWanted) pathOffline.push(await pathShownMs(away, log));
         await away.close();
       } finally {
         await context.close();
@@ -524,6 +574,10 @@ export async function clientLoadFigures({ want, emit, log }: BenchIo): Promise<v
     if (resultsWanted) {
       emit('client.load_results_online_ms', median(resultsOnline));
       emit('client.load_results_offline_ms', median(resultsOffline));
+    }
+    if (pathWanted) {
+      emit('client.load_path_online_ms', median(pathOnline));
+      emit('client.load_path_offline_ms', median(pathOffline));
     }
     emit(FLOOR_NAME, median(floors));
   } finally {

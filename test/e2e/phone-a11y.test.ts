@@ -187,8 +187,8 @@ describeApp('phone: accessibility, width and keyboard', {}, (e2e) => {
     });
   }
 
-  test("a phone shows what the field is for first: the first path in view above the bottom menu at 360×640 with a form waiting (the to-do after the meadows), and a path's 'Začni snemanje' at 390×844", async () => {
-    const { page, log, close } = await e2e.signedIn('farmer1', PHONE_DEVICE);
+  test("a phone shows what the field is for first: the first path in view above the bottom menu at 360×640 with a form waiting (the to-do after the meadows), and a path's 'Začni snemanje' at 390×844 offline", async () => {
+    const { context, page, log, close } = await e2e.signedIn('farmer1', PHONE_DEVICE);
     try {
       await recordArtifacts('phone-paths-first', page, log, async () => {
         await homePathRow(page, pathId).waitFor();
@@ -216,9 +216,14 @@ describeApp('phone: accessibility, width and keyboard', {}, (e2e) => {
         expect(layout.tapHitsRow).toBe(true);
         expect(layout.todoAfterMeadows).toBe(true);
 
-        // The path's screen on the phone: starting a walk comes before correcting the line, in view.
+        // The path's screen on the phone, offline as in a meadow (the screen then says its data is
+        // the device's): starting a walk comes before correcting the line, in view.
+        await waitForServiceWorkerControl(page);
+        await context.setOffline(true);
         await page.setViewportSize(PHONE);
+        await page.reload();
         await homePathRows(page).first().click();
+        await page.getByTestId('offline-note').waitFor();
         await page.locator('[data-testid="map-view"][data-ready="true"]').waitFor();
         const start = page.getByRole('button', { name: slMap.recording.start });
         const correct = page.getByRole('button', { name: slSetup.paths.correct });

@@ -132,15 +132,17 @@ export function PathScreen(props: PathScreenProps) {
         ) : (
           <div className="desk-layout desk-layout--wide-side">
             <div className="desk-layout__main">
-              <section aria-label={t.map} className="path-map">
-                {props.map}
-              </section>
+              {/* The recorder above the map: on a phone "Začni snemanje" is then in view, also
+                  offline with the note that says so, and the walk's controls stay where it was. */}
               {props.canEdit && props.recorder ? (
                 <section aria-label={t.record} className="card">
                   <h2>{t.record}</h2>
                   {props.recorder}
                 </section>
               ) : null}
+              <section aria-label={t.map} className="path-map">
+                {props.map}
+              </section>
             </div>
             <div className="desk-layout__side">
               <dl className="facts card">
