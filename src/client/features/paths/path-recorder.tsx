@@ -66,8 +66,8 @@ export interface PathRecorderProps {
 
 export function PathRecorder({ correction, line, walking, corrector, recorder }: PathRecorderProps) {
   if (correction.correcting && corrector) return corrector(correction.correcting);
-  // The recorder first: starting a walk is what a farmer at the meadow came for, and on a phone
-  // it stays in view above the bottom menu; correcting the line is rarer.
+  // The recorder first: starting a walk is what a farmer at the meadow came for; correcting the
+  // line is rarer.
   return (
     <>
       {recorder}
