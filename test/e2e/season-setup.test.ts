@@ -88,13 +88,14 @@ async function walkThrough(context: BrowserContext, page: Page, steps: { longitu
 
 /**
  * With Draw open on a line: selects the vertex at `lonLat` and deletes it, photographed as `shot`.
- * At desk size the whole map is in view below the header (on the phone the header may cover the
- * top of the scrolled map); back to the phone size afterwards.
+ * At desk size the whole map fits in view below the header once scrolled to (on the phone the
+ * header may cover the top of the scrolled map; a path's screen has the walk above its map); back
+ * to the phone size afterwards.
  */
 async function deleteVertexAt(page: Page, lonLat: number[], shot: string): Promise<void> {
   await page.locator('[data-drawing="line"]').waitFor();
   await page.setViewportSize(DESK);
-  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.locator('canvas.maplibregl-canvas').evaluate((canvas) => canvas.scrollIntoView({ block: 'center' }));
   await page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))));
   const vertex = await pixelOf(page, lonLat);
   await page.mouse.click(vertex.x, vertex.y);
