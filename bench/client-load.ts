@@ -8,8 +8,8 @@
  * `#/paths/<id>`; not "Nova pot", not a meadow card) is laid out and visible, and, when it is in
  * the viewport, is what a tap at its centre would hit (stderr says whether it was in view: the
  * farmer has a form in progress, and the "what is waiting" card it brings follows the meadows).
- * Taken on the page's clock (performance.now() from
- * navigation start) in the requestAnimationFrame callback of that frame, just before its paint.
+ * Taken on the page's clock (performance.now() from navigation start) in the
+ * requestAnimationFrame callback of that frame, just before its paint.
  *
  * - client.load_first_paths_ms    first visit (no service worker, no device data; signed in: the
  *                                 identity and the config copy the app keeps before it sends a new

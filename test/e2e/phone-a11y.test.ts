@@ -7,6 +7,8 @@
  * - config.json and the home screen's chunk preloaded by the HTML (fetched once each); an installed
  *   app loads the field screens' code once idle, a first visit does not;
  * - the form's indicator rows compact enough that a 390×844 screen shows several of them;
+ * - what the field is for in view above the bottom menu: the farmer's first path on a 360×640
+ *   home with a form waiting in the review, and a path's "Začni snemanje" offline at 390×844;
  * - a keyboard-only run that answers a form and saves it, every focused element visible (inside
  *   the viewport and not under the sticky score/save bar, the header or the bottom menu).
  * With E2E_SCREENSHOTS=1, screenshots of every screen at 390×844 go to test-results/e2e/phone/.
