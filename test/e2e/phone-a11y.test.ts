@@ -200,20 +200,21 @@ describeApp('phone: accessibility, width and keyboard', {}, (e2e) => {
         await page.getByTestId('review-todo').waitFor();
         await homePathRows(page).first().waitFor();
         await keepScreenshot(page, path.join(SHOTS, 'home-with-todo-360x640.png'));
-        const layout = await page.evaluate(() => {
-          window.scrollTo(0, 0);
-          const row = document.querySelector('[data-picture-busy]:not([aria-busy="true"]) [data-testid^="home-path-"]')!;
-          const box = row.getBoundingClientRect();
-          const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
-          const areas = document.querySelectorAll('[data-testid^="area-"]');
-          const todo = document.querySelector('[data-testid="review-todo"]')!;
-          return {
-            rowBottom: Math.round(box.bottom),
-            menuTop: Math.round(document.querySelector('.main-nav')!.getBoundingClientRect().top),
-            tapHitsRow: hit !== null && row.contains(hit),
-            todoAfterMeadows: Boolean(areas[areas.length - 1]!.compareDocumentPosition(todo) & Node.DOCUMENT_POSITION_FOLLOWING),
-          };
-        });
+        const layout = await homePathRows(page)
+          .first()
+          .evaluate((row) => {
+            window.scrollTo(0, 0);
+            const box = row.getBoundingClientRect();
+            const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+            const areas = document.querySelectorAll('[data-testid^="area-"]');
+            const todo = document.querySelector('[data-testid="review-todo"]')!;
+            return {
+              rowBottom: Math.round(box.bottom),
+              menuTop: Math.round(document.querySelector('.main-nav')!.getBoundingClientRect().top),
+              tapHitsRow: hit !== null && row.contains(hit),
+              todoAfterMeadows: Boolean(areas[areas.length - 1]!.compareDocumentPosition(todo) & Node.DOCUMENT_POSITION_FOLLOWING),
+            };
+          });
         expect(layout.rowBottom).toBeLessThanOrEqual(layout.menuTop);
         expect(layout.tapHitsRow).toBe(true);
         expect(layout.todoAfterMeadows).toBe(true);

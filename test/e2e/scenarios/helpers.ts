@@ -11,6 +11,7 @@ import type { RecordPage, WireRecord } from '../../../src/common/schemas/wire';
 import { OFFLINE_DB_NAME } from '../../../src/common/constants';
 import { slMap, slScreens, slPhone } from '../../../src/common/i18n/sl';
 import { FORM_KINDS } from '../../../src/common/scheme/form-kinds';
+import { PICTURE_BUSY_ATTRIBUTE } from '../../../src/client/lib/home-snapshot';
 import { DEMO_USERS, tokenFor, waitForCheck, type E2EServer, keepScreenshot, SCREENSHOTS_WANTED } from '../harness';
 
 export type DemoUser = { email: string; password: string };
@@ -28,7 +29,7 @@ export async function waitForServiceWorkerControl(page: Page): Promise<void> {
  * the season is on the device.
  */
 function seasonOnHome(page: Page): Locator {
-  return page.locator('[data-picture-busy]:not([aria-busy="true"])');
+  return page.locator(`[${PICTURE_BUSY_ATTRIBUTE}]:not([aria-busy="true"])`);
 }
 
 /** A path's row on a farmer's home once the season's own rows are on screen (`seasonOnHome`). */
