@@ -96,6 +96,21 @@ describe('a record id in the address', () => {
     expect(shownIds.every((id) => id === '10000778')).toBe(true);
   });
 
+  it('does not take the user back: an address they went to after the delivery, its change not handled yet, stands', async () => {
+    const { db, localId } = await offlineRecord(uniqueDbName('router-left'));
+    renderAt(`#/forms/${localId}`, db);
+    expect((await screen.findByTestId('record')).textContent).toBe(String(localId));
+
+    // The delivery's re-render waits for its effects while the user taps home: the address has
+    // changed, its hashchange is still queued, and the router's effects run before it.
+    await deliver(db, 10_000_779);
+    window.location.hash = '#/';
+    act(() => undefined);
+
+    await waitFor(() => expect(screen.queryByTestId('record')).toBeNull());
+    expect(window.location.hash).toBe('#/');
+  });
+
   it('an offline id not delivered yet opens as it is; a server id is never looked up', async () => {
     const { db, localId } = await offlineRecord(uniqueDbName('router-pending'));
     renderAt(`#/forms/${localId}`, db);

@@ -140,14 +140,17 @@ export function HashRouter({ routes, access, children }: HashRouterProps) {
     return params === matched.params ? matched : { ...matched, params };
   }, [matched, recordNames, delivered]);
   // The address follows the record: the server id replaces the offline id, on the same screen.
+  // Only while the address is still the one shown: one the user has gone to since (its hashchange
+  // not handled yet) stands, and the router shows it next.
   useEffect(() => {
     if (!match || match === matched) return;
+    if (parseHash(window.location.hash).href !== location.href) return;
     const path = buildHref(match.route.pattern, match.params).slice(1);
     const next = parseHash(`#${path}${location.search ? `?${location.search}` : ''}`);
     window.history.replaceState(window.history.state, '', `#${next.href}`);
     locationRef.current = next;
     setLocation(next, true);
-  }, [match, matched, location.search, setLocation]);
+  }, [match, matched, location.href, location.search, setLocation]);
   const blocked = useMemo(
     () => (match ? firstBlock(match.route.guards, { access, params: match.params, query: location.query }) : null),
     [match, access, location.query],
