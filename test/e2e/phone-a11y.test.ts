@@ -243,6 +243,45 @@ describeApp('phone: accessibility, width and keyboard', {}, (e2e) => {
     }
   });
 
+  test("a farmer's results on a 360×640 phone: the first path's score in view above the bottom menu; the payment preview's rows keep their titles' width", async () => {
+    const { page, log, close } = await e2e.signedIn('farmer1', { ...PHONE_DEVICE, viewport: SMALL_PHONE });
+    try {
+      await recordArtifacts('phone-results-first', page, log, async () => {
+        await goHash(page, '#/results');
+        const firstScore = page.locator('tr[data-testid^="result-"]').first().locator(`td[data-label="${slScreens.results.score}"] .score-badge`);
+        await firstScore.waitFor();
+        await page.getByTestId('review-results').waitFor();
+        await keepScreenshot(page, path.join(SHOTS, 'results-360x640.png'));
+        const scoreBottom = await firstScore.evaluate((badge) => {
+          window.scrollTo(0, 0);
+          return Math.round(badge.getBoundingClientRect().bottom);
+        });
+        const menuTop = (await page.locator('.main-nav').boundingBox())!.y;
+        expect(scoreBottom).toBeLessThanOrEqual(menuTop);
+
+        // Each row of the preview: its title is not squeezed into a column beside the amount (on
+        // the narrow screen the amount goes under it), and the review badge is as wide as its word.
+        const rows = await page
+          .getByTestId('review-results')
+          .locator('.row-link')
+          .evaluateAll((links) =>
+            links.map((link) => {
+              const row = link.getBoundingClientRect().width;
+              const title = link.querySelector('.row-link__title')!.getBoundingClientRect().width;
+              const badge = link.querySelector('[data-testid="review-badge"]')!.getBoundingClientRect().width;
+              return { text: link.textContent, titleShare: Math.round((title / row) * 100), badgeShare: Math.round((badge / row) * 100) };
+            }),
+          );
+        expect(rows.length).toBeGreaterThan(0);
+        for (const row of rows) {
+          expect({ text: row.text, wide: row.titleShare >= 80, badgeFits: row.badgeShare < 60 }).toEqual({ text: row.text, wide: true, badgeFits: true });
+        }
+      });
+    } finally {
+      await close();
+    }
+  });
+
   test("config.json and the home screen's chunk are preloaded by the HTML, each fetched once", async () => {
     const { page, log, close } = await e2e.signedIn('farmer1', PHONE_DEVICE);
     try {

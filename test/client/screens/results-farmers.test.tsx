@@ -197,14 +197,16 @@ describe('ResultsScreen', () => {
     expect(screen.getByTestId('offline-note')).toBeTruthy();
   });
 
-  it('shows the newest season with last season beside it and filters by season', () => {
+  it('shows the newest season with last season beside it and filters by season; a score comes next to its path, the chart after the rows', () => {
     const { rows } = results();
     render(<ResultsScreen rows={rows} status="ready" fromDevice={false} canExport={false} online />);
     const now = screen.getByTestId(`result-${rows[0]!.formId}`);
     const cells = within(now)
       .getAllByRole('cell')
       .map((c) => c.textContent);
-    expect(cells.slice(0, 6)).toEqual(['Travnik pod gozdom', '2026', FORM_KINDS.travnik.title, '72dobro', '40srednje', '▲ +32']);
+    expect(cells.slice(0, 3)).toEqual(['72dobro', '40srednje', '▲ +32']);
+    expect(cells.slice(-3)).toEqual(['Travnik pod gozdom', '2026', FORM_KINDS.travnik.title]);
+    expect(now.compareDocumentPosition(screen.getByTestId('season-chart')) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
     expect(screen.queryByTestId(`result-${rows[1]!.formId}`)).toBeNull();
     expect(screen.getByTestId('season-chart').querySelector('svg')!.getAttribute('aria-label')).toBe('2025: 40 (srednje), 2026: 72 (dobro)');
     fireEvent.change(screen.getByLabelText(slScreens.results.season), { target: { value: 'all' } });

@@ -1,10 +1,14 @@
 /**
  * Results ('/results'): scores per path, meadow and season coloured by class (with the
- * class word and icon), a chart of seasons, a table with last season beside this one and the
- * explained score, filters; editors export CSV (with each form's change history from the server,
+ * class word and icon), a table with last season beside this one and the explained score, a chart
+ * of seasons, filters; editors export CSV (with each form's change history from the server,
  * who, when, old → new) and GeoJSON of the chosen season. Given `farmers` (editors and readers), the rows are
  * all farmers' with a farmer column, a farmer filter ('Vsi kmetje' by default) and a summary per
  * farmer; every view has a summary per area of the shown season.
+ *
+ * In that order, and a row's score next to its path: on a phone each row is a card, and what a
+ * farmer opens the screen for (how the paths scored) comes before where and when, and before the
+ * chart and the summaries.
  */
 import { useMemo, useState } from 'react';
 import { sl, slPhone, slScreens } from '../../../common/i18n/sl';
@@ -283,9 +287,11 @@ export function ResultsScreen(props: ResultsScreenProps) {
               </select>
             </label>
           </fieldset>
-          <SeasonChart rows={byFilters} />
           {shown.length === 0 ? (
-            <p className="muted">{t.none}</p>
+            <>
+              <p className="muted">{t.none}</p>
+              <SeasonChart rows={byFilters} />
+            </>
           ) : (
             <>
               <table className="data-table results-table" aria-label={t.table}>
@@ -293,13 +299,13 @@ export function ResultsScreen(props: ResultsScreenProps) {
                   <tr>
                     <th scope="col">{t.path}</th>
                     {allFarmers ? <th scope="col">{t.farmer}</th> : null}
-                    <th scope="col">{t.area}</th>
-                    <th scope="col">{t.season}</th>
-                    <th scope="col">{t.kind}</th>
                     <th scope="col">{t.score}</th>
                     <th scope="col">{t.lastSeason}</th>
                     <th scope="col">{t.change}</th>
                     <th scope="col">{t.explanation}</th>
+                    <th scope="col">{t.area}</th>
+                    <th scope="col">{t.season}</th>
+                    <th scope="col">{t.kind}</th>
                   </tr>
                 </thead>
                 <tbody>
@@ -313,11 +319,6 @@ export function ResultsScreen(props: ResultsScreenProps) {
                           {farmerOf(r)}
                         </td>
                       ) : null}
-                      <td data-label={t.area}>{r.areaName}</td>
-                      <td data-label={t.season}>{r.seasonName}</td>
-                      <td data-label={t.kind}>
-                        <a href={routeHref('form', { formId: r.formId })}>{r.kindTitle}</a>
-                      </td>
                       <td data-label={t.score}>
                         <ScoreBadge score={r.score} size="small" />
                       </td>
@@ -326,10 +327,16 @@ export function ResultsScreen(props: ResultsScreenProps) {
                         <Change row={r} />
                       </td>
                       <td data-label={t.explanation}>{r.explanation ? <FoldedScoreExplanation result={r.explanation} /> : null}</td>
+                      <td data-label={t.area}>{r.areaName}</td>
+                      <td data-label={t.season}>{r.seasonName}</td>
+                      <td data-label={t.kind}>
+                        <a href={routeHref('form', { formId: r.formId })}>{r.kindTitle}</a>
+                      </td>
                     </tr>
                   ))}
                 </tbody>
               </table>
+              <SeasonChart rows={byFilters} />
               {allFarmers && farmer === 'all' ? (
                 <SummaryTable
                   label={t.summaryFarmers}
