@@ -6,7 +6,8 @@
  * - every tap target of the field screens at least 44 × 44 px (map controls, card links, error links);
  * - config.json and the home screen's chunk preloaded by the HTML (fetched once each); an installed
  *   app loads the field screens' code once idle, a first visit does not;
- * - the form's indicator rows compact enough that a 390×844 screen shows several of them;
+ * - the form's indicator rows compact enough that a 390×844 screen shows four to answer, and a
+ *   360×640 one three;
  * - what the field is for in view above the bottom menu: the farmer's first path on a 360×640
  *   home with a form waiting in the review, and a path's "Začni snemanje" offline at 390×844;
  * - a keyboard-only run that answers a form and saves it, every focused element visible (inside
@@ -82,8 +83,9 @@ async function smallTapTargets(page: Page): Promise<string[]> {
 }
 
 /**
- * How many indicators are wholly visible between the header and the form's score/save bar once
- * the first one is scrolled to the top.
+ * How many indicators can be answered without scrolling once the first one is scrolled to the
+ * top: their names and their answer (Da/Ne, the number) wholly visible between the header and the
+ * form's score/save bar.
  */
 async function indicatorsInView(page: Page): Promise<number> {
   return page.evaluate(() => {
@@ -92,8 +94,11 @@ async function indicatorsInView(page: Page): Promise<number> {
     const top = document.querySelector('.app-header')?.getBoundingClientRect().bottom ?? 0;
     const bottom = document.querySelector('.desk-layout__side')?.getBoundingClientRect().top ?? window.innerHeight;
     return rows.filter((row) => {
-      const r = row.getBoundingClientRect();
-      return r.top >= top && r.bottom <= bottom;
+      const parts = [row.querySelector('.indicator__names'), row.querySelector('.choice-row, input, select')];
+      return parts.every((part) => {
+        const r = part?.getBoundingClientRect();
+        return r !== undefined && r.top >= top && r.bottom <= bottom;
+      });
     }).length;
   });
 }
@@ -433,8 +438,12 @@ describeApp('phone: accessibility, width and keyboard', {}, (e2e) => {
         await newMeadowForm(page, pathId);
         // A new form has no score yet (not a bad 0).
         expect(await page.getByTestId('live-score').textContent()).toContain(slPhone.form.noScoreYet);
-        // Compact rows (picture, names, Da/Ne in one row): a phone screen shows several indicators.
+        // Compact rows (picture, names, Da/Ne in one row; a size smaller on a narrow phone): a
+        // phone screen shows several indicators to answer, a small one three.
+        expect(await indicatorsInView(page)).toBeGreaterThanOrEqual(4);
+        await page.setViewportSize(SMALL_PHONE);
         expect(await indicatorsInView(page)).toBeGreaterThanOrEqual(3);
+        await page.setViewportSize(PHONE);
         // Marked completed with the required answers missing: the error summary.
         await page.getByRole('checkbox', { name: slScreens.forms.markCompleted }).check();
         await page.getByRole('button', { name: slScreens.forms.save }).click();
