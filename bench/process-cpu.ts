@@ -69,3 +69,22 @@ export function describeCpu(before: CpuByKind, after: CpuByKind, runs = 1): stri
   const total = used.reduce((sum, [, ms]) => sum + ms, 0);
   return `${used.map(([kind, ms]) => `${kind} ${ms.toFixed(0)}`).join(', ')}; in all ${total.toFixed(0)} ms`;
 }
+
+/**
+ * Resolves once this machine's Chromium processes have used at most `idleMs` of CPU in a window
+ * of `windowMs` (/proc counts in 10 ms ticks), or after `maxMs`: a timed visit then starts with
+ * the browser quiet, not beside the teardown of the page before it (a closed map page keeps its
+ * renderer and the GPU process busy for about half a second). Returns how long it waited.
+ */
+export async function untilChromiumQuiet({ windowMs = 200, idleMs = 10, maxMs = 10_000 } = {}): Promise<number> {
+  const chromiumMs = (snapshot: CpuByKind) => [...snapshot].reduce((sum, [kind, ms]) => (kind === 'server' ? sum : sum + ms), 0);
+  const start = performance.now();
+  let before = chromiumMs(cpuSnapshot());
+  while (performance.now() - start < maxMs) {
+    await new Promise((resolve) => setTimeout(resolve, windowMs));
+    const now = chromiumMs(cpuSnapshot());
+    if (now - before <= idleMs) break;
+    before = now;
+  }
+  return performance.now() - start;
+}
