@@ -8,7 +8,7 @@
  * The registry lives in a provider, not in a module variable, so every test and every app
  * instance gets its own.
  */
-import { createContext, useCallback, useContext, useEffect, useId, useMemo, useRef, useState, type ReactNode } from 'react';
+import { createContext, useCallback, useContext, useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { sl } from '../../../common/i18n/sl';
 import { ConfirmLeaveDialog } from './confirm-leave-dialog';
 
@@ -99,14 +99,20 @@ function useRegistry(): Registry {
   return registry;
 }
 
-/** Declares that the calling screen holds unsaved entered data while `dirty` is true. */
+/**
+ * Declares that the calling screen holds unsaved entered data while `dirty` is true. Layout
+ * effects, so the registry knows as the screen commits: on Preact a passive effect's clean-up on
+ * unmount waits for the next frame, and a parent rendered again before that runs its own pending
+ * effects first — an editor closed after saving still counted as unsaved when its screen then
+ * went back to the list, and the "leave?" dialog stayed open over the list.
+ */
 export function useUnsavedChanges(dirty: boolean): void {
   const registry = useRegistry();
   const id = useId();
-  useEffect(() => {
+  useLayoutEffect(() => {
     registry.setDirty(id, dirty);
   }, [registry, id, dirty]);
-  useEffect(() => () => registry.setDirty(id, false), [registry, id]);
+  useLayoutEffect(() => () => registry.setDirty(id, false), [registry, id]);
 }
 
 /** For the router (and any in-app navigation): ask before leaving a screen with unsaved data. */
