@@ -397,9 +397,10 @@ describe('HomeScreen of editors and readers', () => {
     expect(document.activeElement).toBe(heading);
   });
 
-  it('lists before a farmer is chosen say so', () => {
+  it('lists before a farmer is chosen say so, and link to home, where the farmer is chosen', () => {
     render(<PathsScreen rows={[]} status="ready" error={null} fromDevice={false} hasData emptyText={slPhone.staff.chooseFarmerFirst} />);
     expect(screen.getByText(slPhone.staff.chooseFarmerFirst)).toBeTruthy();
+    expect(screen.getByRole('link', { name: sl.nav.home }).getAttribute('href')).toBe('#/');
   });
 });
 
@@ -411,6 +412,9 @@ describe('FormsScreen', () => {
     expect(screen.getByRole('link', { name: sl.nav.paths }).getAttribute('href')).toBe('#/paths');
     rerender(<FormsScreen items={[]} seasonName={null} status="ready" error={null} fromDevice={false} hasData emptyText={slPhone.staff.chooseFarmerFirst} />);
     expect(screen.queryByText(sl.screens.forms.emptyHint)).toBeNull();
+    // Before a farmer is chosen: to home, where the farmer is chosen (the paths list is empty too).
+    expect(screen.queryByRole('link', { name: sl.nav.paths })).toBeNull();
+    expect(screen.getByRole('link', { name: sl.nav.home }).getAttribute('href')).toBe('#/');
   });
 
   it('names the season in its lead once, as home titles it: "Sezona 2026", not "Sezona: Sezona 2026"', () => {

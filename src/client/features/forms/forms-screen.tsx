@@ -49,7 +49,7 @@ export interface FormsScreenProps {
   fromDevice: boolean;
   hasData: boolean;
   onRetry?: () => void;
-  /** What the empty list says instead (editors and readers before they chose a farmer). */
+  /** What the empty list says instead (editors and readers before they chose a farmer); it then links to home, where they choose one. */
   emptyText?: string;
 }
 
@@ -60,7 +60,7 @@ export function FormsScreen({ items, seasonName, status, error, fromDevice, hasD
     <Page title={sl.screens.forms.title} lead={seasonName ? `${sl.screens.forms.lead} ${slScreens.home.seasonTitle(seasonName)}.` : sl.screens.forms.lead}>
       <ScreenState status={status} hasData={hasData} error={error} fromDevice={fromDevice} onRetry={onRetry}>
         {items.length === 0 ? (
-          <EmptyState icon={FormIcon} action={<a href={routeHref('paths')}>{sl.nav.paths}</a>}>
+          <EmptyState icon={FormIcon} action={emptyText ? <a href={routeHref('home')}>{sl.nav.home}</a> : <a href={routeHref('paths')}>{sl.nav.paths}</a>}>
             <p>{emptyText ?? sl.screens.forms.empty}</p>
             {emptyText ? null : <p>{sl.screens.forms.emptyHint}</p>}
           </EmptyState>

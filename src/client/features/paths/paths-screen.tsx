@@ -33,7 +33,7 @@ export interface PathsScreenProps {
   fromDevice: boolean;
   hasData: boolean;
   onRetry?: () => void;
-  /** What the empty list says instead (editors and readers before they chose a farmer). */
+  /** What the empty list says instead (editors and readers before they chose a farmer); it then links to home, where they choose one. */
   emptyText?: string;
 }
 
@@ -43,7 +43,7 @@ export function PathsScreen({ rows, status, error, fromDevice, hasData, onRetry,
     <Page title={sl.screens.paths.title} lead={sl.screens.paths.lead}>
       <ScreenState status={status} hasData={hasData} error={error} fromDevice={fromDevice} onRetry={onRetry}>
         {rows.length === 0 ? (
-          <EmptyState icon={PathIcon}>
+          <EmptyState icon={PathIcon} action={emptyText ? <a href={routeHref('home')}>{sl.nav.home}</a> : undefined}>
             <p>{emptyText ?? sl.screens.paths.empty}</p>
           </EmptyState>
         ) : (
