@@ -11,6 +11,8 @@ import { DRAW_STYLES } from './map-style';
 
 export class MapDrawing {
   private draw: MapboxDraw | null = null;
+  /** The map has gone (`detach`): a drawing tool whose effect runs late draws nothing on it. */
+  private detached = false;
 
   constructor(private readonly map: MlMap) {}
 
@@ -19,7 +21,8 @@ export class MapDrawing {
     return this.draw !== null && this.draw.getMode() !== 'simple_select';
   }
 
-  private ensureDraw(): MapboxDraw {
+  private ensureDraw(): MapboxDraw | null {
+    if (this.detached) return null;
     if (!this.draw) {
       // Draw looks for mapbox-gl class names; MapLibre uses maplibregl-*.
       const classes = MapboxDraw.constants.classes;
@@ -44,6 +47,7 @@ export class MapDrawing {
   /** Start drawing a new line (tap vertices, double-tap the last). */
   startLine(): void {
     const draw = this.ensureDraw();
+    if (!draw) return;
     draw.deleteAll();
     draw.changeMode('draw_line_string');
   }
@@ -51,6 +55,7 @@ export class MapDrawing {
   /** Edit an existing line: its vertices become draggable. */
   editLine(geometry: LineString | MultiLineString): void {
     const draw = this.ensureDraw();
+    if (!draw) return;
     draw.deleteAll();
     const lines = geometry.type === 'LineString' ? [geometry] : geometry.coordinates.map((coordinates) => ({ type: 'LineString' as const, coordinates }));
     const ids = lines.flatMap((line) => draw.add({ type: 'Feature', properties: {}, geometry: line }));
@@ -60,6 +65,7 @@ export class MapDrawing {
   /** Start drawing a new polygon (tap the corners, double-tap the last). */
   startPolygon(): void {
     const draw = this.ensureDraw();
+    if (!draw) return;
     draw.deleteAll();
     draw.changeMode('draw_polygon');
   }
@@ -67,6 +73,7 @@ export class MapDrawing {
   /** Edit an existing polygon (the outer ring of a MultiPolygon's parts): its vertices become draggable. */
   editPolygon(geometry: Polygon | MultiPolygon): void {
     const draw = this.ensureDraw();
+    if (!draw) return;
     draw.deleteAll();
     const polygons = geometry.type === 'Polygon' ? [geometry] : geometry.coordinates.map((coordinates) => ({ type: 'Polygon' as const, coordinates }));
     const ids = polygons.flatMap((polygon) => draw.add({ type: 'Feature', properties: {}, geometry: polygon }));
@@ -98,6 +105,7 @@ export class MapDrawing {
   /** Place (or move) a point. */
   startPoint(existing?: Point | null): void {
     const draw = this.ensureDraw();
+    if (!draw) return;
     draw.deleteAll();
     if (existing) {
       const [id] = draw.add({ type: 'Feature', properties: {}, geometry: existing });
@@ -136,7 +144,7 @@ export class MapDrawing {
    * drawing tools say "loading" until then. Never resolves after destroy().
    */
   whenDrawReady(): Promise<void> {
-    this.ensureDraw();
+    if (!this.ensureDraw()) return new Promise<void>(() => undefined);
     const cold = MapboxDraw.constants.sources.COLD;
     return new Promise((resolve) => {
       const check = () => {
@@ -179,8 +187,9 @@ export class MapDrawing {
     this.draw.changeMode('simple_select');
   }
 
-  /** The map is going away: Draw's store goes with it (deleteAll() on it would throw). */
+  /** The map is going away: Draw's store goes with it (deleteAll() on it would throw), and nothing is drawn on it again. */
   detach(): void {
     this.draw = null;
+    this.detached = true;
   }
 }
