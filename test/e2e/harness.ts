@@ -14,7 +14,7 @@
  *   page.waitForFunction cannot do.
  * - Every page runs under the server's Content-Security-Policy and reports each violation to the
  *   console with CSP_VIOLATION (reportPolicyViolations per context, collectPageLog); recordArtifacts
- *   fails a test whose log has one.
+ *   fails a test whose log has one, or an error the page threw and nothing caught.
  */
 import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -144,6 +144,9 @@ export interface ConsoleLog {
   lines: string[];
 }
 
+/** Marks an error the page threw and nothing caught in its log. */
+const PAGE_ERROR = '[pageerror]';
+
 /** Marks a Content-Security-Policy violation in a page's console log. */
 export const CSP_VIOLATION = '[csp-violation]';
 
@@ -170,7 +173,7 @@ export async function reportPolicyViolations(context: BrowserContext): Promise<v
 export function watchPage(page: Page): ConsoleLog {
   const log: ConsoleLog = { lines: [] };
   page.on('console', (message) => log.lines.push(`[${message.type()}] ${message.text()}`));
-  page.on('pageerror', (error) => log.lines.push(`[pageerror] ${error.message}`));
+  page.on('pageerror', (error) => log.lines.push(`${PAGE_ERROR} ${error.stack?.split('\n').slice(0, 4).join('\n  ') ?? error.message}`));
   page.on('requestfailed', (request) => log.lines.push(`[requestfailed] ${request.method()} ${request.url()} ${request.failure()?.errorText ?? ''}`));
   // Every new document, with the time: a step that dies with "Execution context was destroyed" shows which load raced it.
   page.on('framenavigated', (frame) => {
@@ -186,6 +189,15 @@ export function watchPage(page: Page): ConsoleLog {
 export async function collectPageLog(context: BrowserContext, page: Page): Promise<ConsoleLog> {
   await reportPolicyViolations(context);
   return watchPage(page);
+}
+
+/**
+ * Throws when the page threw an error that nothing caught (a map tool polling a removed map, say):
+ * a bug of the app even when the test's own steps got through.
+ */
+export function assertNoPageErrors(log: ConsoleLog): void {
+  const errors = log.lines.filter((line) => line.startsWith(PAGE_ERROR));
+  if (errors.length) throw new Error(`${errors.length} uncaught errors in the page, the first:\n${errors.slice(0, 3).join('\n')}`);
 }
 
 /** Throws when the page broke the Content-Security-Policy (a script, style or request it blocked). */
@@ -217,6 +229,7 @@ export async function recordArtifacts<T>(name: string, page: Page, log: ConsoleL
   try {
     const result = await fn();
     assertNoPolicyViolations(log);
+    assertNoPageErrors(log);
     return result;
   } catch (error) {
     const dir = path.join(ARTIFACTS_DIR, name.replace(/[^\w.-]+/g, '-'));

@@ -99,7 +99,6 @@ describeApp('every screen with real data, phone and desktop', {}, (e2e) => {
           await screenTitle(page, title);
           await shoot(page, `${tag}-farmer-${hash.slice(2).replace(/\//g, '-')}`);
         }
-        expect(log.lines.filter((line) => line.startsWith('[pageerror]'))).toEqual([]);
       });
     } finally {
       await close();
@@ -132,7 +131,6 @@ describeApp('every screen with real data, phone and desktop', {}, (e2e) => {
         await screenTitle(page, sl.screens.results.title);
         await page.locator('main table').first().waitFor();
         await shoot(page, `${tag}-editor-results`);
-        expect(log.lines.filter((line) => line.startsWith('[pageerror]'))).toEqual([]);
       });
     } finally {
       await close();
