@@ -195,7 +195,7 @@ export async function collectPageLog(context: BrowserContext, page: Page): Promi
  * Throws when the page threw an error that nothing caught (a map tool polling a removed map, say):
  * a bug of the app even when the test's own steps got through.
  */
-export function assertNoPageErrors(log: ConsoleLog): void {
+function assertNoPageErrors(log: ConsoleLog): void {
   const errors = log.lines.filter((line) => line.startsWith(PAGE_ERROR));
   if (errors.length) throw new Error(`${errors.length} uncaught errors in the page, the first:\n${errors.slice(0, 3).join('\n')}`);
 }
