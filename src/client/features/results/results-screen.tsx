@@ -1,14 +1,13 @@
 /**
- * Results ('/results'): scores per path, meadow and season coloured by class (with the
- * class word and icon), a table with last season beside this one and the explained score, a chart
- * of seasons, filters; editors export CSV (with each form's change history from the server,
+ * Results ('/results'): filters; the scores per path, meadow and season coloured by class (with
+ * the class word and icon) in a table with last season beside this one and the explained score;
+ * a chart of seasons; editors export CSV (with each form's change history from the server,
  * who, when, old → new) and GeoJSON of the chosen season. Given `farmers` (editors and readers), the rows are
  * all farmers' with a farmer column, a farmer filter ('Vsi kmetje' by default) and a summary per
  * farmer; every view has a summary per area of the shown season.
  *
- * In that order, and a row's score next to its path: on a phone each row is a card, and what a
- * farmer opens the screen for (how the paths scored) comes before where and when, and before the
- * chart and the summaries.
+ * The table before the chart and the summaries, and a row's score next to its path: on a phone
+ * each row is a card, and what a farmer opens the screen for (how the paths scored) comes first.
  */
 import { useMemo, useState } from 'react';
 import { sl, slPhone, slScreens } from '../../../common/i18n/sl';
