@@ -9,9 +9,19 @@ import { afterEach, describe, expect, it, jest } from '@jest/globals';
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { RootState } from '../../../src/client/app/root-reducer';
 import { seasonLoaded } from '../../../src/client/features/season/season-actions';
-import { acknowledge, onOutboxChange, openOfflineDb, tableRows, readOutbox, saveEdit, type OfflineDb, type StoredRecord } from '../../../src/client/lib/db';
+import {
+  acknowledge,
+  onOutboxChange,
+  openOfflineDb,
+  refreshRows,
+  tableRows,
+  readOutbox,
+  saveEdit,
+  type OfflineDb,
+  type StoredRecord,
+} from '../../../src/client/lib/db';
 import { FORM_KINDS } from '../../../src/common/scheme/form-kinds';
-import { slScreens } from '../../../src/common/i18n/sl';
+import { sl, slScreens } from '../../../src/common/i18n/sl';
 import { response } from '../data-layer/helpers';
 import { config, renderRoute, renderWithStore, row, season } from './fixtures';
 
@@ -191,7 +201,7 @@ describe('following an offline-made form', () => {
 });
 
 describe("an earlier season's form opened by its address on a fresh device", () => {
-  it('is read from the server when online, shown with its answers and its thread, and kept on the device', async () => {
+  it('is read from the server when online, shown with its answers, its thread, its path and season, and kept on the device', async () => {
     const s = season();
     const db = openOfflineDb({ name: `form-fresh-${Date.now()}-${Math.random()}` });
     dbs.push(db);
@@ -206,7 +216,13 @@ describe("an earlier season's form opened by its address on a fresh device", () 
             ? s.oldIndicators
             : tableId === config.tables.comments.id
               ? [remark]
-              : [];
+              : tableId === config.tables.durationPaths.id
+                ? [s.allDurationPaths.at(-1)!]
+                : tableId === config.tables.durations.id
+                  ? [s.d2025]
+                  : tableId === config.tables.paths.id
+                    ? [s.pathDone]
+                    : [];
       return response({ body: { records, totalCount: records.length } });
     }) as typeof fetch;
     const preloaded = {
@@ -223,5 +239,64 @@ describe("an earlier season's form opened by its address on a fresh device", () 
     expect(screen.getByText(slScreens.states.readOnlyPastSeason)).toBeTruthy();
     expect(screen.queryByText(slScreens.states.readOnly)).toBeNull();
     expect(screen.queryByRole('button', { name: slScreens.forms.save })).toBeNull();
+    // Which path and season it is of (the season's rows know neither: they are this season's),
+    // and the way back leads to that path, where its earlier seasons are listed.
+    await waitFor(() => expect(document.querySelector('.page__lead')?.textContent).toBe('Pot 1 · 2025'));
+    expect(screen.getByRole('link', { name: 'Pot 1' }).getAttribute('href')).toBe(`#/paths/${s.pathDone.id}`);
+  });
+
+  it("an adviser who has not chosen its farmer sees its path and season named; the way back is the forms list (the path's screen would not show it)", async () => {
+    const s = season();
+    const db = openOfflineDb({ name: `form-adviser-${Date.now()}-${Math.random()}` });
+    dbs.push(db);
+    const answers: Record<number, StoredRecord[]> = {
+      [config.tables.forms.id]: [s.formOld],
+      [config.tables.indicators.id]: s.oldIndicators,
+      [config.tables.durationPaths.id]: [s.allDurationPaths.at(-1)!],
+      [config.tables.durations.id]: [s.d2025],
+      [config.tables.paths.id]: [s.pathDone],
+    };
+    const fetchFn = (async (_input: RequestInfo | URL, init?: RequestInit) => {
+      const records = answers[(JSON.parse(String(init?.body)) as { tableId: number }).tableId] ?? [];
+      return response({ body: { records, totalCount: records.length } });
+    }) as typeof fetch;
+    const preloaded = {
+      config: { status: 'ready', source: 'network', value: config },
+      connectivity: { browserOnline: true, serverReachable: true, lastProbeAt: null },
+      season: {
+        status: 'ready',
+        error: null,
+        ...seasonData(s, []),
+        role: 'editor',
+        farmerId: null,
+        areas: [],
+        paths: [],
+        durationPaths: [],
+        indicators: [],
+      },
+    } as unknown as Partial<RootState>;
+    renderWithStore(<FormRoute params={{ formId: String(s.formOld.id) }} query={{}} />, { preloaded, db, fetchFn });
+    await waitFor(() => expect(document.querySelector('.page__lead')?.textContent).toBe('Pot 1 · 2025'));
+    expect(screen.getByRole('link', { name: sl.nav.forms }).getAttribute('href')).toBe('#/forms');
+  });
+
+  it('offline, names its path and season from the device copy', async () => {
+    const s = season();
+    const db = openOfflineDb({ name: `form-offline-${Date.now()}-${Math.random()}` });
+    dbs.push(db);
+    const { projectId, tables } = config;
+    const keep = (tableId: number, records: StoredRecord[]) => refreshRows(db, records, { projectId, tableId, inScope: () => true, requestedAt: Date.now() });
+    await keep(tables.forms.id, [s.formOld]);
+    await keep(tables.indicators.id, s.oldIndicators);
+    await keep(tables.durationPaths.id, [s.allDurationPaths.at(-1)!]);
+    await keep(tables.durations.id, [s.d2025]);
+    const preloaded = {
+      config: { status: 'ready', source: 'network', value: config },
+      connectivity: { browserOnline: false, serverReachable: false, lastProbeAt: null },
+      season: { status: 'ready', error: null, ...seasonData(s, [s.formDone]), source: 'device' },
+    } as unknown as Partial<RootState>;
+    renderWithStore(<FormRoute params={{ formId: String(s.formOld.id) }} query={{}} />, { preloaded, db });
+    await waitFor(() => expect(checked('salvia-pratensis', slScreens.forms.yes)).toBe('true'));
+    await waitFor(() => expect(document.querySelector('.page__lead')?.textContent).toBe('Pot 1 · 2025'));
   });
 });

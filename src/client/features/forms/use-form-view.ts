@@ -66,8 +66,14 @@ export function useFormView(rows: FormViewRows, formId: number, reviewOf: Review
   );
   if (!config) return null;
   const link = form ? [...rows.durationPaths].find((d) => d.id === readRow(config, 'forms', form).parent) : undefined;
-  const pathId = link ? readRow(config, 'durationPaths', link).path_id : null;
-  const path = rows.paths.find((p) => p.id === pathId);
+  // A form of another season (or of a farmer not chosen): its link, path and season as read with it.
+  const placeLink = link ?? stored.link;
+  const linkedPathId = placeLink ? readRow(config, 'durationPaths', placeLink).path_id : null;
+  const seasonPath = rows.paths.find((p) => p.id === linkedPathId);
+  // The way back (and the map) lead to the path only where its screen shows it: a path of the rows.
+  const pathId = seasonPath ? seasonPath.id : null;
+  const path = seasonPath ?? (stored.path && stored.path.id === linkedPathId ? stored.path : undefined);
+  const duration = inSeason ? rows.duration : stored.duration;
   // Farmers edit this season's forms; earlier seasons are read-only for them (editors edit any).
   const ofThisSeason = Boolean(link) || Boolean(inSeason);
   const review = form ? reviewOf(config, form) : null;
@@ -88,7 +94,7 @@ export function useFormView(rows: FormViewRows, formId: number, reviewOf: Review
       indicators,
       pathName: path ? (readRow(config, 'paths', path).name ?? '') : null,
       pathId,
-      seasonName: inSeason && rows.duration ? (readRow(config, 'durations', rows.duration).name ?? '') : null,
+      seasonName: duration ? (readRow(config, 'durations', duration).name ?? '') : null,
       readOnly,
       status: !inSeason && rows.hasData && !stored.done ? 'loading' : rows.status,
       hasData: rows.hasData && (Boolean(inSeason) || stored.done),

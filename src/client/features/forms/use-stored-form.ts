@@ -3,7 +3,9 @@
  * seasons, or by an adviser from the review queue without choosing its farmer): read from the
  * device copy at once, with its indicators and its thread (comments), then, when online, from the
  * server, kept on the device (so it opens offline next time) and shown: an adviser deciding a
- * form sees the state the farmer's last move left, not the device's older copy.
+ * form sees the state the farmer's last move left, not the device's older copy. Then where it
+ * belongs, which the loaded season cannot say: its season link, that link's path and season
+ * (device first, then the server's, kept likewise).
  */
 import { useEffect, useState } from 'react';
 import { eq } from '../../../common/filter';
@@ -11,7 +13,7 @@ import type { AppConfig } from '../../../common/schemas/config';
 import { useAppDispatch, useOfflineDb } from '../../app/hooks';
 import type { StoredRecord } from '../../lib/db/database';
 import { searchAllRecords } from '../../lib/api/search-all';
-import { readRows, refreshRows } from '../../lib/db/local-data';
+import { deviceRow, readRows, refreshRows } from '../../lib/db/local-data';
 import { readRow } from '../../lib/db/model';
 
 export interface StoredForm {
@@ -19,35 +21,52 @@ export interface StoredForm {
   indicators: StoredRecord[];
   /** The form's thread. */
   comments: StoredRecord[];
+  /** The form's season link (durationPaths), and that link's path and season, where known. */
+  link: StoredRecord | null;
+  path: StoredRecord | null;
+  duration: StoredRecord | null;
   /** The first read has answered (the device's copy, or the server's when the device had none). */
   done: boolean;
 }
+
+const NOTHING: StoredForm = { form: null, indicators: [], comments: [], link: null, path: null, duration: null, done: false };
 
 /** `refreshKey`: read again when it changes (e.g. the season was reloaded after a delivery). */
 export function useStoredForm(config: AppConfig | null, formId: number, enabled: boolean, refreshKey: unknown = null, online = false): StoredForm {
   const dispatch = useAppDispatch();
   const db = useOfflineDb();
-  const [state, setState] = useState<StoredForm>({ form: null, indicators: [], comments: [], done: false });
+  const [state, setState] = useState<StoredForm>(NOTHING);
   useEffect(() => {
     if (!config || !enabled) return undefined;
     let cancelled = false;
     const isChild = (r: StoredRecord) => readRow(config, 'indicators', r).parent === formId;
     const isComment = (r: StoredRecord) => readRow(config, 'comments', r).parent === formId;
+    const { projectId, tables } = config;
+    const byId = async (tableId: number, id: number | null | undefined) => (id == null ? null : ((await deviceRow(db, tableId, id))?.feature ?? null));
     // One transaction: an acknowledgement committing between the two reads would leave a form
     // read under its offline id with children that already name its server id.
     const readDevice = () =>
       db.transaction('r', db.features, async () => {
-        const [form] = await readRows(db, config.tables.forms.id, (r) => r.id === formId && !r.archived);
-        const indicators = form ? await readRows(db, config.tables.indicators.id, isChild) : [];
-        const comments = form ? await readRows(db, config.tables.comments.id, isComment) : [];
-        return { form: form ?? null, indicators, comments };
+        const [form] = await readRows(db, tables.forms.id, (r) => r.id === formId && !r.archived);
+        const indicators = form ? await readRows(db, tables.indicators.id, isChild) : [];
+        const comments = form ? await readRows(db, tables.comments.id, isComment) : [];
+        const link = form ? await byId(tables.durationPaths.id, readRow(config, 'forms', form).parent) : null;
+        const { path_id: pathId, duration_id: durationId } = link ? readRow(config, 'durationPaths', link) : { path_id: null, duration_id: null };
+        const [path, duration] = await Promise.all([byId(tables.paths.id, pathId), byId(tables.durations.id, durationId)]);
+        return { form: form ?? null, indicators, comments, link, path, duration };
       });
+    /** The server's row of a table with this id, kept on the device. */
+    const refreshById = async (tableId: number, id: number | null | undefined) => {
+      if (id == null) return;
+      const requestedAt = Date.now();
+      const answer = await searchAllRecords(dispatch, projectId, { tableId, filters: eq('id', id) });
+      if (answer.records) await refreshRows(db, answer.records, { projectId, tableId, inScope: (r) => r.id === id, requestedAt });
+    };
     void (async () => {
       let found = await readDevice();
       // The device's copy first, when it has one; the server's follows.
       if (found.form && !cancelled) setState({ ...found, done: true });
       if (online && !cancelled) {
-        const { projectId, tables } = config;
         const requestedAt = Date.now();
         const [forms, indicators, comments] = await Promise.all([
           searchAllRecords(dispatch, projectId, { tableId: tables.forms.id, filters: eq('id', formId) }),
@@ -60,11 +79,19 @@ export function useStoredForm(config: AppConfig | null, formId: number, enabled:
           await refreshRows(db, comments.records, { projectId, tableId: tables.comments.id, inScope: isComment, requestedAt });
           found = await readDevice();
         }
+        if (found.form && !cancelled) {
+          setState({ ...found, done: true });
+          await refreshById(tables.durationPaths.id, readRow(config, 'forms', found.form).parent);
+          found = await readDevice();
+          const { path_id: pathId, duration_id: durationId } = found.link ? readRow(config, 'durationPaths', found.link) : { path_id: null, duration_id: null };
+          await Promise.all([refreshById(tables.paths.id, pathId), refreshById(tables.durations.id, durationId)]);
+          found = await readDevice();
+        }
       }
       if (!cancelled) setState({ ...found, done: true });
     })().catch(() => {
       // Offline or refused: what the device holds stays shown.
-      if (!cancelled) setState((shown) => (shown.done ? shown : { form: null, indicators: [], comments: [], done: true }));
+      if (!cancelled) setState((shown) => (shown.done ? shown : { ...NOTHING, done: true }));
     });
     return () => {
       cancelled = true;
