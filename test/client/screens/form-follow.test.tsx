@@ -245,7 +245,7 @@ describe("an earlier season's form opened by its address on a fresh device", () 
     expect(screen.getByRole('link', { name: 'Pot 1' }).getAttribute('href')).toBe(`#/paths/${s.pathDone.id}`);
   });
 
-  it("an adviser who has not chosen its farmer sees its path and season named; the way back is the forms list (the path's screen would not show it)", async () => {
+  it("an adviser who has not chosen its farmer sees its farmer, path and season named; the way back is the forms list (the path's screen would not show it)", async () => {
     const s = season();
     const db = openOfflineDb({ name: `form-adviser-${Date.now()}-${Math.random()}` });
     dbs.push(db);
@@ -255,6 +255,7 @@ describe("an earlier season's form opened by its address on a fresh device", () 
       [config.tables.durationPaths.id]: [s.allDurationPaths.at(-1)!],
       [config.tables.durations.id]: [s.d2025],
       [config.tables.paths.id]: [s.pathDone],
+      [config.tables.areas.id]: [s.areas[0]!],
     };
     const fetchFn = (async (_input: RequestInfo | URL, init?: RequestInit) => {
       const records = answers[(JSON.parse(String(init?.body)) as { tableId: number }).tableId] ?? [];
@@ -276,7 +277,7 @@ describe("an earlier season's form opened by its address on a fresh device", () 
       },
     } as unknown as Partial<RootState>;
     renderWithStore(<FormRoute params={{ formId: String(s.formOld.id) }} query={{}} />, { preloaded, db, fetchFn });
-    await waitFor(() => expect(document.querySelector('.page__lead')?.textContent).toBe('Pot 1 · 2025'));
+    await waitFor(() => expect(document.querySelector('.page__lead')?.textContent).toBe('Ana Kovač · Pot 1 · 2025'));
     expect(screen.getByRole('link', { name: sl.nav.forms }).getAttribute('href')).toBe('#/forms');
   });
 

@@ -53,6 +53,8 @@ export interface FormScreenProps {
   form: StoredRecord | null;
   /** Indicators rows of this form. */
   indicators: StoredRecord[];
+  /** Whose form it is, for editors and readers (a farmer's own forms do not say). */
+  farmerName?: string | null;
   pathName: string | null;
   pathId: number | null;
   seasonName: string | null;
@@ -424,7 +426,7 @@ export function FormScreen(props: FormScreenProps) {
       <Button href={routeHref('forms')} kind="ghost" icon={BackIcon} text={sl.nav.forms} />
     );
   const title = kind ? kind.title : sl.screens.form.title;
-  const lead = [props.pathName, props.seasonName].filter(Boolean).join(' · ') || undefined;
+  const lead = [props.farmerName, props.pathName, props.seasonName].filter(Boolean).join(' · ') || undefined;
   return (
     <Page title={title} lead={lead} back={back} className="page--desk">
       <ScreenState status={props.status} hasData={props.hasData} error={props.error} fromDevice={props.fromDevice} onRetry={props.onRetry}>

@@ -20,6 +20,8 @@ export interface FormViewRows {
   hasData: boolean;
   loadedAt: unknown;
   online: boolean;
+  /** Editors and readers: every farmer (the form's is named); a farmer: their own. */
+  farmers: readonly StoredRecord[];
   areas: readonly StoredRecord[];
   paths: readonly StoredRecord[];
   duration: StoredRecord | null;
@@ -36,7 +38,7 @@ export interface FormView {
   /** What FormScreen shows of the rows. */
   props: Pick<
     FormScreenProps,
-    'form' | 'indicators' | 'pathName' | 'pathId' | 'seasonName' | 'readOnly' | 'status' | 'hasData' | 'editorKey' | 'focusIndicator'
+    'form' | 'indicators' | 'farmerName' | 'pathName' | 'pathId' | 'seasonName' | 'readOnly' | 'status' | 'hasData' | 'editorKey' | 'focusIndicator'
   >;
   form: StoredRecord | null;
   indicators: readonly StoredRecord[];
@@ -88,10 +90,14 @@ export function useFormView(rows: FormViewRows, formId: number, reviewOf: Review
           ? 'review'
           : null;
   const area = path ? rows.areas.find((a) => a.id === readRow(config, 'paths', path).parent) : undefined;
+  const meadow = area ?? (path && stored.area?.id === readRow(config, 'paths', path).parent ? stored.area : undefined);
+  const farmerId = meadow ? readRow(config, 'areas', meadow).user : null;
+  const farmer = rows.role === 'editor' || rows.role === 'reader' ? rows.farmers.find((f) => f.id === farmerId) : undefined;
   return {
     props: {
       form,
       indicators,
+      farmerName: farmer ? (readRow(config, 'farmers', farmer).name ?? null) : null,
       pathName: path ? (readRow(config, 'paths', path).name ?? '') : null,
       pathId,
       seasonName: duration ? (readRow(config, 'durations', duration).name ?? '') : null,

@@ -4,8 +4,8 @@
  * device copy at once, with its indicators and its thread (comments), then, when online, from the
  * server, kept on the device (so it opens offline next time) and shown: an adviser deciding a
  * form sees the state the farmer's last move left, not the device's older copy. Then where it
- * belongs, which the loaded season cannot say: its season link, that link's path and season
- * (device first, then the server's, kept likewise).
+ * belongs, which the loaded season cannot say: its season link, that link's path and season, and
+ * the path's meadow (whose farmer it is) — device first, then the server's, kept likewise.
  */
 import { useEffect, useState } from 'react';
 import { eq } from '../../../common/filter';
@@ -21,15 +21,16 @@ export interface StoredForm {
   indicators: StoredRecord[];
   /** The form's thread. */
   comments: StoredRecord[];
-  /** The form's season link (durationPaths), and that link's path and season, where known. */
+  /** The form's season link (durationPaths), that link's path and season, and the path's meadow, where known. */
   link: StoredRecord | null;
   path: StoredRecord | null;
   duration: StoredRecord | null;
+  area: StoredRecord | null;
   /** The first read has answered (the device's copy, or the server's when the device had none). */
   done: boolean;
 }
 
-const NOTHING: StoredForm = { form: null, indicators: [], comments: [], link: null, path: null, duration: null, done: false };
+const NOTHING: StoredForm = { form: null, indicators: [], comments: [], link: null, path: null, duration: null, area: null, done: false };
 
 /** `refreshKey`: read again when it changes (e.g. the season was reloaded after a delivery). */
 export function useStoredForm(config: AppConfig | null, formId: number, enabled: boolean, refreshKey: unknown = null, online = false): StoredForm {
@@ -53,7 +54,8 @@ export function useStoredForm(config: AppConfig | null, formId: number, enabled:
         const link = form ? await byId(tables.durationPaths.id, readRow(config, 'forms', form).parent) : null;
         const { path_id: pathId, duration_id: durationId } = link ? readRow(config, 'durationPaths', link) : { path_id: null, duration_id: null };
         const [path, duration] = await Promise.all([byId(tables.paths.id, pathId), byId(tables.durations.id, durationId)]);
-        return { form: form ?? null, indicators, comments, link, path, duration };
+        const area = path ? await byId(tables.areas.id, readRow(config, 'paths', path).parent) : null;
+        return { form: form ?? null, indicators, comments, link, path, duration, area };
       });
     /** The server's row of a table with this id, kept on the device. */
     const refreshById = async (tableId: number, id: number | null | undefined) => {
@@ -86,6 +88,10 @@ export function useStoredForm(config: AppConfig | null, formId: number, enabled:
           const { path_id: pathId, duration_id: durationId } = found.link ? readRow(config, 'durationPaths', found.link) : { path_id: null, duration_id: null };
           await Promise.all([refreshById(tables.paths.id, pathId), refreshById(tables.durations.id, durationId)]);
           found = await readDevice();
+          if (found.path) {
+            await refreshById(tables.areas.id, readRow(config, 'paths', found.path).parent);
+            found = await readDevice();
+          }
         }
       }
       if (!cancelled) setState({ ...found, done: true });
