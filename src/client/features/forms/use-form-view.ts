@@ -89,8 +89,9 @@ export function useFormView(rows: FormViewRows, formId: number, reviewOf: Review
         : rows.role === 'farmer' && review && !farmerMayEdit(review.review_state)
           ? 'review'
           : null;
-  const area = path ? rows.areas.find((a) => a.id === readRow(config, 'paths', path).parent) : undefined;
-  const meadow = area ?? (path && stored.area?.id === readRow(config, 'paths', path).parent ? stored.area : undefined);
+  const areaId = path ? readRow(config, 'paths', path).parent : null;
+  const area = areaId !== null ? rows.areas.find((a) => a.id === areaId) : undefined;
+  const meadow = area ?? (areaId !== null && stored.area?.id === areaId ? stored.area : undefined);
   const farmerId = meadow ? readRow(config, 'areas', meadow).user : null;
   const farmer = rows.role === 'editor' || rows.role === 'reader' ? rows.farmers.find((f) => f.id === farmerId) : undefined;
   return {

@@ -30,7 +30,8 @@ export interface StoredForm {
   done: boolean;
 }
 
-const NOTHING: StoredForm = { form: null, indicators: [], comments: [], link: null, path: null, duration: null, area: null, done: false };
+const NO_PLACE = { link: null, path: null, duration: null, area: null };
+const NOTHING: StoredForm = { form: null, indicators: [], comments: [], ...NO_PLACE, done: false };
 
 /** `refreshKey`: read again when it changes (e.g. the season was reloaded after a delivery). */
 export function useStoredForm(config: AppConfig | null, formId: number, enabled: boolean, refreshKey: unknown = null, online = false): StoredForm {
@@ -43,7 +44,29 @@ export function useStoredForm(config: AppConfig | null, formId: number, enabled:
     const isChild = (r: StoredRecord) => readRow(config, 'indicators', r).parent === formId;
     const isComment = (r: StoredRecord) => readRow(config, 'comments', r).parent === formId;
     const { projectId, tables } = config;
-    const byId = async (tableId: number, id: number | null | undefined) => (id == null ? null : ((await deviceRow(db, tableId, id))?.feature ?? null));
+    /**
+     * Where a form belongs: its season link, that link's path and season, the path's meadow, each
+     * found by the id the one before names; `row` reads one row (the device's, or the server's).
+     */
+    const walkPlace = async <R extends { properties: Readonly<Record<string, unknown>> }>(
+      form: StoredRecord,
+      row: (tableId: number, id: number | null | undefined) => Promise<R | null>,
+    ) => {
+      const link = await row(tables.durationPaths.id, readRow(config, 'forms', form).parent);
+      const { path_id: pathId, duration_id: durationId } = link ? readRow(config, 'durationPaths', link) : { path_id: null, duration_id: null };
+      const [path, duration] = await Promise.all([row(tables.paths.id, pathId), row(tables.durations.id, durationId)]);
+      const area = path ? await row(tables.areas.id, readRow(config, 'paths', path).parent) : null;
+      return { link, path, duration, area };
+    };
+    const deviceById = async (tableId: number, id: number | null | undefined) => (id == null ? null : ((await deviceRow(db, tableId, id))?.feature ?? null));
+    /** The server's row of a table with this id, kept on the device. */
+    const serverById = async (tableId: number, id: number | null | undefined) => {
+      if (id == null) return null;
+      const requestedAt = Date.now();
+      const answer = await searchAllRecords(dispatch, projectId, { tableId, filters: eq('id', id) });
+      if (answer.records) await refreshRows(db, answer.records, { projectId, tableId, inScope: (r) => r.id === id, requestedAt });
+      return answer.records?.[0] ?? null;
+    };
     // One transaction: an acknowledgement committing between the two reads would leave a form
     // read under its offline id with children that already name its server id.
     const readDevice = () =>
@@ -51,19 +74,9 @@ export function useStoredForm(config: AppConfig | null, formId: number, enabled:
         const [form] = await readRows(db, tables.forms.id, (r) => r.id === formId && !r.archived);
         const indicators = form ? await readRows(db, tables.indicators.id, isChild) : [];
         const comments = form ? await readRows(db, tables.comments.id, isComment) : [];
-        const link = form ? await byId(tables.durationPaths.id, readRow(config, 'forms', form).parent) : null;
-        const { path_id: pathId, duration_id: durationId } = link ? readRow(config, 'durationPaths', link) : { path_id: null, duration_id: null };
-        const [path, duration] = await Promise.all([byId(tables.paths.id, pathId), byId(tables.durations.id, durationId)]);
-        const area = path ? await byId(tables.areas.id, readRow(config, 'paths', path).parent) : null;
-        return { form: form ?? null, indicators, comments, link, path, duration, area };
+        const place = form ? await walkPlace(form, deviceById) : NO_PLACE;
+        return { form: form ?? null, indicators, comments, ...place };
       });
-    /** The server's row of a table with this id, kept on the device. */
-    const refreshById = async (tableId: number, id: number | null | undefined) => {
-      if (id == null) return;
-      const requestedAt = Date.now();
-      const answer = await searchAllRecords(dispatch, projectId, { tableId, filters: eq('id', id) });
-      if (answer.records) await refreshRows(db, answer.records, { projectId, tableId, inScope: (r) => r.id === id, requestedAt });
-    };
     void (async () => {
       let found = await readDevice();
       // The device's copy first, when it has one; the server's follows.
@@ -83,15 +96,9 @@ export function useStoredForm(config: AppConfig | null, formId: number, enabled:
         }
         if (found.form && !cancelled) {
           setState({ ...found, done: true });
-          await refreshById(tables.durationPaths.id, readRow(config, 'forms', found.form).parent);
+          // The server's place, kept on the device; then the device read once more shows it.
+          await walkPlace(found.form, serverById);
           found = await readDevice();
-          const { path_id: pathId, duration_id: durationId } = found.link ? readRow(config, 'durationPaths', found.link) : { path_id: null, duration_id: null };
-          await Promise.all([refreshById(tables.paths.id, pathId), refreshById(tables.durations.id, durationId)]);
-          found = await readDevice();
-          if (found.path) {
-            await refreshById(tables.areas.id, readRow(config, 'paths', found.path).parent);
-            found = await readDevice();
-          }
         }
       }
       if (!cancelled) setState({ ...found, done: true });
