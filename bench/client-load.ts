@@ -49,6 +49,14 @@
  *                                 change to '#/paths/<id>' until the first frame in which
  *                                 "Začni snemanje" is on screen and tappable (a walk can start;
  *                                 stderr adds when the map was ready)
+ * - client.load_photo_thumbnail_ms / _longest_task_ms  on the form after the taps, a 12-megapixel
+ *                                 camera photo chosen for the first indicator: until its
+ *                                 thumbnail is shown, and the longest main-thread task meanwhile
+ *                                 (0: none over 50 ms); a tap waits for that task
+ *                                 (bench/client-photo.ts)
+ * - client.load_photo_on_page_thumbnail_ms / _longest_task_ms  the same on a page of the same
+ *                                 visit where no worker can start, so the app resizes the photo
+ *                                 on the page: the naive way
  * - floor.idb_put_10k_ms          raw IndexedDB in the same Chromium (bench/idb-floor.ts): the
  *                                 median of FLOOR_RUNS measurements before the visits and as many
  *                                 after them; the time goals are for a floor of 1,100 ms and
@@ -71,6 +79,7 @@ import { PICTURE_BUSY_ATTRIBUTE } from '../src/client/lib/home-snapshot';
 import type { BenchIo } from './sync';
 import { FLOOR_NAME, measureIdbFloor } from './idb-floor';
 import { cpuSnapshot, describeCpu, untilChromiumQuiet } from './process-cpu';
+import { addPhoto, cameraPhoto, LONG_TASKS_HELPER, NO_WORKERS, type PhotoTimes } from './client-photo';
 
 const RUNS = Number(process.env.CLIENT_LOAD_RUNS ?? 3);
 const FARMER = { email: 'kmet1@example.si', password: 'demo' };
@@ -118,6 +127,10 @@ const NAMES = [
   'client.load_results_offline_ms',
   'client.load_path_online_ms',
   'client.load_path_offline_ms',
+  'client.load_photo_thumbnail_ms',
+  'client.load_photo_longest_task_ms',
+  'client.load_photo_on_page_thumbnail_ms',
+  'client.load_photo_on_page_longest_task_ms',
 ] as const;
 
 /**
@@ -323,6 +336,19 @@ async function formRenderMs(page: Page, formId: string, log: (message: string) =
   return ms;
 }
 
+/** Opens the form by its address once its start-up is over, as after a tap in the forms list. */
+async function openForm(page: Page, formId: string): Promise<void> {
+  await page.waitForLoadState('networkidle');
+  await page.evaluate((id) => {
+    location.hash = `#/forms/${id}`;
+  }, formId);
+  await page.locator('[data-testid^="indicator-"] [role="radio"]').first().waitFor({ timeout: 60_000 });
+  await page.waitForLoadState('networkidle');
+}
+
+const describePhoto = ({ thumbnailMs, longestTaskMs }: PhotoTimes) =>
+  `thumbnail at ${thumbnailMs.toFixed(0)} ms, longest main-thread task meanwhile ${longestTaskMs.toFixed(0)} ms`;
+
 /** Opens the results by their address on the page's own clock; resolves to the time until their rows are shown (`client.load_results_*`). */
 async function resultsShownMs(page: Page): Promise<number> {
   await page.evaluate(`(function () {
@@ -485,9 +511,13 @@ export async function clientLoadFigures({ want, emit, log }: BenchIo): Promise<v
     const resultsWanted = ['client.load_results_online_ms', 'client.load_results_offline_ms'].some(want);
     const pathWanted = ['client.load_path_online_ms', 'client.load_path_offline_ms'].some(want);
     const formWanted = ['client.load_form_render_ms', 'client.load_tap_paint_median_ms', 'client.load_tap_paint_worst_ms'].some(want);
+    const photoWanted = NAMES.filter((name) => name.startsWith('client.load_photo_')).some(want);
+    const photo = photoWanted ? await cameraPhoto(dataDir) : '';
+    const photos: PhotoTimes[] = [];
+    const photosOnPage: PhotoTimes[] = [];
     for (let run = 0; run < RUNS; run++) {
       const context = await browser.newContext({ storageState, locale: 'sl-SI', serviceWorkers: 'allow', viewport: PHONE.viewport });
-      await context.addInitScript({ content: PAGE_HELPERS });
+      await context.addInitScript({ content: PAGE_HELPERS + LONG_TASKS_HELPER });
       try {
         await startQuiet(log, 'first visit');
         const page = await context.newPage();
@@ -539,7 +569,22 @@ export async function clientLoadFigures({ want, emit, log }: BenchIo): Promise<v
           log(`taps to the next paint: ${tapped.map((ms) => ms.toFixed(0)).join(', ')} ms`);
           taps.push(...tapped);
         }
+        if (photoWanted) {
+          if (!formWanted) await openForm(next, formId);
+          photos.push(await addPhoto(next, photo));
+          log(`photo: ${describePhoto(photos.at(-1)!)}`);
+        }
         await next.close();
+        if (photoWanted) {
+          const naive = await context.newPage();
+          await naive.addInitScript({ content: NO_WORKERS });
+          await phoneProfile(context, naive);
+          await naive.goto(`${origin}/`);
+          await openForm(naive, formId);
+          photosOnPage.push(await addPhoto(naive, photo));
+          log(`photo resized on the page: ${describePhoto(photosOnPage.at(-1)!)}`);
+          await naive.close();
+        }
         if (resultsWanted || pathWanted) {
           // A page of its own: the form's page holds unsaved answers, which ask before leaving.
           const again = await context.newPage();
@@ -588,6 +633,12 @@ export async function clientLoadFigures({ want, emit, log }: BenchIo): Promise<v
       emit('client.load_form_render_ms', median(form));
       emit('client.load_tap_paint_median_ms', median(taps));
       emit('client.load_tap_paint_worst_ms', Math.max(...taps));
+    }
+    if (photoWanted) {
+      emit('client.load_photo_thumbnail_ms', median(photos.map((p) => p.thumbnailMs)));
+      emit('client.load_photo_longest_task_ms', median(photos.map((p) => p.longestTaskMs)));
+      emit('client.load_photo_on_page_thumbnail_ms', median(photosOnPage.map((p) => p.thumbnailMs)));
+      emit('client.load_photo_on_page_longest_task_ms', median(photosOnPage.map((p) => p.longestTaskMs)));
     }
     if (resultsWanted) {
       emit('client.load_results_online_ms', median(resultsOnline));

@@ -2,7 +2,7 @@
  * Photos of one indicator: those already stored (on the device waiting to be sent, and on the
  * server when online — thumbnails come with the attachment list as data: URLs) and the new ones
  * taken in this session. New photos are taken with the phone's camera (`capture=environment`),
- * resized to JPEG (lib/image/resize) and kept in the draft until the form is saved.
+ * resized to JPEG off the page's main thread (lib/image/resize-off-page) and kept in the draft until the form is saved.
  */
 import { memo, useEffect, useMemo, useState } from 'react';
 import { slScreens } from '../../../common/i18n/sl';
@@ -11,7 +11,8 @@ import { useOfflineDb } from '../../app/hooks';
 import { useAttachmentInfoQuery } from '../../lib/api/records';
 import type { AttachmentRow } from '../../lib/db/database';
 import { isLocalId } from '../../../common/record-id';
-import { resizeImage, type ResizeEnv } from '../../lib/image/resize';
+import type { ResizeEnv } from '../../lib/image/resize';
+import { resizePhoto } from '../../lib/image/resize-off-page';
 import type { NewPhoto } from './form-draft';
 
 /** Longest side of a stored photo: sharp enough to tell plant species apart, small enough for slow uploads. */
@@ -53,7 +54,7 @@ export interface IndicatorPhotosProps {
   readOnly: boolean;
   onAdd: (photo: NewPhoto) => void;
   onRemove: (tempId: string) => void;
-  /** Browser image APIs for the resize (tests pass stand-ins; jsdom cannot decode images). */
+  /** Browser image APIs for a resize on the page (tests pass stand-ins; jsdom cannot decode images). */
   resizeEnv?: ResizeEnv;
 }
 
@@ -93,7 +94,7 @@ export const IndicatorPhotos = memo(function IndicatorPhotos({
     setBusy(true);
     setError(null);
     try {
-      const blob = await resizeImage(file, { maxSide: PHOTO_MAX_SIDE }, resizeEnv);
+      const blob = await resizePhoto(file, { maxSide: PHOTO_MAX_SIDE }, resizeEnv);
       photoCounter += 1;
       const base = file.name.replace(/\.[^.]+$/, '') || 'foto';
       onAdd({ tempId: `p${Date.now()}-${photoCounter}`, name: `${base}.jpg`, blob });
