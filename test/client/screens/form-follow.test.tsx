@@ -200,6 +200,42 @@ describe('following an offline-made form', () => {
   });
 });
 
+describe('a form made on the device and not delivered yet, opened online', () => {
+  it('is shown from the device, and the server is not asked for it (it cannot have it under its offline id)', async () => {
+    const s = season();
+    const db = openOfflineDb({ name: `form-local-${Date.now()}-${Math.random()}` });
+    dbs.push(db);
+    const made = await saveEdit(db, {
+      kind: 'insert',
+      projectId: config.projectId,
+      tableId: config.tables.forms.id,
+      properties: {
+        [fc.parent]: s.durationPaths[0]!.id,
+        [fc.form_id]: kind.id,
+        [fc.score]: kind.scoring.base,
+        [fc.rule_version]: kind.scoring.version,
+        [fc.completed]: false,
+      },
+    });
+    const asked: string[] = [];
+    const fetchFn = (async (input: RequestInfo | URL, init?: RequestInit) => {
+      asked.push(`${String(input)} ${String(init?.body ?? '')}`);
+      return response({ body: { records: [], totalCount: 0 } });
+    }) as typeof fetch;
+    const preloaded = {
+      config: { status: 'ready', source: 'network', value: config },
+      connectivity: { browserOnline: true, serverReachable: true, lastProbeAt: null },
+      // The season as read before the form was made: it does not list the form yet.
+      season: { status: 'ready', error: null, ...seasonData(s, [s.formDone]) },
+    } as unknown as Partial<RootState>;
+    renderWithStore(<FormRoute params={{ formId: String(made.record!.id) }} query={{}} />, { preloaded, db, fetchFn });
+    await screen.findByTestId('indicator-solidago');
+    // Where the form belongs comes from the device too.
+    await waitFor(() => expect(document.querySelector('.page__lead')?.textContent).toBe('Pot 1 · 2026'));
+    expect(asked).toEqual([]);
+  });
+});
+
 describe("an earlier season's form opened by its address on a fresh device", () => {
   it('is read from the server when online, shown with its answers, its thread, its path and season, and kept on the device', async () => {
     const s = season();

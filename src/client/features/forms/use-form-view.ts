@@ -75,7 +75,8 @@ export function useFormView(rows: FormViewRows, formId: number, reviewOf: Review
   // The way back (and the map) lead to the path only where its screen shows it: a path of the rows.
   const pathId = seasonPath ? seasonPath.id : null;
   const path = seasonPath ?? (stored.path && stored.path.id === linkedPathId ? stored.path : undefined);
-  const duration = inSeason ? rows.duration : stored.duration;
+  // A link among the season's rows is of the loaded season, even before the rows list the form.
+  const duration = inSeason || link ? rows.duration : stored.duration;
   // Farmers edit this season's forms; earlier seasons are read-only for them (editors edit any).
   const ofThisSeason = Boolean(link) || Boolean(inSeason);
   const review = form ? reviewOf(config, form) : null;

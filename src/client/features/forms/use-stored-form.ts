@@ -5,10 +5,12 @@
  * server, kept on the device (so it opens offline next time) and shown: an adviser deciding a
  * form sees the state the farmer's last move left, not the device's older copy. Then where it
  * belongs, which the loaded season cannot say: its season link, that link's path and season, and
- * the path's meadow (whose farmer it is) — device first, then the server's, kept likewise.
+ * the path's meadow (whose farmer it is) — device first, then the server's, kept likewise. A form
+ * made on the device and not delivered yet is read from the device alone.
  */
 import { useEffect, useState } from 'react';
 import { eq } from '../../../common/filter';
+import { isLocalId } from '../../../common/record-id';
 import type { AppConfig } from '../../../common/schemas/config';
 import { useAppDispatch, useOfflineDb } from '../../app/hooks';
 import type { StoredRecord } from '../../lib/db/database';
@@ -81,7 +83,9 @@ export function useStoredForm(config: AppConfig | null, formId: number, enabled:
       let found = await readDevice();
       // The device's copy first, when it has one; the server's follows.
       if (found.form && !cancelled) setState({ ...found, done: true });
-      if (online && !cancelled) {
+      // A form under its offline id is not on the server yet (its delivery gives it a server id,
+      // and this reads again under that id): nothing to ask.
+      if (online && !cancelled && !isLocalId(formId)) {
         const requestedAt = Date.now();
         const [forms, indicators, comments] = await Promise.all([
           searchAllRecords(dispatch, projectId, { tableId: tables.forms.id, filters: eq('id', formId) }),
