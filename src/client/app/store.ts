@@ -25,6 +25,7 @@ import { noticeShown } from '../features/notifications';
 import { addSyncListeners, syncStarted, reachabilityProbed, storageErrorReported } from '../features/sync';
 import { farmerChosen, loadSeason, seasonLoaded, seasonLoadFailed } from '../features/season';
 import { actionLogMiddleware } from '../features/qa';
+import { addHistoryAheadListener } from '../features/results';
 import { rootReducer, type RootState } from './root-reducer';
 import type { AppExtra, AppStartListening } from './store-types';
 
@@ -111,6 +112,7 @@ export function makeStore(preloadedState?: Partial<RootState>, options: MakeStor
   addSyncListeners(startAppListening, { firstScreenShown: isAnyOf(seasonLoaded, seasonLoadFailed) });
   addAppNoticeListeners(startAppListening);
   addSeasonLoadListeners(startAppListening);
+  addHistoryAheadListener(startAppListening, seasonLoaded);
   if (persistStorage) persistor = persistStore(store);
   if (browser) store.dispatch(syncStarted());
   return Object.assign(store, { persistor, extra });

@@ -3,7 +3,8 @@
  * every farmer's results at once (kmet1 and kmet2, no farmer chosen first), narrows them to one
  * farmer, exports the season as CSV and GeoJSON with each form's change history (an edit the
  * editor made through the API shows as who, when, old → new), and offline still sees the rows
- * from the device; the reader sees the same rows and no export. Screenshots at phone and desktop
+ * from the device; the reader sees the same rows and no export; a farmer's earlier seasons reach
+ * the device without the results being opened, so offline they show. Screenshots at phone and desktop
  * size go to test-results/e2e/results/ (outside the repo) to be looked at.
  */
 import { readFileSync } from 'node:fs';
@@ -13,8 +14,8 @@ import type { Page } from 'playwright-core';
 import { slAudit, slScreens } from '../../../src/common/i18n/sl';
 import type { WireRecord } from '../../../src/common/schemas/wire';
 import { describeApp } from '../fixture';
-import { ARTIFACTS_DIR, DEMO_USERS, recordArtifacts, keepScreenshot } from '../harness';
-import { goHash } from './helpers';
+import { ARTIFACTS_DIR, DEMO_USERS, recordArtifacts, keepScreenshot, waitForCheck } from '../harness';
+import { deviceHasFeature, goHash, waitForServiceWorkerControl } from './helpers';
 
 jest.setTimeout(180_000);
 
@@ -103,6 +104,27 @@ describeApp('results of all farmers (Chromium)', {}, (e2e) => {
         await page.getByTestId(`result-${form1.id}`).waitFor();
         await page.getByTestId(`result-${form2.id}`).waitFor();
         await keepScreenshot(page, path.join(SHOTS, 'editor-phone-offline.png'));
+      });
+    } finally {
+      await close();
+    }
+  });
+
+  test("a farmer's earlier seasons are on the device before the results were opened: offline they show", async () => {
+    const formsTable = await e2e.data.tableId('forms');
+    const { context, page, log, close } = await e2e.signedIn('farmer1', { viewport: { width: 390, height: 844 } });
+    try {
+      await recordArtifacts('results-read-ahead', page, log, async () => {
+        await page.locator('[data-testid^="home-path-"]').first().waitFor();
+        // Home only: the seasons are read ahead once the page is idle.
+        await waitForCheck(page, () => deviceHasFeature(page, formsTable, form1.id), { timeout: 60_000 });
+        // The app itself is installed (its screens' code offline).
+        await waitForServiceWorkerControl(page);
+        await context.setOffline(true);
+        await goHash(page, '#/results');
+        await page.getByTestId('offline-note').waitFor();
+        await page.getByRole('combobox', { name: t.season }).selectOption('all');
+        await page.getByTestId(`result-${form1.id}`).waitFor();
       });
     } finally {
       await close();

@@ -2,7 +2,8 @@
  * Photos of one indicator: those already stored (on the device waiting to be sent, and on the
  * server when online — thumbnails come with the attachment list as data: URLs) and the new ones
  * taken in this session. New photos are taken with the phone's camera (`capture=environment`),
- * resized to JPEG off the page's main thread (lib/image/resize-off-page) and kept in the draft until the form is saved.
+ * resized to JPEG off the page's main thread (lib/image/resize-off-page) and kept in the draft
+ * until the form is saved.
  */
 import { memo, useEffect, useMemo, useState } from 'react';
 import { slScreens } from '../../../common/i18n/sl';

@@ -2,3 +2,4 @@
 export { PathHistory, ResultsScreen } from './results-screen';
 export { usePathResults } from './use-path-results';
 export { useResultsView } from './use-results-view';
+export { addHistoryAheadListener } from './history-ahead';

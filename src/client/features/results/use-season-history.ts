@@ -54,6 +54,12 @@ async function readHistory(config: AppConfig, pathIds: readonly number[], load: 
   return { durations, durationPaths, forms, indicators };
 }
 
+/** What a read of these paths' seasons covers (`wholeOnDevice`): each path's every season. */
+export const historyKeys = (pathIds: readonly number[]) => pathIds.map((id) => `path:${id}`);
+
+/** The server reads of seasons under way on each device, by the paths they cover. */
+const underWay = new WeakMap<OfflineDb, Map<string, Promise<unknown>>>();
+
 export async function loadSeasonHistory(
   dispatch: ReturnType<typeof useAppDispatch>,
   db: OfflineDb,
@@ -63,7 +69,15 @@ export async function loadSeasonHistory(
   showFirst?: (data: SeasonHistory) => void,
 ): Promise<{ data: SeasonHistory; fromDevice: boolean }> {
   const fromDevice: LoadTable = async (table, _filters, inScope) => (await readRows(db, config.tables[table].id, inScope)).filter((r) => !r.archived);
-  const wholeKeys = pathIds.map((id) => `path:${id}`);
+  const wholeKeys = historyKeys(pathIds);
+  const readKey = wholeKeys.join(',');
+  const running = online ? underWay.get(db)?.get(readKey) : undefined;
+  if (running) {
+    // The same seasons are being read from the server (read ahead, or a screen opened twice):
+    // their answers come to the device, and are taken from there, not asked for again.
+    await running.catch(() => undefined);
+    if (await wholeOnDevice(db, wholeKeys)) return { data: await readHistory(config, pathIds, fromDevice), fromDevice: false };
+  }
   if (online && showFirst && pathIds.length && (await wholeOnDevice(db, wholeKeys))) showFirst(await readHistory(config, pathIds, fromDevice));
   let reachable = online;
   const load: LoadTable = async (table, filters, inScope) => {
@@ -80,9 +94,18 @@ export async function loadSeasonHistory(
     }
     return fromDevice(table, filters, inScope);
   };
-  const data = await readHistory(config, pathIds, load);
-  if (reachable) await markWholeOnDevice(db, wholeKeys);
-  return { data, fromDevice: !reachable };
+  const reading = readHistory(config, pathIds, load).then(async (data) => {
+    if (reachable) await markWholeOnDevice(db, wholeKeys);
+    return { data, fromDevice: !reachable };
+  });
+  const reads = underWay.get(db) ?? new Map<string, Promise<unknown>>();
+  underWay.set(db, reads);
+  if (online) reads.set(readKey, reading);
+  try {
+    return await reading;
+  } finally {
+    if (reads.get(readKey) === reading) reads.delete(readKey);
+  }
 }
 
 export function useSeasonHistory(config: AppConfig | null, pathIds: readonly number[], online: boolean, refreshKey: unknown = null): SeasonHistoryState {
