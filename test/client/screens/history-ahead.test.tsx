@@ -65,7 +65,7 @@ describe("a farmer's earlier seasons, read ahead", () => {
     const db = openTestDb();
     dbs.push(db);
     const { fetchFn, asked } = server(s);
-    const store = makeStore(undefined, { extra: { db, api: { baseUrl: 'http://server.test', fetchFn } } });
+    const store = makeStore(undefined, { extra: { db, api: { baseUrl: 'http://server.test', fetchFn }, installedVisit: true } });
     store.dispatch(configLoaded({ config, source: 'network' }));
     store.dispatch(reachabilityProbed({ reachable: true, at: '2026-06-15T10:00:00.000Z' }));
     store.dispatch(seasonLoaded(seasonRead(s, 'farmer')));

@@ -116,10 +116,11 @@ describeApp('results of all farmers (Chromium)', {}, (e2e) => {
     try {
       await recordArtifacts('results-read-ahead', page, log, async () => {
         await page.locator('[data-testid^="home-path-"]').first().waitFor();
-        // Home only: the seasons are read ahead once the page is idle.
-        await waitForCheck(page, () => deviceHasFeature(page, formsTable, form1.id), { timeout: 60_000 });
-        // The app itself is installed (its screens' code offline).
+        // The app installed, its next start (home only): the seasons are read ahead once the page is idle.
         await waitForServiceWorkerControl(page);
+        await page.reload();
+        await page.locator('[data-testid^="home-path-"]').first().waitFor();
+        await waitForCheck(page, () => deviceHasFeature(page, formsTable, form1.id), { timeout: 60_000 });
         await context.setOffline(true);
         await goHash(page, '#/results');
         await page.getByTestId('offline-note').waitFor();
