@@ -47,6 +47,22 @@ afterEach(async () => {
 const fc = config.tables.forms.columns;
 const kind = FORM_KINDS.travnik;
 
+/** A new meadow form of this season on the first path, made on the device (queued, offline id). */
+function newMeadowFormOnDevice(db: OfflineDb, s: ReturnType<typeof season>) {
+  return saveEdit(db, {
+    kind: 'insert',
+    projectId: config.projectId,
+    tableId: config.tables.forms.id,
+    properties: {
+      [fc.parent]: s.durationPaths[0]!.id,
+      [fc.form_id]: kind.id,
+      [fc.score]: kind.scoring.base,
+      [fc.rule_version]: kind.scoring.version,
+      [fc.completed]: false,
+    },
+  });
+}
+
 function seasonData(s: ReturnType<typeof season>, forms: StoredRecord[]) {
   return {
     source: 'server' as const,
@@ -95,18 +111,7 @@ describe('following an offline-made form', () => {
     const db = openOfflineDb({ name: `form-follow-${Date.now()}-${Math.random()}` });
     dbs.push(db);
     // Made on the path screen: on the device and queued.
-    const saved = await saveEdit(db, {
-      kind: 'insert',
-      projectId: config.projectId,
-      tableId: config.tables.forms.id,
-      properties: {
-        [fc.parent]: s.durationPaths[0]!.id,
-        [fc.form_id]: kind.id,
-        [fc.score]: kind.scoring.base,
-        [fc.rule_version]: kind.scoring.version,
-        [fc.completed]: false,
-      },
-    });
+    const saved = await newMeadowFormOnDevice(db, s);
     const made = saved.record!;
     const preloaded = {
       config: { status: 'ready', source: 'network', value: config },
@@ -153,18 +158,7 @@ describe('following an offline-made form', () => {
     const db = openOfflineDb({ name: `form-follow-${Date.now()}-${Math.random()}` });
     dbs.push(db);
     // Made on the path screen just now: on the device, not yet in the season rows.
-    const made = await saveEdit(db, {
-      kind: 'insert',
-      projectId: config.projectId,
-      tableId: config.tables.forms.id,
-      properties: {
-        [fc.parent]: s.durationPaths[0]!.id,
-        [fc.form_id]: kind.id,
-        [fc.score]: kind.scoring.base,
-        [fc.rule_version]: kind.scoring.version,
-        [fc.completed]: false,
-      },
-    });
+    const made = await newMeadowFormOnDevice(db, s);
     const localId = made.record!.id;
     const preloaded = {
       config: { status: 'ready', source: 'network', value: config },
@@ -205,18 +199,7 @@ describe('a form made on the device and not delivered yet, opened online', () =>
     const s = season();
     const db = openOfflineDb({ name: `form-local-${Date.now()}-${Math.random()}` });
     dbs.push(db);
-    const made = await saveEdit(db, {
-      kind: 'insert',
-      projectId: config.projectId,
-      tableId: config.tables.forms.id,
-      properties: {
-        [fc.parent]: s.durationPaths[0]!.id,
-        [fc.form_id]: kind.id,
-        [fc.score]: kind.scoring.base,
-        [fc.rule_version]: kind.scoring.version,
-        [fc.completed]: false,
-      },
-    });
+    const made = await newMeadowFormOnDevice(db, s);
     const asked: string[] = [];
     const fetchFn = (async (input: RequestInfo | URL, init?: RequestInit) => {
       asked.push(`${String(input)} ${String(init?.body ?? '')}`);
