@@ -7,13 +7,12 @@
  */
 import { afterEach, describe, expect, it, jest } from '@jest/globals';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import type { RootState } from '../../../src/client/app/root-reducer';
 import { openOfflineDb, refreshRows, type OfflineDb, type StoredRecord } from '../../../src/client/lib/db';
 import { FORM_KINDS } from '../../../src/common/scheme/form-kinds';
 import { paymentPreview } from '../../../src/common/scheme/payment';
 import { slReview, slReviewFarmer, slScreens } from '../../../src/common/i18n/sl';
 import type { IndicatorDefinition } from '../../../src/common/schemas/config';
-import { config, renderRoute, row, season } from '../screens/fixtures';
+import { config, loadedState, renderRoute, row, season, seasonData } from '../screens/fixtures';
 
 // The route's map needs WebGL (jsdom has none); nothing here opens it.
 jest.unstable_mockModule('../../../src/client/features/map/index', () => ({
@@ -95,28 +94,17 @@ function open({
   const db = openOfflineDb({ name: `form-review-${Date.now()}-${Math.random()}` });
   dbs.push(db);
   const areaA = { ...s.areas[0]!, properties: { ...s.areas[0]!.properties, [T.areas.columns.area_ha]: 2.5 } };
-  const preloaded = {
-    config: { status: 'ready', source: 'network', value: config },
-    connectivity: { browserOnline: false, serverReachable: false, lastProbeAt: null },
-    season: {
-      status: 'ready',
-      error: null,
+  const preloaded = loadedState(
+    seasonData(s, {
       source: 'device',
       role,
-      farmers: [s.farmer],
-      farmerId: s.farmer.id,
       areas: [areaA, s.areas[1]!],
       duration: duration ?? s.duration,
-      paths: s.paths,
-      durationPaths: s.durationPaths,
       forms: [form],
       indicators,
       comments,
-      refKeys: {},
-      loadedAt: '2026-06-05T08:00:00.000Z',
-      notice: null,
-    },
-  } as unknown as Partial<RootState>;
+    }),
+  );
   const rendered = renderRoute('form', `#/forms/${form.id}`, { preloaded, db });
   return { ...rendered, db, s };
 }

@@ -13,7 +13,7 @@ import { buildReviewResults, ReviewResults } from '../../../src/client/features/
 import { ReviewTodo } from '../../../src/client/features/review/review-todo';
 import { addDays, dayInSlovenia } from '../../../src/common/review';
 import { slReview, slReviewFarmer } from '../../../src/common/i18n/sl';
-import { config, renderRoute, row, season } from '../screens/fixtures';
+import { config, loadedState, renderRoute, row, season, seasonData } from '../screens/fixtures';
 
 // The path route's map needs WebGL (jsdom has none).
 jest.unstable_mockModule('../../../src/client/features/map/index', () => ({
@@ -101,28 +101,7 @@ describe('home to-do (farmerTodo)', () => {
 });
 
 function preloadedSeason(s: ReturnType<typeof season>, forms: StoredRecord[], duration: StoredRecord): Partial<RootState> {
-  return {
-    config: { status: 'ready', source: 'network', value: config },
-    connectivity: { browserOnline: false, serverReachable: false, lastProbeAt: null },
-    season: {
-      status: 'ready',
-      error: null,
-      source: 'device',
-      role: 'farmer',
-      farmers: [s.farmer],
-      farmerId: s.farmer.id,
-      areas: s.areas,
-      duration,
-      paths: s.paths,
-      durationPaths: s.durationPaths,
-      forms,
-      indicators: [],
-      comments: [],
-      refKeys: {},
-      loadedAt: '2026-06-05T08:00:00.000Z',
-      notice: null,
-    },
-  } as unknown as Partial<RootState>;
+  return loadedState(seasonData(s, { source: 'device', duration, forms, indicators: [] }));
 }
 
 function newDb(): OfflineDb {

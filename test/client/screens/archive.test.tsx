@@ -11,7 +11,7 @@ import type { RootState } from '../../../src/client/app/root-reducer';
 import { openOfflineDb, type OfflineDb, type StoredRecord } from '../../../src/client/lib/db';
 import { FORM_KINDS } from '../../../src/common/scheme/form-kinds';
 import { sl, slScreens } from '../../../src/common/i18n/sl';
-import { config, renderWithStore, season } from './fixtures';
+import { config, loadedState, renderWithStore, season, seasonData, type Season } from './fixtures';
 
 // The form route's map (MapLibre) needs WebGL, which jsdom lacks; the map pick is proven in
 // Chromium (test/e2e/form-location.test.ts). Nothing here opens the map.
@@ -27,7 +27,6 @@ const { default: PathsRoute } = await import('../../../src/client/app/routes/pat
 jest.setTimeout(30_000);
 
 type Role = 'editor' | 'reader' | 'farmer';
-type Season = ReturnType<typeof season>;
 
 const dbs: OfflineDb[] = [];
 afterEach(async () => {
@@ -46,27 +45,7 @@ function newDb(): OfflineDb {
 
 /** The store as it is once a user's season is loaded from the device, offline. */
 function loaded(role: Role, s: Season, rows: Partial<Pick<Season, 'areas' | 'indicators'>> = {}): Partial<RootState> {
-  return {
-    config: { status: 'ready', source: 'network', value: config },
-    connectivity: { browserOnline: false, serverReachable: false, lastProbeAt: null },
-    season: {
-      status: 'ready',
-      error: null,
-      source: 'device',
-      role,
-      farmers: [s.farmer],
-      farmerId: s.farmer.id,
-      areas: rows.areas ?? s.areas,
-      duration: s.duration,
-      paths: s.paths,
-      durationPaths: s.durationPaths,
-      forms: s.forms,
-      indicators: rows.indicators ?? s.indicators,
-      refKeys: {},
-      loadedAt: '2026-06-05T08:00:00.000Z',
-      notice: null,
-    },
-  } as Partial<RootState>;
+  return loadedState(seasonData(s, { source: 'device', role, ...rows }));
 }
 
 const routeProps = (params: Record<string, string> = {}) => ({ params, query: {} }) as Parameters<typeof FormRoute>[0];

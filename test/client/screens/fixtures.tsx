@@ -14,6 +14,7 @@ import { makeStore } from '../../../src/client/app/store';
 import { localIdsRemapped } from '../../../src/client/lib/db/actions';
 import { onIdentityChange } from '../../../src/client/lib/db/identity';
 import type { RootState } from '../../../src/client/app/root-reducer';
+import type { SeasonData } from '../../../src/client/features/season/season-actions';
 import { UnsavedChangesProvider } from '../../../src/client/components/confirm-leave/unsaved-changes';
 import type { OfflineDb, StoredRecord } from '../../../src/client/lib/db/database';
 import { FORM_KINDS } from '../../../src/common/scheme/form-kinds';
@@ -131,6 +132,41 @@ export function season() {
     indicators,
     oldIndicators,
   };
+}
+
+export type Season = ReturnType<typeof season>;
+
+/**
+ * The fixture farmer's season as the loading chain delivers it: this season's rows, read from the
+ * server. `changes` replaces any part (another role, the device as the source, other rows).
+ */
+export function seasonData(s: Season, changes: Partial<SeasonData> = {}): SeasonData {
+  return {
+    source: 'server',
+    role: 'farmer',
+    farmers: [s.farmer],
+    farmerId: s.farmer.id,
+    areas: s.areas,
+    duration: s.duration,
+    paths: s.paths,
+    durationPaths: s.durationPaths,
+    forms: s.forms,
+    indicators: s.indicators,
+    comments: [],
+    refKeys: {},
+    loadedAt: '2026-06-05T08:00:00.000Z',
+    notice: null,
+    ...changes,
+  };
+}
+
+/** The store's state once the config is ready and `data` is the loaded season: offline unless `online`. */
+export function loadedState(data: SeasonData, { online = false }: { online?: boolean } = {}): Partial<RootState> {
+  return {
+    config: { status: 'ready', source: 'network', value: config },
+    connectivity: { browserOnline: online, serverReachable: online, lastProbeAt: null },
+    season: { status: 'ready', error: null, ...data },
+  } as unknown as Partial<RootState>;
 }
 
 /**

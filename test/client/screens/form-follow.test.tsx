@@ -7,7 +7,6 @@
  */
 import { afterEach, describe, expect, it, jest } from '@jest/globals';
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import type { RootState } from '../../../src/client/app/root-reducer';
 import { seasonLoaded } from '../../../src/client/features/season/season-actions';
 import {
   acknowledge,
@@ -23,7 +22,7 @@ import {
 import { FORM_KINDS } from '../../../src/common/scheme/form-kinds';
 import { sl, slScreens } from '../../../src/common/i18n/sl';
 import { response } from '../data-layer/helpers';
-import { config, renderRoute, renderWithStore, row, season } from './fixtures';
+import { config, loadedState, renderRoute, renderWithStore, row, season, seasonData } from './fixtures';
 
 // The route's map needs WebGL (jsdom has none); nothing here opens it.
 jest.unstable_mockModule('../../../src/client/features/map/index', () => ({
@@ -63,25 +62,6 @@ function newMeadowFormOnDevice(db: OfflineDb, s: ReturnType<typeof season>) {
   });
 }
 
-function seasonData(s: ReturnType<typeof season>, forms: StoredRecord[]) {
-  return {
-    source: 'server' as const,
-    role: 'farmer' as const,
-    farmers: [s.farmer],
-    farmerId: s.farmer.id,
-    areas: s.areas,
-    duration: s.duration,
-    paths: s.paths,
-    durationPaths: s.durationPaths,
-    forms,
-    indicators: s.indicators,
-    comments: [],
-    refKeys: {},
-    loadedAt: '2026-06-05T08:00:00.000Z',
-    notice: null,
-  };
-}
-
 /**
  * Resolves once the outbox holds `count` items: the save has stored its edits (every stored edit
  * is announced by an outbox notification after its transaction committed).
@@ -113,18 +93,14 @@ describe('following an offline-made form', () => {
     // Made on the path screen: on the device and queued.
     const saved = await newMeadowFormOnDevice(db, s);
     const made = saved.record!;
-    const preloaded = {
-      config: { status: 'ready', source: 'network', value: config },
-      connectivity: { browserOnline: false, serverReachable: false, lastProbeAt: null },
-      season: { status: 'ready', error: null, ...seasonData(s, [first, made]) },
-    } as unknown as Partial<RootState>;
+    const preloaded = loadedState(seasonData(s, { forms: [first, made] }));
     const { store, stopFollowing } = renderRoute('form', `#/forms/${made.id}`, { preloaded, db });
     await screen.findByTestId('indicator-solidago');
     expect(checked('solidago', slScreens.forms.yes)).toBe('false');
 
     // Rows without the new form (a read older than it): the screen reads it from the device, never the other form.
     act(() => {
-      store.dispatch(seasonLoaded(seasonData(s, [first])));
+      store.dispatch(seasonLoaded(seasonData(s, { forms: [first] })));
     });
     await waitFor(() => expect(checked('solidago', slScreens.forms.yes)).toBe('false'));
 
@@ -135,7 +111,7 @@ describe('following an offline-made form', () => {
     });
     await waitFor(() => expect(window.location.hash).toBe(`#/forms/${delivered.id}`));
     act(() => {
-      store.dispatch(seasonLoaded(seasonData(s, [first, delivered])));
+      store.dispatch(seasonLoaded(seasonData(s, { forms: [first, delivered] })));
     });
     await waitFor(() => expect(checked('solidago', slScreens.forms.yes)).toBe('false'));
     fireEvent.click(within(screen.getByTestId('indicator-lotus-corniculatus')).getByRole('radio', { name: slScreens.forms.yes }));
@@ -160,11 +136,7 @@ describe('following an offline-made form', () => {
     // Made on the path screen just now: on the device, not yet in the season rows.
     const made = await newMeadowFormOnDevice(db, s);
     const localId = made.record!.id;
-    const preloaded = {
-      config: { status: 'ready', source: 'network', value: config },
-      connectivity: { browserOnline: true, serverReachable: true, lastProbeAt: null },
-      season: { status: 'ready', error: null, ...seasonData(s, [first]) },
-    } as unknown as Partial<RootState>;
+    const preloaded = loadedState(seasonData(s, { forms: [first] }), { online: true });
     const { store, stopFollowing } = renderRoute('form', `#/forms/${localId}`, { preloaded, db });
     await screen.findByTestId('indicator-solidago');
     expect(checked('solidago', slScreens.forms.yes)).toBe('false');
@@ -177,7 +149,7 @@ describe('following an offline-made form', () => {
     });
     await waitFor(() => expect(window.location.hash).toBe(`#/forms/${serverId}`));
     act(() => {
-      store.dispatch(seasonLoaded({ ...seasonData(s, [first]), loadedAt: '2026-06-05T08:00:05.000Z' }));
+      store.dispatch(seasonLoaded(seasonData(s, { forms: [first], loadedAt: '2026-06-05T08:00:05.000Z' })));
     });
     await waitFor(() => expect(checked('solidago', slScreens.forms.yes)).toBe('false'));
 
@@ -205,12 +177,8 @@ describe('a form made on the device and not delivered yet, opened online', () =>
       asked.push(`${String(input)} ${String(init?.body ?? '')}`);
       return response({ body: { records: [], totalCount: 0 } });
     }) as typeof fetch;
-    const preloaded = {
-      config: { status: 'ready', source: 'network', value: config },
-      connectivity: { browserOnline: true, serverReachable: true, lastProbeAt: null },
-      // The season as read before the form was made: it does not list the form yet.
-      season: { status: 'ready', error: null, ...seasonData(s, [s.formDone]) },
-    } as unknown as Partial<RootState>;
+    // The season as read before the form was made: it does not list the form yet.
+    const preloaded = loadedState(seasonData(s, { forms: [s.formDone] }), { online: true });
     renderWithStore(<FormRoute params={{ formId: String(made.record!.id) }} query={{}} />, { preloaded, db, fetchFn });
     await screen.findByTestId('indicator-solidago');
     // Where the form belongs comes from the device too.
@@ -244,11 +212,7 @@ describe("an earlier season's form opened by its address on a fresh device", () 
                     : [];
       return response({ body: { records, totalCount: records.length } });
     }) as typeof fetch;
-    const preloaded = {
-      config: { status: 'ready', source: 'network', value: config },
-      connectivity: { browserOnline: true, serverReachable: true, lastProbeAt: null },
-      season: { status: 'ready', error: null, ...seasonData(s, [s.formDone]) },
-    } as unknown as Partial<RootState>;
+    const preloaded = loadedState(seasonData(s, { forms: [s.formDone] }), { online: true });
     renderWithStore(<FormRoute params={{ formId: String(s.formOld.id) }} query={{}} />, { preloaded, db, fetchFn });
     await waitFor(() => expect(checked('salvia-pratensis', slScreens.forms.yes)).toBe('true'));
     expect((await tableRows(db, config.tables.forms.id).toArray()).map((r) => r.feature.id)).toEqual([s.formOld.id]);
@@ -280,21 +244,9 @@ describe("an earlier season's form opened by its address on a fresh device", () 
       const records = answers[(JSON.parse(String(init?.body)) as { tableId: number }).tableId] ?? [];
       return response({ body: { records, totalCount: records.length } });
     }) as typeof fetch;
-    const preloaded = {
-      config: { status: 'ready', source: 'network', value: config },
-      connectivity: { browserOnline: true, serverReachable: true, lastProbeAt: null },
-      season: {
-        status: 'ready',
-        error: null,
-        ...seasonData(s, []),
-        role: 'editor',
-        farmerId: null,
-        areas: [],
-        paths: [],
-        durationPaths: [],
-        indicators: [],
-      },
-    } as unknown as Partial<RootState>;
+    const preloaded = loadedState(seasonData(s, { role: 'editor', farmerId: null, areas: [], paths: [], durationPaths: [], forms: [], indicators: [] }), {
+      online: true,
+    });
     renderWithStore(<FormRoute params={{ formId: String(s.formOld.id) }} query={{}} />, { preloaded, db, fetchFn });
     await waitFor(() => expect(document.querySelector('.page__lead')?.textContent).toBe('Ana Kovač · Pot 1 · 2025'));
     expect(screen.getByRole('link', { name: sl.nav.forms }).getAttribute('href')).toBe('#/forms');
@@ -310,11 +262,7 @@ describe("an earlier season's form opened by its address on a fresh device", () 
     await keep(tables.indicators.id, s.oldIndicators);
     await keep(tables.durationPaths.id, [s.allDurationPaths.at(-1)!]);
     await keep(tables.durations.id, [s.d2025]);
-    const preloaded = {
-      config: { status: 'ready', source: 'network', value: config },
-      connectivity: { browserOnline: false, serverReachable: false, lastProbeAt: null },
-      season: { status: 'ready', error: null, ...seasonData(s, [s.formDone]), source: 'device' },
-    } as unknown as Partial<RootState>;
+    const preloaded = loadedState(seasonData(s, { forms: [s.formDone], source: 'device' }));
     renderWithStore(<FormRoute params={{ formId: String(s.formOld.id) }} query={{}} />, { preloaded, db });
     await waitFor(() => expect(checked('salvia-pratensis', slScreens.forms.yes)).toBe('true'));
     await waitFor(() => expect(document.querySelector('.page__lead')?.textContent).toBe('Pot 1 · 2025'));

@@ -5,13 +5,13 @@
  */
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { makeStore } from '../../../src/client/app/store';
-import { seasonLoaded, type SeasonData } from '../../../src/client/features/season';
+import { seasonLoaded } from '../../../src/client/features/season';
 import { reachabilityProbed } from '../../../src/client/features/sync';
 import { configLoaded } from '../../../src/client/lib/config';
 import { tableRows, type OfflineDb } from '../../../src/client/lib/db';
 import type { SearchRequest } from '../../../src/common/filter';
 import { openTestDb, response, until } from '../data-layer/helpers';
-import { config, season } from './fixtures';
+import { config, season, seasonData } from './fixtures';
 
 const T = config.tables;
 const dbs: OfflineDb[] = [];
@@ -40,25 +40,6 @@ function server(s: ReturnType<typeof season>) {
   return { fetchFn, asked };
 }
 
-function seasonRead(s: ReturnType<typeof season>, role: SeasonData['role']): SeasonData {
-  return {
-    source: 'server',
-    role,
-    farmers: [s.farmer],
-    farmerId: s.farmer.id,
-    areas: s.areas,
-    duration: s.duration,
-    paths: s.paths,
-    durationPaths: s.durationPaths,
-    forms: [s.formDone],
-    indicators: s.indicators,
-    comments: [],
-    refKeys: {},
-    loadedAt: '2026-06-15T10:00:00.000Z',
-    notice: null,
-  };
-}
-
 describe("a farmer's earlier seasons, read ahead", () => {
   it('are on the device once the season came from the server, though nothing opened them', async () => {
     const s = season();
@@ -68,7 +49,7 @@ describe("a farmer's earlier seasons, read ahead", () => {
     const store = makeStore(undefined, { extra: { db, api: { baseUrl: 'http://server.test', fetchFn }, installedVisit: true } });
     store.dispatch(configLoaded({ config, source: 'network' }));
     store.dispatch(reachabilityProbed({ reachable: true, at: '2026-06-15T10:00:00.000Z' }));
-    store.dispatch(seasonLoaded(seasonRead(s, 'farmer')));
+    store.dispatch(seasonLoaded(seasonData(s, { loadedAt: '2026-06-15T10:00:00.000Z' })));
     const storedForms = async () => (await tableRows(db, T.forms.id).toArray()).map((r) => r.feature.id);
     await until(async () => (await storedForms()).includes(s.formOld.id), "last season's form on the device");
     await until(async () => (await tableRows(db, T.indicators.id).count()) === s.indicators.length + s.oldIndicators.length, 'its answers');

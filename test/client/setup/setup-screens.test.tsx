@@ -17,7 +17,7 @@ import { UnsavedChangesProvider } from '../../../src/client/components/confirm-l
 import { openOfflineDb, type OfflineDb, type StoredRecord } from '../../../src/client/lib/db';
 import { PATH_OUTSIDE_AREA_MARGIN_M } from '../../../src/common/constants';
 import { sl, slSetup } from '../../../src/common/i18n/sl';
-import { config, OutsideRouter, row, season } from '../screens/fixtures';
+import { config, loadedState, OutsideRouter, row, season, seasonData } from '../screens/fixtures';
 
 /** The geometry the stand-in drawing tool reports when its button is pressed. */
 let nextDrawing: Geometry | null = null;
@@ -69,28 +69,8 @@ async function deviceWith(rows: StoredRecord[]): Promise<OfflineDb> {
 
 function offline(role: Role, extra: Partial<RootState> = {}): Partial<RootState> {
   const s = season();
-  return {
-    config: { status: 'ready', source: 'network', value: config },
-    connectivity: { browserOnline: false, serverReachable: false, lastProbeAt: null },
-    season: {
-      status: 'ready',
-      error: null,
-      source: 'device',
-      role,
-      farmers: [s.farmer],
-      farmerId: role === 'farmer' ? s.farmer.id : null,
-      areas: [],
-      duration: null,
-      paths: [],
-      durationPaths: [],
-      forms: [],
-      indicators: [],
-      refKeys: {},
-      loadedAt: '2026-06-05T08:00:00.000Z',
-      notice: null,
-    },
-    ...extra,
-  } as Partial<RootState>;
+  const rows = { areas: [], duration: null, paths: [], durationPaths: [], forms: [], indicators: [] };
+  return { ...loadedState(seasonData(s, { source: 'device', role, farmerId: role === 'farmer' ? s.farmer.id : null, ...rows })), ...extra };
 }
 
 function show(ui: React.ReactNode, preloaded: Partial<RootState>, db: OfflineDb) {
