@@ -15,6 +15,13 @@ export function formatNumber(value: number, decimals = 2): string {
   return formatter.format(value);
 }
 
+/** A walked distance: whole metres below a kilometre, else kilometres with two decimals ('1,25 km'). */
+export function formatDistance(metres: number): string {
+  if (!Number.isFinite(metres) || metres < 0) return '0 m';
+  if (metres < 1000) return `${formatNumber(metres, 0)} m`;
+  return `${formatNumber(metres / 1000, 2)} km`;
+}
+
 /** File size in 1024 steps from Bytes to YB, 2 decimals by default, with a Slovenian decimal comma ('7,51 MB'). */
 export function formatFileSize(bytes: number, decimals: number = FILE_SIZE_DECIMALS): string {
   if (!Number.isFinite(bytes) || bytes <= 0) return '0 Bytes';

@@ -48,6 +48,16 @@ export const sl = {
     skipToContent: 'Skoči na vsebino',
     version: 'Različica',
   },
+  /** The bar on every other screen while a walk is recorded (the walk goes on behind them). */
+  walkBar: {
+    label: 'Snemanje poti v teku',
+    /** `distance` = walked so far ('120 m'). */
+    recording: (distance: string) => `Snemam hojo · ${distance}`,
+    paused: (distance: string) => `Hoja v premoru · ${distance}`,
+    back: 'Nazaj na pot',
+    /** The link's name for screen readers: the visible words and the path's name ('' when unknown). */
+    backTo: (name: string) => (name ? `Nazaj na pot ${name}` : 'Nazaj na pot'),
+  },
   header: {
     home: 'Moj travnik – na začetno stran',
     about: 'O aplikaciji',
@@ -368,6 +378,9 @@ export const slMap = {
     savedOnline: 'Pot je shranjena in se pošilja.',
     noGeometry: 'Ni dovolj dobrih položajev za pot. Poskusite znova na odprtem.',
     saveFailed: 'Poti ni bilo mogoče shraniti na napravo.',
+    /** On another path's screen while a walk is recorded (or finished and not saved): `name` = the walk's path. */
+    otherPath: (name: string) => (name ? `Snemate hojo po poti ${name}. Naenkrat se snema ena pot.` : 'Snemate hojo po drugi poti. Naenkrat se snema ena pot.'),
+    toOtherPath: 'Na pot, ki jo snemate',
   },
   draw: {
     drawPath: 'Nariši pot',

@@ -1,9 +1,10 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { Provider } from 'react-redux';
 import { makeStore } from '../../../src/client/app/store';
 import { WalkRecorderPanel } from '../../../src/client/features/map/components/walk-recorder-panel';
-import { formatDistance, formatPercent } from '../../../src/client/features/map/recording/format';
+import { formatPercent } from '../../../src/client/features/map/recording/format';
+import { formatDistance } from '../../../src/common/format';
 import { saveWalk } from '../../../src/client/features/map/recording/save-walk';
 import {
   addFix,
@@ -16,10 +17,11 @@ import {
   type Fix,
   type RecorderEvent,
 } from '../../../src/client/features/map/recording/track-recorder';
-import type { WalkRecorderEnv } from '../../../src/client/features/map/recording/use-walk-recorder';
+import { forgetWalkSession, type WalkRecorderEnv } from '../../../src/client/features/map/recording/walk-session';
 import { CHUNK_SIZE, clearWalk, loadWalk, WalkLog } from '../../../src/client/features/map/recording/walk-log';
 import { deviceRow, openOfflineDb, type OfflineDb } from '../../../src/client/lib/db';
-import { slMap } from '../../../src/common/i18n/sl';
+import { sl, slMap } from '../../../src/common/i18n/sl';
+import { WalkBar } from '../../../src/client/app/layout/walk-bar';
 
 const LAT = 46.8;
 const M_LON = 1 / (111_320 * Math.cos((LAT * Math.PI) / 180));
@@ -175,7 +177,8 @@ describe('WalkRecorderPanel', () => {
     });
     await waitFor(() => expect(screen.getByTestId('walk-distance').textContent).toBe('90 m'));
 
-    // "Reload": a second panel on the same database finds the interrupted recording.
+    // "Reload": the page's walk session is gone; a second panel on the same database finds the interrupted recording.
+    forgetWalkSession(db);
     const reloaded = render(
       <Provider store={makeStore(undefined, { extra: { db } })}>
         <WalkRecorderPanel pathId={42} table={table} env={scriptedPhone().env} />
@@ -213,6 +216,56 @@ describe('WalkRecorderPanel', () => {
     fireEvent.click(screen.getByRole('button', { name: slMap.recording.save }));
     await waitFor(() => expect(screen.getByRole('status').textContent).toBe(slMap.recording.savedOnline));
     expect(await db.outbox.count()).toBe(1);
+  });
+});
+
+describe('a walk behind other screens', () => {
+  it("goes on when its path's screen is left (the form is filled in on the walk): the frame's bar names it and leads back, where it is finished whole", async () => {
+    const { db, phone, ui } = await startedWalk();
+    walkSixtyMetres(phone);
+    await waitFor(() => expect(screen.getByTestId('walk-distance').textContent).toBe('60 m'));
+    // To the form: the path's screen (and its panel) goes.
+    ui.unmount();
+    const frame = render(<WalkBar currentPath="/forms/7" />);
+    const bar = () => frame.queryByRole('complementary', { name: sl.walkBar.label });
+    expect(bar()?.firstChild?.textContent).toBe(sl.walkBar.recording('60 m'));
+    // The farmer walks on while marking the plants.
+    act(() => {
+      for (let s = 21; s <= 30; s += 1) phone.fix(fixAt(s * 3, s));
+    });
+    await waitFor(() => expect(bar()?.firstChild?.textContent).toBe(sl.walkBar.recording('90 m')));
+    expect(phone.watching).toBe(true);
+    expect(frame.getByRole('link', { name: sl.walkBar.backTo('Pot 1') }).getAttribute('href')).toBe('#/paths/42');
+    // Back on the path's screen the bar goes (the panel shows the walk) and the walk is one line.
+    frame.rerender(<WalkBar currentPath="/paths/42" />);
+    expect(bar()).toBeNull();
+    render(
+      <Provider store={makeStore(undefined, { extra: { db } })}>
+        <WalkRecorderPanel pathId={42} pathName="Pot 1" table={table} env={scriptedPhone().env} />
+      </Provider>,
+    );
+    expect(screen.getByTestId('walk-distance').textContent).toBe('90 m');
+    fireEvent.click(screen.getByRole('button', { name: slMap.recording.finish }));
+    fireEvent.click(screen.getByRole('button', { name: slMap.recording.save }));
+    await waitFor(() => expect(screen.getByRole('status').textContent).toBe(slMap.recording.saved));
+    const [item] = await db.outbox.toArray();
+    expect(item?.geometry?.type).toBe('LineString'); // no gap where the screen changed
+    expect(phone.watching).toBe(false);
+    expect(frame.container.textContent).toBe('');
+  });
+
+  it("another path's screen names the walk under way and leads to it instead of starting a second one", async () => {
+    const { db, phone } = await startedWalk();
+    walkSixtyMetres(phone);
+    cleanup();
+    render(
+      <Provider store={makeStore(undefined, { extra: { db } })}>
+        <WalkRecorderPanel pathId={43} pathName="Pot 2" table={table} />
+      </Provider>,
+    );
+    expect(screen.getByRole('status').textContent).toBe(slMap.recording.otherPath('Pot 1'));
+    expect(screen.getByRole('link', { name: slMap.recording.toOtherPath }).getAttribute('href')).toBe('#/paths/42');
+    expect(screen.queryByRole('button', { name: slMap.recording.start })).toBeNull();
   });
 });
 

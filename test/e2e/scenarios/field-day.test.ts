@@ -21,7 +21,7 @@ import type { AttachmentInfoList, WireRecord } from '../../../src/common/schemas
 import { describeApp, fieldDevice } from '../fixture';
 import { DEMO_USERS, recordArtifacts } from '../harness';
 import { exportActionLogFromAbout, replayExportedLog } from './action-logs';
-import { goHash, makeJpeg, outboxCount, startWalk, waitForOutboxEmpty, waitForServiceWorkerControl, homePathRow } from './helpers';
+import { goHash, makeJpeg, metresFrom, outboxCount, startWalk, waitForOutboxEmpty, waitForServiceWorkerControl, homePathRow } from './helpers';
 
 jest.setTimeout(240_000);
 
@@ -60,9 +60,7 @@ describeApp("scenario 1: a farmer's field day (Chromium)", {}, (e2e) => {
     const { data } = e2e;
     const [path] = await data.pathsOf(DEMO_USERS.farmer1.email);
     const line = path!.geometry as LineString;
-    const [lon0, lat0] = line.coordinates[0]!;
-    const mLon = 1 / (111_320 * Math.cos((lat0! * Math.PI) / 180));
-    const at = (east: number) => ({ longitude: lon0! + east * mLon, latitude: lat0!, accuracy: 5 });
+    const at = metresFrom(line.coordinates[0]!);
     const formsBefore = await data.formsOfPath(path!.id);
     const [durationsTable, linkDuration, linkPath] = [
       await data.tableId('durations'),

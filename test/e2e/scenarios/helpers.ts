@@ -296,6 +296,16 @@ export async function shootBothSizes(page: Page, dir: string, name: string): Pro
  * adds no distance. Then "Začni snemanje", and the first fix ("waiting for a fix" gone) before
  * the caller's first move — a move made earlier would become the first fix.
  */
+/** Scripted positions for `setGeolocation`: `east` and `north` metres from `[lon0, lat0]`, with this accuracy (m). */
+export function metresFrom(
+  [lon0, lat0]: readonly number[],
+  accuracy = 5,
+): (east: number, north?: number) => { longitude: number; latitude: number; accuracy: number } {
+  const mLon = 1 / (111_320 * Math.cos((lat0! * Math.PI) / 180));
+  const mLat = 1 / 110_574;
+  return (east, north = 0) => ({ longitude: lon0! + east * mLon, latitude: lat0! + north * mLat, accuracy });
+}
+
 export async function startWalk(context: BrowserContext, page: Page, start: { longitude: number; latitude: number; accuracy?: number }): Promise<void> {
   await context.setGeolocation({ accuracy: 5, ...start });
   await page.getByRole('button', { name: slMap.recording.start }).click();

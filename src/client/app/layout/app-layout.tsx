@@ -1,7 +1,8 @@
 /**
  * The shared layout (docs/architecture.md, Screens and routes): header, main navigation, the current screen, the notification
  * area and the update notice — plus what other features hang on the frame: the sign-in banner
- * and sign-out dialog (auth), the location-denied warning (location) and the sync panel the header's connection indicator opens (sync).
+ * and sign-out dialog (auth), the location-denied warning (location), the bar of a walk under way (lib/walk-status, published by
+ * features/map's recorder) and the sync panel the header's connection indicator opens (sync).
  * Features meet here and in routes/ only (docs/architecture.md, Layers).
  */
 import { Suspense, useState } from 'react';
@@ -23,6 +24,7 @@ import { ChunkFailedScreen } from '../routes/chunk-failed';
 import { Loading } from '../../components/loading/loading';
 import { MainNav } from './bottom-nav';
 import { useConnectionInfo } from './connection';
+import { WalkBar } from './walk-bar';
 
 export function AppLayout() {
   const location = useLocation();
@@ -49,6 +51,7 @@ export function AppLayout() {
       />
       <SignInBanner reachable={reachable} />
       <LocationWarning />
+      <WalkBar currentPath={location.path} />
       <MainNav currentPath={location.path} role={role} reviewCount={reviewCount} />
       <main id="main" className="app-main" tabIndex={-1}>
         <RouteOutlet />

@@ -6,17 +6,18 @@
  * passes `onTrack` to draw the live track.
  */
 import { useEffect, useMemo, useState } from 'react';
-import { formatNumber } from '../../../../common/format';
+import { formatDistance, formatNumber } from '../../../../common/format';
 import { slMap, slSetup } from '../../../../common/i18n/sl';
 import type { LineString, MultiLineString } from 'geojson';
 import { Button } from '../../../components/button/button';
 import type { MapEngine } from '../../../lib/map/map-engine';
 import type { LonLat } from '../../../lib/map/geo';
-import { formatDistance, formatDuration, formatPercent } from '../recording/format';
+import { formatDuration, formatPercent } from '../recording/format';
 import { saveWalk, type PathsTableRef } from '../recording/save-walk';
 import { distanceWalked, durationMs, type RecorderOptions, type WalkResult } from '../recording/track-recorder';
 import { useWalkRecorder, type WalkRecorderEnv } from '../recording/use-walk-recorder';
 import { useOfflineDb } from '../../../app/hooks';
+import { routeHref } from '../../../lib/links';
 import { GeometryEditor } from './geometry-editor';
 
 export interface WalkRecorderPanelProps {
@@ -58,8 +59,7 @@ export function WalkRecorderPanel({
   const db = useOfflineDb();
   const stableOptions = useMemo(() => options ?? {}, [options]);
   const recorder = useWalkRecorder(db, stableOptions, env);
-  const { state } = recorder;
-  const [result, setResult] = useState<WalkResult | null>(null);
+  const { state, result } = recorder;
   const [message, setMessage] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
   // Correcting the walked line before saving: the drawing tool is open / the line it holds now.
@@ -67,19 +67,35 @@ export function WalkRecorderPanel({
   const [corrected, setCorrected] = useState<LineString | MultiLineString | null>(null);
   useEffect(() => onCorrecting?.(corrected !== null), [corrected, onCorrecting]);
 
+  // Only this path's walk is drawn on its map.
+  const ownWalk = recorder.pathId === null || recorder.pathId === pathId;
+  // The address of this screen, where a walk started here is finished.
+  const here = () => (typeof window !== 'undefined' && window.location.hash) || routeHref('path', { pathId });
   useEffect(() => {
-    onTrack?.(state.segments);
-  }, [state.segments, onTrack]);
+    onTrack?.(ownWalk ? state.segments : []);
+  }, [state.segments, ownWalk, onTrack]);
 
   const limit = state.options.maxAccuracyM;
   const accuracy = state.lastAccuracy;
+
+  // One walk at a time: another path's walk under way (or finished, not saved yet) is named, with the way to it.
+  if (!ownWalk && state.status !== 'idle') {
+    return (
+      <section className="mt-recorder" aria-label={slMap.recording.title}>
+        <p role="status">{slMap.recording.otherPath(recorder.pathName ?? '')}</p>
+        <div className="mt-recorder__actions">
+          <Button text={slMap.recording.toOtherPath} href={recorder.returnTo ?? routeHref('path', { pathId: recorder.pathId! })} />
+        </div>
+      </section>
+    );
+  }
 
   if (recorder.interrupted && state.status === 'idle') {
     return (
       <section className="mt-recorder" aria-label={slMap.recording.title}>
         <p role="status">{slMap.recording.resumePrompt}</p>
         <div className="mt-recorder__actions">
-          <Button text={slMap.recording.resumeYes} onClick={() => recorder.resumeInterrupted()} />
+          <Button text={slMap.recording.resumeYes} onClick={() => recorder.resumeInterrupted(here())} />
           <Button kind="secondary" text={slMap.recording.resumeNo} onClick={() => void recorder.discard()} />
         </div>
       </section>
@@ -97,7 +113,6 @@ export function WalkRecorderPanel({
         setCorrecting(false);
         setCorrected(null);
         await recorder.clear();
-        setResult(null);
         setMessage(online ? slMap.recording.savedOnline : slMap.recording.saved);
         onSaved?.(result, target);
       } catch {
@@ -149,7 +164,6 @@ export function WalkRecorderPanel({
             kind="danger"
             text={slMap.recording.discard}
             onClick={() => {
-              setResult(null);
               setCorrecting(false);
               setCorrected(null);
               void recorder.discard();
@@ -195,7 +209,7 @@ export function WalkRecorderPanel({
           ) : (
             <Button kind="secondary" text={slMap.recording.resume} onClick={() => recorder.resume()} />
           )}
-          <Button text={slMap.recording.finish} onClick={() => setResult(recorder.finish())} />
+          <Button text={slMap.recording.finish} onClick={() => recorder.finish()} />
         </div>
       </section>
     );
@@ -204,7 +218,7 @@ export function WalkRecorderPanel({
   return (
     <section className="mt-recorder" aria-label={slMap.recording.title}>
       <div className="mt-recorder__actions">
-        <Button text={slMap.recording.start} onClick={() => void recorder.start(pathId, pathName)} />
+        <Button text={slMap.recording.start} onClick={() => void recorder.start(pathId, pathName, here())} />
       </div>
       {message ? <p role="status">{message}</p> : null}
     </section>

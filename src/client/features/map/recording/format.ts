@@ -1,12 +1,6 @@
 import { formatNumber } from '../../../../common/format';
 
-/** Display formats of the recorder (Slovenian decimal comma, via formatNumber). */
-export function formatDistance(metres: number): string {
-  if (!Number.isFinite(metres) || metres < 0) return '0 m';
-  if (metres < 1000) return `${formatNumber(metres, 0)} m`;
-  return `${formatNumber(metres / 1000, 2)} km`;
-}
-
+/** Display formats of the recorder (Slovenian decimal comma, via formatNumber; a distance: common/format's formatDistance). */
 export function formatDuration(ms: number): string {
   const total = Math.max(0, Math.floor(ms / 1000));
   const h = Math.floor(total / 3600);

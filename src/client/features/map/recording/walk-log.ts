@@ -19,6 +19,8 @@ const chunkKey = (n: number) => `walk:chunk:${n}`;
 export interface WalkHeader {
   pathId: number;
   pathName?: string;
+  /** The address of the screen the walk was started on (where it is finished); older logs lack it. */
+  returnTo?: string;
   startedAt: number;
   options: Partial<RecorderOptions>;
   chunks: number;

@@ -1,0 +1,26 @@
+/**
+ * While a walk is recorded, every screen but its path's shows a bar with the walked distance and
+ * the way back to the path: the farmer marks the plants on the form while the walk goes on
+ * (features/map's walk session), and finishes it on the path's screen.
+ */
+import { sl } from '../../../common/i18n/sl';
+import { formatDistance } from '../../../common/format';
+import { useWalkStatus } from '../../lib/walk-status';
+
+export function WalkBar({ currentPath }: { currentPath: string }) {
+  const walk = useWalkStatus();
+  if (!walk) return null;
+  // Not on the screen the walk is finished on, which shows it whole.
+  if (currentPath === walk.returnTo.replace(/^#/, '').split('?')[0]) return null;
+  const t = sl.walkBar;
+  const distance = formatDistance(walk.distanceM);
+  return (
+    // Not a live region: its distance changes with every few steps.
+    <aside className="walk-bar" aria-label={t.label} data-recording={walk.recording ? 'true' : 'false'}>
+      <span className="walk-bar__text">{walk.recording ? t.recording(distance) : t.paused(distance)}</span>
+      <a className="walk-bar__back" href={walk.returnTo} aria-label={t.backTo(walk.pathName ?? '')}>
+        {t.back}
+      </a>
+    </aside>
+  );
+}
