@@ -11,8 +11,8 @@ export interface WalkStatus {
   pathName: string | null;
   /** The address of the screen the walk is finished on. */
   returnTo: string;
-  /** Recording now (false: paused). */
-  recording: boolean;
+  /** Recording, paused, or finished and not saved yet. */
+  status: 'recording' | 'paused' | 'finished';
   distanceM: number;
 }
 
@@ -21,7 +21,7 @@ const listeners = new Set<() => void>();
 
 function same(a: WalkStatus | null, b: WalkStatus | null): boolean {
   if (a === null || b === null) return a === b;
-  return a.pathId === b.pathId && a.pathName === b.pathName && a.returnTo === b.returnTo && a.recording === b.recording && a.distanceM === b.distanceM;
+  return a.pathId === b.pathId && a.pathName === b.pathName && a.returnTo === b.returnTo && a.status === b.status && a.distanceM === b.distanceM;
 }
 
 export function publishWalkStatus(status: WalkStatus | null): void {

@@ -54,6 +54,7 @@ export const sl = {
     /** `distance` = walked so far ('120 m'). */
     recording: (distance: string) => `Snemam hojo · ${distance}`,
     paused: (distance: string) => `Hoja v premoru · ${distance}`,
+    finished: (distance: string) => `Hoja končana, ni shranjena · ${distance}`,
     back: 'Nazaj na pot',
     /** The link's name for screen readers: the visible words and the path's name ('' when unknown). */
     backTo: (name: string) => (name ? `Nazaj na pot ${name}` : 'Nazaj na pot'),

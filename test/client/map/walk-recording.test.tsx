@@ -246,6 +246,9 @@ describe('a walk behind other screens', () => {
     );
     expect(screen.getByTestId('walk-distance').textContent).toBe('90 m');
     fireEvent.click(screen.getByRole('button', { name: slMap.recording.finish }));
+    // Finished and not saved: elsewhere the bar still leads back, to save it.
+    frame.rerender(<WalkBar currentPath="/" />);
+    expect(bar()?.firstChild?.textContent).toBe(sl.walkBar.finished('90 m'));
     fireEvent.click(screen.getByRole('button', { name: slMap.recording.save }));
     await waitFor(() => expect(screen.getByRole('status').textContent).toBe(slMap.recording.saved));
     const [item] = await db.outbox.toArray();

@@ -16,8 +16,8 @@ export function WalkBar({ currentPath }: { currentPath: string }) {
   const distance = formatDistance(walk.distanceM);
   return (
     // Not a live region: its distance changes with every few steps.
-    <aside className="walk-bar" aria-label={t.label} data-recording={walk.recording ? 'true' : 'false'}>
-      <span className="walk-bar__text">{walk.recording ? t.recording(distance) : t.paused(distance)}</span>
+    <aside className="walk-bar" aria-label={t.label} data-status={walk.status}>
+      <span className="walk-bar__text">{t[walk.status](distance)}</span>
       <a className="walk-bar__back" href={walk.returnTo} aria-label={t.backTo(walk.pathName ?? '')}>
         {t.back}
       </a>

@@ -148,7 +148,8 @@ export class WalkSession {
     }
     this.current = rebuilt;
     const { pathId, pathName, returnTo } = interrupted.header;
-    this.set({ state: rebuilt, pathId, pathName: pathName ?? null, returnTo: returnTo ?? here, interrupted: null });
+    // A log from before walks knew their screen: its path's screen, or this one for a path not made yet.
+    this.set({ state: rebuilt, pathId, pathName: pathName ?? null, returnTo: returnTo ?? (pathId ? routeHref('path', { pathId }) : here), interrupted: null });
   }
 
   /** Stops and summarises; the log is kept until `clear` (after the path was saved). */
@@ -214,8 +215,10 @@ export class WalkSession {
       clearInterval(this.clock);
       this.clock = null;
     }
+    // A finished walk counts until it is saved or discarded: the bar leads back to save it.
     const { pathId, pathName, returnTo, state } = this.snapshot;
-    publishWalkStatus(active && pathId !== null && returnTo !== null ? { pathId, pathName, returnTo, recording, distanceM: distanceWalked(state) } : null);
+    const shown = active || status === 'finished';
+    publishWalkStatus(shown && pathId !== null && returnTo !== null ? { pathId, pathName, returnTo, status, distanceM: distanceWalked(state) } : null);
   }
 
   private watch(): () => void {
