@@ -363,6 +363,8 @@ export const slMap = {
     poorAccuracy: 'Slab signal GPS (±{m} m). Upoštevam le položaje, natančnejše od {limit} m.',
     unsupported: 'Ta naprava ne omogoča določanja lokacije.',
     wakeLockUnavailable: 'Zaslon se lahko med snemanjem ugasne. Pustite aplikacijo odprto.',
+    /** Under a walk under way: leaving the path's screen does not stop it. */
+    goesOn: 'Snemanje teče naprej, tudi ko odprete obrazec poti.',
     resumePrompt: 'Najdeno je prekinjeno snemanje poti. Ali ga želite nadaljevati?',
     resumeYes: 'Nadaljuj snemanje',
     resumeNo: 'Zavrzi posnetek',

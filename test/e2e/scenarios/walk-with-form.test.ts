@@ -67,6 +67,7 @@ describeApp('scenario: the walk goes on while the form is filled in (Chromium)',
         await page.waitForFunction((id) => window.location.hash === `#/paths/${id}`, farmerPath!.id);
         expect(await distanceIn(PANEL)).toBe('40 m');
         expect(await bar.count()).toBe(0);
+        await keepScreenshot(page, path.join(ARTIFACTS_DIR, 'walk-back-on-path-360.png'));
         await walkTo(44, 48, PANEL);
         await page.getByRole('button', { name: slMap.recording.finish }).click();
         await page.getByTestId('walk-summary').waitFor();

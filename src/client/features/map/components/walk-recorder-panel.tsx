@@ -2,8 +2,10 @@
  * Walk recording for one path: start, pause/resume, finish with the quality summary,
  * save the simplified line through the outbox (optionally corrected with Draw first: stray
  * points moved or deleted, ends trimmed; the raw fixes are kept as recorded), or discard. An
- * interrupted recording (reload, crash) is offered for resumption first. The screen of a path renders this beside MapView and
- * passes `onTrack` to draw the live track.
+ * interrupted recording (reload, crash) is offered for resumption first. The walk is the page's
+ * (walk-session.ts): it goes on when this screen is left, and another path's screen names it
+ * instead of starting a second. The screen of a path renders this beside MapView and passes
+ * `onTrack` to draw the live track.
  */
 import { useEffect, useMemo, useState } from 'react';
 import { formatDistance, formatNumber } from '../../../../common/format';
@@ -200,6 +202,7 @@ export function WalkRecorderPanel({
         {accuracy !== null && accuracy > limit ? (
           <p role="alert">{slMap.recording.poorAccuracy.replace('{m}', formatNumber(accuracy, 0)).replace('{limit}', formatNumber(limit, 0))}</p>
         ) : null}
+        <p className="mt-recorder__hint">{slMap.recording.goesOn}</p>
         {state.status === 'recording' && !recorder.wakeLockHeld ? <p>{slMap.recording.wakeLockUnavailable}</p> : null}
         {recorder.error === 'unsupported' ? <p role="alert">{slMap.recording.unsupported}</p> : null}
         {recorder.error === 'storage' ? <p role="alert">{slMap.recording.saveFailed}</p> : null}
