@@ -118,14 +118,21 @@ const LIVE_STATE_ATTRIBUTE = 'data-live-state';
 export const PICTURE_BUSY_ATTRIBUTE = 'data-picture-busy';
 
 /**
+ * Marks what is left out of a picture: what shows only while something of this page runs (a walk
+ * being recorded), which the next start will not have.
+ */
+export const NOT_PICTURED_ATTRIBUTE = 'data-not-pictured';
+
+/**
  * The markup of what `root` shows, to be painted again before the app's code runs. Without style
  * attributes: the app's Content-Security-Policy refuses inline styles in markup (React sets its
  * few through the DOM, which the policy allows). What showed the live state then keeps its place
  * but is hidden (`picture-stale`): on the next start it may no longer be true. What the season's
- * rows replace is marked busy.
+ * rows replace is marked busy. What only this page has is left out.
  */
 export function pictureOf(root: Element): string {
   const copy = root.cloneNode(true) as Element;
+  for (const gone of copy.querySelectorAll(`[${NOT_PICTURED_ATTRIBUTE}]`)) gone.remove();
   for (const styled of copy.querySelectorAll('[style]')) styled.removeAttribute('style');
   for (const live of copy.querySelectorAll(`[${LIVE_STATE_ATTRIBUTE}]`)) live.classList.add('picture-stale');
   for (const part of copy.querySelectorAll(`[${PICTURE_BUSY_ATTRIBUTE}]`)) part.setAttribute('aria-busy', 'true');

@@ -15,6 +15,8 @@ import { paintFirstVisitHome } from '../../../src/client/app/bootstrap/first-vis
 import { paintHomePicture } from '../../../src/client/app/bootstrap/home-picture';
 import { CONFIG_STORAGE_KEY } from '../../../src/client/lib/config/load-config';
 import { writeIdentity } from '../../../src/client/lib/auth/local-identity';
+import { publishWalkStatus } from '../../../src/client/lib/walk-status';
+import { WalkBar } from '../../../src/client/app/layout/walk-bar';
 
 afterEach(cleanup);
 
@@ -245,6 +247,31 @@ describe("HomeScreen's picture painted before the app's code runs", () => {
     expect(stale.length).toBeGreaterThan(0);
     expect(stale.every((element) => element.classList.contains('picture-stale'))).toBe(true);
     expect(within(root).getByText(slScreens.home.pending(shown.sync.pending), { exact: false }).closest('.picture-stale')).not.toBeNull();
+  });
+
+  it('a walk under way when the picture is taken is not in it: the next start has no walk running', async () => {
+    const storage = memoryStorage();
+    signedIn(storage, 'kmet1@example.si');
+    const shown = homeProps({ snapshotKey: KEY, snapshotStorage: storage });
+    publishWalkStatus({ pathId: 5, pathName: 'Pot 1', returnTo: '#/paths/5', status: 'recording', distanceM: 40 });
+    const app = placeholderRoot();
+    app.replaceChildren();
+    const { unmount } = render(
+      <>
+        <WalkBar currentPath="/" />
+        <HomeScreen {...shown} />
+      </>,
+      { container: app },
+    );
+    expect(within(app).getByText(sl.walkBar.recording('40 m'))).toBeTruthy();
+    await pictureTaken(storage, KEY);
+    unmount();
+    publishWalkStatus(null);
+
+    const root = placeholderRoot();
+    expect(paintHomePicture(document, storage)).toBe(true);
+    expect(within(root).getByText(shown.areas[0]!.paths[0]!.name)).toBeTruthy();
+    expect(within(root).queryByText(sl.walkBar.recording('40 m'))).toBeNull();
   });
 
   it("a first visit's picture, made before the app's markup ever showed, is built as home shows it: the same page, the paths' links the app's own", () => {

@@ -5,6 +5,7 @@
  */
 import { sl } from '../../../common/i18n/sl';
 import { formatDistance } from '../../../common/format';
+import { NOT_PICTURED_ATTRIBUTE } from '../../lib/home-snapshot';
 import { useWalkStatus } from '../../lib/walk-status';
 
 export function WalkBar({ currentPath }: { currentPath: string }) {
@@ -15,8 +16,9 @@ export function WalkBar({ currentPath }: { currentPath: string }) {
   const t = sl.walkBar;
   const distance = formatDistance(walk.distanceM);
   return (
-    // Not a live region: its distance changes with every few steps.
-    <aside className="walk-bar" aria-label={t.label} data-status={walk.status}>
+    // Not a live region: its distance changes with every few steps. Not in the home's picture for
+    // the next start either: a reload interrupts the walk (its path's screen offers to resume it).
+    <aside className="walk-bar" aria-label={t.label} data-status={walk.status} {...{ [NOT_PICTURED_ATTRIBUTE]: '' }}>
       <span className="walk-bar__text">{t[walk.status](distance)}</span>
       <a className="walk-bar__back" href={walk.returnTo} aria-label={t.backTo(walk.pathName ?? '')}>
         {t.back}
