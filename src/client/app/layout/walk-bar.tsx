@@ -7,12 +7,13 @@ import { sl } from '../../../common/i18n/sl';
 import { formatDistance } from '../../../common/format';
 import { NOT_PICTURED_ATTRIBUTE } from '../../lib/home-snapshot';
 import { useWalkStatus } from '../../lib/walk-status';
+import { parseHash } from '../router/match';
 
 export function WalkBar({ currentPath }: { currentPath: string }) {
   const walk = useWalkStatus();
   if (!walk) return null;
   // Not on the screen the walk is finished on, which shows it whole.
-  if (currentPath === walk.returnTo.replace(/^#/, '').split('?')[0]) return null;
+  if (currentPath === parseHash(walk.returnTo).path) return null;
   const t = sl.walkBar;
   const distance = formatDistance(walk.distanceM);
   return (

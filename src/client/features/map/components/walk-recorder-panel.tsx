@@ -81,12 +81,13 @@ export function WalkRecorderPanel({
   const accuracy = state.lastAccuracy;
 
   // One walk at a time: another path's walk under way (or finished, not saved yet) is named, with the way to it.
-  if (!ownWalk && state.status !== 'idle') {
+  // (A walk's session knows its path and the screen it returns to together.)
+  if (!ownWalk && state.status !== 'idle' && recorder.returnTo !== null) {
     return (
       <section className="mt-recorder" aria-label={slMap.recording.title}>
         <p role="status">{slMap.recording.otherPath(recorder.pathName ?? '')}</p>
         <div className="mt-recorder__actions">
-          <Button text={slMap.recording.toOtherPath} href={recorder.returnTo ?? routeHref('path', { pathId: recorder.pathId! })} />
+          <Button text={slMap.recording.toOtherPath} href={recorder.returnTo} />
         </div>
       </section>
     );

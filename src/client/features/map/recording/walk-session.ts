@@ -192,6 +192,10 @@ export class WalkSession {
   private set(patch: Partial<WalkSnapshot>): void {
     this.snapshot = { ...this.snapshot, ...patch };
     this.follow();
+    this.notify();
+  }
+
+  private notify(): void {
     for (const listener of [...this.listeners]) listener();
   }
 
@@ -210,7 +214,13 @@ export class WalkSession {
       this.stopWakeLock();
       this.stopWakeLock = null;
     }
-    if (active && !this.clock) this.clock = setInterval(() => this.set({ now: this.env.now() }), 1000);
+    if (active && !this.clock) {
+      // The clock's tick changes nothing `follow` looks at: the screens are told, nothing else.
+      this.clock = setInterval(() => {
+        this.snapshot = { ...this.snapshot, now: this.env.now() };
+        this.notify();
+      }, 1000);
+    }
     if (!active && this.clock) {
       clearInterval(this.clock);
       this.clock = null;
