@@ -73,7 +73,7 @@ describeApp('form location by a tap on the map (Chromium)', {}, (e2e) => {
 
         const card = page.getByTestId(`indicator-${KEY}`);
         await card.getByRole('radio', { name: slScreens.forms.yes, exact: true }).click();
-        await card.locator('summary').click();
+        await card.locator('.indicator__head').click();
         await card.getByRole('button', { name: slScreens.forms.pickOnMap }).click();
 
         const dialog = page.getByRole('dialog');

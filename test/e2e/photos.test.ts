@@ -74,7 +74,7 @@ describeApp('a camera photo on a form (Chromium)', {}, (e2e) => {
         }
         const photoCard = page.getByTestId(`indicator-${PHOTO_ON}`);
         await photoCard.getByRole('radio', { name: slScreens.forms.yes, exact: true }).click();
-        await photoCard.locator('summary').click();
+        await photoCard.locator('.indicator__head').click();
 
         const workers: string[] = [];
         page.on('worker', (worker) => workers.push(worker.url()));

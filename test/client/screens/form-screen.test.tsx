@@ -198,6 +198,31 @@ describe('FormScreen', () => {
     }
   });
 
+  it("an indicator is one row: the plant's name opens its description, note, location and photos, and a row with any of them is marked", async () => {
+    const s = season();
+    await renderForm(<Harness {...props(s.formDone, s.indicators)} />, { db: newDb() });
+    const glavinec = screen.getByTestId('indicator-centaurea-jacea');
+    const head = within(glavinec).getByRole('button', { name: /navadni glavinec/ });
+    // The name says what it opens (for screen readers too), and nothing of it is in the way before.
+    expect(head.textContent).toContain(`${slScreens.forms.more} · ${slScreens.forms.note} · ${slScreens.forms.location} · ${slScreens.forms.photos}`);
+    expect(head.getAttribute('aria-expanded')).toBe('false');
+    expect(within(glavinec).queryByRole('textbox', { name: slScreens.forms.note })).toBeNull();
+    expect(head.classList.contains('indicator__head--has-more')).toBe(false);
+    fireEvent.click(head);
+    expect(head.getAttribute('aria-expanded')).toBe('true');
+    const panel = document.getElementById(head.getAttribute('aria-controls')!)!;
+    expect(glavinec.contains(panel)).toBe(true);
+    expect(within(panel).getByText(FORM_KINDS.travnik.indicators.find((i) => i.key === 'centaurea-jacea')!.description)).toBeTruthy();
+    const note = within(glavinec).getByRole('textbox', { name: slScreens.forms.note }) as HTMLInputElement;
+    fireEvent.input(note, { target: { value: 'ob robu' } });
+    expect(within(glavinec).getByRole('button', { name: slScreens.forms.useMyLocation })).toBeTruthy();
+    fireEvent.click(head);
+    expect(head.getAttribute('aria-expanded')).toBe('false');
+    expect(within(glavinec).queryByRole('textbox', { name: slScreens.forms.note })).toBeNull();
+    // Closed again, the row shows it holds a note.
+    expect(head.classList.contains('indicator__head--has-more')).toBe(true);
+  });
+
   it('an invalid value is refused even for a draft', async () => {
     const s = season();
     const db = newDb();
@@ -216,6 +241,7 @@ describe('FormScreen', () => {
     await renderForm(<Harness {...props(s.formDone, s.indicators)} />, { db });
     const orchids = screen.getByTestId('indicator-orchidaceae');
     fireEvent.input(within(orchids).getByRole('spinbutton'), { target: { value: '2' } });
+    fireEvent.click(within(orchids).getByRole('button', { name: /Kukavičevke/i }));
     fireEvent.click(within(orchids).getByRole('button', { name: slScreens.forms.useMyLocation }));
     await within(orchids).findByTestId('location-value');
     fireEvent.click(within(screen.getByTestId('indicator-solidago')).getByRole('radio', { name: slScreens.forms.no }));

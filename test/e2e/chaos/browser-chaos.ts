@@ -363,7 +363,7 @@ export async function runBrowserChaos(options: BrowserChaosOptions): Promise<Bro
         }
         await page.getByLabel(slScreens.forms.formNote).fill(note);
         const photoCard = page.getByTestId(`indicator-${REQUIRED_ANSWERS[0].key}`);
-        await photoCard.locator('summary').click();
+        await photoCard.locator('.indicator__head').click();
         await photoCard.locator('input[type=file]').setInputFiles({ name: `${note}.jpg`, mimeType: 'image/jpeg', buffer: await makeJpeg(page) });
         await photoCard.getByTestId('new-photo').waitFor();
         await page.getByRole('button', { name: slScreens.forms.save }).click();

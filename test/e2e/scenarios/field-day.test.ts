@@ -106,7 +106,7 @@ describeApp("scenario 1: a farmer's field day (Chromium)", {}, (e2e) => {
         await page.getByTestId(`indicator-${ANSWERS[0]!.key}`).waitFor();
         await fillAnswers(page);
         const photoCard = page.getByTestId(`indicator-${PHOTO_ON}`);
-        await photoCard.locator('summary').click();
+        await photoCard.locator('.indicator__head').click();
         await photoCard.locator('input[type=file]').setInputFiles({ name: 'kadulja.jpg', mimeType: 'image/jpeg', buffer: await makeJpeg(page) });
         await photoCard.getByTestId('new-photo').waitFor();
         await page.getByLabel(slScreens.forms.markCompleted).check();
@@ -121,7 +121,7 @@ describeApp("scenario 1: a farmer's field day (Chromium)", {}, (e2e) => {
         await page.getByTestId(`indicator-${ANSWERS[0]!.key}`).waitFor();
         expect(await page.evaluate(() => window.location.hash)).toBe(`#/forms/${localFormId}`);
         await expectAnswersShown(page);
-        await photoCard.locator('summary').click();
+        await photoCard.locator('.indicator__head').click();
         await photoCard.getByText(slScreens.forms.photoPending).waitFor();
         expect(await page.getByLabel(slScreens.forms.markCompleted).isChecked()).toBe(true);
         expect(await outboxCount(page)).toBe(queued);
@@ -212,7 +212,7 @@ describeApp("scenario 1: a farmer's field day (Chromium)", {}, (e2e) => {
           await editor.page.getByTestId(`indicator-${ANSWERS[0]!.key}`).waitFor();
           await expectAnswersShown(editor.page);
           const card = editor.page.getByTestId(`indicator-${PHOTO_ON}`);
-          await card.locator('summary').click();
+          await card.locator('.indicator__head').click();
           await card.locator('.photos__list img').first().waitFor();
 
           const exported = await exportActionLogFromAbout(editor.page);

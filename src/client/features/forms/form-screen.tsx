@@ -213,9 +213,12 @@ function FormEditor(props: FormScreenProps & { form: StoredRecord; kind: FormKin
     () => (
       <div className="score-panel card" aria-live="polite" data-testid="live-score">
         <h2>{slScreens.forms.liveScore}</h2>
-        <ScoreBadge score={answered ? score.score : null} size="large" noneText={slPhone.form.noScoreYet} />
+        {/* The score opens its explanation: on a phone's score/save bar there is no room for a line of its own. */}
         <details className="score-panel__explain" open={explainOpen} onToggle={(e) => setExplainOpen((e.target as HTMLDetailsElement).open)}>
-          <summary>{slScreens.forms.explain}</summary>
+          <summary>
+            <ScoreBadge score={answered ? score.score : null} size="large" noneText={slPhone.form.noScoreYet} />
+            <span className="score-panel__explain-label">{slScreens.forms.explain}</span>
+          </summary>
           <ScoreExplanation result={score} />
         </details>
       </div>

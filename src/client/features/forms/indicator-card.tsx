@@ -2,7 +2,7 @@
  * One indicator of a form: its picture and name, the answer, a note, an optional location (the
  * current position or a tap on the map), photos, and for editors the archive action.
  */
-import { useCallback, useState } from 'react';
+import { useCallback, useId, useState } from 'react';
 import { slPhone, slReviewFarmer, slScreens } from '../../../common/i18n/sl';
 import type { AppConfig, IndicatorDefinition } from '../../../common/schemas/config';
 import { ArchiveButton } from '../../components/archive-button/archive-button';
@@ -49,6 +49,8 @@ export function IndicatorCard({
 }: IndicatorCardProps) {
   const t = slScreens.forms;
   const [locError, setLocError] = useState<string | null>(null);
+  const [open, setOpen] = useState(false);
+  const moreId = useId();
   const errorId = error ? `err-${def.key}` : undefined;
   const filled = draft.value !== '' && draft.value !== undefined && draft.value !== null;
   const extras = draft.note !== '' || draft.location !== null || draft.photos.length > 0;
@@ -68,9 +70,17 @@ export function IndicatorCard({
       data-highlight={highlight ? 'true' : undefined}
       data-testid={`indicator-${def.key}`}
     >
-      <div className="indicator__head">
+      {/* The plant's name opens the rest (description, note, location, photos): the row itself stays
+          one line of picture, names and answer, so a phone screen shows several to answer. */}
+      <button
+        type="button"
+        className={extras ? 'indicator__head indicator__head--has-more' : 'indicator__head'}
+        aria-expanded={open}
+        aria-controls={moreId}
+        onClick={() => setOpen((wasOpen) => !wasOpen)}
+      >
         {def.image ? <img className="indicator__img" src={def.image} alt="" width={64} height={64} loading="lazy" /> : null}
-        <div className="indicator__names">
+        <span className="indicator__names">
           <span className="indicator__name">
             {def.name}
             {def.required ? (
@@ -85,18 +95,18 @@ export function IndicatorCard({
           </span>
           {def.latin ? <i className="indicator__latin">{def.latin}</i> : null}
           {highlight ? <span className="indicator__flag">{slReviewFarmer.review.flagged}</span> : null}
-        </div>
-      </div>
+          <span className="indicator__hint">
+            {t.more} · {t.note} · {t.location} · {t.photos}
+          </span>
+        </span>
+      </button>
       <ValueInput def={def} value={draft.value} readOnly={readOnly} onChange={(value) => onChange({ value })} errorId={errorId} />
       {error ? (
         <p className="field__error" id={errorId} role="alert">
           {error}
         </p>
       ) : null}
-      <details className={extras ? 'indicator__more indicator__more--has' : 'indicator__more'}>
-        <summary>
-          {t.more} · {t.note} · {t.location} · {t.photos}
-        </summary>
+      <div className="indicator__more" id={moreId} hidden={!open}>
         <p className="indicator__desc">{def.description}</p>
         <label className="field">
           <span className="field__label">{t.note}</span>
@@ -137,7 +147,7 @@ export function IndicatorCard({
           onRemove={removePhoto}
           resizeEnv={resizeEnv}
         />
-      </details>
+      </div>
       {onArchive && !readOnly && recordId !== null ? (
         <div className="indicator__archive">
           <ArchiveButton
