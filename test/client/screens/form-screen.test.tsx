@@ -11,6 +11,7 @@ import { planSave, initialDraft } from '../../../src/client/features/forms/form-
 import { PHOTO_MAX_SIDE } from '../../../src/client/features/forms/indicator-photos';
 import type { ResizeEnv } from '../../../src/client/lib/image/resize';
 import { openOfflineDb, type OfflineDb, type StoredRecord } from '../../../src/client/lib/db';
+import { storeMappings } from '../../../src/client/lib/db/identity';
 import { FORM_KINDS } from '../../../src/common/scheme/form-kinds';
 import { sl, slPhone, slScreens } from '../../../src/common/i18n/sl';
 import { config, renderWithStore, season } from './fixtures';
@@ -359,6 +360,88 @@ describe('FormScreen', () => {
     const odd = { ...s.formDone, properties: { ...s.formDone.properties, [config.tables.forms.columns.form_id]: 99 } };
     renderWithStore(<Harness {...props(odd, [])} />, { db: newDb() });
     expect(screen.getByText(slScreens.forms.unknownKind)).toBeTruthy();
+  });
+});
+
+describe('unsaved answers kept on the device', () => {
+  /** The rows of kept answers on the device. */
+  const keptRows = (db: OfflineDb) => db.meta.where('key').startsWith('formDraft:').toArray();
+  const answerOf = (key: string, answer: string) =>
+    within(screen.getByTestId(`indicator-${key}`))
+      .getByRole('radio', { name: answer })
+      .getAttribute('aria-checked');
+
+  it('come back after the screen was lost without a save (a tab the phone killed), and go once saved', async () => {
+    const s = season();
+    const db = newDb();
+    await renderForm(<Harness {...props(s.formDone, s.indicators)} />, { db });
+    fireEvent.click(within(screen.getByTestId('indicator-salvia-pratensis')).getByRole('radio', { name: slScreens.forms.no }));
+    fireEvent.click(within(screen.getByTestId('indicator-centaurea-jacea')).getByRole('radio', { name: slScreens.forms.yes }));
+    await waitFor(async () => expect(await keptRows(db)).toHaveLength(1));
+    expect(screen.queryByTestId('form-restored')).toBeNull();
+    // The screen goes without a save and without asking, as a killed tab's.
+    cleanup();
+
+    await renderForm(<Harness {...props(s.formDone, s.indicators)} />, { db });
+    expect((await screen.findByTestId('form-restored')).textContent).toContain(slScreens.forms.restoredTitle);
+    expect(answerOf('salvia-pratensis', slScreens.forms.no)).toBe('true');
+    expect(answerOf('centaurea-jacea', slScreens.forms.yes)).toBe('true');
+    // Unchanged answers are the stored ones.
+    expect(answerOf('solidago', slScreens.forms.yes)).toBe('true');
+    expect(await db.outbox.count()).toBe(0);
+
+    // Not finished yet: a draft may leave required answers for later.
+    fireEvent.click(screen.getByRole('checkbox', { name: slScreens.forms.markCompleted }));
+    fireEvent.click(screen.getByRole('button', { name: slScreens.forms.save }));
+    await screen.findByText(slScreens.states.saved);
+    expect(screen.queryByTestId('form-restored')).toBeNull();
+    await waitFor(async () => expect(await keptRows(db)).toHaveLength(0));
+    expect((await db.outbox.toArray()).filter((item) => item.tableId === config.tables.indicators.id)).toHaveLength(2);
+  });
+
+  it('are discarded on request: the form as stored, nothing kept', async () => {
+    const s = season();
+    const db = newDb();
+    await renderForm(<Harness {...props(s.formDone, s.indicators)} />, { db });
+    fireEvent.click(within(screen.getByTestId('indicator-salvia-pratensis')).getByRole('radio', { name: slScreens.forms.no }));
+    await waitFor(async () => expect(await keptRows(db)).toHaveLength(1));
+    cleanup();
+
+    await renderForm(<Harness {...props(s.formDone, s.indicators)} />, { db });
+    await screen.findByTestId('form-restored');
+    fireEvent.click(screen.getByRole('button', { name: slScreens.forms.discardRestored }));
+    expect(screen.queryByTestId('form-restored')).toBeNull();
+    expect(answerOf('salvia-pratensis', slScreens.forms.yes)).toBe('true');
+    await waitFor(async () => expect(await keptRows(db)).toHaveLength(0));
+  });
+
+  it('are found again after the outbox delivered the form (kept under its offline id, opened by its server id)', async () => {
+    const s = season();
+    const db = newDb();
+    const offlineId = 4242;
+    const form = { ...s.formDone, id: offlineId };
+    const indicators = s.indicators.map((row) => ({ ...row, properties: { ...row.properties, [config.tables.indicators.columns.parent]: offlineId } }));
+    await renderForm(<Harness {...props(form, indicators)} />, { db });
+    fireEvent.click(within(screen.getByTestId('indicator-salvia-pratensis')).getByRole('radio', { name: slScreens.forms.no }));
+    await waitFor(async () => expect(await keptRows(db)).toHaveLength(1));
+    cleanup();
+    const announce = await db.transaction('rw', db.meta, () =>
+      storeMappings(db, [{ tableId: config.tables.forms.id, localId: offlineId, id: s.formDone.id, of: 'record' }]),
+    );
+    announce();
+
+    await renderForm(<Harness {...props(s.formDone, s.indicators)} />, { db });
+    await screen.findByTestId('form-restored');
+    expect(answerOf('salvia-pratensis', slScreens.forms.no)).toBe('true');
+  });
+
+  it('are not kept for a form the user cannot change', async () => {
+    const s = season();
+    const db = newDb();
+    await db.meta.put({ key: `formDraft:${s.formDone.id}`, value: { ids: [s.formDone.id], indicators: {} } });
+    await renderForm(<Harness {...props(s.formDone, s.indicators, { readOnly: 'role' })} />, { db });
+    expect(screen.queryByTestId('form-restored')).toBeNull();
+    expect(await keptRows(db)).toHaveLength(1);
   });
 });
 

@@ -44,6 +44,7 @@ import {
 } from './form-draft';
 import { focusField, fieldId } from './answer-fields';
 import { IndicatorList } from './indicator-list';
+import { useKeptDraft } from './use-kept-draft';
 import { routeHref } from '../../lib/links';
 
 const NO_ERRORS: ReadonlyMap<string, string> = new Map();
@@ -156,6 +157,7 @@ function FormEditor(props: FormScreenProps & { form: StoredRecord; kind: FormKin
   );
   const dirty = !readOnly && isDirty(draft, base);
   useUnsavedChanges(dirty);
+  const kept = useKeptDraft({ formId: form.id, active: !readOnly, draft, base, setDraft });
   // Indicators archived by an editor: those of the stored rows, and those archived on this screen
   // (shown gone at once, before the rows are read again).
   const [archivedHere, setArchivedHere] = useState<ReadonlySet<string>>(() => new Set());
@@ -290,6 +292,14 @@ function FormEditor(props: FormScreenProps & { form: StoredRecord; kind: FormKin
               slScreens.states.readOnly
             )}
           </p>
+        ) : null}
+        {kept.restored && dirty ? (
+          <div className="card form-restored" role="status" data-testid="form-restored">
+            <p>
+              <strong>{t.restoredTitle}</strong> {t.restoredHint}
+            </p>
+            <Button type="button" kind="secondary" size="small" text={t.discardRestored} onClick={kept.discard} />
+          </div>
         ) : null}
         {summary && summary.items.length ? (
           <div

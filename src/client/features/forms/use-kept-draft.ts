@@ -1,0 +1,113 @@
+/**
+ * The form screen's unsaved answers kept on the device (draft-stash.ts): restored once when the
+ * form opens, kept again a moment after each change (never on a tap's frame), at once when the
+ * page is hidden (the camera opens, the phone locks, another app comes up: the moments before a
+ * phone kills a tab), and forgotten when nothing is left unsaved (saved, or discarded).
+ */
+import { useCallback, useEffect, useRef, useState, type Dispatch, type SetStateAction } from 'react';
+import { useOfflineDb } from '../../app/hooks';
+import type { FormDraft } from './form-draft';
+import { applyChanges, changesOf, dropChanges, findChanges, keepChanges, keptDraftKey } from './draft-stash';
+
+/** How long after a change its answers are kept: a run of taps is one write. */
+export const KEEP_DRAFT_DELAY_MS = 400;
+
+export interface KeptDraft {
+  /** Answers kept from an earlier visit are on the screen (until saved or discarded). */
+  restored: boolean;
+  /** Back to the form as stored, the kept answers forgotten. */
+  discard: () => void;
+}
+
+export function useKeptDraft(args: {
+  formId: number;
+  /** False for a form the user cannot change: nothing is kept or restored. */
+  active: boolean;
+  draft: FormDraft;
+  base: FormDraft;
+  setDraft: Dispatch<SetStateAction<FormDraft>>;
+}): KeptDraft {
+  const { formId, active, draft, base, setDraft } = args;
+  const db = useOfflineDb();
+  const [restored, setRestored] = useState(false);
+  // Until the device was asked for answers kept earlier, none is written (it would replace them).
+  const [ready, setReady] = useState(false);
+  const ids = useRef<number[]>([]);
+  if (!ids.current.includes(formId)) ids.current.push(formId);
+  const key = useRef<string | null>(null);
+  const baseRef = useRef(base);
+  baseRef.current = base;
+  // Writes go one after another, in the order of the changes.
+  const queue = useRef<Promise<unknown>>(Promise.resolve());
+  const pending = useRef<(() => void) | null>(null);
+  const run = useCallback((write: () => Promise<void>) => {
+    queue.current = queue.current.then(write).catch(() => undefined);
+  }, []);
+
+  useEffect(() => {
+    if (!active) return undefined;
+    let cancelled = false;
+    void findChanges(db, ids.current[0]!)
+      .then((found) => {
+        if (cancelled || !found) return;
+        key.current = found.key;
+        for (const id of found.ids) if (!ids.current.includes(id)) ids.current.push(id);
+        setDraft((now) => applyChanges(now, baseRef.current, found.changes));
+        setRestored(true);
+      })
+      .catch(() => undefined)
+      .finally(() => {
+        if (!cancelled) setReady(true);
+      });
+    return () => {
+      cancelled = true;
+    };
+    // Once per screen: what was kept is asked for when the form opens.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [active, db]);
+
+  useEffect(() => {
+    pending.current = null;
+    if (!active || !ready) return undefined;
+    const changes = changesOf(draft, base);
+    const write = () => {
+      pending.current = null;
+      if (changes) {
+        key.current ??= keptDraftKey(ids.current[0]!);
+        const rowKey = key.current;
+        run(() => keepChanges(db, rowKey, ids.current, changes));
+      } else if (key.current) {
+        const rowKey = key.current;
+        key.current = null;
+        run(() => dropChanges(db, rowKey));
+      }
+    };
+    if (!changes && !key.current) return undefined;
+    pending.current = write;
+    const timer = setTimeout(write, KEEP_DRAFT_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [active, ready, draft, base, db, run]);
+
+  // Hidden or left: what waits for its moment is written now.
+  useEffect(() => {
+    if (!active) return undefined;
+    const flush = () => pending.current?.();
+    const onVisibility = () => {
+      if (document.visibilityState === 'hidden') flush();
+    };
+    document.addEventListener('visibilitychange', onVisibility);
+    window.addEventListener('pagehide', flush);
+    return () => {
+      document.removeEventListener('visibilitychange', onVisibility);
+      window.removeEventListener('pagehide', flush);
+      flush();
+    };
+  }, [active]);
+
+  const discard = useCallback(() => {
+    setDraft(baseRef.current);
+    setRestored(false);
+  }, [setDraft]);
+
+  return { restored, discard };
+}
