@@ -25,7 +25,10 @@ const MARKED = [
 ] as const;
 const PHOTO_ON = MARKED[0].key;
 
-/** The indicator keys whose unsaved answers the device keeps (its `meta` rows `formDraft:…`). */
+/**
+ * The indicators whose unsaved answers the device keeps (its `meta` rows `formDraft:…`), each as
+ * `key:photos` with the number of new photos kept with it.
+ */
 function keptKeys(page: Page): Promise<string[]> {
   return page.evaluate(
     (name) =>
@@ -37,7 +40,8 @@ function keptKeys(page: Page): Promise<string[]> {
           const all = db.transaction('meta').objectStore('meta').getAll(IDBKeyRange.bound('formDraft:', 'formDraft:\uffff'));
           all.onsuccess = () => {
             db.close();
-            resolve((all.result as Array<{ value: { indicators: Record<string, unknown> } }>).flatMap((row) => Object.keys(row.value.indicators)).sort());
+            const rows = all.result as Array<{ value: { indicators: Record<string, { photos: unknown[] }> } }>;
+            resolve(rows.flatMap((row) => Object.entries(row.value.indicators).map(([key, answer]) => `${key}:${answer.photos.length}`)).sort());
           };
           all.onerror = () => reject(all.error);
         };
@@ -46,7 +50,7 @@ function keptKeys(page: Page): Promise<string[]> {
   );
 }
 
-/** Waits until the device keeps unsaved answers for exactly the indicators `keys` (none: nothing kept). */
+/** Waits until the device keeps unsaved answers for exactly these indicators (`key:photos`; none: nothing kept). */
 async function waitForKept(page: Page, keys: readonly string[]): Promise<void> {
   const want = JSON.stringify([...keys].sort());
   await waitForCheck(page, async () => JSON.stringify(await keptKeys(page)) === want);
@@ -65,10 +69,10 @@ describeApp('scenario: a tab killed in the middle of a form (Chromium)', {}, (e2
         await photoCard.locator('.indicator__head').click();
         await photoCard.locator('input[type=file]').setInputFiles({ name: 'kadulja.jpg', mimeType: 'image/jpeg', buffer: await makeJpeg(page) });
         await photoCard.getByTestId('new-photo').waitFor();
-        // The device keeps them a moment after the last change.
+        // The device keeps them a moment after the last change, the photo once it is ready.
         await waitForKept(
           page,
-          MARKED.map(({ key }) => key),
+          MARKED.map(({ key }) => `${key}:${key === PHOTO_ON ? 1 : 0}`),
         );
 
         // The renderer goes at once (its answer to the command never comes).

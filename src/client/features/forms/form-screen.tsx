@@ -261,6 +261,7 @@ function FormEditor(props: FormScreenProps & { form: StoredRecord; kind: FormKin
     setMessage(null);
     try {
       await props.saveEdits(planSave({ config, kind, form, rows: props.indicators, draft, initial: base }));
+      await kept.forget();
       // What was saved is the new baseline; new photos now live on the device.
       const saved = { ...draft, indicators: Object.fromEntries(Object.entries(draft.indicators).map(([k, v]) => [k, { ...v, photos: [] }])) };
       setBase(saved);

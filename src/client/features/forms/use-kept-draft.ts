@@ -2,7 +2,8 @@
  * The form screen's unsaved answers kept on the device (draft-stash.ts): restored once when the
  * form opens, kept again a moment after each change (never on a tap's frame), at once when the
  * page is hidden (the camera opens, the phone locks, another app comes up: the moments before a
- * phone kills a tab), and forgotten when nothing is left unsaved (saved, or discarded).
+ * phone kills a tab), and forgotten at once when saved or discarded (`forget`: a reload right
+ * after a save must not bring the saved answers back as unsaved ones, new photos twice).
  */
 import { useCallback, useEffect, useRef, useState, type Dispatch, type SetStateAction } from 'react';
 import { useOfflineDb } from '../../app/hooks';
@@ -17,6 +18,8 @@ export interface KeptDraft {
   restored: boolean;
   /** Back to the form as stored, the kept answers forgotten. */
   discard: () => void;
+  /** Forgets the kept answers now (they were saved); resolves once they are gone from the device. */
+  forget: () => Promise<void>;
 }
 
 export function useKeptDraft(args: {
@@ -40,6 +43,7 @@ export function useKeptDraft(args: {
   // Writes go one after another, in the order of the changes.
   const queue = useRef<Promise<unknown>>(Promise.resolve());
   const pending = useRef<(() => void) | null>(null);
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const run = useCallback((write: () => Promise<void>) => {
     queue.current = queue.current.then(write).catch(() => undefined);
   }, []);
@@ -84,8 +88,8 @@ export function useKeptDraft(args: {
     };
     if (!changes && !key.current) return undefined;
     pending.current = write;
-    const timer = setTimeout(write, KEEP_DRAFT_DELAY_MS);
-    return () => clearTimeout(timer);
+    timer.current = setTimeout(write, KEEP_DRAFT_DELAY_MS);
+    return () => clearTimeout(timer.current);
   }, [active, ready, draft, base, db, run]);
 
   // Hidden or left: what waits for its moment is written now.
@@ -104,10 +108,20 @@ export function useKeptDraft(args: {
     };
   }, [active]);
 
+  const forget = useCallback(async () => {
+    clearTimeout(timer.current);
+    pending.current = null;
+    setRestored(false);
+    const rowKey = key.current;
+    key.current = null;
+    if (rowKey) run(() => dropChanges(db, rowKey));
+    await queue.current;
+  }, [db, run]);
+
   const discard = useCallback(() => {
     setDraft(baseRef.current);
-    setRestored(false);
-  }, [setDraft]);
+    void forget();
+  }, [setDraft, forget]);
 
-  return { restored, discard };
+  return { restored, discard, forget };
 }
