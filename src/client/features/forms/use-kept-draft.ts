@@ -11,7 +11,7 @@ import type { FormDraft } from './form-draft';
 import { applyChanges, changesOf, dropChanges, findChanges, keepChanges, keptDraftKey } from './draft-stash';
 
 /** How long after a change its answers are kept: a run of taps is one write. */
-export const KEEP_DRAFT_DELAY_MS = 400;
+const KEEP_DRAFT_DELAY_MS = 400;
 
 export interface KeptDraft {
   /** Answers kept from an earlier visit are on the screen (until saved or discarded). */
