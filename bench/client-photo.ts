@@ -59,13 +59,13 @@ export interface PhotoTimes {
 }
 
 /**
- * Adds `photo` to the first indicator of the open form (its "more" part opened first, as a
- * farmer does) and times it.
+ * Adds `photo` to the first indicator of the open form (its name tapped first to open its
+ * photos, as a farmer does) and times it.
  */
 export async function addPhoto(page: Page, photo: string): Promise<PhotoTimes> {
   const card = page.locator('[data-testid^="indicator-"]').first();
-  const more = card.locator('details');
-  if ((await more.getAttribute('open')) === null) await card.locator('summary').click();
+  const head = card.locator('.indicator__head');
+  if ((await head.getAttribute('aria-expanded')) !== 'true') await head.click();
   const input = card.locator('input[type="file"]');
   await input.waitFor({ state: 'attached' });
   const before = await card.locator('[data-testid="new-photo"]').count();
