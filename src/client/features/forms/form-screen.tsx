@@ -219,7 +219,8 @@ function FormEditor(props: FormScreenProps & { form: StoredRecord; kind: FormKin
         <details className="score-panel__explain" open={explainOpen} onToggle={(e) => setExplainOpen((e.target as HTMLDetailsElement).open)}>
           <summary>
             <ScoreBadge score={answered ? score.score : null} size="large" noneText={slPhone.form.noScoreYet} />
-            <span className="score-panel__explain-label">{slScreens.forms.explain}</span>
+            {/* On a narrow phone only screen readers hear it (the ▸ shows it), so the bar stays one row. */}
+            <span className="score-panel__explain-label visually-hidden-narrow">{slScreens.forms.explain}</span>
           </summary>
           <ScoreExplanation result={score} />
         </details>

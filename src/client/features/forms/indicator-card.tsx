@@ -95,7 +95,8 @@ export function IndicatorCard({
           </span>
           {def.latin ? <i className="indicator__latin">{def.latin}</i> : null}
           {highlight ? <span className="indicator__flag">{slReviewFarmer.review.flagged}</span> : null}
-          <span className="indicator__hint">
+          {/* On a narrow phone only screen readers hear it: the chevron shows that the name opens. */}
+          <span className="indicator__hint visually-hidden-narrow">
             {t.more} · {t.note} · {t.location} · {t.photos}
           </span>
         </span>
