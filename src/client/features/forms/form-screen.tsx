@@ -220,7 +220,7 @@ function FormEditor(props: FormScreenProps & { form: StoredRecord; kind: FormKin
           <summary>
             <ScoreBadge score={answered ? score.score : null} size="large" noneText={slPhone.form.noScoreYet} />
             {/* On a narrow phone only screen readers hear it (the ▸ shows it), so the bar stays one row. */}
-            <span className="score-panel__explain-label visually-hidden-narrow">{slScreens.forms.explain}</span>
+            <span className="score-panel__explain-label visually-hidden shown-wide">{slScreens.forms.explain}</span>
           </summary>
           <ScoreExplanation result={score} />
         </details>

@@ -96,7 +96,7 @@ export function IndicatorCard({
           {def.latin ? <i className="indicator__latin">{def.latin}</i> : null}
           {highlight ? <span className="indicator__flag">{slReviewFarmer.review.flagged}</span> : null}
           {/* On a narrow phone only screen readers hear it: the chevron shows that the name opens. */}
-          <span className="indicator__hint visually-hidden-narrow">
+          <span className="indicator__hint visually-hidden shown-wide">
             {t.more} · {t.note} · {t.location} · {t.photos}
           </span>
         </span>
