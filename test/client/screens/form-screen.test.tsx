@@ -6,6 +6,7 @@
 import { afterEach, describe, expect, it, jest } from '@jest/globals';
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { useSaveEdits } from '../../../src/client/app/routes/screen-data';
+import { useLeaveConfirmation } from '../../../src/client/components/confirm-leave/unsaved-changes';
 import { FormScreen, type FormScreenProps } from '../../../src/client/features/forms/form-screen';
 import { planSave, initialDraft } from '../../../src/client/features/forms/form-draft';
 import { PHOTO_MAX_SIDE } from '../../../src/client/features/forms/indicator-photos';
@@ -413,6 +414,27 @@ describe('unsaved answers kept on the device', () => {
     fireEvent.click(screen.getByRole('button', { name: slScreens.forms.discardRestored }));
     expect(screen.queryByTestId('form-restored')).toBeNull();
     expect(answerOf('salvia-pratensis', slScreens.forms.yes)).toBe('true');
+    await waitFor(async () => expect(await keptRows(db)).toHaveLength(0));
+  });
+
+  it('are forgotten when the user agrees to leave the form without saving (as the question says: they will be lost)', async () => {
+    const s = season();
+    const db = newDb();
+    function Leave() {
+      const leave = useLeaveConfirmation();
+      return <button onClick={() => void leave.confirmLeave()}>odidi</button>;
+    }
+    await renderForm(
+      <>
+        <Harness {...props(s.formDone, s.indicators)} />
+        <Leave />
+      </>,
+      { db },
+    );
+    fireEvent.click(within(screen.getByTestId('indicator-salvia-pratensis')).getByRole('radio', { name: slScreens.forms.no }));
+    await waitFor(async () => expect(await keptRows(db)).toHaveLength(1));
+    fireEvent.click(screen.getByRole('button', { name: 'odidi' }));
+    fireEvent.click(await screen.findByRole('button', { name: sl.confirmLeave.leave }));
     await waitFor(async () => expect(await keptRows(db)).toHaveLength(0));
   });
 

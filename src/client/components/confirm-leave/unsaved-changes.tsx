@@ -23,13 +23,15 @@ export interface LeaveConfirmation {
 }
 
 interface Registry extends LeaveConfirmation {
-  setDirty(id: string, dirty: boolean): void;
+  /** `onDiscard`: called when the user agrees to leave while the screen holds unsaved data. */
+  setDirty(id: string, dirty: boolean, onDiscard?: () => void): void;
 }
 
 const UnsavedChangesContext = createContext<Registry | null>(null);
 
 export function UnsavedChangesProvider({ children }: { children: ReactNode }) {
   const dirtyIds = useRef(new Set<string>());
+  const discards = useRef(new Map<string, () => void>());
   const [dirtyCount, setDirtyCount] = useState(0);
   const [pending, setPending] = useState<{ promise: Promise<boolean>; resolve: (ok: boolean) => void } | null>(null);
   const pendingRef = useRef(pending);
@@ -37,9 +39,11 @@ export function UnsavedChangesProvider({ children }: { children: ReactNode }) {
 
   const registry = useMemo<Registry>(
     () => ({
-      setDirty(id, dirty) {
+      setDirty(id, dirty, onDiscard) {
         if (dirty) dirtyIds.current.add(id);
         else dirtyIds.current.delete(id);
+        if (dirty && onDiscard) discards.current.set(id, onDiscard);
+        else discards.current.delete(id);
         setDirtyCount(dirtyIds.current.size);
       },
       hasUnsavedChanges: () => dirtyIds.current.size > 0,
@@ -64,6 +68,8 @@ export function UnsavedChangesProvider({ children }: { children: ReactNode }) {
     if (!entry) return;
     // The user agreed to lose the data: the screens that held it are about to go away.
     if (leave) {
+      for (const id of dirtyIds.current) discards.current.get(id)?.();
+      discards.current.clear();
       dirtyIds.current.clear();
       setDirtyCount(0);
     }
@@ -100,18 +106,23 @@ function useRegistry(): Registry {
 }
 
 /**
- * Declares that the calling screen holds unsaved entered data while `dirty` is true. Layout
+ * Declares that the calling screen holds unsaved entered data while `dirty` is true; `onDiscard`
+ * is called when the user agrees to leave it (the data is then to be lost, as the question says). Layout
  * effects, so the registry knows as the screen commits: on Preact a passive effect's clean-up on
  * unmount waits for the next frame, and a parent rendered again before that runs its own pending
  * effects first — an editor closed after saving still counted as unsaved when its screen then
  * went back to the list, and the "leave?" dialog stayed open over the list.
  */
-export function useUnsavedChanges(dirty: boolean): void {
+export function useUnsavedChanges(dirty: boolean, onDiscard?: () => void): void {
   const registry = useRegistry();
   const id = useId();
+  // The latest callback, behind one function that stays the same between renders.
+  const discard = useRef(onDiscard);
+  discard.current = onDiscard;
+  const hasDiscard = onDiscard !== undefined;
   useLayoutEffect(() => {
-    registry.setDirty(id, dirty);
-  }, [registry, id, dirty]);
+    registry.setDirty(id, dirty, hasDiscard ? () => discard.current?.() : undefined);
+  }, [registry, id, dirty, hasDiscard]);
   useLayoutEffect(() => () => registry.setDirty(id, false), [registry, id]);
 }
 

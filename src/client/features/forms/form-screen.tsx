@@ -156,8 +156,9 @@ function FormEditor(props: FormScreenProps & { form: StoredRecord; kind: FormKin
     () => typeof window !== 'undefined' && typeof window.matchMedia === 'function' && window.matchMedia('(min-width: 900px)').matches,
   );
   const dirty = !readOnly && isDirty(draft, base);
-  useUnsavedChanges(dirty);
   const kept = useKeptDraft({ formId: form.id, active: !readOnly, draft, base, setDraft });
+  // Agreeing to leave loses the answers, as the question says: the device's copy goes too.
+  useUnsavedChanges(dirty, () => void kept.forget());
   // Indicators archived by an editor: those of the stored rows, and those archived on this screen
   // (shown gone at once, before the rows are read again).
   const [archivedHere, setArchivedHere] = useState<ReadonlySet<string>>(() => new Set());

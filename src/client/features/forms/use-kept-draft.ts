@@ -2,8 +2,8 @@
  * The form screen's unsaved answers kept on the device (draft-stash.ts): restored once when the
  * form opens, kept again a moment after each change (never on a tap's frame), at once when the
  * page is hidden (the camera opens, the phone locks, another app comes up: the moments before a
- * phone kills a tab), and forgotten at once when saved or discarded (`forget`: a reload right
- * after a save must not bring the saved answers back as unsaved ones, new photos twice).
+ * phone kills a tab), and forgotten at once when saved, discarded or left on purpose (`forget`: a
+ * reload right after a save must not bring the saved answers back as unsaved ones, new photos twice).
  */
 import { useCallback, useEffect, useRef, useState, type Dispatch, type SetStateAction } from 'react';
 import { useOfflineDb } from '../../app/hooks';
