@@ -17,7 +17,7 @@ import { resolveIds } from '../../lib/db/identity';
 import type { OfflineDb } from '../../lib/db/database';
 import { guardWrite } from '../../lib/db/database';
 import { readBlobBytes } from '../../lib/file/read-blob';
-import type { FormDraft, IndicatorDraft, NewPhoto } from './form-draft';
+import { answerChanged, type FormDraft, type IndicatorDraft, type NewPhoto } from './form-draft';
 
 const PREFIX = 'formDraft:';
 
@@ -48,23 +48,14 @@ interface KeptDraft {
   completed?: boolean;
 }
 
-/** The same answer (photos count as a change: a new photo is never in the baseline). */
-function sameIndicator(a: IndicatorDraft, b: IndicatorDraft): boolean {
-  return (
-    a.value === b.value &&
-    a.note === b.note &&
-    a.photos.length === 0 &&
-    b.photos.length === 0 &&
-    (a.location === b.location || (a.location !== null && b.location !== null && a.location[0] === b.location[0] && a.location[1] === b.location[1]))
-  );
-}
+/** Changed on the screen: its answer, or a new photo (a new photo is never in the baseline). */
+const changedOnScreen = (now: IndicatorDraft, before: IndicatorDraft | undefined) => answerChanged(before, now) || now.photos.length > 0;
 
 /** What `draft` changes of `base`, or null when nothing. */
 export function changesOf(draft: FormDraft, base: FormDraft): DraftChanges | null {
   const indicators: Record<string, IndicatorDraft> = {};
   for (const [key, answer] of Object.entries(draft.indicators)) {
-    const before = base.indicators[key];
-    if (!before || !sameIndicator(answer, before)) indicators[key] = answer;
+    if (changedOnScreen(answer, base.indicators[key])) indicators[key] = answer;
   }
   const changes: DraftChanges = { indicators };
   if (draft.note !== base.note) changes.note = draft.note;
@@ -80,8 +71,7 @@ export function applyChanges(draft: FormDraft, base: FormDraft, changes: DraftCh
   const indicators = { ...draft.indicators };
   for (const [key, answer] of Object.entries(changes.indicators)) {
     const now = draft.indicators[key];
-    const before = base.indicators[key];
-    if (now && before && !sameIndicator(now, before)) continue;
+    if (now && base.indicators[key] && changedOnScreen(now, base.indicators[key])) continue;
     indicators[key] = answer;
   }
   return {

@@ -133,6 +133,11 @@ export function isDirty(a: FormDraft, b: FormDraft): boolean {
   );
 }
 
+/** Whether an indicator's answer (value, note, location) differs from `before`; new photos are not part of it. */
+export function answerChanged(before: IndicatorDraft | undefined, after: IndicatorDraft): boolean {
+  return !before || JSON.stringify([before.value, before.note, before.location]) !== JSON.stringify([after.value, after.note, after.location]);
+}
+
 function strip(d: FormDraft) {
   return Object.fromEntries(Object.entries(d.indicators).map(([k, v]) => [k, { value: v.value, note: v.note, location: v.location }]));
 }
@@ -165,7 +170,7 @@ export function planSave(args: {
     const note = d.note.trim() === '' ? null : d.note;
     const hasContent = value !== null || note !== null || d.location !== null || d.photos.length > 0;
     const row = byKey.get(def.key);
-    const changed = !before || JSON.stringify([before.value, before.note, before.location]) !== JSON.stringify([d.value, d.note, d.location]);
+    const changed = answerChanged(before, d);
     let indicatorId: number | ((saved: SavedEdit[]) => number) | null = row?.id ?? null;
     if (row) {
       if (!hasContent && changed) {
