@@ -71,7 +71,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Browser, BrowserContext, CDPSession, Locator, Page } from 'playwright-core';
 import { CHROMIUM_PATH, launchChromium } from '../scripts/chromium';
-import { slMap } from '../src/common/i18n/sl';
+import { slMap, slScreens } from '../src/common/i18n/sl';
 import { buildApp } from '../src/server/app';
 import { IDENTITY_STORAGE_KEYS } from '../src/client/lib/auth/local-identity';
 import { CONFIG_STORAGE_KEY } from '../src/client/lib/config/load-config';
@@ -114,6 +114,8 @@ const AFTER_LOGIN_PAGE = new Set([...IDENTITY_STORAGE_KEYS, CONFIG_STORAGE_KEY])
 const MEADOW_FORM_TITLE = 'Popis kazalnih rastlin na poti';
 /** The path screen's button that starts a walk. */
 const START_WALK = slMap.recording.start;
+/** The form's save button. */
+const SAVE_FORM = slScreens.forms.save;
 const NAMES = [
   'client.load_first_paths_ms',
   'client.load_warm_paths_ms',
@@ -127,6 +129,7 @@ const NAMES = [
   'client.load_results_offline_ms',
   'client.load_path_online_ms',
   'client.load_path_offline_ms',
+  'client.load_form_save_offline_ms',
   'client.load_photo_thumbnail_ms',
   'client.load_photo_longest_task_ms',
   'client.load_photo_on_page_thumbnail_ms',
@@ -336,6 +339,42 @@ async function formRenderMs(page: Page, formId: string, log: (message: string) =
   return ms;
 }
 
+/**
+ * On the open form: answers every indicator that has answers to choose (untimed; a farmer who went
+ * through the whole list), then taps "Shrani obrazec"; resolves to the time from the tap until the
+ * saved message is on screen, and how many answers the save held.
+ */
+async function formSaveMs(page: Page): Promise<{ ms: number; answers: number }> {
+  // Every indicator in the document (the list renders its later ones a slice per frame).
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid^="indicator-"]').length >= 24, undefined, { timeout: 60_000 });
+  const answers = await page.evaluate(() => {
+    let count = 0;
+    for (const card of document.querySelectorAll('[data-testid^="indicator-"]')) {
+      const radio = card.querySelector<HTMLElement>('[role="radio"]:not([disabled])');
+      if (!radio) continue;
+      radio.click();
+      count++;
+    }
+    return count;
+  });
+  const button = page.getByRole('button', { name: SAVE_FORM, exact: true });
+  await button.scrollIntoViewIfNeeded();
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+  await page.evaluate(`(function () {
+    window.__savedAt = undefined;
+    addEventListener('click', function (event) {
+      var tapped = event.timeStamp;
+      window.__onScreen(function () {
+        var message = document.querySelector('.save-message--ok');
+        return !!message && window.__tappable(message, true);
+      }, function (t) { window.__savedAt = t - tapped; });
+    }, { capture: true, once: true });
+  })()`);
+  await button.click();
+  const handle = await page.waitForFunction(() => (window as unknown as { __savedAt?: number }).__savedAt, undefined, { timeout: 60_000 });
+  return { ms: (await handle.jsonValue()) as number, answers };
+}
+
 /** Opens the form by its address once its start-up is over, as after a tap in the forms list. */
 async function openForm(page: Page, formId: string): Promise<void> {
   await page.waitForLoadState('networkidle');
@@ -508,6 +547,7 @@ export async function clientLoadFigures({ want, emit, log }: BenchIo): Promise<v
     const resultsOffline: number[] = [];
     const pathOnline: number[] = [];
     const pathOffline: number[] = [];
+    const saves: number[] = [];
     const resultsWanted = ['client.load_results_online_ms', 'client.load_results_offline_ms'].some(want);
     const pathWanted = ['client.load_path_online_ms', 'client.load_path_offline_ms'].some(want);
     const formWanted = ['client.load_form_render_ms', 'client.load_tap_paint_median_ms', 'client.load_tap_paint_worst_ms'].some(want);
@@ -612,6 +652,16 @@ export async function clientLoadFigures({ want, emit, log }: BenchIo): Promise<v
           log(`results offline ${resultsOffline.at(-1)!.toFixed(0)} ms`);
         }
         if (pathWanted) pathOffline.push(await pathShownMs(away, log));
+        if (want('client.load_form_save_offline_ms')) {
+          // Offline, as in the field without a signal: nothing is sent, so the server's form stays
+          // unanswered for the next run's taps (a new context is a new device).
+          await openForm(away, formId);
+          const stopTraceSave = await traceIfAsked(browser, away, `save-${run + 1}`);
+          const saved = await formSaveMs(away);
+          await stopTraceSave();
+          saves.push(saved.ms);
+          log(`form saved offline with ${saved.answers} answers: ${saved.ms.toFixed(0)} ms until the saved message`);
+        }
         await away.close();
       } finally {
         await context.close();
@@ -648,6 +698,7 @@ export async function clientLoadFigures({ want, emit, log }: BenchIo): Promise<v
       emit('client.load_path_online_ms', median(pathOnline));
       emit('client.load_path_offline_ms', median(pathOffline));
     }
+    if (saves.length) emit('client.load_form_save_offline_ms', median(saves));
     emit(FLOOR_NAME, median(floors));
   } finally {
     await browser?.close();

@@ -17,6 +17,7 @@ import {
   newOpId,
   readOutbox,
   saveEdit,
+  saveEdits,
   readRows,
   refreshRows,
   keepMine,
@@ -25,6 +26,7 @@ import {
   discardItem,
   resolveIds,
   wasDelivered,
+  type LocalEdit,
   type OutboxItem,
 } from '../../../src/client/lib/db';
 import type { WireRecord } from '../../../src/common/schemas/wire';
@@ -32,7 +34,7 @@ import {
   backoffDelay,
   browserOnlineChanged,
   drainOnce,
-  editSaved,
+  editsSaved,
   outboxChanged,
   reachabilityProbed,
   rtkQueryTransport,
@@ -155,6 +157,62 @@ describe('saving an edit', () => {
     expect(await readRows(db, FORMS)).toEqual([]);
   });
 
+  it("saves a form's edits together, in one transaction: a failure at the third stores none of them", async () => {
+    const db = openTestDb();
+    await db.open();
+    let queued = 0;
+    db.outbox.hook('creating', () => {
+      queued++;
+      if (queued === 3) throw new Error('the disk went away');
+    });
+    const edits: LocalEdit[] = [
+      { kind: 'insert', projectId: P, tableId: INDICATORS, properties: { '71': 'salvia-pratensis' } },
+      { kind: 'insert', projectId: P, tableId: INDICATORS, properties: { '71': 'solidago' } },
+      { kind: 'update', projectId: P, tableId: FORMS, id: 10_000_001, properties: { '65': 'opomba' } },
+    ];
+    await expect(saveEdits(db, edits)).rejects.toThrow();
+    expect(await readOutbox(db)).toEqual([]);
+    expect(await db.features.count()).toBe(0);
+  });
+
+  it("a new row's photo names the row by its place in the save, and its bytes are read before the transaction", async () => {
+    const db = openTestDb();
+    const photo = new Blob([new Uint8Array([0xff, 0xd8, 0xff, 0xe0])], { type: 'image/jpeg' });
+    const saved = await saveEdits(db, [
+      { kind: 'insert', projectId: P, tableId: INDICATORS, properties: { '71': 'salvia-pratensis' } },
+      {
+        kind: 'attachment',
+        projectId: P,
+        tableId: INDICATORS,
+        recordId: { savedIndex: 0 },
+        tableAttachmentInfoId: 1,
+        name: 'a.jpg',
+        mimeType: 'image/jpeg',
+        data: photo,
+      },
+      { kind: 'update', projectId: P, tableId: INDICATORS, id: { savedIndex: 0 }, properties: { '72': true } },
+    ]);
+    expect(saved).toHaveLength(3);
+    const [indicator, attachment, update] = await readOutbox(db);
+    expect(indicator).toMatchObject({ kind: 'insert', id: saved[0]!.id });
+    expect(attachment).toMatchObject({ kind: 'attachment', id: saved[1]!.id, recordId: saved[0]!.id });
+    expect(update).toMatchObject({ kind: 'update', id: saved[0]!.id, properties: { '71': 'salvia-pratensis', '72': true } });
+    const file = await db.attachments.get(saved[1]!.id);
+    expect(file).toMatchObject({ featureId: saved[0]!.id, size: 4 });
+    expect(new Uint8Array(file!.data!)).toEqual(new Uint8Array([0xff, 0xd8, 0xff, 0xe0]));
+  });
+
+  it('refuses an edit that names a later edit of the same save, and stores nothing', async () => {
+    const db = openTestDb();
+    await expect(
+      saveEdits(db, [
+        { kind: 'update', projectId: P, tableId: INDICATORS, id: { savedIndex: 1 }, properties: { '72': true } },
+        { kind: 'insert', projectId: P, tableId: INDICATORS, properties: { '71': 'solidago' } },
+      ]),
+    ).rejects.toThrow();
+    expect(await readOutbox(db)).toEqual([]);
+  });
+
   it('translates an offline id that was already delivered when a later edit still names it', async () => {
     // A screen that still holds the offline id of a form the outbox has delivered (the form got
     // its server id meanwhile) saves an indicator under it and edits the form: both must be sent
@@ -219,7 +277,7 @@ describe('saving an edit', () => {
     const name = uniqueDbName('reload');
     const server = new FakeBulkServer();
     const first = makeTestStore(openTestDb(name), server.fetch);
-    for (let i = 0; i < 5; i++) await first.dispatch(editSaved({ kind: 'insert', projectId: P, tableId: FORMS, properties: { '65': `n${i}` } })).unwrap();
+    for (let i = 0; i < 5; i++) await first.dispatch(editsSaved([{ kind: 'insert', projectId: P, tableId: FORMS, properties: { '65': `n${i}` } }])).unwrap();
     first.extra.db.close(); // the tab is gone
 
     const db = openTestDb(name);
@@ -1042,11 +1100,16 @@ describe('storage errors', () => {
     db.outbox.hook('creating', () => {
       throw Object.assign(new Error('The transaction was aborted'), { name: 'AbortError', inner: { name: 'QuotaExceededError' } });
     });
-    const result = await store.dispatch(editSaved({ kind: 'insert', projectId: P, tableId: FORMS, properties: {} }));
+    const result = await store.dispatch(
+      editsSaved([
+        { kind: 'insert', projectId: P, tableId: FORMS, properties: {} },
+        { kind: 'insert', projectId: P, tableId: INDICATORS, properties: {} },
+      ]),
+    );
     expect(result.payload).toBe(slSync.sync.quotaExceeded);
     expect(selectStorageError(store.getState())).toMatchObject({ kind: 'quota' });
     expect(store.getState().notifications.items).toEqual([expect.objectContaining({ kind: 'error', message: slSync.sync.quotaExceeded })]);
-    expect(await db.features.count()).toBe(0); // the row write rolled back with the queue write
+    expect(await db.features.count()).toBe(0); // the rows' writes rolled back with the queue's
     store.dispatch(syncStopped());
     await until(() => store.getState().connectivity.serverReachable === false, 'probe settled');
   });

@@ -474,7 +474,7 @@ describe('planSave', () => {
     const kind = FORM_KINDS.travnik;
     const initial = initialDraft(config, kind, s.formDone, s.indicators);
     expect(
-      planSave({ config, kind, form: s.formDone, rows: s.indicators, draft: initial, initial }).map((step) => (typeof step === 'function' ? 'fn' : step.kind)),
+      planSave({ config, kind, form: s.formDone, rows: s.indicators, draft: initial, initial }).map((step) => step.kind),
     ).toEqual(['update']);
     const draft = { ...initial, indicators: { ...initial.indicators, solidago: { ...initial.indicators.solidago!, value: '' } } };
     const steps = planSave({ config, kind, form: s.formDone, rows: s.indicators, draft, initial });

@@ -184,7 +184,7 @@ describeApp('the review loop: submit, return with a reason, fix offline, resubmi
         // QA: the farmer's action log holds the moves and replays to the same state.
         const exported = await exportActionLogFromAbout(page);
         await replayExportedLog('farmer-review-loop', 'review-loop.test.ts: the farmer submits, fixes and resubmits', exported, farmer.log);
-        expect(exported.text).toContain('sync/editSaved');
+        expect(exported.text).toContain('sync/editsSaved');
       });
       await recordArtifacts('review-loop-adviser-log', adviser.page, adviser.log, async () => {
         const exported = await exportActionLogFromAbout(adviser.page);

@@ -26,7 +26,7 @@ import {
   selectSeasonSource,
   selectSeasonStatus,
 } from '../../features/season';
-import { editSaved, selectAttentionItems, selectIsOnline, selectLastSyncAt, selectPendingCount } from '../../features/sync';
+import { editsSaved, selectAttentionItems, selectIsOnline, selectLastSyncAt, selectPendingCount } from '../../features/sync';
 import { selectConfig } from '../../lib/config/config-slice';
 import type { LocalEdit, SavedEdit } from '../../lib/db/outbox';
 import { useAppDispatch, useAppSelector } from '../hooks';
@@ -91,28 +91,17 @@ export function useReloadSeason(): () => void {
 }
 
 /**
- * Saves edits in order through the outbox (each resolves after it is stored on the device), then
- * reloads the season. Returns the saved edits; rejects with the Slovenian message of the first
- * edit that could not be stored (the ones before it are stored and stay queued).
+ * Saves edits through the outbox, together (all of them are stored or none), then reloads the
+ * season. Returns the saved edits; rejects with the Slovenian message when they could not be
+ * stored.
  */
-export type EditStep = LocalEdit | ((saved: SavedEdit[]) => LocalEdit | null);
-
-export function useSaveEdits(): (edits: EditStep[]) => Promise<SavedEdit[]> {
+export function useSaveEdits(): (edits: LocalEdit[]) => Promise<SavedEdit[]> {
   const dispatch = useAppDispatch();
   const reload = useReloadSeason();
   return useCallback(
     async (edits) => {
-      const saved: SavedEdit[] = [];
-      try {
-        for (const item of edits) {
-          // A function builds its edit from the ones saved before it (a child needs its parent's id).
-          const edit = typeof item === 'function' ? item(saved) : item;
-          if (!edit) continue;
-          saved.push(await dispatch(editSaved(edit)).unwrap());
-        }
-      } finally {
-        if (saved.length) reload();
-      }
+      const saved = await dispatch(editsSaved(edits)).unwrap();
+      if (saved.length) reload();
       return saved;
     },
     [dispatch, reload],

@@ -9,7 +9,7 @@ import type { Geometry, Point } from 'geojson';
 import { computeScore, normalizeValue, validateForm, type FormValues, type ValidationError } from '../../../common/scheme/scoring';
 import type { AppConfig, FormKind } from '../../../common/schemas/config';
 import type { StoredRecord } from '../../lib/db/database';
-import type { LocalEdit, SavedEdit } from '../../lib/db/outbox';
+import type { EarlierEdit, LocalEdit } from '../../lib/db/outbox';
 import { readRow, toProperties } from '../../lib/db/model';
 import { refKeysFor } from '../../lib/db/refs';
 
@@ -34,8 +34,6 @@ export interface FormDraft {
   note: string;
   completed: boolean;
 }
-
-export type EditStep = LocalEdit | ((saved: SavedEdit[]) => LocalEdit | null);
 
 const blank = (v: unknown) => v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
 
@@ -154,13 +152,13 @@ export function planSave(args: {
   rows: readonly StoredRecord[];
   draft: FormDraft;
   initial: FormDraft;
-}): EditStep[] {
+}): LocalEdit[] {
   const { config, kind, form, rows, draft, initial } = args;
   const projectId = config.projectId;
   const tableId = config.tables.indicators.id;
   const photosSlot = config.tables.indicators.attachments?.photos;
   const byKey = rowsByKey(config, rows);
-  const steps: EditStep[] = [];
+  const steps: LocalEdit[] = [];
   for (const def of kind.indicators) {
     const d = draft.indicators[def.key];
     const before = initial.indicators[def.key];
@@ -171,7 +169,8 @@ export function planSave(args: {
     const hasContent = value !== null || note !== null || d.location !== null || d.photos.length > 0;
     const row = byKey.get(def.key);
     const changed = answerChanged(before, d);
-    let indicatorId: number | ((saved: SavedEdit[]) => number) | null = row?.id ?? null;
+    // A new row's photos name it by its place in the save: its offline id is given when it is stored.
+    let indicatorId: number | EarlierEdit | null = row?.id ?? null;
     if (row) {
       if (!hasContent && changed) {
         steps.push({ kind: 'delete', projectId, tableId, id: row.id });
@@ -189,7 +188,7 @@ export function planSave(args: {
         });
       }
     } else if (hasContent) {
-      const index = steps.length;
+      indicatorId = { savedIndex: steps.length };
       steps.push({
         kind: 'insert',
         projectId,
@@ -198,22 +197,19 @@ export function planSave(args: {
         geometry: toPoint(d.location),
         refs: refKeysFor(config, 'indicators'),
       });
-      // No step returns null here, so a step's index is also its index among the saved edits.
-      indicatorId = (saved) => saved[index]!.id;
     }
     if (photosSlot !== undefined && indicatorId !== null) {
       for (const photo of d.photos) {
-        const id = indicatorId;
-        steps.push((saved) => ({
+        steps.push({
           kind: 'attachment',
           projectId,
           tableId,
-          recordId: typeof id === 'function' ? id(saved) : id,
+          recordId: indicatorId,
           tableAttachmentInfoId: photosSlot,
           name: photo.name,
           mimeType: photo.blob.type || 'image/jpeg',
           data: photo.blob,
-        }));
+        });
       }
     }
   }

@@ -23,7 +23,7 @@ import { ScoreExplanation } from '../../components/score-badge/score-explanation
 import { ScreenState } from '../../components/screen-state/screen-state';
 import type { StoredRecord } from '../../lib/db/database';
 import { readRow } from '../../lib/db/model';
-import type { SavedEdit } from '../../lib/db/outbox';
+import type { LocalEdit, SavedEdit } from '../../lib/db/outbox';
 import type { ResizeEnv } from '../../lib/image/resize';
 import { currentPosition } from '../../lib/location/current-position';
 import { useValueAfterPaint } from '../../lib/use-after-paint';
@@ -38,7 +38,6 @@ import {
   missingAnswers,
   planSave,
   rowsByKey,
-  type EditStep,
   type FormDraft,
   type IndicatorDraft,
 } from './form-draft';
@@ -71,7 +70,7 @@ export interface FormScreenProps {
   fromDevice: boolean;
   hasData: boolean;
   onRetry?: () => void;
-  saveEdits: (steps: EditStep[]) => Promise<SavedEdit[]>;
+  saveEdits: (edits: LocalEdit[]) => Promise<SavedEdit[]>;
   onArchive: () => Promise<void>;
   /** Editors: archive one indicator row of the form, after a confirmation. */
   onArchiveIndicator?: (recordId: number) => Promise<void>;

@@ -1,9 +1,9 @@
 /**
- * What the user and the screens do with the outbox: save an edit (resolves only after it is
+ * What the user and the screens do with the outbox: save edits (resolves only after they are
  * stored, so "saved" is never shown for an edit that is not), and resolve waiting items
  * (retry / discard a failed one, keep mine / take theirs for a conflict).
  */
-import { discardItem, keepMine, retryItem, saveEdit, takeTheirs, type LocalEdit, type SavedEdit } from '../../lib/db/outbox';
+import { discardItem, keepMine, retryItem, saveEdit, saveEdits, takeTheirs, type LocalEdit, type SavedEdit } from '../../lib/db/outbox';
 import { StorageError, type OfflineDb, type OutboxItem } from '../../lib/db/database';
 import { toProperties } from '../../lib/db/model';
 import { refKeysFor } from '../../lib/db/refs';
@@ -12,9 +12,10 @@ import { toAttentionItem } from './sync-slice';
 import { createAppAsyncThunk } from '../../app/store-types';
 import { slSync } from '../../../common/i18n/sl';
 
-export const editSaved = createAppAsyncThunk<SavedEdit, LocalEdit>('sync/editSaved', async (edit, { extra, rejectWithValue }) => {
+/** What a screen's save stores: its edits, together (lib/db `saveEdits`: all of them or none). */
+export const editsSaved = createAppAsyncThunk<SavedEdit[], LocalEdit[]>('sync/editsSaved', async (edits, { extra, rejectWithValue }) => {
   try {
-    return await saveEdit(extra.db, edit);
+    return await saveEdits(extra.db, edits);
   } catch (error) {
     return rejectWithValue(error instanceof StorageError && error.kind === 'quota' ? slSync.sync.quotaExceeded : slSync.sync.storageFailed);
   }

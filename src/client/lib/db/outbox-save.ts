@@ -1,8 +1,9 @@
 /**
- * Saving an edit: the local row (features/attachments with isInsert/isEdit/isDelete) and its
- * queued operation in ONE strict-durability transaction, resolved only after it committed — once
- * the UI says "saved", the edit survives a crash, a reload and a closed tab. Offline ids the
- * outbox already delivered are resolved to the server's ids first (identity.ts).
+ * Saving edits: for each, the local row (features/attachments with isInsert/isEdit/isDelete) and
+ * its queued operation, all of a save in ONE strict-durability transaction, resolved only after it
+ * committed — once the UI says "saved", the edits survive a crash, a reload and a closed tab, and
+ * a save is never stored in part. Offline ids the outbox already delivered are resolved to the
+ * server's ids first (identity.ts).
  */
 import type { Geometry } from 'geojson';
 import type { Properties } from '../../../common/schemas/wire';
@@ -41,20 +42,34 @@ interface EditBase {
   isRecord?: boolean;
 }
 
-export type LocalEdit =
+/**
+ * An edit earlier in the same save (`saveEdits`), by its place in the list: the row (or file) it
+ * made, whose offline id is given only when it is stored. A new indicator's photo names its row so.
+ */
+export interface EarlierEdit {
+  savedIndex: number;
+}
+
+/** The edits of the outbox, naming rows as `Row`, a file's contents as `File`. */
+type EditOf<Row, File> =
   | (EditBase & { kind: 'insert'; properties: Properties; geometry?: Geometry | null; refs?: string[] })
-  | (EditBase & { kind: 'update'; id: number; properties: Properties; geometry?: Geometry | null; refs?: string[] })
-  | (EditBase & { kind: 'delete'; id: number })
-  | (EditBase & { kind: 'archive'; id: number })
+  | (EditBase & { kind: 'update'; id: Row; properties: Properties; geometry?: Geometry | null; refs?: string[] })
+  | (EditBase & { kind: 'delete'; id: Row })
+  | (EditBase & { kind: 'archive'; id: Row })
   | (EditBase & {
       kind: 'attachment';
-      recordId: number;
+      recordId: Row;
       tableAttachmentInfoId: number;
       name: string;
       mimeType: string;
-      data: ArrayBuffer | Blob;
+      data: File;
     })
   | (EditBase & { kind: 'attachmentDelete'; attachmentId: number });
+
+/** An edit as a screen saves it: its row by id, or made earlier in the same save. */
+export type LocalEdit = EditOf<number | EarlierEdit, ArrayBuffer | Blob>;
+/** An edit whose rows are ids and whose file is bytes: what the transaction stores. */
+type ReadyEdit = EditOf<number, ArrayBuffer>;
 
 export interface SavedEdit {
   opId: string;
@@ -72,7 +87,7 @@ function nowIso(): string {
  * still hold the offline id of a row the outbox delivered meanwhile, and the server would refuse
  * it as an unknown row.
  */
-async function resolveEdit(db: OfflineDb, edit: LocalEdit): Promise<LocalEdit> {
+async function resolveEdit(db: OfflineDb, edit: ReadyEdit): Promise<ReadyEdit> {
   switch (edit.kind) {
     case 'insert':
     case 'update': {
@@ -98,146 +113,185 @@ async function resolveEdit(db: OfflineDb, edit: LocalEdit): Promise<LocalEdit> {
   }
 }
 
-/**
- * Saves an edit locally and queues it for the server, atomically. Resolves after the commit;
- * rejects (with a StorageError, also announced to onStorageError listeners) when it could not
- * be stored — then nothing was stored and the UI must not say "saved".
- */
-export async function saveEdit(db: OfflineDb, given: LocalEdit): Promise<SavedEdit> {
-  const fileData = given.kind === 'attachment' ? (given.data instanceof ArrayBuffer ? given.data : await readBlobBytes(given.data)) : undefined;
-  const result = await guardWrite(db, () =>
-    db.transaction('rw', [db.features, db.attachments, db.outbox, db.meta], async (): Promise<SavedEdit> => {
-      const edit = await resolveEdit(db, given);
-      const opId = newOpId();
-      const api = edit.isRecord === false ? 'Features' : 'Records';
-      const base = { opId, projectId: edit.projectId, api, tableId: edit.tableId, status: 'pending', attempts: 0, createdAt: nowIso() } as const;
-      switch (edit.kind) {
-        case 'insert': {
-          const id = await newLocalId(db);
-          const record: StoredRecord = {
-            id,
+/** The row an edit names, once the edits before it in the save are stored. */
+function rowIdOf(row: number | EarlierEdit, saved: readonly SavedEdit[]): number {
+  if (typeof row === 'number') return row;
+  const earlier = saved[row.savedIndex];
+  if (!earlier) throw new Error(`an edit names edit ${row.savedIndex} of its save, which is not stored before it`);
+  return earlier.id;
+}
+
+/** The edit with the rows it names by their place in the save given by their ids, and its file as the bytes read. */
+function readyEdit(edit: LocalEdit, saved: readonly SavedEdit[], files: ReadonlyMap<Blob, ArrayBuffer>): ReadyEdit {
+  switch (edit.kind) {
+    case 'update':
+    case 'delete':
+    case 'archive':
+      return { ...edit, id: rowIdOf(edit.id, saved) };
+    case 'attachment':
+      return { ...edit, recordId: rowIdOf(edit.recordId, saved), data: edit.data instanceof ArrayBuffer ? edit.data : files.get(edit.data)! };
+    default:
+      return edit;
+  }
+}
+
+/** Stores one edit in the caller's transaction: its row (or file) and its queued operation. */
+async function storeEdit(db: OfflineDb, edit: ReadyEdit): Promise<SavedEdit> {
+  const opId = newOpId();
+  const api = edit.isRecord === false ? 'Features' : 'Records';
+  const base = { opId, projectId: edit.projectId, api, tableId: edit.tableId, status: 'pending', attempts: 0, createdAt: nowIso() } as const;
+  switch (edit.kind) {
+    case 'insert': {
+      const id = await newLocalId(db);
+      const record: StoredRecord = {
+        id,
+        tableId: edit.tableId,
+        properties: edit.properties,
+        geometry: edit.geometry ?? null,
+        deleted: false,
+        archived: false,
+        createdAt: nowIso(),
+        updatedAt: nowIso(),
+        version: 0,
+      };
+      await db.features.put({
+        tableId: edit.tableId,
+        featureId: id,
+        projectId: edit.projectId,
+        feature: record,
+        isInsert: 1,
+        isEdit: 0,
+        isDelete: 0,
+        isRecord: edit.isRecord === false ? 0 : 1,
+        profileId: db.searchProfileId,
+      });
+      await db.outbox.add({
+        ...base,
+        kind: 'insert',
+        profileId: db.searchProfileId,
+        id,
+        properties: edit.properties,
+        geometry: edit.geometry ?? null,
+        refs: edit.refs,
+        refIds: localRefIds(edit.properties, edit.refs),
+      });
+      return { opId, id, record };
+    }
+    case 'update': {
+      const row = await deviceRow(db, edit.tableId, edit.id);
+      const properties = { ...(row?.feature.properties ?? {}), ...edit.properties };
+      const geometry = edit.geometry !== undefined ? edit.geometry : (row?.feature.geometry ?? null);
+      const record: StoredRecord = row
+        ? { ...row.feature, properties, geometry, updatedAt: nowIso() }
+        : {
+            id: edit.id,
             tableId: edit.tableId,
-            properties: edit.properties,
-            geometry: edit.geometry ?? null,
+            properties,
+            geometry,
             deleted: false,
             archived: false,
             createdAt: nowIso(),
             updatedAt: nowIso(),
             version: 0,
           };
-          await db.features.put({
-            tableId: edit.tableId,
-            featureId: id,
-            projectId: edit.projectId,
-            feature: record,
-            isInsert: 1,
-            isEdit: 0,
-            isDelete: 0,
-            isRecord: edit.isRecord === false ? 0 : 1,
-            profileId: db.searchProfileId,
-          });
-          await db.outbox.add({
-            ...base,
-            kind: 'insert',
-            profileId: db.searchProfileId,
-            id,
-            properties: edit.properties,
-            geometry: edit.geometry ?? null,
-            refs: edit.refs,
-            refIds: localRefIds(edit.properties, edit.refs),
-          });
-          return { opId, id, record };
-        }
-        case 'update': {
-          const row = await deviceRow(db, edit.tableId, edit.id);
-          const properties = { ...(row?.feature.properties ?? {}), ...edit.properties };
-          const geometry = edit.geometry !== undefined ? edit.geometry : (row?.feature.geometry ?? null);
-          const record: StoredRecord = row
-            ? { ...row.feature, properties, geometry, updatedAt: nowIso() }
-            : {
-                id: edit.id,
-                tableId: edit.tableId,
-                properties,
-                geometry,
-                deleted: false,
-                archived: false,
-                createdAt: nowIso(),
-                updatedAt: nowIso(),
-                version: 0,
-              };
-          await db.features.put({
-            tableId: edit.tableId,
-            featureId: row?.featureId ?? edit.id,
-            projectId: edit.projectId,
-            feature: record,
-            isInsert: row?.isInsert ?? 0,
-            isEdit: 1,
-            isDelete: row?.isDelete ?? 0,
-            isRecord: edit.isRecord === false ? 0 : 1,
-            profileId: db.searchProfileId ?? row?.profileId,
-          });
-          const refs = edit.refs ?? (row && (await db.outbox.where('[tableId+id]').equals([edit.tableId, edit.id]).first())?.refs);
-          await db.outbox.add({
-            ...base,
-            kind: 'update',
-            id: edit.id,
-            profileId: db.searchProfileId ?? row?.profileId,
-            properties,
-            geometry,
-            // Offline-born rows have no server version yet: the server skips the check for them.
-            version: row && row.isInsert !== 1 && row.feature.version > 0 ? row.feature.version : undefined,
-            refs: refs || undefined,
-            refIds: localRefIds(properties, refs || undefined),
-          });
-          return { opId, id: edit.id, record };
-        }
-        case 'delete':
-        case 'archive': {
-          const row = await deviceRow(db, edit.tableId, edit.id);
-          if (row) {
-            if (edit.kind === 'delete') await db.features.put({ ...row, isDelete: 1 });
-            else await db.features.put({ ...row, isEdit: 1, feature: { ...row.feature, archived: true } });
-          }
-          await db.outbox.add({ ...base, kind: edit.kind, id: edit.id });
-          return { opId, id: edit.id };
-        }
-        case 'attachment': {
-          const id = await newLocalId(db);
-          const row: AttachmentRow = {
-            id,
-            projectId: edit.projectId,
-            tableId: edit.tableId,
-            featureId: edit.recordId,
-            tableAttachmentInfoId: edit.tableAttachmentInfoId,
-            name: edit.name,
-            mimeType: edit.mimeType,
-            size: fileData!.byteLength,
-            data: fileData,
-            isInsert: 1,
-            isEdit: 0,
-            isDelete: 0,
-          };
-          await db.attachments.put(row);
-          await db.outbox.add({
-            ...base,
-            kind: 'attachment',
-            id,
-            recordId: edit.recordId,
-            tableAttachmentInfoId: edit.tableAttachmentInfoId,
-            name: edit.name,
-            mimeType: edit.mimeType,
-          });
-          return { opId, id };
-        }
-        case 'attachmentDelete': {
-          const row = await db.attachments.get(edit.attachmentId);
-          if (row) await db.attachments.put({ ...row, isDelete: 1 });
-          await db.outbox.add({ ...base, kind: 'attachmentDelete', id: edit.attachmentId });
-          return { opId, id: edit.attachmentId };
-        }
+      await db.features.put({
+        tableId: edit.tableId,
+        featureId: row?.featureId ?? edit.id,
+        projectId: edit.projectId,
+        feature: record,
+        isInsert: row?.isInsert ?? 0,
+        isEdit: 1,
+        isDelete: row?.isDelete ?? 0,
+        isRecord: edit.isRecord === false ? 0 : 1,
+        profileId: db.searchProfileId ?? row?.profileId,
+      });
+      const refs = edit.refs ?? (row && (await db.outbox.where('[tableId+id]').equals([edit.tableId, edit.id]).first())?.refs);
+      await db.outbox.add({
+        ...base,
+        kind: 'update',
+        id: edit.id,
+        profileId: db.searchProfileId ?? row?.profileId,
+        properties,
+        geometry,
+        // Offline-born rows have no server version yet: the server skips the check for them.
+        version: row && row.isInsert !== 1 && row.feature.version > 0 ? row.feature.version : undefined,
+        refs: refs || undefined,
+        refIds: localRefIds(properties, refs || undefined),
+      });
+      return { opId, id: edit.id, record };
+    }
+    case 'delete':
+    case 'archive': {
+      const row = await deviceRow(db, edit.tableId, edit.id);
+      if (row) {
+        if (edit.kind === 'delete') await db.features.put({ ...row, isDelete: 1 });
+        else await db.features.put({ ...row, isEdit: 1, feature: { ...row.feature, archived: true } });
       }
+      await db.outbox.add({ ...base, kind: edit.kind, id: edit.id });
+      return { opId, id: edit.id };
+    }
+    case 'attachment': {
+      const id = await newLocalId(db);
+      const row: AttachmentRow = {
+        id,
+        projectId: edit.projectId,
+        tableId: edit.tableId,
+        featureId: edit.recordId,
+        tableAttachmentInfoId: edit.tableAttachmentInfoId,
+        name: edit.name,
+        mimeType: edit.mimeType,
+        size: edit.data.byteLength,
+        data: edit.data,
+        isInsert: 1,
+        isEdit: 0,
+        isDelete: 0,
+      };
+      await db.attachments.put(row);
+      await db.outbox.add({
+        ...base,
+        kind: 'attachment',
+        id,
+        recordId: edit.recordId,
+        tableAttachmentInfoId: edit.tableAttachmentInfoId,
+        name: edit.name,
+        mimeType: edit.mimeType,
+      });
+      return { opId, id };
+    }
+    case 'attachmentDelete': {
+      const row = await db.attachments.get(edit.attachmentId);
+      if (row) await db.attachments.put({ ...row, isDelete: 1 });
+      await db.outbox.add({ ...base, kind: 'attachmentDelete', id: edit.attachmentId });
+      return { opId, id: edit.attachmentId };
+    }
+  }
+}
+
+/**
+ * Saves edits locally and queues them for the server, in order and together: ONE transaction
+ * (one commit, one notification), so a save of a whole form is stored whole or not at all, and
+ * resolves only after it committed. An edit may name a row (or file) made by an edit before it
+ * (`EarlierEdit`). Rejects (with a StorageError, also announced to onStorageError listeners) when
+ * they could not be stored — then nothing was stored and the UI must not say "saved".
+ */
+export async function saveEdits(db: OfflineDb, edits: readonly LocalEdit[]): Promise<SavedEdit[]> {
+  if (!edits.length) return [];
+  // Files are read first: reading a Blob is no IndexedDB request, and the transaction would commit while it waits.
+  const blobs = edits.flatMap((edit) => (edit.kind === 'attachment' && !(edit.data instanceof ArrayBuffer) ? [edit.data] : []));
+  const files = new Map(await Promise.all(blobs.map(async (blob) => [blob, await readBlobBytes(blob)] as const)));
+  const saved = await guardWrite(db, () =>
+    db.transaction('rw', [db.features, db.attachments, db.outbox, db.meta], async (): Promise<SavedEdit[]> => {
+      const stored: SavedEdit[] = [];
+      for (const edit of edits) stored.push(await storeEdit(db, await resolveEdit(db, readyEdit(edit, stored, files))));
+      return stored;
     }),
   );
   notifyOutboxChanged(db);
-  return result;
+  return saved;
+}
+
+/** `saveEdits` of one edit. */
+export async function saveEdit(db: OfflineDb, edit: LocalEdit): Promise<SavedEdit> {
+  const [saved] = await saveEdits(db, [edit]);
+  return saved!;
 }

@@ -2,7 +2,7 @@
  * The outbox: edits made on this device, in the order they were made, until the server has
  * acknowledged each one (docs/architecture.md, "Sync"). One file per job:
  *
- * - outbox-save.ts: `saveEdit` — the row and its queued operation in one transaction.
+ * - outbox-save.ts: `saveEdits` — a save's rows and queued operations in one transaction.
  * - outbox-acknowledge.ts: `acknowledge` — the server confirmed items: they leave the queue and
  *   offline ids become server ids everywhere, in one transaction (identity.ts owns the mapping).
  * - outbox-resolve.ts: failed and conflicting items (`markItems`, `retryItem`, `discardItem`,
