@@ -18,6 +18,7 @@ import {
   readOutbox,
   saveEdit,
   saveEdits,
+  newLocalIds,
   readRows,
   refreshRows,
   keepMine,
@@ -200,6 +201,19 @@ describe('saving an edit', () => {
     const file = await db.attachments.get(saved[1]!.id);
     expect(file).toMatchObject({ featureId: saved[0]!.id, size: 4 });
     expect(new Uint8Array(file!.data!)).toEqual(new Uint8Array([0xff, 0xd8, 0xff, 0xe0]));
+  });
+
+  it('gives new rows ids no row, file, queued item or delivered row of the device has, distinct within one save', async () => {
+    const db = openTestDb();
+    const form = await saveEdit(db, { kind: 'insert', projectId: P, tableId: FORMS, properties: {} });
+    const [item] = await readOutbox(db);
+    await acknowledge(db, [{ item: item!, id: 10_000_900 }]);
+    const queued = await saveEdit(db, { kind: 'insert', projectId: P, tableId: FORMS, properties: {} });
+    // Each id is drawn as random() * LOCAL_ID_BOUND: the delivered one, the queued one, one drawn twice, then new ones.
+    const draws = [form.id, queued.id, 777, 777, 778, 779].map((id) => (id - 1 + 0.5) / (LOCAL_ID_BOUND - 1));
+    let next = 0;
+    const ids = await db.transaction('rw', [db.features, db.attachments, db.outbox, db.meta], () => newLocalIds(db, 3, () => draws[next++]!));
+    expect(ids).toEqual([777, 778, 779]);
   });
 
   it('refuses an edit that names a later edit of the same save, and stores nothing', async () => {

@@ -14,7 +14,7 @@
  *
  * The mapping is kept on the device (one meta row per acknowledgement, below), so it holds across
  * reloads and tabs, and in memory for synchronous reads by screens (`knownId`). An offline id is
- * never reused once delivered (local-data.newLocalId asks `wasDelivered`). See
+ * never reused once delivered (local-data.newLocalIds asks `resolveIds`). See
  * docs/architecture.md, "Sync".
  */
 import { isLocalId } from '../../../common/record-id';

@@ -8,7 +8,7 @@ import { LOCAL_ID_BOUND, MODIFY_CHUNK_SIZE, TOMBSTONE_KEEP_MS } from '../../../c
 import { searchableText, textMatcher } from '../../../common/text-search';
 import type { WireFeature, WireRecord } from '../../../common/schemas/wire';
 import { guardWrite, type FeatureRow, type OfflineDb, type StoredRecord } from './database';
-import { wasDelivered } from './identity';
+import { resolveIds } from './identity';
 
 /** Splits a list into chunks of MODIFY_CHUNK_SIZE for bulk writes. */
 function chunks<T>(items: readonly T[], size: number = MODIFY_CHUNK_SIZE): T[][] {
@@ -61,19 +61,33 @@ export function deviceRows(db: OfflineDb, ids: readonly RowId[]): PromiseLike<Fe
     : Dexie.Promise.resolve([]);
 }
 
-/** A random id below LOCAL_ID_BOUND (docs/architecture.md, Sync rules), unused by any local row of any table. */
-export async function newLocalId(db: OfflineDb, random: () => number = Math.random): Promise<number> {
-  for (;;) {
-    const id = 1 + Math.floor(random() * (LOCAL_ID_BOUND - 1));
+/**
+ * `count` random ids below LOCAL_ID_BOUND (docs/architecture.md, Sync rules), distinct and unused by
+ * any local row or file of any table, nor delivered before: all looked up together (a save's new
+ * rows get theirs in one wait).
+ */
+export async function newLocalIds(db: OfflineDb, count: number, random: () => number = Math.random): Promise<number[]> {
+  const ids: number[] = [];
+  while (ids.length < count) {
+    const candidates = new Set<number>();
+    while (candidates.size < count - ids.length) {
+      const id = 1 + Math.floor(random() * (LOCAL_ID_BOUND - 1));
+      if (!ids.includes(id)) candidates.add(id);
+    }
+    const list = [...candidates];
     // A delivered offline id is never reused: an edit still naming it is sent with the server's id.
-    const [feature, attachment, queued, delivered] = await Promise.all([
-      db.features.where('featureId').equals(id).first(),
-      db.attachments.get(id),
-      db.outbox.where('id').equals(id).first(),
-      wasDelivered(db, id),
+    const [features, attachments, queued, deliveredRows, deliveredFiles] = await Promise.all([
+      db.features.where('featureId').anyOf(list).keys(),
+      db.attachments.bulkGet(list),
+      db.outbox.where('id').anyOf(list).keys(),
+      resolveIds(db, 'record', list),
+      resolveIds(db, 'attachment', list),
     ]);
-    if (!feature && !attachment && !queued && !delivered) return id;
+    const taken = new Set<unknown>([...features, ...queued, ...deliveredRows.keys(), ...deliveredFiles.keys()]);
+    attachments.forEach((file, index) => file && taken.add(list[index]));
+    ids.push(...list.filter((id) => !taken.has(id)));
   }
+  return ids;
 }
 
 interface RefreshTarget {

@@ -6,10 +6,12 @@
  * server's ids first (identity.ts).
  */
 import type { Geometry } from 'geojson';
+import { isLocalId } from '../../../common/record-id';
 import type { Properties } from '../../../common/schemas/wire';
-import { guardWrite, type AttachmentRow, type OfflineDb, type StoredRecord } from './database';
+import { Dexie } from 'dexie';
+import { guardWrite, type AttachmentRow, type FeatureRow, type OfflineDb, type OutboxItem, type StoredRecord } from './database';
 import { localRefIds, remapRefs, resolveIds } from './identity';
-import { deviceRow, newLocalId } from './local-data';
+import { deviceRows, newLocalIds, type RowId } from './local-data';
 import { notifyOutboxChanged } from './outbox-notify';
 import { readBlobBytes } from '../file/read-blob';
 
@@ -82,197 +84,332 @@ function nowIso(): string {
   return new Date().toISOString();
 }
 
+/** An edit of a save with its rows by id and its file as bytes, and the id of what it changes (a new row's or file's offline id). */
+interface ReadyStep {
+  edit: ReadyEdit;
+  id: number;
+}
+
+/** Inserts and file uploads: the edits that make a row or a file, which get a new offline id. */
+const makesNew = (edit: LocalEdit) => edit.kind === 'insert' || edit.kind === 'attachment';
+
+/** `tableId:id` of a row by its current id. */
+const rowKey = (tableId: number, id: number) => `${tableId}:${id}`;
+
 /**
- * The edit with every delivered offline id it names replaced by the server's id: a screen may
- * still hold the offline id of a row the outbox delivered meanwhile, and the server would refuse
- * it as an unknown row.
+ * The edits with their ids: new rows and files take the offline ids given (`fresh`, in order), a
+ * row named by its place in the save (`EarlierEdit`) the id of that earlier edit's row, a file its
+ * bytes read before the transaction.
  */
-async function resolveEdit(db: OfflineDb, edit: ReadyEdit): Promise<ReadyEdit> {
+function withIds(edits: readonly LocalEdit[], fresh: readonly number[], files: ReadonlyMap<Blob, ArrayBuffer>): ReadyStep[] {
+  const steps: ReadyStep[] = [];
+  let next = 0;
+  const idOf = (row: number | EarlierEdit): number => {
+    if (typeof row === 'number') return row;
+    const earlier = steps[row.savedIndex];
+    if (!earlier) throw new Error(`an edit names edit ${row.savedIndex} of its save, which is not stored before it`);
+    return earlier.id;
+  };
+  for (const edit of edits) {
+    switch (edit.kind) {
+      case 'insert':
+        steps.push({ edit, id: fresh[next++]! });
+        break;
+      case 'update':
+      case 'delete':
+      case 'archive': {
+        const id = idOf(edit.id);
+        steps.push({ edit: { ...edit, id }, id });
+        break;
+      }
+      case 'attachment': {
+        const data = edit.data instanceof ArrayBuffer ? edit.data : files.get(edit.data)!;
+        steps.push({ edit: { ...edit, recordId: idOf(edit.recordId), data }, id: fresh[next++]! });
+        break;
+      }
+      case 'attachmentDelete':
+        steps.push({ edit, id: edit.attachmentId });
+        break;
+    }
+  }
+  return steps;
+}
+
+/** The offline ids an edit names (as its row, its file's row, or in a reference column), for `followDeliveries`. */
+function namedIds(edit: ReadyEdit): { records: unknown[]; attachments: number[] } {
   switch (edit.kind) {
     case 'insert':
-    case 'update': {
-      const named = (edit.refs ?? []).map((key) => edit.properties[key]);
-      const records = await resolveIds(db, 'record', edit.kind === 'update' ? [edit.id, ...named] : named);
-      if (!records.size) return edit;
-      const properties = remapRefs(edit.properties, edit.refs, records) ?? edit.properties;
-      return edit.kind === 'update' ? { ...edit, id: records.get(edit.id) ?? edit.id, properties } : { ...edit, properties };
-    }
-    case 'delete':
-    case 'archive': {
-      const records = await resolveIds(db, 'record', [edit.id]);
-      return { ...edit, id: records.get(edit.id) ?? edit.id };
-    }
-    case 'attachment': {
-      const records = await resolveIds(db, 'record', [edit.recordId]);
-      return { ...edit, recordId: records.get(edit.recordId) ?? edit.recordId };
-    }
-    case 'attachmentDelete': {
-      const attachments = await resolveIds(db, 'attachment', [edit.attachmentId]);
-      return { ...edit, attachmentId: attachments.get(edit.attachmentId) ?? edit.attachmentId };
-    }
-  }
-}
-
-/** The row an edit names, once the edits before it in the save are stored. */
-function rowIdOf(row: number | EarlierEdit, saved: readonly SavedEdit[]): number {
-  if (typeof row === 'number') return row;
-  const earlier = saved[row.savedIndex];
-  if (!earlier) throw new Error(`an edit names edit ${row.savedIndex} of its save, which is not stored before it`);
-  return earlier.id;
-}
-
-/** The edit with the rows it names by their place in the save given by their ids, and its file as the bytes read. */
-function readyEdit(edit: LocalEdit, saved: readonly SavedEdit[], files: ReadonlyMap<Blob, ArrayBuffer>): ReadyEdit {
-  switch (edit.kind) {
+      return { records: (edit.refs ?? []).map((key) => edit.properties[key]), attachments: [] };
     case 'update':
+      return { records: [edit.id, ...(edit.refs ?? []).map((key) => edit.properties[key])], attachments: [] };
     case 'delete':
     case 'archive':
-      return { ...edit, id: rowIdOf(edit.id, saved) };
+      return { records: [edit.id], attachments: [] };
     case 'attachment':
-      return { ...edit, recordId: rowIdOf(edit.recordId, saved), data: edit.data instanceof ArrayBuffer ? edit.data : files.get(edit.data)! };
-    default:
-      return edit;
+      return { records: [edit.recordId], attachments: [] };
+    case 'attachmentDelete':
+      return { records: [], attachments: [edit.attachmentId] };
   }
 }
 
-/** Stores one edit in the caller's transaction: its row (or file) and its queued operation. */
-async function storeEdit(db: OfflineDb, edit: ReadyEdit): Promise<SavedEdit> {
-  const opId = newOpId();
-  const api = edit.isRecord === false ? 'Features' : 'Records';
-  const base = { opId, projectId: edit.projectId, api, tableId: edit.tableId, status: 'pending', attempts: 0, createdAt: nowIso() } as const;
-  switch (edit.kind) {
-    case 'insert': {
-      const id = await newLocalId(db);
-      const record: StoredRecord = {
-        id,
-        tableId: edit.tableId,
-        properties: edit.properties,
-        geometry: edit.geometry ?? null,
-        deleted: false,
-        archived: false,
-        createdAt: nowIso(),
-        updatedAt: nowIso(),
-        version: 0,
-      };
-      await db.features.put({
-        tableId: edit.tableId,
-        featureId: id,
-        projectId: edit.projectId,
-        feature: record,
-        isInsert: 1,
-        isEdit: 0,
-        isDelete: 0,
-        isRecord: edit.isRecord === false ? 0 : 1,
-        profileId: db.searchProfileId,
-      });
-      await db.outbox.add({
-        ...base,
-        kind: 'insert',
-        profileId: db.searchProfileId,
-        id,
-        properties: edit.properties,
-        geometry: edit.geometry ?? null,
-        refs: edit.refs,
-        refIds: localRefIds(edit.properties, edit.refs),
-      });
-      return { opId, id, record };
-    }
-    case 'update': {
-      const row = await deviceRow(db, edit.tableId, edit.id);
-      const properties = { ...(row?.feature.properties ?? {}), ...edit.properties };
-      const geometry = edit.geometry !== undefined ? edit.geometry : (row?.feature.geometry ?? null);
-      const record: StoredRecord = row
-        ? { ...row.feature, properties, geometry, updatedAt: nowIso() }
-        : {
-            id: edit.id,
-            tableId: edit.tableId,
-            properties,
-            geometry,
-            deleted: false,
-            archived: false,
-            createdAt: nowIso(),
-            updatedAt: nowIso(),
-            version: 0,
-          };
-      await db.features.put({
-        tableId: edit.tableId,
-        featureId: row?.featureId ?? edit.id,
-        projectId: edit.projectId,
-        feature: record,
-        isInsert: row?.isInsert ?? 0,
-        isEdit: 1,
-        isDelete: row?.isDelete ?? 0,
-        isRecord: edit.isRecord === false ? 0 : 1,
-        profileId: db.searchProfileId ?? row?.profileId,
-      });
-      const refs = edit.refs ?? (row && (await db.outbox.where('[tableId+id]').equals([edit.tableId, edit.id]).first())?.refs);
-      await db.outbox.add({
-        ...base,
-        kind: 'update',
-        id: edit.id,
-        profileId: db.searchProfileId ?? row?.profileId,
-        properties,
-        geometry,
-        // Offline-born rows have no server version yet: the server skips the check for them.
-        version: row && row.isInsert !== 1 && row.feature.version > 0 ? row.feature.version : undefined,
-        refs: refs || undefined,
-        refIds: localRefIds(properties, refs || undefined),
-      });
-      return { opId, id: edit.id, record };
-    }
-    case 'delete':
-    case 'archive': {
-      const row = await deviceRow(db, edit.tableId, edit.id);
-      if (row) {
-        if (edit.kind === 'delete') await db.features.put({ ...row, isDelete: 1 });
-        else await db.features.put({ ...row, isEdit: 1, feature: { ...row.feature, archived: true } });
+/**
+ * The steps with every delivered offline id they name replaced by the server's id: a screen may
+ * still hold the offline id of a row the outbox delivered meanwhile, and the server would refuse
+ * it as an unknown row. The save's own new ids are never delivered: they are not looked up.
+ */
+function followDeliveries(db: OfflineDb, steps: ReadyStep[], fresh: ReadonlySet<number>): PromiseLike<ReadyStep[]> {
+  const named = steps.map(({ edit }) => namedIds(edit));
+  const recordIds = named.flatMap(({ records }) => records).filter((id): id is number => isLocalId(id) && !fresh.has(id));
+  const fileIds = named.flatMap(({ attachments }) => attachments).filter(isLocalId);
+  // Composed with Dexie's promises only: Dexie follows its transaction across native promises for a few steps only.
+  if (!recordIds.length && !fileIds.length) return Dexie.Promise.resolve(steps);
+  return Dexie.Promise.all([resolveIds(db, 'record', recordIds), resolveIds(db, 'attachment', fileIds)]).then(([records, attachments]) =>
+    steps.map(({ edit, id }): ReadyStep => {
+      switch (edit.kind) {
+        case 'insert':
+          return { edit: { ...edit, properties: remapRefs(edit.properties, edit.refs, records) ?? edit.properties }, id };
+        case 'update': {
+          const server = records.get(edit.id) ?? edit.id;
+          return { edit: { ...edit, id: server, properties: remapRefs(edit.properties, edit.refs, records) ?? edit.properties }, id: server };
+        }
+        case 'delete':
+        case 'archive': {
+          const server = records.get(edit.id) ?? edit.id;
+          return { edit: { ...edit, id: server }, id: server };
+        }
+        case 'attachment':
+          return { edit: { ...edit, recordId: records.get(edit.recordId) ?? edit.recordId }, id };
+        case 'attachmentDelete': {
+          const server = attachments.get(edit.attachmentId) ?? edit.attachmentId;
+          return { edit: { ...edit, attachmentId: server }, id: server };
+        }
       }
-      await db.outbox.add({ ...base, kind: edit.kind, id: edit.id });
-      return { opId, id: edit.id };
+    }),
+  );
+}
+
+/** What a save's edits change, as the device holds it before the save: read together, one request per kind. */
+interface SaveReads {
+  /** Device rows of updates, deletes and archives, by `tableId:id` (their current id). */
+  rows: Map<string, FeatureRow>;
+  /** Files of file deletes, by id. */
+  files: Map<number, AttachmentRow>;
+  /** The reference columns of the row's first queued item, by `tableId:id`, for updates given without `refs`. */
+  queuedRefs: Map<string, string[] | undefined>;
+}
+
+function readTargets(db: OfflineDb, steps: readonly ReadyStep[], fresh: ReadonlySet<number>): PromiseLike<SaveReads> {
+  const rowIds = new Map<string, RowId>();
+  const refless = new Map<string, RowId>();
+  const fileIds: number[] = [];
+  for (const { edit, id } of steps) {
+    if (edit.kind === 'attachmentDelete') {
+      if (!fresh.has(id)) fileIds.push(id);
+      continue;
     }
-    case 'attachment': {
-      const id = await newLocalId(db);
-      const row: AttachmentRow = {
-        id,
-        projectId: edit.projectId,
-        tableId: edit.tableId,
-        featureId: edit.recordId,
-        tableAttachmentInfoId: edit.tableAttachmentInfoId,
-        name: edit.name,
-        mimeType: edit.mimeType,
-        size: edit.data.byteLength,
-        data: edit.data,
-        isInsert: 1,
-        isEdit: 0,
-        isDelete: 0,
-      };
-      await db.attachments.put(row);
-      await db.outbox.add({
-        ...base,
-        kind: 'attachment',
-        id,
-        recordId: edit.recordId,
-        tableAttachmentInfoId: edit.tableAttachmentInfoId,
-        name: edit.name,
-        mimeType: edit.mimeType,
-      });
-      return { opId, id };
+    if (edit.kind === 'insert' || edit.kind === 'attachment' || fresh.has(id)) continue;
+    rowIds.set(rowKey(edit.tableId, id), [edit.tableId, id]);
+    if (edit.kind === 'update' && edit.refs === undefined) refless.set(rowKey(edit.tableId, id), [edit.tableId, id]);
+  }
+  // Composed with Dexie's promises only: the transaction is followed across them.
+  return Dexie.Promise.all([
+    deviceRows(db, [...rowIds.values()]),
+    fileIds.length ? db.attachments.bulkGet(fileIds) : [],
+    refless.size
+      ? db.outbox
+          .where('[tableId+id]')
+          .anyOf([...refless.values()])
+          .toArray()
+      : [],
+  ]).then(([rows, files, queued]) => {
+    const reads: SaveReads = { rows: new Map(), files: new Map(), queuedRefs: new Map() };
+    for (const row of rows) reads.rows.set(rowKey(row.tableId, row.feature.id), row);
+    for (const file of files) if (file) reads.files.set(file.id, file);
+    // In the order of the index, then of seq: the first item of each row is its earliest.
+    for (const item of queued) {
+      const key = rowKey(item.tableId, item.id);
+      if (!reads.queuedRefs.has(key)) reads.queuedRefs.set(key, item.refs);
     }
-    case 'attachmentDelete': {
-      const row = await db.attachments.get(edit.attachmentId);
-      if (row) await db.attachments.put({ ...row, isDelete: 1 });
-      await db.outbox.add({ ...base, kind: 'attachmentDelete', id: edit.attachmentId });
-      return { opId, id: edit.attachmentId };
+    return reads;
+  });
+}
+
+/** What a save writes: each row and file once, as the save leaves it, and the queued items in order. */
+interface SaveWrites {
+  /** Device rows by their key (`tableId:featureId`). */
+  rows: Map<string, FeatureRow>;
+  files: Map<number, AttachmentRow>;
+  items: OutboxItem[];
+  saved: SavedEdit[];
+}
+
+/**
+ * The save's rows, files and queued items, in memory and in order: an edit sees the rows and
+ * files as the edits before it in the same save left them.
+ */
+function planWrites(db: OfflineDb, steps: readonly ReadyStep[], reads: SaveReads): SaveWrites {
+  const writes: SaveWrites = { rows: new Map(), files: new Map(), items: [], saved: [] };
+  /** Rows as the save has left them so far, by current id. */
+  const rows = new Map(reads.rows);
+  const files = new Map(reads.files);
+  const putRow = (row: FeatureRow) => {
+    rows.set(rowKey(row.tableId, row.feature.id), row);
+    writes.rows.set(rowKey(row.tableId, row.featureId), row);
+  };
+  const putFile = (file: AttachmentRow) => {
+    files.set(file.id, file);
+    writes.files.set(file.id, file);
+  };
+  /** The reference columns of a row's first queued item: queued before the save, else earlier in it. */
+  const queuedRefs = (tableId: number, id: number) => {
+    const key = rowKey(tableId, id);
+    if (reads.queuedRefs.has(key)) return reads.queuedRefs.get(key);
+    return writes.items.find((item) => item.tableId === tableId && item.id === id && item.kind !== 'attachment' && item.kind !== 'attachmentDelete')?.refs;
+  };
+  for (const { edit, id } of steps) {
+    const opId = newOpId();
+    const api = edit.isRecord === false ? 'Features' : 'Records';
+    const base = { opId, projectId: edit.projectId, api, tableId: edit.tableId, status: 'pending', attempts: 0, createdAt: nowIso() } as const;
+    switch (edit.kind) {
+      case 'insert': {
+        const record: StoredRecord = {
+          id,
+          tableId: edit.tableId,
+          properties: edit.properties,
+          geometry: edit.geometry ?? null,
+          deleted: false,
+          archived: false,
+          createdAt: nowIso(),
+          updatedAt: nowIso(),
+          version: 0,
+        };
+        putRow({
+          tableId: edit.tableId,
+          featureId: id,
+          projectId: edit.projectId,
+          feature: record,
+          isInsert: 1,
+          isEdit: 0,
+          isDelete: 0,
+          isRecord: edit.isRecord === false ? 0 : 1,
+          profileId: db.searchProfileId,
+        });
+        writes.items.push({
+          ...base,
+          kind: 'insert',
+          profileId: db.searchProfileId,
+          id,
+          properties: edit.properties,
+          geometry: edit.geometry ?? null,
+          refs: edit.refs,
+          refIds: localRefIds(edit.properties, edit.refs),
+        });
+        writes.saved.push({ opId, id, record });
+        break;
+      }
+      case 'update': {
+        const row = rows.get(rowKey(edit.tableId, id));
+        const properties = { ...(row?.feature.properties ?? {}), ...edit.properties };
+        const geometry = edit.geometry !== undefined ? edit.geometry : (row?.feature.geometry ?? null);
+        const record: StoredRecord = row
+          ? { ...row.feature, properties, geometry, updatedAt: nowIso() }
+          : {
+              id,
+              tableId: edit.tableId,
+              properties,
+              geometry,
+              deleted: false,
+              archived: false,
+              createdAt: nowIso(),
+              updatedAt: nowIso(),
+              version: 0,
+            };
+        putRow({
+          tableId: edit.tableId,
+          featureId: row?.featureId ?? id,
+          projectId: edit.projectId,
+          feature: record,
+          isInsert: row?.isInsert ?? 0,
+          isEdit: 1,
+          isDelete: row?.isDelete ?? 0,
+          isRecord: edit.isRecord === false ? 0 : 1,
+          profileId: db.searchProfileId ?? row?.profileId,
+        });
+        const refs = edit.refs ?? (row ? queuedRefs(edit.tableId, id) : undefined);
+        writes.items.push({
+          ...base,
+          kind: 'update',
+          id,
+          profileId: db.searchProfileId ?? row?.profileId,
+          properties,
+          geometry,
+          // Offline-born rows have no server version yet: the server skips the check for them.
+          version: row && row.isInsert !== 1 && row.feature.version > 0 ? row.feature.version : undefined,
+          refs: refs || undefined,
+          refIds: localRefIds(properties, refs || undefined),
+        });
+        writes.saved.push({ opId, id, record });
+        break;
+      }
+      case 'delete':
+      case 'archive': {
+        const row = rows.get(rowKey(edit.tableId, id));
+        if (row) {
+          if (edit.kind === 'delete') putRow({ ...row, isDelete: 1 });
+          else putRow({ ...row, isEdit: 1, feature: { ...row.feature, archived: true } });
+        }
+        writes.items.push({ ...base, kind: edit.kind, id });
+        writes.saved.push({ opId, id });
+        break;
+      }
+      case 'attachment': {
+        putFile({
+          id,
+          projectId: edit.projectId,
+          tableId: edit.tableId,
+          featureId: edit.recordId,
+          tableAttachmentInfoId: edit.tableAttachmentInfoId,
+          name: edit.name,
+          mimeType: edit.mimeType,
+          size: edit.data.byteLength,
+          data: edit.data,
+          isInsert: 1,
+          isEdit: 0,
+          isDelete: 0,
+        });
+        writes.items.push({
+          ...base,
+          kind: 'attachment',
+          id,
+          recordId: edit.recordId,
+          tableAttachmentInfoId: edit.tableAttachmentInfoId,
+          name: edit.name,
+          mimeType: edit.mimeType,
+        });
+        writes.saved.push({ opId, id });
+        break;
+      }
+      case 'attachmentDelete': {
+        const file = files.get(id);
+        if (file) putFile({ ...file, isDelete: 1 });
+        writes.items.push({ ...base, kind: 'attachmentDelete', id });
+        writes.saved.push({ opId, id });
+        break;
+      }
     }
   }
+  return writes;
 }
 
 /**
  * Saves edits locally and queues them for the server, in order and together: ONE transaction
  * (one commit, one notification), so a save of a whole form is stored whole or not at all, and
  * resolves only after it committed. An edit may name a row (or file) made by an edit before it
- * (`EarlierEdit`). Rejects (with a StorageError, also announced to onStorageError listeners) when
- * they could not be stored — then nothing was stored and the UI must not say "saved".
+ * (`EarlierEdit`). IndexedDB's cost is per request and per wait for an answer, so a save waits a
+ * few times whatever its size: its new ids, the delivered ids it names, what it changes (read
+ * together), then every write sent together. Rejects (with a StorageError, also announced to
+ * onStorageError listeners) when they could not be stored — then nothing was stored and the UI
+ * must not say "saved".
  */
 export async function saveEdits(db: OfflineDb, edits: readonly LocalEdit[]): Promise<SavedEdit[]> {
   if (!edits.length) return [];
@@ -281,9 +418,16 @@ export async function saveEdits(db: OfflineDb, edits: readonly LocalEdit[]): Pro
   const files = new Map(await Promise.all(blobs.map(async (blob) => [blob, await readBlobBytes(blob)] as const)));
   const saved = await guardWrite(db, () =>
     db.transaction('rw', [db.features, db.attachments, db.outbox, db.meta], async (): Promise<SavedEdit[]> => {
-      const stored: SavedEdit[] = [];
-      for (const edit of edits) stored.push(await storeEdit(db, await resolveEdit(db, readyEdit(edit, stored, files))));
-      return stored;
+      const fresh = await newLocalIds(db, edits.filter(makesNew).length);
+      const made = new Set(fresh);
+      const steps = await followDeliveries(db, withIds(edits, fresh, files), made);
+      const writes = planWrites(db, steps, await readTargets(db, steps, made));
+      await Dexie.Promise.all([
+        writes.rows.size ? db.features.bulkPut([...writes.rows.values()]) : undefined,
+        writes.files.size ? db.attachments.bulkPut([...writes.files.values()]) : undefined,
+        db.outbox.bulkAdd(writes.items),
+      ]);
+      return writes.saved;
     }),
   );
   notifyOutboxChanged(db);
