@@ -49,6 +49,10 @@
  *                                 change to '#/paths/<id>' until the first frame in which
  *                                 "Začni snemanje" is on screen and tappable (a walk can start;
  *                                 stderr adds when the map was ready)
+ * - client.load_form_save_offline_ms  on the offline visit's page: the form with every indicator
+ *                                 answered (untimed), then a tap on "Shrani obrazec" until the
+ *                                 saved message is on screen (offline: nothing is sent, so the
+ *                                 server's form stays unanswered for the next run)
  * - client.load_photo_thumbnail_ms / _longest_task_ms  on the form after the taps, a 12-megapixel
  *                                 camera photo chosen for the first indicator: until its
  *                                 thumbnail is shown, and the longest main-thread task meanwhile

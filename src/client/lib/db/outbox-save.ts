@@ -84,6 +84,12 @@ function nowIso(): string {
   return new Date().toISOString();
 }
 
+/** A record as this device makes it: a new row, or an update of a row the device does not hold; the server gives its version. */
+function newRecord(id: number, tableId: number, properties: Properties, geometry: Geometry | null): StoredRecord {
+  const now = nowIso();
+  return { id, tableId, properties, geometry, deleted: false, archived: false, createdAt: now, updatedAt: now, version: 0 };
+}
+
 /** An edit of a save with its rows by id and its file as bytes, and the id of what it changes (a new row's or file's offline id). */
 interface ReadyStep {
   edit: ReadyEdit;
@@ -272,17 +278,7 @@ function planWrites(db: OfflineDb, steps: readonly ReadyStep[], reads: SaveReads
     const base = { opId, projectId: edit.projectId, api, tableId: edit.tableId, status: 'pending', attempts: 0, createdAt: nowIso() } as const;
     switch (edit.kind) {
       case 'insert': {
-        const record: StoredRecord = {
-          id,
-          tableId: edit.tableId,
-          properties: edit.properties,
-          geometry: edit.geometry ?? null,
-          deleted: false,
-          archived: false,
-          createdAt: nowIso(),
-          updatedAt: nowIso(),
-          version: 0,
-        };
+        const record = newRecord(id, edit.tableId, edit.properties, edit.geometry ?? null);
         putRow({
           tableId: edit.tableId,
           featureId: id,
@@ -311,19 +307,7 @@ function planWrites(db: OfflineDb, steps: readonly ReadyStep[], reads: SaveReads
         const row = rows.get(rowKey(edit.tableId, id));
         const properties = { ...(row?.feature.properties ?? {}), ...edit.properties };
         const geometry = edit.geometry !== undefined ? edit.geometry : (row?.feature.geometry ?? null);
-        const record: StoredRecord = row
-          ? { ...row.feature, properties, geometry, updatedAt: nowIso() }
-          : {
-              id,
-              tableId: edit.tableId,
-              properties,
-              geometry,
-              deleted: false,
-              archived: false,
-              createdAt: nowIso(),
-              updatedAt: nowIso(),
-              version: 0,
-            };
+        const record: StoredRecord = row ? { ...row.feature, properties, geometry, updatedAt: nowIso() } : newRecord(id, edit.tableId, properties, geometry);
         putRow({
           tableId: edit.tableId,
           featureId: row?.featureId ?? id,
