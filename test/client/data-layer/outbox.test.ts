@@ -291,7 +291,8 @@ describe('saving an edit', () => {
     const name = uniqueDbName('reload');
     const server = new FakeBulkServer();
     const first = makeTestStore(openTestDb(name), server.fetch);
-    for (let i = 0; i < 5; i++) await first.dispatch(editsSaved([{ kind: 'insert', projectId: P, tableId: FORMS, properties: { '65': `n${i}` } }])).unwrap();
+    for (let i = 0; i < 5; i++)
+      await first.dispatch(editsSaved({ edits: [{ kind: 'insert', projectId: P, tableId: FORMS, properties: { '65': `n${i}` } }] })).unwrap();
     first.extra.db.close(); // the tab is gone
 
     const db = openTestDb(name);
@@ -1115,10 +1116,12 @@ describe('storage errors', () => {
       throw Object.assign(new Error('The transaction was aborted'), { name: 'AbortError', inner: { name: 'QuotaExceededError' } });
     });
     const result = await store.dispatch(
-      editsSaved([
-        { kind: 'insert', projectId: P, tableId: FORMS, properties: {} },
-        { kind: 'insert', projectId: P, tableId: INDICATORS, properties: {} },
-      ]),
+      editsSaved({
+        edits: [
+          { kind: 'insert', projectId: P, tableId: FORMS, properties: {} },
+          { kind: 'insert', projectId: P, tableId: INDICATORS, properties: {} },
+        ],
+      }),
     );
     expect(result.payload).toBe(slSync.sync.quotaExceeded);
     expect(selectStorageError(store.getState())).toMatchObject({ kind: 'quota' });

@@ -28,7 +28,7 @@ import {
 } from '../../features/season';
 import { editsSaved, selectAttentionItems, selectIsOnline, selectLastSyncAt, selectPendingCount } from '../../features/sync';
 import { selectConfig } from '../../lib/config/config-slice';
-import type { LocalEdit, SavedEdit } from '../../lib/db/outbox';
+import type { LocalEdit, SavedEdit, SaveOptions } from '../../lib/db/outbox';
 import { useAppDispatch, useAppSelector } from '../hooks';
 
 export function useSeasonView() {
@@ -95,12 +95,12 @@ export function useReloadSeason(): () => void {
  * season. Returns the saved edits; rejects with the Slovenian message when they could not be
  * stored.
  */
-export function useSaveEdits(): (edits: LocalEdit[]) => Promise<SavedEdit[]> {
+export function useSaveEdits(): (edits: LocalEdit[], options?: SaveOptions) => Promise<SavedEdit[]> {
   const dispatch = useAppDispatch();
   const reload = useReloadSeason();
   return useCallback(
-    async (edits) => {
-      const saved = await dispatch(editsSaved(edits)).unwrap();
+    async (edits, options) => {
+      const saved = await dispatch(editsSaved({ edits, ...options })).unwrap();
       if (saved.length) reload();
       return saved;
     },

@@ -23,7 +23,7 @@ import { ScoreExplanation } from '../../components/score-badge/score-explanation
 import { ScreenState } from '../../components/screen-state/screen-state';
 import type { StoredRecord } from '../../lib/db/database';
 import { readRow } from '../../lib/db/model';
-import type { LocalEdit, SavedEdit } from '../../lib/db/outbox';
+import type { LocalEdit, SavedEdit, SaveOptions } from '../../lib/db/outbox';
 import type { ResizeEnv } from '../../lib/image/resize';
 import { currentPosition } from '../../lib/location/current-position';
 import { useValueAfterPaint } from '../../lib/use-after-paint';
@@ -70,7 +70,7 @@ export interface FormScreenProps {
   fromDevice: boolean;
   hasData: boolean;
   onRetry?: () => void;
-  saveEdits: (edits: LocalEdit[]) => Promise<SavedEdit[]>;
+  saveEdits: (edits: LocalEdit[], options?: SaveOptions) => Promise<SavedEdit[]>;
   onArchive: () => Promise<void>;
   /** Editors: archive one indicator row of the form, after a confirmation. */
   onArchiveIndicator?: (recordId: number) => Promise<void>;
@@ -261,8 +261,11 @@ function FormEditor(props: FormScreenProps & { form: StoredRecord; kind: FormKin
     setSaving(true);
     setMessage(null);
     try {
-      await props.saveEdits(planSave({ config, kind, form, rows: props.indicators, draft, initial: base }));
-      await kept.forget();
+      // The kept answers go with the save, in its transaction (a tab killed right after it must not
+      // bring the saved answers back as unsaved ones, new photos twice).
+      const keptRow = await kept.hold();
+      await props.saveEdits(planSave({ config, kind, form, rows: props.indicators, draft, initial: base }), keptRow ? { forget: [keptRow] } : undefined);
+      kept.saved();
       // What was saved is the new baseline; new photos now live on the device.
       const saved = { ...draft, indicators: Object.fromEntries(Object.entries(draft.indicators).map(([k, v]) => [k, { ...v, photos: [] }])) };
       setBase(saved);

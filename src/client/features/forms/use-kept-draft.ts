@@ -2,8 +2,9 @@
  * The form screen's unsaved answers kept on the device (draft-stash.ts): restored once when the
  * form opens, kept again a moment after each change (never on a tap's frame), at once when the
  * page is hidden (the camera opens, the phone locks, another app comes up: the moments before a
- * phone kills a tab), and forgotten at once when saved, discarded or left on purpose (`forget`: a
- * reload right after a save must not bring the saved answers back as unsaved ones, new photos twice).
+ * phone kills a tab), and forgotten when saved (in the save's own transaction: `hold`, then
+ * `saved`; a reload right after a save must not bring the saved answers back as unsaved ones, new
+ * photos twice), discarded or left on purpose (`forget`).
  */
 import { useCallback, useEffect, useRef, useState, type Dispatch, type SetStateAction } from 'react';
 import { useOfflineDb } from '../../app/hooks';
@@ -18,8 +19,15 @@ export interface KeptDraft {
   restored: boolean;
   /** Back to the form as stored, the kept answers forgotten. */
   discard: () => void;
-  /** Forgets the kept answers now (they were saved); resolves once they are gone from the device. */
+  /** Forgets the kept answers now (discarded, or left on purpose); resolves once they are gone from the device. */
   forget: () => Promise<void>;
+  /**
+   * Before a save: no write of the answers is left waiting or under way; resolves to the `meta` row
+   * holding them (null: none), which the save deletes in its own transaction.
+   */
+  hold: () => Promise<string | null>;
+  /** After a save that deleted the row `hold` gave: nothing is kept any more. */
+  saved: () => void;
 }
 
 export function useKeptDraft(args: {
@@ -118,10 +126,22 @@ export function useKeptDraft(args: {
     await queue.current;
   }, [db, run]);
 
+  const hold = useCallback(async () => {
+    clearTimeout(timer.current);
+    pending.current = null;
+    await queue.current;
+    return key.current;
+  }, []);
+
+  const saved = useCallback(() => {
+    key.current = null;
+    setRestored(false);
+  }, []);
+
   const discard = useCallback(() => {
     setDraft(baseRef.current);
     void forget();
   }, [setDraft, forget]);
 
-  return { restored, discard, forget };
+  return { restored, discard, forget, hold, saved };
 }

@@ -3,7 +3,7 @@
  * stored, so "saved" is never shown for an edit that is not), and resolve waiting items
  * (retry / discard a failed one, keep mine / take theirs for a conflict).
  */
-import { discardItem, keepMine, retryItem, saveEdit, saveEdits, takeTheirs, type LocalEdit, type SavedEdit } from '../../lib/db/outbox';
+import { discardItem, keepMine, retryItem, saveEdit, saveEdits, takeTheirs, type LocalEdit, type SavedEdit, type SaveOptions } from '../../lib/db/outbox';
 import { StorageError, type OfflineDb, type OutboxItem } from '../../lib/db/database';
 import { toProperties } from '../../lib/db/model';
 import { refKeysFor } from '../../lib/db/refs';
@@ -12,14 +12,17 @@ import { toAttentionItem } from './sync-slice';
 import { createAppAsyncThunk } from '../../app/store-types';
 import { slSync } from '../../../common/i18n/sl';
 
-/** What a screen's save stores: its edits, together (lib/db `saveEdits`: all of them or none). */
-export const editsSaved = createAppAsyncThunk<SavedEdit[], LocalEdit[]>('sync/editsSaved', async (edits, { extra, rejectWithValue }) => {
-  try {
-    return await saveEdits(extra.db, edits);
-  } catch (error) {
-    return rejectWithValue(error instanceof StorageError && error.kind === 'quota' ? slSync.sync.quotaExceeded : slSync.sync.storageFailed);
-  }
-});
+/** What a screen's save stores: its edits, together (lib/db `saveEdits`: all of them or none), and what they make obsolete. */
+export const editsSaved = createAppAsyncThunk<SavedEdit[], { edits: LocalEdit[] } & SaveOptions>(
+  'sync/editsSaved',
+  async ({ edits, ...options }, { extra, rejectWithValue }) => {
+    try {
+      return await saveEdits(extra.db, edits, options);
+    } catch (error) {
+      return rejectWithValue(error instanceof StorageError && error.kind === 'quota' ? slSync.sync.quotaExceeded : slSync.sync.storageFailed);
+    }
+  },
+);
 
 export const failedItemRetried = createAppAsyncThunk<void, number>('sync/failedItemRetried', (seq, { extra }) => retryItem(extra.db, seq));
 export const failedItemDiscarded = createAppAsyncThunk<void, number>('sync/failedItemDiscarded', (seq, { extra }) => discardItem(extra.db, seq));

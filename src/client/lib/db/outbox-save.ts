@@ -73,6 +73,14 @@ export type LocalEdit = EditOf<number | EarlierEdit, ArrayBuffer | Blob>;
 /** An edit whose rows are ids and whose file is bytes: what the transaction stores. */
 type ReadyEdit = EditOf<number, ArrayBuffer>;
 
+export interface SaveOptions {
+  /**
+   * `meta` rows the save makes obsolete (a form's unsaved answers kept on the device), deleted in
+   * the same transaction: the device never holds the saved answers and the same answers unsaved.
+   */
+  forget?: readonly string[];
+}
+
 export interface SavedEdit {
   opId: string;
   /** The row's id: a new local id for inserts and attachments. */
@@ -395,7 +403,7 @@ function planWrites(db: OfflineDb, steps: readonly ReadyStep[], reads: SaveReads
  * onStorageError listeners) when they could not be stored — then nothing was stored and the UI
  * must not say "saved".
  */
-export async function saveEdits(db: OfflineDb, edits: readonly LocalEdit[]): Promise<SavedEdit[]> {
+export async function saveEdits(db: OfflineDb, edits: readonly LocalEdit[], { forget = [] }: SaveOptions = {}): Promise<SavedEdit[]> {
   if (!edits.length) return [];
   // Files are read first: reading a Blob is no IndexedDB request, and the transaction would commit while it waits.
   const blobs = edits.flatMap((edit) => (edit.kind === 'attachment' && !(edit.data instanceof ArrayBuffer) ? [edit.data] : []));
@@ -410,6 +418,7 @@ export async function saveEdits(db: OfflineDb, edits: readonly LocalEdit[]): Pro
         writes.rows.size ? db.features.bulkPut([...writes.rows.values()]) : undefined,
         writes.files.size ? db.attachments.bulkPut([...writes.files.values()]) : undefined,
         db.outbox.bulkAdd(writes.items),
+        forget.length ? db.meta.bulkDelete([...forget]) : undefined,
       ]);
       return writes.saved;
     }),
