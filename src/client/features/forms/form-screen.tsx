@@ -266,8 +266,12 @@ function FormEditor(props: FormScreenProps & { form: StoredRecord; kind: FormKin
       const keptRow = await kept.hold();
       await props.saveEdits(planSave({ config, kind, form, rows: props.indicators, draft, initial: base }), keptRow ? { forget: [keptRow] } : undefined);
       kept.saved();
-      // What was saved is the new baseline; new photos now live on the device.
-      const saved = { ...draft, indicators: Object.fromEntries(Object.entries(draft.indicators).map(([k, v]) => [k, { ...v, photos: [] }])) };
+      // What was saved is the new baseline; new photos now live on the device. An answer without
+      // new photos stays the same object, so its row is not rendered again.
+      const saved = {
+        ...draft,
+        indicators: Object.fromEntries(Object.entries(draft.indicators).map(([k, v]) => [k, v.photos.length ? { ...v, photos: [] } : v])),
+      };
       setBase(saved);
       setDraft(saved);
       setShowErrors(false);
