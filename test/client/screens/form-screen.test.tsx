@@ -414,17 +414,23 @@ describe('unsaved answers kept on the device', () => {
     db.meta.hook('deleting', refuse);
     // Not finished yet: a draft may leave required answers for later.
     fireEvent.click(screen.getByRole('checkbox', { name: slScreens.forms.markCompleted }));
+    // Tapped just before the save: not kept yet when it starts.
+    fireEvent.click(within(screen.getByTestId('indicator-centaurea-jacea')).getByRole('radio', { name: slScreens.forms.yes }));
     fireEvent.click(screen.getByRole('button', { name: slScreens.forms.save }));
     await screen.findByText(slSync.sync.storageFailed);
     expect(await db.outbox.count()).toBe(0);
-    expect(await keptRows(db)).toHaveLength(1);
     expect(answerOf('salvia-pratensis', slScreens.forms.no)).toBe('true');
+    // The save failed: every answer on the screen is kept, the last one too.
+    await waitFor(async () => {
+      const [row] = await keptRows(db);
+      expect(Object.keys((row!.value as { indicators: object }).indicators).sort()).toEqual(['centaurea-jacea', 'salvia-pratensis']);
+    });
 
     db.meta.hook('deleting').unsubscribe(refuse);
     fireEvent.click(screen.getByRole('button', { name: slScreens.forms.save }));
     await screen.findByText(slScreens.states.saved);
     expect(await keptRows(db)).toHaveLength(0);
-    expect((await db.outbox.toArray()).filter((item) => item.tableId === config.tables.indicators.id)).toHaveLength(1);
+    expect((await db.outbox.toArray()).filter((item) => item.tableId === config.tables.indicators.id)).toHaveLength(2);
   });
 
   it('are discarded on request: the form as stored, nothing kept', async () => {

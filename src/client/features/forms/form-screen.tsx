@@ -263,9 +263,9 @@ function FormEditor(props: FormScreenProps & { form: StoredRecord; kind: FormKin
     try {
       // The kept answers go with the save, in its transaction (a tab killed right after it must not
       // bring the saved answers back as unsaved ones, new photos twice).
-      const keptRow = await kept.hold();
-      await props.saveEdits(planSave({ config, kind, form, rows: props.indicators, draft, initial: base }), keptRow ? { forget: [keptRow] } : undefined);
-      kept.saved();
+      await kept.saveWith((keptRow) =>
+        props.saveEdits(planSave({ config, kind, form, rows: props.indicators, draft, initial: base }), keptRow ? { forget: [keptRow] } : undefined),
+      );
       // What was saved is the new baseline; new photos now live on the device. An answer without
       // new photos stays the same object, so its row is not rendered again.
       const saved = {

@@ -2,9 +2,9 @@
  * The form screen's unsaved answers kept on the device (draft-stash.ts): restored once when the
  * form opens, kept again a moment after each change (never on a tap's frame), at once when the
  * page is hidden (the camera opens, the phone locks, another app comes up: the moments before a
- * phone kills a tab), and forgotten when saved (in the save's own transaction: `hold`, then
- * `saved`; a reload right after a save must not bring the saved answers back as unsaved ones, new
- * photos twice), discarded or left on purpose (`forget`).
+ * phone kills a tab), and forgotten when saved (in the save's own transaction, `saveWith`: a
+ * reload right after a save must not bring the saved answers back as unsaved ones, new photos
+ * twice), discarded or left on purpose (`forget`).
  */
 import { useCallback, useEffect, useRef, useState, type Dispatch, type SetStateAction } from 'react';
 import { useOfflineDb } from '../../app/hooks';
@@ -22,12 +22,12 @@ export interface KeptDraft {
   /** Forgets the kept answers now (discarded, or left on purpose); resolves once they are gone from the device. */
   forget: () => Promise<void>;
   /**
-   * Before a save: no write of the answers is left waiting or under way; resolves to the `meta` row
-   * holding them (null: none), which the save deletes in its own transaction.
+   * Runs a save of the answers: what waits to be kept is written first, then `save` is given the
+   * `meta` row holding them (null: none), to delete in its own transaction; a change meanwhile is
+   * not written while it runs. Saved, nothing is kept any more; failed, every answer on the screen
+   * is kept, a change made meanwhile too.
    */
-  hold: () => Promise<string | null>;
-  /** After a save that deleted the row `hold` gave: nothing is kept any more. */
-  saved: () => void;
+  saveWith: <T>(save: (keptRow: string | null) => Promise<T>) => Promise<T>;
 }
 
 export function useKeptDraft(args: {
@@ -52,6 +52,8 @@ export function useKeptDraft(args: {
   const queue = useRef<Promise<unknown>>(Promise.resolve());
   const pending = useRef<(() => void) | null>(null);
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  /** A save of the answers is under way (`saveWith`). */
+  const saving = useRef(false);
   const run = useCallback((write: () => Promise<void>) => {
     queue.current = queue.current.then(write).catch(() => undefined);
   }, []);
@@ -83,6 +85,8 @@ export function useKeptDraft(args: {
     if (!active || !ready) return undefined;
     const changes = changesOf(draft, base);
     const write = () => {
+      // A save is under way: this waits for its outcome (gone with it, or written if it fails).
+      if (saving.current) return;
       pending.current = null;
       if (changes) {
         key.current ??= keptDraftKey(ids.current[0]!);
@@ -126,16 +130,25 @@ export function useKeptDraft(args: {
     await queue.current;
   }, [db, run]);
 
-  const hold = useCallback(async () => {
+  const saveWith = useCallback(async <T>(save: (keptRow: string | null) => Promise<T>): Promise<T> => {
     clearTimeout(timer.current);
-    pending.current = null;
-    await queue.current;
-    return key.current;
-  }, []);
-
-  const saved = useCallback(() => {
-    key.current = null;
-    setRestored(false);
+    // What waits for its moment is kept first: a tab killed before the save commits loses nothing.
+    pending.current?.();
+    saving.current = true;
+    try {
+      await queue.current;
+      const result = await save(key.current);
+      pending.current = null;
+      key.current = null;
+      setRestored(false);
+      return result;
+    } catch (error) {
+      saving.current = false;
+      pending.current?.();
+      throw error;
+    } finally {
+      saving.current = false;
+    }
   }, []);
 
   const discard = useCallback(() => {
@@ -143,5 +156,5 @@ export function useKeptDraft(args: {
     void forget();
   }, [setDraft, forget]);
 
-  return { restored, discard, forget, hold, saved };
+  return { restored, discard, forget, saveWith };
 }
