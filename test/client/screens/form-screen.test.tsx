@@ -433,6 +433,28 @@ describe('unsaved answers kept on the device', () => {
     expect((await db.outbox.toArray()).filter((item) => item.tableId === config.tables.indicators.id)).toHaveLength(2);
   });
 
+  it('an answer tapped while the save runs stays on the screen, unsaved, and is kept', async () => {
+    const s = season();
+    const db = newDb();
+    await renderForm(<Harness {...props(s.formDone, s.indicators)} />, { db });
+    fireEvent.click(screen.getByRole('checkbox', { name: slScreens.forms.markCompleted }));
+    fireEvent.click(within(screen.getByTestId('indicator-salvia-pratensis')).getByRole('radio', { name: slScreens.forms.no }));
+    fireEvent.click(screen.getByRole('button', { name: slScreens.forms.save }));
+    // The save has started (its button says so); the farmer taps the next plant at once.
+    expect(screen.getByRole('button', { name: slScreens.forms.saving })).toBeTruthy();
+    fireEvent.click(within(screen.getByTestId('indicator-centaurea-jacea')).getByRole('radio', { name: slScreens.forms.yes }));
+    await screen.findByText(slScreens.states.saved);
+    expect(answerOf('salvia-pratensis', slScreens.forms.no)).toBe('true');
+    expect(answerOf('centaurea-jacea', slScreens.forms.yes)).toBe('true');
+    // Saved: the first answer; not saved: the one tapped meanwhile, which the device keeps.
+    const queued = (await db.outbox.toArray()).filter((item) => item.tableId === config.tables.indicators.id);
+    expect(queued).toHaveLength(1);
+    await waitFor(async () => {
+      const [row] = await keptRows(db);
+      expect(Object.keys((row!.value as { indicators: object }).indicators)).toEqual(['centaurea-jacea']);
+    });
+  });
+
   it('are discarded on request: the form as stored, nothing kept', async () => {
     const s = season();
     const db = newDb();

@@ -144,6 +144,23 @@ function toPoint(location: [number, number] | null): Point | null {
   return location ? { type: 'Point', coordinates: location } : null;
 }
 
+/**
+ * The form's draft once `sent` was saved, `now` being the draft on the screen by then: the photos
+ * the save stored live on the device from now on, and answers changed while the save ran stay as
+ * they are, unsaved. An answer with none of those photos stays the same object (its row is not
+ * rendered again).
+ */
+export function savedDraft(sent: FormDraft, now: FormDraft): FormDraft {
+  const stored = new Set(Object.values(sent.indicators).flatMap((answer) => answer.photos.map((photo) => photo.tempId)));
+  const indicators: Record<string, IndicatorDraft> = {};
+  for (const [key, answer] of Object.entries(now.indicators)) {
+    indicators[key] = answer.photos.some((photo) => stored.has(photo.tempId))
+      ? { ...answer, photos: answer.photos.filter((photo) => !stored.has(photo.tempId)) }
+      : answer;
+  }
+  return { ...now, indicators };
+}
+
 /** Outbox edits for saving `draft` over the stored rows of the form. */
 export function planSave(args: {
   config: AppConfig;

@@ -38,6 +38,7 @@ import {
   missingAnswers,
   planSave,
   rowsByKey,
+  savedDraft,
   type FormDraft,
   type IndicatorDraft,
 } from './form-draft';
@@ -266,14 +267,9 @@ function FormEditor(props: FormScreenProps & { form: StoredRecord; kind: FormKin
       await kept.saveWith((keptRow) =>
         props.saveEdits(planSave({ config, kind, form, rows: props.indicators, draft, initial: base }), keptRow ? { forget: [keptRow] } : undefined),
       );
-      // What was saved is the new baseline; new photos now live on the device. An answer without
-      // new photos stays the same object, so its row is not rendered again.
-      const saved = {
-        ...draft,
-        indicators: Object.fromEntries(Object.entries(draft.indicators).map(([k, v]) => [k, v.photos.length ? { ...v, photos: [] } : v])),
-      };
-      setBase(saved);
-      setDraft(saved);
+      // What was saved is the new baseline; an answer tapped while the save ran stays, unsaved.
+      setBase(savedDraft(draft, draft));
+      setDraft((now) => savedDraft(draft, now));
       setShowErrors(false);
       setMessage({ kind: 'ok', text: props.online ? slScreens.states.savedOnline : slScreens.states.saved });
       if (missing.length) setSummary({ kind: 'warning', items: missing });
