@@ -22,10 +22,10 @@ export interface KeptDraft {
   /** Forgets the kept answers now (discarded, or left on purpose); resolves once they are gone from the device. */
   forget: () => Promise<void>;
   /**
-   * Runs a save of the answers: what waits to be kept is written first, then `save` is given the
-   * `meta` row holding them (null: none), to delete in its own transaction; a change meanwhile is
-   * not written while it runs. Saved, nothing is kept any more; failed, every answer on the screen
-   * is kept, a change made meanwhile too.
+   * Runs a save of the answers: `save` is given the `meta` row holding them (null: none), to delete
+   * in its own transaction; no write of them runs meanwhile (it could land after the save). Saved,
+   * nothing is kept any more; failed, every answer on the screen is kept, a change not written yet
+   * or made meanwhile too.
    */
   saveWith: <T>(save: (keptRow: string | null) => Promise<T>) => Promise<T>;
 }
@@ -131,9 +131,10 @@ export function useKeptDraft(args: {
   }, [db, run]);
 
   const saveWith = useCallback(async <T>(save: (keptRow: string | null) => Promise<T>): Promise<T> => {
+    // What waits for its moment is in the save, and written only if the save fails: written now it
+    // would cost the save a transaction of its own (a visible page that dies mid-save loses what a
+    // page that dies within KEEP_DRAFT_DELAY_MS of a tap does).
     clearTimeout(timer.current);
-    // What waits for its moment is kept first: a tab killed before the save commits loses nothing.
-    pending.current?.();
     saving.current = true;
     try {
       await queue.current;
