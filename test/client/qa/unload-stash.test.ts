@@ -38,6 +38,13 @@ const slice = createSlice({
       },
       prepare: (photo: Blob) => ({ payload: undefined, meta: { photo } }),
     },
+    /** As a form's save carries its edits: a thunk's argument, a photo in the last of many. */
+    formSaved: {
+      reducer: (state) => {
+        state.count += 1;
+      },
+      prepare: (edits: Array<{ kind: string; data?: Blob }>) => ({ payload: undefined, meta: { arg: { edits } } }),
+    },
   },
 });
 
@@ -103,6 +110,23 @@ describe('entries not yet written when the page goes away', () => {
     expect(replayed.divergence).toBeNull();
     expect(replayed.finalState).toEqual({ notes: { count: 1, photos: 0 } });
     second.sink.close();
+  });
+
+  it("hash the photo of a whole form's save, the last of its edits, when the action is logged", async () => {
+    const name = dbName();
+    const storage = memoryStorage();
+    const page = pageLoad(name, storage);
+    const edits = [
+      ...Array.from({ length: 25 }, () => ({ kind: 'update' })),
+      { kind: 'attachment', data: new Blob([new Uint8Array([1, 2, 3, 4])], { type: 'image/jpeg' }) },
+    ];
+    page.store.dispatch(slice.actions.formSaved(edits));
+    await new Promise((resolve) => setTimeout(resolve, 50)); // the photo is read in the background
+    expect(page.recorder.stashUnwritten(storage)).toBe(2);
+    expect(storage.data.get(UNWRITTEN_STASH_KEY)).toContain(
+      '"$binary":"blob","size":4,"mimeType":"image/jpeg","sha256":"9f64a747e1b97f131fabb6b447296c9b6f0201e79fb3c5356e6c77e89b6a806a"',
+    );
+    page.sink.close();
   });
 
   it('keeps an exchange answered just before the page goes away, its body not read yet, once', async () => {

@@ -133,14 +133,23 @@ export function hashBlobSoon(blob: Blob): void {
   );
 }
 
-/** Blobs within the first levels of a value (an action's payload or meta.arg), small lists only. */
-export function shallowBlobs(value: unknown, depth = 4, out: Blob[] = []): Blob[] {
+/**
+ * Lists looked into for Blobs: up to a form's save (its indicators' edits and their photos), not a
+ * server answer's thousands of rows.
+ */
+const BLOB_LIST_MAX = 100;
+
+/**
+ * Blobs within the first levels of a value (an action's payload or meta.arg: a form's save carries
+ * its photos at `meta.arg.edits[i].data`), small lists only.
+ */
+export function shallowBlobs(value: unknown, depth = 5, out: Blob[] = []): Blob[] {
   if (typeof value !== 'object' || value === null || depth < 0) return out;
   if (isBlob(value)) {
     out.push(value);
     return out;
   }
-  const children = Array.isArray(value) ? (value.length <= 20 ? value : []) : Object.values(value as Record<string, unknown>).slice(0, 50);
+  const children = Array.isArray(value) ? (value.length <= BLOB_LIST_MAX ? value : []) : Object.values(value as Record<string, unknown>).slice(0, 50);
   for (const child of children) shallowBlobs(child, depth - 1, out);
   return out;
 }
