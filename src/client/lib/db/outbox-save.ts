@@ -110,16 +110,42 @@ const makesNew = (edit: LocalEdit) => edit.kind === 'insert' || edit.kind === 'a
 /** `tableId:id` of a row by its current id. */
 const rowKey = (tableId: number, id: number) => `${tableId}:${id}`;
 
+/** The ids an edit names as numbers (its row, its file's row, its reference columns): delivered offline ids among them are looked up. */
+function namedIds(edit: LocalEdit): { records: unknown[]; attachments: unknown[] } {
+  const refs = 'properties' in edit ? (edit.refs ?? []).map((key) => edit.properties[key]) : [];
+  if (edit.kind === 'attachmentDelete') return { records: [], attachments: [edit.attachmentId] };
+  const row = edit.kind === 'insert' ? [] : [edit.kind === 'attachment' ? edit.recordId : edit.id];
+  return { records: [...row, ...refs], attachments: [] };
+}
+
 /**
- * The edits with their ids: new rows and files take the offline ids given (`fresh`, in order), a
- * row named by its place in the save (`EarlierEdit`) the id of that earlier edit's row, a file its
- * bytes read before the transaction.
+ * The server ids of the delivered offline ids the edits name: a screen may still hold the offline
+ * id of a row the outbox delivered meanwhile, and the server would refuse it as an unknown row.
  */
-function withIds(edits: readonly LocalEdit[], fresh: readonly number[], files: ReadonlyMap<Blob, ArrayBuffer>): ReadyStep[] {
+function deliveredIds(db: OfflineDb, edits: readonly LocalEdit[]): PromiseLike<[Map<number, number>, Map<number, number>]> {
+  const named = edits.map(namedIds);
+  const records = named.flatMap((ids) => ids.records).filter(isLocalId);
+  const files = named.flatMap((ids) => ids.attachments).filter(isLocalId);
+  // Composed with Dexie's promises only: Dexie follows its transaction across native promises for a few steps only.
+  if (!records.length && !files.length) return Dexie.Promise.resolve([new Map(), new Map()]);
+  return Dexie.Promise.all([resolveIds(db, 'record', records), resolveIds(db, 'attachment', files)]);
+}
+
+/**
+ * The edits as the transaction stores them: new rows and files take the offline ids given
+ * (`fresh`, in order), a row named by its place in the save (`EarlierEdit`) the id of that earlier
+ * edit's row, delivered offline ids the server's (`records`, `attachments`), a file its bytes.
+ */
+function readySteps(
+  edits: readonly LocalEdit[],
+  fresh: readonly number[],
+  files: ReadonlyMap<Blob, ArrayBuffer>,
+  [records, attachments]: [ReadonlyMap<number, number>, ReadonlyMap<number, number>],
+): ReadyStep[] {
   const steps: ReadyStep[] = [];
   let next = 0;
-  const idOf = (row: number | EarlierEdit): number => {
-    if (typeof row === 'number') return row;
+  const rowId = (row: number | EarlierEdit): number => {
+    if (typeof row === 'number') return records.get(row) ?? row;
     const earlier = steps[row.savedIndex];
     if (!earlier) throw new Error(`an edit names edit ${row.savedIndex} of its save, which is not stored before it`);
     return earlier.id;
@@ -127,79 +153,32 @@ function withIds(edits: readonly LocalEdit[], fresh: readonly number[], files: R
   for (const edit of edits) {
     switch (edit.kind) {
       case 'insert':
-        steps.push({ edit, id: fresh[next++]! });
+        steps.push({ edit: { ...edit, properties: remapRefs(edit.properties, edit.refs, records) ?? edit.properties }, id: fresh[next++]! });
         break;
-      case 'update':
+      case 'update': {
+        const id = rowId(edit.id);
+        steps.push({ edit: { ...edit, id, properties: remapRefs(edit.properties, edit.refs, records) ?? edit.properties }, id });
+        break;
+      }
       case 'delete':
       case 'archive': {
-        const id = idOf(edit.id);
+        const id = rowId(edit.id);
         steps.push({ edit: { ...edit, id }, id });
         break;
       }
       case 'attachment': {
         const data = edit.data instanceof ArrayBuffer ? edit.data : files.get(edit.data)!;
-        steps.push({ edit: { ...edit, recordId: idOf(edit.recordId), data }, id: fresh[next++]! });
+        steps.push({ edit: { ...edit, recordId: rowId(edit.recordId), data }, id: fresh[next++]! });
         break;
       }
-      case 'attachmentDelete':
-        steps.push({ edit, id: edit.attachmentId });
+      case 'attachmentDelete': {
+        const id = attachments.get(edit.attachmentId) ?? edit.attachmentId;
+        steps.push({ edit: { ...edit, attachmentId: id }, id });
         break;
+      }
     }
   }
   return steps;
-}
-
-/** The offline ids an edit names (as its row, its file's row, or in a reference column), for `followDeliveries`. */
-function namedIds(edit: ReadyEdit): { records: unknown[]; attachments: number[] } {
-  switch (edit.kind) {
-    case 'insert':
-      return { records: (edit.refs ?? []).map((key) => edit.properties[key]), attachments: [] };
-    case 'update':
-      return { records: [edit.id, ...(edit.refs ?? []).map((key) => edit.properties[key])], attachments: [] };
-    case 'delete':
-    case 'archive':
-      return { records: [edit.id], attachments: [] };
-    case 'attachment':
-      return { records: [edit.recordId], attachments: [] };
-    case 'attachmentDelete':
-      return { records: [], attachments: [edit.attachmentId] };
-  }
-}
-
-/**
- * The steps with every delivered offline id they name replaced by the server's id: a screen may
- * still hold the offline id of a row the outbox delivered meanwhile, and the server would refuse
- * it as an unknown row. The save's own new ids are never delivered: they are not looked up.
- */
-function followDeliveries(db: OfflineDb, steps: ReadyStep[], fresh: ReadonlySet<number>): PromiseLike<ReadyStep[]> {
-  const named = steps.map(({ edit }) => namedIds(edit));
-  const recordIds = named.flatMap(({ records }) => records).filter((id): id is number => isLocalId(id) && !fresh.has(id));
-  const fileIds = named.flatMap(({ attachments }) => attachments).filter(isLocalId);
-  // Composed with Dexie's promises only: Dexie follows its transaction across native promises for a few steps only.
-  if (!recordIds.length && !fileIds.length) return Dexie.Promise.resolve(steps);
-  return Dexie.Promise.all([resolveIds(db, 'record', recordIds), resolveIds(db, 'attachment', fileIds)]).then(([records, attachments]) =>
-    steps.map(({ edit, id }): ReadyStep => {
-      switch (edit.kind) {
-        case 'insert':
-          return { edit: { ...edit, properties: remapRefs(edit.properties, edit.refs, records) ?? edit.properties }, id };
-        case 'update': {
-          const server = records.get(edit.id) ?? edit.id;
-          return { edit: { ...edit, id: server, properties: remapRefs(edit.properties, edit.refs, records) ?? edit.properties }, id: server };
-        }
-        case 'delete':
-        case 'archive': {
-          const server = records.get(edit.id) ?? edit.id;
-          return { edit: { ...edit, id: server }, id: server };
-        }
-        case 'attachment':
-          return { edit: { ...edit, recordId: records.get(edit.recordId) ?? edit.recordId }, id };
-        case 'attachmentDelete': {
-          const server = attachments.get(edit.attachmentId) ?? edit.attachmentId;
-          return { edit: { ...edit, attachmentId: server }, id: server };
-        }
-      }
-    }),
-  );
 }
 
 /** What a save's edits change, as the device holds it before the save: read together, one request per kind. */
@@ -411,9 +390,8 @@ export async function saveEdits(db: OfflineDb, edits: readonly LocalEdit[], { fo
   const saved = await guardWrite(db, () =>
     db.transaction('rw', [db.features, db.attachments, db.outbox, db.meta], async (): Promise<SavedEdit[]> => {
       const fresh = await newLocalIds(db, edits.filter(makesNew).length);
-      const made = new Set(fresh);
-      const steps = await followDeliveries(db, withIds(edits, fresh, files), made);
-      const writes = planWrites(db, steps, await readTargets(db, steps, made));
+      const steps = readySteps(edits, fresh, files, await deliveredIds(db, edits));
+      const writes = planWrites(db, steps, await readTargets(db, steps, new Set(fresh)));
       await Dexie.Promise.all([
         writes.rows.size ? db.features.bulkPut([...writes.rows.values()]) : undefined,
         writes.files.size ? db.attachments.bulkPut([...writes.files.values()]) : undefined,
