@@ -367,6 +367,10 @@ describe('FormScreen', () => {
 describe('unsaved answers kept on the device', () => {
   /** The rows of kept answers on the device. */
   const keptRows = (db: OfflineDb) => db.meta.where('key').startsWith('formDraft:').toArray();
+  /** Taps an answer of an indicator. */
+  const tap = (key: string, answer: string) => fireEvent.click(within(screen.getByTestId(`indicator-${key}`)).getByRole('radio', { name: answer }));
+  /** The queued edits of indicators rows. */
+  const queuedIndicators = async (db: OfflineDb) => (await db.outbox.toArray()).filter((item) => item.tableId === config.tables.indicators.id);
   const answerOf = (key: string, answer: string) =>
     within(screen.getByTestId(`indicator-${key}`))
       .getByRole('radio', { name: answer })
@@ -376,8 +380,8 @@ describe('unsaved answers kept on the device', () => {
     const s = season();
     const db = newDb();
     await renderForm(<Harness {...props(s.formDone, s.indicators)} />, { db });
-    fireEvent.click(within(screen.getByTestId('indicator-salvia-pratensis')).getByRole('radio', { name: slScreens.forms.no }));
-    fireEvent.click(within(screen.getByTestId('indicator-centaurea-jacea')).getByRole('radio', { name: slScreens.forms.yes }));
+    tap('salvia-pratensis', slScreens.forms.no);
+    tap('centaurea-jacea', slScreens.forms.yes);
     await waitFor(async () => expect(await keptRows(db)).toHaveLength(1));
     expect(screen.queryByTestId('form-restored')).toBeNull();
     // The screen goes without a save and without asking, as a killed tab's.
@@ -398,14 +402,14 @@ describe('unsaved answers kept on the device', () => {
     expect(screen.queryByTestId('form-restored')).toBeNull();
     // Gone once "saved" shows: a reload right after must not bring the saved answers back as unsaved.
     expect(await keptRows(db)).toHaveLength(0);
-    expect((await db.outbox.toArray()).filter((item) => item.tableId === config.tables.indicators.id)).toHaveLength(2);
+    expect(await queuedIndicators(db)).toHaveLength(2);
   });
 
   it('go with the save in one transaction: the device never holds the saved answers and the same answers unsaved', async () => {
     const s = season();
     const db = newDb();
     await renderForm(<Harness {...props(s.formDone, s.indicators)} />, { db });
-    fireEvent.click(within(screen.getByTestId('indicator-salvia-pratensis')).getByRole('radio', { name: slScreens.forms.no }));
+    tap('salvia-pratensis', slScreens.forms.no);
     await waitFor(async () => expect(await keptRows(db)).toHaveLength(1));
     // The kept answers cannot be removed (the device fails at that very write): the save is not stored either.
     const refuse = () => {
@@ -415,7 +419,7 @@ describe('unsaved answers kept on the device', () => {
     // Not finished yet: a draft may leave required answers for later.
     fireEvent.click(screen.getByRole('checkbox', { name: slScreens.forms.markCompleted }));
     // Tapped just before the save: not kept yet when it starts.
-    fireEvent.click(within(screen.getByTestId('indicator-centaurea-jacea')).getByRole('radio', { name: slScreens.forms.yes }));
+    tap('centaurea-jacea', slScreens.forms.yes);
     fireEvent.click(screen.getByRole('button', { name: slScreens.forms.save }));
     await screen.findByText(slSync.sync.storageFailed);
     expect(await db.outbox.count()).toBe(0);
@@ -430,7 +434,7 @@ describe('unsaved answers kept on the device', () => {
     fireEvent.click(screen.getByRole('button', { name: slScreens.forms.save }));
     await screen.findByText(slScreens.states.saved);
     expect(await keptRows(db)).toHaveLength(0);
-    expect((await db.outbox.toArray()).filter((item) => item.tableId === config.tables.indicators.id)).toHaveLength(2);
+    expect(await queuedIndicators(db)).toHaveLength(2);
   });
 
   it('an answer tapped while the save runs stays on the screen, unsaved, and is kept', async () => {
@@ -438,16 +442,16 @@ describe('unsaved answers kept on the device', () => {
     const db = newDb();
     await renderForm(<Harness {...props(s.formDone, s.indicators)} />, { db });
     fireEvent.click(screen.getByRole('checkbox', { name: slScreens.forms.markCompleted }));
-    fireEvent.click(within(screen.getByTestId('indicator-salvia-pratensis')).getByRole('radio', { name: slScreens.forms.no }));
+    tap('salvia-pratensis', slScreens.forms.no);
     fireEvent.click(screen.getByRole('button', { name: slScreens.forms.save }));
     // The save has started (its button says so); the farmer taps the next plant at once.
     expect(screen.getByRole('button', { name: slScreens.forms.saving })).toBeTruthy();
-    fireEvent.click(within(screen.getByTestId('indicator-centaurea-jacea')).getByRole('radio', { name: slScreens.forms.yes }));
+    tap('centaurea-jacea', slScreens.forms.yes);
     await screen.findByText(slScreens.states.saved);
     expect(answerOf('salvia-pratensis', slScreens.forms.no)).toBe('true');
     expect(answerOf('centaurea-jacea', slScreens.forms.yes)).toBe('true');
     // Saved: the first answer; not saved: the one tapped meanwhile, which the device keeps.
-    const queued = (await db.outbox.toArray()).filter((item) => item.tableId === config.tables.indicators.id);
+    const queued = await queuedIndicators(db);
     expect(queued).toHaveLength(1);
     await waitFor(async () => {
       const [row] = await keptRows(db);
@@ -459,7 +463,7 @@ describe('unsaved answers kept on the device', () => {
     const s = season();
     const db = newDb();
     await renderForm(<Harness {...props(s.formDone, s.indicators)} />, { db });
-    fireEvent.click(within(screen.getByTestId('indicator-salvia-pratensis')).getByRole('radio', { name: slScreens.forms.no }));
+    tap('salvia-pratensis', slScreens.forms.no);
     await waitFor(async () => expect(await keptRows(db)).toHaveLength(1));
     cleanup();
 
@@ -485,7 +489,7 @@ describe('unsaved answers kept on the device', () => {
       </>,
       { db },
     );
-    fireEvent.click(within(screen.getByTestId('indicator-salvia-pratensis')).getByRole('radio', { name: slScreens.forms.no }));
+    tap('salvia-pratensis', slScreens.forms.no);
     await waitFor(async () => expect(await keptRows(db)).toHaveLength(1));
     fireEvent.click(screen.getByRole('button', { name: 'odidi' }));
     fireEvent.click(await screen.findByRole('button', { name: sl.confirmLeave.leave }));
@@ -499,7 +503,7 @@ describe('unsaved answers kept on the device', () => {
     const form = { ...s.formDone, id: offlineId };
     const indicators = s.indicators.map((row) => ({ ...row, properties: { ...row.properties, [config.tables.indicators.columns.parent]: offlineId } }));
     await renderForm(<Harness {...props(form, indicators)} />, { db });
-    fireEvent.click(within(screen.getByTestId('indicator-salvia-pratensis')).getByRole('radio', { name: slScreens.forms.no }));
+    tap('salvia-pratensis', slScreens.forms.no);
     await waitFor(async () => expect(await keptRows(db)).toHaveLength(1));
     cleanup();
     const announce = await db.transaction('rw', db.meta, () =>
