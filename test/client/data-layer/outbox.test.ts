@@ -26,7 +26,7 @@ import {
   retryItem,
   discardItem,
   resolveIds,
-  wasDelivered,
+  deliveredAmong,
   type LocalEdit,
   type OutboxItem,
 } from '../../../src/client/lib/db';
@@ -283,8 +283,8 @@ describe('saving an edit', () => {
         [4242, 10_000_799],
       ]),
     );
-    expect(await wasDelivered(fresh, 4242)).toBe(true);
-    expect(await wasDelivered(fresh, 4243)).toBe(false);
+    expect((await deliveredAmong(fresh, [4242])).has(4242)).toBe(true);
+    expect((await deliveredAmong(fresh, [4243])).has(4243)).toBe(false);
   });
 
   it('survives a reload: a new store over the same IndexedDB finds the queue and drains it', async () => {

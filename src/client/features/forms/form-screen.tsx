@@ -268,8 +268,9 @@ function FormEditor(props: FormScreenProps & { form: StoredRecord; kind: FormKin
         props.saveEdits(planSave({ config, kind, form, rows: props.indicators, draft, initial: base }), keptRow ? { forget: [keptRow] } : undefined),
       );
       // What was saved is the new baseline; an answer tapped while the save ran stays, unsaved.
-      setBase(savedDraft(draft, draft));
-      setDraft((now) => savedDraft(draft, now));
+      const saved = savedDraft(draft, draft);
+      setBase(saved);
+      setDraft((now) => (now === draft ? saved : savedDraft(draft, now)));
       setShowErrors(false);
       setMessage({ kind: 'ok', text: props.online ? slScreens.states.savedOnline : slScreens.states.saved });
       if (missing.length) setSummary({ kind: 'warning', items: missing });

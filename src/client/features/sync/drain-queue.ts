@@ -7,16 +7,12 @@
 import type { BulkOperation } from '../../../common/schemas/wire';
 import { isLocalId } from '../../../common/record-id';
 import type { OutboxItem } from '../../lib/db/database';
-import { deliveryOf, followDelivery, type Ack, type Delivery } from '../../lib/db/identity';
+import { deliveryOf, followDelivery, isAttachmentOp, type Ack, type Delivery } from '../../lib/db/identity';
 
 const BULK_KINDS = new Set(['insert', 'update', 'delete', 'archive']);
 
 export function isBulkOp(item: OutboxItem): boolean {
   return BULK_KINDS.has(item.kind);
-}
-
-export function isAttachmentOp(item: OutboxItem): boolean {
-  return item.kind === 'attachment' || item.kind === 'attachmentDelete';
 }
 
 /** Keys an item's own row is known by (blocking and same-row checks). */

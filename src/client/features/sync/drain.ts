@@ -20,7 +20,8 @@ import type { OutboxItem } from '../../lib/db/database';
 import { acksOf, AckWriter } from './drain-acks';
 import { handleError } from './drain-errors';
 import { outcome, type DrainOptions, type DrainOutcome, type DrainPass, type TransportResult } from './drain-pass';
-import { isAttachmentOp, isBulkOp, PassQueue, toBulkOperation } from './drain-queue';
+import { isAttachmentOp } from '../../lib/db/identity';
+import { isBulkOp, PassQueue, toBulkOperation } from './drain-queue';
 
 /** Fewest queued items read at a time (a page is two bulk calls' worth). */
 const OUTBOX_PAGE_MIN = 100;

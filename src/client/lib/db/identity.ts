@@ -14,7 +14,7 @@
  *
  * The mapping is kept on the device (one meta row per acknowledgement, below), so it holds across
  * reloads and tabs, and in memory for synchronous reads by screens (`knownId`). An offline id is
- * never reused once delivered (local-data.newLocalIds asks `resolveIds`). See
+ * never reused once delivered (local-data.newLocalIds asks `deliveredAmong`). See
  * docs/architecture.md, "Sync".
  */
 import { isLocalId } from '../../../common/record-id';
@@ -159,12 +159,11 @@ export async function resolveIds(db: OfflineDb, of: IdKind, ids: ReadonlyArray<u
   return map;
 }
 
-/** True when this offline id was delivered as a row or a file (it is never handed out again). */
-export async function wasDelivered(db: OfflineDb, id: number): Promise<boolean> {
-  const delivered = () => knownId(db, 'record', id) !== undefined || knownId(db, 'attachment', id) !== undefined;
-  if (delivered()) return true;
-  await readDeliveries(db);
-  return delivered();
+/** The offline ids among `ids` that were delivered as a row or a file (they are never handed out again). */
+export async function deliveredAmong(db: OfflineDb, ids: readonly number[]): Promise<Set<number>> {
+  const delivered = (id: number) => knownId(db, 'record', id) !== undefined || knownId(db, 'attachment', id) !== undefined;
+  if (ids.some((id) => isLocalId(id) && !delivered(id))) await readDeliveries(db);
+  return new Set(ids.filter(delivered));
 }
 
 /**

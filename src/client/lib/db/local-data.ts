@@ -8,7 +8,7 @@ import { LOCAL_ID_BOUND, MODIFY_CHUNK_SIZE, TOMBSTONE_KEEP_MS } from '../../../c
 import { searchableText, textMatcher } from '../../../common/text-search';
 import type { WireFeature, WireRecord } from '../../../common/schemas/wire';
 import { guardWrite, type FeatureRow, type OfflineDb, type StoredRecord } from './database';
-import { resolveIds } from './identity';
+import { deliveredAmong } from './identity';
 
 /** Splits a list into chunks of MODIFY_CHUNK_SIZE for bulk writes. */
 function chunks<T>(items: readonly T[], size: number = MODIFY_CHUNK_SIZE): T[][] {
@@ -76,14 +76,13 @@ export async function newLocalIds(db: OfflineDb, count: number, random: () => nu
     }
     const list = [...candidates];
     // A delivered offline id is never reused: an edit still naming it is sent with the server's id.
-    const [features, attachments, queued, deliveredRows, deliveredFiles] = await Promise.all([
+    const [features, attachments, queued, delivered] = await Promise.all([
       db.features.where('featureId').anyOf(list).keys(),
       db.attachments.bulkGet(list),
       db.outbox.where('id').anyOf(list).keys(),
-      resolveIds(db, 'record', list),
-      resolveIds(db, 'attachment', list),
+      deliveredAmong(db, list),
     ]);
-    const taken = new Set<unknown>([...features, ...queued, ...deliveredRows.keys(), ...deliveredFiles.keys()]);
+    const taken = new Set<unknown>([...features, ...queued, ...delivered]);
     attachments.forEach((file, index) => file && taken.add(list[index]));
     ids.push(...list.filter((id) => !taken.has(id)));
   }

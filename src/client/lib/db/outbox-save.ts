@@ -10,7 +10,7 @@ import { isLocalId } from '../../../common/record-id';
 import type { Properties } from '../../../common/schemas/wire';
 import { Dexie } from 'dexie';
 import { guardWrite, type AttachmentRow, type FeatureRow, type OfflineDb, type OutboxItem, type StoredRecord } from './database';
-import { localRefIds, remapRefs, resolveIds } from './identity';
+import { isAttachmentOp, localRefIds, remapRefs, resolveIds } from './identity';
 import { deviceRows, newLocalIds, type RowId } from './local-data';
 import { notifyOutboxChanged } from './outbox-notify';
 import { readBlobBytes } from '../file/read-blob';
@@ -257,7 +257,7 @@ function planWrites(db: OfflineDb, steps: readonly ReadyStep[], reads: SaveReads
   const queuedRefs = (tableId: number, id: number) => {
     const key = rowKey(tableId, id);
     if (reads.queuedRefs.has(key)) return reads.queuedRefs.get(key);
-    return writes.items.find((item) => item.tableId === tableId && item.id === id && item.kind !== 'attachment' && item.kind !== 'attachmentDelete')?.refs;
+    return writes.items.find((item) => item.tableId === tableId && item.id === id && !isAttachmentOp(item))?.refs;
   };
   for (const { edit, id } of steps) {
     const opId = newOpId();
@@ -389,8 +389,9 @@ export async function saveEdits(db: OfflineDb, edits: readonly LocalEdit[], { fo
   const files = new Map(await Promise.all(blobs.map(async (blob) => [blob, await readBlobBytes(blob)] as const)));
   const saved = await guardWrite(db, () =>
     db.transaction('rw', [db.features, db.attachments, db.outbox, db.meta], async (): Promise<SavedEdit[]> => {
-      const fresh = await newLocalIds(db, edits.filter(makesNew).length);
-      const steps = readySteps(edits, fresh, files, await deliveredIds(db, edits));
+      // Composed with Dexie's promises only: the transaction is followed across them.
+      const [fresh, delivered] = await Dexie.Promise.all([newLocalIds(db, edits.filter(makesNew).length), deliveredIds(db, edits)]);
+      const steps = readySteps(edits, fresh, files, delivered);
       const writes = planWrites(db, steps, await readTargets(db, steps, new Set(fresh)));
       await Dexie.Promise.all([
         writes.rows.size ? db.features.bulkPut([...writes.rows.values()]) : undefined,
